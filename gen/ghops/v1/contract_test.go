@@ -1,0 +1,234 @@
+package ghopsv1_test
+
+import (
+	"errors"
+	"sort"
+	"strings"
+	"testing"
+
+	"buf.build/go/protovalidate"
+	"google.golang.org/protobuf/proto"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+)
+
+// violation is what a broken rule must produce: the field path as
+// protovalidate prints it and the rule id.
+type violation struct {
+	field string
+	rule  string
+}
+
+// ruleCase breaks exactly one rule of the contract (or none, when want is
+// empty) at its boundary.
+type ruleCase struct {
+	name string
+	msg  proto.Message
+	want []violation
+}
+
+const (
+	sha7  = "abcdef0"
+	sha40 = "0123456789abcdef0123456789abcdef01234567"
+)
+
+func n(s string, count int) string { return strings.Repeat(s, count) }
+
+// TestContractRules feeds protovalidate, for every tool, a valid request and
+// a request breaking each rule of the seed's Validation Rules section at its
+// boundary, and checks the violation's field path and rule id.
+func TestContractRules(t *testing.T) {
+	v, err := protovalidate.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := proto.String
+	i := proto.Int32
+	b := proto.Bool
+	file := func(path string) *ghopsv1.FileChange {
+		return &ghopsv1.FileChange{Path: path, Content: s("x")}
+	}
+	files := func(count int) []*ghopsv1.FileChange {
+		out := make([]*ghopsv1.FileChange, count)
+		for k := range out {
+			out[k] = file("f" + strings.Repeat("x", k))
+		}
+		return out
+	}
+	tools := map[string][]ruleCase{
+		"search": {
+			{"valid minimal", &ghopsv1.SearchRequest{Query: "q"}, nil},
+			{"valid query 256 page 1..100", &ghopsv1.SearchRequest{Query: n("q", 256), Page: i(100), PerPage: i(1)}, nil},
+			{"query missing", &ghopsv1.SearchRequest{}, []violation{{"query", "required"}}},
+			{"query 257", &ghopsv1.SearchRequest{Query: n("q", 257)}, []violation{{"query", "string.max_len"}}},
+			{"query 256 multibyte", &ghopsv1.SearchRequest{Query: n("é", 256)}, nil},
+			{"page 0", &ghopsv1.SearchRequest{Query: "q", Page: i(0)}, []violation{{"page", "int32.gte_lte"}}},
+			{"page 101", &ghopsv1.SearchRequest{Query: "q", Page: i(101)}, []violation{{"page", "int32.gte_lte"}}},
+			{"per_page 0", &ghopsv1.SearchRequest{Query: "q", PerPage: i(0)}, []violation{{"per_page", "int32.gte_lte"}}},
+			{"per_page 101", &ghopsv1.SearchRequest{Query: "q", PerPage: i(101)}, []violation{{"per_page", "int32.gte_lte"}}},
+		},
+		"fetch": {
+			{"valid", &ghopsv1.FetchRequest{Repo: "octo-org/hello.world_1"}, nil},
+			{"repo missing", &ghopsv1.FetchRequest{}, []violation{{"repo", "required"}}},
+			{"repo no slash", &ghopsv1.FetchRequest{Repo: "octo-org"}, []violation{{"repo", "string.pattern"}}},
+			{"repo two slashes", &ghopsv1.FetchRequest{Repo: "a/b/c"}, []violation{{"repo", "string.pattern"}}},
+			{"repo bad char", &ghopsv1.FetchRequest{Repo: "a/b c"}, []violation{{"repo", "string.pattern"}}},
+			{"repo 140", &ghopsv1.FetchRequest{Repo: n("a", 39) + "/" + n("b", 100)}, nil},
+			{"repo 141", &ghopsv1.FetchRequest{Repo: n("a", 40) + "/" + n("b", 100)}, []violation{{"repo", "string.max_len"}}},
+		},
+		"list_directory": {
+			{"valid branch", &ghopsv1.ListDirectoryRequest{Repo: "a/b", Path: "/", Branch: s("feature/x")}, nil},
+			{"valid ref", &ghopsv1.ListDirectoryRequest{Repo: "a/b", Path: n("p", 500), Ref: s(sha40)}, nil},
+			{"path missing", &ghopsv1.ListDirectoryRequest{Repo: "a/b"}, []violation{{"path", "required"}}},
+			{"path 501", &ghopsv1.ListDirectoryRequest{Repo: "a/b", Path: n("p", 501)}, []violation{{"path", "string.max_len"}}},
+			{"branch and ref", &ghopsv1.ListDirectoryRequest{Repo: "a/b", Path: "/", Branch: s("main"), Ref: s("main")}, []violation{{"", "message.oneof"}}},
+			{"branch 100", &ghopsv1.ListDirectoryRequest{Repo: "a/b", Path: "/", Branch: s(n("b", 100))}, nil},
+			{"branch 101", &ghopsv1.ListDirectoryRequest{Repo: "a/b", Path: "/", Branch: s(n("b", 101))}, []violation{{"branch", "string.max_len"}}},
+			{"branch bad char", &ghopsv1.ListDirectoryRequest{Repo: "a/b", Path: "/", Branch: s("a b")}, []violation{{"branch", "string.pattern"}}},
+			{"branch empty", &ghopsv1.ListDirectoryRequest{Repo: "a/b", Path: "/", Branch: s("")}, []violation{{"branch", "string.pattern"}}},
+		},
+		"read_file": {
+			{"valid", &ghopsv1.ReadFileRequest{Repo: "a/b", Path: "README.md"}, nil},
+			{"repo missing", &ghopsv1.ReadFileRequest{Path: "x"}, []violation{{"repo", "required"}}},
+			{"path missing", &ghopsv1.ReadFileRequest{Repo: "a/b"}, []violation{{"path", "required"}}},
+			{"path 501", &ghopsv1.ReadFileRequest{Repo: "a/b", Path: n("p", 501)}, []violation{{"path", "string.max_len"}}},
+			{"branch and ref", &ghopsv1.ReadFileRequest{Repo: "a/b", Path: "x", Branch: s("main"), Ref: s("v1")}, []violation{{"", "message.oneof"}}},
+			{"ref bad char", &ghopsv1.ReadFileRequest{Repo: "a/b", Path: "x", Ref: s("v1~1")}, []violation{{"ref", "string.pattern"}}},
+		},
+		"get_tree": {
+			{"valid", &ghopsv1.GetTreeRequest{Repo: "a/b", Ref: s("v1.0")}, nil},
+			{"repo missing", &ghopsv1.GetTreeRequest{}, []violation{{"repo", "required"}}},
+			{"branch and ref", &ghopsv1.GetTreeRequest{Repo: "a/b", Branch: s("main"), Ref: s("main")}, []violation{{"", "message.oneof"}}},
+		},
+		"get_commits": {
+			{"valid", &ghopsv1.GetCommitsRequest{Repo: "a/b", Branch: s("main"), Sha: s(sha7), Page: i(1), PerPage: i(100)}, nil},
+			{"sha 40", &ghopsv1.GetCommitsRequest{Repo: "a/b", Sha: s(sha40)}, nil},
+			{"sha 6", &ghopsv1.GetCommitsRequest{Repo: "a/b", Sha: s("abcdef")}, []violation{{"sha", "string.pattern"}}},
+			{"sha 41", &ghopsv1.GetCommitsRequest{Repo: "a/b", Sha: s(sha40 + "8")}, []violation{{"sha", "string.pattern"}}},
+			{"sha uppercase", &ghopsv1.GetCommitsRequest{Repo: "a/b", Sha: s("ABCDEF0")}, []violation{{"sha", "string.pattern"}}},
+			{"page 0", &ghopsv1.GetCommitsRequest{Repo: "a/b", Page: i(0)}, []violation{{"page", "int32.gte_lte"}}},
+			{"per_page 101", &ghopsv1.GetCommitsRequest{Repo: "a/b", PerPage: i(101)}, []violation{{"per_page", "int32.gte_lte"}}},
+			{"branch 101", &ghopsv1.GetCommitsRequest{Repo: "a/b", Branch: s(n("b", 101))}, []violation{{"branch", "string.max_len"}}},
+		},
+		"get_branches": {
+			{"valid", &ghopsv1.GetBranchesRequest{Repo: "a/b", Page: i(2), PerPage: i(50)}, nil},
+			{"repo missing", &ghopsv1.GetBranchesRequest{}, []violation{{"repo", "required"}}},
+			{"page 101", &ghopsv1.GetBranchesRequest{Repo: "a/b", Page: i(101)}, []violation{{"page", "int32.gte_lte"}}},
+			{"per_page 0", &ghopsv1.GetBranchesRequest{Repo: "a/b", PerPage: i(0)}, []violation{{"per_page", "int32.gte_lte"}}},
+		},
+		"list_pull_requests": {
+			{"valid all", &ghopsv1.ListPullRequestsRequest{Repo: "a/b", State: s("all")}, nil},
+			{"valid open", &ghopsv1.ListPullRequestsRequest{Repo: "a/b", State: s("open")}, nil},
+			{"valid closed", &ghopsv1.ListPullRequestsRequest{Repo: "a/b", State: s("closed")}, nil},
+			{"state merged", &ghopsv1.ListPullRequestsRequest{Repo: "a/b", State: s("merged")}, []violation{{"state", "string.in"}}},
+			{"state Open", &ghopsv1.ListPullRequestsRequest{Repo: "a/b", State: s("Open")}, []violation{{"state", "string.in"}}},
+			{"page 0", &ghopsv1.ListPullRequestsRequest{Repo: "a/b", Page: i(0)}, []violation{{"page", "int32.gte_lte"}}},
+		},
+		"get_pr_mergeability": {
+			{"valid", &ghopsv1.GetPrMergeabilityRequest{Repo: "a/b", PrNumber: 1}, nil},
+			{"prNumber missing", &ghopsv1.GetPrMergeabilityRequest{Repo: "a/b"}, []violation{{"pr_number", "required"}}},
+			{"prNumber -1", &ghopsv1.GetPrMergeabilityRequest{Repo: "a/b", PrNumber: -1}, []violation{{"pr_number", "int32.gte"}}},
+		},
+		"get_checks_for_sha": {
+			{"valid", &ghopsv1.GetChecksForShaRequest{Repo: "a/b", Sha: sha40}, nil},
+			{"sha missing", &ghopsv1.GetChecksForShaRequest{Repo: "a/b"}, []violation{{"sha", "required"}}},
+			{"sha 6", &ghopsv1.GetChecksForShaRequest{Repo: "a/b", Sha: "abcdef"}, []violation{{"sha", "string.pattern"}}},
+			{"sha 41", &ghopsv1.GetChecksForShaRequest{Repo: "a/b", Sha: sha40 + "1"}, []violation{{"sha", "string.pattern"}}},
+			{"sha not hex", &ghopsv1.GetChecksForShaRequest{Repo: "a/b", Sha: "abcdefg"}, []violation{{"sha", "string.pattern"}}},
+		},
+		"create_pull_request": {
+			{"valid", &ghopsv1.CreatePullRequestRequest{Repo: "a/b", Title: n("t", 256), Head: "feature/x", Base: "main", Body: s(n("b", 10000)), Draft: b(true)}, nil},
+			{"valid empty body", &ghopsv1.CreatePullRequestRequest{Repo: "a/b", Title: "t", Head: "h", Base: "main", Body: s("")}, nil},
+			{"title missing", &ghopsv1.CreatePullRequestRequest{Repo: "a/b", Head: "h", Base: "main"}, []violation{{"title", "required"}}},
+			{"title 257", &ghopsv1.CreatePullRequestRequest{Repo: "a/b", Title: n("t", 257), Head: "h", Base: "main"}, []violation{{"title", "string.max_len"}}},
+			{"head missing", &ghopsv1.CreatePullRequestRequest{Repo: "a/b", Title: "t", Base: "main"}, []violation{{"head", "required"}}},
+			{"base missing", &ghopsv1.CreatePullRequestRequest{Repo: "a/b", Title: "t", Head: "h"}, []violation{{"base", "required"}}},
+			{"head bad char", &ghopsv1.CreatePullRequestRequest{Repo: "a/b", Title: "t", Head: "me:h", Base: "main"}, []violation{{"head", "string.pattern"}}},
+			{"base 101", &ghopsv1.CreatePullRequestRequest{Repo: "a/b", Title: "t", Head: "h", Base: n("b", 101)}, []violation{{"base", "string.max_len"}}},
+			{"body 10001", &ghopsv1.CreatePullRequestRequest{Repo: "a/b", Title: "t", Head: "h", Base: "main", Body: s(n("b", 10001))}, []violation{{"body", "string.max_len"}}},
+		},
+		"update_pull_request": {
+			{"valid", &ghopsv1.UpdatePullRequestRequest{Repo: "a/b", PrNumber: 3, Title: s("t"), Body: s(""), State: s("closed"), Draft: b(false)}, nil},
+			{"prNumber 0", &ghopsv1.UpdatePullRequestRequest{Repo: "a/b"}, []violation{{"pr_number", "required"}}},
+			{"title empty", &ghopsv1.UpdatePullRequestRequest{Repo: "a/b", PrNumber: 1, Title: s("")}, []violation{{"title", "string.min_len"}}},
+			{"title 257", &ghopsv1.UpdatePullRequestRequest{Repo: "a/b", PrNumber: 1, Title: s(n("t", 257))}, []violation{{"title", "string.max_len"}}},
+			{"body 10001", &ghopsv1.UpdatePullRequestRequest{Repo: "a/b", PrNumber: 1, Body: s(n("b", 10001))}, []violation{{"body", "string.max_len"}}},
+			{"state all", &ghopsv1.UpdatePullRequestRequest{Repo: "a/b", PrNumber: 1, State: s("all")}, []violation{{"state", "string.in"}}},
+		},
+		"merge_pull_request": {
+			{"valid", &ghopsv1.MergePullRequestRequest{Repo: "a/b", PrNumber: 1, MergeMethod: s("squash"), CommitTitle: s(n("t", 256)), CommitMessage: s(n("m", 10000)), Sha: s(sha40), DeleteBranch: b(true)}, nil},
+			{"valid rebase empty title", &ghopsv1.MergePullRequestRequest{Repo: "a/b", PrNumber: 1, MergeMethod: s("rebase"), CommitTitle: s("")}, nil},
+			{"merge_method fast-forward", &ghopsv1.MergePullRequestRequest{Repo: "a/b", PrNumber: 1, MergeMethod: s("fast-forward")}, []violation{{"merge_method", "string.in"}}},
+			{"commit_title 257", &ghopsv1.MergePullRequestRequest{Repo: "a/b", PrNumber: 1, CommitTitle: s(n("t", 257))}, []violation{{"commit_title", "string.max_len"}}},
+			{"commit_message 10001", &ghopsv1.MergePullRequestRequest{Repo: "a/b", PrNumber: 1, CommitMessage: s(n("m", 10001))}, []violation{{"commit_message", "string.max_len"}}},
+			{"sha 6", &ghopsv1.MergePullRequestRequest{Repo: "a/b", PrNumber: 1, Sha: s("abcdef")}, []violation{{"sha", "string.pattern"}}},
+			{"sha 41", &ghopsv1.MergePullRequestRequest{Repo: "a/b", PrNumber: 1, Sha: s(sha40 + "a")}, []violation{{"sha", "string.pattern"}}},
+			{"repo missing", &ghopsv1.MergePullRequestRequest{PrNumber: 1}, []violation{{"repo", "required"}}},
+		},
+		"commit_files": {
+			{"valid 1 file", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: files(1)}, nil},
+			{"valid 20 files", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: n("m", 256), Files: files(20)}, nil},
+			{"valid empty content base64", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{{Path: n("p", 500), Content: s("aGk="), Encoding: s("base64")}, {Path: "e", Content: s(""), Encoding: s("utf8")}}}, nil},
+			{"files 0", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m"}, []violation{{"files", "repeated.min_items"}}},
+			{"files 21", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: files(21)}, []violation{{"files", "repeated.max_items"}}},
+			{"branch missing", &ghopsv1.CommitFilesRequest{Repo: "a/b", Message: "m", Files: files(1)}, []violation{{"branch", "required"}}},
+			{"message missing", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Files: files(1)}, []violation{{"message", "required"}}},
+			{"message 257", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: n("m", 257), Files: files(1)}, []violation{{"message", "string.max_len"}}},
+			{"file path missing", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{{Content: s("x")}}}, []violation{{"files[0].path", "required"}}},
+			{"file path 501", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{file("a"), file(n("p", 501))}}, []violation{{"files[1].path", "string.max_len"}}},
+			{"file content missing", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{{Path: "a"}}}, []violation{{"files[0].content", "required"}}},
+			{"file encoding utf16", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{{Path: "a", Content: s("x"), Encoding: s("utf16")}}}, []violation{{"files[0].encoding", "string.in"}}},
+			{"file base64 invalid", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{{Path: "a", Content: s("not base64!"), Encoding: s("base64")}}}, []violation{{"files[0]", "file.content_base64"}}},
+		},
+	}
+
+	// Every RPC of the service must have its table: a tool added to the
+	// proto without rules tests fails here.
+	methods := ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService").Methods()
+	for k := 0; k < methods.Len(); k++ {
+		opts := proto.GetExtension(methods.Get(k).Options(), ghopsv1.E_Tool).(*ghopsv1.ToolOptions)
+		if _, ok := tools[opts.GetName()]; !ok {
+			t.Errorf("tool %q has no rule table", opts.GetName())
+		}
+	}
+	if len(tools) != methods.Len() {
+		t.Errorf("rule tables for %d tools, service has %d RPCs", len(tools), methods.Len())
+	}
+
+	for tool, cases := range tools {
+		for _, tc := range cases {
+			t.Run(tool+"/"+tc.name, func(t *testing.T) {
+				got := violations(t, v.Validate(tc.msg))
+				if strings.Join(got, ",") != strings.Join(format(tc.want), ",") {
+					t.Errorf("violations = %q, want %q", got, format(tc.want))
+				}
+			})
+		}
+	}
+}
+
+func violations(t *testing.T, err error) []string {
+	t.Helper()
+	if err == nil {
+		return nil
+	}
+	var verr *protovalidate.ValidationError
+	if !errors.As(err, &verr) {
+		t.Fatalf("not a validation error: %v", err)
+	}
+	out := make([]string, 0, len(verr.Violations))
+	for _, v := range verr.Violations {
+		out = append(out, protovalidate.FieldPathString(v.Proto.GetField())+" "+v.Proto.GetRuleId())
+	}
+	sort.Strings(out)
+	return out
+}
+
+func format(vs []violation) []string {
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, v.field+" "+v.rule)
+	}
+	sort.Strings(out)
+	return out
+}
