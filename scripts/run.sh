@@ -36,7 +36,7 @@ if [ -n "${GITHUB_TOKEN:-}" ]; then
 	github_url=${GITHUB_API_URL:-https://api.github.com/}
 	echo "GITHUB_TOKEN is set: using $github_url (no fakehub)"
 else
-	"$BIN/fakehub" -addr "$FAKEHUB_ADDR" -seed demo &
+	"$BIN/fakehub" -listen "$FAKEHUB_ADDR" -seed demo &
 	pids+=($!)
 	wait_port "$FAKEHUB_ADDR" fakehub
 	github_url="http://$FAKEHUB_ADDR/"

@@ -1,0 +1,340 @@
+package fakehub
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"ghops.dev/services/fakehub/internal/ratelimit"
+	"ghops.dev/services/fakehub/internal/router"
+)
+
+// Documentation URLs GitHub sends in error bodies; go-github recognises secondary limits by theirs.
+const (
+	docRest          = "https://docs.github.com/rest"
+	docPrimaryRate   = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-the-primary-rate-limit"
+	docSecondaryRate = "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
+	msgSecondaryRate = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
+)
+
+type obj = map[string]any
+
+// reply is what a handler answers; the serving layer adds headers, ETags and accounting.
+type reply struct {
+	status  int
+	body    any // marshalled as JSON unless raw is set
+	raw     []byte
+	ctype   string
+	headers http.Header
+	// paging
+	page, perPage, total int
+}
+
+type handlerFunc func(c *reqCtx) *reply
+
+// reqCtx is one API request being served.
+type reqCtx struct {
+	h      *Hub
+	r      *http.Request
+	p      router.Params
+	tok    *tokenInfo
+	api    string // absolute API root without trailing slash, keeping /api/v3 when used
+	web    string // absolute web root without trailing slash
+	prefix string
+}
+
+func errReply(status int, msg, doc string) *reply {
+	if doc == "" {
+		doc = docRest
+	}
+	return &reply{status: status, body: obj{"message": msg, "documentation_url": doc, "status": strconv.Itoa(status)}}
+}
+
+func notFound() *reply { return errReply(404, "Not Found", "") }
+
+func validation(v *validationError) *reply {
+	errs := make([]obj, len(v.Errors))
+	for i, e := range v.Errors {
+		o := obj{"resource": e.Resource, "field": e.Field, "code": e.Code}
+		if e.Message != "" {
+			o["message"] = e.Message
+		}
+		errs[i] = o
+	}
+	return &reply{status: 422, body: obj{"message": v.Message, "errors": errs, "documentation_url": docRest, "status": "422"}}
+}
+
+func okReply(status int, body any) *reply { return &reply{status: status, body: body} }
+
+// ServeHTTP serves the API under / and /api/v3/, and the admin API under /_fakehub/.
+func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			h.log.Error("fakehub: handler panic", "panic", fmt.Sprint(v), "method", r.Method, "path", r.URL.Path)
+			writeJSON(w, 500, obj{"message": "Server Error", "documentation_url": docRest, "status": "500"})
+		}
+	}()
+	p := r.URL.EscapedPath()
+	if strings.HasPrefix(p, "/_fakehub/") || p == "/_fakehub" {
+		h.serveAdmin(w, r, strings.TrimPrefix(p, "/_fakehub"))
+		return
+	}
+	prefix := ""
+	if p == "/api/v3" || strings.HasPrefix(p, "/api/v3/") {
+		prefix = "/api/v3"
+		p = strings.TrimPrefix(p, "/api/v3")
+		if p == "" {
+			p = "/"
+		}
+	}
+	h.serveAPI(w, r, prefix, p)
+}
+
+func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path string) {
+	host := r.Host
+	c := &reqCtx{h: h, r: r, api: "http://" + host + prefix, web: "http://" + host, prefix: prefix}
+	route, params, _ := h.routes.Match(r.Method, path)
+	template := ""
+	if route != nil {
+		template = route.Template
+		c.p = params
+	}
+	resource := "core"
+	if strings.HasPrefix(template, "/search/") {
+		resource = "search"
+	}
+	rec := RequestRecord{Method: r.Method, Path: r.URL.Path, Route: template, Resource: resource}
+	if template == "/raw/{owner}/{repo}/{sha}/{path}" {
+		// Raw downloads live outside the API's rate limits, like raw.githubusercontent.com.
+		rep := h.call(c, route)
+		h.write(w, r, c, rep, nil)
+		return
+	}
+
+	// Authentication.
+	if auth := r.Header.Get("Authorization"); auth != "" {
+		scheme, val, _ := strings.Cut(strings.TrimSpace(auth), " ")
+		val = strings.TrimSpace(val)
+		if s := strings.ToLower(scheme); s == "token" || s == "bearer" {
+			c.tok = h.tokens[val]
+		}
+		if c.tok == nil {
+			rec.Status = 401
+			h.record(rec)
+			h.write(w, r, c, errReply(401, "Bad credentials", docRest), nil)
+			return
+		}
+	}
+	identity, limit, window := h.bucketFor(c, resource)
+	counted := template != "/rate_limit"
+
+	// Fault injection.
+	act := h.faults.Decide(r.Method, template, path)
+	if act.Latency > 0 {
+		select {
+		case <-time.After(act.Latency):
+		case <-r.Context().Done():
+		}
+	}
+	if act.Drop {
+		rec.Status = 0
+		h.record(rec)
+		if hj, ok := w.(http.Hijacker); ok {
+			if conn, _, err := hj.Hijack(); err == nil {
+				_ = conn.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
+	}
+	if act.RateLimit == "secondary" {
+		snap := h.limiter.Peek(identity, resource, limit, window)
+		rep := errReply(403, msgSecondaryRate, docSecondaryRate)
+		retry := act.RetryAfter
+		if retry <= 0 {
+			retry = 60
+		}
+		rep.headers = http.Header{"Retry-After": {strconv.Itoa(retry)}}
+		rec.Status = 403
+		h.record(rec)
+		h.write(w, r, c, rep, &snap)
+		return
+	}
+	if act.RateLimit == "primary" {
+		h.limiter.Exhaust(identity, resource, limit, window)
+	}
+	if counted {
+		if snap := h.limiter.Peek(identity, resource, limit, window); snap.Remaining <= 0 {
+			var msg string
+			if c.tok != nil {
+				msg = fmt.Sprintf("API rate limit exceeded for user ID %d.", c.tok.id)
+			} else {
+				msg = fmt.Sprintf("API rate limit exceeded for %s. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)", clientIP(r))
+			}
+			rec.Status = 403
+			h.record(rec)
+			h.write(w, r, c, errReply(403, msg, docPrimaryRate), &snap)
+			return
+		}
+	}
+	if act.Status != 0 {
+		snap, _ := h.limiter.Spend(identity, resource, limit, window, 1)
+		rec.Status, rec.Counted = act.Status, true
+		h.record(rec)
+		h.write(w, r, c, errReply(act.Status, http.StatusText(act.Status), ""), &snap)
+		return
+	}
+
+	var rep *reply
+	if route == nil {
+		rep = notFound()
+	} else {
+		rep = h.call(c, route)
+	}
+	body := h.encode(c, rep)
+	if r.Method == http.MethodGet && rep.status == 200 {
+		sum := sha256.Sum256(body)
+		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
+		rep.setHeader("ETag", etag)
+		if etagMatch(r.Header.Get("If-None-Match"), etag) {
+			snap := h.limiter.Peek(identity, resource, limit, window)
+			rec.Status = 304
+			h.record(rec)
+			rep.status, rep.raw, rep.body = 304, nil, nil
+			h.write(w, r, c, rep, &snap)
+			return
+		}
+	}
+	var snap = h.limiter.Peek(identity, resource, limit, window)
+	if counted {
+		snap, _ = h.limiter.Spend(identity, resource, limit, window, 1)
+	}
+	rec.Status, rec.Counted = rep.status, counted
+	h.record(rec)
+	rep.raw = body
+	h.write(w, r, c, rep, &snap)
+}
+
+func (rep *reply) setHeader(k, v string) {
+	if rep.headers == nil {
+		rep.headers = http.Header{}
+	}
+	rep.headers.Set(k, v)
+}
+
+func etagMatch(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, part := range strings.Split(header, ",") {
+		part = strings.TrimPrefix(strings.TrimSpace(part), "W/")
+		if part == etag || part == "*" {
+			return true
+		}
+	}
+	return false
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// bucketFor picks the rate-limit bucket: per token identity, or per client address when anonymous
+// (60/hour core, 10/minute search, as GitHub grants unauthenticated clients).
+func (h *Hub) bucketFor(c *reqCtx, resource string) (identity string, limit int, window time.Duration) {
+	if c.tok != nil {
+		identity = "user:" + strconv.FormatInt(c.tok.id, 10)
+		if resource == "search" {
+			return identity, h.cfg.SearchLimit, time.Minute
+		}
+		return identity, h.cfg.CoreLimit, time.Hour
+	}
+	identity = "ip:" + clientIP(c.r)
+	if resource == "search" {
+		return identity, 10, time.Minute
+	}
+	return identity, 60, time.Hour
+}
+
+func (h *Hub) call(c *reqCtx, route *router.Route) (rep *reply) {
+	fn := h.handle[route]
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	rep = fn(c)
+	if rep == nil {
+		rep = notFound()
+	}
+	return rep
+}
+
+func (h *Hub) encode(c *reqCtx, rep *reply) []byte {
+	if rep.raw != nil || rep.body == nil {
+		return rep.raw
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rep.body); err != nil {
+		h.log.Error("fakehub: encode", "err", err)
+		return []byte(`{"message":"Server Error","documentation_url":"https://docs.github.com/rest","status":"500"}`)
+	}
+	return buf.Bytes()
+}
+
+func (h *Hub) write(w http.ResponseWriter, r *http.Request, c *reqCtx, rep *reply, s *ratelimit.Snapshot) {
+	hdr := w.Header()
+	for k, v := range rep.headers {
+		hdr[k] = v
+	}
+	if s != nil {
+		hdr.Set("X-RateLimit-Limit", strconv.Itoa(s.Limit))
+		hdr.Set("X-RateLimit-Remaining", strconv.Itoa(s.Remaining))
+		hdr.Set("X-RateLimit-Used", strconv.Itoa(s.Used))
+		hdr.Set("X-RateLimit-Reset", strconv.FormatInt(s.Reset.Unix(), 10))
+		hdr.Set("X-RateLimit-Resource", s.Resource)
+	}
+	hdr.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
+	if rep.page > 0 {
+		if link := c.linkHeader(rep.page, rep.perPage, rep.total); link != "" {
+			hdr.Set("Link", link)
+		}
+	}
+	body := rep.raw
+	if body == nil && rep.body != nil {
+		body = h.encode(c, rep)
+	}
+	if rep.status == 304 || rep.status == 204 {
+		w.WriteHeader(rep.status)
+		return
+	}
+	if body != nil {
+		ct := rep.ctype
+		if ct == "" {
+			ct = "application/json; charset=utf-8"
+		}
+		hdr.Set("Content-Type", ct)
+		hdr.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(rep.status)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
