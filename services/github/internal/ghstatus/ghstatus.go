@@ -1,0 +1,388 @@
+// Package ghstatus is the one place where errors of go-github, of the
+// transport and of the call's context become gRPC statuses carrying the
+// contract's details: google.rpc.ErrorInfo (reason from ghopsv1.ErrorReason,
+// domain "ghops.dev"), ghopsv1.GitHubError whenever GitHub answered, and
+// ResourceInfo, RetryInfo or BadRequest where they apply. No status built
+// here carries a token, an upstream URL with its query, or, for Internal,
+// any upstream text at all.
+package ghstatus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"github.com/google/go-github/v66/github"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
+	"google.golang.org/protobuf/types/known/durationpb"
+)
+
+// Domain is the ErrorInfo domain of every status the service sends.
+const Domain = "ghops.dev"
+
+// Tool names whose GitHub answers have tool-specific meanings.
+const (
+	ToolMerge       = "merge_pull_request"
+	ToolCommitFiles = "commit_files"
+)
+
+// Context is what the handler knows about the failed call; every field is
+// optional and only set fields reach ErrorInfo.metadata and GitHubError.
+type Context struct {
+	// Tool is the MCP tool name, e.g. "read_file".
+	Tool string
+	// Repo is "owner/repo".
+	Repo string
+	// PR is the pull request number, 0 when none.
+	PR int
+	// SHA is the commit the call was about.
+	SHA string
+	// Resource names the object the call was about (for 404s).
+	Resource *ghopsv1.Resource
+	// MergeableState is the pull request's mergeable_state, for merge 405s.
+	MergeableState string
+	// ExpectedSHA and ActualSHA fill HEAD_SHA_MISMATCH and BRANCH_MOVED.
+	ExpectedSHA, ActualSHA string
+}
+
+func (c Context) metadata() map[string]string {
+	m := map[string]string{}
+	if c.Tool != "" {
+		m["tool"] = c.Tool
+	}
+	if c.Repo != "" {
+		m["repo"] = c.Repo
+	}
+	if c.PR > 0 {
+		m["pr"] = strconv.Itoa(c.PR)
+	}
+	if c.SHA != "" {
+		m["sha"] = c.SHA
+	}
+	if c.MergeableState != "" {
+		m["mergeable_state"] = c.MergeableState
+	}
+	return m
+}
+
+// New builds a status with ErrorInfo for reason, the optional GitHubError
+// and any further details.
+func New(code codes.Code, reason ghopsv1.ErrorReason, msg string, c Context, gh *ghopsv1.GitHubError, extra ...protoadapt.MessageV1) error {
+	st := status.New(code, Sanitize(msg))
+	details := []protoadapt.MessageV1{&errdetails.ErrorInfo{
+		Reason:   reason.String(),
+		Domain:   Domain,
+		Metadata: c.metadata(),
+	}}
+	if gh != nil {
+		details = append(details, gh)
+	}
+	details = append(details, extra...)
+	withDetails, err := st.WithDetails(details...)
+	if err != nil {
+		return st.Err()
+	}
+	return withDetails.Err()
+}
+
+// BranchMoved is commit_files' answer when the branch moved while writing.
+func BranchMoved(c Context, gh *ghopsv1.GitHubError) error {
+	if gh == nil {
+		gh = &ghopsv1.GitHubError{}
+	}
+	gh.ExpectedSha, gh.ActualSha = c.ExpectedSHA, c.ActualSHA
+	msg := fmt.Sprintf("branch moved while committing (expected head %s", short(c.ExpectedSHA))
+	if c.ActualSHA != "" {
+		msg += ", found " + short(c.ActualSHA)
+	}
+	msg += "); nothing was written"
+	return New(codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_BRANCH_MOVED, msg, c, gh)
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// HTTPStatus returns the HTTP status GitHub answered with, 0 when none.
+func HTTPStatus(err error) int {
+	if r := response(err); r != nil {
+		return r.StatusCode
+	}
+	return 0
+}
+
+func response(err error) *http.Response {
+	var er *github.ErrorResponse
+	var rl *github.RateLimitError
+	var ab *github.AbuseRateLimitError
+	switch {
+	case errors.As(err, &rl):
+		return rl.Response
+	case errors.As(err, &ab):
+		return ab.Response
+	case errors.As(err, &er):
+		return er.Response
+	}
+	return nil
+}
+
+// FromError translates err into a gRPC status error. A status error passes
+// through unchanged; nil stays nil.
+func FromError(err error, c Context) error {
+	if err == nil {
+		return nil
+	}
+	var se interface{ GRPCStatus() *status.Status }
+	if errors.As(err, &se) {
+		return err
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return New(codes.DeadlineExceeded, ghopsv1.ErrorReason_ERROR_REASON_DEADLINE_EXCEEDED, "the call's deadline passed before GitHub answered", c, nil)
+	case errors.Is(err, context.Canceled):
+		return New(codes.Canceled, ghopsv1.ErrorReason_ERROR_REASON_CANCELED, "the call was canceled", c, nil)
+	}
+	var rl *github.RateLimitError
+	if errors.As(err, &rl) {
+		gh := githubError(rl.Response, rl.Message, "")
+		rate := rateFromHeaders(rl.Response)
+		if rate == nil {
+			rate = &ghopsv1.RateLimit{}
+		}
+		if rl.Rate.Limit > 0 {
+			rate.Limit = int32(rl.Rate.Limit)
+		}
+		rate.Remaining = int32(rl.Rate.Remaining)
+		if !rl.Rate.Reset.IsZero() {
+			rate.Reset_ = rl.Rate.Reset.Unix()
+		}
+		return primaryLimited(c, gh, rate)
+	}
+	var ab *github.AbuseRateLimitError
+	if errors.As(err, &ab) {
+		gh := githubError(ab.Response, ab.Message, "")
+		var wait time.Duration
+		if ab.RetryAfter != nil {
+			wait = *ab.RetryAfter
+		}
+		return secondaryLimited(c, gh, wait)
+	}
+	var er *github.ErrorResponse
+	if errors.As(err, &er) && er.Response != nil {
+		return fromErrorResponse(er, c)
+	}
+	if isTransport(err) {
+		return New(codes.Unavailable, ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, "GitHub could not be reached", c, &ghopsv1.GitHubError{})
+	}
+	return Internal(c)
+}
+
+// Internal is the answer for anything unexpected: no upstream text at all.
+func Internal(c Context) error {
+	return New(codes.Internal, ghopsv1.ErrorReason_ERROR_REASON_INTERNAL, "internal error", c, nil)
+}
+
+func isTransport(err error) bool {
+	var ue *url.Error
+	var ne net.Error
+	var oe *net.OpError
+	return errors.As(err, &ue) || errors.As(err, &ne) || errors.As(err, &oe)
+}
+
+func fromErrorResponse(er *github.ErrorResponse, c Context) error {
+	r := er.Response
+	gh := githubError(r, er.Message, er.DocumentationURL)
+	code := r.StatusCode
+	msgLower := strings.ToLower(er.Message)
+	switch {
+	case code == http.StatusTooManyRequests || (code == http.StatusForbidden && strings.Contains(msgLower, "rate limit")):
+		if r.Header.Get("X-Ratelimit-Remaining") == "0" && !strings.Contains(msgLower, "secondary") {
+			return primaryLimited(c, gh, gh.RateLimit)
+		}
+		return secondaryLimited(c, gh, retryAfter(r))
+	case code == http.StatusUnauthorized:
+		return New(codes.Unauthenticated, ghopsv1.ErrorReason_ERROR_REASON_UNAUTHENTICATED, "GitHub rejected the credentials: "+gh.Message, c, gh)
+	case code == http.StatusForbidden:
+		return New(codes.PermissionDenied, ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, "GitHub refused access: "+gh.Message, c, gh)
+	case code == http.StatusNotFound:
+		res := c.Resource
+		if res == nil && c.Repo != "" {
+			res = &ghopsv1.Resource{Type: "repository", Id: c.Repo}
+		}
+		gh.Resource = res
+		ri := &errdetails.ResourceInfo{Description: "GitHub answered 404"}
+		msg := "not found"
+		if res != nil {
+			ri.ResourceType, ri.ResourceName = res.GetType(), res.GetId()
+			msg = fmt.Sprintf("%s %s not found (or not visible to this token)", res.GetType(), res.GetId())
+		}
+		return New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg, c, gh, ri)
+	case code == http.StatusMethodNotAllowed && c.Tool == ToolMerge:
+		gh.MergeableState = c.MergeableState
+		msg := "pull request is not mergeable"
+		if c.MergeableState != "" {
+			msg += " (mergeable_state " + c.MergeableState + ")"
+		}
+		return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_PR_NOT_MERGEABLE, msg, c, gh)
+	case code == http.StatusConflict && c.Tool == ToolMerge:
+		gh.ExpectedSha, gh.ActualSha = c.ExpectedSHA, c.ActualSHA
+		msg := "head branch was modified: the given sha " + short(c.ExpectedSHA) + " is not the head"
+		if c.ActualSHA != "" {
+			msg += " (head is " + short(c.ActualSHA) + ")"
+		}
+		return New(codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH, msg, c, gh)
+	case code == http.StatusConflict && strings.Contains(msgLower, "repository is empty"):
+		return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY, "the repository is empty", c, gh)
+	case code == http.StatusUnprocessableEntity && c.Tool == ToolCommitFiles && strings.Contains(msgLower, "not a fast forward"):
+		return BranchMoved(c, gh)
+	case code == http.StatusUnprocessableEntity:
+		br := &errdetails.BadRequest{}
+		for _, fe := range er.Errors {
+			gh.FieldErrors = append(gh.FieldErrors, &ghopsv1.GitHubFieldError{
+				Resource: Sanitize(fe.Resource), Field: Sanitize(fe.Field), Code: Sanitize(fe.Code), Message: Sanitize(fe.Message),
+			})
+			desc := Sanitize(fe.Message)
+			if desc == "" {
+				desc = Sanitize(fe.Code)
+			}
+			br.FieldViolations = append(br.FieldViolations, &errdetails.BadRequest_FieldViolation{
+				Field: Sanitize(fe.Field), Description: desc, Reason: Sanitize(fe.Code),
+			})
+		}
+		msg := "GitHub validation failed: " + gh.Message
+		for _, fe := range gh.FieldErrors {
+			if fe.Message != "" {
+				msg += ": " + fe.Message
+			}
+		}
+		if len(br.FieldViolations) == 0 {
+			return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, msg, c, gh)
+		}
+		return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, msg, c, gh, br)
+	case code >= 500:
+		return New(codes.Unavailable, ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, fmt.Sprintf("GitHub is unavailable (HTTP %d)", code), c, gh)
+	}
+	return Internal(c)
+}
+
+func primaryLimited(c Context, gh *ghopsv1.GitHubError, rate *ghopsv1.RateLimit) error {
+	if rate == nil {
+		rate = &ghopsv1.RateLimit{}
+	}
+	wait := time.Duration(0)
+	if rate.Reset_ > 0 {
+		wait = time.Until(time.Unix(rate.Reset_, 0))
+	}
+	if wait < time.Second {
+		wait = time.Second
+	}
+	rate.RetryAfterSeconds = int32((wait + time.Second - 1) / time.Second)
+	gh.RateLimit = rate
+	msg := fmt.Sprintf("GitHub rate limit exhausted; retry after %ds", rate.RetryAfterSeconds)
+	return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, msg, c, gh,
+		&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Duration(rate.RetryAfterSeconds) * time.Second)})
+}
+
+func secondaryLimited(c Context, gh *ghopsv1.GitHubError, wait time.Duration) error {
+	if wait <= 0 {
+		wait = 60 * time.Second // GitHub's advice when it gives no retry-after
+	}
+	if gh.RateLimit == nil {
+		gh.RateLimit = &ghopsv1.RateLimit{}
+	}
+	gh.RateLimit.RetryAfterSeconds = int32((wait + time.Second - 1) / time.Second)
+	msg := fmt.Sprintf("GitHub secondary rate limit hit; retry after %ds", gh.RateLimit.RetryAfterSeconds)
+	return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_SECONDARY_RATE_LIMITED, msg, c, gh,
+		&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Duration(gh.RateLimit.RetryAfterSeconds) * time.Second)})
+}
+
+func retryAfter(r *http.Response) time.Duration {
+	if r == nil {
+		return 0
+	}
+	if s, err := strconv.Atoi(strings.TrimSpace(r.Header.Get("Retry-After"))); err == nil && s >= 0 {
+		return time.Duration(s) * time.Second
+	}
+	if reset, err := strconv.ParseInt(r.Header.Get("X-Ratelimit-Reset"), 10, 64); err == nil && r.Header.Get("X-Ratelimit-Remaining") == "0" {
+		return time.Until(time.Unix(reset, 0))
+	}
+	return 0
+}
+
+func githubError(r *http.Response, message, docURL string) *ghopsv1.GitHubError {
+	gh := &ghopsv1.GitHubError{Message: Sanitize(message), DocumentationUrl: SanitizeURL(docURL)}
+	if r != nil {
+		gh.Status = int32(r.StatusCode)
+		gh.RateLimit = rateFromHeaders(r)
+	}
+	return gh
+}
+
+func rateFromHeaders(r *http.Response) *ghopsv1.RateLimit {
+	if r == nil || r.Header.Get("X-Ratelimit-Limit") == "" {
+		return nil
+	}
+	atoi := func(k string) int64 {
+		n, _ := strconv.ParseInt(r.Header.Get(k), 10, 64)
+		return n
+	}
+	return &ghopsv1.RateLimit{
+		Limit:     int32(atoi("X-Ratelimit-Limit")),
+		Remaining: int32(atoi("X-Ratelimit-Remaining")),
+		Reset_:    atoi("X-Ratelimit-Reset"),
+		Resource:  Sanitize(r.Header.Get("X-Ratelimit-Resource")),
+	}
+}
+
+var (
+	urlRE   = regexp.MustCompile(`https?://[^\s"'<>]+`)
+	tokenRE = regexp.MustCompile(`(?i)\b(gh[pousr]_[A-Za-z0-9_]{10,}|github_pat_[A-Za-z0-9_]{10,}|(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,})`)
+)
+
+// Sanitize removes token-like strings and the query strings and fragments
+// of URLs from s, so that upstream text can be shown to callers.
+func Sanitize(s string) string {
+	s = tokenRE.ReplaceAllString(s, "[redacted]")
+	return urlRE.ReplaceAllStringFunc(s, SanitizeURL)
+}
+
+// SanitizeURL drops a URL's credentials, query and fragment.
+func SanitizeURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		if i := strings.IndexAny(raw, "?#"); i >= 0 {
+			return raw[:i]
+		}
+		return raw
+	}
+	u.User, u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = nil, "", "", "", false
+	return u.String()
+}
+
+// Text is err's text for logs: sanitized, and safe even for go-github
+// errors built without a request (whose Error method would panic).
+func Text(err error) (text string) {
+	defer func() {
+		if recover() != nil {
+			text = fmt.Sprintf("%T", err)
+		}
+	}()
+	return Sanitize(err.Error())
+}

@@ -1,0 +1,183 @@
+// Package metrics holds the service's Prometheus collectors: RPCs by method
+// and code, GitHub calls by route template and HTTP status, and GitHub's
+// rate-limit remaining by resource. Each Server owns its own registry, so
+// several servers can run in one test process.
+package metrics
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
+)
+
+// Metrics is one registry with the service's collectors.
+type Metrics struct {
+	// Registry holds every collector below plus the Go and process collectors.
+	Registry      *prometheus.Registry
+	rpcs          *prometheus.CounterVec
+	githubCalls   *prometheus.CounterVec
+	rateRemaining *prometheus.GaugeVec
+}
+
+// New registers the collectors in a fresh registry.
+func New() *Metrics {
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		rpcs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "ghops_grpc_requests_total", Help: "gRPC calls handled, by method and status code.",
+		}, []string{"method", "code"}),
+		githubCalls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "ghops_github_requests_total", Help: "HTTP requests sent to GitHub, by route template and status (0: no answer).",
+		}, []string{"route", "status"}),
+		rateRemaining: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "ghops_github_rate_limit_remaining", Help: "GitHub's x-ratelimit-remaining as last seen, by resource.",
+		}, []string{"resource"}),
+	}
+	m.Registry.MustRegister(m.rpcs, m.githubCalls, m.rateRemaining,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// Handler serves the registry in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+}
+
+// UnaryInterceptor counts unary calls by method and code.
+func (m *Metrics) UnaryInterceptor(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	resp, err := handler(ctx, req)
+	m.rpcs.WithLabelValues(info.FullMethod, status.Code(err).String()).Inc()
+	return resp, err
+}
+
+// StreamInterceptor counts streaming calls by method and code.
+func (m *Metrics) StreamInterceptor(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	err := handler(srv, ss)
+	m.rpcs.WithLabelValues(info.FullMethod, status.Code(err).String()).Inc()
+	return err
+}
+
+// Transport returns a round tripper over base that counts each request to
+// GitHub by route and records the rate-limit remaining; apiPath is the path
+// of the API root (e.g. "/"), stripped before the route is named.
+func (m *Metrics) Transport(base http.RoundTripper, apiPath string) http.RoundTripper {
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	return roundTripper(func(req *http.Request) (*http.Response, error) {
+		route := Route(req.Method, strings.TrimPrefix(req.URL.Path, strings.TrimSuffix(apiPath, "/")))
+		resp, err := base.RoundTrip(req)
+		code := "0"
+		if resp != nil {
+			code = strconv.Itoa(resp.StatusCode)
+			if rem := resp.Header.Get("X-Ratelimit-Remaining"); rem != "" {
+				if n, perr := strconv.ParseFloat(rem, 64); perr == nil {
+					res := resp.Header.Get("X-Ratelimit-Resource")
+					if !knownResource(res) {
+						res = "other"
+					}
+					m.rateRemaining.WithLabelValues(res).Set(n)
+				}
+			}
+		}
+		m.githubCalls.WithLabelValues(route, code).Inc()
+		return resp, err
+	})
+}
+
+func knownResource(r string) bool {
+	switch r {
+	case "core", "search", "graphql", "code_search", "integration_manifest":
+		return true
+	}
+	return false
+}
+
+type roundTripper func(*http.Request) (*http.Response, error)
+
+func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// routes are the GitHub route templates the service uses, as path segments;
+// "*" matches one segment and "**" the rest of the path.
+var routes = [][]string{
+	{"search", "repositories"},
+	{"repos", "{owner}", "{repo}"},
+	{"repos", "{owner}", "{repo}", "readme"},
+	{"repos", "{owner}", "{repo}", "contents"},
+	{"repos", "{owner}", "{repo}", "contents", "{path}"},
+	{"repos", "{owner}", "{repo}", "git", "trees"},
+	{"repos", "{owner}", "{repo}", "git", "trees", "{tree_sha}"},
+	{"repos", "{owner}", "{repo}", "git", "blobs"},
+	{"repos", "{owner}", "{repo}", "git", "blobs", "{file_sha}"},
+	{"repos", "{owner}", "{repo}", "git", "commits"},
+	{"repos", "{owner}", "{repo}", "git", "commits", "{commit_sha}"},
+	{"repos", "{owner}", "{repo}", "git", "ref", "{ref}"},
+	{"repos", "{owner}", "{repo}", "git", "refs"},
+	{"repos", "{owner}", "{repo}", "git", "refs", "{ref}"},
+	{"repos", "{owner}", "{repo}", "commits"},
+	{"repos", "{owner}", "{repo}", "commits", "{ref}", "check-runs"},
+	{"repos", "{owner}", "{repo}", "commits", "{ref}", "status"},
+	{"repos", "{owner}", "{repo}", "branches"},
+	{"repos", "{owner}", "{repo}", "pulls"},
+	{"repos", "{owner}", "{repo}", "pulls", "{pull_number}"},
+	{"repos", "{owner}", "{repo}", "pulls", "{pull_number}", "merge"},
+	{"rate_limit"},
+}
+
+// Route names the GitHub route template of a request path relative to the
+// API root, e.g. "GET /repos/{owner}/{repo}/pulls/{pull_number}". Paths the
+// service does not use are named "other", keeping label cardinality bounded.
+// Multi-segment parameters ({path}, {ref}) swallow the middle of the path:
+// the fixed tail after them decides.
+func Route(method, path string) string {
+	switch method {
+	case http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodPut, http.MethodDelete, http.MethodHead:
+	default:
+		method = "OTHER"
+	}
+	segs := strings.Split(strings.Trim(path, "/"), "/")
+	var best []string
+	for _, r := range routes {
+		if match(r, segs) && (best == nil || len(r) > len(best)) {
+			best = r
+		}
+	}
+	if best == nil {
+		return method + " other"
+	}
+	return method + " /" + strings.Join(best, "/")
+}
+
+func match(route, segs []string) bool {
+	// {path} and {ref} may span several segments; everything else is one.
+	var i int
+	for ri, r := range route {
+		if i >= len(segs) {
+			return false
+		}
+		if r == "{path}" || r == "{ref}" {
+			tail := route[ri+1:]
+			n := len(segs) - i - len(tail)
+			if n < 1 {
+				return false
+			}
+			i += n
+			continue
+		}
+		if !strings.HasPrefix(r, "{") && r != segs[i] {
+			return false
+		}
+		if strings.HasPrefix(r, "{") && segs[i] == "" {
+			return false
+		}
+		i++
+	}
+	return i == len(segs)
+}

@@ -1,0 +1,99 @@
+// Package ops implements the 14 RPCs of ghops.v1.GitHubService over
+// go-github v66. Handlers assume validated requests (the validation
+// interceptor runs first) and turn every failure into a status through
+// ghstatus, the one place where GitHub errors are translated.
+package ops
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"time"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"github.com/google/go-github/v66/github"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"ghops.dev/services/github/internal/ghstatus"
+)
+
+// ClientFunc returns the go-github client for the call in ctx (the service
+// token's, or the caller's own when the server allows it).
+type ClientFunc func(ctx context.Context) *github.Client
+
+// Limits are the caps and waits of the handlers.
+type Limits struct {
+	// MaxFileBytes caps read_file content and fetch's README text.
+	MaxFileBytes int
+	// MaxTreeEntries caps get_tree.
+	MaxTreeEntries int
+	// MergeabilityAttempts bounds get_pr_mergeability's polling.
+	MergeabilityAttempts int
+	// MergeabilityBackoff is its first delay, doubled after each attempt.
+	MergeabilityBackoff time.Duration
+}
+
+// Service implements ghopsv1.GitHubServiceServer.
+type Service struct {
+	ghopsv1.UnimplementedGitHubServiceServer
+	client ClientFunc
+	limits Limits
+	log    *slog.Logger
+}
+
+// New returns the handlers.
+func New(client ClientFunc, limits Limits, log *slog.Logger) *Service {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{client: client, limits: limits, log: log}
+}
+
+// fail translates err, logging the cause of an Internal answer (which the
+// caller never sees).
+func (s *Service) fail(ctx context.Context, err error, c ghstatus.Context) error {
+	st := ghstatus.FromError(err, c)
+	if code := statusCode(st); code == codes.Internal || code == codes.Unavailable {
+		s.log.WarnContext(ctx, "github call failed", "tool", c.Tool, "repo", c.Repo, "cause", ghstatus.Text(err))
+	}
+	return st
+}
+
+func splitRepo(repo string) (string, string) {
+	owner, name, _ := strings.Cut(repo, "/")
+	return owner, name
+}
+
+func ts(t *github.Timestamp) *timestamppb.Timestamp {
+	if t == nil || t.IsZero() {
+		return nil
+	}
+	return timestamppb.New(t.Time)
+}
+
+func pageOf(page, perPage *int32) (int, int) {
+	p, pp := 1, 30
+	if page != nil {
+		p = int(*page)
+	}
+	if perPage != nil {
+		pp = int(*perPage)
+	}
+	return p, pp
+}
+
+func pageInfo(p, pp int, resp *github.Response) *ghopsv1.PageInfo {
+	return &ghopsv1.PageInfo{Page: int32(p), PerPage: int32(pp), HasNext: resp != nil && resp.NextPage != 0}
+}
+
+// refOf picks branch or ref (validation allows at most one).
+func refOf(branch, ref *string) string {
+	if branch != nil {
+		return *branch
+	}
+	if ref != nil {
+		return *ref
+	}
+	return ""
+}

@@ -1,0 +1,393 @@
+package ops
+
+import (
+	"context"
+	"encoding/base64"
+	"io"
+	"net/http"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"github.com/google/go-github/v66/github"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+
+	"ghops.dev/services/github/internal/ghstatus"
+)
+
+// Search implements the search tool.
+func (s *Service) Search(ctx context.Context, req *ghopsv1.SearchRequest) (*ghopsv1.SearchResponse, error) {
+	p, pp := pageOf(req.Page, req.PerPage)
+	res, resp, err := s.client(ctx).Search.Repositories(ctx, req.GetQuery(), &github.SearchOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	if err != nil {
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "search"})
+	}
+	out := &ghopsv1.SearchResponse{TotalCount: int32(res.GetTotal()), IncompleteResults: res.GetIncompleteResults(), Page: pageInfo(p, pp, resp)}
+	for _, r := range res.Repositories {
+		out.Repositories = append(out.Repositories, &ghopsv1.RepositorySummary{
+			FullName: r.GetFullName(), Description: r.GetDescription(), Language: r.GetLanguage(),
+			Stars: int32(r.GetStargazersCount()), Forks: int32(r.GetForksCount()), Visibility: visibility(r),
+			DefaultBranch: r.GetDefaultBranch(), Archived: r.GetArchived(), Fork: r.GetFork(), Topics: r.Topics,
+			UpdatedAt: ts(r.UpdatedAt),
+		})
+	}
+	return out, nil
+}
+
+func visibility(r *github.Repository) string {
+	if v := r.GetVisibility(); v != "" {
+		return v
+	}
+	if r.GetPrivate() {
+		return "private"
+	}
+	return "public"
+}
+
+// Fetch implements the fetch tool: the repository, then its README found in
+// the root listing (three calls, each answered by a 304 when unchanged).
+func (s *Service) Fetch(ctx context.Context, req *ghopsv1.FetchRequest) (*ghopsv1.FetchResponse, error) {
+	c := ghstatus.Context{Tool: "fetch", Repo: req.GetRepo()}
+	owner, name := splitRepo(req.GetRepo())
+	gh := s.client(ctx)
+	r, _, err := gh.Repositories.Get(ctx, owner, name)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	out := &ghopsv1.FetchResponse{Repository: &ghopsv1.Repository{
+		FullName: r.GetFullName(), Description: r.GetDescription(), DefaultBranch: r.GetDefaultBranch(),
+		Visibility: visibility(r), Topics: r.Topics, Language: r.GetLanguage(), License: r.GetLicense().GetSPDXID(),
+		Homepage: r.GetHomepage(), Stars: int32(r.GetStargazersCount()), Forks: int32(r.GetForksCount()),
+		Watchers: int32(r.GetSubscribersCount()), OpenIssues: int32(r.GetOpenIssuesCount()), SizeKb: int32(r.GetSize()),
+		Archived: r.GetArchived(), Fork: r.GetFork(), CreatedAt: ts(r.CreatedAt), PushedAt: ts(r.PushedAt),
+	}}
+	_, dir, _, err := gh.Repositories.GetContents(ctx, owner, name, "", nil)
+	if err != nil {
+		if ghstatus.HTTPStatus(err) == http.StatusNotFound || isEmptyRepo(err) {
+			return out, nil // an empty repository has no README
+		}
+		return nil, s.fail(ctx, err, c)
+	}
+	readme := pickReadme(dir)
+	if readme == "" {
+		return out, nil
+	}
+	f, err := s.readFile(ctx, gh, owner, name, readme, "", c)
+	if err != nil {
+		return nil, err
+	}
+	content := f.Content
+	if f.Binary {
+		content = ""
+	}
+	out.Readme = &ghopsv1.Readme{Path: f.Path, Size: f.Size, Content: content, Truncated: f.Truncated}
+	return out, nil
+}
+
+func isEmptyRepo(err error) bool {
+	var er *github.ErrorResponse
+	return ghstatus.HTTPStatus(err) == http.StatusConflict && asErrorResponse(err, &er) && strings.Contains(strings.ToLower(er.Message), "empty")
+}
+
+// pickReadme prefers README.md, then any README* file, case-insensitively.
+func pickReadme(dir []*github.RepositoryContent) string {
+	best := ""
+	for _, e := range dir {
+		n := e.GetName()
+		if e.GetType() != "file" || !strings.HasPrefix(strings.ToLower(n), "readme") {
+			continue
+		}
+		if strings.EqualFold(n, "README.md") {
+			return n
+		}
+		if best == "" || n < best {
+			best = n
+		}
+	}
+	return best
+}
+
+func rootPath(p string) string {
+	p = strings.Trim(p, "/")
+	if p == "." {
+		return ""
+	}
+	return p
+}
+
+func badPath(tool, msg string) error {
+	return ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg,
+		ghstatus.Context{Tool: tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
+			Field: "path", Description: msg, Reason: "path.dot_dot",
+		}}})
+}
+
+// ListDirectory implements the list_directory tool in one call.
+func (s *Service) ListDirectory(ctx context.Context, req *ghopsv1.ListDirectoryRequest) (*ghopsv1.ListDirectoryResponse, error) {
+	path := rootPath(req.GetPath())
+	ref := refOf(req.Branch, req.Ref)
+	c := ghstatus.Context{Tool: "list_directory", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "directory", Id: resID(req.GetRepo(), path, ref)}}
+	if strings.Contains(path, "..") {
+		return nil, badPath(c.Tool, "path must not contain \"..\"")
+	}
+	owner, name := splitRepo(req.GetRepo())
+	file, dir, _, err := s.client(ctx).Repositories.GetContents(ctx, owner, name, path, &github.RepositoryContentGetOptions{Ref: ref})
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	if file != nil {
+		return nil, ghstatus.New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION,
+			"path is a file, not a directory; use read_file", c, nil)
+	}
+	out := &ghopsv1.ListDirectoryResponse{Path: path, Truncated: len(dir) >= 1000}
+	for _, e := range dir {
+		out.Entries = append(out.Entries, &ghopsv1.DirectoryEntry{Name: e.GetName(), Path: e.GetPath(), Type: e.GetType(), Size: int32(e.GetSize())})
+	}
+	sort.SliceStable(out.Entries, func(i, j int) bool {
+		di, dj := out.Entries[i].Type == "dir", out.Entries[j].Type == "dir"
+		if di != dj {
+			return di
+		}
+		return out.Entries[i].Name < out.Entries[j].Name
+	})
+	return out, nil
+}
+
+func resID(repo, path, ref string) string {
+	id := repo
+	if path != "" {
+		id += ":" + path
+	}
+	if ref != "" {
+		id += "@" + ref
+	}
+	return id
+}
+
+// ReadFile implements the read_file tool: one call, plus one raw blob read
+// when GitHub does not inline the content (files over 1 MB).
+func (s *Service) ReadFile(ctx context.Context, req *ghopsv1.ReadFileRequest) (*ghopsv1.ReadFileResponse, error) {
+	path := strings.Trim(req.GetPath(), "/")
+	ref := refOf(req.Branch, req.Ref)
+	c := ghstatus.Context{Tool: "read_file", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "file", Id: resID(req.GetRepo(), path, ref)}}
+	if strings.Contains(path, "..") {
+		return nil, badPath(c.Tool, "path must not contain \"..\"")
+	}
+	if path == "" {
+		return nil, badPath(c.Tool, "path must name a file")
+	}
+	owner, name := splitRepo(req.GetRepo())
+	return s.readFile(ctx, s.client(ctx), owner, name, path, ref, c)
+}
+
+func (s *Service) readFile(ctx context.Context, gh *github.Client, owner, name, path, ref string, c ghstatus.Context) (*ghopsv1.ReadFileResponse, error) {
+	file, _, _, err := gh.Repositories.GetContents(ctx, owner, name, path, &github.RepositoryContentGetOptions{Ref: ref})
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	if file == nil {
+		return nil, ghstatus.New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION,
+			"path is a directory, not a file; use list_directory", c, nil)
+	}
+	if file.GetType() != "file" {
+		return nil, ghstatus.New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION,
+			"path is a "+file.GetType()+", not a regular file", c, nil)
+	}
+	limit := s.limits.MaxFileBytes
+	var data []byte
+	switch file.GetEncoding() {
+	case "base64":
+		data, err = base64.StdEncoding.DecodeString(strings.NewReplacer("\n", "", "\r", "").Replace(rawContent(file)))
+		if err != nil {
+			return nil, s.fail(ctx, err, c)
+		}
+	case "":
+		data = []byte(rawContent(file))
+	default: // "none": too large to inline; read the start of the raw blob
+		data, err = s.rawBlobPrefix(ctx, gh, owner, name, file.GetSHA(), limit+utf8.UTFMax)
+		if err != nil {
+			return nil, s.fail(ctx, err, c)
+		}
+	}
+	size := file.GetSize()
+	if size < len(data) {
+		size = len(data)
+	}
+	content, encoding, truncated, binary := capContent(data, size, limit)
+	return &ghopsv1.ReadFileResponse{
+		Path: file.GetPath(), Sha: file.GetSHA(), Size: int32(size), Encoding: encoding,
+		Content: content, Truncated: truncated, Binary: binary,
+	}, nil
+}
+
+func (s *Service) rawBlobPrefix(ctx context.Context, gh *github.Client, owner, name, sha string, n int) ([]byte, error) {
+	req, err := gh.NewRequest(http.MethodGet, "repos/"+owner+"/"+name+"/git/blobs/"+sha, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/vnd.github.raw")
+	resp, err := gh.BareDo(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	return io.ReadAll(io.LimitReader(resp.Body, int64(n)))
+}
+
+// capContent encodes data (the start of a file of size bytes, or all of it)
+// as UTF-8 text when it is text, else base64, keeping at most limit bytes of
+// the file. A text cut never splits a character.
+func capContent(data []byte, size, limit int) (content, encoding string, truncated, binary bool) {
+	truncated = size > len(data) || len(data) > limit
+	head := data
+	if len(head) > limit {
+		head = head[:limit]
+	}
+	probe := data
+	if truncated {
+		// The last character of a cut prefix may be incomplete: drop it for the check.
+		probe = trimPartialRune(data)
+	}
+	if utf8.Valid(probe) && !containsNUL(probe) {
+		text := trimPartialRune(head)
+		if !truncated {
+			text = head
+		}
+		return string(text), "utf8", truncated, false
+	}
+	return base64.StdEncoding.EncodeToString(head), "base64", truncated, true
+}
+
+func trimPartialRune(b []byte) []byte {
+	for i := 0; i < utf8.UTFMax && i < len(b); i++ {
+		r, size := utf8.DecodeLastRune(b[:len(b)-i])
+		if r != utf8.RuneError || size > 1 {
+			if i == 0 {
+				return b
+			}
+			// b ends with i bytes of an incomplete character.
+			return b[:len(b)-i]
+		}
+	}
+	return b
+}
+
+func containsNUL(b []byte) bool {
+	for _, c := range b {
+		if c == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// GetTree implements the get_tree tool: the commit of the ref from the
+// commits list (one entry), then its recursive tree.
+func (s *Service) GetTree(ctx context.Context, req *ghopsv1.GetTreeRequest) (*ghopsv1.GetTreeResponse, error) {
+	ref := refOf(req.Branch, req.Ref)
+	c := ghstatus.Context{Tool: "get_tree", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "ref", Id: resID(req.GetRepo(), "", ref)}}
+	owner, name := splitRepo(req.GetRepo())
+	gh := s.client(ctx)
+	commits, _, err := gh.Repositories.ListCommits(ctx, owner, name, &github.CommitsListOptions{SHA: ref, ListOptions: github.ListOptions{PerPage: 1}})
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	if len(commits) == 0 {
+		return nil, ghstatus.New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY, "the repository is empty", c, nil)
+	}
+	sha := commits[0].GetSHA()
+	treeSHA := commits[0].GetCommit().GetTree().GetSHA()
+	if treeSHA == "" {
+		treeSHA = sha
+	}
+	tree, _, err := gh.Git.GetTree(ctx, owner, name, treeSHA, true)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	out := &ghopsv1.GetTreeResponse{Sha: sha, Truncated: tree.GetTruncated()}
+	for _, e := range tree.Entries {
+		if len(out.Entries) >= s.limits.MaxTreeEntries {
+			out.Truncated = true
+			break
+		}
+		out.Entries = append(out.Entries, &ghopsv1.TreeEntry{Path: e.GetPath(), Type: e.GetType(), Size: int32(e.GetSize())})
+	}
+	return out, nil
+}
+
+// GetCommits implements the get_commits tool; sha wins over branch.
+func (s *Service) GetCommits(ctx context.Context, req *ghopsv1.GetCommitsRequest) (*ghopsv1.GetCommitsResponse, error) {
+	p, pp := pageOf(req.Page, req.PerPage)
+	from := req.GetSha()
+	if from == "" {
+		from = req.GetBranch()
+	}
+	c := ghstatus.Context{Tool: "get_commits", Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: "ref", Id: resID(req.GetRepo(), "", from)}}
+	owner, name := splitRepo(req.GetRepo())
+	list, resp, err := s.client(ctx).Repositories.ListCommits(ctx, owner, name, &github.CommitsListOptions{SHA: from, ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	out := &ghopsv1.GetCommitsResponse{Page: pageInfo(p, pp, resp)}
+	for _, rc := range list {
+		cm := &ghopsv1.Commit{Sha: rc.GetSHA(), Message: rc.GetCommit().GetMessage(), Author: rc.GetAuthor().GetLogin()}
+		if cm.Author == "" {
+			cm.Author = rc.GetCommit().GetAuthor().GetName()
+		}
+		if d := rc.GetCommit().GetAuthor().Date; d != nil {
+			cm.Date = ts(d)
+		}
+		for _, par := range rc.Parents {
+			cm.Parents = append(cm.Parents, par.GetSHA())
+		}
+		out.Commits = append(out.Commits, cm)
+	}
+	return out, nil
+}
+
+// GetBranches implements the get_branches tool.
+func (s *Service) GetBranches(ctx context.Context, req *ghopsv1.GetBranchesRequest) (*ghopsv1.GetBranchesResponse, error) {
+	p, pp := pageOf(req.Page, req.PerPage)
+	owner, name := splitRepo(req.GetRepo())
+	list, resp, err := s.client(ctx).Repositories.ListBranches(ctx, owner, name, &github.BranchListOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	if err != nil {
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "get_branches", Repo: req.GetRepo()})
+	}
+	out := &ghopsv1.GetBranchesResponse{Page: pageInfo(p, pp, resp)}
+	for _, b := range list {
+		out.Branches = append(out.Branches, &ghopsv1.Branch{Name: b.GetName(), Sha: b.GetCommit().GetSHA(), Protected: b.GetProtected()})
+	}
+	return out, nil
+}
+
+// ListPullRequests implements the list_pull_requests tool.
+func (s *Service) ListPullRequests(ctx context.Context, req *ghopsv1.ListPullRequestsRequest) (*ghopsv1.ListPullRequestsResponse, error) {
+	p, pp := pageOf(req.Page, req.PerPage)
+	state := req.GetState()
+	if state == "" {
+		state = "open"
+	}
+	owner, name := splitRepo(req.GetRepo())
+	list, resp, err := s.client(ctx).PullRequests.List(ctx, owner, name, &github.PullRequestListOptions{State: state, ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	if err != nil {
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "list_pull_requests", Repo: req.GetRepo()})
+	}
+	out := &ghopsv1.ListPullRequestsResponse{Page: pageInfo(p, pp, resp)}
+	for _, pr := range list {
+		out.PullRequests = append(out.PullRequests, &ghopsv1.PullRequestSummary{
+			Number: int32(pr.GetNumber()), Title: pr.GetTitle(), State: pr.GetState(), Merged: pr.MergedAt != nil || pr.GetMerged(),
+			Draft: pr.GetDraft(), Author: pr.GetUser().GetLogin(), Head: pr.GetHead().GetRef(), Base: pr.GetBase().GetRef(),
+			HeadSha: pr.GetHead().GetSHA(), UpdatedAt: ts(pr.UpdatedAt),
+		})
+	}
+	return out, nil
+}
+
+func rawContent(f *github.RepositoryContent) string {
+	if f.Content == nil {
+		return ""
+	}
+	return *f.Content
+}

@@ -1,0 +1,106 @@
+package server_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/services/fakehub"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"ghops.dev/services/github/servicetest"
+)
+
+const repo = "octo-org/hello-world"
+
+type env struct {
+	hub *fakehub.Hub
+	url string
+	svc *servicetest.Service
+}
+
+func startHub(t *testing.T, cfg fakehub.Config) (*fakehub.Hub, string) {
+	t.Helper()
+	if cfg.Seed == "" {
+		cfg.Seed = "demo"
+	}
+	hub, err := fakehub.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(hub)
+	t.Cleanup(ts.Close)
+	return hub, ts.URL + "/"
+}
+
+func start(t *testing.T, cfg fakehub.Config, o servicetest.Options) *env {
+	t.Helper()
+	hub, url := startHub(t, cfg)
+	o.GitHubURL = url
+	if o.Token == "" {
+		o.Token = fakehub.DemoToken
+	}
+	svc := servicetest.Start(t, o)
+	hub.ResetStats()
+	return &env{hub: hub, url: url, svc: svc}
+}
+
+func ctx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return c
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// details splits a status error into its known details.
+type details struct {
+	st   *status.Status
+	info *errdetails.ErrorInfo
+	gh   *ghopsv1.GitHubError
+	res  *errdetails.ResourceInfo
+	rty  *errdetails.RetryInfo
+	br   *errdetails.BadRequest
+}
+
+func detailsOf(t *testing.T, err error) details {
+	t.Helper()
+	st, ok := status.FromError(err)
+	if !ok || err == nil {
+		t.Fatalf("want a status error, got %v", err)
+	}
+	d := details{st: st}
+	for _, x := range st.Details() {
+		switch v := x.(type) {
+		case *errdetails.ErrorInfo:
+			d.info = v
+		case *ghopsv1.GitHubError:
+			d.gh = v
+		case *errdetails.ResourceInfo:
+			d.res = v
+		case *errdetails.RetryInfo:
+			d.rty = v
+		case *errdetails.BadRequest:
+			d.br = v
+		}
+	}
+	return d
+}
+
+func wantStatus(t *testing.T, err error, code codes.Code, reason ghopsv1.ErrorReason) details {
+	t.Helper()
+	d := detailsOf(t, err)
+	if d.st.Code() != code {
+		t.Fatalf("code = %v (%s), want %v", d.st.Code(), d.st.Message(), code)
+	}
+	if d.info == nil || d.info.Reason != reason.String() || d.info.Domain != "ghops.dev" {
+		t.Fatalf("ErrorInfo = %v, want reason %v", d.info, reason)
+	}
+	return d
+}
+
+func statusCode(err error) codes.Code { return status.Code(err) }

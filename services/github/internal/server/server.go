@@ -1,0 +1,279 @@
+// Package server assembles the GitHub-operations gRPC server: the go-github
+// client over the retry, cache and metrics transports, the handlers, the
+// interceptors (request id and logging, panic recovery, metrics, per-call
+// timeout, validation), health and reflection. The binary and servicetest
+// both run exactly this code.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"time"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"github.com/google/go-github/v66/github"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/reflection"
+	"google.golang.org/grpc/status"
+
+	"ghops.dev/services/github/internal/config"
+	"ghops.dev/services/github/internal/ghstatus"
+	"ghops.dev/services/github/internal/httpcache"
+	"ghops.dev/services/github/internal/metrics"
+	"ghops.dev/services/github/internal/ops"
+	"ghops.dev/services/github/internal/retry"
+	"ghops.dev/services/github/internal/validation"
+)
+
+// Metadata keys the service reads and writes.
+const (
+	// TokenKey carries a caller's own GitHub token (used only when allowed).
+	TokenKey = "x-github-token"
+	// RequestIDKey carries the request id; it is echoed in response headers.
+	RequestIDKey = "x-request-id"
+)
+
+// Server is one gRPC server with its GitHub client.
+type Server struct {
+	cfg     config.Config
+	log     *slog.Logger
+	grpc    *grpc.Server
+	health  *health.Server
+	metrics *metrics.Metrics
+	cache   *httpcache.Transport
+}
+
+// Option adjusts a Server.
+type Option func(*Server)
+
+// WithLogger sets the structured logger (default: discard).
+func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
+
+// New builds a Server from cfg (defaults applied).
+func New(cfg config.Config, opts ...Option) (*Server, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, log: slog.New(slog.DiscardHandler), metrics: metrics.New()}
+	for _, o := range opts {
+		o(s)
+	}
+	base, _ := url.Parse(cfg.GitHubURL)
+	var rt http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
+	rt = s.metrics.Transport(rt, base.Path)
+	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes)
+	rt = &retry.Transport{Base: s.cache, Retries: max(cfg.ReadRetries, 0), BaseDelay: cfg.RetryBaseDelay, MaxRetryAfter: cfg.MaxRetryAfter}
+	anon := github.NewClient(&http.Client{Transport: rt})
+	anon.BaseURL = base
+	anon.UploadURL = base
+	anon.UserAgent = "ghops-github"
+	service := anon
+	if cfg.Token != "" {
+		service = anon.WithAuthToken(cfg.Token)
+	}
+	clientFor := func(ctx context.Context) *github.Client {
+		if cfg.AllowCallerToken {
+			if md, ok := metadata.FromIncomingContext(ctx); ok {
+				if v := md.Get(TokenKey); len(v) > 0 && v[0] != "" {
+					return anon.WithAuthToken(v[0])
+				}
+			}
+		}
+		return service
+	}
+	val, err := validation.New()
+	if err != nil {
+		return nil, err
+	}
+	s.grpc = grpc.NewServer(
+		grpc.ChainUnaryInterceptor(s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.unaryTimeout, val.Unary),
+		grpc.ChainStreamInterceptor(s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, val.Stream),
+	)
+	ghopsv1.RegisterGitHubServiceServer(s.grpc, ops.New(clientFor, ops.Limits{
+		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
+		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
+	}, s.log))
+	s.health = health.NewServer()
+	healthpb.RegisterHealthServer(s.grpc, s.health)
+	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
+	s.health.SetServingStatus(ghopsv1.GitHubService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	reflection.Register(s.grpc)
+	return s, nil
+}
+
+// Serve serves gRPC on lis until Shutdown.
+func (s *Server) Serve(lis net.Listener) error {
+	err := s.grpc.Serve(lis)
+	if errors.Is(err, grpc.ErrServerStopped) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown marks the server NOT_SERVING, stops accepting calls and drains
+// the in-flight ones; when ctx ends first, the remaining calls are cut.
+func (s *Server) Shutdown(ctx context.Context) {
+	s.health.Shutdown()
+	done := make(chan struct{})
+	go func() {
+		s.grpc.GracefulStop()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		s.grpc.Stop()
+		<-done
+	}
+}
+
+// MetricsHandler serves Prometheus /metrics.
+func (s *Server) MetricsHandler() http.Handler { return s.metrics.Handler() }
+
+// CacheLen reports the number of cached GitHub answers.
+func (s *Server) CacheLen() int { return s.cache.Len() }
+
+// Run serves gRPC on cfg.Addr and metrics on cfg.MetricsAddr until ctx
+// ends, then shuts down gracefully within grace.
+func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Duration) error {
+	s, err := New(cfg, WithLogger(log))
+	if err != nil {
+		return err
+	}
+	lis, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	var mh *http.Server
+	errc := make(chan error, 2)
+	if cfg.MetricsAddr != "" {
+		mlis, err := net.Listen("tcp", cfg.MetricsAddr)
+		if err != nil {
+			_ = lis.Close()
+			return err
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/metrics", s.MetricsHandler())
+		mh = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := mh.Serve(mlis); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				errc <- err
+			}
+		}()
+		log.Info("metrics listening", "addr", mlis.Addr().String())
+	}
+	go func() { errc <- s.Serve(lis) }()
+	log.Info("ghops-github listening", "addr", lis.Addr().String(), "github_url", ghstatus.SanitizeURL(s.cfg.GitHubURL),
+		"service_token", s.cfg.Token != "", "allow_caller_token", s.cfg.AllowCallerToken)
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		if err != nil {
+			return err
+		}
+	}
+	log.Info("shutting down: draining in-flight calls")
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	s.Shutdown(sctx)
+	if mh != nil {
+		_ = mh.Shutdown(sctx)
+	}
+	return nil
+}
+
+func requestID(ctx context.Context) string {
+	if md, ok := metadata.FromIncomingContext(ctx); ok {
+		if v := md.Get(RequestIDKey); len(v) > 0 && v[0] != "" && len(v[0]) <= 128 {
+			return v[0]
+		}
+	}
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+type ridKey struct{}
+
+func (s *Server) begin(ctx context.Context) (context.Context, string) {
+	id := requestID(ctx)
+	_ = grpc.SetHeader(ctx, metadata.Pairs(RequestIDKey, id))
+	return context.WithValue(ctx, ridKey{}, id), id
+}
+
+func (s *Server) logCall(ctx context.Context, method, id string, start time.Time, err error) {
+	st := status.Convert(err)
+	level := slog.LevelInfo
+	if st.Code() == codes.Internal || st.Code() == codes.Unknown {
+		level = slog.LevelError
+	}
+	attrs := []any{"request_id", id, "method", method, "tool", validation.ToolOf(method), "code", st.Code().String(), "duration_ms", time.Since(start).Milliseconds()}
+	if err != nil {
+		attrs = append(attrs, "error", ghstatus.Sanitize(st.Message()))
+	}
+	s.log.Log(ctx, level, "rpc", attrs...)
+}
+
+func (s *Server) unaryLog(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	start := time.Now()
+	ctx, id := s.begin(ctx)
+	resp, err := handler(ctx, req)
+	s.logCall(ctx, info.FullMethod, id, start, err)
+	return resp, err
+}
+
+func (s *Server) streamLog(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+	start := time.Now()
+	ctx, id := s.begin(ss.Context())
+	err := handler(srv, &ctxStream{ServerStream: ss, ctx: ctx})
+	s.logCall(ctx, info.FullMethod, id, start, err)
+	return err
+}
+
+type ctxStream struct {
+	grpc.ServerStream
+	ctx context.Context
+}
+
+func (c *ctxStream) Context() context.Context { return c.ctx }
+
+func (s *Server) recovered(ctx context.Context, method string, p any) error {
+	s.log.ErrorContext(ctx, "handler panic", "method", method, "panic", ghstatus.Sanitize(fmtAny(p)), "stack", string(debug.Stack()))
+	return ghstatus.Internal(ghstatus.Context{Tool: validation.ToolOf(method)})
+}
+
+func (s *Server) unaryRecover(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp, err = nil, s.recovered(ctx, info.FullMethod, p)
+		}
+	}()
+	return handler(ctx, req)
+}
+
+func (s *Server) streamRecover(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = s.recovered(ss.Context(), info.FullMethod, p)
+		}
+	}()
+	return handler(srv, ss)
+}
+
+func (s *Server) unaryTimeout(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
+	defer cancel()
+	return handler(ctx, req)
+}

@@ -1,0 +1,90 @@
+package validation
+
+import (
+	"context"
+	"testing"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+)
+
+type fakeStream struct {
+	grpc.ServerStream
+	msg proto.Message
+}
+
+func (f *fakeStream) Context() context.Context { return context.Background() }
+func (f *fakeStream) RecvMsg(m any) error {
+	proto.Merge(m.(proto.Message), f.msg)
+	return nil
+}
+
+func TestInterceptors(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		req    proto.Message
+		stream bool
+		code   codes.Code
+		field  string
+	}{
+		{name: "valid unary", req: &ghopsv1.FetchRequest{Repo: "o/r"}, code: codes.OK},
+		{name: "invalid unary", req: &ghopsv1.FetchRequest{Repo: "o"}, code: codes.InvalidArgument, field: "repo"},
+		{name: "valid stream message", req: &ghopsv1.FetchRequest{Repo: "o/r"}, stream: true, code: codes.OK},
+		{name: "invalid stream message", req: &ghopsv1.GetPrMergeabilityRequest{Repo: "o/r"}, stream: true, code: codes.InvalidArgument, field: "pr_number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reached := false
+			var err error
+			if tt.stream {
+				err = v.Stream(nil, &fakeStream{msg: tt.req}, &grpc.StreamServerInfo{FullMethod: "/ghops.v1.GitHubService/Fetch"}, func(_ any, ss grpc.ServerStream) error {
+					m := proto.Clone(tt.req)
+					proto.Reset(m)
+					if err := ss.RecvMsg(m); err != nil {
+						return err
+					}
+					reached = true
+					return nil
+				})
+			} else {
+				_, err = v.Unary(context.Background(), tt.req, &grpc.UnaryServerInfo{FullMethod: "/ghops.v1.GitHubService/Fetch"}, func(context.Context, any) (any, error) {
+					reached = true
+					return nil, nil
+				})
+			}
+			if status.Code(err) != tt.code {
+				t.Fatalf("code = %v (%v), want %v", status.Code(err), err, tt.code)
+			}
+			if tt.code == codes.OK {
+				if !reached {
+					t.Error("valid request did not reach the handler")
+				}
+				return
+			}
+			if reached {
+				t.Error("invalid request reached the handler")
+			}
+			var br *errdetails.BadRequest
+			var info *errdetails.ErrorInfo
+			for _, d := range status.Convert(err).Details() {
+				switch x := d.(type) {
+				case *errdetails.BadRequest:
+					br = x
+				case *errdetails.ErrorInfo:
+					info = x
+				}
+			}
+			if br == nil || br.FieldViolations[0].Field != tt.field || info.GetReason() != "ERROR_REASON_INVALID_ARGUMENT" || info.Metadata["tool"] != "fetch" {
+				t.Errorf("details: %v %v", br, info)
+			}
+		})
+	}
+}

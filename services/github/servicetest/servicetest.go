@@ -1,0 +1,71 @@
+// Package servicetest starts the GitHub-operations gRPC service in process,
+// for end-to-end tests of the gateway and the client: the same server code
+// the ghops-github binary runs, on 127.0.0.1 with a random port.
+package servicetest
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"ghops.dev/services/github/internal/config"
+	"ghops.dev/services/github/internal/server"
+)
+
+// Options configures the service under test.
+type Options struct {
+	// GitHubURL is the API root, ending in "/" (e.g. a fakehubtest URL).
+	GitHubURL string
+	// Token is the service's own GitHub token.
+	Token string
+	// AllowCallerToken honours metadata x-github-token.
+	AllowCallerToken bool
+	// CallTimeout bounds each call (default 30s).
+	CallTimeout time.Duration
+}
+
+// Service is a running service and a client connected to it.
+type Service struct {
+	// Addr is the listen address, 127.0.0.1:port.
+	Addr string
+	// Conn is a plaintext connection to Addr.
+	Conn *grpc.ClientConn
+	// Client is the GitHubService client over Conn.
+	Client ghopsv1.GitHubServiceClient
+}
+
+// Start runs the service until the test ends (t.Cleanup drains it).
+func Start(t testing.TB, o Options) *Service {
+	t.Helper()
+	srv, err := server.New(config.Config{
+		Addr: "127.0.0.1:0", GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
+	})
+	if err != nil {
+		t.Fatalf("servicetest: %v", err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("servicetest: listen: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(lis) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatalf("servicetest: dial: %v", err)
+	}
+	t.Cleanup(func() {
+		_ = conn.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(ctx)
+		if err := <-done; err != nil {
+			t.Errorf("servicetest: serve: %v", err)
+		}
+	})
+	return &Service{Addr: lis.Addr().String(), Conn: conn, Client: ghopsv1.NewGitHubServiceClient(conn)}
+}
