@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestMain lets the test binary act as ghops-gateway when asked to, so the
+// signal handling of the real main can be tested in a child process.
+func TestMain(m *testing.M) {
+	if args := os.Getenv("GHOPS_GATEWAY_TEST_ARGS"); args != "" {
+		var a []string
+		if err := json.Unmarshal([]byte(args), &a); err != nil {
+			os.Exit(3)
+		}
+		os.Exit(run(a))
+	}
+	os.Exit(m.Run())
+}
+
+func TestSIGTERMShutsDownGracefully(t *testing.T) {
+	args, _ := json.Marshal([]string{"-addr", "127.0.0.1:0", "-service", "127.0.0.1:1"})
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GHOPS_GATEWAY_TEST_ARGS="+string(args))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	var addr string
+	for addr == "" && sc.Scan() {
+		var rec struct{ Msg, Addr string }
+		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Msg == "gateway listening" {
+			addr = rec.Addr
+		}
+	}
+	if addr == "" {
+		t.Fatal("gateway never said it was listening")
+	}
+	checks := []struct {
+		path string
+		want int
+	}{{"/healthz", 200}, {"/readyz", 503}} // no service behind 127.0.0.1:1
+	for _, c := range checks {
+		resp, err := http.Get("http://" + addr + c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != c.want {
+			t.Errorf("%s = %d want %d", c.path, resp.StatusCode, c.want)
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var rest strings.Builder
+	for sc.Scan() {
+		rest.WriteString(sc.Text() + "\n")
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) || err != nil {
+		t.Fatalf("exit after SIGTERM: %v\n%s", err, rest.String())
+	}
+	if !strings.Contains(rest.String(), `"msg":"gateway stopped"`) {
+		t.Errorf("no orderly stop in the log:\n%s", rest.String())
+	}
+}
+
+func TestBadFlagsExit2(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+	}{
+		{"bad mode", []string{"-mcp-tool-errors", "text"}},
+		{"unknown flag", []string{"-nope"}},
+		{"stdio with bad flag", []string{"stdio", "-max-body", "0"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := run(tc.args); got != 2 {
+				t.Errorf("run(%q) = %d want 2", tc.args, got)
+			}
+		})
+	}
+}

@@ -1,0 +1,252 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"ghops.dev/services/fakehub"
+
+	"ghops.dev/gateway/gatewaytest"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const repo = "octo-org/hello-world"
+
+// step is one tools/call of the scenario.
+type step struct {
+	name string
+	tool string
+	args func() map[string]any
+	code int                           // expected error code (0: success)
+	hub  func(h *fakehub.Hub)          // fault setup before the call
+	chk  func(t *testing.T, o outcome) // extra checks
+}
+
+// obj is a literal-args helper.
+func obj(kv ...any) func() map[string]any {
+	return func() map[string]any {
+		m := map[string]any{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+}
+
+// scenario calls every tool and provokes every error code, in an order that
+// keeps the demo data meaningful (errors before the writes that change it).
+func scenario(headSHA *string) []step {
+	return []step{
+		{name: "search", tool: "search", args: obj("query", "greeter")},
+		{name: "fetch", tool: "fetch", args: obj("repo", repo)},
+		{name: "list_directory", tool: "list_directory", args: obj("repo", repo, "path", "/")},
+		{name: "read_file", tool: "read_file", args: obj("repo", repo, "path", "go.mod"), chk: func(t *testing.T, o outcome) {
+			if !strings.Contains(o.text, "example.com/hello-world") {
+				t.Errorf("read_file text %q", o.text)
+			}
+		}},
+		{name: "get_tree", tool: "get_tree", args: obj("repo", repo, "branch", "main")},
+		{name: "get_commits", tool: "get_commits", args: obj("repo", repo, "per_page", 2)},
+		{name: "get_branches", tool: "get_branches", args: obj("repo", repo)},
+		{name: "list_pull_requests", tool: "list_pull_requests", args: obj("repo", repo, "state", "open")},
+		{name: "get_pr_mergeability", tool: "get_pr_mergeability", args: obj("repo", repo, "prNumber", 1), chk: func(t *testing.T, o outcome) {
+			var m struct {
+				HeadSHA string `json:"head_sha"`
+			}
+			if err := json.Unmarshal([]byte(o.text), &m); err != nil || len(m.HeadSHA) != 40 {
+				t.Fatalf("no head_sha in %q", o.text)
+			}
+			*headSHA = m.HeadSHA
+		}},
+		{name: "get_checks_for_sha", tool: "get_checks_for_sha", args: func() map[string]any { return map[string]any{"repo": repo, "sha": *headSHA} }},
+		{name: "-32602 validation", tool: "search", args: obj(), code: -32602},
+		{name: "-32602 unknown tool", tool: "no_such_tool", args: obj(), code: -32602},
+		{name: "-32001 permission denied", tool: "create_pull_request", args: obj("repo", "octo-org/empty", "title", "t", "head", "a", "base", "b"), code: -32001},
+		{name: "-32002 not found", tool: "fetch", args: obj("repo", "octo-org/nope"), code: -32002},
+		{name: "-32003 github validation", tool: "create_pull_request", args: obj("repo", repo, "title", "t", "head", "main", "base", "main"), code: -32003},
+		{name: "-32005 not mergeable", tool: "merge_pull_request", args: obj("repo", repo, "prNumber", 2), code: -32005},
+		{name: "-32006 head sha mismatch", tool: "merge_pull_request", args: obj("repo", repo, "prNumber", 1, "sha", "0000000"), code: -32006},
+		{name: "create_pull_request", tool: "create_pull_request", args: obj("repo", repo, "title", "Casual on clean", "head", "feature/conflict", "base", "feature/clean", "draft", true)},
+		{name: "update_pull_request", tool: "update_pull_request", args: obj("repo", repo, "prNumber", 3, "title", "Renamed", "draft", false)},
+		{name: "commit_files", tool: "commit_files", args: func() map[string]any {
+			return map[string]any{"repo": repo, "branch": "feature/clean", "message": "Add notes", "files": []any{map[string]any{"path": "NOTES.md", "content": "notes\n"}}}
+		}},
+		{name: "merge_pull_request", tool: "merge_pull_request", args: obj("repo", repo, "prNumber", 1, "merge_method", "squash")},
+		{name: "-32603 upstream 500", tool: "fetch", args: obj("repo", repo), code: -32603,
+			hub: func(h *fakehub.Hub) { h.SetFaults([]fakehub.Fault{{ErrorRate: 1, ErrorStatus: 500}}) }},
+		{name: "-32004 rate limited", tool: "fetch", args: obj("repo", repo), code: -32004,
+			hub: func(h *fakehub.Hub) { h.SetFaults([]fakehub.Fault{{RateLimit: "primary"}}) },
+			chk: func(t *testing.T, o outcome) {
+				if o.retryAfter == "" {
+					t.Error("no Retry-After header on -32004")
+				}
+			}},
+	}
+}
+
+// TestSDKs runs the scenario with both SDK clients, at their default
+// protocol version and pinned to a handshake-era one, in both tool-error
+// modes.
+func TestSDKs(t *testing.T) {
+	tests := []struct {
+		name        string
+		newClient   func(t *testing.T, url, pin string) client
+		pin         string
+		mode        string
+		wantVersion string
+	}{
+		{"go-sdk default", newSDKClient, "", "jsonrpc", "2026-07-28"},
+		{"go-sdk pinned 2025-03-26", newSDKClient, "2025-03-26", "jsonrpc", "2025-03-26"},
+		{"mcp-go default", newMCPGoClient, "", "jsonrpc", "2026-07-28"},
+		{"mcp-go pinned 2024-11-05", newMCPGoClient, "2024-11-05", "jsonrpc", "2024-11-05"},
+		{"go-sdk default, result mode", newSDKClient, "", "result", "2026-07-28"},
+		{"mcp-go pinned 2025-06-18, result mode", newMCPGoClient, "2025-06-18", "result", "2025-06-18"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := gatewaytest.StartStack(t, gatewaytest.StackOptions{MCPToolErrors: tc.mode, CallTimeout: 20 * time.Second})
+			c := tc.newClient(t, st.URL+"/mcp", tc.pin)
+			if got := c.protocolVersion(); got != tc.wantVersion {
+				t.Fatalf("negotiated %q, want %q", got, tc.wantVersion)
+			}
+			defer func() {
+				if tc.wantVersion >= "2025-06-18" && !c.sentVersion(tc.wantVersion) {
+					t.Errorf("no request carried MCP-Protocol-Version %s", tc.wantVersion)
+				}
+			}()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			names, err := c.tools(ctx)
+			if err != nil {
+				t.Fatalf("tools/list: %v", err)
+			}
+			if len(names) != 14 || names[0] != "search" || names[13] != "commit_files" {
+				t.Fatalf("tools %v", names)
+			}
+			seen := map[string]bool{}
+			var head string
+			for _, s := range scenario(&head) {
+				if s.hub != nil {
+					s.hub(st.Hub)
+				}
+				o, err := c.call(ctx, s.tool, s.args())
+				if s.hub != nil {
+					st.Hub.SetFaults(nil)
+				}
+				if err != nil {
+					t.Fatalf("%s: transport error: %v", s.name, err)
+				}
+				if o.code != s.code {
+					t.Fatalf("%s: code %d, want %d (text %q)", s.name, o.code, s.code, o.text)
+				}
+				if s.code == 0 && !json.Valid([]byte(o.text)) {
+					t.Fatalf("%s: text content is not the JSON result: %q", s.name, o.text)
+				}
+				if tc.mode == "result" && s.code != 0 && s.tool != "no_such_tool" && !strings.HasPrefix(o.text, "Error ") {
+					t.Errorf("%s: isError text %q", s.name, o.text)
+				}
+				if s.chk != nil {
+					s.chk(t, o)
+				}
+				seen[s.tool] = true
+			}
+			if len(seen) != 15 { // 14 tools + the unknown one
+				t.Errorf("called %d tools", len(seen))
+			}
+			logs := st.Gateway.Logs()
+			if strings.Contains(logs, fakehub.DemoToken) {
+				t.Error("the service token reached the gateway logs")
+			}
+			for _, code := range []string{"-32602", "-32001", "-32002", "-32003", "-32004", "-32005", "-32006", "-32603"} {
+				if !strings.Contains(logs, "jsonrpc_error tool=") || !strings.Contains(logs, " code="+code+" ") {
+					t.Errorf("no jsonrpc_error line with code=%s", code)
+				}
+			}
+		})
+	}
+}
+
+// alternator sends each request to the next of several gateways in turn.
+type alternator struct {
+	mu    sync.Mutex
+	hosts []string
+	n     int
+	used  map[string]int
+}
+
+func (a *alternator) RoundTrip(req *http.Request) (*http.Response, error) {
+	a.mu.Lock()
+	host := a.hosts[a.n%len(a.hosts)]
+	a.n++
+	a.used[host]++
+	a.mu.Unlock()
+	r := req.Clone(req.Context())
+	r.URL.Host = host
+	r.Host = host
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestTwoGatewaysOneClient serves one MCP SDK session (handshake era, with a
+// session id) alternately from two gateway processes sharing only the
+// session secret and the service: every request lands on the other gateway.
+func TestTwoGatewaysOneClient(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{SessionSecret: []byte("replica-secret")})
+	other := gatewaytest.StartGateway(t, st.Service.Addr, gatewaytest.StackOptions{SessionSecret: []byte("replica-secret")})
+	alt := &alternator{hosts: []string{strings.TrimPrefix(st.URL, "http://"), other.Addr}, used: map[string]int{}}
+	for _, pin := range []string{"2025-11-25", ""} {
+		name := pin
+		if name == "" {
+			name = "stateless"
+		}
+		t.Run(name, func(t *testing.T) {
+			c := sdk.NewClient(&sdk.Implementation{Name: "e2e-replicas", Version: "1.0.0"}, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var opts *sdk.ClientSessionOptions
+			if pin != "" {
+				opts = &sdk.ClientSessionOptions{ProtocolVersion: pin}
+			}
+			s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: st.URL + "/mcp", HTTPClient: &http.Client{Transport: alt}, DisableStandaloneSSE: true, MaxRetries: -1}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			for i := range 4 {
+				res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "fetch", Arguments: map[string]any{"repo": repo}})
+				if err != nil || res.IsError {
+					t.Fatalf("call %d: %v %v", i, err, res)
+				}
+			}
+		})
+	}
+	t.Run("replicas with different secrets refuse each other's sessions", func(t *testing.T) {
+		stranger := gatewaytest.StartGateway(t, st.Service.Addr, gatewaytest.StackOptions{SessionSecret: []byte("another-secret")})
+		bad := &alternator{hosts: []string{strings.TrimPrefix(st.URL, "http://"), stranger.Addr}, used: map[string]int{}}
+		c := sdk.NewClient(&sdk.Implementation{Name: "e2e-replicas", Version: "1.0.0"}, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: st.URL + "/mcp", HTTPClient: &http.Client{Transport: bad}, DisableStandaloneSSE: true, MaxRetries: -1}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err == nil {
+			defer s.Close()
+			_, err = s.CallTool(ctx, &sdk.CallToolParams{Name: "fetch", Arguments: map[string]any{"repo": repo}})
+		}
+		if err == nil {
+			t.Fatal("a session minted under another secret was accepted")
+		}
+	})
+	alt.mu.Lock()
+	defer alt.mu.Unlock()
+	for h, n := range alt.used {
+		if n < 4 {
+			t.Errorf("gateway %s served only %d requests", h, n)
+		}
+	}
+	if len(alt.used) != 2 {
+		t.Errorf("requests reached %d gateways", len(alt.used))
+	}
+}

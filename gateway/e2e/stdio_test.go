@@ -1,0 +1,78 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"ghops.dev/gateway/gatewaytest"
+	"ghops.dev/gateway/internal/app"
+	"ghops.dev/gateway/internal/config"
+)
+
+// TestStdioWithSDK drives `ghops-gateway stdio`'s code path (app.ServeStdio)
+// with the official SDK over pipes, at its default version (which probes
+// with server/discover) and pinned to 2025-06-18 (initialize): nothing but
+// JSON-RPC may reach stdout, so any stray byte would break the session.
+func TestStdioWithSDK(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	for _, pin := range []string{"", "2025-06-18"} {
+		name := pin
+		if name == "" {
+			name = "default"
+		}
+		t.Run(name, func(t *testing.T) {
+			cfg := config.Default()
+			cfg.ServiceAddr = st.Service.Addr
+			logs := &gatewaytest.SyncBuffer{}
+			a, err := app.New(cfg, logs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = a.Close() })
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan error, 1)
+			go func() {
+				done <- a.ServeStdio(context.Background(), inR, outW)
+				_ = outW.Close()
+			}()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			var opts *sdk.ClientSessionOptions
+			if pin != "" {
+				opts = &sdk.ClientSessionOptions{ProtocolVersion: pin}
+			}
+			c := sdk.NewClient(&sdk.Implementation{Name: "e2e-stdio", Version: "1.0.0"}, nil)
+			s, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := pin
+			if want == "" {
+				want = "2026-07-28"
+			}
+			if got := s.InitializeResult().ProtocolVersion; got != want {
+				t.Errorf("negotiated %q, want %q", got, want)
+			}
+			res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"repo": repo, "path": "go.mod"}})
+			if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "hello-world") {
+				t.Fatalf("read_file: %v %+v", err, res)
+			}
+			if _, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "must have required property 'query'") {
+				t.Fatalf("search {}: %v", err)
+			}
+			_ = s.Close()
+			if err := <-done; err != nil {
+				t.Fatalf("ServeStdio: %v", err)
+			}
+			if !strings.Contains(logs.String(), "jsonrpc_error tool=search code=-32602") {
+				t.Errorf("no jsonrpc_error line in the logs: %s", logs.String())
+			}
+		})
+	}
+}

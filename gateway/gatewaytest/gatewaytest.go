@@ -1,0 +1,163 @@
+// Package gatewaytest starts ghops gateways for end-to-end tests, alone in
+// front of a given service (StartGateway) or as the whole stack: fakehub
+// with the demo data, the GitHub service and the gateway, each on
+// 127.0.0.1 with a random port and cleaned up with t.Cleanup (StartStack).
+// The gateway runs exactly the wiring of the ghops-gateway binary.
+package gatewaytest
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"sync"
+	"testing"
+	"time"
+
+	"ghops.dev/services/fakehub"
+	"ghops.dev/services/fakehub/fakehubtest"
+	"ghops.dev/services/github/servicetest"
+
+	"ghops.dev/gateway/internal/app"
+	"ghops.dev/gateway/internal/config"
+)
+
+// StackOptions configures the stack; the zero value is the binary's defaults
+// with the demo seed.
+type StackOptions struct {
+	// Seed is the fakehub seed (default "demo").
+	Seed string
+	// Hub overrides the whole fakehub configuration (Seed is then ignored).
+	Hub *fakehub.Config
+	// HTTPStatusMapping turns on /rpc's HTTP status mapping.
+	HTTPStatusMapping bool
+	// MCPToolErrors is "jsonrpc" (default) or "result".
+	MCPToolErrors string
+	// ForwardToken forwards the client's bearer token to the service, which
+	// is then started with AllowCallerToken.
+	ForwardToken bool
+	// CallTimeout bounds each service call (default 30s).
+	CallTimeout time.Duration
+	// MaxBody is the body limit in bytes (default 1 MiB).
+	MaxBody int64
+	// AllowedOrigins are extra Origins /mcp accepts.
+	AllowedOrigins []string
+	// SessionSecret keys MCP session ids (default: random per gateway; set
+	// it to share sessions between gateways).
+	SessionSecret []byte
+}
+
+// Gateway is a running gateway.
+type Gateway struct {
+	// URL is the base URL, http://127.0.0.1:port (no trailing slash).
+	URL string
+	// Addr is the listen address.
+	Addr string
+	logs *SyncBuffer
+}
+
+// Logs returns everything the gateway logged so far (structured records and
+// jsonrpc_error lines).
+func (g *Gateway) Logs() string { return g.logs.String() }
+
+// Stack is a running fakehub + service + gateway.
+type Stack struct {
+	// URL is the gateway's base URL; MCP is URL+"/mcp", JSON-RPC URL+"/rpc".
+	URL string
+	// Hub is the fakehub emulator (inspect or mutate GitHub's state).
+	Hub *fakehub.Hub
+	// HubURL is fakehub's API root.
+	HubURL string
+	// Service is the GitHub gRPC service.
+	Service *servicetest.Service
+	// Gateway is the gateway.
+	Gateway *Gateway
+}
+
+// StartStack starts fakehub, the service (with fakehub.DemoToken) and a
+// gateway in front of it.
+func StartStack(t testing.TB, opts StackOptions) *Stack {
+	t.Helper()
+	hc := fakehub.Config{Seed: opts.Seed}
+	if hc.Seed == "" {
+		hc.Seed = "demo"
+	}
+	if opts.Hub != nil {
+		hc = *opts.Hub
+	}
+	hub := fakehubtest.Start(t, hc)
+	svc := servicetest.Start(t, servicetest.Options{
+		GitHubURL: hub.URL, Token: fakehub.DemoToken, AllowCallerToken: opts.ForwardToken, CallTimeout: opts.CallTimeout,
+	})
+	gw := StartGateway(t, svc.Addr, opts)
+	return &Stack{URL: gw.URL, Hub: hub.Hub, HubURL: hub.URL, Service: svc, Gateway: gw}
+}
+
+// Config returns the gateway configuration opts describe, for serviceAddr.
+func (opts StackOptions) config(serviceAddr string) config.Config {
+	cfg := config.Default()
+	cfg.Addr = "127.0.0.1:0"
+	cfg.ServiceAddr = serviceAddr
+	cfg.HTTPStatusMapping = opts.HTTPStatusMapping
+	cfg.ForwardToken = opts.ForwardToken
+	cfg.AllowedOrigins = opts.AllowedOrigins
+	cfg.ShutdownTimeout = 5 * time.Second
+	if opts.MCPToolErrors != "" {
+		cfg.MCPToolErrors = opts.MCPToolErrors
+	}
+	if opts.CallTimeout > 0 {
+		cfg.CallTimeout = opts.CallTimeout
+	}
+	if opts.MaxBody > 0 {
+		cfg.MaxBody = opts.MaxBody
+	}
+	if len(opts.SessionSecret) > 0 {
+		cfg.SessionSecret = opts.SessionSecret
+	}
+	return cfg
+}
+
+// StartGateway starts a gateway in front of the service at serviceAddr; it
+// is drained and stopped when the test ends.
+func StartGateway(t testing.TB, serviceAddr string, opts StackOptions) *Gateway {
+	t.Helper()
+	logs := &SyncBuffer{}
+	a, err := app.New(opts.config(serviceAddr), logs)
+	if err != nil {
+		t.Fatalf("gatewaytest: %v", err)
+	}
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("gatewaytest: listen: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.Serve(ctx, lis) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("gatewaytest: serve: %v", err)
+		}
+		_ = a.Close()
+	})
+	return &Gateway{URL: "http://" + lis.Addr().String(), Addr: lis.Addr().String(), logs: logs}
+}
+
+// SyncBuffer is a bytes.Buffer safe for concurrent writers and readers.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+// Write appends p.
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns the contents.
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}

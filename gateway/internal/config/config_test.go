@@ -1,0 +1,63 @@
+package config
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoad(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		check   func(t *testing.T, c Config)
+		wantErr string
+	}{
+		{name: "defaults", check: func(t *testing.T, c Config) {
+			if c.Addr != "127.0.0.1:8788" || c.ServiceAddr != "127.0.0.1:50051" || c.CallTimeout != 30*time.Second ||
+				c.MaxBody != 1<<20 || c.MaxBatch != 50 || c.HTTPStatusMapping || c.ForwardToken ||
+				c.MCPToolErrors != "jsonrpc" || len(c.SessionSecret) != 32 || c.LogLevel != slog.LevelInfo {
+				t.Errorf("defaults: %+v", c)
+			}
+		}},
+		{name: "env fallback", env: map[string]string{"GHOPS_GATEWAY_ADDR": "127.0.0.1:9", "GHOPS_SERVICE_ADDR": "127.0.0.1:10",
+			"GHOPS_SESSION_SECRET": "0123456789abcdef0123", "GHOPS_HTTP_STATUS_MAPPING": "true"},
+			check: func(t *testing.T, c Config) {
+				if c.Addr != "127.0.0.1:9" || c.ServiceAddr != "127.0.0.1:10" || string(c.SessionSecret) != "0123456789abcdef0123" || !c.HTTPStatusMapping {
+					t.Errorf("env: %+v", c)
+				}
+			}},
+		{name: "flag beats env", args: []string{"-addr", "127.0.0.1:1", "-mcp-tool-errors", "result", "-allowed-origins", "https://a.example, https://b.example",
+			"-forward-token", "-call-timeout", "5s", "-max-body", "10", "-log-level", "debug"},
+			env: map[string]string{"GHOPS_GATEWAY_ADDR": "127.0.0.1:9"},
+			check: func(t *testing.T, c Config) {
+				if c.Addr != "127.0.0.1:1" || c.MCPToolErrors != "result" || len(c.AllowedOrigins) != 2 || c.AllowedOrigins[1] != "https://b.example" ||
+					!c.ForwardToken || c.CallTimeout != 5*time.Second || c.MaxBody != 10 || c.LogLevel != slog.LevelDebug {
+					t.Errorf("flags: %+v", c)
+				}
+			}},
+		{name: "bad mode", args: []string{"-mcp-tool-errors", "text"}, wantErr: "mcp-tool-errors"},
+		{name: "bad timeout", args: []string{"-call-timeout", "-1s"}, wantErr: "call-timeout"},
+		{name: "bad env bool", env: map[string]string{"GHOPS_FORWARD_TOKEN": "maybe"}, wantErr: "forward-token"},
+		{name: "short secret", args: []string{"-session-secret", "short"}, wantErr: "session-secret"},
+		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected arguments"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, c)
+		})
+	}
+}

@@ -1,0 +1,290 @@
+// Package jsonrpc implements the JSON-RPC 2.0 envelopes the gateway speaks on
+// /rpc and that the MCP layer reuses: parsing a body (a single request or a
+// batch, following section 7 of the specification to the letter), ids of every
+// legal type kept as json.RawMessage and echoed byte-exact, response encoding
+// (result xor error, id null when it is unknown) and the standard codes.
+//
+// The API:
+//
+//	ParseBody(b) (items []Item, batch bool, bodyErr *Error)
+//	Item{Request *Request; Err *Error; ID json.RawMessage}
+//	Response{ID, Result, Error} with MarshalJSON
+//	EncodeResponse(r) / EncodeBatch(rs) []byte (never fail: fixed fallback)
+//
+// Decisions where the specification is silent: members other than jsonrpc,
+// method, params and id are ignored; "params": null is treated as absent
+// (several clients send it); an invalid request whose id is recoverable (a
+// string, number or null) is answered with that id, otherwise with null.
+package jsonrpc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strconv"
+)
+
+// Version is the only protocol version accepted in the "jsonrpc" member.
+const Version = "2.0"
+
+// The standard error codes of JSON-RPC 2.0 section 5.1.
+const (
+	// CodeParseError: the body is not valid JSON.
+	CodeParseError = -32700
+	// CodeInvalidRequest: the JSON is not a valid request object.
+	CodeInvalidRequest = -32600
+	// CodeMethodNotFound: the method does not exist.
+	CodeMethodNotFound = -32601
+	// CodeInvalidParams: invalid method parameters.
+	CodeInvalidParams = -32602
+	// CodeInternalError: anything else.
+	CodeInternalError = -32603
+)
+
+// null is the JSON literal used for an unknown id.
+var null = json.RawMessage("null")
+
+// FallbackBody is the fixed body written when a response cannot be encoded.
+// It is valid JSON-RPC and never depends on run-time data.
+var FallbackBody = []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}`)
+
+// Request is one valid JSON-RPC request or notification.
+type Request struct {
+	// ID is the raw id exactly as sent; nil means the member was absent (a
+	// notification), the bytes "null" mean an explicit null id.
+	ID json.RawMessage
+	// Method is the method name.
+	Method string
+	// Params is the raw params member (an object or an array), nil if absent.
+	Params json.RawMessage
+}
+
+// IsNotification reports whether the request has no id member and so gets no
+// response.
+func (r *Request) IsNotification() bool { return r.ID == nil }
+
+// Error is a JSON-RPC error object.
+type Error struct {
+	// Code is the error code.
+	Code int `json:"code"`
+	// Message is the short description.
+	Message string `json:"message"`
+	// Data is the optional structured payload.
+	Data any `json:"data,omitempty"`
+}
+
+// Error implements error.
+func (e *Error) Error() string { return "jsonrpc " + strconv.Itoa(e.Code) + ": " + e.Message }
+
+// NewError returns an error object with the standard message for a standard
+// code ("Parse error", "Invalid Request", ...) or msg when msg is not empty.
+func NewError(code int, msg string) *Error {
+	if msg == "" {
+		msg = StandardMessage(code)
+	}
+	return &Error{Code: code, Message: msg}
+}
+
+// StandardMessage returns the specification's message for a standard code, or
+// "Server error" for anything else.
+func StandardMessage(code int) string {
+	switch code {
+	case CodeParseError:
+		return "Parse error"
+	case CodeInvalidRequest:
+		return "Invalid Request"
+	case CodeMethodNotFound:
+		return "Method not found"
+	case CodeInvalidParams:
+		return "Invalid params"
+	case CodeInternalError:
+		return "Internal error"
+	}
+	return "Server error"
+}
+
+// Item is one element of a parsed body: either a valid Request or the Err to
+// answer for an invalid element, with ID the id to answer it with (null when
+// it could not be recovered).
+type Item struct {
+	// Request is the valid request, nil when Err is set.
+	Request *Request
+	// Err is the error to answer for an invalid element.
+	Err *Error
+	// ID is the id to answer Err with.
+	ID json.RawMessage
+}
+
+// ParseBody parses a request body. A body that is not JSON yields bodyErr
+// -32700; a body that is neither an object nor an array, or an empty array,
+// yields bodyErr -32600: in both cases the answer is one error object with id
+// null. Otherwise items holds one entry per request (one for a single
+// object), and batch says whether the body was an array (so the answer, if
+// any, is an array).
+func ParseBody(b []byte) (items []Item, batch bool, bodyErr *Error) {
+	if !json.Valid(b) {
+		return nil, false, NewError(CodeParseError, "")
+	}
+	t := bytes.TrimLeft(b, " \t\r\n")
+	switch t[0] {
+	case '{':
+		return []Item{parseOne(t)}, false, nil
+	case '[':
+		var elems []json.RawMessage
+		if err := json.Unmarshal(t, &elems); err != nil {
+			return nil, false, NewError(CodeParseError, "")
+		}
+		if len(elems) == 0 {
+			return nil, false, NewError(CodeInvalidRequest, "")
+		}
+		items = make([]Item, len(elems))
+		for i, e := range elems {
+			items[i] = parseOne(e)
+		}
+		return items, true, nil
+	default:
+		return nil, false, NewError(CodeInvalidRequest, "")
+	}
+}
+
+// parseOne validates one request object.
+func parseOne(b json.RawMessage) Item {
+	invalid := func(id json.RawMessage) Item {
+		if id == nil {
+			id = null
+		}
+		return Item{Err: NewError(CodeInvalidRequest, ""), ID: id}
+	}
+	var m map[string]json.RawMessage
+	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &m) != nil {
+		return invalid(nil)
+	}
+	var id json.RawMessage
+	if raw, ok := m["id"]; ok {
+		if !validID(raw) {
+			return invalid(nil)
+		}
+		id = raw
+	}
+	var v string
+	if raw, ok := m["jsonrpc"]; !ok || json.Unmarshal(raw, &v) != nil || v != Version || raw[0] != '"' {
+		return invalid(id)
+	}
+	var method string
+	raw, ok := m["method"]
+	if !ok || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &method) != nil {
+		return invalid(id)
+	}
+	var params json.RawMessage
+	if p, ok := m["params"]; ok && !bytes.Equal(p, null) {
+		if p[0] != '{' && p[0] != '[' {
+			return invalid(id)
+		}
+		params = p
+	}
+	return Item{Request: &Request{ID: id, Method: method, Params: params}, ID: id}
+}
+
+// validID reports whether raw is a legal id: a string, a number or null.
+func validID(raw json.RawMessage) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	switch c := raw[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return true
+	case bytes.Equal(raw, null):
+		return true
+	}
+	return false
+}
+
+// Response is one JSON-RPC response. Exactly one of Result and Error is
+// written: Error when it is set, otherwise Result (null when nil).
+type Response struct {
+	// ID is the raw id to echo; nil is written as null.
+	ID json.RawMessage
+	// Result is the raw result JSON.
+	Result json.RawMessage
+	// Error is the error object.
+	Error *Error
+}
+
+// MarshalJSON writes {"jsonrpc":"2.0","id":...,"result"|"error":...} with
+// the id bytes exactly as received.
+func (r Response) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"jsonrpc":"2.0","id":`)
+	if r.ID == nil {
+		buf.Write(null)
+	} else {
+		buf.Write(r.ID)
+	}
+	if r.Error != nil {
+		buf.WriteString(`,"error":`)
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r.Error); err != nil {
+			return nil, err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+	} else {
+		buf.WriteString(`,"result":`)
+		if r.Result == nil {
+			buf.Write(null)
+		} else {
+			buf.Write(r.Result)
+		}
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// errInvalid reports an encoded response that is not valid JSON.
+var errInvalid = errors.New("jsonrpc: response is not valid JSON")
+
+// encode is MarshalJSON plus a validity check; unlike json.Marshal it keeps
+// the id bytes (and "<", ">", "&" in strings) exactly as given.
+func encode(r Response) ([]byte, error) {
+	b, err := r.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(b) {
+		return nil, errInvalid
+	}
+	return b, nil
+}
+
+// EncodeResponse encodes one response; if that fails (a result that is not
+// valid JSON, an unencodable data value) it returns FallbackBody.
+func EncodeResponse(r Response) []byte {
+	b, err := encode(r)
+	if err != nil {
+		return FallbackBody
+	}
+	return b
+}
+
+// EncodeBatch encodes a batch answer as an array. An element that cannot be
+// encoded is replaced by an internal error carrying the same id (or the fixed
+// fallback if even that fails), so the other answers survive.
+func EncodeBatch(rs []Response) []byte {
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, r := range rs {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		b, err := encode(r)
+		if err != nil {
+			b, err = encode(Response{ID: r.ID, Error: NewError(CodeInternalError, "")})
+			if err != nil {
+				b = FallbackBody
+			}
+		}
+		buf.Write(b)
+	}
+	buf.WriteByte(']')
+	return buf.Bytes()
+}

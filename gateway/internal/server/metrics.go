@@ -1,0 +1,100 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// Metrics are the gateway's Prometheus metrics, on a registry of their own
+// (so that several gateways in one test process do not collide).
+type Metrics struct {
+	reg      *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	calls    *prometheus.CounterVec
+}
+
+// NewMetrics registers the gateway's metrics and the Go runtime collectors.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		reg: prometheus.NewRegistry(),
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "ghops_gateway_http_requests_total",
+			Help: "HTTP requests by endpoint and HTTP status.",
+		}, []string{"endpoint", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "ghops_gateway_http_request_duration_seconds",
+			Help:    "HTTP request latency by endpoint.",
+			Buckets: prometheus.DefBuckets,
+		}, []string{"endpoint"}),
+		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "ghops_gateway_rpc_requests_total",
+			Help: "JSON-RPC requests by endpoint, method and JSON-RPC code (0 for success).",
+		}, []string{"endpoint", "method", "code"}),
+	}
+	m.reg.MustRegister(m.requests, m.latency, m.calls,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+// ObserveCall counts one JSON-RPC request on endpoint ("rpc", "mcp", "stdio")
+// answered with code (0 for success). method must come from a bounded set
+// (a tool or protocol method name, else "unknown").
+func (m *Metrics) ObserveCall(endpoint, method string, code int) {
+	if m == nil {
+		return
+	}
+	m.calls.WithLabelValues(endpoint, method, strconv.Itoa(code)).Inc()
+}
+
+// Handler serves the metrics in the Prometheus text format.
+func (m *Metrics) Handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+// instrument counts and times the requests of one endpoint.
+func (m *Metrics) instrument(endpoint string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		m.requests.WithLabelValues(endpoint, strconv.Itoa(sw.status)).Inc()
+		m.latency.WithLabelValues(endpoint).Observe(time.Since(start).Seconds())
+	})
+}
+
+// statusWriter records the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+// WriteHeader records the status.
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Write marks the implicit 200.
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+// Flush passes flushes through for streaming responses.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap exposes the underlying writer to http.ResponseController.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

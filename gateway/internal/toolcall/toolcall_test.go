@@ -1,0 +1,143 @@
+package toolcall
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
+	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolschema"
+)
+
+// fakeConn is a grpc.ClientConnInterface whose Invoke runs fn.
+type fakeConn struct {
+	fn func(ctx context.Context, method string, args, reply any) error
+}
+
+func (f fakeConn) Invoke(ctx context.Context, method string, args, reply any, _ ...grpc.CallOption) error {
+	return f.fn(ctx, method, args, reply)
+}
+
+func (fakeConn) NewStream(context.Context, *grpc.StreamDesc, string, ...grpc.CallOption) (grpc.ClientStream, error) {
+	return nil, status.Error(codes.Unimplemented, "no streams")
+}
+
+func registry(t testing.TB) *toolschema.Registry {
+	t.Helper()
+	reg, err := toolschema.NewRegistry(ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func TestCall(t *testing.T) {
+	reg := registry(t)
+	ok := func(_ context.Context, method string, args, reply any) error {
+		if method != "/ghops.v1.GitHubService/GetPrMergeability" {
+			return status.Error(codes.Unimplemented, method)
+		}
+		if args.(*ghopsv1.GetPrMergeabilityRequest).GetPrNumber() != 2 {
+			return status.Error(codes.InvalidArgument, "wrong decode")
+		}
+		proto.Merge(reply.(proto.Message), &ghopsv1.GetPrMergeabilityResponse{MergeableState: "clean"})
+		return nil
+	}
+	tests := []struct {
+		name     string
+		tool     string
+		args     string
+		fn       func(ctx context.Context, method string, args, reply any) error
+		opts     []Option
+		wantCode int
+		wantLog  rpcerror.LogFields
+		want     string
+	}{
+		{name: "success", tool: "get_pr_mergeability", args: `{"repo":"o/r","prNumber":2}`, fn: ok, want: `"mergeable_state":"clean"`},
+		{name: "unknown tool", tool: "nope", args: `{}`, fn: ok, wantCode: -32601},
+		{name: "invalid params with log fields", tool: "get_pr_mergeability", args: `{"repo":"o/r","prNumber":0}`, fn: ok, wantCode: -32602,
+			wantLog: rpcerror.LogFields{Repo: "o/r", PR: "0"}},
+		{name: "empty args are an empty object", tool: "search", args: ``, fn: ok, wantCode: -32602},
+		{name: "service error keeps args context", tool: "get_pr_mergeability", args: `{"repo":"o/r","prNumber":2}`, wantCode: -32002,
+			fn:      func(context.Context, string, any, any) error { return status.Error(codes.NotFound, "Not Found") },
+			wantLog: rpcerror.LogFields{Repo: "o/r", PR: "2"}},
+		{name: "deadline is internal", tool: "get_pr_mergeability", args: `{"repo":"o/r","prNumber":2}`, wantCode: -32603,
+			opts: []Option{WithTimeout(time.Millisecond)}, wantLog: rpcerror.LogFields{Repo: "o/r", PR: "2"},
+			fn: func(ctx context.Context, _ string, _, _ any) error {
+				<-ctx.Done()
+				return status.FromContextError(ctx.Err()).Err()
+			}},
+		{name: "panic is internal", tool: "get_pr_mergeability", args: `{"repo":"o/r","prNumber":2}`, wantCode: -32603,
+			fn: func(context.Context, string, any, any) error { panic("boom") }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := New(reg, fakeConn{tc.fn}, tc.opts...)
+			res, e := c.Call(context.Background(), tc.tool, json.RawMessage(tc.args), CallInfo{RequestID: "rid"})
+			if tc.wantCode == 0 {
+				if e != nil {
+					t.Fatalf("error %d %s", e.Code, e.Message)
+				}
+				if !strings.Contains(string(res), tc.want) {
+					t.Fatalf("result %s lacks %s", res, tc.want)
+				}
+				return
+			}
+			if e == nil || e.Code != tc.wantCode {
+				t.Fatalf("got %v (%s) want code %d", e, res, tc.wantCode)
+			}
+			if e.Log != tc.wantLog {
+				t.Errorf("log fields %+v want %+v", e.Log, tc.wantLog)
+			}
+			if e.Code == -32603 && e.Data.RequestID != "rid" {
+				t.Errorf("internal error without request id: %+v", e.Data)
+			}
+		})
+	}
+}
+
+func TestCallMetadata(t *testing.T) {
+	tests := []struct {
+		name      string
+		forward   bool
+		token     string
+		wantToken []string
+	}{
+		{"no forwarding", false, "ghp_x", nil},
+		{"forwarding without token", true, "", nil},
+		{"forwarding", true, "ghp_x", []string{"ghp_x"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var md metadata.MD
+			var deadline bool
+			fn := func(ctx context.Context, _ string, _, _ any) error {
+				md, _ = metadata.FromOutgoingContext(ctx)
+				_, deadline = ctx.Deadline()
+				return nil
+			}
+			c := New(registry(t), fakeConn{fn}, WithForwardToken(tc.forward))
+			if _, e := c.Call(context.Background(), "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{Token: tc.token}); e != nil {
+				t.Fatal(e)
+			}
+			if got := md.Get(MDGitHubToken); strings.Join(got, ",") != strings.Join(tc.wantToken, ",") {
+				t.Errorf("token md %v want %v", got, tc.wantToken)
+			}
+			if ids := md.Get(MDRequestID); len(ids) != 1 || len(ids[0]) != 32 {
+				t.Errorf("request id md %v", ids)
+			}
+			if !deadline {
+				t.Error("call without deadline")
+			}
+		})
+	}
+}

@@ -1,0 +1,135 @@
+package toolschema
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/protojson"
+)
+
+// randomArgs builds a type-correct argument object for a schema: every
+// property is absent, valid or invalid at random, never of the wrong JSON
+// type and never unknown, so protojson can always decode it and the verdicts
+// of the schema and of protovalidate can be compared.
+//
+// With good set, values are drawn from those the schema accepts (required
+// properties always present), so that whole valid objects come up often
+// enough for tools with many required fields; protovalidate is the judge.
+func randomArgs(rng *rand.Rand, n *node, good bool) map[string]any {
+	obj := map[string]any{}
+	for _, p := range n.props {
+		req := false
+		for _, r := range n.required {
+			req = req || r == p.name
+		}
+		if rng.IntN(3) == 0 && !(good && req) {
+			continue
+		}
+		obj[p.name] = randomValue(rng, p.s, good)
+	}
+	return obj
+}
+
+// pick draws from pool, only among the values the node accepts when good.
+func pick[T any](rng *rand.Rand, n *node, pool []T, good bool) T {
+	if good {
+		var ok []T
+		for _, c := range pool {
+			b, _ := json.Marshal(c)
+			jv, err := parseJSON(b)
+			if err != nil {
+				continue
+			}
+			ev := evaluator{src: b}
+			ev.eval(n, &jv, "")
+			if len(ev.out) == 0 {
+				ok = append(ok, c)
+			}
+		}
+		if len(ok) > 0 {
+			pool = ok
+		}
+	}
+	return pool[rng.IntN(len(pool))]
+}
+
+func randomValue(rng *rand.Rand, n *node, good bool) any {
+	switch n.typ {
+	case "string":
+		pool := []string{"", "a", "o/r", "owner/repo", "a b", "!!", "aGk=", "abcdef", "abcdef1",
+			strings.Repeat("a", 40), strings.Repeat("a", 41), "main", "feature/x", "😀"}
+		pool = append(pool, n.enum...)
+		if n.enum != nil {
+			pool = append(pool, "nope", "OPEN")
+		}
+		for _, l := range []int{n.minLength, n.maxLength} {
+			if l >= 0 {
+				pool = append(pool, strings.Repeat("x", l), strings.Repeat("x", l+1), strings.Repeat("😀", l+1))
+				if l > 0 {
+					pool = append(pool, strings.Repeat("y", l-1))
+				}
+			}
+		}
+		if n.maxLength > 3 {
+			pool = append(pool, "o/"+strings.Repeat("r", n.maxLength-2), "o/"+strings.Repeat("r", n.maxLength-1))
+		}
+		return pick(rng, n, pool, good)
+	case "integer":
+		pool := []int64{-1, 0, 1, 2, 50, 99, 100, 101, 2147483647, -2147483648}
+		return pick(rng, n, pool, good)
+	case "boolean":
+		return rng.IntN(2) == 0
+	case "array":
+		k := rng.IntN(23)
+		if good || rng.IntN(2) == 0 {
+			k = 1 + rng.IntN(3)
+		}
+		out := make([]any, k)
+		for i := range out {
+			out[i] = randomValue(rng, n.items, good)
+		}
+		return out
+	case "object":
+		return randomArgs(rng, n, good)
+	}
+	return nil
+}
+
+func TestSchemaAgreesWithProtovalidate(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20261122, 1))
+	for _, tl := range registry(t).Tools() {
+		t.Run(tl.Name, func(t *testing.T) {
+			accepted, rejected := 0, 0
+			for i := 0; i < 200; i++ {
+				args, err := json.Marshal(randomArgs(rng, tl.in, i%2 == 0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				msg, vs, st := tl.decode(args)
+				switch st {
+				case stageOK:
+					accepted++
+					if msg == nil || len(vs) != 0 {
+						t.Fatalf("%s: ok stage with %v, %v", args, msg, vs)
+					}
+				case stageSchema:
+					rejected++
+					req := tl.NewRequest()
+					if err := (protojson.UnmarshalOptions{}).Unmarshal(args, req); err != nil {
+						t.Fatalf("%s: type-correct arguments do not decode: %v", args, err)
+					}
+					if err := tl.validator.Validate(req); err == nil {
+						t.Errorf("%s: schema rejects (%s) but protovalidate accepts", args, Message(vs))
+					}
+				default:
+					t.Errorf("%s: schema accepts but stage %d rejects: %s", args, st, mustMarshal(t, vs))
+				}
+			}
+			if accepted == 0 || rejected == 0 {
+				t.Errorf("generator too one-sided: %d accepted, %d rejected", accepted, rejected)
+			}
+		})
+	}
+}

@@ -1,0 +1,223 @@
+package toolschema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+)
+
+// v renders one expected violation as JSON, params given in sorted key order
+// (encoding/json sorts map keys) and value as raw JSON.
+func v(message, path, keyword, params, value string) string {
+	return fmt.Sprintf(`{"message":%s,"path":%s,"keyword":%q,"params":%s,"value":%s}`, quote(message), quote(path), keyword, params, value)
+}
+
+func quote(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSpace(b.String())
+}
+
+func list(vs ...string) string { return "[" + strings.Join(vs, ",") + "]" }
+
+func TestDecodeViolations(t *testing.T) {
+	q257 := strings.Repeat("q", 257)
+	long501 := strings.Repeat("p", 501)
+	file := `{"path":"a.txt","content":"hi"}`
+	files21 := "[" + strings.TrimSuffix(strings.Repeat(file+",", 21), ",") + "]"
+	filesBad3 := `[` + file + `,` + file + `,` + file + `,{"path":"` + long501 + `","content":"x"}]`
+	repoPattern := `^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$`
+	shaPattern := `^[a-f0-9]{7,40}$`
+	b64 := `^[A-Za-z0-9+/]*={0,2}$`
+	cf := func(files string) string {
+		return `{"repo":"o/r","branch":"main","message":"m","files":` + files + `}`
+	}
+	tests := []struct {
+		name, tool, args, want string
+	}{
+		{"required query (contract example)", "search", `{}`,
+			list(v("must have required property 'query'", "root", "required", `{"missingProperty":"query"}`, `{}`))},
+		{"absent arguments are {}", "search", ``,
+			list(v("must have required property 'query'", "root", "required", `{"missingProperty":"query"}`, `{}`))},
+		{"query of 257 chars", "search", `{"query":"` + q257 + `"}`,
+			list(v("must NOT be longer than 256 characters", "/query", "maxLength", `{"limit":256}`, `"`+q257+`"`))},
+		{"query of 257 code points outside the BMP", "search", `{"query":"` + strings.Repeat("😀", 257) + `"}`,
+			list(v("must NOT be longer than 256 characters", "/query", "maxLength", `{"limit":256}`, `"`+strings.Repeat("😀", 257)+`"`))},
+		{"empty query", "search", `{"query":""}`,
+			list(v("must NOT be shorter than 1 characters", "/query", "minLength", `{"limit":1}`, `""`))},
+		{"page 0", "search", `{"query":"x","page":0}`,
+			list(v("must be >= 1", "/page", "minimum", `{"comparison":">=","limit":1}`, `0`))},
+		{"page 101", "search", `{"query":"x","page":101}`,
+			list(v("must be <= 100", "/page", "maximum", `{"comparison":"<=","limit":100}`, `101`))},
+		{"per_page as a string", "search", `{"query":"x","per_page":"2"}`,
+			list(v("must be integer", "/per_page", "type", `{"type":"integer"}`, `"2"`))},
+		{"page with a fraction", "search", `{"query":"x","page":2.5}`,
+			list(v("must be integer", "/page", "type", `{"type":"integer"}`, `2.5`))},
+		{"page with a fraction below the minimum", "search", `{"query":"x","page":0.5}`,
+			list(v("must be integer", "/page", "type", `{"type":"integer"}`, `0.5`),
+				v("must be >= 1", "/page", "minimum", `{"comparison":">=","limit":1}`, `0.5`))},
+		{"page null", "search", `{"query":"x","page":null}`,
+			list(v("must be integer", "/page", "type", `{"type":"integer"}`, `null`))},
+		{"prNumber beyond int32", "get_pr_mergeability", `{"repo":"o/r","prNumber":2147483648}`,
+			list(v("must be <= 2147483647", "/prNumber", "maximum", `{"comparison":"<=","limit":2147483647}`, `2147483648`))},
+		{"sha of 6 chars", "get_checks_for_sha", `{"repo":"o/r","sha":"abcdef"}`,
+			list(v(`must match pattern "`+shaPattern+`"`, "/sha", "pattern", `{"pattern":"`+shaPattern+`"}`, `"abcdef"`))},
+		{"sha of 41 chars", "get_checks_for_sha", `{"repo":"o/r","sha":"` + strings.Repeat("a", 41) + `"}`,
+			list(v(`must match pattern "`+shaPattern+`"`, "/sha", "pattern", `{"pattern":"`+shaPattern+`"}`, `"`+strings.Repeat("a", 41)+`"`))},
+		{"repo not owner/repo", "fetch", `{"repo":"nope"}`,
+			list(v(`must match pattern "`+repoPattern+`"`, "/repo", "pattern", `{"pattern":"`+repoPattern+`"}`, `"nope"`))},
+		{"21 files", "commit_files", cf(files21),
+			list(v("must NOT have more than 20 items", "/files", "maxItems", `{"limit":20}`, files21))},
+		{"no files", "commit_files", cf(`[]`),
+			list(v("must NOT have fewer than 1 items", "/files", "minItems", `{"limit":1}`, `[]`))},
+		{"files not an array", "commit_files", cf(`{}`),
+			list(v("must be array", "/files", "type", `{"type":"array"}`, `{}`))},
+		{"file not an object", "commit_files", cf(`[1]`),
+			list(v("must be object", "/files/0", "type", `{"type":"object"}`, `1`))},
+		{"files[3].path too long", "commit_files", cf(filesBad3),
+			list(v("must NOT be longer than 500 characters", "/files/3/path", "maxLength", `{"limit":500}`, `"`+long501+`"`))},
+		{"file without content", "commit_files", cf(`[{"path":"a"}]`),
+			list(v("must have required property 'content'", "/files/0", "required", `{"missingProperty":"content"}`, `{"path":"a"}`))},
+		{"encoding utf16", "commit_files", cf(`[{"path":"a","content":"x","encoding":"utf16"}]`),
+			list(v("must be equal to one of the allowed values", "/files/0/encoding", "enum", `{"allowedValues":["utf8","base64"]}`, `"utf16"`))},
+		{"base64 content that is not base64", "commit_files", cf(`[{"path":"a","content":"!!","encoding":"base64"}]`),
+			list(v(`must match pattern "`+b64+`"`, "/files/0/content", "pattern", `{"pattern":"`+b64+`"}`, `"!!"`),
+				v(`must match "then" schema`, "/files/0", "if", `{"failingKeyword":"then"}`, `{"path":"a","content":"!!","encoding":"base64"}`))},
+		{"branch with ref", "list_directory", `{"repo":"o/r","path":"/","branch":"main","ref":"v1"}`,
+			list(v("must NOT be valid", "root", "not", `{}`, `{"repo":"o/r","path":"/","branch":"main","ref":"v1"}`))},
+		{"unknown property", "search", `{"query":"x","foo":1}`,
+			list(v("must NOT have additional properties", "root", "additionalProperties", `{"additionalProperty":"foo"}`, `{"query":"x","foo":1}`))},
+		{"pr_number instead of prNumber", "get_pr_mergeability", `{"repo":"o/r","pr_number":5}`,
+			list(v("must have required property 'prNumber'", "root", "required", `{"missingProperty":"prNumber"}`, `{"repo":"o/r","pr_number":5}`),
+				v("must NOT have additional properties", "root", "additionalProperties", `{"additionalProperty":"pr_number"}`, `{"repo":"o/r","pr_number":5}`))},
+		{"state enum with a number", "update_pull_request", `{"repo":"o/r","prNumber":1,"state":5}`,
+			list(v("must be string", "/state", "type", `{"type":"string"}`, `5`),
+				v("must be equal to one of the allowed values", "/state", "enum", `{"allowedValues":["open","closed"]}`, `5`))},
+		{"draft not a boolean", "create_pull_request", `{"repo":"o/r","title":"t","head":"h","base":"b","draft":"yes"}`,
+			list(v("must be boolean", "/draft", "type", `{"type":"boolean"}`, `"yes"`))},
+		{"repo not a string", "fetch", `{"repo":7}`,
+			list(v("must be string", "/repo", "type", `{"type":"string"}`, `7`))},
+		{"too long and bad pattern: AJV order", "fetch", `{"repo":"` + strings.Repeat("!", 141) + `"}`,
+			list(v("must NOT be longer than 140 characters", "/repo", "maxLength", `{"limit":140}`, `"`+strings.Repeat("!", 141)+`"`),
+				v(`must match pattern "`+repoPattern+`"`, "/repo", "pattern", `{"pattern":"`+repoPattern+`"}`, `"`+strings.Repeat("!", 141)+`"`))},
+		{"everything wrong: AJV order", "list_directory", `{"zz":1,"branch":"a","ref":"b","path":""}`,
+			list(v("must NOT be valid", "root", "not", `{}`, `{"zz":1,"branch":"a","ref":"b","path":""}`),
+				v("must have required property 'repo'", "root", "required", `{"missingProperty":"repo"}`, `{"zz":1,"branch":"a","ref":"b","path":""}`),
+				v("must NOT have additional properties", "root", "additionalProperties", `{"additionalProperty":"zz"}`, `{"zz":1,"branch":"a","ref":"b","path":""}`),
+				v("must NOT be shorter than 1 characters", "/path", "minLength", `{"limit":1}`, `""`))},
+		{"arguments []", "list_directory", `[]`,
+			list(v("must be object", "root", "type", `{"type":"object"}`, `[]`))},
+		{"arguments null", "search", `null`,
+			list(v("must be object", "root", "type", `{"type":"object"}`, `null`))},
+		{"arguments string", "search", `"x"`,
+			list(v("must be object", "root", "type", `{"type":"object"}`, `"x"`))},
+		{"invalid JSON", "search", `{"query":`,
+			list(v("must be valid JSON", "root", "type", `{"type":"object"}`, `null`))},
+		{"duplicate key", "search", `{"query":"a","query":"b"}`,
+			list(v("must be valid JSON", "root", "type", `{"type":"object"}`, `null`))},
+		{"lone surrogate", "search", `{"query":"\ud800"}`,
+			list(v("must be valid JSON", "root", "type", `{"type":"object"}`, `null`))},
+		{"invalid UTF-8", "search", "{\"query\":\"\xff\"}",
+			list(v("must be valid JSON", "root", "type", `{"type":"object"}`, `null`))},
+		{"value echoed compact", "search", "{ \"query\" : \"x\" ,\n \"foo\": [1, 2] }",
+			list(v("must NOT have additional properties", "root", "additionalProperties", `{"additionalProperty":"foo"}`, `{"query":"x","foo":[1,2]}`))},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			msg, vs := tool(t, tc.tool).Decode(json.RawMessage(tc.args))
+			if msg != nil {
+				t.Errorf("got a message %v with violations", msg)
+			}
+			if got, want := mustMarshal(t, vs), compactJSON(t, tc.want); got != want {
+				t.Errorf("violations\n got %s\nwant %s", got, want)
+			}
+			if got, want := Message(vs), "Validation errors: "+joinMessages(vs); got != want {
+				t.Errorf("Message = %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+func joinMessages(vs []Violation) string {
+	var ms []string
+	for _, v := range vs {
+		ms = append(ms, v.Message)
+	}
+	return strings.Join(ms, ", ")
+}
+
+func TestMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		vs   []Violation
+		want string
+	}{
+		{"one", []Violation{{Message: "must have required property 'query'"}}, "Validation errors: must have required property 'query'"},
+		{"two", []Violation{{Message: "a"}, {Message: "b"}}, "Validation errors: a, b"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Message(tc.vs); got != tc.want {
+				t.Errorf("Message = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestDecodeValid(t *testing.T) {
+	tests := []struct {
+		tool, args string
+		want       proto.Message
+	}{
+		{"search", `{"query":"language:go stars:>10","page":2.0,"per_page":1e2}`,
+			&ghopsv1.SearchRequest{Query: "language:go stars:>10", Page: proto.Int32(2), PerPage: proto.Int32(100)}},
+		{"search", `{"query":"` + strings.Repeat("😀", 256) + `"}`, &ghopsv1.SearchRequest{Query: strings.Repeat("😀", 256)}},
+		{"fetch", `{"repo":"octo-org/hello.world"}`, &ghopsv1.FetchRequest{Repo: "octo-org/hello.world"}},
+		{"list_directory", `{"repo":"o/r","path":"/","ref":"v1.0"}`, &ghopsv1.ListDirectoryRequest{Repo: "o/r", Path: "/", Ref: proto.String("v1.0")}},
+		{"read_file", `{"repo":"o/r","path":"README.md","branch":"feature/x"}`, &ghopsv1.ReadFileRequest{Repo: "o/r", Path: "README.md", Branch: proto.String("feature/x")}},
+		{"get_tree", `{"repo":"o/r"}`, &ghopsv1.GetTreeRequest{Repo: "o/r"}},
+		{"get_commits", `{"repo":"o/r","branch":"main","sha":"abcdef1","page":1,"per_page":100}`,
+			&ghopsv1.GetCommitsRequest{Repo: "o/r", Branch: proto.String("main"), Sha: proto.String("abcdef1"), Page: proto.Int32(1), PerPage: proto.Int32(100)}},
+		{"get_branches", `{"repo":"o/r","per_page":5}`, &ghopsv1.GetBranchesRequest{Repo: "o/r", PerPage: proto.Int32(5)}},
+		{"list_pull_requests", `{"repo":"o/r","state":"all"}`, &ghopsv1.ListPullRequestsRequest{Repo: "o/r", State: proto.String("all")}},
+		{"get_pr_mergeability", `{"repo":"o/r","prNumber":2147483647}`, &ghopsv1.GetPrMergeabilityRequest{Repo: "o/r", PrNumber: 2147483647}},
+		{"get_checks_for_sha", `{"repo":"o/r","sha":"` + strings.Repeat("f", 40) + `"}`, &ghopsv1.GetChecksForShaRequest{Repo: "o/r", Sha: strings.Repeat("f", 40)}},
+		{"create_pull_request", `{"repo":"o/r","title":"T","head":"feat","base":"main","body":"","draft":false}`,
+			&ghopsv1.CreatePullRequestRequest{Repo: "o/r", Title: "T", Head: "feat", Base: "main", Body: proto.String(""), Draft: proto.Bool(false)}},
+		{"update_pull_request", `{"repo":"o/r","prNumber":3,"state":"closed","draft":true}`,
+			&ghopsv1.UpdatePullRequestRequest{Repo: "o/r", PrNumber: 3, State: proto.String("closed"), Draft: proto.Bool(true)}},
+		{"merge_pull_request", `{"repo":"o/r","prNumber":3,"merge_method":"squash","sha":"abcdef0","delete_branch":true,"commit_title":"t","commit_message":""}`,
+			&ghopsv1.MergePullRequestRequest{Repo: "o/r", PrNumber: 3, MergeMethod: proto.String("squash"), Sha: proto.String("abcdef0"), DeleteBranch: proto.Bool(true), CommitTitle: proto.String("t"), CommitMessage: proto.String("")}},
+		{"commit_files", `{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":""},{"path":"b","content":"aGk=","encoding":"base64"},{"path":"c","content":"!!","encoding":"utf8"}]}`,
+			&ghopsv1.CommitFilesRequest{Repo: "o/r", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{
+				{Path: "a", Content: proto.String("")},
+				{Path: "b", Content: proto.String("aGk="), Encoding: proto.String("base64")},
+				{Path: "c", Content: proto.String("!!"), Encoding: proto.String("utf8")},
+			}}},
+	}
+	seen := map[string]bool{}
+	for _, tc := range tests {
+		seen[tc.tool] = true
+		t.Run(tc.tool, func(t *testing.T) {
+			msg, vs := tool(t, tc.tool).Decode(json.RawMessage(tc.args))
+			if len(vs) != 0 || msg == nil {
+				t.Fatalf("Decode(%s) = %v, %s", tc.args, msg, mustMarshal(t, vs))
+			}
+			if !proto.Equal(msg, tc.want) {
+				t.Errorf("Decode(%s)\n got %v\nwant %v", tc.args, msg, tc.want)
+			}
+		})
+	}
+	for _, tl := range registry(t).Tools() {
+		if !seen[tl.Name] {
+			t.Errorf("no valid example for tool %s", tl.Name)
+		}
+	}
+}

@@ -1,0 +1,144 @@
+package toolschema
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+)
+
+func TestToolsGolden(t *testing.T) {
+	r := registry(t)
+	got, err := json.MarshalIndent(map[string]any{"tools": r.Tools()}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	golden := filepath.Join("testdata", "tools.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("tools/list schemas differ from %s (run go test -update after checking the change):\n%s", golden, got)
+	}
+}
+
+func TestRegistryTools(t *testing.T) {
+	r := registry(t)
+	tests := []struct {
+		name       string
+		fullMethod string
+		req, resp  proto.Message
+		ann        Annotations
+	}{
+		{"search", ghopsv1.GitHubService_Search_FullMethodName, &ghopsv1.SearchRequest{}, &ghopsv1.SearchResponse{}, Annotations{true, false, true, true}},
+		{"fetch", ghopsv1.GitHubService_Fetch_FullMethodName, &ghopsv1.FetchRequest{}, &ghopsv1.FetchResponse{}, Annotations{true, false, true, true}},
+		{"list_directory", ghopsv1.GitHubService_ListDirectory_FullMethodName, &ghopsv1.ListDirectoryRequest{}, &ghopsv1.ListDirectoryResponse{}, Annotations{true, false, true, true}},
+		{"read_file", ghopsv1.GitHubService_ReadFile_FullMethodName, &ghopsv1.ReadFileRequest{}, &ghopsv1.ReadFileResponse{}, Annotations{true, false, true, true}},
+		{"get_tree", ghopsv1.GitHubService_GetTree_FullMethodName, &ghopsv1.GetTreeRequest{}, &ghopsv1.GetTreeResponse{}, Annotations{true, false, true, true}},
+		{"get_commits", ghopsv1.GitHubService_GetCommits_FullMethodName, &ghopsv1.GetCommitsRequest{}, &ghopsv1.GetCommitsResponse{}, Annotations{true, false, true, true}},
+		{"get_branches", ghopsv1.GitHubService_GetBranches_FullMethodName, &ghopsv1.GetBranchesRequest{}, &ghopsv1.GetBranchesResponse{}, Annotations{true, false, true, true}},
+		{"list_pull_requests", ghopsv1.GitHubService_ListPullRequests_FullMethodName, &ghopsv1.ListPullRequestsRequest{}, &ghopsv1.ListPullRequestsResponse{}, Annotations{true, false, true, true}},
+		{"get_pr_mergeability", ghopsv1.GitHubService_GetPrMergeability_FullMethodName, &ghopsv1.GetPrMergeabilityRequest{}, &ghopsv1.GetPrMergeabilityResponse{}, Annotations{true, false, true, true}},
+		{"get_checks_for_sha", ghopsv1.GitHubService_GetChecksForSha_FullMethodName, &ghopsv1.GetChecksForShaRequest{}, &ghopsv1.GetChecksForShaResponse{}, Annotations{true, false, true, true}},
+		{"create_pull_request", ghopsv1.GitHubService_CreatePullRequest_FullMethodName, &ghopsv1.CreatePullRequestRequest{}, &ghopsv1.CreatePullRequestResponse{}, Annotations{false, false, false, true}},
+		{"update_pull_request", ghopsv1.GitHubService_UpdatePullRequest_FullMethodName, &ghopsv1.UpdatePullRequestRequest{}, &ghopsv1.UpdatePullRequestResponse{}, Annotations{false, false, true, true}},
+		{"merge_pull_request", ghopsv1.GitHubService_MergePullRequest_FullMethodName, &ghopsv1.MergePullRequestRequest{}, &ghopsv1.MergePullRequestResponse{}, Annotations{false, true, false, true}},
+		{"commit_files", ghopsv1.GitHubService_CommitFiles_FullMethodName, &ghopsv1.CommitFilesRequest{}, &ghopsv1.CommitFilesResponse{}, Annotations{false, true, false, true}},
+	}
+	tools := r.Tools()
+	if len(tools) != len(tests) {
+		t.Fatalf("got %d tools, want %d", len(tools), len(tests))
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tl := tools[i]
+			if tl.Name != tc.name {
+				t.Fatalf("tool %d is %q, want %q (declaration order)", i, tl.Name, tc.name)
+			}
+			if got, ok := r.Lookup(tc.name); !ok || got != tl {
+				t.Errorf("Lookup(%q) = %v, %v", tc.name, got, ok)
+			}
+			if tl.FullMethod != tc.fullMethod {
+				t.Errorf("FullMethod = %q, want %q", tl.FullMethod, tc.fullMethod)
+			}
+			if tl.Annotations != tc.ann {
+				t.Errorf("Annotations = %+v, want %+v", tl.Annotations, tc.ann)
+			}
+			for _, sch := range []json.RawMessage{tl.InputSchema, tl.OutputSchema} {
+				var c bytes.Buffer
+				if err := json.Compact(&c, sch); err != nil || c.String() != string(sch) {
+					t.Errorf("schema is not compact JSON: %s", sch)
+				}
+			}
+			if tl.Title == "" || tl.Description == "" {
+				t.Errorf("empty title or description")
+			}
+			if got, want := proto.MessageName(tl.NewRequest()), proto.MessageName(tc.req); got != want {
+				t.Errorf("NewRequest is %s, want %s", got, want)
+			}
+			if _, ok := tl.NewRequest().(interface{ ProtoMessage() }); !ok {
+				t.Errorf("NewRequest is not a generated message")
+			}
+			if got, want := proto.MessageName(tl.NewResponse()), proto.MessageName(tc.resp); got != want {
+				t.Errorf("NewResponse is %s, want %s", got, want)
+			}
+			if string(tl.Method.FullName()) != "ghops.v1.GitHubService."+string(tl.Method.Name()) {
+				t.Errorf("Method = %s", tl.Method.FullName())
+			}
+		})
+	}
+	if _, ok := r.Lookup("nope"); ok {
+		t.Error("Lookup(nope) found a tool")
+	}
+	if _, err := NewRegistry(nil); err == nil {
+		t.Error("NewRegistry(nil) did not fail")
+	}
+}
+
+func TestNoDescriptorComments(t *testing.T) {
+	// Field descriptions would come from proto comments, which protoc-gen-go
+	// strips from the embedded descriptor: if that ever changes, the schema
+	// could start carrying them.
+	if n := ghopsv1.File_ghops_v1_github_service_proto.SourceLocations().Len(); n != 0 {
+		t.Errorf("embedded descriptor has %d source locations; consider emitting field descriptions", n)
+	}
+}
+
+func TestDecodeConcurrent(t *testing.T) {
+	tl := tool(t, "commit_files")
+	args := json.RawMessage(`{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"aGk=","encoding":"base64"}]}`)
+	bad := json.RawMessage(`{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"!!","encoding":"base64"}]}`)
+	errs := make(chan string, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 50; i++ {
+				if msg, vs := tl.Decode(args); msg == nil || len(vs) != 0 {
+					errs <- "valid arguments rejected"
+					return
+				}
+				if msg, vs := tl.Decode(bad); msg != nil || len(vs) != 2 {
+					errs <- "invalid arguments accepted"
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
