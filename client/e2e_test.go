@@ -1,0 +1,351 @@
+package client_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"ghops.dev/client"
+	"ghops.dev/gateway/gatewaytest"
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/services/fakehub"
+	"google.golang.org/protobuf/proto"
+)
+
+const demoRepo = "octo-org/hello-world"
+
+// transports are the ways a client reaches the real gateway: /rpc, /mcp with
+// tool errors as JSON-RPC errors, and /mcp with tool errors as isError
+// results.
+var transports = []struct {
+	name      string
+	transport client.Transport
+	toolErrs  string
+}{
+	{"rpc", client.TransportRPC, ""},
+	{"mcp", client.TransportMCP, "jsonrpc"},
+	{"mcp_result_errors", client.TransportMCP, "result"},
+}
+
+func newStackClient(t *testing.T, url string, opts ...client.Option) *client.Client {
+	t.Helper()
+	c, err := client.New(url, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestE2EEveryTool calls each of the 14 tools through the typed API against
+// the real stack (gateway + service + fakehub with the demo data), over /rpc
+// and over /mcp.
+func TestE2EEveryTool(t *testing.T) {
+	for _, tr := range transports[:2] {
+		t.Run(tr.name, func(t *testing.T) {
+			st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+			c := newStackClient(t, st.URL, client.WithTransport(tr.transport))
+			ctx := context.Background()
+			var headSHA string
+			steps := []struct {
+				name string
+				run  func() (bool, error)
+			}{
+				{"search", func() (bool, error) {
+					r, err := c.Search(ctx, &ghopsv1.SearchRequest{Query: "greeter"})
+					return err == nil && len(r.GetRepositories()) > 0, err
+				}},
+				{"fetch", func() (bool, error) {
+					r, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: demoRepo})
+					return err == nil && r.GetRepository().GetFullName() == demoRepo && r.GetRepository().GetDefaultBranch() == "main", err
+				}},
+				{"list_directory", func() (bool, error) {
+					r, err := c.ListDirectory(ctx, &ghopsv1.ListDirectoryRequest{Repo: demoRepo, Path: "/"})
+					return err == nil && len(r.GetEntries()) > 0, err
+				}},
+				{"read_file", func() (bool, error) {
+					r, err := c.ReadFile(ctx, &ghopsv1.ReadFileRequest{Repo: demoRepo, Path: "go.mod"})
+					return err == nil && strings.Contains(r.GetContent(), "module example.com/hello-world"), err
+				}},
+				{"get_tree", func() (bool, error) {
+					r, err := c.GetTree(ctx, &ghopsv1.GetTreeRequest{Repo: demoRepo, Branch: proto.String("main")})
+					return err == nil && len(r.GetEntries()) > 0, err
+				}},
+				{"get_commits", func() (bool, error) {
+					r, err := c.GetCommits(ctx, &ghopsv1.GetCommitsRequest{Repo: demoRepo, PerPage: proto.Int32(2)})
+					return err == nil && len(r.GetCommits()) == 2, err
+				}},
+				{"get_branches", func() (bool, error) {
+					r, err := c.GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: demoRepo})
+					return err == nil && len(r.GetBranches()) >= 3, err
+				}},
+				{"list_pull_requests", func() (bool, error) {
+					r, err := c.ListPullRequests(ctx, &ghopsv1.ListPullRequestsRequest{Repo: demoRepo, State: proto.String("open")})
+					return err == nil && len(r.GetPullRequests()) >= 2, err
+				}},
+				{"get_pr_mergeability", func() (bool, error) {
+					r, err := c.GetPrMergeability(ctx, &ghopsv1.GetPrMergeabilityRequest{Repo: demoRepo, PrNumber: 1})
+					headSHA = r.GetHeadSha()
+					return err == nil && r.GetMergeable() && r.GetMergeableState() == "clean" && len(headSHA) == 40, err
+				}},
+				{"get_checks_for_sha", func() (bool, error) {
+					r, err := c.GetChecksForSha(ctx, &ghopsv1.GetChecksForShaRequest{Repo: demoRepo, Sha: headSHA})
+					return err == nil && r.GetSummary().GetVerdict() == "success", err
+				}},
+				{"create_pull_request", func() (bool, error) {
+					r, err := c.CreatePullRequest(ctx, &ghopsv1.CreatePullRequestRequest{Repo: demoRepo, Title: "Casual on clean",
+						Head: "feature/conflict", Base: "feature/clean", Draft: proto.Bool(true)})
+					return err == nil && r.GetPullRequest().GetNumber() == 3 && r.GetPullRequest().GetDraft(), err
+				}},
+				{"update_pull_request", func() (bool, error) {
+					r, err := c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: demoRepo, PrNumber: 3, Title: proto.String("Renamed")})
+					return err == nil && r.GetPullRequest().GetTitle() == "Renamed", err
+				}},
+				{"merge_pull_request", func() (bool, error) {
+					r, err := c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 1, Sha: proto.String(headSHA), MergeMethod: proto.String("squash")})
+					return err == nil && r.GetMerged() && r.GetSha() != "", err
+				}},
+				{"commit_files", func() (bool, error) {
+					r, err := c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "Add notes",
+						Files: []*ghopsv1.FileChange{{Path: "NOTES.md", Content: proto.String("notes\n")}}})
+					return err == nil && r.GetFilesChanged() == 1 && r.GetCommitSha() != "", err
+				}},
+			}
+			for _, s := range steps {
+				ok, err := s.run()
+				if err != nil {
+					t.Fatalf("%s: %v", s.name, err)
+				}
+				if !ok {
+					t.Fatalf("%s: unexpected result", s.name)
+				}
+			}
+		})
+	}
+}
+
+// TestE2EErrorCodes provokes each documented code the real stack can produce
+// and checks the typed error, over /rpc and /mcp in both tool-error modes.
+func TestE2EErrorCodes(t *testing.T) {
+	const badToken = "not-a-valid-token-XYZ"
+	rateLimited := &fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{RateLimit: "primary"}}}
+	broken := &fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{ErrorRate: 1, ErrorStatus: 500}}}
+	tests := []struct {
+		name  string
+		opts  gatewaytest.StackOptions
+		token string
+		call  func(ctx context.Context, c *client.Client) error
+		want  error
+		// wantMCP is the code over /mcp when it differs: MCP answers an
+		// unknown tool with -32602, as its specification says.
+		wantMCP error
+		check   func(t *testing.T, err error)
+	}{
+		{name: "-32602 invalid params", call: func(ctx context.Context, c *client.Client) error {
+			_, err := c.Search(ctx, &ghopsv1.SearchRequest{})
+			return err
+		}, want: client.ErrInvalidParams, check: func(t *testing.T, err error) {
+			var ip *client.InvalidParamsError
+			if !errors.As(err, &ip) || len(ip.Violations) == 0 || ip.Violations[0].Keyword != "required" || ip.Violations[0].Path != "root" {
+				t.Errorf("err = %#v, want a required violation at root", err)
+			}
+		}},
+		{name: "-32601 method not found", call: func(ctx context.Context, c *client.Client) error {
+			_, err := c.CallRaw(ctx, "no_such_tool", nil)
+			return err
+		}, want: client.ErrMethodNotFound, wantMCP: client.ErrInvalidParams},
+		{name: "-32002 not found", call: func(ctx context.Context, c *client.Client) error {
+			_, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: "octo-org/nope"})
+			return err
+		}, want: client.ErrNotFound},
+		{name: "-32002 private repository", call: func(ctx context.Context, c *client.Client) error {
+			_, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: "octo-org/secret"})
+			return err
+		}, want: client.ErrNotFound},
+		{name: "-32003 github validation", call: func(ctx context.Context, c *client.Client) error {
+			_, err := c.CreatePullRequest(ctx, &ghopsv1.CreatePullRequestRequest{Repo: demoRepo, Title: "t", Head: "main", Base: "main"})
+			return err
+		}, want: client.ErrValidation},
+		{name: "-32005 not mergeable", call: func(ctx context.Context, c *client.Client) error {
+			_, err := c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 2})
+			return err
+		}, want: client.ErrNotMergeable, check: func(t *testing.T, err error) {
+			var e *client.Error
+			if !errors.As(err, &e) || e.Data.MergeableState != "dirty" {
+				t.Errorf("err = %v, want mergeable_state dirty", err)
+			}
+		}},
+		{name: "-32006 head sha mismatch", call: func(ctx context.Context, c *client.Client) error {
+			_, err := c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 1, Sha: proto.String("0000000")})
+			return err
+		}, want: client.ErrHeadSHAMismatch},
+		{name: "-32001 permission denied", opts: gatewaytest.StackOptions{ForwardToken: true}, token: badToken,
+			call: func(ctx context.Context, c *client.Client) error {
+				_, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: demoRepo})
+				return err
+			}, want: client.ErrPermissionDenied},
+		{name: "-32004 rate limited", opts: gatewaytest.StackOptions{Hub: rateLimited}, call: func(ctx context.Context, c *client.Client) error {
+			_, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: demoRepo})
+			return err
+		}, want: client.ErrRateLimited, check: func(t *testing.T, err error) {
+			var rl *client.RateLimitError
+			if !errors.As(err, &rl) || rl.RetryAfter <= 0 {
+				t.Errorf("err = %#v, want a *RateLimitError with RetryAfter", err)
+			}
+		}},
+		{name: "-32603 internal", opts: gatewaytest.StackOptions{Hub: broken}, call: func(ctx context.Context, c *client.Client) error {
+			_, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: demoRepo})
+			return err
+		}, want: client.ErrInternal, check: func(t *testing.T, err error) {
+			var e *client.Error
+			if !errors.As(err, &e) || e.Data.RequestID == "" || e.Message != "Internal error" {
+				t.Errorf("err = %v, want Internal error with a requestId", err)
+			}
+		}},
+	}
+	for _, tr := range transports {
+		t.Run(tr.name, func(t *testing.T) {
+			// Stacks belong to this level so that they outlive each case;
+			// cases without special options share one.
+			stacks := map[string]*gatewaytest.Stack{}
+			key := func(i int) string {
+				if tests[i].opts.Hub == nil && !tests[i].opts.ForwardToken {
+					return "plain"
+				}
+				return tests[i].name
+			}
+			for i := range tests {
+				if stacks[key(i)] == nil {
+					opts := tests[i].opts
+					opts.MCPToolErrors = tr.toolErrs
+					stacks[key(i)] = gatewaytest.StartStack(t, opts)
+				}
+			}
+			for i, tc := range tests {
+				t.Run(tc.name, func(t *testing.T) {
+					st := stacks[key(i)]
+					c := newStackClient(t, st.URL, client.WithTransport(tr.transport), client.WithToken(tc.token))
+					err := tc.call(context.Background(), c)
+					want := tc.want
+					if tr.transport == client.TransportMCP && tc.wantMCP != nil {
+						want = tc.wantMCP
+					}
+					if !errors.Is(err, want) {
+						t.Fatalf("err = %v, want %v", err, want)
+					}
+					var e *client.Error
+					if !errors.As(err, &e) || e.Data.Tool == "" {
+						t.Errorf("err = %v: want an *Error whose data names the tool", err)
+					}
+					if tc.token != "" && strings.Contains(err.Error(), tc.token) {
+						t.Error("the token is in the error")
+					}
+					if tc.check != nil {
+						tc.check(t, err)
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestE2EWholeRequestFailures checks the failures of a request as a whole
+// against the real gateway: a batch over its limit (-32600) and a body over
+// its size limit (413).
+func TestE2EWholeRequestFailures(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	c := newStackClient(t, st.URL)
+	small := newStackClient(t, gatewaytest.StartStack(t, gatewaytest.StackOptions{MaxBody: 4096}).URL)
+	ctx := context.Background()
+	t.Run("batch over the limit is -32600", func(t *testing.T) {
+		calls := make([]client.BatchCall, 51)
+		for i := range calls {
+			calls[i] = client.BatchCall{Tool: "fetch", Args: json.RawMessage(`{"repo":"octo-org/hello-world"}`)}
+		}
+		_, err := c.Batch(ctx, calls)
+		if !errors.Is(err, client.ErrInvalidRequest) {
+			t.Fatalf("err = %v, want ErrInvalidRequest", err)
+		}
+	})
+	t.Run("batch answers are matched to calls", func(t *testing.T) {
+		res, err := c.Batch(ctx, []client.BatchCall{
+			{Tool: "fetch", Args: json.RawMessage(`{"repo":"octo-org/nope"}`)},
+			{Tool: "fetch", Args: json.RawMessage(`{"repo":"octo-org/hello-world"}`)},
+			{Tool: "search", Args: json.RawMessage(`{}`)},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !errors.Is(res[0].Err, client.ErrNotFound) || res[1].Err != nil || !strings.Contains(string(res[1].Result), demoRepo) ||
+			!errors.Is(res[2].Err, client.ErrInvalidParams) {
+			t.Errorf("results = %+v", res)
+		}
+	})
+	t.Run("body over the size limit is 413", func(t *testing.T) {
+		_, err := small.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "big",
+			Files: []*ghopsv1.FileChange{{Path: "big.txt", Content: proto.String(strings.Repeat("x", 8192))}}})
+		if !errors.Is(err, client.ErrPayloadTooLarge) || !errors.Is(err, client.ErrTransport) {
+			t.Fatalf("err = %v, want ErrPayloadTooLarge", err)
+		}
+	})
+	t.Run("remote tool list matches the contract", func(t *testing.T) {
+		remote, err := c.ListRemoteTools(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		local := client.Tools()
+		if len(remote) != len(local) {
+			t.Fatalf("%d remote tools, %d in the contract", len(remote), len(local))
+		}
+		for _, rt := range remote {
+			lt, ok := client.LookupTool(rt.Name)
+			if !ok || lt.ReadOnly != rt.Annotations.ReadOnlyHint || lt.Destructive != rt.Annotations.DestructiveHint {
+				t.Errorf("remote tool %+v disagrees with the contract %+v", rt, lt)
+			}
+		}
+	})
+}
+
+// TestE2ERetryAfterRateLimit checks retries against the real stack: a
+// read-only tool is retried after the gateway's Retry-After, bounded; a
+// destructive one is not. Waits are recorded, not slept.
+func TestE2ERetryAfterRateLimit(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{Hub: &fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{RateLimit: "primary"}}}})
+	var waits []time.Duration
+	c := newStackClient(t, st.URL, client.WithRetries(2), client.WithMaxRetryWait(24*time.Hour),
+		client.WithSleep(func(ctx context.Context, d time.Duration) error { waits = append(waits, d); return nil }))
+	tests := []struct {
+		name      string
+		call      func() error
+		wantWaits int
+	}{
+		{"read-only fetch retried twice", func() error {
+			_, err := c.Fetch(context.Background(), &ghopsv1.FetchRequest{Repo: demoRepo})
+			return err
+		}, 2},
+		{"destructive merge not retried", func() error {
+			_, err := c.MergePullRequest(context.Background(), &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 1})
+			return err
+		}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			waits = nil
+			err := tc.call()
+			var rl *client.RateLimitError
+			if !errors.As(err, &rl) {
+				t.Fatalf("err = %v, want a *RateLimitError", err)
+			}
+			if len(waits) != tc.wantWaits {
+				t.Fatalf("waits = %v, want %d", waits, tc.wantWaits)
+			}
+			for _, w := range waits {
+				if w != rl.RetryAfter || w <= 0 {
+					t.Errorf("waited %v, want the announced %v", w, rl.RetryAfter)
+				}
+			}
+		})
+	}
+}

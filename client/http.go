@@ -1,0 +1,184 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// httpAnswer is one HTTP answer, read in full.
+type httpAnswer struct {
+	status      int
+	header      http.Header
+	contentType string
+	body        []byte
+	retryAfter  time.Duration
+}
+
+// post sends body to u and reads the answer. Failures to get an answer are
+// *TransportError (kind ErrConnection, ErrTruncated or ErrResponseTooLarge).
+func (c *Client) post(ctx context.Context, u string, body []byte, header http.Header) (*httpAnswer, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
+	if err != nil {
+		return nil, &TransportError{Kind: ErrConnection, URL: redactURL(u), Err: errors.New("cannot build the request")}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	if c.userAgent != "" {
+		req.Header.Set("User-Agent", c.userAgent)
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, &TransportError{Kind: ErrConnection, URL: redactURL(u), Err: c.cause(ctx, err)}
+	}
+	defer func() { _ = resp.Body.Close() }()
+	ans := &httpAnswer{status: resp.StatusCode, header: resp.Header, retryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())}
+	if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil {
+		ans.contentType = mt
+	}
+	ans.body, err = io.ReadAll(io.LimitReader(resp.Body, c.maxResponse+1))
+	if err != nil {
+		return nil, &TransportError{Kind: ErrTruncated, URL: redactURL(u), StatusCode: ans.status, ContentType: ans.contentType,
+			Snippet: c.snippet(ans.body), RetryAfter: ans.retryAfter, Err: c.cause(ctx, err)}
+	}
+	if int64(len(ans.body)) > c.maxResponse {
+		return nil, &TransportError{Kind: ErrResponseTooLarge, URL: redactURL(u), StatusCode: ans.status, ContentType: ans.contentType,
+			Err: errors.New("over " + strconv.FormatInt(c.maxResponse, 10) + " bytes")}
+	}
+	return ans, nil
+}
+
+// cause returns the error to report for a failed request: the context's
+// error when it ended, else err without url.Error's URL (which could carry
+// credentials).
+func (c *Client) cause(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return redactError{err: err, token: c.token}
+}
+
+// redactError hides the token in a wrapped error's text.
+type redactError struct {
+	err   error
+	token string
+}
+
+func (r redactError) Error() string { return redactToken(r.err.Error(), r.token) }
+func (r redactError) Unwrap() error { return r.err }
+
+// classify turns an answer without a usable JSON-RPC body into a
+// *TransportError, and returns nil when the body is JSON to be validated.
+// decodeErr is the validation error of a JSON body, if any: on an HTTP error
+// status it means a proxy's JSON page rather than a gateway answer.
+func (c *Client) classify(u string, ans *httpAnswer, decodeErr error) error {
+	te := &TransportError{URL: redactURL(u), StatusCode: ans.status, ContentType: ans.contentType, RetryAfter: ans.retryAfter}
+	if ans.status == http.StatusRequestEntityTooLarge {
+		te.Kind = ErrPayloadTooLarge
+		te.Snippet = c.snippet(ans.body)
+		return te
+	}
+	kind := classifyNonJSON(ans.body)
+	errStatus := ans.status < 200 || ans.status > 299
+	switch {
+	case kind != nil && errStatus:
+		te.Kind = ErrHTTPStatus
+		te.Snippet = c.snippet(ans.body)
+		return te
+	case kind != nil && len(bytes.TrimSpace(ans.body)) == 0:
+		return nil // an empty body: the decoder reports the missing response
+	case kind != nil:
+		te.Kind = kind
+		te.Snippet = c.snippet(ans.body)
+		return te
+	case decodeErr != nil && errStatus:
+		te.Kind = ErrHTTPStatus
+		te.Snippet = c.snippet(ans.body)
+		te.Err = decodeErr
+		return te
+	}
+	return nil
+}
+
+// snippet is the start of a body for messages: whitespace collapsed, at
+// most 120 bytes, the token removed.
+func (c *Client) snippet(body []byte) string {
+	var b strings.Builder
+	space := false
+	for _, r := range string(bytes.TrimSpace(body)) {
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if !unicode.IsPrint(r) {
+			r = '?'
+		}
+		b.WriteRune(r)
+		if b.Len() >= 4*120 {
+			break
+		}
+	}
+	return truncateText(redactToken(b.String(), c.token), 120)
+}
+
+func redactToken(s, token string) string {
+	if token == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, token, "[REDACTED]")
+}
+
+// redactURL drops credentials, query and fragment from u.
+func redactURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return "(unparsable URL)"
+	}
+	p.User = nil
+	p.RawQuery = ""
+	p.Fragment = ""
+	return p.String()
+}
+
+// parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n <= 0 {
+			return 0
+		}
+		if n > 86400 {
+			n = 86400
+		}
+		return time.Duration(n) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil && t.After(now) {
+		return t.Sub(now).Round(time.Second)
+	}
+	return 0
+}

@@ -1,0 +1,170 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file:\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// typedCalls holds one typed call per tool, with representative arguments.
+var typedCalls = []struct {
+	tool string
+	call func(ctx context.Context, c *Client) (proto.Message, error)
+}{
+	{"search", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.Search(ctx, &ghopsv1.SearchRequest{Query: "org:octo-org hello", Page: proto.Int32(2), PerPage: proto.Int32(10)})
+	}},
+	{"fetch", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: "octo-org/hello-world"})
+	}},
+	{"list_directory", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListDirectory(ctx, &ghopsv1.ListDirectoryRequest{Repo: "octo-org/hello-world", Path: "/", Branch: proto.String("main")})
+	}},
+	{"read_file", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ReadFile(ctx, &ghopsv1.ReadFileRequest{Repo: "octo-org/hello-world", Path: "README.md", Ref: proto.String("feature/clean")})
+	}},
+	{"get_tree", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetTree(ctx, &ghopsv1.GetTreeRequest{Repo: "octo-org/hello-world"})
+	}},
+	{"get_commits", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetCommits(ctx, &ghopsv1.GetCommitsRequest{Repo: "octo-org/hello-world", Branch: proto.String("main"), PerPage: proto.Int32(5)})
+	}},
+	{"get_branches", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: "octo-org/hello-world", Page: proto.Int32(1)})
+	}},
+	{"list_pull_requests", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListPullRequests(ctx, &ghopsv1.ListPullRequestsRequest{Repo: "octo-org/hello-world", State: proto.String("all")})
+	}},
+	{"get_pr_mergeability", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetPrMergeability(ctx, &ghopsv1.GetPrMergeabilityRequest{Repo: "octo-org/hello-world", PrNumber: 1})
+	}},
+	{"get_checks_for_sha", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetChecksForSha(ctx, &ghopsv1.GetChecksForShaRequest{Repo: "octo-org/hello-world", Sha: "abc1234"})
+	}},
+	{"create_pull_request", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreatePullRequest(ctx, &ghopsv1.CreatePullRequestRequest{Repo: "octo-org/hello-world", Title: "Add feature", Head: "feature/clean", Base: "main", Body: proto.String("Why."), Draft: proto.Bool(true)})
+	}},
+	{"update_pull_request", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: "octo-org/hello-world", PrNumber: 1, State: proto.String("closed")})
+	}},
+	{"merge_pull_request", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: "octo-org/hello-world", PrNumber: 1, MergeMethod: proto.String("squash"),
+			CommitTitle: proto.String("t"), CommitMessage: proto.String("m"), Sha: proto.String("abc1234"), DeleteBranch: proto.Bool(true)})
+	}},
+	{"commit_files", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: "octo-org/hello-world", Branch: "feature/clean", Message: "Update",
+			Files: []*ghopsv1.FileChange{{Path: "a.txt", Content: proto.String("hi\n")}, {Path: "b.bin", Content: proto.String("AAE="), Encoding: proto.String("base64")}}})
+	}},
+}
+
+// TestTypedCallsWire checks that every tool has a typed call, that it sends
+// the tool's name as the method and its arguments with the contract's JSON
+// names (golden file), and that results decode with proto names.
+func TestTypedCallsWire(t *testing.T) {
+	rec := &recorder{replies: []reply{{body: `{"jsonrpc":"2.0","id":ID,"result":{"sha":"abc1234","future_field":{"x":1}}}`}}}
+	c := newTestClient(t, serve(t, rec))
+	covered := map[string]bool{}
+	var wire bytes.Buffer
+	for i, tc := range typedCalls {
+		t.Run(tc.tool, func(t *testing.T) {
+			info, ok := LookupTool(tc.tool)
+			if !ok {
+				t.Fatalf("tool %q is not in the descriptors", tc.tool)
+			}
+			resp, err := tc.call(context.Background(), c)
+			if err != nil {
+				t.Fatalf("call: %v", err)
+			}
+			if resp.ProtoReflect().Descriptor() != info.Response {
+				t.Errorf("response type %s, want %s", resp.ProtoReflect().Descriptor().FullName(), info.Response.FullName())
+			}
+			if f := info.Response.Fields().ByName("sha"); f != nil && resp.ProtoReflect().Get(f).String() != "abc1234" {
+				t.Errorf("sha not decoded: %v", resp)
+			}
+			var req rpcRequest
+			if err := json.Unmarshal(rec.requests()[i], &req); err != nil {
+				t.Fatal(err)
+			}
+			if req.Method != tc.tool || req.JSONRPC != "2.0" {
+				t.Errorf("request = %+v", req)
+			}
+			covered[tc.tool] = true
+			wire.WriteString(tc.tool + " " + string(req.Params) + "\n")
+		})
+	}
+	for _, tool := range Tools() {
+		if !covered[tool.Name] {
+			t.Errorf("tool %s has no typed call", tool.Name)
+		}
+	}
+	golden(t, "typed_requests.golden", wire.Bytes())
+}
+
+// TestTypedCallBadResult checks that a result of the wrong shape is a
+// protocol error, not a silent zero value.
+func TestTypedCallBadResult(t *testing.T) {
+	c := newTestClient(t, serve(t, &recorder{replies: []reply{{body: `{"jsonrpc":"2.0","id":ID,"result":{"sha":42}}`}}}))
+	_, err := c.ReadFile(context.Background(), &ghopsv1.ReadFileRequest{Repo: "o/r", Path: "x"})
+	if !errors.Is(err, ErrBadShape) {
+		t.Errorf("err = %v, want ErrBadShape", err)
+	}
+}
+
+// TestTools checks the descriptor-derived tool list.
+func TestTools(t *testing.T) {
+	tools := Tools()
+	if len(tools) != 14 {
+		t.Fatalf("got %d tools, want 14", len(tools))
+	}
+	tests := []struct {
+		name               string
+		readOnly, destruct bool
+	}{
+		{"search", true, false},
+		{"get_checks_for_sha", true, false},
+		{"create_pull_request", false, false},
+		{"update_pull_request", false, false},
+		{"merge_pull_request", false, true},
+		{"commit_files", false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			info, ok := LookupTool(tc.name)
+			if !ok || info.ReadOnly != tc.readOnly || info.Destructive != tc.destruct || info.Title == "" || info.Request == nil {
+				t.Errorf("LookupTool(%q) = %+v, %v", tc.name, info, ok)
+			}
+		})
+	}
+	if _, ok := LookupTool("nope"); ok {
+		t.Error("LookupTool(nope) found a tool")
+	}
+}
