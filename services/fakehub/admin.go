@@ -10,15 +10,16 @@ import (
 
 // faultJSON is the admin API's wire form of a Fault; latency is a Go duration string ("250ms").
 type faultJSON struct {
-	Method      string  `json:"method,omitempty"`
-	Route       string  `json:"route,omitempty"`
-	Latency     string  `json:"latency,omitempty"`
-	ErrorRate   float64 `json:"error_rate,omitempty"`
-	ErrorStatus int     `json:"error_status,omitempty"`
-	RateLimit   string  `json:"rate_limit,omitempty"`
-	RetryAfter  int     `json:"retry_after,omitempty"`
-	Drop        bool    `json:"drop,omitempty"`
-	Count       int     `json:"count,omitempty"`
+	Method          string  `json:"method,omitempty"`
+	Route           string  `json:"route,omitempty"`
+	Latency         string  `json:"latency,omitempty"`
+	ErrorRate       float64 `json:"error_rate,omitempty"`
+	ErrorStatus     int     `json:"error_status,omitempty"`
+	RateLimit       string  `json:"rate_limit,omitempty"`
+	RateLimitStatus int     `json:"rate_limit_status,omitempty"`
+	RetryAfter      int     `json:"retry_after,omitempty"`
+	Drop            bool    `json:"drop,omitempty"`
+	Count           int     `json:"count,omitempty"`
 }
 
 // serveAdmin serves /_fakehub/: GET stats, GET requests, POST reset, POST reset-rate-limits,
@@ -52,7 +53,7 @@ func (h *Hub) serveAdmin(w http.ResponseWriter, r *http.Request, p string) {
 		out := []faultJSON{}
 		for _, f := range h.Faults() {
 			fj := faultJSON{Method: f.Method, Route: f.Route, ErrorRate: f.ErrorRate, ErrorStatus: f.ErrorStatus,
-				RateLimit: f.RateLimit, RetryAfter: f.RetryAfter, Drop: f.Drop, Count: f.Count}
+				RateLimit: f.RateLimit, RateLimitStatus: f.RateLimitStatus, RetryAfter: f.RetryAfter, Drop: f.Drop, Count: f.Count}
 			if f.Latency > 0 {
 				fj.Latency = f.Latency.String()
 			}
@@ -96,18 +97,30 @@ func ParseFaults(data []byte) ([]Fault, error) {
 		if f.RateLimit != "" && f.RateLimit != "primary" && f.RateLimit != "secondary" {
 			return nil, errBadRateLimit
 		}
-		if f.ErrorRate < 0 || f.ErrorRate > 1 {
+		if f.RateLimitStatus != 0 && f.RateLimitStatus != 403 && f.RateLimitStatus != 429 {
+			return nil, errBadRateLimitStatus
+		}
+		if f.ErrorRate < 0 || f.ErrorRate > 1 || f.ErrorRate != f.ErrorRate {
 			return nil, errBadRate
 		}
+		if f.ErrorStatus != 0 && (f.ErrorStatus < 400 || f.ErrorStatus > 599) {
+			return nil, errBadStatus
+		}
+		if f.Latency != "" && lat < 0 {
+			return nil, errBadLatency
+		}
 		out = append(out, Fault{Method: f.Method, Route: f.Route, Latency: lat, ErrorRate: f.ErrorRate, ErrorStatus: f.ErrorStatus,
-			RateLimit: f.RateLimit, RetryAfter: f.RetryAfter, Drop: f.Drop, Count: f.Count})
+			RateLimit: f.RateLimit, RateLimitStatus: f.RateLimitStatus, RetryAfter: f.RetryAfter, Drop: f.Drop, Count: f.Count})
 	}
 	return out, nil
 }
 
 var (
-	errBadRateLimit = jsonErr("rate_limit must be \"\", \"primary\" or \"secondary\"")
-	errBadRate      = jsonErr("error_rate must be between 0 and 1")
+	errBadRateLimit       = jsonErr("rate_limit must be \"\", \"primary\" or \"secondary\"")
+	errBadRate            = jsonErr("error_rate must be between 0 and 1")
+	errBadRateLimitStatus = jsonErr("rate_limit_status must be 403 or 429")
+	errBadStatus          = jsonErr("error_status must be an HTTP error status between 400 and 599")
+	errBadLatency         = jsonErr("latency must not be negative")
 )
 
 type jsonErr string

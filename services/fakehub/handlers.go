@@ -22,7 +22,21 @@ import (
 func (h *Hub) buildRoutes() {
 	h.routes = router.New("path", "ref", "branch", "tree_sha")
 	h.handle = map[*router.Route]handlerFunc{}
-	add := func(m, t string, fn handlerFunc) { h.handle[h.routes.Add(m, t)] = fn }
+	h.readers = map[*router.Route]func(*reqCtx) bool{}
+	always := func(*reqCtx) bool { return true }
+	add := func(m, t string, fn handlerFunc) {
+		route := h.routes.Add(m, t)
+		h.handle[route] = fn
+		// Every GET handler only reads, except that a full pull request computes its mergeability
+		// lazily; that one reads shared only once the mergeability for its current SHAs is settled.
+		switch {
+		case m != "GET":
+		case t == "/repos/{owner}/{repo}/pulls/{pull_number}":
+			h.readers[route] = h.pullSettled
+		default:
+			h.readers[route] = always
+		}
+	}
 	add("GET", "/rate_limit", h.getRateLimit)
 	add("GET", "/search/repositories", h.searchRepos)
 	add("GET", "/search/code", h.searchCode)
@@ -1132,6 +1146,17 @@ func (c *reqCtx) pullNumber(r *repo) *pull {
 		return nil
 	}
 	return r.pullByNumber(n)
+}
+
+// pullSettled reports whether GET pulls/{pull_number} can be answered without writing, that is
+// without computing mergeability; it runs under the shared lock.
+func (h *Hub) pullSettled(c *reqCtx) bool {
+	r, ok := h.repos[repoKey(c.p["owner"]+"/"+c.p["repo"])]
+	if !ok {
+		return true
+	}
+	p := c.pullNumber(r)
+	return p == nil || r.mergeabilitySettled(p)
 }
 
 func (h *Hub) getPull(c *reqCtx, r *repo) *reply {

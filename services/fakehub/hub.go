@@ -46,15 +46,22 @@ type Token struct {
 // "secondary") apply to every matching request; an ErrorStatus (default 500) is answered with
 // probability ErrorRate, so 0 never and 1 always. Count limits how many requests the rule affects
 // (0 = unlimited).
+//
+// RateLimitStatus is the HTTP status of a forced rate limit: 403 (the default, 0) or 429. GitHub
+// sends either; go-github v66 types only the 403 forms (*github.RateLimitError,
+// *github.AbuseRateLimitError) and returns a plain *github.ErrorResponse for a 429, so clients must be
+// tested against both. It applies to the request the rule fires on; once a forced primary limit has
+// emptied the bucket, later requests that no rule touches are refused with 403.
 type Fault struct {
-	Method, Route string
-	Latency       time.Duration
-	ErrorRate     float64
-	ErrorStatus   int
-	RateLimit     string
-	RetryAfter    int
-	Drop          bool
-	Count         int
+	Method, Route   string
+	Latency         time.Duration
+	ErrorRate       float64
+	ErrorStatus     int
+	RateLimit       string
+	RateLimitStatus int // 403 (default) or 429
+	RetryAfter      int
+	Drop            bool
+	Count           int
 }
 
 // Config configures a Hub. Zero values select defaults: CoreLimit 5000/hour, SearchLimit 30/minute,
@@ -77,15 +84,22 @@ type Hub struct {
 	log     *slog.Logger
 	routes  *router.Router
 	handle  map[*router.Route]handlerFunc
+	readers map[*router.Route]func(*reqCtx) bool // routes that may run under the read lock; see call
 	limiter *ratelimit.Limiter
 	faults  *faults.Set
 
-	mu      sync.Mutex // guards repos, tokens and everything inside them
-	repos   map[string]*repo
-	tokens  map[string]*tokenInfo
-	nextID  int64
-	ticking time.Time // last timestamp handed out by stamp
-	seeding bool      // while seeding, stamp ticks from seedEpoch regardless of the clock
+	// mu guards repos, tokens and everything inside them. Handlers that only read take it shared, so
+	// concurrent reads proceed in parallel; everything that mutates (writes, lazily computed
+	// mergeability) takes it exclusively.
+	mu sync.RWMutex
+	// exclusiveReads makes every handler take mu exclusively, as before the read-write lock; a
+	// benchmark knob (export_test.go) for comparing the two on the same machine and load.
+	exclusiveReads bool
+	repos          map[string]*repo
+	tokens         map[string]*tokenInfo
+	nextID         int64
+	ticking        time.Time // last timestamp handed out by stamp
+	seeding        bool      // while seeding, stamp ticks from seedEpoch regardless of the clock
 
 	statsMu  sync.Mutex
 	stats    Stats
@@ -208,8 +222,8 @@ func (h *Hub) CreateBranch(repoName, branch, from string) error {
 
 // BranchSHA returns the commit a branch points at.
 func (h *Hub) BranchSHA(repoName, branch string) (string, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	h.mu.RLock()
+	defer h.mu.RUnlock()
 	r, err := h.repoLocked(repoName)
 	if err != nil {
 		return "", err

@@ -197,6 +197,15 @@ func (r *repo) mergeability(p *pull, compute bool) (*bool, string) {
 	return &m, r.mergeState(p, head, base)
 }
 
+// mergeabilitySettled reports whether mergeability(p, false) would change nothing.
+func (r *repo) mergeabilitySettled(p *pull) bool {
+	if p.merged || p.state == "closed" {
+		return true
+	}
+	head, base := r.pullSHAs(p)
+	return p.donePair == [2]string{head, base}
+}
+
 func (r *repo) mergeState(p *pull, head, base string) string {
 	switch {
 	case !p.mergeable:

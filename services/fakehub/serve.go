@@ -154,15 +154,19 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		}
 		panic(http.ErrAbortHandler)
 	}
+	limitStatus := http.StatusForbidden
+	if act.RateLimitStatus == http.StatusTooManyRequests {
+		limitStatus = http.StatusTooManyRequests
+	}
 	if act.RateLimit == "secondary" {
 		snap := h.limiter.Peek(identity, resource, limit, window)
-		rep := errReply(403, msgSecondaryRate, docSecondaryRate)
+		rep := errReply(limitStatus, msgSecondaryRate, docSecondaryRate)
 		retry := act.RetryAfter
 		if retry <= 0 {
 			retry = 60
 		}
 		rep.headers = http.Header{"Retry-After": {strconv.Itoa(retry)}}
-		rec.Status = 403
+		rec.Status = limitStatus
 		h.record(rec)
 		h.write(w, r, c, rep, &snap)
 		return
@@ -178,13 +182,16 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 			} else {
 				msg = fmt.Sprintf("API rate limit exceeded for %s. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)", clientIP(r))
 			}
-			rec.Status = 403
+			rec.Status = limitStatus
 			h.record(rec)
-			h.write(w, r, c, errReply(403, msg, docPrimaryRate), &snap)
+			h.write(w, r, c, errReply(limitStatus, msg, docPrimaryRate), &snap)
 			return
 		}
 	}
 	if act.Status != 0 {
+		if act.Status < 400 || act.Status > 599 {
+			act.Status = http.StatusInternalServerError // SetFaults does not validate; never hand WriteHeader a bad code
+		}
 		snap, _ := h.limiter.Spend(identity, resource, limit, window, 1)
 		rec.Status, rec.Counted = act.Status, true
 		h.record(rec)
@@ -267,13 +274,28 @@ func (h *Hub) bucketFor(c *reqCtx, resource string) (identity string, limit int,
 	return identity, 60, time.Hour
 }
 
-func (h *Hub) call(c *reqCtx, route *router.Route) (rep *reply) {
+// call runs a route's handler under the hub lock: shared when the route is registered as a reader
+// and its predicate, checked under the shared lock, says the handler will not write; exclusive
+// otherwise. State may change between dropping the shared lock and taking the exclusive one, which
+// is harmless: the handler then runs from scratch under the exclusive lock.
+func (h *Hub) call(c *reqCtx, route *router.Route) *reply {
 	fn := h.handle[route]
+	if canRead := h.readers[route]; canRead != nil && !h.exclusiveReads {
+		h.mu.RLock()
+		if canRead(c) {
+			defer h.mu.RUnlock()
+			return orNotFound(fn(c))
+		}
+		h.mu.RUnlock()
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	rep = fn(c)
+	return orNotFound(fn(c))
+}
+
+func orNotFound(rep *reply) *reply {
 	if rep == nil {
-		rep = notFound()
+		return notFound()
 	}
 	return rep
 }

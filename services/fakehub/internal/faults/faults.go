@@ -11,25 +11,28 @@ import (
 )
 
 // Rule is one fault. Route is an OpenAPI route template ("/repos/{owner}/{repo}"), a glob over the
-// request path or the template ("/repos/*/*/pulls/*"), or empty for every route.
+// request path or the template ("/repos/*/*/pulls/*"), or empty for every route. RateLimitStatus is
+// the HTTP status a forced rate limit is answered with (0 lets the server pick, 403).
 type Rule struct {
-	Method, Route string
-	Latency       time.Duration
-	ErrorRate     float64
-	ErrorStatus   int
-	RateLimit     string
-	RetryAfter    int
-	Drop          bool
-	Count         int
+	Method, Route   string
+	Latency         time.Duration
+	ErrorRate       float64
+	ErrorStatus     int
+	RateLimit       string
+	RateLimitStatus int
+	RetryAfter      int
+	Drop            bool
+	Count           int
 }
 
 // Action is what to do to one request: the sum of the rules that fired.
 type Action struct {
-	Latency    time.Duration
-	Status     int
-	RateLimit  string
-	RetryAfter int
-	Drop       bool
+	Latency         time.Duration
+	Status          int
+	RateLimit       string
+	RateLimitStatus int
+	RetryAfter      int
+	Drop            bool
 }
 
 // Set is a mutable list of rules. It is safe for concurrent use.
@@ -116,6 +119,7 @@ func (s *Set) Decide(method, template, reqPath string) Action {
 		}
 		if r.RateLimit != "" {
 			a.RateLimit = r.RateLimit
+			a.RateLimitStatus = r.RateLimitStatus
 			a.RetryAfter = r.RetryAfter
 			fired = true
 		}

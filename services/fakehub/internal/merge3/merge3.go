@@ -19,8 +19,10 @@ type Result struct {
 	Conflicts int
 }
 
-// maxCells bounds the LCS table so that a huge file degrades to a whole-file change instead of
-// exhausting memory; a merge of such files then conflicts unless one side is unchanged.
+// maxCells bounds the diagonal endpoints the diff keeps (about D² for D edits, 4 bytes each) so that
+// a huge rewrite degrades to a whole-file change instead of exhausting memory; a merge of such files
+// then conflicts unless one side is unchanged. Files of any length with fewer than ~4,000 changed
+// lines are diffed exactly.
 const maxCells = 16 << 20
 
 // Merge merges the changes from base to ours and from base to theirs, line by line, the way
@@ -161,13 +163,13 @@ func splitLines(b []byte) []string {
 }
 
 // match returns, for each line of o, the index of the line of x it is paired with in a longest common
-// subsequence, or -1.
+// subsequence, or -1. It trims the common prefix and suffix, then runs Myers' O((N+M)·D) diff on the
+// rest, so that files with few changes merge fast whatever their size.
 func match(o, x []string) []int {
 	m := make([]int, len(o))
 	for i := range m {
 		m[i] = -1
 	}
-	// Common prefix and suffix first: cheap, and it keeps the table small.
 	p := 0
 	for p < len(o) && p < len(x) && o[p] == x[p] {
 		m[p] = p
@@ -179,35 +181,92 @@ func match(o, x []string) []int {
 		s++
 	}
 	oo, xx := o[p:len(o)-s], x[p:len(x)-s]
-	n, k := len(oo), len(xx)
-	if n == 0 || k == 0 || n*k > maxCells {
+	if len(oo) == 0 || len(xx) == 0 {
 		return m
 	}
-	// lcs[i][j] = LCS length of oo[i:], xx[j:].
-	w := k + 1
-	lcs := make([]int32, (n+1)*w)
-	for i := n - 1; i >= 0; i-- {
-		for j := k - 1; j >= 0; j-- {
-			if oo[i] == xx[j] {
-				lcs[i*w+j] = lcs[(i+1)*w+j+1] + 1
-			} else if a, b := lcs[(i+1)*w+j], lcs[i*w+j+1]; a >= b {
-				lcs[i*w+j] = a
-			} else {
-				lcs[i*w+j] = b
-			}
-		}
-	}
-	i, j := 0, 0
-	for i < n && j < k {
-		switch {
-		case oo[i] == xx[j]:
-			m[p+i] = p + j
-			i, j = i+1, j+1
-		case lcs[(i+1)*w+j] >= lcs[i*w+j+1]:
-			i++
-		default:
-			j++
-		}
+	for _, pr := range myers(oo, xx) {
+		m[p+pr[0]] = p + pr[1]
 	}
 	return m
+}
+
+// myers returns the matched index pairs of a longest common subsequence of a and b, found with
+// Myers' greedy algorithm, or nil when the edit distance is so large that the search would keep more
+// than maxCells diagonal endpoints (the caller then treats the middle as wholly changed).
+func myers(a, b []string) [][2]int {
+	n, m := len(a), len(b)
+	// v[k+d] is the furthest x reached on diagonal k = x-y after d edits; trace keeps every round's v
+	// for the walk back.
+	var trace [][]int32
+	var prev []int32
+	cells := 0
+	for d := 0; d <= n+m; d++ {
+		cells += 2*d + 1
+		if cells > maxCells {
+			return nil
+		}
+		v := make([]int32, 2*d+1)
+		for k := -d; k <= d; k += 2 {
+			var x int
+			switch {
+			case d == 0:
+				x = 0
+			case k == -d || (k != d && prev[k-1+d-1] < prev[k+1+d-1]):
+				x = int(prev[k+1+d-1]) // down: a line of b inserted
+			default:
+				x = int(prev[k-1+d-1]) + 1 // right: a line of a deleted
+			}
+			y := x - k
+			for x < n && y < m && a[x] == b[y] {
+				x++
+				y++
+			}
+			v[k+d] = int32(x)
+			if x >= n && y >= m {
+				trace = append(trace, v)
+				return backtrack(trace, n, m)
+			}
+		}
+		trace = append(trace, v)
+		prev = v
+	}
+	return nil
+}
+
+// backtrack walks Myers' trace from (n, m) back to (0, 0), collecting the diagonal (matching) steps.
+func backtrack(trace [][]int32, n, m int) [][2]int {
+	var pairs [][2]int
+	x, y := n, m
+	for d := len(trace) - 1; d > 0; d-- {
+		prev := trace[d-1]
+		k := x - y
+		var pk int
+		if k == -d || (k != d && prev[k-1+d-1] < prev[k+1+d-1]) {
+			pk = k + 1
+		} else {
+			pk = k - 1
+		}
+		px := int(prev[pk+d-1])
+		py := px - pk
+		// The edit moved from (px, py) one step right or down; the snake after it is all matches.
+		sx := px
+		if pk == k-1 {
+			sx = px + 1
+		}
+		for x > sx {
+			x--
+			y--
+			pairs = append(pairs, [2]int{x, y})
+		}
+		x, y = px, py
+	}
+	for x > 0 && y > 0 {
+		x--
+		y--
+		pairs = append(pairs, [2]int{x, y})
+	}
+	for i, j := 0, len(pairs)-1; i < j; i, j = i+1, j-1 {
+		pairs[i], pairs[j] = pairs[j], pairs[i]
+	}
+	return pairs
 }

@@ -1,0 +1,5 @@
+package fakehub
+
+// SetExclusiveReads makes every handler of h take the hub lock exclusively (true), as before reads
+// shared it; benchmarks use it to compare both locking modes in one run. Call it before serving.
+func SetExclusiveReads(h *Hub, on bool) { h.exclusiveReads = on }
