@@ -35,9 +35,14 @@ $(VALIDATE_PROTO):
 	@dir=$$(cd /tmp && GOWORK=off GOFLAGS=-mod=mod go mod download -json github.com/bufbuild/protovalidate@$(PROTOVALIDATE_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p'); \
 		install -m 0644 "$$dir/proto/protovalidate/buf/validate/validate.proto" $@
 
+# The gateway embeds our descriptors with their comments (protoc-gen-go strips
+# them) to publish request-field comments as parameter descriptions.
+SOURCE_DESCRIPTORS := gateway/internal/toolschema/descriptors.binpb
+
 .PHONY: generate
 generate: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Regenerate gen/ from proto/ (local plugins only).
 	$(BUF) generate
+	$(BUF) build proto --exclude-imports -o $(SOURCE_DESCRIPTORS)
 
 .PHONY: check-generated
 check-generated: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Fail when the committed generated code is stale.
@@ -46,8 +51,12 @@ check-generated: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Fail when the committed gener
 		if ! diff -r -x '*_test.go' -x 'go.mod' -x 'go.sum' "$$tmp/gen" gen >/dev/null; then \
 			diff -r -x '*_test.go' -x 'go.mod' -x 'go.sum' "$$tmp/gen" gen | head -40; \
 			echo "gen/ is stale: run 'make generate' and commit the result" >&2; exit 1; \
+		fi; \
+		$(BUF) build proto --exclude-imports -o "$$tmp/descriptors.binpb"; \
+		if ! cmp -s "$$tmp/descriptors.binpb" $(SOURCE_DESCRIPTORS); then \
+			echo "$(SOURCE_DESCRIPTORS) is stale: run 'make generate' and commit the result" >&2; exit 1; \
 		fi
-	@echo "gen/ is up to date"
+	@echo "generated code is up to date"
 
 .PHONY: test
 test: check-generated ## Run every module's tests with -race (fails on stale generated code).

@@ -51,6 +51,18 @@ type Client struct {
 // Option configures a Client.
 type Option func(*Client) error
 
+// checked returns an Option that fails with the error msg when invalid is
+// true (the argument was rejected) and otherwise applies set.
+func checked(invalid bool, msg string, set func(*Client)) Option {
+	return func(c *Client) error {
+		if invalid {
+			return errors.New(msg)
+		}
+		set(c)
+		return nil
+	}
+}
+
 // WithToken sends token as "Authorization: Bearer <token>". The token never
 // appears in an error the client returns.
 func WithToken(token string) Option {
@@ -59,13 +71,7 @@ func WithToken(token string) Option {
 
 // WithHTTPClient replaces http.DefaultClient.
 func WithHTTPClient(hc *http.Client) Option {
-	return func(c *Client) error {
-		if hc == nil {
-			return errors.New("client: nil *http.Client")
-		}
-		c.hc = hc
-		return nil
-	}
+	return checked(hc == nil, "client: nil *http.Client", func(c *Client) { c.hc = hc })
 }
 
 // WithTransport selects /rpc (default) or /mcp.
@@ -85,13 +91,7 @@ func WithTransport(t Transport) Option {
 // Retry-After header), waiting the announced time. Default 0: no retries.
 // Mutating, non-idempotent tools are never repeated.
 func WithRetries(n int) Option {
-	return func(c *Client) error {
-		if n < 0 {
-			return errors.New("client: negative retries")
-		}
-		c.retries = n
-		return nil
-	}
+	return checked(n < 0, "client: negative retries", func(c *Client) { c.retries = n })
 }
 
 // WithMaxRetryWait bounds one wait between retries (default 60s): an answer
@@ -103,24 +103,12 @@ func WithMaxRetryWait(d time.Duration) Option {
 // WithSleep replaces the wait between retries (tests count waits without
 // sleeping). The function must return early with ctx's error when ctx ends.
 func WithSleep(sleep func(ctx context.Context, d time.Duration) error) Option {
-	return func(c *Client) error {
-		if sleep == nil {
-			return errors.New("client: nil sleep function")
-		}
-		c.sleep = sleep
-		return nil
-	}
+	return checked(sleep == nil, "client: nil sleep function", func(c *Client) { c.sleep = sleep })
 }
 
 // WithMaxResponseBytes bounds the size of an answer (default 32 MiB).
 func WithMaxResponseBytes(n int64) Option {
-	return func(c *Client) error {
-		if n <= 0 {
-			return errors.New("client: response limit must be positive")
-		}
-		c.maxResponse = n
-		return nil
-	}
+	return checked(n <= 0, "client: response limit must be positive", func(c *Client) { c.maxResponse = n })
 }
 
 // WithUserAgent sets the User-Agent header.

@@ -6,10 +6,8 @@
 package gatewaytest
 
 import (
-	"bytes"
 	"context"
 	"net"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 
 	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/logcapture"
 )
 
 // StackOptions configures the stack; the zero value is the binary's defaults
@@ -142,22 +141,6 @@ func StartGateway(t testing.TB, serviceAddr string, opts StackOptions) *Gateway 
 	return &Gateway{URL: "http://" + lis.Addr().String(), Addr: lis.Addr().String(), logs: logs}
 }
 
-// SyncBuffer is a bytes.Buffer safe for concurrent writers and readers.
-type SyncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-// Write appends p.
-func (b *SyncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// String returns the contents.
-func (b *SyncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// SyncBuffer is a bytes.Buffer safe for concurrent writers and readers, for
+// a gateway's log output; its ErrorLines lists the jsonrpc_error lines.
+type SyncBuffer = logcapture.Buffer

@@ -1,7 +1,6 @@
 package gatewaytest
 
 import (
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -9,6 +8,8 @@ import (
 	"ghops.dev/services/fakehub"
 	"ghops.dev/services/fakehub/fakehubtest"
 	"ghops.dev/services/github/servicetest"
+
+	"ghops.dev/gateway/internal/httpcall"
 )
 
 // TestTwoGatewayProcessesAlternate serves one client from two gateways in
@@ -31,19 +32,11 @@ func TestTwoGatewayProcessesAlternate(t *testing.T) {
 
 	post := func(url, session, body string) (*http.Response, string) {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodPost, url+"/mcp", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2025-06-18")
+		hdr := []string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream", "MCP-Protocol-Version", "2025-06-18"}
 		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
+			hdr = append(hdr, "Mcp-Session-Id", session)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
+		resp, b := httpcall.Do(t, http.MethodPost, url+"/mcp", body, hdr...)
 		return resp, string(b)
 	}
 	resp, body := post(gws[0].URL, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)

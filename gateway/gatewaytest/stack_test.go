@@ -2,12 +2,13 @@ package gatewaytest
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 
 	"ghops.dev/services/fakehub"
+
+	"ghops.dev/gateway/internal/httpcall"
 )
 
 // rpc posts one JSON-RPC call to the stack's /rpc and returns the status,
@@ -15,22 +16,7 @@ import (
 func rpc(t *testing.T, url, method, params string, hdr ...string) (int, http.Header, map[string]json.RawMessage) {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + params + `}`
-	req, err := http.NewRequest(http.MethodPost, url+"/rpc", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp, b := httpcall.Do(t, http.MethodPost, url+"/rpc", body, hdr...)
 	var out map[string]json.RawMessage
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatalf("answer %q: %v", b, err)

@@ -254,41 +254,21 @@ func (h *Hub) CreatePullRequest(repoName, head, base, title, body string, draft 
 // AddCheckRun records a check run on a commit; status is queued, in_progress or completed and
 // conclusion (for completed runs) success, failure, neutral, cancelled, skipped or timed_out.
 func (h *Hub) AddCheckRun(repoName, sha, name, status, conclusion string) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	r, err := h.repoLocked(repoName)
-	if err != nil {
-		return err
-	}
-	full, ok := r.resolve(sha)
-	if !ok {
-		return ErrRefNotFound
-	}
-	h.nextID++
-	t := h.stamp()
-	cr := &checkRun{id: h.nextID, name: name, status: status, conclusion: conclusion, sha: full.String(), started: t}
-	if status == "completed" {
-		cr.completed = t
-	}
-	r.checks[full.String()] = append(r.checks[full.String()], cr)
-	return nil
+	return h.recordOnCommit(repoName, sha, func(r *repo, full string, id int64) {
+		t := h.stamp()
+		cr := &checkRun{id: id, name: name, status: status, conclusion: conclusion, sha: full, started: t}
+		if status == "completed" {
+			cr.completed = t
+		}
+		r.checks[full] = append(r.checks[full], cr)
+	})
 }
 
 // AddStatus records a commit status (state error, failure, pending or success) for a context.
 func (h *Hub) AddStatus(repoName, sha, context, state string) error {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	r, err := h.repoLocked(repoName)
-	if err != nil {
-		return err
-	}
-	full, ok := r.resolve(sha)
-	if !ok {
-		return ErrRefNotFound
-	}
-	h.nextID++
-	r.statuses[full.String()] = append(r.statuses[full.String()], &commitStatus{id: h.nextID, context: context, state: state, at: h.stamp()})
-	return nil
+	return h.recordOnCommit(repoName, sha, func(r *repo, full string, id int64) {
+		r.statuses[full] = append(r.statuses[full], &commitStatus{id: id, context: context, state: state, at: h.stamp()})
+	})
 }
 
 // ProtectBranch protects a branch, requiring the named checks (check runs or statuses) to pass and
@@ -415,6 +395,25 @@ func (h *Hub) stamp() time.Time {
 }
 
 func repoKey(name string) string { return strings.ToLower(name) }
+
+// recordOnCommit resolves sha (a commit id, branch, tag or ref) in repository repoName under h.mu,
+// takes the next object id and calls record with the repository, the full commit id and that id; a
+// sha that does not resolve is ErrRefNotFound and records nothing.
+func (h *Hub) recordOnCommit(repoName, sha string, record func(r *repo, full string, id int64)) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	r, err := h.repoLocked(repoName)
+	if err != nil {
+		return err
+	}
+	full, ok := r.resolve(sha)
+	if !ok {
+		return ErrRefNotFound
+	}
+	h.nextID++
+	record(r, full.String(), h.nextID)
+	return nil
+}
 
 func (h *Hub) repoLocked(name string) (*repo, error) {
 	r, ok := h.repos[repoKey(name)]

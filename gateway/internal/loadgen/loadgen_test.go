@@ -4,22 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files")
+	"ghops.dev/gateway/internal/golden"
+)
 
 // startServer serves h on 127.0.0.1 for the test.
 func startServer(t *testing.T, h http.Handler) string {
@@ -421,17 +418,5 @@ func TestWriteTextGolden(t *testing.T) {
 	if err := rep.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "report.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.String() != string(want) {
-		t.Fatalf("report:\n%s\nwant:\n%s", b.String(), want)
-	}
+	golden.Compare(t, "report.golden", []byte(b.String()))
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"ghops.dev/gateway/internal/golden"
 )
 
 // wireCase is one request whose exact answer is pinned by a golden file.
@@ -64,7 +66,7 @@ func TestWireGolden(t *testing.T) {
 		s := newTestServer(t, WithToolErrorMode(mode))
 		for _, tc := range wireCases {
 			t.Run(mode+"/"+tc.name, func(t *testing.T) {
-				before := len(s.log.errorLines())
+				before := len(s.log.ErrorLines())
 				r := s.post(t, tc.body, tc.headers...)
 				var b strings.Builder
 				fmt.Fprintf(&b, "HTTP %d\n", r.status)
@@ -72,8 +74,8 @@ func TestWireGolden(t *testing.T) {
 					fmt.Fprintf(&b, "Retry-After: %s\n", ra)
 				}
 				fmt.Fprintf(&b, "Content-Type: %s\n\n%s\n", r.header.Get("Content-Type"), normalize(r.body))
-				golden(t, "wire/"+mode+"/"+tc.name+".txt", []byte(b.String()))
-				if got := len(s.log.errorLines()) - before; got != tc.errs {
+				golden.Compare(t, "wire/"+mode+"/"+tc.name+".txt", []byte(b.String()))
+				if got := len(s.log.ErrorLines()) - before; got != tc.errs {
 					t.Errorf("logged %d jsonrpc_error lines, want %d", got, tc.errs)
 				}
 			})

@@ -94,12 +94,12 @@ func TestNoSecretsAndOneLinePerError(t *testing.T) {
 	if strings.Contains(string(r.body), "ghp_") || strings.Contains(s.log.String(), "ghp_SECRET") {
 		t.Fatalf("token leaked: %s\n%s", r.body, s.log.String())
 	}
-	before := len(s.log.errorLines())
+	before := len(s.log.ErrorLines())
 	r = s.post(t, `[`+mergeCall(404)+`,`+mergeCall(1)+`,{"jsonrpc":"2.0","id":9,"method":"nope"},{"jsonrpc":"2.0","method":"nope"}]`, "MCP-Protocol-Version", V20250326)
 	if r.status != 200 {
 		t.Fatalf("batch status %d: %s", r.status, r.body)
 	}
-	lines := s.log.errorLines()[before:]
+	lines := s.log.ErrorLines()[before:]
 	if len(lines) != 2 {
 		t.Fatalf("batch with two error answers logged %d lines: %q", len(lines), lines)
 	}

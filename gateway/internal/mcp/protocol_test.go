@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"ghops.dev/gateway/internal/golden"
 )
 
 // TestHandshakeEveryVersion runs initialize, notifications/initialized, ping,
@@ -252,7 +254,7 @@ func TestToolsListDeterministicAndCompact(t *testing.T) {
 			if err := json.Compact(&c, ra.body); err != nil || c.String() != string(ra.body) {
 				t.Fatalf("tools/list is not compact (%v)", err)
 			}
-			golden(t, "tools_list/"+v+".json", ra.body)
+			golden.Compare(t, "tools_list/"+v+".json", ra.body)
 		})
 	}
 }

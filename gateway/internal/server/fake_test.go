@@ -1,19 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -22,21 +15,19 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
-	"google.golang.org/protobuf/protoadapt"
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/fakeservice"
+	"ghops.dev/gateway/internal/httpcall"
+	"ghops.dev/gateway/internal/logcapture"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
 )
-
-// update rewrites the golden files: go test ./internal/server -update
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // fakeService answers Fetch by the repo's name: "o/ok" succeeds, "o/<scenario>"
 // fails with the crafted status of that scenario, "o/slow" blocks until
@@ -49,49 +40,36 @@ type fakeService struct {
 	md      []map[string][]string
 }
 
-// details builds a status with details.
-func details(c codes.Code, msg string, ds ...protoadapt.MessageV1) error {
-	st, err := status.New(c, msg).WithDetails(ds...)
-	if err != nil {
-		panic(err)
-	}
-	return st.Err()
-}
-
-func info(r ghopsv1.ErrorReason, md map[string]string) *errdetails.ErrorInfo {
-	return &errdetails.ErrorInfo{Reason: r.String(), Domain: "ghops.dev", Metadata: md}
-}
-
 // scenarios are the crafted service failures, by repo name.
 var scenarios = map[string]error{
-	"o/denied": details(codes.PermissionDenied, "Resource not accessible by personal access token",
-		info(ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, map[string]string{"repo": "o/denied", "tool": "fetch"}),
+	"o/denied": fakeservice.Status(codes.PermissionDenied, "Resource not accessible by personal access token",
+		ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, map[string]string{"repo": "o/denied", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 403, Message: "Resource not accessible by personal access token", DocumentationUrl: "https://docs.github.com/rest/repos/repos#get-a-repository",
 			Resource: &ghopsv1.Resource{Type: "repository", Id: "o/denied"}}),
-	"o/missing": details(codes.NotFound, "Not Found",
-		info(ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, map[string]string{"repo": "o/missing", "tool": "fetch"}),
+	"o/missing": fakeservice.Status(codes.NotFound, "Not Found",
+		ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, map[string]string{"repo": "o/missing", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 404, Message: "Not Found", DocumentationUrl: "https://docs.github.com/rest/repos/repos#get-a-repository",
 			Resource: &ghopsv1.Resource{Type: "repository", Id: "o/missing"}},
 		&errdetails.ResourceInfo{ResourceType: "repository", ResourceName: "o/missing"}),
-	"o/unprocessable": details(codes.FailedPrecondition, "Validation Failed: No commits between main and feature/x",
-		info(ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, map[string]string{"repo": "o/unprocessable", "tool": "fetch"}),
+	"o/unprocessable": fakeservice.Status(codes.FailedPrecondition, "Validation Failed: No commits between main and feature/x",
+		ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, map[string]string{"repo": "o/unprocessable", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 422, Message: "Validation Failed", DocumentationUrl: "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
 			FieldErrors: []*ghopsv1.GitHubFieldError{{Resource: "PullRequest", Code: "custom", Message: "No commits between main and feature/x"}}}),
-	"o/limited": details(codes.ResourceExhausted, "API rate limit exceeded",
-		info(ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, map[string]string{"repo": "o/limited", "tool": "fetch"}),
+	"o/limited": fakeservice.Status(codes.ResourceExhausted, "API rate limit exceeded",
+		ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, map[string]string{"repo": "o/limited", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 403, Message: "API rate limit exceeded for user ID 1.", DocumentationUrl: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
 			RateLimit: &ghopsv1.RateLimit{Limit: 5000, Remaining: 0, Reset_: 1795000000, RetryAfterSeconds: 42, Resource: "core"}},
 		&errdetails.RetryInfo{RetryDelay: durationpb.New(42 * time.Second)}),
-	"o/dirty": details(codes.FailedPrecondition, "Pull Request is not mergeable",
-		info(ghopsv1.ErrorReason_ERROR_REASON_PR_NOT_MERGEABLE, map[string]string{"repo": "o/dirty", "pr": "7", "tool": "fetch"}),
+	"o/dirty": fakeservice.Status(codes.FailedPrecondition, "Pull Request is not mergeable",
+		ghopsv1.ErrorReason_ERROR_REASON_PR_NOT_MERGEABLE, map[string]string{"repo": "o/dirty", "pr": "7", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 405, Message: "Pull Request is not mergeable", DocumentationUrl: "https://docs.github.com/rest/pulls/pulls#merge-a-pull-request",
 			MergeableState: "dirty", Resource: &ghopsv1.Resource{Type: "pull_request", Id: "o/dirty#7"}}),
-	"o/moved": details(codes.Aborted, "Head branch was modified. Review and try the merge again.",
-		info(ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH, map[string]string{"repo": "o/moved", "pr": "7", "sha": "aaaaaaa", "tool": "fetch"}),
+	"o/moved": fakeservice.Status(codes.Aborted, "Head branch was modified. Review and try the merge again.",
+		ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH, map[string]string{"repo": "o/moved", "pr": "7", "sha": "aaaaaaa", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 409, Message: "Head branch was modified. Review and try the merge again.",
 			ExpectedSha: "aaaaaaa", ActualSha: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Resource: &ghopsv1.Resource{Type: "pull_request", Id: "o/moved#7"}}),
-	"o/broken": details(codes.Unavailable, "GitHub answered 502 Bad Gateway after 3 attempts (token ghp_secretsecretsecret)",
-		info(ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, map[string]string{"repo": "o/broken", "tool": "fetch"})),
+	"o/broken": fakeservice.Status(codes.Unavailable, "GitHub answered 502 Bad Gateway after 3 attempts (token ghp_secretsecretsecret)",
+		ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, map[string]string{"repo": "o/broken", "tool": "fetch"}),
 }
 
 // Fetch implements the fake.
@@ -129,21 +107,9 @@ type fixture struct {
 // newFixture starts the fake service on 127.0.0.1.
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	fs := &fakeService{started: make(chan struct{}, 16), release: make(chan struct{})}
-	gs := grpc.NewServer()
-	ghopsv1.RegisterGitHubServiceServer(gs, fs)
 	hs := health.NewServer()
-	healthpb.RegisterHealthServer(gs, hs)
-	go func() { _ = gs.Serve(lis) }()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close(); gs.Stop() })
+	conn := fakeservice.Serve(t, fs, func(gs *grpc.Server) { healthpb.RegisterHealthServer(gs, hs) })
 	reg, err := toolschema.NewRegistry(ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService"))
 	if err != nil {
 		t.Fatal(err)
@@ -154,37 +120,8 @@ func newFixture(t testing.TB) *fixture {
 // gateway is a Server under test with its captured log output.
 type gateway struct {
 	srv  *Server
-	logs *lockedBuffer
+	logs *logcapture.Buffer
 	url  string
-}
-
-// lockedBuffer is a concurrency-safe log capture.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-// errorLines returns the jsonrpc_error lines logged so far.
-func (l *lockedBuffer) errorLines() []string {
-	var out []string
-	for _, line := range strings.Split(l.String(), "\n") {
-		if strings.HasPrefix(line, "jsonrpc_error ") {
-			out = append(out, line)
-		}
-	}
-	return out
 }
 
 // newGateway builds a Server over the fixture and serves it with httptest.
@@ -197,7 +134,7 @@ func (f *fixture) newGateway(t testing.TB, mutate func(*config.Config)) *gateway
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	logs := &lockedBuffer{}
+	logs := &logcapture.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	srv := New(Options{
 		Config: cfg,
@@ -221,24 +158,7 @@ type reply struct {
 // post sends body to /rpc.
 func post(t testing.TB, url, body string, hdr ...string) (*http.Response, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url+"/rpc", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for i := 0; i+1 < len(hdr); i += 2 {
-		req.Header.Set(hdr[i], hdr[i+1])
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, b
+	return httpcall.Do(t, http.MethodPost, url+"/rpc", body, append([]string{"Content-Type", "application/json"}, hdr...)...)
 }
 
 var (
@@ -250,25 +170,4 @@ var (
 func normalise(b []byte) []byte {
 	b = timestampRE.ReplaceAll(b, []byte(`"timestamp":"<timestamp>"`))
 	return requestIDRE2.ReplaceAll(b, []byte(`"requestId":"<requestId>"`))
-}
-
-// golden compares got with testdata/name (rewriting it with -update).
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("golden %s: %v (run with -update)", path, err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("golden %s mismatch\n got %s\nwant %s", path, got, want)
-	}
 }

@@ -14,6 +14,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/golden"
 )
 
 // call renders one JSON-RPC request.
@@ -72,7 +73,7 @@ func TestRPCGolden(t *testing.T) {
 		gw := f.newGateway(t, func(c *config.Config) { c.HTTPStatusMapping = mode.mapping })
 		for _, tc := range rpcCases {
 			t.Run(mode.name+"/"+tc.name, func(t *testing.T) {
-				before := len(gw.logs.errorLines())
+				before := len(gw.logs.ErrorLines())
 				resp, body := post(t, gw.url, tc.body)
 				var got strings.Builder
 				fmt.Fprintf(&got, "status: %d\n", resp.StatusCode)
@@ -86,10 +87,10 @@ func TestRPCGolden(t *testing.T) {
 					got.Write(normalise(body))
 					got.WriteByte('\n')
 				}
-				golden(t, "rpc/"+mode.name+"/"+tc.name+".golden", []byte(got.String()))
+				golden.Compare(t, "rpc/"+mode.name+"/"+tc.name+".golden", []byte(got.String()))
 				// Exactly one log line per error object sent, none otherwise.
 				wantLines := strings.Count(string(body), `"error":{"code":`)
-				if n := len(gw.logs.errorLines()) - before; n != wantLines {
+				if n := len(gw.logs.ErrorLines()) - before; n != wantLines {
 					t.Errorf("%d jsonrpc_error lines for %d error responses", n, wantLines)
 				}
 			})

@@ -18,8 +18,9 @@ import (
 // (written by writeJSON with a fixed key order) and what Decode evaluates, so
 // the published schema and the enforced one cannot drift apart.
 type node struct {
-	typ    string // "object", "string", "integer", "boolean", "array"; "" for an untyped subschema
-	format string
+	typ         string // "object", "string", "integer", "boolean", "array"; "" for an untyped subschema
+	description string // published only; no effect on validation
+	format      string
 
 	constVal *string
 	enum     []string
@@ -76,7 +77,7 @@ func (n *node) hasObjectRules() bool {
 }
 
 // writeJSON writes the schema compactly with a fixed key order:
-// type, format, const, enum, minLength, maxLength, pattern, minimum, maximum,
+// type, description, format, const, enum, minLength, maxLength, pattern, minimum, maximum,
 // items, minItems, maxItems, properties, required, additionalProperties, not,
 // if, then.
 func (n *node) writeJSON(b *bytes.Buffer) {
@@ -98,6 +99,10 @@ func (n *node) writeJSON(b *bytes.Buffer) {
 	if n.typ != "" {
 		key("type")
 		str(n.typ)
+	}
+	if n.description != "" {
+		key("description")
+		str(n.description)
 	}
 	if n.format != "" {
 		key("format")
@@ -223,6 +228,7 @@ var knownCEL = map[string]celFragment{
 // builder turns message descriptors into schemas.
 type builder struct {
 	visiting map[protoreflect.FullName]bool
+	docs     *descriptions // nil: no parameter descriptions
 }
 
 // inputSchema builds the closed input schema of a request message, with every
@@ -247,6 +253,7 @@ func (bd *builder) inputSchema(md protoreflect.MessageDescriptor) (*node, error)
 		if err != nil {
 			return nil, err
 		}
+		ps.description = bd.docs.of(fd)
 		n.props = append(n.props, prop{name: fd.JSONName(), s: ps, fd: fd})
 		if required {
 			n.required = append(n.required, fd.JSONName())

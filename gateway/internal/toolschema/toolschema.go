@@ -83,6 +83,10 @@ func NewRegistry(sd protoreflect.ServiceDescriptor) (*Registry, error) {
 	if sd == nil {
 		return nil, errors.New("toolschema: nil service descriptor")
 	}
+	docs, err := loadDescriptions(sourceDescriptors)
+	if err != nil {
+		return nil, fmt.Errorf("toolschema: %w", err)
+	}
 	r := &Registry{byName: make(map[string]*Tool)}
 	var inputs []protoreflect.MessageDescriptor
 	methods := sd.Methods()
@@ -93,7 +97,7 @@ func NewRegistry(sd protoreflect.ServiceDescriptor) (*Registry, error) {
 			continue
 		}
 		to, _ := proto.GetExtension(opts, ghopsv1.E_Tool).(*ghopsv1.ToolOptions)
-		t, err := newTool(m, to)
+		t, err := newTool(m, to, docs)
 		if err != nil {
 			return nil, fmt.Errorf("toolschema: %s: %w", m.FullName(), err)
 		}
@@ -116,7 +120,7 @@ func NewRegistry(sd protoreflect.ServiceDescriptor) (*Registry, error) {
 	return r, nil
 }
 
-func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions) (*Tool, error) {
+func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, docs *descriptions) (*Tool, error) {
 	if m.IsStreamingClient() || m.IsStreamingServer() {
 		return nil, errors.New("streaming RPCs cannot be tools")
 	}
@@ -131,7 +135,7 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions) (*Tool, e
 	if err != nil {
 		return nil, fmt.Errorf("response type %s: %w", m.Output().FullName(), err)
 	}
-	bd := &builder{visiting: map[protoreflect.FullName]bool{}}
+	bd := &builder{visiting: map[protoreflect.FullName]bool{}, docs: docs}
 	in, err := bd.inputSchema(m.Input())
 	if err != nil {
 		return nil, err

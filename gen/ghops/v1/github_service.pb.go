@@ -26,11 +26,11 @@ const (
 // SearchRequest is the input of the search tool.
 type SearchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// query uses GitHub's repository search syntax.
+	// GitHub search syntax, e.g. "cli language:go user:octo-org".
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
-	// page is the 1-based page number (default 1).
+	// Page number, from 1 (default 1).
 	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// per_page is the page size (default 30).
+	// Results per page (default 30).
 	PerPage       *int32 `protobuf:"varint,3,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -364,7 +364,7 @@ func (x *PageInfo) GetHasNext() bool {
 // FetchRequest is the input of the fetch tool.
 type FetchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo          string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -728,13 +728,13 @@ func (x *Readme) GetTruncated() bool {
 // ListDirectoryRequest is the input of the list_directory tool.
 type ListDirectoryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// path is the directory's path; "/" is the root.
+	// Directory path from the repository root; "/" for the root.
 	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
-	// branch is a branch name; not together with ref.
+	// Branch to read (default: the repository's default branch); not with ref.
 	Branch *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// ref is a branch, tag or commit sha; not together with branch.
+	// Branch, tag or commit sha to read; not with branch.
 	Ref           *string `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -939,13 +939,13 @@ func (x *DirectoryEntry) GetSize() int32 {
 // ReadFileRequest is the input of the read_file tool.
 type ReadFileRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// path is the file's path from the repository root.
+	// File path from the repository root.
 	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
-	// branch is a branch name; not together with ref.
+	// Branch to read (default: the repository's default branch); not with ref.
 	Branch *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// ref is a branch, tag or commit sha; not together with branch.
+	// Branch, tag or commit sha to read; not with branch.
 	Ref           *string `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1112,11 +1112,11 @@ func (x *ReadFileResponse) GetBinary() bool {
 // GetTreeRequest is the input of the get_tree tool.
 type GetTreeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// branch is a branch name; not together with ref.
+	// Branch to read (default: the repository's default branch); not with ref.
 	Branch *string `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// ref is a branch, tag or commit sha; not together with branch.
+	// Branch, tag or commit sha to read; not with branch.
 	Ref           *string `protobuf:"bytes,3,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1305,15 +1305,15 @@ func (x *TreeEntry) GetSize() int32 {
 // GetCommitsRequest is the input of the get_commits tool.
 type GetCommitsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// branch is the branch to list from; sha wins when both are given.
+	// Branch to list from (default: the default branch).
 	Branch *string `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// sha is the commit to list from.
+	// Commit to list from; wins over branch.
 	Sha *string `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
-	// page is the 1-based page number (default 1).
+	// Page number, from 1 (default 1).
 	Page *int32 `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// per_page is the page size (default 30).
+	// Results per page (default 30).
 	PerPage       *int32 `protobuf:"varint,5,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1524,11 +1524,11 @@ func (x *Commit) GetParents() []string {
 // GetBranchesRequest is the input of the get_branches tool.
 type GetBranchesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// page is the 1-based page number (default 1).
+	// Page number, from 1 (default 1).
 	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// per_page is the page size (default 30).
+	// Results per page (default 30).
 	PerPage       *int32 `protobuf:"varint,3,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1707,13 +1707,13 @@ func (x *Branch) GetProtected() bool {
 // ListPullRequestsRequest is the input of the list_pull_requests tool.
 type ListPullRequestsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// state filters by state (default "open").
+	// Which pull requests to list (default "open").
 	State *string `protobuf:"bytes,2,opt,name=state,proto3,oneof" json:"state,omitempty"`
-	// page is the 1-based page number (default 1).
+	// Page number, from 1 (default 1).
 	Page *int32 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// per_page is the page size (default 30).
+	// Results per page (default 30).
 	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1962,9 +1962,9 @@ func (x *PullRequestSummary) GetUpdatedAt() *timestamppb.Timestamp {
 // GetPrMergeabilityRequest is the input of the get_pr_mergeability tool.
 type GetPrMergeabilityRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// pr_number is the pull request's number.
+	// Pull request number.
 	PrNumber      int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2229,9 +2229,9 @@ func (x *ChecksSummary) GetPending() int32 {
 // GetChecksForShaRequest is the input of the get_checks_for_sha tool.
 type GetChecksForShaRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// sha is the commit.
+	// Commit sha (7 to 40 hex characters).
 	Sha           string `protobuf:"bytes,2,opt,name=sha,proto3" json:"sha,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2449,17 +2449,17 @@ func (x *Check) GetDescription() string {
 // CreatePullRequestRequest is the input of the create_pull_request tool.
 type CreatePullRequestRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// title is the pull request's title.
+	// Pull request title.
 	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
-	// head is the branch holding the changes.
+	// Branch with the changes.
 	Head string `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
-	// base is the branch to merge into.
+	// Branch to merge into.
 	Base string `protobuf:"bytes,4,opt,name=base,proto3" json:"base,omitempty"`
-	// body is the pull request's description.
+	// Description (Markdown).
 	Body *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
-	// draft opens it as a draft.
+	// Open as a draft.
 	Draft         *bool `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2704,17 +2704,17 @@ func (x *PullRequest) GetHtmlUrl() string {
 // UpdatePullRequestRequest is the input of the update_pull_request tool.
 type UpdatePullRequestRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// pr_number is the pull request's number.
+	// Pull request number.
 	PrNumber int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
-	// title is the new title.
+	// New title.
 	Title *string `protobuf:"bytes,3,opt,name=title,proto3,oneof" json:"title,omitempty"`
-	// body is the new description.
+	// New description (Markdown).
 	Body *string `protobuf:"bytes,4,opt,name=body,proto3,oneof" json:"body,omitempty"`
-	// state is "open" or "closed".
+	// "closed" to close, "open" to reopen.
 	State *string `protobuf:"bytes,5,opt,name=state,proto3,oneof" json:"state,omitempty"`
-	// draft turns the pull request into a draft or marks it ready for review.
+	// true to convert to a draft, false to mark ready for review.
 	Draft         *bool `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2841,20 +2841,19 @@ func (x *UpdatePullRequestResponse) GetPullRequest() *PullRequest {
 // MergePullRequestRequest is the input of the merge_pull_request tool.
 type MergePullRequestRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// pr_number is the pull request's number.
+	// Pull request number.
 	PrNumber int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
-	// merge_method is "merge" (default), "squash" or "rebase".
+	// How to merge (default "merge").
 	MergeMethod *string `protobuf:"bytes,3,opt,name=merge_method,proto3,oneof" json:"merge_method,omitempty"`
-	// commit_title is the merge commit's title.
+	// Title of the merge or squash commit.
 	CommitTitle *string `protobuf:"bytes,4,opt,name=commit_title,proto3,oneof" json:"commit_title,omitempty"`
-	// commit_message is the merge commit's message.
+	// Message of the merge or squash commit.
 	CommitMessage *string `protobuf:"bytes,5,opt,name=commit_message,proto3,oneof" json:"commit_message,omitempty"`
-	// sha is the head commit the caller reviewed; the merge is refused when the
-	// head is no longer this commit.
+	// Head sha you reviewed; the merge is refused if the head moved since.
 	Sha *string `protobuf:"bytes,6,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
-	// delete_branch deletes the head branch after a successful merge.
+	// Delete the head branch after merging.
 	DeleteBranch  *bool `protobuf:"varint,7,opt,name=delete_branch,proto3,oneof" json:"delete_branch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3015,13 +3014,13 @@ func (x *MergePullRequestResponse) GetBranchDeleted() bool {
 // CommitFilesRequest is the input of the commit_files tool.
 type CommitFilesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// repo is "owner/repo".
+	// Repository as "owner/repo".
 	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// branch is the existing branch to commit to.
+	// Existing branch to commit to.
 	Branch string `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
-	// message is the commit message.
+	// Commit message.
 	Message string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
-	// files are the files to write, 1 to 20.
+	// Files to create or overwrite.
 	Files         []*FileChange `protobuf:"bytes,4,rep,name=files,proto3" json:"files,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3088,11 +3087,11 @@ func (x *CommitFilesRequest) GetFiles() []*FileChange {
 // FileChange is one file to write.
 type FileChange struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// path is the file's path from the repository root.
+	// File path from the repository root.
 	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
-	// content is the file's new content, in the given encoding.
+	// New content, in the given encoding.
 	Content *string `protobuf:"bytes,2,opt,name=content,proto3,oneof" json:"content,omitempty"`
-	// encoding is "utf8" (default) or "base64".
+	// Encoding of content (default "utf8"; "base64" for binary files).
 	Encoding      *string `protobuf:"bytes,3,opt,name=encoding,proto3,oneof" json:"encoding,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

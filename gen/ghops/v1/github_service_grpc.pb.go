@@ -48,6 +48,10 @@ const (
 // default would differ). Response fields are named by their proto names
 // (snake_case, as GitHub's own API names them).
 //
+// Descriptions: the leading comment of each request field is published as
+// that parameter's description in the tool's input schema, so it is written
+// for agents: short, and saying what the schema cannot.
+//
 // Validation: every rule of the contract is a protovalidate rule below. The
 // service enforces them in an interceptor; the gateway turns them into JSON
 // Schema. Optional parameters use explicit presence so that an explicit bad
@@ -243,6 +247,10 @@ func (c *gitHubServiceClient) CommitFiles(ctx context.Context, in *CommitFilesRe
 // are the documented parameter names (json_name is set wherever protobuf's
 // default would differ). Response fields are named by their proto names
 // (snake_case, as GitHub's own API names them).
+//
+// Descriptions: the leading comment of each request field is published as
+// that parameter's description in the tool's input schema, so it is written
+// for agents: short, and saying what the schema cannot.
 //
 // Validation: every rule of the contract is a protovalidate rule below. The
 // service enforces them in an interceptor; the gateway turns them into JSON

@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"ghops.dev/services/fakehub/fakehubtest"
 	"ghops.dev/services/github/servicetest"
 )
 
@@ -23,23 +23,13 @@ type env struct {
 	svc *servicetest.Service
 }
 
-func startHub(t *testing.T, cfg fakehub.Config) (*fakehub.Hub, string) {
+func start(t *testing.T, cfg fakehub.Config, o servicetest.Options) *env {
 	t.Helper()
 	if cfg.Seed == "" {
 		cfg.Seed = "demo"
 	}
-	hub, err := fakehub.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(hub)
-	t.Cleanup(ts.Close)
-	return hub, ts.URL + "/"
-}
-
-func start(t *testing.T, cfg fakehub.Config, o servicetest.Options) *env {
-	t.Helper()
-	hub, url := startHub(t, cfg)
+	hs := fakehubtest.Start(t, cfg)
+	hub, url := hs.Hub, hs.URL
 	o.GitHubURL = url
 	if o.Token == "" {
 		o.Token = fakehub.DemoToken

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -13,8 +12,6 @@ import (
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/metadata"
 
 	"ghops.dev/services/github/internal/config"
@@ -53,21 +50,12 @@ func TestLogsAndMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = s.Serve(lis) }()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		s.Shutdown(ctx)
 	})
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close() })
+	conn, _ := serve(t, s)
 	ctx := metadata.AppendToOutgoingContext(context.Background(), RequestIDKey, "rid-42")
 	_, err = ghopsv1.NewGitHubServiceClient(conn).GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: "o/r"})
 	if err == nil || strings.Contains(err.Error(), token) {

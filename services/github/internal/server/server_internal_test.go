@@ -56,17 +56,7 @@ func TestGracefulShutdown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(lis) }()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = conn.Close() })
+	conn, served := serve(t, s)
 	callErr := make(chan error, 1)
 	go func() {
 		_, err := ghopsv1.NewGitHubServiceClient(conn).GetBranches(context.Background(), &ghopsv1.GetBranchesRequest{Repo: "o/r"})
@@ -96,4 +86,22 @@ func TestGracefulShutdown(t *testing.T) {
 	if err := <-served; err != nil {
 		t.Errorf("Serve: %v", err)
 	}
+}
+
+// serve runs s on a 127.0.0.1 listener and returns a client connection to it,
+// closed when the test ends, and the channel Serve's result arrives on.
+func serve(t *testing.T, s *Server) (*grpc.ClientConn, <-chan error) {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(lis) }()
+	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn, served
 }
