@@ -84,6 +84,7 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 		mcp.WithLogger(logger),
 		mcp.WithSink(a.Sink),
 		mcp.WithMaxBodyBytes(cfg.MaxBody),
+		mcp.WithCallObserver(metrics.ObserveCall),
 	)
 	a.Server = server.New(server.Options{
 		Config:  cfg,

@@ -115,6 +115,8 @@ type Handler struct {
 	toolNames  []any  // allowed values of an unknown tool's violation
 
 	inflight sync.Map // cancellation key -> context.CancelFunc
+
+	observe func(endpoint, tool string, code int) // nil: calls are not counted
 }
 
 // toolCaller is the part of *toolcall.Caller the handler uses.
@@ -176,6 +178,15 @@ func WithLogger(l *slog.Logger) Option {
 			h.logger = l
 		}
 	}
+}
+
+// WithCallObserver has every tools/call counted, as /rpc counts its calls,
+// so that one metric covers tool traffic whichever endpoint it came by.
+// observe receives "mcp" or "stdio", the tool name ("unknown" for a name
+// that is not a tool, keeping the label set bounded) and the JSON-RPC code
+// of the answer (0 for success, also in "result" tool-error mode).
+func WithCallObserver(observe func(endpoint, tool string, code int)) Option {
+	return func(h *Handler) { h.observe = observe }
 }
 
 // WithSink sets the error sink shared with /rpc, which writes the one

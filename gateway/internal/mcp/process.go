@@ -522,6 +522,7 @@ func (h *Handler) toolsCall(ctx context.Context, env *envelope, req *jsonrpc.Req
 	}
 	name := *p.Name
 	if h.reg == nil || !h.known(name) {
+		h.count(env, "unknown", rpcerror.InvalidParamsCode)
 		e := invalidParams(name, "Unknown tool: "+clip(name, 100), toolschema.Violation{
 			Message: "must be equal to one of the allowed values", Path: "/name", Keyword: "enum",
 			Params: map[string]any{"allowedValues": h.toolNames}, Value: name,
@@ -548,6 +549,7 @@ func (h *Handler) toolsCall(ctx context.Context, env *envelope, req *jsonrpc.Req
 	}
 	f := featuresOf(version)
 	if rerr != nil {
+		h.count(env, name, rerr.Code)
 		if h.mode == ToolErrorsResult {
 			h.sink.Report(ctx, rerr)
 			a := h.result(req, h.errorResult(rerr, f))
@@ -556,7 +558,20 @@ func (h *Handler) toolsCall(ctx context.Context, env *envelope, req *jsonrpc.Req
 		}
 		return h.errAnswer(ctx, req, rerr, http.StatusOK)
 	}
+	h.count(env, name, 0)
 	return h.result(req, h.successResult(res, f))
+}
+
+// count reports one tools/call to the observer, if any.
+func (h *Handler) count(env *envelope, tool string, code int) {
+	if h.observe == nil {
+		return
+	}
+	endpoint := "stdio"
+	if env.http {
+		endpoint = "mcp"
+	}
+	h.observe(endpoint, tool, code)
 }
 
 // known reports whether name is a tool.
