@@ -25,10 +25,20 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func TestSIGTERMShutsDownGracefully(t *testing.T) {
-	args, _ := json.Marshal([]string{"-addr", "127.0.0.1:0", "-service", "127.0.0.1:1"})
+// child is a ghops-gateway running as a child process.
+type child struct {
+	cmd  *exec.Cmd
+	addr string
+	logs *bufio.Scanner
+}
+
+// startChild runs the real main in a child process with args and waits until
+// it listens; the process is killed at cleanup if still running.
+func startChild(t *testing.T, args ...string) *child {
+	t.Helper()
+	js, _ := json.Marshal(args)
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GHOPS_GATEWAY_TEST_ARGS="+string(args))
+	cmd.Env = append(os.Environ(), "GHOPS_GATEWAY_TEST_ARGS="+string(js))
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +58,13 @@ func TestSIGTERMShutsDownGracefully(t *testing.T) {
 	if addr == "" {
 		t.Fatal("gateway never said it was listening")
 	}
+	// Keep draining the child's log so it never blocks on a full pipe.
+	return &child{cmd: cmd, addr: addr, logs: sc}
+}
+
+func TestSIGTERMShutsDownGracefully(t *testing.T) {
+	c := startChild(t, "-addr", "127.0.0.1:0", "-service", "127.0.0.1:1")
+	cmd, addr, sc := c.cmd, c.addr, c.logs
 	checks := []struct {
 		path string
 		want int
@@ -69,7 +86,7 @@ func TestSIGTERMShutsDownGracefully(t *testing.T) {
 	for sc.Scan() {
 		rest.WriteString(sc.Text() + "\n")
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) || err != nil {
 		t.Fatalf("exit after SIGTERM: %v\n%s", err, rest.String())
