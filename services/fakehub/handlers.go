@@ -51,6 +51,8 @@ func (h *Hub) buildRoutes() {
 	add("GET", "/repos/{owner}/{repo}/git/ref/{ref}", h.withRepo(PermRead, h.getRef))
 	add("POST", "/repos/{owner}/{repo}/git/refs", h.withRepo(PermWrite, h.createRef))
 	add("PATCH", "/repos/{owner}/{repo}/git/refs/{ref}", h.withRepo(PermWrite, h.updateRef))
+	add("DELETE", "/repos/{owner}/{repo}/git/refs/{ref}", h.withRepo(PermWrite, h.deleteRef))
+	add("GET", "/repos/{owner}/{repo}/readme", h.withRepo(PermRead, h.getReadme))
 	add("GET", "/repos/{owner}/{repo}/commits", h.withRepo(PermRead, h.listCommits))
 	add("GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs", h.withRepo(PermRead, h.listCheckRuns))
 	add("GET", "/repos/{owner}/{repo}/commits/{ref}/status", h.withRepo(PermRead, h.combinedStatus))
@@ -63,6 +65,8 @@ func (h *Hub) buildRoutes() {
 	add("PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", h.withRepo(PermWrite, h.mergePullHandler))
 	add("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", h.withRepo(PermRead, h.checkMerged))
 	add("GET", "/raw/{owner}/{repo}/{sha}/{path}", h.withRepo(PermRead, h.raw))
+	add("POST", "/graphql", h.graphqlHandler)
+	add("POST", "/api/graphql", h.graphqlHandler) // GitHub Enterprise Server's layout
 }
 
 // perm is a token's permission on a repository; public repositories are readable by anyone.
@@ -895,6 +899,44 @@ func (h *Hub) updateRef(c *reqCtx, r *repo) *reply {
 	}
 	r.pushed = h.stamp()
 	return okReply(200, c.refObj(r, name, sha))
+}
+
+// deleteRef deletes a branch or tag as GitHub does: a missing ref and the default branch are 422s,
+// as is a protected branch (fakehub's protection never allows deletions), and open pull requests
+// from or into a deleted branch are closed.
+func (h *Hub) deleteRef(c *reqCtx, r *repo) *reply {
+	name := "refs/" + strings.TrimPrefix(c.p["ref"], "refs/")
+	if _, err := r.git.Ref(name); err != nil || !validRefName(name) {
+		return validation(&validationError{Message: "Reference does not exist"})
+	}
+	branch, isBranch := strings.CutPrefix(name, "refs/heads/")
+	if isBranch {
+		if branch == r.opts.DefaultBranch {
+			return validation(&validationError{Message: "Cannot delete the default branch"})
+		}
+		if _, ok := r.protected[branch]; ok {
+			return validation(&validationError{Message: "Cannot delete this protected branch"})
+		}
+	}
+	var closing []*pull
+	if isBranch {
+		for _, p := range r.pulls {
+			if p.state == "open" && (p.head == branch || p.base == branch) {
+				closing = append(closing, p)
+			}
+		}
+	}
+	t := h.stamp()
+	for _, p := range closing {
+		// Freeze the SHAs while the branch still resolves, as a closed pull request keeps them.
+		p.headSHA, p.baseSHA = r.pullSHAs(p)
+		p.state, p.closedAt, p.updated = "closed", t, t
+	}
+	if err := r.git.DeleteRef(name); err != nil {
+		return errReply(500, "Server Error", "")
+	}
+	r.pushed = t
+	return &reply{status: 204}
 }
 
 func (h *Hub) listCommits(c *reqCtx, r *repo) *reply {

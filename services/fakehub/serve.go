@@ -107,8 +107,11 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		c.p = params
 	}
 	resource := "core"
-	if strings.HasPrefix(template, "/search/") {
+	switch {
+	case strings.HasPrefix(template, "/search/"):
 		resource = "search"
+	case strings.HasSuffix(template, "/graphql"):
+		resource = "graphql"
 	}
 	rec := RequestRecord{Method: r.Method, Path: r.URL.Path, Route: template, Resource: resource}
 	if template == "/raw/{owner}/{repo}/{sha}/{path}" {

@@ -195,7 +195,7 @@ func (c *reqCtx) pullObj(r *repo, p *pull, full bool) obj {
 		mergeCommit = p.mergeCommitSHA
 	}
 	o := obj{
-		"url": u, "id": p.id, "node_id": nodeID("PullRequest", p.id), "html_url": html, "diff_url": html + ".diff",
+		"url": u, "id": p.id, "node_id": pullNodeID(r, p.number), "html_url": html, "diff_url": html + ".diff",
 		"patch_url": html + ".patch", "issue_url": issue, "commits_url": u + "/commits",
 		"review_comments_url": u + "/comments", "review_comment_url": c.repoURL(r) + "/pulls/comments{/number}",
 		"comments_url": issue + "/comments", "statuses_url": c.repoURL(r) + "/statuses/" + headSHA,

@@ -5,6 +5,7 @@ package servicetest
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"testing"
 	"time"
@@ -27,6 +28,8 @@ type Options struct {
 	AllowCallerToken bool
 	// CallTimeout bounds each call (default 30s).
 	CallTimeout time.Duration
+	// Logger receives the service's logs (default: discarded).
+	Logger *slog.Logger
 }
 
 // Service is a running service and a client connected to it.
@@ -42,9 +45,13 @@ type Service struct {
 // Start runs the service until the test ends (t.Cleanup drains it).
 func Start(t testing.TB, o Options) *Service {
 	t.Helper()
+	var opts []server.Option
+	if o.Logger != nil {
+		opts = append(opts, server.WithLogger(o.Logger))
+	}
 	srv, err := server.New(config.Config{
 		Addr: "127.0.0.1:0", GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
-	})
+	}, opts...)
 	if err != nil {
 		t.Fatalf("servicetest: %v", err)
 	}

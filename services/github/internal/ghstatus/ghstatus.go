@@ -185,6 +185,10 @@ func FromError(err error, c Context) error {
 	if errors.As(err, &er) && er.Response != nil {
 		return fromErrorResponse(er, c)
 	}
+	var ge *GraphQLErrors
+	if errors.As(err, &ge) && len(ge.Errors) > 0 {
+		return fromGraphQL(ge, c)
+	}
 	if isTransport(err) {
 		return New(codes.Unavailable, ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, "GitHub could not be reached", c, &ghopsv1.GitHubError{})
 	}
@@ -385,4 +389,59 @@ func Text(err error) (text string) {
 		}
 	}()
 	return Sanitize(err.Error())
+}
+
+// GraphQLError is one entry of the errors list of a GitHub GraphQL answer.
+type GraphQLError struct {
+	// Type is GitHub's error type, e.g. "NOT_FOUND" or "FORBIDDEN".
+	Type string `json:"type"`
+	// Message is GitHub's text (untrusted; sanitised before it is shown).
+	Message string `json:"message"`
+}
+
+// GraphQLErrors is a GraphQL answer that carried errors. GitHub sends these
+// with HTTP 200, so go-github does not see them as failures.
+type GraphQLErrors struct {
+	// Errors is the answer's errors list, in GitHub's order.
+	Errors []GraphQLError
+}
+
+// Error implements error with the first entry, sanitised.
+func (e *GraphQLErrors) Error() string {
+	if len(e.Errors) == 0 {
+		return "github graphql: error without details"
+	}
+	return Sanitize("github graphql: " + e.Errors[0].Type + ": " + e.Errors[0].Message)
+}
+
+// fromGraphQL translates by the first error's type: NOT_FOUND and FORBIDDEN
+// as the REST 404 and 403 are; anything else is a GitHub validation failure.
+func fromGraphQL(ge *GraphQLErrors, c Context) error {
+	first := ge.Errors[0]
+	gh := &ghopsv1.GitHubError{Status: http.StatusOK, Message: Sanitize(first.Message)}
+	switch first.Type {
+	case "NOT_FOUND":
+		res := c.Resource
+		if res == nil && c.Repo != "" {
+			res = &ghopsv1.Resource{Type: "repository", Id: c.Repo}
+		}
+		gh.Resource = res
+		ri := &errdetails.ResourceInfo{Description: "GitHub GraphQL answered NOT_FOUND"}
+		msg := "not found"
+		if res != nil {
+			ri.ResourceType, ri.ResourceName = res.GetType(), res.GetId()
+			msg = fmt.Sprintf("%s %s not found (or not visible to this token)", res.GetType(), res.GetId())
+		}
+		return New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg, c, gh, ri)
+	case "FORBIDDEN":
+		return New(codes.PermissionDenied, ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, "GitHub refused access: "+gh.Message, c, gh)
+	}
+	msg := "GitHub validation failed"
+	if first.Type != "" {
+		msg += " (" + Sanitize(first.Type) + ")"
+	}
+	if gh.Message != "" {
+		msg += ": " + gh.Message
+	}
+	return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, msg, c, gh)
 }

@@ -129,6 +129,8 @@ var routes = [][]string{
 	{"repos", "{owner}", "{repo}", "pulls", "{pull_number}"},
 	{"repos", "{owner}", "{repo}", "pulls", "{pull_number}", "merge"},
 	{"rate_limit"},
+	{"graphql"},        // api.github.com and root layouts
+	{"api", "graphql"}, // Enterprise Server, whose REST root is /api/v3
 }
 
 // Route names the GitHub route template of a request path relative to the

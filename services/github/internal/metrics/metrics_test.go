@@ -16,6 +16,9 @@ func TestRoute(t *testing.T) {
 		{name: "check runs of slashed ref", method: "GET", path: "/repos/o/r/commits/feature/x/check-runs", want: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs"},
 		{name: "merge", method: "PUT", path: "/repos/o/r/pulls/1/merge", want: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge"},
 		{name: "unknown", method: "GET", path: "/users/x", want: "GET other"},
+		{name: "graphql", method: "POST", path: "/graphql", want: "POST /graphql"},
+		{name: "enterprise graphql", method: "POST", path: "/api/graphql", want: "POST /api/graphql"},
+		{name: "readme", method: "GET", path: "/repos/o/r/readme", want: "GET /repos/{owner}/{repo}/readme"},
 		{name: "odd method", method: "BREW", path: "/repos/o/r", want: "OTHER /repos/{owner}/{repo}"},
 	}
 	for _, tt := range tests {

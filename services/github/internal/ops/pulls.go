@@ -198,9 +198,12 @@ func (s *Service) CreatePullRequest(ctx context.Context, req *ghopsv1.CreatePull
 	return &ghopsv1.CreatePullRequestResponse{PullRequest: toPR(pr)}, nil
 }
 
-// UpdatePullRequest implements the update_pull_request tool. draft is sent
-// in the same PATCH; GitHub's REST API may ignore it (it changes drafts over
-// GraphQL), so the answer reports the draft flag GitHub returned.
+// UpdatePullRequest implements the update_pull_request tool. Title, body
+// and state go in one REST PATCH; draft only through GraphQL (REST ignores
+// it), and only when it differs from the pull request's current state, read
+// from the PATCH answer or, without other fields, from a GET. When closing,
+// the draft change goes first, since GitHub changes only open pull requests.
+// The answer is the pull request as GitHub reports it afterwards.
 func (s *Service) UpdatePullRequest(ctx context.Context, req *ghopsv1.UpdatePullRequestRequest) (*ghopsv1.UpdatePullRequestResponse, error) {
 	c := ghstatus.Context{Tool: "update_pull_request", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
 	owner, name := splitRepo(req.GetRepo())
@@ -215,17 +218,47 @@ func (s *Service) UpdatePullRequest(ctx context.Context, req *ghopsv1.UpdatePull
 	if req.State != nil {
 		body["state"] = req.GetState()
 	}
-	if req.Draft != nil {
-		body["draft"] = req.GetDraft()
-	}
 	u := "repos/" + owner + "/" + name + "/pulls/" + itoa(int(req.GetPrNumber()))
-	hreq, err := gh.NewRequest(http.MethodPatch, u, body)
+	patch := func() (*github.PullRequest, error) {
+		hreq, err := gh.NewRequest(http.MethodPatch, u, body)
+		if err != nil {
+			return nil, err
+		}
+		pr := new(github.PullRequest)
+		if _, err := gh.Do(ctx, hreq, pr); err != nil {
+			return nil, err
+		}
+		return pr, nil
+	}
+	if req.Draft == nil {
+		pr, err := patch()
+		if err != nil {
+			return nil, s.fail(ctx, err, c)
+		}
+		return &ghopsv1.UpdatePullRequestResponse{PullRequest: toPR(pr)}, nil
+	}
+	patchLater := len(body) > 0 && req.GetState() == "closed"
+	var pr *github.PullRequest
+	var err error
+	if len(body) > 0 && !patchLater {
+		pr, err = patch()
+	} else {
+		pr, _, err = gh.PullRequests.Get(ctx, owner, name, int(req.GetPrNumber()))
+	}
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	pr := new(github.PullRequest)
-	if _, err := gh.Do(ctx, hreq, pr); err != nil {
-		return nil, s.fail(ctx, err, c)
+	if pr.GetDraft() != req.GetDraft() {
+		draft, err := setDraft(ctx, gh, pr.GetNodeID(), req.GetDraft())
+		if err != nil {
+			return nil, s.fail(ctx, err, c)
+		}
+		pr.Draft = github.Bool(draft)
+	}
+	if patchLater {
+		if pr, err = patch(); err != nil {
+			return nil, s.fail(ctx, err, c)
+		}
 	}
 	return &ghopsv1.UpdatePullRequestResponse{PullRequest: toPR(pr)}, nil
 }

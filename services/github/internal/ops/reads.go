@@ -46,8 +46,9 @@ func visibility(r *github.Repository) string {
 	return "public"
 }
 
-// Fetch implements the fetch tool: the repository, then its README found in
-// the root listing (three calls, each answered by a 304 when unchanged).
+// Fetch implements the fetch tool: the repository, then its README as
+// GitHub's /readme finds it (root, .github/ or docs/): two calls, each
+// answered by a 304 when unchanged. A 404 from /readme means no README.
 func (s *Service) Fetch(ctx context.Context, req *ghopsv1.FetchRequest) (*ghopsv1.FetchResponse, error) {
 	c := ghstatus.Context{Tool: "fetch", Repo: req.GetRepo()}
 	owner, name := splitRepo(req.GetRepo())
@@ -63,18 +64,14 @@ func (s *Service) Fetch(ctx context.Context, req *ghopsv1.FetchRequest) (*ghopsv
 		Watchers: int32(r.GetSubscribersCount()), OpenIssues: int32(r.GetOpenIssuesCount()), SizeKb: int32(r.GetSize()),
 		Archived: r.GetArchived(), Fork: r.GetFork(), CreatedAt: ts(r.CreatedAt), PushedAt: ts(r.PushedAt),
 	}}
-	_, dir, _, err := gh.Repositories.GetContents(ctx, owner, name, "", nil)
+	file, _, err := gh.Repositories.GetReadme(ctx, owner, name, nil)
 	if err != nil {
 		if ghstatus.HTTPStatus(err) == http.StatusNotFound || isEmptyRepo(err) {
-			return out, nil // an empty repository has no README
+			return out, nil // no README (or an empty repository)
 		}
 		return nil, s.fail(ctx, err, c)
 	}
-	readme := pickReadme(dir)
-	if readme == "" {
-		return out, nil
-	}
-	f, err := s.readFile(ctx, gh, owner, name, readme, "", c)
+	f, err := s.fileContent(ctx, gh, owner, name, file, c)
 	if err != nil {
 		return nil, err
 	}
@@ -89,24 +86,6 @@ func (s *Service) Fetch(ctx context.Context, req *ghopsv1.FetchRequest) (*ghopsv
 func isEmptyRepo(err error) bool {
 	var er *github.ErrorResponse
 	return ghstatus.HTTPStatus(err) == http.StatusConflict && asErrorResponse(err, &er) && strings.Contains(strings.ToLower(er.Message), "empty")
-}
-
-// pickReadme prefers README.md, then any README* file, case-insensitively.
-func pickReadme(dir []*github.RepositoryContent) string {
-	best := ""
-	for _, e := range dir {
-		n := e.GetName()
-		if e.GetType() != "file" || !strings.HasPrefix(strings.ToLower(n), "readme") {
-			continue
-		}
-		if strings.EqualFold(n, "README.md") {
-			return n
-		}
-		if best == "" || n < best {
-			best = n
-		}
-	}
-	return best
 }
 
 func rootPath(p string) string {
@@ -191,6 +170,13 @@ func (s *Service) readFile(ctx context.Context, gh *github.Client, owner, name, 
 		return nil, ghstatus.New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION,
 			"path is a directory, not a file; use list_directory", c, nil)
 	}
+	return s.fileContent(ctx, gh, owner, name, file, c)
+}
+
+// fileContent decodes a contents-API file answer (also /readme's), reading
+// the start of the raw blob when GitHub did not inline it, within the cap.
+func (s *Service) fileContent(ctx context.Context, gh *github.Client, owner, name string, file *github.RepositoryContent, c ghstatus.Context) (*ghopsv1.ReadFileResponse, error) {
+	var err error
 	if file.GetType() != "file" {
 		return nil, ghstatus.New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION,
 			"path is a "+file.GetType()+", not a regular file", c, nil)

@@ -42,7 +42,7 @@ func TestRPCs(t *testing.T) {
 		}},
 		{name: "fetch", call: func(x context.Context) (proto.Message, error) {
 			return c.Fetch(x, &ghopsv1.FetchRequest{Repo: repo})
-		}, calls: map[string]int{"GET /repos/{owner}/{repo}": 1, "GET /repos/{owner}/{repo}/contents/{path}": 2}, check: func(t *testing.T, m proto.Message) {
+		}, calls: map[string]int{"GET /repos/{owner}/{repo}": 1, "GET /repos/{owner}/{repo}/readme": 1}, check: func(t *testing.T, m proto.Message) {
 			r := m.(*ghopsv1.FetchResponse)
 			if r.Repository.DefaultBranch != "main" || r.Readme.GetPath() != "README.md" || !strings.Contains(r.Readme.GetContent(), "hello-world") {
 				t.Errorf("got %v", r)
