@@ -1,0 +1,179 @@
+package fakehub_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+
+	"ghops.dev/services/fakehub"
+)
+
+const (
+	toDraft = `mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { id number isDraft } } }`
+	toReady = `mutation Ready($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`
+)
+
+type gqlAnswer struct {
+	Data   map[string]json.RawMessage `json:"data"`
+	Errors []struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+		Path    []any  `json:"path"`
+	} `json:"errors"`
+	Message string `json:"message"` // HTTP-level errors
+}
+
+// postGraphQL sends a GraphQL request without go-github, as a raw HTTP client would.
+func postGraphQL(t *testing.T, url, token string, body any) (int, gqlAnswer) {
+	t.Helper()
+	var raw []byte
+	switch b := body.(type) {
+	case string:
+		raw = []byte(b)
+	default:
+		raw, _ = json.Marshal(b)
+	}
+	req, err := http.NewRequest("POST", url, bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	var a gqlAnswer
+	if err := json.Unmarshal(data, &a); err != nil {
+		t.Fatalf("answer is not JSON: %s", data)
+	}
+	return resp.StatusCode, a
+}
+
+func restPull(t *testing.T, s string, n string) (nodeID string, draft bool) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", s+"repos/octo-org/hello-world/pulls/"+n, nil)
+	req.Header.Set("Authorization", "token "+fakehub.DemoToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var pr struct {
+		NodeID string `json:"node_id"`
+		Draft  bool   `json:"draft"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&pr); err != nil {
+		t.Fatal(err)
+	}
+	return pr.NodeID, pr.Draft
+}
+
+// TestGraphQLDraftMutations drives fakehub's /graphql with raw HTTP: both draft mutations change
+// the state REST then reports, on both URL layouts, and every failure is GitHub's 200 with typed
+// errors (or its 4xx for authentication and malformed JSON).
+func TestGraphQLDraftMutations(t *testing.T) {
+	s := startHub(t, fakehub.Config{})
+	id1, draft := restPull(t, s.URL, "1")
+	if !strings.HasPrefix(id1, "PR_kw") || draft {
+		t.Fatalf("pull 1 node_id %q draft %v", id1, draft)
+	}
+	if again, _ := restPull(t, s.URL, "1"); again != id1 {
+		t.Fatalf("node_id not stable: %q then %q", id1, again)
+	}
+	if id2, _ := restPull(t, s.URL, "2"); id2 == id1 {
+		t.Fatalf("two pull requests share node_id %q", id1)
+	}
+	if _, err := s.Hub.CreatePullRequest("octo-org/hello-world", "feature/conflict", "feature/clean", "x", "", false); err != nil {
+		t.Fatal(err)
+	}
+	id3, _ := restPull(t, s.URL, "3")
+	if code, a := postGraphQL(t, s.URL+"graphql", fakehub.DemoToken, map[string]any{"query": `mutation { markPullRequestReadyForReview(input:{pullRequestId:"` + id3 + `"}) { clientMutationId } }`}); code != 200 || len(a.Errors) != 0 {
+		t.Fatalf("warm-up: %d %+v", code, a)
+	}
+	closed := func() {
+		req, _ := http.NewRequest("PATCH", s.URL+"repos/octo-org/hello-world/pulls/3", strings.NewReader(`{"state":"closed"}`))
+		req.Header.Set("Authorization", "token "+fakehub.DemoToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("close: %v %v", resp, err)
+		}
+		resp.Body.Close()
+	}
+	closed()
+	vars := func(q, id string) map[string]any {
+		return map[string]any{"query": q, "variables": map[string]any{"id": id}}
+	}
+	tests := []struct {
+		name, path, token string
+		body              any
+		status            int
+		field             string // data key checked for isDraft
+		wantDraft         bool
+		errType, errMsg   string
+	}{
+		{name: "convert to draft", path: "graphql", token: fakehub.DemoToken, body: vars(toDraft, id1), status: 200, field: "convertPullRequestToDraft", wantDraft: true},
+		{name: "convert again is a no-op", path: "graphql", token: fakehub.DemoToken, body: vars(toDraft, id1), status: 200, field: "convertPullRequestToDraft", wantDraft: true},
+		{name: "ready for review, enterprise layout", path: "api/graphql", token: fakehub.DemoToken, body: vars(toReady, id1), status: 200, field: "markPullRequestReadyForReview"},
+		{name: "alias and inline id", path: "graphql", token: fakehub.DemoToken, status: 200, field: "d", wantDraft: true,
+			body: map[string]any{"query": "# comment\nmutation {\n  d: convertPullRequestToDraft(input: {pullRequestId: \"" + id1 + "\", clientMutationId: \"c1\"}) { clientMutationId pullRequest { isDraft } }\n}"}},
+		{name: "unknown id", path: "graphql", token: fakehub.DemoToken, body: vars(toDraft, "PR_kwnope"), status: 200, errType: "NOT_FOUND", errMsg: "Could not resolve to a node with the global id of 'PR_kwnope'."},
+		{name: "read-only token", path: "graphql", token: readOnly, body: vars(toReady, id1), status: 200, errType: "FORBIDDEN", errMsg: "Resource not accessible by personal access token"},
+		{name: "closed pull request", path: "graphql", token: fakehub.DemoToken, body: vars(toDraft, id3), status: 200, errType: "UNPROCESSABLE"},
+		{name: "missing variable", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": toDraft}, status: 200, errType: "UNPROCESSABLE"},
+		{name: "a query", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": `{ viewer { login } }`}, status: 200, errType: "UNSUPPORTED", errMsg: "fakehub implements only the mutations convertPullRequestToDraft and markPullRequestReadyForReview (query operations)"},
+		{name: "another mutation", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": `mutation { mergePullRequest(input: {pullRequestId: "x"}) { clientMutationId } }`}, status: 200, errType: "UNSUPPORTED"},
+		{name: "unimplemented field", path: "graphql", token: fakehub.DemoToken, body: vars(`mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { author { login } } } }`, id1), status: 200, errType: "UNSUPPORTED"},
+		{name: "fragments", path: "graphql", token: fakehub.DemoToken, body: vars(`mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { ...F } }`, id1), status: 200, errType: "UNSUPPORTED"},
+		{name: "syntax error", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": `mutation {`}, status: 200, errType: "UNSUPPORTED"},
+		{name: "anonymous", path: "graphql", body: vars(toDraft, id1), status: 401},
+		{name: "malformed JSON", path: "graphql", token: fakehub.DemoToken, body: `{"query":`, status: 400},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, a := postGraphQL(t, s.URL+tc.path, tc.token, tc.body)
+			if code != tc.status {
+				t.Fatalf("status %d, want %d (%+v)", code, tc.status, a)
+			}
+			if tc.status != 200 {
+				if a.Message == "" {
+					t.Fatalf("no GitHub error body: %+v", a)
+				}
+				return
+			}
+			if tc.errType != "" {
+				if len(a.Errors) != 1 || a.Errors[0].Type != tc.errType || (tc.errMsg != "" && a.Errors[0].Message != tc.errMsg) {
+					t.Fatalf("errors %+v, want one %s %q", a.Errors, tc.errType, tc.errMsg)
+				}
+				return
+			}
+			if len(a.Errors) != 0 {
+				t.Fatalf("errors %+v", a.Errors)
+			}
+			var payload struct {
+				ClientMutationID *string `json:"clientMutationId"`
+				PullRequest      struct {
+					IsDraft bool `json:"isDraft"`
+				} `json:"pullRequest"`
+			}
+			if err := json.Unmarshal(a.Data[tc.field], &payload); err != nil {
+				t.Fatalf("data %s: %v", a.Data, err)
+			}
+			if payload.PullRequest.IsDraft != tc.wantDraft {
+				t.Fatalf("isDraft %v, want %v", payload.PullRequest.IsDraft, tc.wantDraft)
+			}
+			if _, draft := restPull(t, s.URL, "1"); draft != tc.wantDraft {
+				t.Fatalf("REST draft %v, want %v", draft, tc.wantDraft)
+			}
+		})
+	}
+	if st := s.Hub.Stats(); st.ByRoute["POST /graphql"] == 0 || st.ByRoute["POST /api/graphql"] != 1 {
+		t.Errorf("graphql requests not accounted under their routes: %v", st.ByRoute)
+	}
+}
