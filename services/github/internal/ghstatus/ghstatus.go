@@ -415,7 +415,8 @@ func (e *GraphQLErrors) Error() string {
 }
 
 // fromGraphQL translates by the first error's type: NOT_FOUND and FORBIDDEN
-// as the REST 404 and 403 are; anything else is a GitHub validation failure.
+// as the REST 404 and 403 are, RATE_LIMITED as a spent primary limit;
+// anything else is a GitHub validation failure.
 func fromGraphQL(ge *GraphQLErrors, c Context) error {
 	first := ge.Errors[0]
 	gh := &ghopsv1.GitHubError{Status: http.StatusOK, Message: Sanitize(first.Message)}
@@ -435,6 +436,15 @@ func fromGraphQL(ge *GraphQLErrors, c Context) error {
 		return New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg, c, gh, ri)
 	case "FORBIDDEN":
 		return New(codes.PermissionDenied, ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, "GitHub refused access: "+gh.Message, c, gh)
+	case "RATE_LIMITED":
+		// GraphQL has its own hourly points bucket and answers 200; the
+		// reset is in headers this error does not carry, so advise a minute
+		// as for a secondary limit without retry-after.
+		const wait = 60 * time.Second
+		gh.RateLimit = &ghopsv1.RateLimit{RetryAfterSeconds: int32(wait / time.Second), Resource: "graphql"}
+		return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED,
+			fmt.Sprintf("GitHub GraphQL rate limit exhausted; retry after %ds", gh.RateLimit.RetryAfterSeconds), c, gh,
+			&errdetails.RetryInfo{RetryDelay: durationpb.New(wait)})
 	}
 	msg := "GitHub validation failed"
 	if first.Type != "" {

@@ -12,7 +12,8 @@ import (
 )
 
 // TestGraphQLErrors maps GraphQL error types: NOT_FOUND and FORBIDDEN like
-// REST's 404 and 403, everything else to GITHUB_VALIDATION, text sanitised.
+// REST's 404 and 403, RATE_LIMITED as a rate limit, everything else to
+// GITHUB_VALIDATION, text sanitised.
 func TestGraphQLErrors(t *testing.T) {
 	const secret = "ghp_abcdefghijklmnop1234"
 	pr := &ghopsv1.Resource{Type: "pull_request", Id: "o/r#1"}
@@ -28,6 +29,8 @@ func TestGraphQLErrors(t *testing.T) {
 			code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg: "pull_request o/r#1 not found (or not visible to this token)", resource: true},
 		{name: "forbidden", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "FORBIDDEN", Message: "Resource not accessible by personal access token"}}},
 			code: codes.PermissionDenied, reason: ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, msg: "GitHub refused access: Resource not accessible by personal access token"},
+		{name: "rate limited", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "RATE_LIMITED", Message: "API rate limit exceeded for user ID 1."}}},
+			code: codes.ResourceExhausted, reason: ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, msg: "GitHub GraphQL rate limit exhausted; retry after 60s"},
 		{name: "other type, sanitised", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "UNPROCESSABLE", Message: "bad " + secret + " see https://x.test/p?token=1"}, {Type: "NOT_FOUND"}}},
 			code: codes.FailedPrecondition, reason: ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, msg: "GitHub validation failed (UNPROCESSABLE): bad [redacted] see https://x.test/p"},
 		{name: "wrapped, no type", err: fmt.Errorf("draft: %w", &GraphQLErrors{Errors: []GraphQLError{{Message: "Something went wrong"}}}),
