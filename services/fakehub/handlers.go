@@ -367,33 +367,50 @@ func codeQualifiersMatch(q searchq.Query, p string) bool {
 // maxContentSize is the largest file whose content the contents API returns inline.
 const maxContentSize = 1 << 20
 
-func (h *Hub) getContents(c *reqCtx, r *repo) *reply {
+// filesAt resolves the request's `ref` query (default branch when absent)
+// and flattens that commit's tree, answering as the contents API does for
+// an empty repository or an unknown ref.
+func (c *reqCtx) filesAt(r *repo) (sha plumbing.Hash, ref string, files map[string]gitstore.Entry, fail *reply) {
 	if r.empty() {
-		return errReply(404, "This repository is empty.", docRest)
+		return sha, "", nil, errReply(404, "This repository is empty.", docRest)
 	}
-	ref := c.r.URL.Query().Get("ref")
+	ref = c.r.URL.Query().Get("ref")
 	sha, ok := r.resolve(ref)
 	if !ok {
-		return errReply(404, "No commit found for the ref "+ref, docRest)
+		return sha, ref, nil, errReply(404, "No commit found for the ref "+ref, docRest)
 	}
 	tree, _ := r.git.CommitTree(sha)
 	files, err := r.git.Flatten(tree)
 	if err != nil {
-		return errReply(500, "Server Error", "")
+		return sha, ref, nil, errReply(500, "Server Error", "")
+	}
+	return sha, ref, files, nil
+}
+
+// fileReply is the contents API's answer for one file: base64 content up
+// to maxContentSize, encoding "none" and no content above it.
+func (c *reqCtx) fileReply(r *repo, sha plumbing.Hash, ref, p string, e gitstore.Entry) *reply {
+	data, err := r.git.Blob(e.Hash)
+	if err != nil {
+		return notFound()
+	}
+	o := c.contentEntry(r, sha.String(), ref, p, e, int64(len(data)))
+	if len(data) <= maxContentSize {
+		o["content"], o["encoding"] = wrap64(data), "base64"
+	} else {
+		o["content"], o["encoding"] = "", "none"
+	}
+	return okReply(200, o)
+}
+
+func (h *Hub) getContents(c *reqCtx, r *repo) *reply {
+	sha, ref, files, fail := c.filesAt(r)
+	if fail != nil {
+		return fail
 	}
 	p := strings.Trim(c.p["path"], "/")
 	if e, ok := files[p]; ok && p != "" {
-		data, err := r.git.Blob(e.Hash)
-		if err != nil {
-			return notFound()
-		}
-		o := c.contentEntry(r, sha.String(), ref, p, e, int64(len(data)))
-		if len(data) <= maxContentSize {
-			o["content"], o["encoding"] = wrap64(data), "base64"
-		} else {
-			o["content"], o["encoding"] = "", "none"
-		}
-		return okReply(200, o)
+		return c.fileReply(r, sha, ref, p, e)
 	}
 	// Directory: its direct children.
 	prefix := ""

@@ -16,35 +16,15 @@ var readmeDirs = []string{".github", "", "docs"}
 // getReadme answers GET /repos/{owner}/{repo}/readme: the preferred README at ref (default branch
 // when absent) in the shape of a contents file, or 404 when there is none.
 func (h *Hub) getReadme(c *reqCtx, r *repo) *reply {
-	if r.empty() {
-		return errReply(404, "This repository is empty.", docRest)
-	}
-	ref := c.r.URL.Query().Get("ref")
-	sha, ok := r.resolve(ref)
-	if !ok {
-		return errReply(404, "No commit found for the ref "+ref, docRest)
-	}
-	tree, _ := r.git.CommitTree(sha)
-	files, err := r.git.Flatten(tree)
-	if err != nil {
-		return errReply(500, "Server Error", "")
+	sha, ref, files, fail := c.filesAt(r)
+	if fail != nil {
+		return fail
 	}
 	p := pickReadme(files)
 	if p == "" {
 		return notFound()
 	}
-	e := files[p]
-	data, err := r.git.Blob(e.Hash)
-	if err != nil {
-		return notFound()
-	}
-	o := c.contentEntry(r, sha.String(), ref, p, e, int64(len(data)))
-	if len(data) <= maxContentSize {
-		o["content"], o["encoding"] = wrap64(data), "base64"
-	} else {
-		o["content"], o["encoding"] = "", "none"
-	}
-	return okReply(200, o)
+	return c.fileReply(r, sha, ref, p, files[p])
 }
 
 // pickReadme chooses among the files of a tree: the first of readmeDirs holding a file named

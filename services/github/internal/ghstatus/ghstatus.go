@@ -223,18 +223,7 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 	case code == http.StatusForbidden:
 		return New(codes.PermissionDenied, ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, "GitHub refused access: "+gh.Message, c, gh)
 	case code == http.StatusNotFound:
-		res := c.Resource
-		if res == nil && c.Repo != "" {
-			res = &ghopsv1.Resource{Type: "repository", Id: c.Repo}
-		}
-		gh.Resource = res
-		ri := &errdetails.ResourceInfo{Description: "GitHub answered 404"}
-		msg := "not found"
-		if res != nil {
-			ri.ResourceType, ri.ResourceName = res.GetType(), res.GetId()
-			msg = fmt.Sprintf("%s %s not found (or not visible to this token)", res.GetType(), res.GetId())
-		}
-		return New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg, c, gh, ri)
+		return notFound(c, gh, "GitHub answered 404")
 	case code == http.StatusMethodNotAllowed && c.Tool == ToolMerge:
 		gh.MergeableState = c.MergeableState
 		msg := "pull request is not mergeable"
@@ -281,6 +270,23 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 		return New(codes.Unavailable, ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, fmt.Sprintf("GitHub is unavailable (HTTP %d)", code), c, gh)
 	}
 	return Internal(c)
+}
+
+// notFound is NOT_FOUND for the call's resource (its repository when the
+// handler named none), with ResourceInfo; why says which answer it was.
+func notFound(c Context, gh *ghopsv1.GitHubError, why string) error {
+	res := c.Resource
+	if res == nil && c.Repo != "" {
+		res = &ghopsv1.Resource{Type: "repository", Id: c.Repo}
+	}
+	gh.Resource = res
+	ri := &errdetails.ResourceInfo{Description: why}
+	msg := "not found"
+	if res != nil {
+		ri.ResourceType, ri.ResourceName = res.GetType(), res.GetId()
+		msg = fmt.Sprintf("%s %s not found (or not visible to this token)", res.GetType(), res.GetId())
+	}
+	return New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg, c, gh, ri)
 }
 
 func primaryLimited(c Context, gh *ghopsv1.GitHubError, rate *ghopsv1.RateLimit) error {
@@ -422,18 +428,7 @@ func fromGraphQL(ge *GraphQLErrors, c Context) error {
 	gh := &ghopsv1.GitHubError{Status: http.StatusOK, Message: Sanitize(first.Message)}
 	switch first.Type {
 	case "NOT_FOUND":
-		res := c.Resource
-		if res == nil && c.Repo != "" {
-			res = &ghopsv1.Resource{Type: "repository", Id: c.Repo}
-		}
-		gh.Resource = res
-		ri := &errdetails.ResourceInfo{Description: "GitHub GraphQL answered NOT_FOUND"}
-		msg := "not found"
-		if res != nil {
-			ri.ResourceType, ri.ResourceName = res.GetType(), res.GetId()
-			msg = fmt.Sprintf("%s %s not found (or not visible to this token)", res.GetType(), res.GetId())
-		}
-		return New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg, c, gh, ri)
+		return notFound(c, gh, "GitHub GraphQL answered NOT_FOUND")
 	case "FORBIDDEN":
 		return New(codes.PermissionDenied, ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, "GitHub refused access: "+gh.Message, c, gh)
 	case "RATE_LIMITED":
