@@ -256,11 +256,23 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 				Field: Sanitize(fe.Field), Description: desc, Reason: Sanitize(fe.Code),
 			})
 		}
-		msg := "GitHub validation failed: " + gh.Message
+		// GitHub's top message is nearly always the generic "Validation
+		// Failed"; what went wrong is in errors[], so say that instead.
+		var why []string
 		for _, fe := range gh.FieldErrors {
-			if fe.Message != "" {
-				msg += ": " + fe.Message
+			switch {
+			case fe.Message != "":
+				why = append(why, fe.Message)
+			case fe.Field != "":
+				why = append(why, fe.Field+" "+fe.Code)
 			}
+		}
+		msg := "GitHub validation failed"
+		switch {
+		case len(why) > 0:
+			msg += ": " + strings.Join(why, "; ")
+		case gh.Message != "":
+			msg += ": " + gh.Message
 		}
 		if len(br.FieldViolations) == 0 {
 			return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, msg, c, gh)
