@@ -15,14 +15,11 @@ package server
 import (
 	"context"
 	"fmt"
-	"net"
 	"testing"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
 
 	"ghops.dev/services/fakehub"
@@ -52,18 +49,8 @@ func startBench(b *testing.B, adjust func(*config.Config)) *benchEnv {
 	if err != nil {
 		b.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(lis) }()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		b.Fatal(err)
-	}
+	conn, served := serve(b, s)
 	b.Cleanup(func() {
-		_ = conn.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		s.Shutdown(ctx)

@@ -90,7 +90,7 @@ func TestGracefulShutdown(t *testing.T) {
 
 // serve runs s on a 127.0.0.1 listener and returns a client connection to it,
 // closed when the test ends, and the channel Serve's result arrives on.
-func serve(t *testing.T, s *Server) (*grpc.ClientConn, <-chan error) {
+func serve(t testing.TB, s *Server) (*grpc.ClientConn, <-chan error) {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
