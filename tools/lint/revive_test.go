@@ -68,9 +68,6 @@ var want = []string{
 }
 
 func TestReviveConfig(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds revive")
-	}
 	config, err := filepath.Abs("../../revive.toml")
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 func TestSHAsMatchGit(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
-		t.Skip("git is not on PATH; cannot compare ids with git")
+		t.Fatalf("git is required to compare ids with git (.ci/run installs it): %v", err)
 	}
 	files := map[string]string{"README.md": "hi\n", "a/b.txt": "x\n", "a.txt": "y\n", "a/c/d.go": "package d\n"}
 	r := New()

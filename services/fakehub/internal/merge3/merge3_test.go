@@ -54,7 +54,7 @@ func TestMergeTable(t *testing.T) {
 func TestMergeMatchesGit(t *testing.T) {
 	git, err := exec.LookPath("git")
 	if err != nil {
-		t.Skip("git is not on PATH; cannot compare with git merge-file")
+		t.Fatalf("git is required to compare with git merge-file (.ci/run installs it): %v", err)
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
