@@ -145,6 +145,24 @@ func (p *parser) value(depth int) (jvalue, error) {
 	}
 }
 
+// separator consumes what follows a member or element: ',' (more follow)
+// or the closing byte (done).
+func (p *parser) separator(closing byte) (done bool, err error) {
+	p.ws()
+	if p.i >= len(p.src) {
+		return false, p.fail("unexpected end of input")
+	}
+	switch p.src[p.i] {
+	case ',':
+		p.i++
+		return false, nil
+	case closing:
+		p.i++
+		return true, nil
+	}
+	return false, p.fail("expected ',' or '" + string(closing) + "'")
+}
+
 func (p *parser) object(depth int) (jvalue, error) {
 	v := jvalue{kind: jObject, start: p.i}
 	p.i++ // {
@@ -183,19 +201,13 @@ func (p *parser) object(depth int) (jvalue, error) {
 			return jvalue{}, err
 		}
 		v.members = append(v.members, jmember{key: key, val: val})
-		p.ws()
-		if p.i >= len(p.src) {
-			return jvalue{}, p.fail("unexpected end of input")
+		done, err := p.separator('}')
+		if err != nil {
+			return jvalue{}, err
 		}
-		switch p.src[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
+		if done {
 			v.end = p.i
 			return v, nil
-		default:
-			return jvalue{}, p.fail("expected ',' or '}'")
 		}
 	}
 }
@@ -216,19 +228,13 @@ func (p *parser) array(depth int) (jvalue, error) {
 			return jvalue{}, err
 		}
 		v.elems = append(v.elems, el)
-		p.ws()
-		if p.i >= len(p.src) {
-			return jvalue{}, p.fail("unexpected end of input")
+		done, err := p.separator(']')
+		if err != nil {
+			return jvalue{}, err
 		}
-		switch p.src[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
+		if done {
 			v.end = p.i
 			return v, nil
-		default:
-			return jvalue{}, p.fail("expected ',' or ']'")
 		}
 	}
 }

@@ -231,14 +231,25 @@ type builder struct {
 	docs     *descriptions // nil: no parameter descriptions
 }
 
+// enter marks md as being built and returns the function that unmarks it;
+// a message met again while it is being built is recursive, which a schema
+// without $ref cannot describe.
+func (bd *builder) enter(md protoreflect.MessageDescriptor, role string) (leave func(), err error) {
+	if bd.visiting[md.FullName()] {
+		return nil, fmt.Errorf("%s: recursive messages cannot be tool %s", md.FullName(), role)
+	}
+	bd.visiting[md.FullName()] = true
+	return func() { delete(bd.visiting, md.FullName()) }, nil
+}
+
 // inputSchema builds the closed input schema of a request message, with every
 // protovalidate rule expressed.
 func (bd *builder) inputSchema(md protoreflect.MessageDescriptor) (*node, error) {
-	if bd.visiting[md.FullName()] {
-		return nil, fmt.Errorf("%s: recursive messages cannot be tool input", md.FullName())
+	leave, err := bd.enter(md, "input")
+	if err != nil {
+		return nil, err
 	}
-	bd.visiting[md.FullName()] = true
-	defer delete(bd.visiting, md.FullName())
+	defer leave()
 
 	n := newNode("object")
 	n.hasProps = true
@@ -501,11 +512,11 @@ func isWellKnown(md protoreflect.MessageDescriptor) bool {
 // renders it: proto names, Timestamps as date-time strings, and required
 // exactly the fields that are always emitted (non-optional scalars and lists).
 func (bd *builder) outputSchema(md protoreflect.MessageDescriptor) (*node, error) {
-	if bd.visiting[md.FullName()] {
-		return nil, fmt.Errorf("%s: recursive messages cannot be tool output", md.FullName())
+	leave, err := bd.enter(md, "output")
+	if err != nil {
+		return nil, err
 	}
-	bd.visiting[md.FullName()] = true
-	defer delete(bd.visiting, md.FullName())
+	defer leave()
 
 	n := newNode("object")
 	n.hasProps = true
