@@ -137,17 +137,25 @@ func (c *Client) mcpCall(ctx context.Context, tool string, args json.RawMessage)
 	}
 }
 
+// ErrorMetaKey is the result._meta key under which the gateway puts the
+// contract's {code, message, data} of a failed tool call answered as an
+// isError result (docs/errors.md).
+const ErrorMetaKey = "dev.ghops/error"
+
 // toolResult extracts the tool's JSON from an MCP CallToolResult:
 // structuredContent, else the first text content parsed as JSON. A result
-// with isError true becomes the error it carries.
+// with isError true becomes the error it carries in
+// _meta["dev.ghops/error"] (or, from a gateway older than that rule, in
+// structuredContent or the text).
 func toolResult(res json.RawMessage, retryAfter time.Duration) (json.RawMessage, error) {
 	var r struct {
 		Content []struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
 		} `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-		IsError           bool            `json:"isError"`
+		StructuredContent json.RawMessage            `json:"structuredContent"`
+		IsError           bool                       `json:"isError"`
+		Meta              map[string]json.RawMessage `json:"_meta"`
 	}
 	if err := json.Unmarshal(res, &r); err != nil {
 		return nil, protoErr(ErrBadShape, "tools/call result is %s, not a CallToolResult", describeJSON(res))
@@ -164,6 +172,11 @@ func toolResult(res json.RawMessage, retryAfter time.Duration) (json.RawMessage,
 		structured = nil
 	}
 	if r.IsError {
+		if obj := r.Meta[ErrorMetaKey]; len(obj) > 0 {
+			if we, err := parseErrorObject(obj); err == nil {
+				return nil, we.toError(retryAfter)
+			}
+		}
 		if len(structured) > 0 {
 			if we, err := parseErrorObject(structured); err == nil {
 				return nil, we.toError(retryAfter)

@@ -104,6 +104,8 @@ func (f *fakeMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32002,"message":"Not Found","data":{"tool":"fetch"}}}`, req.ID)
 	case "result_error":
 		answer(`{"isError":true,"content":[{"type":"text","text":"Error -32602: Invalid params\n  - root: must have required property 'query'"}],"structuredContent":{"code":-32602,"message":"Validation errors: must have required property 'query'","data":{"tool":"search","validation_errors":[{"message":"must have required property 'query'","path":"root","keyword":"required"}]}}}`)
+	case "meta_error":
+		answer(`{"isError":true,"content":[{"type":"text","text":"Error -32005: Pull Request is not mergeable"}],"_meta":{"dev.ghops/error":{"code":-32005,"message":"Pull Request is not mergeable","data":{"tool":"merge_pull_request","mergeable_state":"dirty"}}}}`)
 	case "text_error":
 		answer(`{"isError":true,"content":[{"type":"text","text":"something broke"}]}`)
 	case "sse":
@@ -136,7 +138,8 @@ func TestMCPTransport(t *testing.T) {
 		{"text content only", "text_only", `{"full_name":"o/text"}`, nil, ""},
 		{"sse answer after a notification", "sse", `{"via":"sse"}`, nil, ""},
 		{"json-rpc error mode", "rpc_error", "", []error{ErrNotFound}, "Not Found"},
-		{"isError result mode", "result_error", "", []error{ErrInvalidParams}, "must have required property 'query'"},
+		{"isError result with the contract error in _meta", "meta_error", "", []error{ErrNotMergeable}, "Pull Request is not mergeable"},
+		{"isError result from an older gateway", "result_error", "", []error{ErrInvalidParams}, "must have required property 'query'"},
 		{"isError without an error object", "text_error", "", []error{ErrInternal}, "something broke"},
 		{"non-json text", "plain", "", []error{ErrProtocol, ErrBadShape}, "neither structuredContent nor JSON text"},
 		{"wrong id", "wrong_id", "", []error{ErrProtocol, ErrIDMismatch}, `got id "other"`},

@@ -8,6 +8,7 @@ require (
 	ghops.dev/gen v0.0.0
 	ghops.dev/services/fakehub v0.0.0
 	ghops.dev/services/github v0.0.0
+	github.com/go-json-experiment/json v0.0.0-20260820222146-c27c302e5fc3
 	github.com/mark3labs/mcp-go v1.2.1
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/prometheus/client_golang v1.25.0

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -79,12 +78,31 @@ func (r *recorder) take() (int, string) {
 }
 
 // outcome is what a tools/call came to: a result (code 0) or an error code,
-// from a JSON-RPC error or from an isError result's structuredContent.
+// from a JSON-RPC error or from an isError result's _meta["dev.ghops/error"].
 type outcome struct {
 	code       int
+	asResult   bool            // the failure came as an isError tool result
+	errObj     json.RawMessage // the isError result's contract error object
 	structured json.RawMessage
 	text       string
 	retryAfter string
+}
+
+// errorMetaKey is where an isError result carries the contract error.
+const errorMetaKey = "dev.ghops/error"
+
+// fromErrorResult fills o from an isError result's _meta error object.
+func (o *outcome) fromErrorResult(meta map[string]any) {
+	o.asResult = true
+	o.errObj, _ = json.Marshal(meta[errorMetaKey])
+	var e struct {
+		Code int `json:"code"`
+	}
+	if json.Unmarshal(o.errObj, &e) != nil || e.Code == 0 {
+		o.code = -1 // an error result without the contract object: fails every comparison
+		return
+	}
+	o.code = e.Code
 }
 
 // client is the little the tests need from an MCP client SDK.
@@ -162,7 +180,7 @@ func (c *sdkClient) call(ctx context.Context, name string, args map[string]any) 
 		o.structured, _ = json.Marshal(res.StructuredContent)
 	}
 	if res.IsError {
-		o.code = codeOf(o.structured)
+		o.fromErrorResult(res.Meta)
 	}
 	return o, nil
 }
@@ -243,31 +261,11 @@ func (c *mcpgoClient) call(ctx context.Context, name string, args map[string]any
 		o.structured, _ = json.Marshal(res.StructuredContent)
 	}
 	if res.IsError {
-		o.code = codeOf(o.structured)
-		if o.code == 0 {
-			o.code = codeOfText(o.text)
+		var meta map[string]any
+		if res.Meta != nil {
+			meta = res.Meta.AdditionalFields
 		}
+		o.fromErrorResult(meta)
 	}
 	return o, nil
-}
-
-// codeOf reads {code} from an isError result's structuredContent.
-func codeOf(structured json.RawMessage) int {
-	var e struct {
-		Code int `json:"code"`
-	}
-	_ = json.Unmarshal(structured, &e)
-	if e.Code == 0 {
-		return -1 // an error result without a code: fails every comparison
-	}
-	return e.Code
-}
-
-// codeOfText reads the code from the rendered "Error -32602: ..." text.
-func codeOfText(text string) int {
-	var code int
-	if _, err := fmt.Sscanf(text, "Error %d:", &code); err != nil {
-		return -1
-	}
-	return code
 }

@@ -3,7 +3,9 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -89,85 +91,143 @@ func scenario(headSHA *string) []step {
 	}
 }
 
-// TestSDKs runs the scenario with both SDK clients, at their default
-// protocol version and pinned to a handshake-era one, in both tool-error
-// modes.
+// TestSDKs runs the scenario with both Go SDK clients, at every protocol
+// version each speaks that matters here (2026-07-28 is their default), in
+// the three tool-error modes. Every SDK client names its version (by
+// _meta, the MCP-Protocol-Version header or its session), so in "auto" mode
+// every tool failure must arrive as an isError result carrying the contract
+// error in _meta, as in "result" mode; in "jsonrpc" mode as a JSON-RPC error.
+// An unknown tool is a JSON-RPC error in every mode. After every failure the
+// scenario goes on with the same session, which must stay usable.
 func TestSDKs(t *testing.T) {
-	tests := []struct {
-		name        string
-		newClient   func(t *testing.T, url, pin string) client
-		pin         string
-		mode        string
-		wantVersion string
+	clients := []struct {
+		name      string
+		newClient func(t *testing.T, url, pin string) client
+		pins      []string
 	}{
-		{"go-sdk default", newSDKClient, "", "jsonrpc", "2026-07-28"},
-		{"go-sdk pinned 2025-03-26", newSDKClient, "2025-03-26", "jsonrpc", "2025-03-26"},
-		{"mcp-go default", newMCPGoClient, "", "jsonrpc", "2026-07-28"},
-		{"mcp-go pinned 2024-11-05", newMCPGoClient, "2024-11-05", "jsonrpc", "2024-11-05"},
-		{"go-sdk default, result mode", newSDKClient, "", "result", "2026-07-28"},
-		{"mcp-go pinned 2025-06-18, result mode", newMCPGoClient, "2025-06-18", "result", "2025-06-18"},
+		{"go-sdk", newSDKClient, []string{"", "2025-11-25", "2025-06-18", "2025-03-26"}},
+		{"mcp-go", newMCPGoClient, []string{"", "2025-06-18", "2024-11-05"}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			st := gatewaytest.StartStack(t, gatewaytest.StackOptions{MCPToolErrors: tc.mode, CallTimeout: 20 * time.Second})
-			c := tc.newClient(t, st.URL+"/mcp", tc.pin)
-			if got := c.protocolVersion(); got != tc.wantVersion {
-				t.Fatalf("negotiated %q, want %q", got, tc.wantVersion)
+	for _, cl := range clients {
+		for _, pin := range cl.pins {
+			for _, mode := range []string{"auto", "jsonrpc", "result"} {
+				want := pin
+				if want == "" {
+					want = "2026-07-28"
+				}
+				t.Run(cl.name+" "+want+" "+mode, func(t *testing.T) {
+					runScenario(t, cl.newClient, pin, want, mode)
+				})
 			}
-			defer func() {
-				if tc.wantVersion >= "2025-06-18" && !c.sentVersion(tc.wantVersion) {
-					t.Errorf("no request carried MCP-Protocol-Version %s", tc.wantVersion)
-				}
-			}()
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			names, err := c.tools(ctx)
-			if err != nil {
-				t.Fatalf("tools/list: %v", err)
-			}
-			if len(names) != 14 || names[0] != "search" || names[13] != "commit_files" {
-				t.Fatalf("tools %v", names)
-			}
-			seen := map[string]bool{}
-			var head string
-			for _, s := range scenario(&head) {
-				if s.hub != nil {
-					s.hub(st.Hub)
-				}
-				o, err := c.call(ctx, s.tool, s.args())
-				if s.hub != nil {
-					st.Hub.SetFaults(nil)
-				}
-				if err != nil {
-					t.Fatalf("%s: transport error: %v", s.name, err)
-				}
-				if o.code != s.code {
-					t.Fatalf("%s: code %d, want %d (text %q)", s.name, o.code, s.code, o.text)
-				}
-				if s.code == 0 && !json.Valid([]byte(o.text)) {
-					t.Fatalf("%s: text content is not the JSON result: %q", s.name, o.text)
-				}
-				if tc.mode == "result" && s.code != 0 && s.tool != "no_such_tool" && !strings.HasPrefix(o.text, "Error ") {
-					t.Errorf("%s: isError text %q", s.name, o.text)
-				}
-				if s.chk != nil {
-					s.chk(t, o)
-				}
-				seen[s.tool] = true
-			}
-			if len(seen) != 15 { // 14 tools + the unknown one
-				t.Errorf("called %d tools", len(seen))
-			}
-			logs := st.Gateway.Logs()
-			if strings.Contains(logs, fakehub.DemoToken) {
-				t.Error("the service token reached the gateway logs")
-			}
-			for _, code := range []string{"-32602", "-32001", "-32002", "-32003", "-32004", "-32005", "-32006", "-32603"} {
-				if !strings.Contains(logs, "jsonrpc_error tool=") || !strings.Contains(logs, " code="+code+" ") {
-					t.Errorf("no jsonrpc_error line with code=%s", code)
-				}
-			}
-		})
+		}
+	}
+}
+
+// runScenario runs the whole scenario with one client.
+func runScenario(t *testing.T, newClient func(t *testing.T, url, pin string) client, pin, wantVersion, mode string) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{MCPToolErrors: mode, CallTimeout: 20 * time.Second})
+	c := newClient(t, st.URL+"/mcp", pin)
+	if got := c.protocolVersion(); got != wantVersion {
+		t.Fatalf("negotiated %q, want %q", got, wantVersion)
+	}
+	defer func() {
+		if wantVersion >= "2025-06-18" && !c.sentVersion(wantVersion) {
+			t.Errorf("no request carried MCP-Protocol-Version %s", wantVersion)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	names, err := c.tools(ctx)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	if len(names) != 14 || !slices.Contains(names, "search") || !slices.Contains(names, "commit_files") {
+		t.Fatalf("tools %v", names)
+	}
+	seen := map[string]bool{}
+	var head string
+	for _, s := range scenario(&head) {
+		if s.hub != nil {
+			s.hub(st.Hub)
+		}
+		o, err := c.call(ctx, s.tool, s.args())
+		if s.hub != nil {
+			st.Hub.SetFaults(nil)
+		}
+		if err != nil {
+			t.Fatalf("%s: transport error: %v", s.name, err)
+		}
+		if o.code != s.code {
+			t.Fatalf("%s: code %d, want %d (text %q)", s.name, o.code, s.code, o.text)
+		}
+		if s.code == 0 && !json.Valid([]byte(o.text)) {
+			t.Fatalf("%s: text content is not the JSON result: %q", s.name, o.text)
+		}
+		if s.code != 0 {
+			checkFailure(t, s, o, mode)
+		}
+		if s.chk != nil {
+			s.chk(t, o)
+		}
+		seen[s.tool] = true
+	}
+	if len(seen) != 15 { // 14 tools + the unknown one
+		t.Errorf("called %d tools", len(seen))
+	}
+	logs := st.Gateway.Logs()
+	if strings.Contains(logs, fakehub.DemoToken) {
+		t.Error("the service token reached the gateway logs")
+	}
+	for _, code := range []string{"-32602", "-32001", "-32002", "-32003", "-32004", "-32005", "-32006", "-32603"} {
+		if !strings.Contains(logs, "jsonrpc_error tool=") || !strings.Contains(logs, " code="+code+" ") {
+			t.Errorf("no jsonrpc_error line with code=%s", code)
+		}
+	}
+}
+
+// checkFailure checks how a failed call was answered: the form the mode
+// asks for, and for isError results the text rendering, the contract error
+// in _meta and no structuredContent.
+func checkFailure(t *testing.T, s step, o outcome, mode string) {
+	t.Helper()
+	wantResult := mode != "jsonrpc" && s.tool != "no_such_tool"
+	if o.asResult != wantResult {
+		t.Fatalf("%s: answered as isError result %v, want %v", s.name, o.asResult, wantResult)
+	}
+	if !o.asResult {
+		return
+	}
+	if o.structured != nil {
+		t.Errorf("%s: isError result has structuredContent %s", s.name, o.structured)
+	}
+	if !strings.HasPrefix(o.text, fmt.Sprintf("Error %d: ", s.code)) {
+		t.Errorf("%s: isError text %q", s.name, o.text)
+	}
+	var e struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+		Data    struct {
+			Tool             string            `json:"tool"`
+			Timestamp        string            `json:"timestamp"`
+			ValidationErrors []json.RawMessage `json:"validation_errors"`
+			RetryAfter       *int              `json:"retryAfter"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(o.errObj, &e); err != nil {
+		t.Fatalf("%s: _meta error %s: %v", s.name, o.errObj, err)
+	}
+	if e.Message == "" || e.Data.Tool != s.tool || e.Data.Timestamp == "" {
+		t.Errorf("%s: _meta error %s", s.name, o.errObj)
+	}
+	switch s.code {
+	case -32602:
+		if len(e.Data.ValidationErrors) == 0 || !strings.Contains(o.text, "\n  - root: must have required property 'query'") {
+			t.Errorf("%s: -32602 text %q, _meta %s", s.name, o.text, o.errObj)
+		}
+	case -32004:
+		if e.Data.RetryAfter == nil || *e.Data.RetryAfter <= 0 {
+			t.Errorf("%s: -32004 without data.retryAfter: %s", s.name, o.errObj)
+		}
 	}
 }
 

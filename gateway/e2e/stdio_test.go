@@ -63,8 +63,15 @@ func TestStdioWithSDK(t *testing.T) {
 			if err != nil || res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "hello-world") {
 				t.Fatalf("read_file: %v %+v", err, res)
 			}
-			if _, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "must have required property 'query'") {
-				t.Fatalf("search {}: %v", err)
+			// The session named its version, so a failure is an isError
+			// result the model can read, with the contract error in _meta.
+			res, err = s.CallTool(ctx, &sdk.CallToolParams{Name: "search", Arguments: map[string]any{}})
+			if err != nil || !res.IsError || res.StructuredContent != nil || res.Meta["dev.ghops/error"] == nil ||
+				!strings.Contains(res.Content[0].(*sdk.TextContent).Text, "Error -32602: Invalid params\n  - root: must have required property 'query'") {
+				t.Fatalf("search {}: %v %+v", err, res)
+			}
+			if res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "fetch", Arguments: map[string]any{"repo": repo}}); err != nil || res.IsError {
+				t.Fatalf("the session is not usable after a failure: %v %+v", err, res)
 			}
 			_ = s.Close()
 			if err := <-done; err != nil {

@@ -1,8 +1,9 @@
 // Package app assembles a gateway from its configuration: the tool registry
 // (built once from the GitHubService descriptors), the gRPC connection to the
-// service, the tool caller, the error sink, the MCP handler and the HTTP
-// server. The binary and gatewaytest both use it, so tests run exactly the
-// wiring the binary runs.
+// service, the tool caller, the error sink, the one request pipeline with
+// its transports (/rpc, MCP over HTTP and stdio) and the HTTP server. The
+// binary and gatewaytest both use it, so tests run exactly the wiring the
+// binary runs.
 package app
 
 import (
@@ -18,7 +19,9 @@ import (
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/mcp"
+	"ghops.dev/gateway/internal/plainrpc"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/server"
 	"ghops.dev/gateway/internal/toolcall"
@@ -35,8 +38,10 @@ type App struct {
 	Caller *toolcall.Caller
 	// Sink receives every error answer.
 	Sink *rpcerror.Sink
-	// MCP is the MCP Streamable HTTP handler.
-	MCP *mcp.Handler
+	// Pipeline is the one request pipeline of every transport.
+	Pipeline *edge.Pipeline
+	// MCP is the MCP layer (its HTTP and stdio transports).
+	MCP *mcp.Server
 	// Server is the HTTP server.
 	Server *server.Server
 	// Logger is the structured logger.
@@ -77,23 +82,31 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 	a.Sink = rpcerror.NewSink(logOut, logger)
 	a.Caller = toolcall.New(reg, conn, toolcall.WithTimeout(cfg.CallTimeout), toolcall.WithForwardToken(cfg.ForwardToken))
 	metrics := server.NewMetrics()
-	a.MCP = mcp.NewHandler(reg, a.Caller,
+	a.Pipeline = edge.New(edge.Options{
+		MaxBody:          cfg.MaxBody,
+		MaxBatch:         cfg.MaxBatch,
+		BatchConcurrency: cfg.BatchConcurrency,
+		Sink:             a.Sink,
+		Logger:           logger,
+		Observe:          metrics.ObserveCall,
+	})
+	a.MCP, err = mcp.New(reg, a.Caller,
 		mcp.WithToolErrorMode(cfg.MCPToolErrors),
-		mcp.WithAllowedOrigins(cfg.AllowedOrigins),
 		mcp.WithSessionSecret(cfg.SessionSecret),
 		mcp.WithLogger(logger),
-		mcp.WithSink(a.Sink),
-		mcp.WithMaxBodyBytes(cfg.MaxBody),
-		mcp.WithCallObserver(metrics.ObserveCall),
 	)
+	if err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
 	a.Server = server.New(server.Options{
-		Config:  cfg,
-		Caller:  a.Caller,
-		Sink:    a.Sink,
-		Logger:  logger,
-		Ready:   server.HealthCheck(conn),
-		MCP:     a.MCP,
-		Metrics: metrics,
+		Config:   cfg,
+		Pipeline: a.Pipeline,
+		RPC:      plainrpc.New(a.Caller, cfg.HTTPStatusMapping),
+		MCP:      a.MCP.HTTP(),
+		Logger:   logger,
+		Ready:    server.HealthCheck(conn),
+		Metrics:  metrics,
 	})
 	return a, nil
 }
@@ -109,11 +122,14 @@ func (a *App) Serve(ctx context.Context, lis net.Listener) error {
 	return err
 }
 
-// Close releases the service connection.
-func (a *App) Close() error { return a.conn.Close() }
+// Close ends the MCP sessions and releases the service connection.
+func (a *App) Close() error {
+	a.MCP.Close()
+	return a.conn.Close()
+}
 
 // ServeStdio speaks MCP over in/out until in ends or ctx ends.
 func (a *App) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	a.Logger.Info("gateway serving MCP on stdio", "service", a.Config.ServiceAddr, "tools", len(a.Registry.Tools()))
-	return a.MCP.ServeStdio(ctx, in, out)
+	return a.Pipeline.ServeStream(ctx, a.MCP.Stdio(), in, out)
 }

@@ -10,7 +10,7 @@
 //	-max-batch            GHOPS_MAX_BATCH                50
 //	-batch-concurrency    GHOPS_BATCH_CONCURRENCY        8
 //	-http-status-mapping  GHOPS_HTTP_STATUS_MAPPING      false
-//	-mcp-tool-errors      GHOPS_MCP_TOOL_ERRORS          jsonrpc (or result)
+//	-mcp-tool-errors      GHOPS_MCP_TOOL_ERRORS          auto (or jsonrpc, result)
 //	-allowed-origins      GHOPS_ALLOWED_ORIGINS          "" (comma-separated)
 //	-forward-token        GHOPS_FORWARD_TOKEN            false
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
@@ -30,11 +30,14 @@ import (
 	"time"
 )
 
-// Tool-error modes of /mcp.
+// Tool-error modes of MCP (docs/errors.md has the rule).
 const (
-	// ToolErrorsJSONRPC answers tool errors with a JSON-RPC error object.
+	// ToolErrorsAuto answers a tool failure with an isError tool result when
+	// the request named an MCP protocol version, else with a JSON-RPC error.
+	ToolErrorsAuto = "auto"
+	// ToolErrorsJSONRPC always answers tool failures with a JSON-RPC error.
 	ToolErrorsJSONRPC = "jsonrpc"
-	// ToolErrorsResult answers tool errors with an isError tool result.
+	// ToolErrorsResult always answers tool failures with an isError result.
 	ToolErrorsResult = "result"
 )
 
@@ -48,13 +51,14 @@ type Config struct {
 	CallTimeout time.Duration
 	// MaxBody is the largest request body accepted, in bytes (413 above).
 	MaxBody int64
-	// MaxBatch is the largest JSON-RPC batch accepted on /rpc.
+	// MaxBatch is the largest JSON-RPC batch accepted (on /rpc, and on MCP
+	// where the protocol version allows batches).
 	MaxBatch int
 	// BatchConcurrency bounds the calls of one batch run at once.
 	BatchConcurrency int
 	// HTTPStatusMapping maps /rpc error codes to HTTP statuses (else 200).
 	HTTPStatusMapping bool
-	// MCPToolErrors is ToolErrorsJSONRPC or ToolErrorsResult.
+	// MCPToolErrors is ToolErrorsAuto, ToolErrorsJSONRPC or ToolErrorsResult.
 	MCPToolErrors string
 	// AllowedOrigins are the Origin values /mcp accepts besides loopback.
 	AllowedOrigins []string
@@ -78,7 +82,7 @@ func Default() Config {
 		MaxBody:          1 << 20,
 		MaxBatch:         50,
 		BatchConcurrency: 8,
-		MCPToolErrors:    ToolErrorsJSONRPC,
+		MCPToolErrors:    ToolErrorsAuto,
 		SessionSecret:    randomSecret(),
 		LogLevel:         slog.LevelInfo,
 		ShutdownTimeout:  15 * time.Second,
@@ -122,11 +126,11 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		service  = fs.String("service", env("GHOPS_SERVICE_ADDR", c.ServiceAddr), "gRPC address of the GitHub service (GHOPS_SERVICE_ADDR)")
 		timeout  = fs.String("call-timeout", env("GHOPS_CALL_TIMEOUT", c.CallTimeout.String()), "deadline of one service call (GHOPS_CALL_TIMEOUT)")
 		maxBody  = fs.String("max-body", env("GHOPS_MAX_BODY", strconv.FormatInt(c.MaxBody, 10)), "largest request body in bytes (GHOPS_MAX_BODY)")
-		maxBatch = fs.String("max-batch", env("GHOPS_MAX_BATCH", strconv.Itoa(c.MaxBatch)), "largest JSON-RPC batch on /rpc (GHOPS_MAX_BATCH)")
+		maxBatch = fs.String("max-batch", env("GHOPS_MAX_BATCH", strconv.Itoa(c.MaxBatch)), "largest JSON-RPC batch, on /rpc and MCP (GHOPS_MAX_BATCH)")
 		conc     = fs.String("batch-concurrency", env("GHOPS_BATCH_CONCURRENCY", strconv.Itoa(c.BatchConcurrency)), "calls of one batch run at once (GHOPS_BATCH_CONCURRENCY)")
 		mapping  = fs.Bool("http-status-mapping", envBool("http-status-mapping", "GHOPS_HTTP_STATUS_MAPPING"), "map /rpc error codes to HTTP statuses (GHOPS_HTTP_STATUS_MAPPING)")
-		toolErrs = fs.String("mcp-tool-errors", env("GHOPS_MCP_TOOL_ERRORS", c.MCPToolErrors), "tool errors on /mcp: jsonrpc or result (GHOPS_MCP_TOOL_ERRORS)")
-		origins  = fs.String("allowed-origins", env("GHOPS_ALLOWED_ORIGINS", ""), "comma-separated Origins /mcp accepts besides loopback (GHOPS_ALLOWED_ORIGINS)")
+		toolErrs = fs.String("mcp-tool-errors", env("GHOPS_MCP_TOOL_ERRORS", c.MCPToolErrors), "MCP tool failures: auto, jsonrpc or result (GHOPS_MCP_TOOL_ERRORS)")
+		origins  = fs.String("allowed-origins", env("GHOPS_ALLOWED_ORIGINS", ""), "comma-separated Origins /rpc and /mcp accept besides loopback (GHOPS_ALLOWED_ORIGINS)")
 		forward  = fs.Bool("forward-token", envBool("forward-token", "GHOPS_FORWARD_TOKEN"), "forward the client's bearer token as x-github-token (GHOPS_FORWARD_TOKEN)")
 		secret   = fs.String("session-secret", env("GHOPS_SESSION_SECRET", ""), "key of MCP session ids, shared by replicas; random if unset (GHOPS_SESSION_SECRET)")
 		level    = fs.String("log-level", env("GHOPS_LOG_LEVEL", "info"), "debug, info, warn or error (GHOPS_LOG_LEVEL)")
@@ -157,10 +161,10 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	}
 	c.HTTPStatusMapping, c.ForwardToken = *mapping, *forward
 	switch *toolErrs {
-	case ToolErrorsJSONRPC, ToolErrorsResult:
+	case ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult:
 		c.MCPToolErrors = *toolErrs
 	default:
-		bad("mcp-tool-errors", errors.New(`must be "jsonrpc" or "result"`))
+		bad("mcp-tool-errors", errors.New(`must be "auto", "jsonrpc" or "result"`))
 	}
 	for _, o := range strings.Split(*origins, ",") {
 		if o = strings.TrimSpace(o); o != "" {

@@ -19,7 +19,7 @@ func TestLoad(t *testing.T) {
 		{name: "defaults", check: func(t *testing.T, c Config) {
 			if c.Addr != "127.0.0.1:8788" || c.ServiceAddr != "127.0.0.1:50051" || c.CallTimeout != 30*time.Second ||
 				c.MaxBody != 1<<20 || c.MaxBatch != 50 || c.HTTPStatusMapping || c.ForwardToken ||
-				c.MCPToolErrors != "jsonrpc" || len(c.SessionSecret) != 32 || c.LogLevel != slog.LevelInfo {
+				c.MCPToolErrors != "auto" || len(c.SessionSecret) != 32 || c.LogLevel != slog.LevelInfo {
 				t.Errorf("defaults: %+v", c)
 			}
 		}},

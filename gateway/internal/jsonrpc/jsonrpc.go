@@ -15,6 +15,12 @@
 // method, params and id are ignored; "params": null is treated as absent
 // (several clients send it); an invalid request whose id is recoverable (a
 // string, number or null) is answered with that id, otherwise with null.
+//
+// Beyond RFC 8259, a body is JSON only when it is I-JSON (RFC 7493): valid
+// UTF-8 with no lone surrogate escape, and no object with two members of
+// the same name, at any depth. Anything else is -32700 for the whole body,
+// so that no layer ever sees a second copy of a key that another layer read
+// first, and no id that is not valid UTF-8 is ever echoed.
 package jsonrpc
 
 import (
@@ -22,6 +28,9 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Version is the only protocol version accepted in the "jsonrpc" member.
@@ -113,6 +122,8 @@ type Item struct {
 	Err *Error
 	// ID is the id to answer Err with.
 	ID json.RawMessage
+	// Raw is the element as sent (a slice of the body).
+	Raw json.RawMessage
 }
 
 // ParseBody parses a request body. A body that is not JSON yields bodyErr
@@ -122,13 +133,15 @@ type Item struct {
 // object), and batch says whether the body was an array (so the answer, if
 // any, is an array).
 func ParseBody(b []byte) (items []Item, batch bool, bodyErr *Error) {
-	if !json.Valid(b) {
-		return nil, false, NewError(CodeParseError, "")
+	if !jsontext.Value(b).IsValid() {
+		return nil, false, NewError(CodeParseError, parseDetail(b))
 	}
 	t := bytes.TrimLeft(b, " \t\r\n")
 	switch t[0] {
 	case '{':
-		return []Item{parseOne(t)}, false, nil
+		it := parseOne(t)
+		it.Raw = t
+		return []Item{it}, false, nil
 	case '[':
 		var elems []json.RawMessage
 		if err := json.Unmarshal(t, &elems); err != nil {
@@ -140,11 +153,49 @@ func ParseBody(b []byte) (items []Item, batch bool, bodyErr *Error) {
 		items = make([]Item, len(elems))
 		for i, e := range elems {
 			items[i] = parseOne(e)
+			items[i].Raw = e
 		}
 		return items, true, nil
 	default:
 		return nil, false, NewError(CodeInvalidRequest, "")
 	}
+}
+
+// maxDetailName bounds how much of a client's key name a parse error quotes.
+const maxDetailName = 64
+
+// parseDetail says why b is not I-JSON, for the -32700 message: a duplicate
+// key or invalid UTF-8 (with where), or just "Parse error" for plain syntax
+// errors, as the specification words it. It runs only on refused bodies.
+func parseDetail(b []byte) string {
+	_, err := jsontext.NewDecoder(bytes.NewReader(b)).ReadValue()
+	var se *jsontext.SyntacticError
+	if !errors.As(err, &se) {
+		return ""
+	}
+	where := ""
+	if p := string(se.JSONPointer); p != "" {
+		where = " at " + strconv.Quote(clipName(p))
+	}
+	switch {
+	case errors.Is(err, jsontext.ErrDuplicateName):
+		return "Parse error: duplicate key" + where
+	case bytes.Contains([]byte(se.Err.Error()), []byte("UTF-8")), bytes.Contains([]byte(se.Err.Error()), []byte("surrogate")):
+		return "Parse error: invalid UTF-8" + where
+	}
+	return ""
+}
+
+// clipName shortens a JSON pointer for a message, keeping valid UTF-8.
+func clipName(p string) string {
+	if len(p) <= maxDetailName {
+		return p
+	}
+	p = p[:maxDetailName]
+	for len(p) > 0 && !utf8.ValidString(p) {
+		p = p[:len(p)-1]
+	}
+	return p + "..."
 }
 
 // parseOne validates one request object.
@@ -287,4 +338,22 @@ func EncodeBatch(rs []Response) []byte {
 	}
 	buf.WriteByte(']')
 	return buf.Bytes()
+}
+
+// EncodeResult encodes a successful response without re-validating result,
+// which must be valid JSON produced by the caller's own encoder (a nil
+// result is written as null). id comes from ParseBody, so it is valid too.
+func EncodeResult(id, result json.RawMessage) []byte {
+	if id == nil {
+		id = null
+	}
+	if result == nil {
+		result = null
+	}
+	b := make([]byte, 0, len(id)+len(result)+32)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	return append(b, '}')
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -16,6 +17,7 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 
+	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/fakeservice"
 	"ghops.dev/gateway/internal/httpcall"
 	"ghops.dev/gateway/internal/logcapture"
@@ -80,24 +82,33 @@ func newRegistry(t testing.TB) *toolschema.Registry {
 	return reg
 }
 
-// testServer is an MCP handler over the fake service behind httptest.
+// testServer is the MCP transport over the fake service, served by the
+// pipeline on 127.0.0.1.
 type testServer struct {
-	h   *Handler
-	srv *httptest.Server
-	log *logcapture.Buffer
+	s    *Server
+	p    *edge.Pipeline
+	srv  *httptest.Server
+	log  *logcapture.Buffer
+	sess sessions
 }
 
-// newTestServer starts a handler with the real call path.
+// newTestServer starts the MCP layer with the real call path.
 func newTestServer(t testing.TB, opts ...Option) *testServer {
 	t.Helper()
 	reg := newRegistry(t)
 	caller := toolcall.New(reg, fakeservice.Serve(t, fakeService{}), toolcall.WithTimeout(5*time.Second))
 	log := &logcapture.Buffer{}
-	opts = append([]Option{WithSink(rpcerror.NewSink(log, nil)), WithSessionSecret([]byte("test-secret"))}, opts...)
-	h := NewHandler(reg, caller, opts...)
-	srv := httptest.NewServer(h)
+	logger := slog.New(slog.NewJSONHandler(log, nil))
+	opts = append([]Option{WithSessionSecret([]byte("test-secret")), WithLogger(logger)}, opts...)
+	s, err := New(reg, caller, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	p := edge.New(edge.Options{MaxBody: 1 << 16, MaxBatch: 10, Sink: rpcerror.NewSink(log, logger), Logger: logger})
+	srv := httptest.NewServer(p.Handler(s.HTTP()))
 	t.Cleanup(srv.Close)
-	return &testServer{h: h, srv: srv, log: log}
+	return &testServer{s: s, p: p, srv: srv, log: log, sess: s.sess}
 }
 
 // reply is one HTTP answer.
@@ -131,12 +142,14 @@ func decode(t testing.TB, b []byte) map[string]any {
 }
 
 var (
-	tsRE  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`)
-	ridRE = regexp.MustCompile(`\b[0-9a-f]{32}\b`)
+	tsRE   = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z`)
+	ridRE  = regexp.MustCompile(`\b[0-9a-f]{32}\b`)
+	sessRE = regexp.MustCompile(`s1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`)
 )
 
 // normalize replaces the run-dependent parts of a body.
 func normalize(b []byte) []byte {
 	b = tsRE.ReplaceAll(b, []byte("<timestamp>"))
+	b = sessRE.ReplaceAll(b, []byte("<session>"))
 	return ridRE.ReplaceAll(b, []byte("<request-id>"))
 }

@@ -77,3 +77,10 @@ func (s *sessions) check(id string) (string, error) {
 	}
 	return fields[0], nil
 }
+
+// randomSecret returns 32 random bytes (a per-process session key).
+func randomSecret() []byte {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b)
+	return b
+}

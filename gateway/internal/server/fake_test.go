@@ -21,9 +21,11 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/fakeservice"
 	"ghops.dev/gateway/internal/httpcall"
 	"ghops.dev/gateway/internal/logcapture"
+	"ghops.dev/gateway/internal/plainrpc"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
@@ -136,12 +138,18 @@ func (f *fixture) newGateway(t testing.TB, mutate func(*config.Config)) *gateway
 	}
 	logs := &logcapture.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
+	caller := toolcall.New(f.reg, f.conn, toolcall.WithTimeout(cfg.CallTimeout), toolcall.WithForwardToken(cfg.ForwardToken))
+	metrics := NewMetrics()
 	srv := New(Options{
 		Config: cfg,
-		Caller: toolcall.New(f.reg, f.conn, toolcall.WithTimeout(cfg.CallTimeout), toolcall.WithForwardToken(cfg.ForwardToken)),
-		Sink:   rpcerror.NewSink(logs, logger),
-		Logger: logger,
-		Ready:  HealthCheck(f.conn),
+		Pipeline: edge.New(edge.Options{
+			MaxBody: cfg.MaxBody, MaxBatch: cfg.MaxBatch, BatchConcurrency: cfg.BatchConcurrency,
+			Sink: rpcerror.NewSink(logs, logger), Logger: logger, Observe: metrics.ObserveCall,
+		}),
+		Metrics: metrics,
+		RPC:     plainrpc.New(caller, cfg.HTTPStatusMapping),
+		Logger:  logger,
+		Ready:   HealthCheck(f.conn),
 	})
 	hs := httptest.NewServer(srv.Handler())
 	t.Cleanup(hs.Close)

@@ -16,6 +16,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/plainrpc"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
@@ -57,7 +59,12 @@ func FuzzRPC(f *testing.F) {
 	cfg := config.Default()
 	cfg.MaxBody = 1 << 16
 	logger := slog.New(slog.DiscardHandler)
-	srv := New(Options{Config: cfg, Caller: toolcall.New(reg, echoConn{}), Sink: rpcerror.NewSink(nil, logger), Logger: logger})
+	srv := New(Options{
+		Config:   cfg,
+		Pipeline: edge.New(edge.Options{MaxBody: cfg.MaxBody, Sink: rpcerror.NewSink(nil, logger), Logger: logger}),
+		RPC:      plainrpc.New(toolcall.New(reg, echoConn{}), false),
+		Logger:   logger,
+	})
 	h := srv.Handler()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		rec := httptest.NewRecorder()

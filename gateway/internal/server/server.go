@@ -1,14 +1,14 @@
 // Package server wires the gateway's HTTP endpoints:
 //
-//	POST /rpc      plain JSON-RPC 2.0 whose methods are the tool names (rpc.go)
-//	POST /mcp      the MCP Streamable HTTP handler given in Options.MCP
+//	POST /rpc      plain JSON-RPC 2.0 whose methods are the tool names (Options.RPC)
+//	POST /mcp      MCP Streamable HTTP (Options.MCP)
 //	GET  /healthz  200 while the process runs
 //	GET  /readyz   200 only when the service's health check answers SERVING, else 503
 //	GET  /metrics  Prometheus metrics
 //
 // and serves them with a graceful shutdown (Serve drains in-flight requests
-// when its context ends). Everything derived from the descriptors lives in
-// the toolcall.Caller, built once at start-up.
+// when its context ends). /rpc and /mcp are the same pipeline (package edge)
+// with two transports.
 package server
 
 import (
@@ -23,24 +23,24 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/rpcerror"
-	"ghops.dev/gateway/internal/toolcall"
 )
 
 // Options are the server's dependencies.
 type Options struct {
-	// Config is the gateway configuration (limits, status mapping, timeouts).
+	// Config is the gateway configuration (timeouts).
 	Config config.Config
-	// Caller runs the tools.
-	Caller *toolcall.Caller
-	// Sink receives every error answer (one jsonrpc_error line each).
-	Sink *rpcerror.Sink
+	// Pipeline runs /rpc and /mcp.
+	Pipeline *edge.Pipeline
+	// RPC is the /rpc transport (nil: /rpc answers 404).
+	RPC edge.Transport
+	// MCP is the /mcp transport (nil: /mcp answers 404).
+	MCP edge.Transport
 	// Logger is the structured logger (nil: slog.Default()).
 	Logger *slog.Logger
 	// Ready reports whether the service is ready (nil: always ready).
 	Ready func(context.Context) error
-	// MCP is mounted at /mcp (nil: /mcp answers 404).
-	MCP http.Handler
 	// Metrics are the metrics to record into (nil: new ones).
 	Metrics *Metrics
 }
@@ -63,9 +63,11 @@ func New(o Options) *Server {
 		s.metrics = NewMetrics()
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/rpc", s.metrics.instrument("rpc", recoverer(s.log, http.HandlerFunc(s.serveRPC))))
+	if o.RPC != nil {
+		mux.Handle("/rpc", s.metrics.instrument("rpc", o.Pipeline.Handler(o.RPC)))
+	}
 	if o.MCP != nil {
-		mux.Handle("/mcp", s.metrics.instrument("mcp", recoverer(s.log, o.MCP)))
+		mux.Handle("/mcp", s.metrics.instrument("mcp", o.Pipeline.Handler(o.MCP)))
 	}
 	mux.Handle("GET /healthz", s.metrics.instrument("healthz", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -116,25 +118,6 @@ func HealthCheck(conn grpc.ClientConnInterface) func(context.Context) error {
 		}
 		return nil
 	}
-}
-
-// recoverer turns a panic in a handler into a 500 with the fixed JSON-RPC
-// internal error body; the panic value goes to the log.
-func recoverer(log *slog.Logger, h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			if p := recover(); p != nil {
-				if p == http.ErrAbortHandler {
-					panic(p)
-				}
-				log.Error("panic in handler", "path", r.URL.Path, "panic", rpcerror.Redact(fmtPanic(p)))
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusInternalServerError)
-				_, _ = w.Write(fallbackBody)
-			}
-		}()
-		h.ServeHTTP(w, r)
-	})
 }
 
 // Serve serves on lis until ctx ends, then shuts down gracefully: it stops

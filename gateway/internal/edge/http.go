@@ -1,0 +1,103 @@
+package edge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"ghops.dev/gateway/internal/jsonrpc"
+	"ghops.dev/gateway/internal/requestid"
+	"ghops.dev/gateway/internal/rpcerror"
+)
+
+// Handler returns the HTTP handler that serves transport t on POST. Other
+// methods get 405: no transport here has a server-initiated stream.
+func (p *Pipeline) Handler(t Transport) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { p.serveHTTP(t, w, r) })
+}
+
+// serveHTTP is the HTTP front of the pipeline.
+func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			p.log.LogAttrs(r.Context(), slog.LevelError, "panic in handler",
+				slog.String("transport", t.Name()), slog.String("panic", rpcerror.Redact(fmt.Sprint(v))))
+			writeBody(w, http.StatusInternalServerError, jsonrpc.FallbackBody, 0)
+		}
+	}()
+	ctx := r.Context()
+	x := &Exchange{HTTP: r, RequestID: requestid.Accept(r.Header.Get(requestid.Header))}
+	w.Header().Set(requestid.Header, x.RequestID)
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		e := rpcerror.New(rpcerror.InvalidRequest, "")
+		e.Message = "Invalid Request: use POST"
+		o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusMethodNotAllowed}, false)
+		writeBody(w, o.status, o.body, 0)
+		return
+	}
+	limit := p.opts.MaxBody
+	if r.ContentLength > limit {
+		p.writeTooLarge(ctx, t, x, w)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			p.writeTooLarge(ctx, t, x, w)
+			return
+		}
+		// The client went away or broke the body mid-way: whatever we
+		// write is unlikely to arrive, but it is well-formed.
+		p.log.LogAttrs(ctx, slog.LevelInfo, "reading request body", slog.String("transport", t.Name()), slog.String("error", rpcerror.Redact(err.Error())))
+		o := p.refuse(ctx, t, x, &Refusal{Err: rpcerror.New(rpcerror.ParseError, "")}, false)
+		writeBody(w, o.status, o.body, 0)
+		return
+	}
+	o := p.serveBody(ctx, t, x, body)
+	x.mu.Lock()
+	for k, v := range x.header {
+		w.Header()[k] = v
+	}
+	x.mu.Unlock()
+	switch {
+	case o.gone:
+		return
+	case o.body == nil:
+		w.WriteHeader(o.status)
+		return
+	}
+	writeBody(w, o.status, o.body, o.retryAfter)
+}
+
+// writeTooLarge answers 413 with a -32600 naming the limit, whatever the
+// transport's status rules, and closes the connection: the rest of the body
+// is not read.
+func (p *Pipeline) writeTooLarge(ctx context.Context, t Transport, x *Exchange, w http.ResponseWriter) {
+	e := rpcerror.New(rpcerror.InvalidRequest, "")
+	e.Message = "Invalid Request: body exceeds the limit of " + strconv.FormatInt(p.opts.MaxBody, 10) + " bytes"
+	e.HTTPStatus = http.StatusRequestEntityTooLarge
+	o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusRequestEntityTooLarge}, false)
+	w.Header().Set("Connection", "close")
+	writeBody(w, o.status, o.body, 0)
+}
+
+// writeBody writes a JSON body with its status, and Retry-After when > 0.
+func writeBody(w http.ResponseWriter, status int, body []byte, retryAfter int) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	if retryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(retryAfter))
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}

@@ -1,0 +1,579 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"ghops.dev/gateway/internal/edge"
+	wire "ghops.dev/gateway/internal/jsonrpc"
+	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolschema"
+)
+
+// transport is the MCP envelope on one wire: Streamable HTTP or stdio.
+type transport struct {
+	s     *Server
+	stdio bool
+}
+
+// HTTP returns the Streamable HTTP transport, for edge.Pipeline.Handler.
+func (s *Server) HTTP() edge.Transport { return &transport{s: s} }
+
+// Stdio returns the stdio transport, for edge.Pipeline.ServeStream.
+func (s *Server) Stdio() edge.Transport { return &transport{s: s, stdio: true} }
+
+// Name implements edge.Transport.
+func (t *transport) Name() string {
+	if t.stdio {
+		return "stdio"
+	}
+	return "mcp"
+}
+
+// envelope is what an HTTP body's headers say (Exchange.State).
+type envelope struct {
+	header    string   // MCP-Protocol-Version as sent
+	hasHeader bool     // the header was sent
+	sessionID string   // Mcp-Session-Id as sent
+	session   string   // the valid session's version ("" otherwise)
+	methods   []string // Mcp-Method values
+	names     []string // Mcp-Name values
+	token     string   // Authorization bearer token
+}
+
+// conn is a stdio connection's state (edge.Stream).
+type conn struct {
+	mu      sync.Mutex
+	version string // what initialize negotiated ("" before)
+}
+
+// negotiated returns the connection's handshake version and whether there
+// was one.
+func (c *conn) negotiated() (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version == "" {
+		return V20251125, false
+	}
+	return c.version, true
+}
+
+// connOf returns the stdio connection of x.
+func connOf(x *edge.Exchange) *conn {
+	return x.Stream.State(func() any { return &conn{} }).(*conn)
+}
+
+// Begin implements edge.Transport: the rules that concern a whole body.
+func (t *transport) Begin(_ context.Context, x *edge.Exchange, calls []*edge.Call, batch bool) *edge.Refusal {
+	version := ""
+	if t.stdio {
+		version, _ = connOf(x).negotiated()
+	} else {
+		h := x.HTTP.Header
+		env := &envelope{
+			header:    h.Get(headerProtocolVersion),
+			hasHeader: len(h.Values(headerProtocolVersion)) > 0,
+			sessionID: h.Get(headerSessionID),
+			methods:   h.Values(headerMethod),
+			names:     h.Values(headerName),
+			token:     bearer(h.Get("Authorization")),
+		}
+		x.State = env
+		if env.hasHeader && !isSupported(env.header) {
+			return &edge.Refusal{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
+		}
+		if env.sessionID != "" {
+			v, err := t.s.sess.check(env.sessionID)
+			if err != nil && !(len(calls) == 1 && calls[0].Request != nil && calls[0].Request.Method == "initialize") {
+				e := rpcerror.New(rpcerror.InvalidRequest, "")
+				e.Message = "Unknown or expired session: initialize a new one"
+				return &edge.Refusal{Err: e, Status: http.StatusNotFound}
+			}
+			env.session = v
+		}
+		switch {
+		case env.hasHeader:
+			version = env.header
+		case env.session != "":
+			version = env.session
+		default:
+			version = defaultHTTPVersion
+		}
+	}
+	if batch && !allowsBatches(version) {
+		e := rpcerror.New(rpcerror.InvalidRequest, "")
+		e.Message = "Invalid Request: JSON-RPC batches are not supported in protocol version " + version
+		return &edge.Refusal{Err: e, Status: http.StatusBadRequest}
+	}
+	return nil
+}
+
+// Status implements edge.Transport: 202 when nothing is answered, the
+// single answer's own status (protocol failures) or 200.
+func (t *transport) Status(_ *edge.Exchange, answers []edge.Answer, batch, refused bool) int {
+	if refused {
+		return http.StatusBadRequest
+	}
+	replies := 0
+	for _, a := range answers {
+		if !a.NoReply {
+			replies++
+		}
+	}
+	switch {
+	case replies == 0:
+		if len(answers) == 1 && answers[0].Status != 0 {
+			return answers[0].Status
+		}
+		return http.StatusAccepted
+	case !batch && answers[0].Status != 0:
+		return answers[0].Status
+	}
+	return http.StatusOK
+}
+
+// Serve implements edge.Transport: one element of a body.
+func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) edge.Answer {
+	if c.Invalid != nil {
+		if isResponse(c.Raw) {
+			// A client answering a server request: the gateway sends none,
+			// so there is nothing to match it with; accepted and ignored.
+			return edge.Answer{NoReply: true}
+		}
+		a := edge.Invalid(c)
+		a.Status = http.StatusBadRequest
+		return a
+	}
+	req := c.Request
+	r, refusal := t.resolve(x, req)
+	if refusal != nil {
+		if req.IsNotification() {
+			refusal.NoReply = true
+		}
+		return *refusal
+	}
+	if req.IsNotification() {
+		if req.Method == "notifications/cancelled" {
+			t.s.cancel(t.scope(x), req.Params)
+		}
+		return edge.Answer{NoReply: true}
+	}
+	switch {
+	case r.modern && removedInStateless[req.Method]:
+		e := rpcerror.New(rpcerror.MethodNotFound, "")
+		e.Message = "Method not found: " + req.Method + " was removed in protocol version " + V20260728
+		return edge.Answer{Err: e, Status: t.httpStatus(http.StatusNotFound)}
+	case req.Method == "initialize" && !r.modern:
+		return t.initialize(ctx, x, c)
+	case req.Method == "tools/call":
+		return t.toolsCall(ctx, x, c, r)
+	}
+	l := t.s.linkFor(r)
+	resp, err := l.call(ctx, req.Method, req.Params, nil)
+	a := t.convert(resp, err, nil, "", c.RequestID)
+	if r.modern && a.Err != nil && a.Err.Code == rpcerror.MethodNotFound {
+		a.Status = t.httpStatus(http.StatusNotFound)
+	}
+	return a
+}
+
+// resolved is the protocol version a request is served at.
+type resolved struct {
+	version string
+	named   bool // the request named it (session, header, _meta, stdio handshake)
+	modern  bool // 2026-07-28, served statelessly
+}
+
+// resolve applies the version rules to one request (see the package doc).
+func (t *transport) resolve(x *edge.Exchange, req *wire.Request) (resolved, *edge.Answer) {
+	call := !req.IsNotification()
+	var meta requestMeta
+	if call {
+		meta = readMeta(req.Params)
+	}
+	var env *envelope
+	if !t.stdio {
+		env = x.State.(*envelope)
+		if meta.hasVersion || env.header == V20260728 {
+			switch {
+			case !env.hasHeader:
+				return resolved{}, t.headerMismatch("the MCP-Protocol-Version header is required with params._meta")
+			case call && !meta.hasVersion:
+				return resolved{}, t.invalidMeta(req.Params, metaProtocolVersion)
+			case call && meta.version != env.header:
+				return resolved{}, t.headerMismatch("MCP-Protocol-Version header " + strconv.Quote(env.header) + " does not match params._meta value " + strconv.Quote(meta.version))
+			}
+		}
+	}
+	if meta.hasVersion {
+		if !isSupported(meta.version) {
+			return resolved{}, &edge.Answer{Err: unsupportedVersion(meta.version), Status: t.httpStatus(http.StatusBadRequest)}
+		}
+		if !isModern(meta.version) {
+			return resolved{version: meta.version, named: true}, nil
+		}
+		if !meta.hasCapabilities {
+			return resolved{}, t.invalidMeta(req.Params, metaClientCapabilities)
+		}
+		if env != nil {
+			if a := t.checkHeaders(env, req); a != nil {
+				return resolved{}, a
+			}
+		}
+		return resolved{version: V20260728, named: true, modern: true}, nil
+	}
+	if t.stdio {
+		v, named := connOf(x).negotiated()
+		return resolved{version: v, named: named}, nil
+	}
+	switch {
+	case env.header == V20260728:
+		// A notification at 2026-07-28 (the _meta triple is for calls only).
+		return resolved{version: V20260728, named: true, modern: true}, nil
+	case env.hasHeader:
+		return resolved{version: env.header, named: true}, nil
+	case env.session != "":
+		return resolved{version: env.session, named: true}, nil
+	}
+	return resolved{version: defaultHTTPVersion}, nil
+}
+
+// checkHeaders applies 2026-07-28's Mcp-Method and Mcp-Name rules.
+func (t *transport) checkHeaders(env *envelope, req *wire.Request) *edge.Answer {
+	if len(env.methods) != 1 {
+		return t.headerMismatch("exactly one Mcp-Method header is required")
+	}
+	if env.methods[0] != req.Method {
+		return t.headerMismatch("Mcp-Method header value " + strconv.Quote(env.methods[0]) + " does not match body value " + strconv.Quote(req.Method))
+	}
+	var want string
+	switch req.Method {
+	case "tools/call", "prompts/get":
+		want = topString(req.Params, "name")
+	case "resources/read":
+		want = topString(req.Params, "uri")
+	default:
+		return nil
+	}
+	if len(env.names) != 1 {
+		return t.headerMismatch("exactly one Mcp-Name header is required for " + req.Method)
+	}
+	got, ok := decodeHeaderValue(strings.TrimSpace(env.names[0]))
+	if !ok {
+		return t.headerMismatch("Mcp-Name header value is malformed")
+	}
+	if got != want {
+		return t.headerMismatch("Mcp-Name header value " + strconv.Quote(got) + " does not match body value " + strconv.Quote(want))
+	}
+	return nil
+}
+
+// httpStatus returns status on HTTP and 0 (no meaning) on stdio.
+func (t *transport) httpStatus(status int) int {
+	if t.stdio {
+		return 0
+	}
+	return status
+}
+
+// headerMismatch is -32020 with HTTP 400.
+func (t *transport) headerMismatch(msg string) *edge.Answer {
+	e := rpcerror.New(rpcerror.InvalidRequest, "")
+	e.Code = CodeHeaderMismatch
+	e.HTTPStatus = http.StatusBadRequest
+	e.Message = "Header mismatch: " + msg
+	return &edge.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
+}
+
+// invalidMeta is a 2026-07-28 request whose params lack _meta or one of
+// its required members: -32602, HTTP 400, with the violation AJV would
+// report (path "root" when _meta itself is missing).
+func (t *transport) invalidMeta(params json.RawMessage, member string) *edge.Answer {
+	path, missing := "/_meta", member
+	if topValue(params, "_meta") == nil {
+		path, missing = "root", "_meta"
+	}
+	msg := "must have required property '" + missing + "'"
+	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
+	e.Message = "Invalid params: " + msg
+	e.Data.ValidationErrors = []toolschema.Violation{{
+		Message: msg, Path: path, Keyword: "required", Params: map[string]any{"missingProperty": missing},
+	}}
+	return &edge.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
+}
+
+// unsupportedVersion is -32022: the contract's data.protocol.
+func unsupportedVersion(requested string) *rpcerror.Error {
+	e := rpcerror.New(rpcerror.InvalidRequest, "")
+	e.Code = CodeUnsupportedProtocolVersion
+	e.HTTPStatus = http.StatusBadRequest
+	e.Message = "Unsupported protocol version"
+	e.Data.Protocol = &rpcerror.Protocol{Requested: requested, Supported: append([]string(nil), SupportedVersions...)}
+	return e
+}
+
+// initialize negotiates a handshake version on a fresh SDK session and, on
+// HTTP, mints a session id naming it (stdio: the connection remembers it).
+func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Call) edge.Answer {
+	if c.Batch {
+		e := rpcerror.New(rpcerror.InvalidRequest, "")
+		e.Message = "Invalid Request: initialize must not be part of a JSON-RPC batch"
+		return edge.Answer{Err: e}
+	}
+	l := newLink()
+	ss, err := t.s.sdk.Connect(ctx, l, nil)
+	if err != nil {
+		return edge.Answer{Err: rpcerror.Internal("", c.RequestID, fmt.Errorf("mcp: initialize session: %w", err))}
+	}
+	defer ss.Close()
+	resp, err := l.call(ctx, "initialize", c.Request.Params, nil)
+	a := t.convert(resp, err, nil, "", c.RequestID)
+	if a.Err != nil {
+		return a
+	}
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(a.Result, &res) != nil || !isSupported(res.ProtocolVersion) || isModern(res.ProtocolVersion) {
+		return edge.Answer{Err: rpcerror.Internal("", c.RequestID, fmt.Errorf("mcp: initialize negotiated %q", res.ProtocolVersion))}
+	}
+	if t.stdio {
+		cn := connOf(x)
+		cn.mu.Lock()
+		cn.version = res.ProtocolVersion
+		cn.mu.Unlock()
+	} else {
+		x.SetHeader(headerSessionID, t.s.sess.mint(res.ProtocolVersion))
+	}
+	return a
+}
+
+// toolsCall runs one tools/call through the version's SDK session.
+func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Call, r resolved) edge.Answer {
+	name := topString(c.Request.Params, "name")
+	if _, ok := t.s.reg.Lookup(name); !ok {
+		e := rpcerror.InvalidParams(name, []toolschema.Violation{{
+			Message: "must be equal to one of the allowed values", Path: "/name", Keyword: "enum",
+			Params: map[string]any{"allowedValues": t.s.names}, Value: name,
+		}})
+		e.Message = "Unknown tool: " + clip(name, 100)
+		return edge.Answer{Err: e, Tool: "unknown"}
+	}
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if key := inflightKey(t.scope(x), c.ID); key != "" {
+		t.s.inflight.Store(key, cancel)
+		defer t.s.inflight.Delete(key)
+	}
+	cs := &callState{ctx: callCtx, requestID: c.RequestID, version: r.version, named: r.named}
+	if env, ok := x.State.(*envelope); ok {
+		cs.token = env.token
+	}
+	resp, err := t.s.linkFor(r).call(callCtx, "tools/call", c.Request.Params, cs.extra())
+	a := t.convert(resp, err, cs, name, c.RequestID)
+	a.Tool = name
+	return a
+}
+
+// convert turns an SDK session's response into an answer. The contract
+// error a tool handler left in cs wins over what the SDK made of it; other
+// JSON-RPC errors keep their code and message and get the contract's data.
+func (t *transport) convert(resp *jsonrpc.Response, err error, cs *callState, tool, requestID string) edge.Answer {
+	if err != nil {
+		return edge.Answer{Err: rpcerror.Internal(tool, requestID, err)}
+	}
+	if resp.Error != nil {
+		if cs != nil && cs.err != nil {
+			return edge.Answer{Err: cs.err}
+		}
+		var we *jsonrpc.Error
+		if !errors.As(resp.Error, &we) || we.Code == rpcerror.InternalError {
+			return edge.Answer{Err: rpcerror.Internal(tool, requestID, resp.Error)}
+		}
+		e := rpcerror.New(int(we.Code), tool)
+		e.Message = we.Message
+		return edge.Answer{Err: e}
+	}
+	a := edge.Answer{Result: resp.Result}
+	if cs != nil {
+		a.Err = cs.err // rendered into an isError result: still reported once
+	}
+	return a
+}
+
+// linkFor returns the session serving r.
+func (s *Server) linkFor(r resolved) *link {
+	if r.modern {
+		return s.modern
+	}
+	if l := s.legacy[r.version]; l != nil {
+		return l
+	}
+	return s.legacy[V20251125]
+}
+
+// scope names the owner of in-flight calls for notifications/cancelled: a
+// stdio connection or an HTTP session ("" when there is none: without a
+// session, an HTTP request cannot be told apart from another client's).
+func (t *transport) scope(x *edge.Exchange) string {
+	if t.stdio {
+		return fmt.Sprintf("stdio:%p", x.Stream)
+	}
+	if env, ok := x.State.(*envelope); ok && env.session != "" {
+		return "http:" + env.sessionID
+	}
+	return ""
+}
+
+// inflightKey names an in-flight request within its scope.
+func inflightKey(scope string, id json.RawMessage) string {
+	if scope == "" || id == nil {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, id) != nil {
+		return ""
+	}
+	return scope + "\x00" + b.String()
+}
+
+// cancel handles notifications/cancelled: it cancels the named in-flight
+// request of the same scope, if any (a late or unknown id is ignored).
+func (s *Server) cancel(scope string, params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	if c, ok := s.inflight.Load(inflightKey(scope, p.RequestID)); ok {
+		c.(context.CancelFunc)()
+	}
+}
+
+// requestMeta is what a request's params._meta says about its protocol.
+type requestMeta struct {
+	version         string
+	hasVersion      bool
+	hasCapabilities bool
+}
+
+// readMeta reads params._meta's protocol members without decoding the rest
+// of params (which may hold a megabyte of file content). A version that is
+// not a string counts as present and unsupported.
+func readMeta(params json.RawMessage) requestMeta {
+	var m requestMeta
+	raw := topValue(params, "_meta")
+	if raw == nil || !bytes.Contains(raw, []byte(metaProtocolVersion)) {
+		return m
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(raw, &meta) != nil {
+		return m
+	}
+	v, ok := meta[metaProtocolVersion]
+	if !ok {
+		return m
+	}
+	m.hasVersion = true
+	_ = json.Unmarshal(v, &m.version)
+	caps, ok := meta[metaClientCapabilities]
+	m.hasCapabilities = ok && len(caps) > 0 && caps[0] == '{'
+	return m
+}
+
+// topValue returns the raw value of member key of a JSON object, skipping
+// every other member's value unread (nil when absent or not an object).
+func topValue(obj json.RawMessage, key string) jsontext.Value {
+	if len(obj) == 0 {
+		return nil
+	}
+	d := jsontext.NewDecoder(bytes.NewReader(obj))
+	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil
+	}
+	for d.PeekKind() == '"' {
+		name, err := d.ReadToken()
+		if err != nil {
+			return nil
+		}
+		if name.String() == key {
+			v, err := d.ReadValue()
+			if err != nil {
+				return nil
+			}
+			return v
+		}
+		if d.SkipValue() != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// topString returns member key of a JSON object when it is a string ("" otherwise).
+func topString(obj json.RawMessage, key string) string {
+	v := topValue(obj, key)
+	if len(v) == 0 || v[0] != '"' {
+		return ""
+	}
+	var s string
+	_ = json.Unmarshal(v, &s)
+	return s
+}
+
+// isResponse reports whether raw is a JSON-RPC response object: an id and a
+// result or error, and no method.
+func isResponse(raw json.RawMessage) bool {
+	if len(raw) == 0 || raw[0] != '{' {
+		return false
+	}
+	return topValue(raw, "method") == nil && topValue(raw, "id") != nil &&
+		(topValue(raw, "result") != nil || topValue(raw, "error") != nil)
+}
+
+// decodeHeaderValue undoes the "=?base64?...?=" sentinel of Mcp-Name; a
+// plain value must be printable ASCII.
+func decodeHeaderValue(v string) (string, bool) {
+	if strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=") && len(v) >= len("=?base64??=") {
+		b, err := base64.StdEncoding.DecodeString(v[len("=?base64?") : len(v)-2])
+		if err != nil {
+			return "", false
+		}
+		return string(b), true
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 && c != '\t') || c > 0x7e {
+			return "", false
+		}
+	}
+	return v, true
+}
+
+// bearer extracts the token of an Authorization: Bearer header.
+func bearer(v string) string {
+	const p = "bearer "
+	if len(v) > len(p) && strings.EqualFold(v[:len(p)], p) {
+		return strings.TrimSpace(v[len(p):])
+	}
+	return ""
+}
+
+// clip shortens s to n bytes for messages.
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}

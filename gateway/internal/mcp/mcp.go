@@ -1,0 +1,317 @@
+// Package mcp is the gateway's Model Context Protocol layer. The protocol
+// itself (initialize and version negotiation, ping, tools/list and its
+// pages, tools/call dispatch, server/discover, the per-request _meta of
+// 2026-07-28, cancellation) is the official Go SDK's
+// (github.com/modelcontextprotocol/go-sdk): the registry's tools are added
+// to an SDK server raw (Server.AddTool), with the gateway's own AJV-style
+// validation and error contract inside the tool handler.
+//
+// What stays here is what the contract needs and the SDK cannot give (see
+// docs/architecture.md): the Streamable HTTP and stdio envelope rules, run
+// inside the gateway's one request pipeline (package edge), which feeds the
+// SDK decoded requests over in-process connections (link.go) to long-lived
+// SDK sessions, one per protocol version; and sessions that any replica
+// accepts (session.go).
+//
+// The envelope rules (envelope.go):
+//
+//   - A request's version: 2026-07-28 when its params._meta names it (with
+//     the MCP-Protocol-Version header on HTTP, which must agree), else the
+//     MCP-Protocol-Version header, else its Mcp-Session-Id's, else the
+//     version initialize negotiated on the stdio connection, else 2025-03-26.
+//     An unsupported version is -32022 with HTTP 400.
+//   - 2026-07-28 requests need _meta with protocolVersion and
+//     clientCapabilities (-32602, HTTP 400) and, on HTTP, Mcp-Method (and
+//     Mcp-Name for tools/call) agreeing with the body (-32020, HTTP 400).
+//     Methods the revision removed are -32601 with HTTP 404.
+//   - Batches only at 2025-03-26; initialize never in a batch.
+//   - Sessions (HTTP, handshake versions): initialize mints an
+//     Mcp-Session-Id that is an HMAC over version, issue time and a nonce;
+//     any replica with the same secret accepts it. A forged or expired id
+//     gets 404; a request without one is served. GET and DELETE get 405.
+//
+// Tool errors (the one rule, docs/errors.md): a failed tools/call is an
+// isError CallToolResult when the request named a protocol version (session,
+// header, _meta, or an initialized stdio connection) — its text renders the
+// error, result._meta["dev.ghops/error"] carries the contract's
+// {code, message, data}, and it has no structuredContent — and a JSON-RPC
+// error object otherwise. -mcp-tool-errors jsonrpc|result forces either.
+// An unknown tool is always a JSON-RPC error.
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolcall"
+	"ghops.dev/gateway/internal/toolschema"
+)
+
+// Tool-error modes (-mcp-tool-errors).
+const (
+	// ToolErrorsAuto answers a failed tool call with an isError result when
+	// the request named a protocol version, else with a JSON-RPC error.
+	ToolErrorsAuto = "auto"
+	// ToolErrorsJSONRPC always answers with a JSON-RPC error object.
+	ToolErrorsJSONRPC = "jsonrpc"
+	// ToolErrorsResult always answers with an isError tool result.
+	ToolErrorsResult = "result"
+)
+
+// ErrorMetaKey is the result._meta key of an isError result's contract
+// error object.
+const ErrorMetaKey = "dev.ghops/error"
+
+// ServerName is the name the gateway gives itself in serverInfo.
+const ServerName = "ghops-gateway"
+
+// DefaultSessionMaxAge is how long a minted session id stays valid.
+const DefaultSessionMaxAge = 24 * time.Hour
+
+// callStateKey is the TokenInfo.Extra key carrying a call's state into the
+// SDK's tool handler.
+const callStateKey = "dev.ghops/call"
+
+// toolCaller is the part of *toolcall.Caller the server uses.
+type toolCaller interface {
+	Call(ctx context.Context, name string, args json.RawMessage, info toolcall.CallInfo) (json.RawMessage, *rpcerror.Error)
+}
+
+// Server is the MCP layer: an SDK server with the registry's tools and its
+// in-process sessions. It is safe for concurrent use; Close ends its
+// sessions.
+type Server struct {
+	reg      *toolschema.Registry
+	caller   toolCaller
+	mode     string
+	version  string
+	log      *slog.Logger
+	sess     sessions
+	pageSize int
+
+	sdk      *sdk.Server
+	legacy   map[string]*link // handshake version -> session initialized at it
+	modern   *link            // session serving 2026-07-28 requests
+	names    []any            // tool names, for an unknown tool's violation
+	inflight sync.Map         // cancellation key -> context.CancelFunc
+}
+
+// Option configures a Server.
+type Option func(*Server)
+
+// WithToolErrorMode selects the tool-error rule: ToolErrorsAuto (default),
+// ToolErrorsJSONRPC or ToolErrorsResult; anything else keeps the default.
+func WithToolErrorMode(mode string) Option {
+	return func(s *Server) {
+		switch mode {
+		case ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult:
+			s.mode = mode
+		}
+	}
+}
+
+// WithSessionSecret sets the key session ids are signed with. Every replica
+// behind one URL must get the same secret; an empty one keeps a random
+// per-process key.
+func WithSessionSecret(secret []byte) Option {
+	return func(s *Server) {
+		if len(secret) > 0 {
+			s.sess.secret = append([]byte(nil), secret...)
+		}
+	}
+}
+
+// WithSessionMaxAge sets how long a session id is accepted (default
+// DefaultSessionMaxAge; <= 0: forever).
+func WithSessionMaxAge(d time.Duration) Option { return func(s *Server) { s.sess.maxAge = d } }
+
+// WithLogger sets the logger (default slog.Default()).
+func WithLogger(l *slog.Logger) Option {
+	return func(s *Server) {
+		if l != nil {
+			s.log = l
+		}
+	}
+}
+
+// WithServerVersion sets serverInfo.version (default "dev").
+func WithServerVersion(v string) Option {
+	return func(s *Server) {
+		if v != "" {
+			s.version = v
+		}
+	}
+}
+
+// WithPageSize sets how many tools one tools/list page holds (default: the
+// SDK's).
+func WithPageSize(n int) Option { return func(s *Server) { s.pageSize = n } }
+
+// New returns the MCP layer over the tools of reg, calling them through
+// caller, with its sessions connected.
+func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, error) {
+	s := &Server{
+		reg: reg, caller: caller, mode: ToolErrorsAuto, version: "dev", log: slog.Default(),
+		sess:   sessions{maxAge: DefaultSessionMaxAge, now: time.Now},
+		legacy: map[string]*link{},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.sess.secret == nil {
+		s.sess.secret = randomSecret()
+	}
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: s.version}, &sdk.ServerOptions{
+		Logger:       s.log,
+		PageSize:     s.pageSize,
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
+	})
+	for _, t := range reg.Tools() {
+		s.names = append(s.names, t.Name)
+		s.sdk.AddTool(sdkTool(t), s.handler(t))
+	}
+	ctx := context.Background()
+	for _, v := range legacyVersions {
+		l := newLink()
+		state := &sdk.ServerSessionState{
+			InitializeParams:  &sdk.InitializeParams{ProtocolVersion: v, Capabilities: &sdk.ClientCapabilities{}},
+			InitializedParams: &sdk.InitializedParams{},
+		}
+		if _, err := s.sdk.Connect(ctx, l, &sdk.ServerSessionOptions{State: state}); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("mcp: session for %s: %w", v, err)
+		}
+		s.legacy[v] = l
+	}
+	s.modern = newLink()
+	if _, err := s.sdk.Connect(ctx, s.modern, &sdk.ServerSessionOptions{State: &sdk.ServerSessionState{}}); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("mcp: stateless session: %w", err)
+	}
+	return s, nil
+}
+
+// Close ends the server's sessions.
+func (s *Server) Close() {
+	for _, l := range s.legacy {
+		_ = l.Close()
+	}
+	if s.modern != nil {
+		_ = s.modern.Close()
+	}
+}
+
+// sdkTool describes a registry tool to the SDK. Annotations state only what
+// differs from the specification's defaults, except destructiveHint, which
+// a writing tool always states.
+func sdkTool(t *toolschema.Tool) *sdk.Tool {
+	a := &sdk.ToolAnnotations{ReadOnlyHint: t.Annotations.ReadOnlyHint, IdempotentHint: t.Annotations.IdempotentHint}
+	if !t.Annotations.ReadOnlyHint {
+		d := t.Annotations.DestructiveHint
+		a.DestructiveHint = &d
+	}
+	if !t.Annotations.OpenWorldHint {
+		f := false
+		a.OpenWorldHint = &f
+	}
+	return &sdk.Tool{
+		Name: t.Name, Title: t.Title, Description: t.Description,
+		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: a,
+	}
+}
+
+// callState is what the envelope knows about one tools/call, handed to the
+// SDK's tool handler through RequestExtra, and what the handler leaves for
+// the envelope (the failure, whichever way it was answered).
+type callState struct {
+	ctx       context.Context // the caller's context: deadline, cancellation, principal
+	requestID string
+	token     string // bearer token, forwarded only when the caller is configured to
+	version   string // the protocol version the request is served at
+	named     bool   // the request named a protocol version
+	err       *rpcerror.Error
+}
+
+// extra wraps cs for the SDK.
+func (cs *callState) extra() *sdk.RequestExtra {
+	return &sdk.RequestExtra{TokenInfo: &auth.TokenInfo{Extra: map[string]any{callStateKey: cs}}}
+}
+
+// stateOf returns the call state of a tool request (nil when the request did
+// not come through the envelope, which cannot happen: the SDK server is
+// reachable only through the links).
+func stateOf(req *sdk.CallToolRequest) *callState {
+	if req == nil || req.Extra == nil || req.Extra.TokenInfo == nil {
+		return nil
+	}
+	cs, _ := req.Extra.TokenInfo.Extra[callStateKey].(*callState)
+	return cs
+}
+
+// handler is the SDK tool handler of tool t: the shared call path
+// (toolcall) and the tool-error rule.
+func (s *Server) handler(t *toolschema.Tool) sdk.ToolHandler {
+	return func(sdkCtx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		cs := stateOf(req)
+		if cs == nil {
+			return nil, &jsonrpc.Error{Code: rpcerror.InternalError, Message: "Internal error"}
+		}
+		// The caller's context governs the call; the SDK's (ended by a
+		// notifications/cancelled the link forwards) stops it too.
+		ctx, cancel := context.WithCancel(cs.ctx)
+		defer cancel()
+		stop := context.AfterFunc(sdkCtx, cancel)
+		defer stop()
+		res, e := s.caller.Call(ctx, t.Name, stripMeta(req.Params.Arguments), toolcall.CallInfo{RequestID: cs.requestID, Token: cs.token})
+		if e == nil {
+			r := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(res)}}}
+			if hasStructuredContent(cs.version) {
+				r.StructuredContent = res
+			}
+			return r, nil
+		}
+		cs.err = e
+		if s.asResult(cs) {
+			return errorResult(e), nil
+		}
+		// The envelope answers with the contract error itself (cs.err);
+		// this is only what the SDK hands back.
+		return nil, &jsonrpc.Error{Code: int64(e.Code), Message: e.Message}
+	}
+}
+
+// asResult applies the tool-error rule to one call.
+func (s *Server) asResult(cs *callState) bool {
+	switch s.mode {
+	case ToolErrorsJSONRPC:
+		return false
+	case ToolErrorsResult:
+		return true
+	}
+	return cs.named
+}
+
+// errorResult is the isError CallToolResult of a failed call: the text
+// rendering for the model and the contract error object in _meta. It has
+// no structuredContent: clients check that against the tool's
+// outputSchema, which describes the tool's success.
+func errorResult(e *rpcerror.Error) *sdk.CallToolResult {
+	obj, err := json.Marshal(e.JSONRPC())
+	if err != nil {
+		obj = []byte(`{"code":-32603,"message":"Internal error"}`)
+	}
+	return &sdk.CallToolResult{
+		IsError: true,
+		Content: []sdk.Content{&sdk.TextContent{Text: RenderError(e)}},
+		Meta:    sdk.Meta{ErrorMetaKey: json.RawMessage(obj)},
+	}
+}

@@ -1,0 +1,87 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"ghops.dev/gateway/internal/rpcerror"
+)
+
+// RenderError renders a contract error as text for the model, the content
+// of an isError result (docs/errors.md): "Error <code>: <title>", then one
+// "  - path: message" line per violation (-32602), or one "  - key: value"
+// line per context field.
+func RenderError(e *rpcerror.Error) string {
+	var b strings.Builder
+	title := e.Message
+	if e.Code == rpcerror.InvalidParamsCode && len(e.Data.ValidationErrors) > 0 {
+		title = "Invalid params"
+	}
+	fmt.Fprintf(&b, "Error %d: %s", e.Code, title)
+	for _, v := range e.Data.ValidationErrors {
+		fmt.Fprintf(&b, "\n  - %s: %s", v.Path, v.Message)
+	}
+	d := e.Data
+	var lines []string
+	add := func(k, v string) {
+		if v != "" {
+			lines = append(lines, k+": "+v)
+		}
+	}
+	if d.GitHub != nil {
+		gh := d.GitHub.Message
+		if gh == e.Message {
+			gh = ""
+		}
+		if d.GitHub.Status != 0 {
+			gh = strings.TrimSpace(strconv.Itoa(d.GitHub.Status) + " " + gh)
+		}
+		add("github", gh)
+		add("documentation_url", d.GitHub.DocumentationURL)
+	}
+	if d.Resource != nil {
+		add("resource", strings.TrimSpace(d.Resource.Type+" "+d.Resource.ID))
+	}
+	if d.RetryAfter != nil {
+		add("retryAfter", strconv.Itoa(*d.RetryAfter)+"s")
+	}
+	add("mergeable_state", d.MergeableState)
+	add("expected_sha", d.ExpectedSHA)
+	add("actual_sha", d.ActualSHA)
+	if d.Protocol != nil {
+		add("protocol", "requested "+d.Protocol.Requested+", supported "+strings.Join(d.Protocol.Supported, ", "))
+	}
+	add("requestId", d.RequestID)
+	for _, l := range lines {
+		b.WriteString("\n  - " + l)
+	}
+	return b.String()
+}
+
+// stripMeta removes a top-level "_meta" member from an arguments object;
+// absent or null arguments become {}.
+func stripMeta(args json.RawMessage) json.RawMessage {
+	t := bytes.TrimSpace(args)
+	if len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return json.RawMessage("{}")
+	}
+	if t[0] != '{' || !bytes.Contains(t, []byte(`"_meta"`)) {
+		return args
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(t, &m) != nil {
+		return args
+	}
+	if _, ok := m["_meta"]; !ok {
+		return args
+	}
+	delete(m, "_meta")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return args
+	}
+	return b
+}

@@ -1,0 +1,86 @@
+// Package plainrpc is the plain JSON-RPC 2.0 transport of POST /rpc, run by
+// the gateway's one pipeline (package edge): every tool is a method, its
+// params are the tool's arguments in any shape package normalize accepts,
+// and its result is the tool's JSON result.
+//
+// Its envelope rules, beside the pipeline's: batches are always accepted
+// (within the pipeline's limits); a tool that does not exist is -32601; the
+// HTTP status is 200 for every JSON-RPC answer unless status mapping is on,
+// where each error code has its status (docs/errors.md) and a batch takes
+// the highest; a body of notifications only is answered 204 with no body.
+package plainrpc
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/normalize"
+	"ghops.dev/gateway/internal/toolcall"
+)
+
+// Transport is the /rpc envelope.
+type Transport struct {
+	caller  *toolcall.Caller
+	mapping bool
+}
+
+// New returns the /rpc transport calling tools through caller; mapping turns
+// on the HTTP status mapping.
+func New(caller *toolcall.Caller, mapping bool) *Transport {
+	return &Transport{caller: caller, mapping: mapping}
+}
+
+// Name implements edge.Transport.
+func (*Transport) Name() string { return "rpc" }
+
+// Begin implements edge.Transport: /rpc accepts every well-formed body.
+func (*Transport) Begin(context.Context, *edge.Exchange, []*edge.Call, bool) *edge.Refusal {
+	return nil
+}
+
+// Serve implements edge.Transport: one tool call.
+func (t *Transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) edge.Answer {
+	if c.Invalid != nil {
+		return edge.Invalid(c)
+	}
+	req := c.Request
+	tool := req.Method
+	if _, ok := t.caller.Registry().Lookup(tool); !ok {
+		tool = "unknown"
+	}
+	info := toolcall.CallInfo{RequestID: c.RequestID}
+	if x.HTTP != nil {
+		info.Token = bearer(x.HTTP.Header.Get("Authorization"))
+	}
+	res, e := t.caller.Call(ctx, req.Method, normalize.Arguments(req.Method, req.Params), info)
+	return edge.Answer{Result: res, Err: e, NoReply: req.IsNotification(), Tool: tool}
+}
+
+// Status implements edge.Transport.
+func (t *Transport) Status(_ *edge.Exchange, answers []edge.Answer, _, refused bool) int {
+	status, replies := http.StatusOK, 0
+	for _, a := range answers {
+		if a.NoReply {
+			continue
+		}
+		replies++
+		if t.mapping && a.Err != nil && a.Err.HTTPStatus > status {
+			status = a.Err.HTTPStatus
+		}
+	}
+	if replies == 0 && !refused {
+		return http.StatusNoContent
+	}
+	return status
+}
+
+// bearer extracts the token of an "Authorization: Bearer <token>" header.
+func bearer(h string) string {
+	const prefix = "bearer "
+	if len(h) > len(prefix) && strings.EqualFold(h[:len(prefix)], prefix) {
+		return strings.TrimSpace(h[len(prefix):])
+	}
+	return ""
+}
