@@ -380,10 +380,11 @@ func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Cal
 	if env, ok := x.State.(*envelope); ok {
 		cs.token = env.token
 	}
-	resp, err := t.s.linkFor(r).call(callCtx, "tools/call", c.Request.Params, cs.extra())
-	a := t.convert(resp, err, cs, name, c.RequestID)
-	a.Tool = name
-	return a
+	o := t.s.run(callCtx, cs, name, json.RawMessage(topValue(c.Request.Params, "arguments")))
+	if o.err != nil && !o.asResult {
+		return edge.Answer{Err: o.err, Tool: name}
+	}
+	return edge.Answer{Result: t.s.encodeToolResult(o, r.modern), Err: o.err, Tool: name}
 }
 
 // convert turns an SDK session's response into an answer. The contract

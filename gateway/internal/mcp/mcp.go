@@ -98,11 +98,12 @@ type Server struct {
 	sess     sessions
 	pageSize int
 
-	sdk      *sdk.Server
-	legacy   map[string]*link // handshake version -> session initialized at it
-	modern   *link            // session serving 2026-07-28 requests
-	names    []any            // tool names, for an unknown tool's violation
-	inflight sync.Map         // cancellation key -> context.CancelFunc
+	sdk        *sdk.Server
+	serverInfo []byte           // {"name":...,"version":...}
+	legacy     map[string]*link // handshake version -> session initialized at it
+	modern     *link            // session serving 2026-07-28 requests
+	names      []any            // tool names, for an unknown tool's violation
+	inflight   sync.Map         // cancellation key -> context.CancelFunc
 }
 
 // Option configures a Server.
@@ -175,6 +176,7 @@ func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, 
 		PageSize:     s.pageSize,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 	})
+	s.serverInfo, _ = json.Marshal(sdk.Implementation{Name: ServerName, Version: s.version})
 	for _, t := range reg.Tools() {
 		s.names = append(s.names, t.Name)
 		s.sdk.AddTool(sdkTool(t), s.handler(t))
@@ -258,7 +260,8 @@ func stateOf(req *sdk.CallToolRequest) *callState {
 }
 
 // handler is the SDK tool handler of tool t: the shared call path
-// (toolcall) and the tool-error rule.
+// (toolcall) and the tool-error rule. The envelope's own tools/call path
+// (fastpath.go) runs the same code without the SDK's dispatch.
 func (s *Server) handler(t *toolschema.Tool) sdk.ToolHandler {
 	return func(sdkCtx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		cs := stateOf(req)
@@ -266,27 +269,51 @@ func (s *Server) handler(t *toolschema.Tool) sdk.ToolHandler {
 			return nil, &jsonrpc.Error{Code: rpcerror.InternalError, Message: "Internal error"}
 		}
 		// The caller's context governs the call; the SDK's (ended by a
-		// notifications/cancelled the link forwards) stops it too.
+		// notifications/cancelled) stops it too.
 		ctx, cancel := context.WithCancel(cs.ctx)
 		defer cancel()
 		stop := context.AfterFunc(sdkCtx, cancel)
 		defer stop()
-		res, e := s.caller.Call(ctx, t.Name, stripMeta(req.Params.Arguments), toolcall.CallInfo{RequestID: cs.requestID, Token: cs.token})
-		if e == nil {
-			r := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(res)}}}
-			if hasStructuredContent(cs.version) {
-				r.StructuredContent = res
-			}
-			return r, nil
+		o := s.run(ctx, cs, t.Name, req.Params.Arguments)
+		if o.err != nil && !o.asResult {
+			// The envelope answers with the contract error itself (cs.err);
+			// this is only what the SDK hands back.
+			return nil, &jsonrpc.Error{Code: int64(o.err.Code), Message: o.err.Message}
 		}
-		cs.err = e
-		if s.asResult(cs) {
-			return errorResult(e), nil
-		}
-		// The envelope answers with the contract error itself (cs.err);
-		// this is only what the SDK hands back.
-		return nil, &jsonrpc.Error{Code: int64(e.Code), Message: e.Message}
+		return o.sdkResult(), nil
 	}
+}
+
+// toolOutcome is what one tools/call came to.
+type toolOutcome struct {
+	res      json.RawMessage // the tool's JSON result (success)
+	err      *rpcerror.Error // the failure
+	asResult bool            // the failure is answered as an isError result
+	version  string          // the protocol version of the answer
+}
+
+// run calls tool name with args through the shared call path and applies
+// the tool-error rule; the failure is also left in cs for the envelope.
+func (s *Server) run(ctx context.Context, cs *callState, name string, args json.RawMessage) toolOutcome {
+	res, e := s.caller.Call(ctx, name, stripMeta(args), toolcall.CallInfo{RequestID: cs.requestID, Token: cs.token})
+	cs.err = e
+	return toolOutcome{res: res, err: e, asResult: e != nil && s.asResult(cs), version: cs.version}
+}
+
+// sdkResult is the outcome as the SDK's CallToolResult.
+func (o toolOutcome) sdkResult() *sdk.CallToolResult {
+	if o.err != nil {
+		return &sdk.CallToolResult{
+			IsError: true,
+			Content: []sdk.Content{&sdk.TextContent{Text: RenderError(o.err)}},
+			Meta:    sdk.Meta{ErrorMetaKey: json.RawMessage(errorObject(o.err))},
+		}
+	}
+	r := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(o.res)}}}
+	if hasStructuredContent(o.version) {
+		r.StructuredContent = o.res
+	}
+	return r
 }
 
 // asResult applies the tool-error rule to one call.
@@ -300,18 +327,11 @@ func (s *Server) asResult(cs *callState) bool {
 	return cs.named
 }
 
-// errorResult is the isError CallToolResult of a failed call: the text
-// rendering for the model and the contract error object in _meta. It has
-// no structuredContent: clients check that against the tool's
-// outputSchema, which describes the tool's success.
-func errorResult(e *rpcerror.Error) *sdk.CallToolResult {
+// errorObject encodes the contract's error object {code, message, data}.
+func errorObject(e *rpcerror.Error) []byte {
 	obj, err := json.Marshal(e.JSONRPC())
 	if err != nil {
-		obj = []byte(`{"code":-32603,"message":"Internal error"}`)
+		return []byte(`{"code":-32603,"message":"Internal error"}`)
 	}
-	return &sdk.CallToolResult{
-		IsError: true,
-		Content: []sdk.Content{&sdk.TextContent{Text: RenderError(e)}},
-		Meta:    sdk.Meta{ErrorMetaKey: json.RawMessage(obj)},
-	}
+	return obj
 }
