@@ -138,6 +138,9 @@ func TestE2EErrorCodes(t *testing.T) {
 		token string
 		call  func(ctx context.Context, c *client.Client) error
 		want  error
+		// beforeTool says the gateway refuses before it knows the tool
+		// (authentication), so data.tool is empty.
+		beforeTool bool
 		// wantMCP is the code over /mcp when it differs: MCP answers an
 		// unknown tool with -32602, as its specification says.
 		wantMCP error
@@ -181,7 +184,7 @@ func TestE2EErrorCodes(t *testing.T) {
 			_, err := c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 1, Sha: proto.String("0000000")})
 			return err
 		}, want: client.ErrHeadSHAMismatch},
-		{name: "-32001 permission denied", opts: gatewaytest.StackOptions{ForwardToken: true}, token: badToken,
+		{name: "-32001 permission denied", opts: gatewaytest.StackOptions{GitHubOAuth: true}, token: badToken, beforeTool: true,
 			call: func(ctx context.Context, c *client.Client) error {
 				_, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: demoRepo})
 				return err
@@ -211,7 +214,7 @@ func TestE2EErrorCodes(t *testing.T) {
 			// cases without special options share one.
 			stacks := map[string]*gatewaytest.Stack{}
 			key := func(i int) string {
-				if tests[i].opts.Hub == nil && !tests[i].opts.ForwardToken {
+				if tests[i].opts.Hub == nil && !tests[i].opts.GitHubOAuth {
 					return "plain"
 				}
 				return tests[i].name
@@ -236,7 +239,7 @@ func TestE2EErrorCodes(t *testing.T) {
 						t.Fatalf("err = %v, want %v", err, want)
 					}
 					var e *client.Error
-					if !errors.As(err, &e) || e.Data.Tool == "" {
+					if !errors.As(err, &e) || (e.Data.Tool == "") != tc.beforeTool {
 						t.Errorf("err = %v: want an *Error whose data names the tool", err)
 					}
 					if tc.token != "" && strings.Contains(err.Error(), tc.token) {

@@ -8,6 +8,8 @@ package gatewaytest
 import (
 	"context"
 	"net"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -31,9 +33,19 @@ type StackOptions struct {
 	HTTPStatusMapping bool
 	// MCPToolErrors is "jsonrpc" (default) or "result".
 	MCPToolErrors string
-	// ForwardToken forwards the client's bearer token to the service, which
-	// is then started with AllowCallerToken.
-	ForwardToken bool
+	// GitHubOAuth makes GitHub (fakehub) the gateway's OAuth issuer: a
+	// caller's bearer token is verified against fakehub's /user and forwarded
+	// to the service, which is then started with AllowCallerToken.
+	GitHubOAuth bool
+	// GitHubURL is the API root the gateway verifies GitHub tokens against
+	// (StartStack sets it to fakehub's).
+	GitHubURL string
+	// Policy is a policy file's content ("" for none).
+	Policy string
+	// ReadOnly runs the gateway with -read-only.
+	ReadOnly bool
+	// Configure adjusts the gateway configuration last (nil: nothing).
+	Configure func(*config.Config)
 	// CallTimeout bounds each service call (default 30s).
 	CallTimeout time.Duration
 	// MaxBody is the body limit in bytes (default 1 MiB).
@@ -85,21 +97,34 @@ func StartStack(t testing.TB, opts StackOptions) *Stack {
 	}
 	hub := fakehubtest.Start(t, hc)
 	svc := servicetest.Start(t, servicetest.Options{
-		GitHubURL: hub.URL, Token: fakehub.DemoToken, AllowCallerToken: opts.ForwardToken, CallTimeout: opts.CallTimeout,
+		GitHubURL: hub.URL, Token: fakehub.DemoToken, AllowCallerToken: opts.GitHubOAuth, CallTimeout: opts.CallTimeout,
 	})
+	if opts.GitHubURL == "" {
+		opts.GitHubURL = hub.URL
+	}
 	gw := StartGateway(t, svc.Addr, opts)
 	return &Stack{URL: gw.URL, Hub: hub.Hub, HubURL: hub.URL, Service: svc, Gateway: gw}
 }
 
-// Config returns the gateway configuration opts describe, for serviceAddr.
-func (opts StackOptions) config(serviceAddr string) config.Config {
+// config returns the gateway configuration opts describe, for serviceAddr.
+func (opts StackOptions) config(t testing.TB, serviceAddr string) config.Config {
 	cfg := config.Default()
 	cfg.Addr = "127.0.0.1:0"
 	cfg.ServiceAddr = serviceAddr
 	cfg.HTTPStatusMapping = opts.HTTPStatusMapping
-	cfg.ForwardToken = opts.ForwardToken
 	cfg.AllowedOrigins = opts.AllowedOrigins
-	cfg.ShutdownTimeout = 5 * time.Second
+	cfg.ReadOnly = opts.ReadOnly
+	cfg.ShutdownTimeout = 35 * time.Second
+	if opts.GitHubOAuth {
+		cfg.OAuthIssuer = "github"
+		cfg.GitHubURL = opts.GitHubURL
+	}
+	if opts.Policy != "" {
+		cfg.PolicyFile = filepath.Join(t.TempDir(), "policy.yaml")
+		if err := os.WriteFile(cfg.PolicyFile, []byte(opts.Policy), 0o600); err != nil {
+			t.Fatalf("gatewaytest: %v", err)
+		}
+	}
 	if opts.MCPToolErrors != "" {
 		cfg.MCPToolErrors = opts.MCPToolErrors
 	}
@@ -112,6 +137,9 @@ func (opts StackOptions) config(serviceAddr string) config.Config {
 	if len(opts.SessionSecret) > 0 {
 		cfg.SessionSecret = opts.SessionSecret
 	}
+	if opts.Configure != nil {
+		opts.Configure(&cfg)
+	}
 	return cfg
 }
 
@@ -120,7 +148,7 @@ func (opts StackOptions) config(serviceAddr string) config.Config {
 func StartGateway(t testing.TB, serviceAddr string, opts StackOptions) *Gateway {
 	t.Helper()
 	logs := &SyncBuffer{}
-	a, err := app.New(opts.config(serviceAddr), logs)
+	a, err := app.New(opts.config(t, serviceAddr), logs)
 	if err != nil {
 		t.Fatalf("gatewaytest: %v", err)
 	}

@@ -16,7 +16,7 @@ import (
 func rpc(t *testing.T, url, method, params string, hdr ...string) (int, http.Header, map[string]json.RawMessage) {
 	t.Helper()
 	body := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":` + params + `}`
-	resp, b := httpcall.Do(t, http.MethodPost, url+"/rpc", body, hdr...)
+	resp, b := httpcall.Do(t, http.MethodPost, url+"/rpc", body, append([]string{"Content-Type", "application/json"}, hdr...)...)
 	var out map[string]json.RawMessage
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatalf("answer %q: %v", b, err)
@@ -120,8 +120,10 @@ func TestStackFaults(t *testing.T) {
 		wantCode  int
 		wantRetry bool
 	}{
-		{name: "bad caller token -32001", opts: StackOptions{ForwardToken: true}, hdr: []string{"Authorization", "Bearer not-a-valid-token"},
+		{name: "bad caller token -32001", opts: StackOptions{GitHubOAuth: true}, hdr: []string{"Authorization", "Bearer not-a-valid-token"},
 			params: `{"repo":"octo-org/hello-world"}`, wantCode: -32001},
+		{name: "caller token forwarded", opts: StackOptions{GitHubOAuth: true}, hdr: []string{"Authorization", "Bearer " + fakehub.DemoToken},
+			params: `{"repo":"octo-org/hello-world"}`},
 		{name: "rate limited -32004", opts: StackOptions{Hub: &fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{RateLimit: "primary"}}}},
 			params: `{"repo":"octo-org/hello-world"}`, wantCode: -32004, wantRetry: true},
 		{name: "upstream 500 -32603", opts: StackOptions{Hub: &fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{ErrorRate: 1, ErrorStatus: 500}}}},
@@ -131,6 +133,12 @@ func TestStackFaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			st := StartStack(t, tc.opts)
 			_, hdr, out := rpc(t, st.URL, "fetch", tc.params, tc.hdr...)
+			if tc.wantCode == 0 {
+				if out["result"] == nil {
+					t.Fatalf("no result: %s", out["error"])
+				}
+				return
+			}
 			if got := code(t, out); got != tc.wantCode {
 				t.Fatalf("code %d want %d: %s", got, tc.wantCode, out["error"])
 			}

@@ -38,6 +38,7 @@ func (h *Hub) buildRoutes() {
 		}
 	}
 	add("GET", "/rate_limit", h.getRateLimit)
+	add("GET", "/user", h.getAuthenticatedUser)
 	add("GET", "/search/repositories", h.searchRepos)
 	add("GET", "/search/code", h.searchCode)
 	add("GET", "/repos/{owner}/{repo}", h.withRepo(PermRead, h.getRepo))
@@ -166,6 +167,15 @@ func (h *Hub) getRateLimit(c *reqCtx) *reply {
 }
 
 func (h *Hub) getRepo(c *reqCtx, r *repo) *reply { return okReply(200, c.fullRepo(r)) }
+
+// getAuthenticatedUser answers GET /user: the token's user, 401 without a
+// token (as GitHub: "Requires authentication").
+func (h *Hub) getAuthenticatedUser(c *reqCtx) *reply {
+	if c.tok == nil {
+		return errReply(401, "Requires authentication", docRest)
+	}
+	return okReply(200, c.user(c.tok.Login))
+}
 
 // visibleRepos lists repositories the caller may read.
 func (h *Hub) visibleRepos(c *reqCtx) []*repo {

@@ -1,27 +1,34 @@
 // Package app assembles a gateway from its configuration: the tool registry
-// (built once from the GitHubService descriptors), the gRPC connection to the
-// service, the tool caller, the error sink, the one request pipeline with
-// its transports (/rpc, MCP over HTTP and stdio) and the HTTP server. The
-// binary and gatewaytest both use it, so tests run exactly the wiring the
-// binary runs.
+// (built once from the GitHubService descriptors), the policy file, the
+// gRPC connection to the service, the tool caller (policy, quotas, audit),
+// the error sink, the one request pipeline with its transports (/rpc, MCP
+// over HTTP and stdio), the browser guard and authentication in front of
+// them, and the HTTP server. The binary and gatewaytest both use it, so
+// tests run exactly the wiring the binary runs.
 package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
+	"os/user"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 
+	"ghops.dev/gateway/internal/authn"
 	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/guard"
 	"ghops.dev/gateway/internal/mcp"
 	"ghops.dev/gateway/internal/plainrpc"
+	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/server"
 	"ghops.dev/gateway/internal/toolcall"
@@ -34,6 +41,10 @@ type App struct {
 	Config config.Config
 	// Registry holds the tools, built once.
 	Registry *toolschema.Registry
+	// Policy is the policy file's content (nil without one).
+	Policy *policy.Policy
+	// Auth authenticates HTTP callers.
+	Auth *authn.Authenticator
 	// Caller runs the tools.
 	Caller *toolcall.Caller
 	// Sink receives every error answer.
@@ -64,6 +75,10 @@ func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
 }
 
+// ErrNoAuth refuses a non-loopback listen address without authentication.
+var ErrNoAuth = errors.New("refusing to serve a non-loopback address without authentication: " +
+	"give -policy a file with API keys, or -oauth-issuer, or accept the risk with -insecure-no-auth")
+
 // New assembles a gateway. logOut receives the structured logs and the
 // jsonrpc_error lines (the binary passes os.Stderr). It dials the service
 // lazily: New succeeds while the service is still starting, and /readyz
@@ -74,13 +89,46 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool registry: %w", err)
 	}
+	if cfg.ResourceURL == "" {
+		cfg.ResourceURL = "http://" + cfg.Addr + "/mcp"
+	}
+	a := &App{Config: cfg, Registry: reg, Logger: logger}
+	if cfg.PolicyFile != "" {
+		var names []string
+		for _, t := range reg.Tools() {
+			names = append(names, t.Name)
+		}
+		if a.Policy, err = policy.Load(cfg.PolicyFile, names); err != nil {
+			return nil, err
+		}
+	}
+	a.Sink = rpcerror.NewSink(logOut, logger)
+	a.Auth, err = authn.New(context.Background(), authn.Options{
+		Policy: a.Policy, Issuer: cfg.OAuthIssuer, JWKSURL: cfg.OAuthJWKSURL, Audience: cfg.OAuthAudience,
+		Claim: cfg.OAuthClaim, GitHubAPIURL: cfg.GitHubURL, CacheTTL: cfg.TokenCacheTTL,
+		ResourceURL: cfg.ResourceURL, Sink: a.Sink, Logger: logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !cfg.Loopback() && !a.Auth.Enabled() {
+		if !cfg.InsecureNoAuth {
+			return nil, ErrNoAuth
+		}
+		logger.Warn("serving a non-loopback address WITHOUT authentication (-insecure-no-auth): whoever reaches it acts with the service's GitHub token",
+			"addr", cfg.Addr)
+	}
 	conn, err := grpc.NewClient(cfg.ServiceAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
 	if err != nil {
 		return nil, fmt.Errorf("dial service %s: %w", cfg.ServiceAddr, err)
 	}
-	a := &App{Config: cfg, Registry: reg, Logger: logger, conn: conn}
-	a.Sink = rpcerror.NewSink(logOut, logger)
-	a.Caller = toolcall.New(reg, conn, toolcall.WithTimeout(cfg.CallTimeout), toolcall.WithForwardToken(cfg.ForwardToken))
+	a.conn = conn
+	a.Caller = toolcall.New(reg, conn,
+		toolcall.WithTimeout(cfg.CallTimeout),
+		toolcall.WithReadOnly(cfg.ReadOnly),
+		toolcall.WithMaxInFlight(cfg.MaxInFlight),
+		toolcall.WithAudit(logger),
+	)
 	metrics := server.NewMetrics()
 	a.Pipeline = edge.New(edge.Options{
 		MaxBody:          cfg.MaxBody,
@@ -93,20 +141,25 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 	a.MCP, err = mcp.New(reg, a.Caller,
 		mcp.WithToolErrorMode(cfg.MCPToolErrors),
 		mcp.WithSessionSecret(cfg.SessionSecret),
+		mcp.WithReadOnly(cfg.ReadOnly),
 		mcp.WithLogger(logger),
 	)
 	if err != nil {
 		_ = conn.Close()
 		return nil, err
 	}
+	g := guard.New(guard.Options{ListenAddr: cfg.Addr, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Sink: a.Sink})
 	a.Server = server.New(server.Options{
-		Config:   cfg,
-		Pipeline: a.Pipeline,
-		RPC:      plainrpc.New(a.Caller, cfg.HTTPStatusMapping),
-		MCP:      a.MCP.HTTP(),
-		Logger:   logger,
-		Ready:    server.HealthCheck(conn),
-		Metrics:  metrics,
+		Config:        cfg,
+		Pipeline:      a.Pipeline,
+		RPC:           plainrpc.New(a.Caller, cfg.HTTPStatusMapping),
+		MCP:           a.MCP.HTTP(),
+		Protect:       func(h http.Handler) http.Handler { return g.Handler(a.Auth.Handler(h)) },
+		Metadata:      a.Auth.MetadataHandler(),
+		MetadataPaths: []string{authn.MetadataPath, authn.MetadataPath + a.Auth.ResourcePath()},
+		Logger:        logger,
+		Ready:         server.HealthCheck(conn),
+		Metrics:       metrics,
 	})
 	return a, nil
 }
@@ -116,7 +169,7 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 func (a *App) Serve(ctx context.Context, lis net.Listener) error {
 	a.Logger.Info("gateway listening", "addr", lis.Addr().String(), "service", a.Config.ServiceAddr,
 		"tools", len(a.Registry.Tools()), "http_status_mapping", a.Config.HTTPStatusMapping,
-		"mcp_tool_errors", a.Config.MCPToolErrors, "forward_token", a.Config.ForwardToken)
+		"mcp_tool_errors", a.Config.MCPToolErrors, "auth", a.Auth.Mode(), "read_only", a.Config.ReadOnly)
 	err := a.Server.Serve(ctx, lis)
 	a.Logger.Info("gateway stopped")
 	return err
@@ -128,8 +181,30 @@ func (a *App) Close() error {
 	return a.conn.Close()
 }
 
-// ServeStdio speaks MCP over in/out until in ends or ctx ends.
+// ServeStdio speaks MCP over in/out until in ends or ctx ends. The caller
+// is the local user, under the policy file when there is one.
 func (a *App) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
-	a.Logger.Info("gateway serving MCP on stdio", "service", a.Config.ServiceAddr, "tools", len(a.Registry.Tools()))
-	return a.Pipeline.ServeStream(ctx, a.MCP.Stdio(), in, out)
+	c, err := a.localCaller()
+	if err != nil {
+		return err
+	}
+	a.Logger.Info("gateway serving MCP on stdio", "service", a.Config.ServiceAddr, "tools", len(a.Registry.Tools()),
+		"principal", c.Name(), "read_only", a.Config.ReadOnly)
+	return a.Pipeline.ServeStream(policy.WithCaller(ctx, c), a.MCP.Stdio(), in, out)
+}
+
+// localCaller is stdio's caller: the user running the process.
+func (a *App) localCaller() (*policy.Caller, error) {
+	name := "local"
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		name = u.Username
+	}
+	if a.Policy == nil {
+		return &policy.Caller{Principal: &policy.Principal{Name: name}, Via: "stdio"}, nil
+	}
+	pr := a.Policy.ForIdentity(name)
+	if pr == nil {
+		return nil, fmt.Errorf("the policy file has no principal %q (the local user) and no default", name)
+	}
+	return &policy.Caller{Principal: pr, Via: "stdio"}, nil
 }

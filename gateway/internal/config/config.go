@@ -6,16 +6,27 @@
 //	-addr                 GHOPS_GATEWAY_ADDR             127.0.0.1:8788
 //	-service              GHOPS_SERVICE_ADDR             127.0.0.1:50051
 //	-call-timeout         GHOPS_CALL_TIMEOUT             30s
+//	-shutdown-timeout     GHOPS_SHUTDOWN_TIMEOUT         call timeout + 5s (never less than the call timeout)
 //	-max-body             GHOPS_MAX_BODY                 1048576 (bytes)
 //	-max-batch            GHOPS_MAX_BATCH                50
 //	-batch-concurrency    GHOPS_BATCH_CONCURRENCY        8
+//	-max-in-flight        GHOPS_MAX_IN_FLIGHT            64 (service calls at once, all callers)
 //	-http-status-mapping  GHOPS_HTTP_STATUS_MAPPING      false
 //	-mcp-tool-errors      GHOPS_MCP_TOOL_ERRORS          auto (or jsonrpc, result)
-//	-allowed-origins      GHOPS_ALLOWED_ORIGINS          "" (comma-separated)
-//	-forward-token        GHOPS_FORWARD_TOKEN            false
+//	-allowed-origins      GHOPS_ALLOWED_ORIGINS          "" (comma-separated; "*" for any)
+//	-allowed-hosts        GHOPS_ALLOWED_HOSTS            "" (comma-separated names, "*.suffix")
+//	-policy               GHOPS_POLICY                   "" (policy file: principals, keys, rules)
+//	-oauth-issuer         GHOPS_OAUTH_ISSUER             "" ("github" or an OIDC issuer URL)
+//	-oauth-jwks-url       GHOPS_OAUTH_JWKS_URL           "" (OIDC)
+//	-oauth-audience       GHOPS_OAUTH_AUDIENCE           the resource URL (OIDC)
+//	-oauth-claim          GHOPS_OAUTH_CLAIM              sub (OIDC claim naming the principal)
+//	-github-url           GITHUB_API_URL                 https://api.github.com/ (verifying GitHub tokens)
+//	-token-cache-ttl      GHOPS_TOKEN_CACHE_TTL          60s (a verified GitHub token is trusted this long)
+//	-resource-url         GHOPS_RESOURCE_URL             http://<addr>/mcp (RFC 9728 resource)
+//	-read-only            GHOPS_READ_ONLY                false (refuse every writing tool)
+//	-insecure-no-auth     GHOPS_INSECURE_NO_AUTH         false (allow a non-loopback address without auth)
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
 //	-log-level            GHOPS_LOG_LEVEL                info
-//	-shutdown-timeout     GHOPS_SHUTDOWN_TIMEOUT         15s
 package config
 
 import (
@@ -25,6 +36,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +62,9 @@ type Config struct {
 	ServiceAddr string
 	// CallTimeout is the deadline of one service call.
 	CallTimeout time.Duration
+	// ShutdownTimeout bounds draining on SIGTERM; never below CallTimeout,
+	// so that a call in flight at SIGTERM still gets its answer.
+	ShutdownTimeout time.Duration
 	// MaxBody is the largest request body accepted, in bytes (413 above).
 	MaxBody int64
 	// MaxBatch is the largest JSON-RPC batch accepted (on /rpc, and on MCP
@@ -56,21 +72,45 @@ type Config struct {
 	MaxBatch int
 	// BatchConcurrency bounds the calls of one batch run at once.
 	BatchConcurrency int
+	// MaxInFlight caps the service calls in flight at once, all callers.
+	MaxInFlight int
 	// HTTPStatusMapping maps /rpc error codes to HTTP statuses (else 200).
 	HTTPStatusMapping bool
 	// MCPToolErrors is ToolErrorsAuto, ToolErrorsJSONRPC or ToolErrorsResult.
 	MCPToolErrors string
-	// AllowedOrigins are the Origin values /mcp accepts besides loopback.
+	// AllowedOrigins are the Origins accepted besides the gateway's own and
+	// loopback ones.
 	AllowedOrigins []string
-	// ForwardToken forwards a client's Authorization: Bearer token to the
-	// service as x-github-token.
-	ForwardToken bool
+	// AllowedHosts are the Host names accepted besides IP literals,
+	// localhost and the listen address's name.
+	AllowedHosts []string
+	// PolicyFile is the policy file ("" for none).
+	PolicyFile string
+	// OAuthIssuer is "" (no OAuth), "github", or an OIDC issuer URL.
+	OAuthIssuer string
+	// OAuthJWKSURL is the OIDC issuer's key set.
+	OAuthJWKSURL string
+	// OAuthAudience is the aud OIDC tokens must carry ("" for ResourceURL).
+	OAuthAudience string
+	// OAuthClaim names the principal in OIDC tokens.
+	OAuthClaim string
+	// GitHubURL is GitHub's REST root, for verifying GitHub tokens.
+	GitHubURL string
+	// TokenCacheTTL is how long a verified GitHub token is trusted.
+	TokenCacheTTL time.Duration
+	// ResourceURL is the MCP endpoint's canonical URL (RFC 9728).
+	ResourceURL string
+	// ReadOnly refuses every tool that is not read-only.
+	ReadOnly bool
+	// InsecureNoAuth allows serving a non-loopback address without
+	// authentication.
+	InsecureNoAuth bool
 	// SessionSecret keys the MCP session ids (shared by replicas).
 	SessionSecret []byte
+	// SessionSecretSet says the secret was configured, not drawn at start.
+	SessionSecretSet bool
 	// LogLevel is the slog level.
 	LogLevel slog.Level
-	// ShutdownTimeout bounds draining on SIGTERM.
-	ShutdownTimeout time.Duration
 }
 
 // Default returns the defaults (with a fresh random session secret).
@@ -79,13 +119,17 @@ func Default() Config {
 		Addr:             "127.0.0.1:8788",
 		ServiceAddr:      "127.0.0.1:50051",
 		CallTimeout:      30 * time.Second,
+		ShutdownTimeout:  35 * time.Second,
 		MaxBody:          1 << 20,
 		MaxBatch:         50,
 		BatchConcurrency: 8,
+		MaxInFlight:      64,
 		MCPToolErrors:    ToolErrorsAuto,
+		OAuthClaim:       "sub",
+		GitHubURL:        "https://api.github.com/",
+		TokenCacheTTL:    time.Minute,
 		SessionSecret:    randomSecret(),
 		LogLevel:         slog.LevelInfo,
-		ShutdownTimeout:  15 * time.Second,
 	}
 }
 
@@ -125,16 +169,27 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		addr     = fs.String("addr", env("GHOPS_GATEWAY_ADDR", c.Addr), "HTTP listen address (GHOPS_GATEWAY_ADDR)")
 		service  = fs.String("service", env("GHOPS_SERVICE_ADDR", c.ServiceAddr), "gRPC address of the GitHub service (GHOPS_SERVICE_ADDR)")
 		timeout  = fs.String("call-timeout", env("GHOPS_CALL_TIMEOUT", c.CallTimeout.String()), "deadline of one service call (GHOPS_CALL_TIMEOUT)")
+		shutdown = fs.String("shutdown-timeout", env("GHOPS_SHUTDOWN_TIMEOUT", ""), "bound on draining at SIGTERM; default call timeout + 5s, never less than the call timeout (GHOPS_SHUTDOWN_TIMEOUT)")
 		maxBody  = fs.String("max-body", env("GHOPS_MAX_BODY", strconv.FormatInt(c.MaxBody, 10)), "largest request body in bytes (GHOPS_MAX_BODY)")
 		maxBatch = fs.String("max-batch", env("GHOPS_MAX_BATCH", strconv.Itoa(c.MaxBatch)), "largest JSON-RPC batch, on /rpc and MCP (GHOPS_MAX_BATCH)")
 		conc     = fs.String("batch-concurrency", env("GHOPS_BATCH_CONCURRENCY", strconv.Itoa(c.BatchConcurrency)), "calls of one batch run at once (GHOPS_BATCH_CONCURRENCY)")
+		inFlight = fs.String("max-in-flight", env("GHOPS_MAX_IN_FLIGHT", strconv.Itoa(c.MaxInFlight)), "service calls in flight at once, all callers (GHOPS_MAX_IN_FLIGHT)")
 		mapping  = fs.Bool("http-status-mapping", envBool("http-status-mapping", "GHOPS_HTTP_STATUS_MAPPING"), "map /rpc error codes to HTTP statuses (GHOPS_HTTP_STATUS_MAPPING)")
 		toolErrs = fs.String("mcp-tool-errors", env("GHOPS_MCP_TOOL_ERRORS", c.MCPToolErrors), "MCP tool failures: auto, jsonrpc or result (GHOPS_MCP_TOOL_ERRORS)")
-		origins  = fs.String("allowed-origins", env("GHOPS_ALLOWED_ORIGINS", ""), "comma-separated Origins /rpc and /mcp accept besides loopback (GHOPS_ALLOWED_ORIGINS)")
-		forward  = fs.Bool("forward-token", envBool("forward-token", "GHOPS_FORWARD_TOKEN"), "forward the client's bearer token as x-github-token (GHOPS_FORWARD_TOKEN)")
+		origins  = fs.String("allowed-origins", env("GHOPS_ALLOWED_ORIGINS", ""), "comma-separated Origins /rpc and /mcp accept besides their own and loopback ones; * for any (GHOPS_ALLOWED_ORIGINS)")
+		hosts    = fs.String("allowed-hosts", env("GHOPS_ALLOWED_HOSTS", ""), "comma-separated Host names accepted besides IP literals and localhost; *.suffix allowed (GHOPS_ALLOWED_HOSTS)")
+		pol      = fs.String("policy", env("GHOPS_POLICY", ""), "policy file: principals, API key hashes, tools, repositories, limits (GHOPS_POLICY)")
+		issuer   = fs.String("oauth-issuer", env("GHOPS_OAUTH_ISSUER", ""), `OAuth issuer: "github" or an OIDC issuer URL (GHOPS_OAUTH_ISSUER)`)
+		jwks     = fs.String("oauth-jwks-url", env("GHOPS_OAUTH_JWKS_URL", ""), "OIDC issuer's JWKS URL (GHOPS_OAUTH_JWKS_URL)")
+		aud      = fs.String("oauth-audience", env("GHOPS_OAUTH_AUDIENCE", ""), "aud an OIDC token must carry; default the resource URL (GHOPS_OAUTH_AUDIENCE)")
+		claim    = fs.String("oauth-claim", env("GHOPS_OAUTH_CLAIM", c.OAuthClaim), "OIDC claim naming the principal (GHOPS_OAUTH_CLAIM)")
+		ghURL    = fs.String("github-url", env("GITHUB_API_URL", c.GitHubURL), "GitHub's REST root, for verifying callers' GitHub tokens (GITHUB_API_URL)")
+		cacheTTL = fs.String("token-cache-ttl", env("GHOPS_TOKEN_CACHE_TTL", c.TokenCacheTTL.String()), "how long a verified GitHub token is trusted (GHOPS_TOKEN_CACHE_TTL)")
+		resource = fs.String("resource-url", env("GHOPS_RESOURCE_URL", ""), "canonical URL of the MCP endpoint, for OAuth metadata; default http://<addr>/mcp (GHOPS_RESOURCE_URL)")
+		readOnly = fs.Bool("read-only", envBool("read-only", "GHOPS_READ_ONLY"), "refuse every tool that writes, whoever calls (GHOPS_READ_ONLY)")
+		insecure = fs.Bool("insecure-no-auth", envBool("insecure-no-auth", "GHOPS_INSECURE_NO_AUTH"), "serve a non-loopback address without authentication (GHOPS_INSECURE_NO_AUTH)")
 		secret   = fs.String("session-secret", env("GHOPS_SESSION_SECRET", ""), "key of MCP session ids, shared by replicas; random if unset (GHOPS_SESSION_SECRET)")
 		level    = fs.String("log-level", env("GHOPS_LOG_LEVEL", "info"), "debug, info, warn or error (GHOPS_LOG_LEVEL)")
-		shutdown = fs.String("shutdown-timeout", env("GHOPS_SHUTDOWN_TIMEOUT", c.ShutdownTimeout.String()), "bound on draining at SIGTERM (GHOPS_SHUTDOWN_TIMEOUT)")
 	)
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -147,8 +202,13 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	if c.CallTimeout, err = positiveDuration(*timeout); err != nil {
 		bad("call-timeout", err)
 	}
-	if c.ShutdownTimeout, err = positiveDuration(*shutdown); err != nil {
-		bad("shutdown-timeout", err)
+	c.ShutdownTimeout = c.CallTimeout + 5*time.Second
+	if *shutdown != "" {
+		if c.ShutdownTimeout, err = positiveDuration(*shutdown); err != nil {
+			bad("shutdown-timeout", err)
+		} else if c.ShutdownTimeout < c.CallTimeout {
+			bad("shutdown-timeout", fmt.Errorf("%s is shorter than the call timeout %s: a call in flight at SIGTERM would be cut with no answer", c.ShutdownTimeout, c.CallTimeout))
+		}
 	}
 	if c.MaxBody, err = strconv.ParseInt(*maxBody, 10, 64); err != nil || c.MaxBody <= 0 {
 		bad("max-body", errors.New("must be a positive number of bytes"))
@@ -159,23 +219,51 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	if c.BatchConcurrency, err = strconv.Atoi(*conc); err != nil || c.BatchConcurrency <= 0 {
 		bad("batch-concurrency", errors.New("must be a positive integer"))
 	}
-	c.HTTPStatusMapping, c.ForwardToken = *mapping, *forward
+	if c.MaxInFlight, err = strconv.Atoi(*inFlight); err != nil || c.MaxInFlight <= 0 {
+		bad("max-in-flight", errors.New("must be a positive integer"))
+	}
+	c.HTTPStatusMapping, c.ReadOnly, c.InsecureNoAuth = *mapping, *readOnly, *insecure
 	switch *toolErrs {
 	case ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult:
 		c.MCPToolErrors = *toolErrs
 	default:
 		bad("mcp-tool-errors", errors.New(`must be "auto", "jsonrpc" or "result"`))
 	}
-	for _, o := range strings.Split(*origins, ",") {
-		if o = strings.TrimSpace(o); o != "" {
-			c.AllowedOrigins = append(c.AllowedOrigins, o)
-		}
+	c.AllowedOrigins = splitList(*origins)
+	c.AllowedHosts = splitList(*hosts)
+	c.PolicyFile, c.OAuthIssuer, c.OAuthJWKSURL, c.OAuthAudience, c.OAuthClaim = *pol, *issuer, *jwks, *aud, *claim
+	switch {
+	case c.OAuthIssuer == "" || c.OAuthIssuer == "github":
+	case !isHTTPURL(c.OAuthIssuer):
+		bad("oauth-issuer", errors.New(`must be "github" or an OIDC issuer URL`))
+	case c.OAuthJWKSURL == "":
+		bad("oauth-jwks-url", errors.New("an OIDC issuer needs its JWKS URL"))
+	}
+	if c.OAuthJWKSURL != "" && !isHTTPURL(c.OAuthJWKSURL) {
+		bad("oauth-jwks-url", errors.New("must be an http(s) URL"))
+	}
+	if c.OAuthClaim == "" {
+		bad("oauth-claim", errors.New("must name a claim"))
+	}
+	c.GitHubURL = *ghURL
+	if !isHTTPURL(c.GitHubURL) {
+		bad("github-url", errors.New("must be an http(s) URL"))
+	}
+	if c.TokenCacheTTL, err = positiveDuration(*cacheTTL); err != nil {
+		bad("token-cache-ttl", err)
+	}
+	c.ResourceURL = *resource
+	if c.ResourceURL == "" {
+		c.ResourceURL = "http://" + c.Addr + "/mcp"
+	} else if !isHTTPURL(c.ResourceURL) {
+		bad("resource-url", errors.New("must be an http(s) URL"))
 	}
 	if *secret != "" {
 		if len(*secret) < 16 {
 			bad("session-secret", errors.New("must be at least 16 characters"))
 		}
 		c.SessionSecret = []byte(*secret)
+		c.SessionSecretSet = true
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(*level)); err != nil {
 		bad("log-level", errors.New("must be debug, info, warn or error"))
@@ -184,6 +272,36 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		return Config{}, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// Loopback reports whether Addr listens on loopback only.
+func (c Config) Loopback() bool {
+	host, _, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// splitList splits a comma-separated list, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ",") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// isHTTPURL reports whether s is an absolute http(s) URL with a host.
+func isHTTPURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // positiveDuration parses a duration that must be > 0.

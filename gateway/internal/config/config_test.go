@@ -18,30 +18,44 @@ func TestLoad(t *testing.T) {
 	}{
 		{name: "defaults", check: func(t *testing.T, c Config) {
 			if c.Addr != "127.0.0.1:8788" || c.ServiceAddr != "127.0.0.1:50051" || c.CallTimeout != 30*time.Second ||
-				c.MaxBody != 1<<20 || c.MaxBatch != 50 || c.HTTPStatusMapping || c.ForwardToken ||
-				c.MCPToolErrors != "auto" || len(c.SessionSecret) != 32 || c.LogLevel != slog.LevelInfo {
+				c.MaxBody != 1<<20 || c.MaxBatch != 50 || c.HTTPStatusMapping || c.ReadOnly || c.InsecureNoAuth ||
+				c.MCPToolErrors != "auto" || len(c.SessionSecret) != 32 || c.SessionSecretSet || c.LogLevel != slog.LevelInfo ||
+				c.ShutdownTimeout != 35*time.Second || c.MaxInFlight != 64 || c.ResourceURL != "http://127.0.0.1:8788/mcp" ||
+				c.GitHubURL != "https://api.github.com/" || c.OAuthClaim != "sub" || !c.Loopback() {
 				t.Errorf("defaults: %+v", c)
 			}
 		}},
 		{name: "env fallback", env: map[string]string{"GHOPS_GATEWAY_ADDR": "127.0.0.1:9", "GHOPS_SERVICE_ADDR": "127.0.0.1:10",
 			"GHOPS_SESSION_SECRET": "0123456789abcdef0123", "GHOPS_HTTP_STATUS_MAPPING": "true"},
 			check: func(t *testing.T, c Config) {
-				if c.Addr != "127.0.0.1:9" || c.ServiceAddr != "127.0.0.1:10" || string(c.SessionSecret) != "0123456789abcdef0123" || !c.HTTPStatusMapping {
+				if c.Addr != "127.0.0.1:9" || c.ServiceAddr != "127.0.0.1:10" || string(c.SessionSecret) != "0123456789abcdef0123" || !c.SessionSecretSet || !c.HTTPStatusMapping {
 					t.Errorf("env: %+v", c)
 				}
 			}},
 		{name: "flag beats env", args: []string{"-addr", "127.0.0.1:1", "-mcp-tool-errors", "result", "-allowed-origins", "https://a.example, https://b.example",
-			"-forward-token", "-call-timeout", "5s", "-max-body", "10", "-log-level", "debug"},
+			"-read-only", "-call-timeout", "5s", "-max-body", "10", "-log-level", "debug"},
 			env: map[string]string{"GHOPS_GATEWAY_ADDR": "127.0.0.1:9"},
 			check: func(t *testing.T, c Config) {
 				if c.Addr != "127.0.0.1:1" || c.MCPToolErrors != "result" || len(c.AllowedOrigins) != 2 || c.AllowedOrigins[1] != "https://b.example" ||
-					!c.ForwardToken || c.CallTimeout != 5*time.Second || c.MaxBody != 10 || c.LogLevel != slog.LevelDebug {
+					!c.ReadOnly || c.CallTimeout != 5*time.Second || c.ShutdownTimeout != 10*time.Second || c.MaxBody != 10 || c.LogLevel != slog.LevelDebug {
 					t.Errorf("flags: %+v", c)
 				}
 			}},
 		{name: "bad mode", args: []string{"-mcp-tool-errors", "text"}, wantErr: "mcp-tool-errors"},
 		{name: "bad timeout", args: []string{"-call-timeout", "-1s"}, wantErr: "call-timeout"},
-		{name: "bad env bool", env: map[string]string{"GHOPS_FORWARD_TOKEN": "maybe"}, wantErr: "forward-token"},
+		{name: "bad env bool", env: map[string]string{"GHOPS_READ_ONLY": "maybe"}, wantErr: "read-only"},
+		{name: "drain shorter than a call", args: []string{"-call-timeout", "30s", "-shutdown-timeout", "10s"}, wantErr: "shorter than the call timeout"},
+		{name: "oauth", env: map[string]string{"GHOPS_OAUTH_ISSUER": "https://idp.example", "GHOPS_OAUTH_JWKS_URL": "https://idp.example/jwks",
+			"GHOPS_POLICY": "/etc/ghops/policy.yaml", "GHOPS_ALLOWED_HOSTS": "ghops.example, *.corp.example", "GHOPS_GATEWAY_ADDR": "0.0.0.0:8788"},
+			check: func(t *testing.T, c Config) {
+				if c.OAuthIssuer != "https://idp.example" || c.OAuthJWKSURL != "https://idp.example/jwks" || c.PolicyFile != "/etc/ghops/policy.yaml" ||
+					len(c.AllowedHosts) != 2 || c.AllowedHosts[1] != "*.corp.example" || c.Loopback() {
+					t.Errorf("oauth: %+v", c)
+				}
+			}},
+		{name: "oidc without jwks", args: []string{"-oauth-issuer", "https://idp.example"}, wantErr: "oauth-jwks-url"},
+		{name: "bad issuer", args: []string{"-oauth-issuer", "gitlab"}, wantErr: "oauth-issuer"},
+		{name: "bad in-flight", args: []string{"-max-in-flight", "0"}, wantErr: "max-in-flight"},
 		{name: "short secret", args: []string{"-session-secret", "short"}, wantErr: "session-secret"},
 		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected arguments"},
 	}

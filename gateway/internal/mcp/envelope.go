@@ -49,7 +49,6 @@ type envelope struct {
 	session   string   // the valid session's version ("" otherwise)
 	methods   []string // Mcp-Method values
 	names     []string // Mcp-Name values
-	token     string   // Authorization bearer token
 }
 
 // conn is a stdio connection's state (edge.Stream).
@@ -87,7 +86,6 @@ func (t *transport) Begin(_ context.Context, x *edge.Exchange, calls []*edge.Cal
 			sessionID: h.Get(headerSessionID),
 			methods:   h.Values(headerMethod),
 			names:     h.Values(headerName),
-			token:     bearer(h.Get("Authorization")),
 		}
 		x.State = env
 		if env.hasHeader && !isSupported(env.header) {
@@ -179,8 +177,11 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 	case req.Method == "tools/call":
 		return t.toolsCall(ctx, x, c, r)
 	}
-	l := t.s.linkFor(r)
-	resp, err := l.call(ctx, req.Method, req.Params, nil)
+	ts, err := t.s.toolsetFor(ctx)
+	if err != nil {
+		return edge.Answer{Err: rpcerror.Internal("", c.RequestID, err)}
+	}
+	resp, err := ts.linkFor(r).call(ctx, req.Method, req.Params, nil)
 	a := t.convert(resp, err, nil, "", c.RequestID)
 	if r.modern && a.Err != nil && a.Err.Code == rpcerror.MethodNotFound {
 		a.Status = t.httpStatus(http.StatusNotFound)
@@ -331,8 +332,12 @@ func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Ca
 		e.Message = "Invalid Request: initialize must not be part of a JSON-RPC batch"
 		return edge.Answer{Err: e}
 	}
+	ts, err := t.s.toolsetFor(ctx)
+	if err != nil {
+		return edge.Answer{Err: rpcerror.Internal("", c.RequestID, err)}
+	}
 	l := newLink()
-	ss, err := t.s.sdk.Connect(ctx, l, nil)
+	ss, err := ts.sdk.Connect(ctx, l, nil)
 	if err != nil {
 		return edge.Answer{Err: rpcerror.Internal("", c.RequestID, fmt.Errorf("mcp: initialize session: %w", err))}
 	}
@@ -377,9 +382,6 @@ func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Cal
 		defer t.s.inflight.Delete(key)
 	}
 	cs := &callState{ctx: callCtx, requestID: c.RequestID, version: r.version, named: r.named}
-	if env, ok := x.State.(*envelope); ok {
-		cs.token = env.token
-	}
 	o := t.s.run(callCtx, cs, name, json.RawMessage(topValue(c.Request.Params, "arguments")))
 	if o.err != nil && !o.asResult {
 		return edge.Answer{Err: o.err, Tool: name}
@@ -411,17 +413,6 @@ func (t *transport) convert(resp *jsonrpc.Response, err error, cs *callState, to
 		a.Err = cs.err // rendered into an isError result: still reported once
 	}
 	return a
-}
-
-// linkFor returns the session serving r.
-func (s *Server) linkFor(r resolved) *link {
-	if r.modern {
-		return s.modern
-	}
-	if l := s.legacy[r.version]; l != nil {
-		return l
-	}
-	return s.legacy[V20251125]
 }
 
 // scope names the owner of in-flight calls for notifications/cancelled: a
@@ -560,15 +551,6 @@ func decodeHeaderValue(v string) (string, bool) {
 		}
 	}
 	return v, true
-}
-
-// bearer extracts the token of an Authorization: Bearer header.
-func bearer(v string) string {
-	const p = "bearer "
-	if len(v) > len(p) && strings.EqualFold(v[:len(p)], p) {
-		return strings.TrimSpace(v[len(p):])
-	}
-	return ""
 }
 
 // clip shortens s to n bytes for messages.

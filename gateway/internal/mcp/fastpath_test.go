@@ -26,7 +26,7 @@ func TestFastPathMatchesSDK(t *testing.T) {
 				r := resolved{version: v, named: true, modern: modern}
 				ctx := context.Background()
 				cs := &callState{ctx: ctx, requestID: "r", version: v, named: true}
-				resp, err := s.s.linkFor(r).call(ctx, "tools/call", params, cs.extra())
+				resp, err := s.s.full.linkFor(r).call(ctx, "tools/call", params, cs.extra())
 				if err != nil || resp.Error != nil {
 					t.Fatalf("sdk path: %v %v", err, resp.Error)
 				}

@@ -44,6 +44,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,6 +52,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
@@ -98,12 +100,23 @@ type Server struct {
 	sess     sessions
 	pageSize int
 
-	sdk        *sdk.Server
-	serverInfo []byte           // {"name":...,"version":...}
-	legacy     map[string]*link // handshake version -> session initialized at it
-	modern     *link            // session serving 2026-07-28 requests
-	names      []any            // tool names, for an unknown tool's violation
-	inflight   sync.Map         // cancellation key -> context.CancelFunc
+	readOnly   bool
+	serverInfo []byte        // {"name":...,"version":...}
+	tools      []policy.Tool // every tool, in registry order
+	names      []any         // tool names, for an unknown tool's violation
+	inflight   sync.Map      // cancellation key -> context.CancelFunc
+
+	mu   sync.Mutex
+	full *toolset            // every tool
+	sets map[string]*toolset // by the comma-joined names of the tools it lists
+}
+
+// toolset is one SDK server listing some of the tools, with its sessions:
+// what a principal restricted to those tools sees in tools/list.
+type toolset struct {
+	sdk    *sdk.Server
+	legacy map[string]*link // handshake version -> session initialized at it
+	modern *link            // session serving 2026-07-28 requests
 }
 
 // Option configures a Server.
@@ -153,6 +166,10 @@ func WithServerVersion(v string) Option {
 	}
 }
 
+// WithReadOnly hides every writing tool from tools/list, as the call path
+// (toolcall.WithReadOnly) refuses them.
+func WithReadOnly(on bool) Option { return func(s *Server) { s.readOnly = on } }
+
 // WithPageSize sets how many tools one tools/list page holds (default: the
 // SDK's).
 func WithPageSize(n int) Option { return func(s *Server) { s.pageSize = n } }
@@ -162,8 +179,7 @@ func WithPageSize(n int) Option { return func(s *Server) { s.pageSize = n } }
 func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, error) {
 	s := &Server{
 		reg: reg, caller: caller, mode: ToolErrorsAuto, version: "dev", log: slog.Default(),
-		sess:   sessions{maxAge: DefaultSessionMaxAge, now: time.Now},
-		legacy: map[string]*link{},
+		sess: sessions{maxAge: DefaultSessionMaxAge, now: time.Now},
 	}
 	for _, o := range opts {
 		o(s)
@@ -171,15 +187,36 @@ func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, 
 	if s.sess.secret == nil {
 		s.sess.secret = randomSecret()
 	}
-	s.sdk = sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: s.version}, &sdk.ServerOptions{
-		Logger:       s.log,
+	s.serverInfo, _ = json.Marshal(sdk.Implementation{Name: ServerName, Version: s.version})
+	var all []string
+	for _, t := range reg.Tools() {
+		s.names = append(s.names, t.Name)
+		s.tools = append(s.tools, policy.Tool{Name: t.Name, ReadOnly: t.Annotations.ReadOnlyHint})
+		all = append(all, t.Name)
+	}
+	full, err := s.newToolset(all)
+	if err != nil {
+		return nil, err
+	}
+	s.full, s.sets = full, map[string]*toolset{strings.Join(all, ","): full}
+	return s, nil
+}
+
+// newToolset builds an SDK server listing the named tools and connects its
+// long-lived sessions: one per handshake version, and one for 2026-07-28.
+func (s *Server) newToolset(names []string) (*toolset, error) {
+	ts := &toolset{legacy: map[string]*link{}}
+	ts.sdk = sdk.NewServer(&sdk.Implementation{Name: ServerName, Version: s.version}, &sdk.ServerOptions{
+		// The SDK logs every session it connects at Info: here that is every
+		// initialize, so only its warnings are worth a record.
+		Logger:       slog.New(warnAndAbove{s.log.Handler()}),
 		PageSize:     s.pageSize,
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 	})
-	s.serverInfo, _ = json.Marshal(sdk.Implementation{Name: ServerName, Version: s.version})
-	for _, t := range reg.Tools() {
-		s.names = append(s.names, t.Name)
-		s.sdk.AddTool(sdkTool(t), s.handler(t))
+	for _, n := range names {
+		if t, ok := s.reg.Lookup(n); ok {
+			ts.sdk.AddTool(sdkTool(t), s.handler(t))
+		}
 	}
 	ctx := context.Background()
 	for _, v := range legacyVersions {
@@ -188,27 +225,80 @@ func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, 
 			InitializeParams:  &sdk.InitializeParams{ProtocolVersion: v, Capabilities: &sdk.ClientCapabilities{}},
 			InitializedParams: &sdk.InitializedParams{},
 		}
-		if _, err := s.sdk.Connect(ctx, l, &sdk.ServerSessionOptions{State: state}); err != nil {
-			s.Close()
+		if _, err := ts.sdk.Connect(ctx, l, &sdk.ServerSessionOptions{State: state}); err != nil {
+			ts.close()
 			return nil, fmt.Errorf("mcp: session for %s: %w", v, err)
 		}
-		s.legacy[v] = l
+		ts.legacy[v] = l
 	}
-	s.modern = newLink()
-	if _, err := s.sdk.Connect(ctx, s.modern, &sdk.ServerSessionOptions{State: &sdk.ServerSessionState{}}); err != nil {
-		s.Close()
+	ts.modern = newLink()
+	if _, err := ts.sdk.Connect(ctx, ts.modern, &sdk.ServerSessionOptions{State: &sdk.ServerSessionState{}}); err != nil {
+		ts.close()
 		return nil, fmt.Errorf("mcp: stateless session: %w", err)
 	}
-	return s, nil
+	return ts, nil
+}
+
+// warnAndAbove passes on only records of level Warn and above.
+type warnAndAbove struct{ slog.Handler }
+
+// Enabled implements slog.Handler.
+func (h warnAndAbove) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
+}
+
+// close ends a toolset's sessions.
+func (ts *toolset) close() {
+	for _, l := range ts.legacy {
+		_ = l.Close()
+	}
+	if ts.modern != nil {
+		_ = ts.modern.Close()
+	}
+}
+
+// linkFor returns the session serving r.
+func (ts *toolset) linkFor(r resolved) *link {
+	if r.modern {
+		return ts.modern
+	}
+	if l := ts.legacy[r.version]; l != nil {
+		return l
+	}
+	return ts.legacy[V20251125]
+}
+
+// toolsetFor returns the toolset of ctx's caller: the tools its principal
+// may call (and only read-only ones in read-only mode), made on first use.
+func (s *Server) toolsetFor(ctx context.Context) (*toolset, error) {
+	var pr *policy.Principal
+	if c := policy.CallerFrom(ctx); c != nil {
+		pr = c.Principal
+	}
+	if pr == nil && !s.readOnly {
+		return s.full, nil
+	}
+	names := policy.Allowed(pr, s.tools, s.readOnly)
+	key := strings.Join(names, ",")
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ts := s.sets[key]; ts != nil {
+		return ts, nil
+	}
+	ts, err := s.newToolset(names)
+	if err != nil {
+		return nil, err
+	}
+	s.sets[key] = ts
+	return ts, nil
 }
 
 // Close ends the server's sessions.
 func (s *Server) Close() {
-	for _, l := range s.legacy {
-		_ = l.Close()
-	}
-	if s.modern != nil {
-		_ = s.modern.Close()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ts := range s.sets {
+		ts.close()
 	}
 }
 
@@ -237,7 +327,6 @@ func sdkTool(t *toolschema.Tool) *sdk.Tool {
 type callState struct {
 	ctx       context.Context // the caller's context: deadline, cancellation, principal
 	requestID string
-	token     string // bearer token, forwarded only when the caller is configured to
 	version   string // the protocol version the request is served at
 	named     bool   // the request named a protocol version
 	err       *rpcerror.Error
@@ -295,7 +384,7 @@ type toolOutcome struct {
 // run calls tool name with args through the shared call path and applies
 // the tool-error rule; the failure is also left in cs for the envelope.
 func (s *Server) run(ctx context.Context, cs *callState, name string, args json.RawMessage) toolOutcome {
-	res, e := s.caller.Call(ctx, name, stripMeta(args), toolcall.CallInfo{RequestID: cs.requestID, Token: cs.token})
+	res, e := s.caller.Call(ctx, name, stripMeta(args), toolcall.CallInfo{RequestID: cs.requestID})
 	cs.err = e
 	return toolOutcome{res: res, err: e, asResult: e != nil && s.asResult(cs), version: cs.version}
 }

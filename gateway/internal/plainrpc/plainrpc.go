@@ -13,7 +13,6 @@ package plainrpc
 import (
 	"context"
 	"net/http"
-	"strings"
 
 	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/normalize"
@@ -41,7 +40,7 @@ func (*Transport) Begin(context.Context, *edge.Exchange, []*edge.Call, bool) *ed
 }
 
 // Serve implements edge.Transport: one tool call.
-func (t *Transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) edge.Answer {
+func (t *Transport) Serve(ctx context.Context, _ *edge.Exchange, c *edge.Call) edge.Answer {
 	if c.Invalid != nil {
 		return edge.Invalid(c)
 	}
@@ -50,11 +49,7 @@ func (t *Transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 	if _, ok := t.caller.Registry().Lookup(tool); !ok {
 		tool = "unknown"
 	}
-	info := toolcall.CallInfo{RequestID: c.RequestID}
-	if x.HTTP != nil {
-		info.Token = bearer(x.HTTP.Header.Get("Authorization"))
-	}
-	res, e := t.caller.Call(ctx, req.Method, normalize.Arguments(req.Method, req.Params), info)
+	res, e := t.caller.Call(ctx, req.Method, normalize.Arguments(req.Method, req.Params), toolcall.CallInfo{RequestID: c.RequestID})
 	return edge.Answer{Result: res, Err: e, NoReply: req.IsNotification(), Tool: tool}
 }
 
@@ -74,13 +69,4 @@ func (t *Transport) Status(_ *edge.Exchange, answers []edge.Answer, _, refused b
 		return http.StatusNoContent
 	}
 	return status
-}
-
-// bearer extracts the token of an "Authorization: Bearer <token>" header.
-func bearer(h string) string {
-	const prefix = "bearer "
-	if len(h) > len(prefix) && strings.EqualFold(h[:len(prefix)], prefix) {
-		return strings.TrimSpace(h[len(prefix):])
-	}
-	return ""
 }

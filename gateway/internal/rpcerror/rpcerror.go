@@ -217,6 +217,9 @@ type Data struct {
 	ActualSHA string `json:"actual_sha,omitempty"`
 	// Protocol is a protocol-version mismatch (MCP).
 	Protocol *Protocol `json:"protocol,omitempty"`
+	// Policy is the gateway policy rule that refused the call (-32001,
+	// -32004 from the gateway's own limits; GitHub was not called).
+	Policy *Policy `json:"policy,omitempty"`
 	// RequestID identifies the call in the logs (-32603 always has it).
 	RequestID string `json:"requestId,omitempty"`
 	// Timestamp is when the error happened, RFC 3339 UTC with milliseconds.
@@ -251,6 +254,17 @@ type RateLimit struct {
 	Reset int64 `json:"reset"`
 	// RetryAfter is the wait in seconds.
 	RetryAfter int `json:"retryAfter"`
+}
+
+// Policy names the gateway rule that refused a call.
+type Policy struct {
+	// Principal is the caller's principal ("" when none is configured).
+	Principal string `json:"principal,omitempty"`
+	// Rule is the rule: read_only, tools, repos, rate_per_minute,
+	// concurrency or max_in_flight.
+	Rule string `json:"rule"`
+	// Detail says what the rule allows.
+	Detail string `json:"detail,omitempty"`
 }
 
 // Protocol describes a protocol-version mismatch (seed 004).

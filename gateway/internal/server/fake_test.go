@@ -138,7 +138,7 @@ func (f *fixture) newGateway(t testing.TB, mutate func(*config.Config)) *gateway
 	}
 	logs := &logcapture.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
-	caller := toolcall.New(f.reg, f.conn, toolcall.WithTimeout(cfg.CallTimeout), toolcall.WithForwardToken(cfg.ForwardToken))
+	caller := toolcall.New(f.reg, f.conn, toolcall.WithTimeout(cfg.CallTimeout))
 	metrics := NewMetrics()
 	srv := New(Options{
 		Config: cfg,

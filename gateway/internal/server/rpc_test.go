@@ -114,39 +114,6 @@ func TestRPCNoTokenLeaks(t *testing.T) {
 	}
 }
 
-func TestRPCForwardToken(t *testing.T) {
-	tests := []struct {
-		name    string
-		forward bool
-		want    []string
-	}{
-		{"forwarding off", false, nil},
-		{"forwarding on", true, []string{"ghp_callertokencallertoken"}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			f := newFixture(t)
-			gw := f.newGateway(t, func(c *config.Config) { c.ForwardToken = tc.forward })
-			resp, body := post(t, gw.url, fetch("1", "o/ok"), "Authorization", "Bearer ghp_callertokencallertoken", "X-Request-Id", "req-42")
-			if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), `"result"`) {
-				t.Fatalf("call failed: %d %s", resp.StatusCode, body)
-			}
-			if resp.Header.Get("X-Request-Id") != "req-42" {
-				t.Errorf("X-Request-Id = %q", resp.Header.Get("X-Request-Id"))
-			}
-			f.svc.mu.Lock()
-			md := f.svc.md[len(f.svc.md)-1]
-			f.svc.mu.Unlock()
-			if got := md["x-github-token"]; fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Errorf("x-github-token = %v want %v", got, tc.want)
-			}
-			if got := md["x-request-id"]; len(got) != 1 || got[0] != "req-42" {
-				t.Errorf("x-request-id = %v", got)
-			}
-		})
-	}
-}
-
 func TestRPCTooLargeBeforeParsing(t *testing.T) {
 	f := newFixture(t)
 	gw := f.newGateway(t, nil) // status mapping off: 413 anyway

@@ -37,6 +37,14 @@ type Options struct {
 	RPC edge.Transport
 	// MCP is the /mcp transport (nil: /mcp answers 404).
 	MCP edge.Transport
+	// Protect wraps /rpc and /mcp (the browser guard and authentication);
+	// nil: no protection.
+	Protect func(http.Handler) http.Handler
+	// Metadata serves the OAuth protected-resource metadata at each of
+	// MetadataPaths (nil: not served).
+	Metadata http.Handler
+	// MetadataPaths are the metadata's paths.
+	MetadataPaths []string
 	// Logger is the structured logger (nil: slog.Default()).
 	Logger *slog.Logger
 	// Ready reports whether the service is ready (nil: always ready).
@@ -62,12 +70,21 @@ func New(o Options) *Server {
 	if s.metrics == nil {
 		s.metrics = NewMetrics()
 	}
+	protect := o.Protect
+	if protect == nil {
+		protect = func(h http.Handler) http.Handler { return h }
+	}
 	mux := http.NewServeMux()
 	if o.RPC != nil {
-		mux.Handle("/rpc", s.metrics.instrument("rpc", o.Pipeline.Handler(o.RPC)))
+		mux.Handle("/rpc", s.metrics.instrument("rpc", protect(o.Pipeline.Handler(o.RPC))))
 	}
 	if o.MCP != nil {
-		mux.Handle("/mcp", s.metrics.instrument("mcp", o.Pipeline.Handler(o.MCP)))
+		mux.Handle("/mcp", s.metrics.instrument("mcp", protect(o.Pipeline.Handler(o.MCP))))
+	}
+	if o.Metadata != nil {
+		for _, p := range o.MetadataPaths {
+			mux.Handle(p, s.metrics.instrument("oauth_metadata", o.Metadata))
+		}
 	}
 	mux.Handle("GET /healthz", s.metrics.instrument("healthz", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
@@ -120,13 +137,41 @@ func HealthCheck(conn grpc.ClientConnInterface) func(context.Context) error {
 	}
 }
 
+// Timeouts of the HTTP server: a client gets ReadHeaderTimeout for its
+// headers and readTimeout for the whole request; the write deadline covers
+// reading the body, the call and writing the answer. Both are sized to the
+// call timeout, so that no slow client holds a connection much longer than
+// a call may take.
+const (
+	// ReadHeaderTimeout bounds reading a request's headers.
+	ReadHeaderTimeout = 10 * time.Second
+	// minReadTimeout and maxReadTimeout bound the time given for a whole
+	// request (headers and body): half the call timeout, within them.
+	minReadTimeout = 2 * time.Second
+	maxReadTimeout = 30 * time.Second
+)
+
+// timeouts returns the read and write timeouts for a call timeout.
+func timeouts(call time.Duration) (read, write time.Duration) {
+	read = min(max(minReadTimeout, call/2), maxReadTimeout)
+	return read, read + call + 5*time.Second
+}
+
 // Serve serves on lis until ctx ends, then shuts down gracefully: it stops
 // accepting, lets in-flight requests finish within the configured shutdown
-// timeout, and returns nil after a clean drain.
+// timeout (never shorter than the call timeout), and returns nil after a
+// clean drain.
 func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
+	call := s.opts.Config.CallTimeout
+	if call <= 0 {
+		call = 30 * time.Second
+	}
+	read, write := timeouts(call)
 	srv := &http.Server{
 		Handler:           s.handler,
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       read,
+		WriteTimeout:      write,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
 	}
@@ -137,10 +182,7 @@ func (s *Server) Serve(ctx context.Context, lis net.Listener) error {
 		return err
 	case <-ctx.Done():
 	}
-	timeout := s.opts.Config.ShutdownTimeout
-	if timeout <= 0 {
-		timeout = 15 * time.Second
-	}
+	timeout := max(s.opts.Config.ShutdownTimeout, call)
 	sctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	err := srv.Shutdown(sctx)

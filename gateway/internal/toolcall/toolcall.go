@@ -1,15 +1,20 @@
-// Package toolcall is the call path shared by /rpc and /mcp: look the tool
-// up, decode and validate its arguments (toolschema), call the service with
-// grpc.ClientConnInterface.Invoke on the tool's full method with a deadline and
-// x-request-id metadata (plus x-github-token when the caller sent a token and
-// forwarding is enabled), map any failure to the error contract (rpcerror) and
-// render the response as the tool's JSON result (Tool.EncodeResult).
+// Package toolcall is the call path every transport shares: look the tool
+// up, decode and validate its arguments (toolschema), decide whether the
+// caller may make the call (policy: its tools, repositories, read-only, the
+// gateway's -read-only), admit it under the caller's quota and the global
+// in-flight cap, call the service with grpc.ClientConnInterface.Invoke on
+// the tool's full method with a deadline and x-request-id metadata (plus
+// x-github-token when the caller authenticated with its own GitHub token),
+// map any failure to the error contract (rpcerror), write the audit record
+// of a write, and render the response as the tool's JSON result.
+//
+// Every refusal happens before the service is called, so a refused call
+// costs GitHub nothing.
 //
 // The API:
 //
-//	New(reg, conn, opts...) *Caller   // WithTimeout, WithForwardToken
-//	(*Caller).Call(ctx, name, args, CallInfo{RequestID, Token}) (json.RawMessage, *rpcerror.Error)
-//	NewRequestID() string
+//	New(reg, conn, opts...) *Caller   // WithTimeout, WithReadOnly, WithQuota, WithMaxInFlight, WithAudit
+//	(*Caller).Call(ctx, name, args, CallInfo{RequestID}) (json.RawMessage, *rpcerror.Error)
 //
 // Call never panics: a panic below it becomes -32603. Arguments must already
 // be normalised (see package normalize); Call does not unwrap anything.
@@ -17,16 +22,22 @@ package toolcall
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
+	"math"
 	"strconv"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"ghops.dev/gateway/internal/policy"
+	"ghops.dev/gateway/internal/quota"
+	"ghops.dev/gateway/internal/requestid"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolschema"
 )
@@ -38,25 +49,25 @@ const DefaultTimeout = 30 * time.Second
 const (
 	// MDRequestID carries the request id.
 	MDRequestID = "x-request-id"
-	// MDGitHubToken carries the caller's own GitHub token when forwarding is on.
+	// MDGitHubToken carries the caller's own GitHub token.
 	MDGitHubToken = "x-github-token"
 )
 
-// CallInfo is what the transport knows about the caller.
+// CallInfo is what the transport knows about the call.
 type CallInfo struct {
 	// RequestID identifies the call in logs and errors; generated when empty.
 	RequestID string
-	// Token is the caller's bearer token, forwarded only with
-	// WithForwardToken(true). It never appears in a log or an error.
-	Token string
 }
 
 // Caller calls tools. It is safe for concurrent use.
 type Caller struct {
-	reg     *toolschema.Registry
-	conn    grpc.ClientConnInterface
-	timeout time.Duration
-	forward bool
+	reg      *toolschema.Registry
+	conn     grpc.ClientConnInterface
+	timeout  time.Duration
+	readOnly bool
+	quota    quota.Quota
+	inflight chan struct{} // nil: no global cap
+	audit    *slog.Logger  // nil: no audit records
 }
 
 // Option configures a Caller.
@@ -71,12 +82,35 @@ func WithTimeout(d time.Duration) Option {
 	}
 }
 
-// WithForwardToken makes Call forward CallInfo.Token as x-github-token.
-func WithForwardToken(on bool) Option { return func(c *Caller) { c.forward = on } }
+// WithReadOnly refuses every tool that is not read-only, whoever calls.
+func WithReadOnly(on bool) Option { return func(c *Caller) { c.readOnly = on } }
+
+// WithQuota sets where principals' rates and concurrency are counted
+// (default: in process).
+func WithQuota(q quota.Quota) Option {
+	return func(c *Caller) {
+		if q != nil {
+			c.quota = q
+		}
+	}
+}
+
+// WithMaxInFlight caps the service calls in flight at once, across callers
+// (<= 0: no cap). A call over the cap waits for a slot within its deadline.
+func WithMaxInFlight(n int) Option {
+	return func(c *Caller) {
+		if n > 0 {
+			c.inflight = make(chan struct{}, n)
+		}
+	}
+}
+
+// WithAudit writes one record per call of a tool that is not read-only to l.
+func WithAudit(l *slog.Logger) Option { return func(c *Caller) { c.audit = l } }
 
 // New returns a Caller over the tools of reg, calling conn.
 func New(reg *toolschema.Registry, conn grpc.ClientConnInterface, opts ...Option) *Caller {
-	c := &Caller{reg: reg, conn: conn, timeout: DefaultTimeout}
+	c := &Caller{reg: reg, conn: conn, timeout: DefaultTimeout, quota: quota.NewLocal()}
 	for _, o := range opts {
 		o(c)
 	}
@@ -86,18 +120,14 @@ func New(reg *toolschema.Registry, conn grpc.ClientConnInterface, opts ...Option
 // Registry returns the tools the Caller serves.
 func (c *Caller) Registry() *toolschema.Registry { return c.reg }
 
-// NewRequestID returns a fresh random request id (32 hex digits).
-func NewRequestID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+// ReadOnly reports whether the gateway refuses every writing tool.
+func (c *Caller) ReadOnly() bool { return c.readOnly }
 
 // Call runs tool name with args (a JSON value, normally an object) and
 // returns its JSON result or the contract error. An unknown tool is -32601.
 func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, info CallInfo) (res json.RawMessage, rerr *rpcerror.Error) {
 	if info.RequestID == "" {
-		info.RequestID = NewRequestID()
+		info.RequestID = requestid.New()
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -120,15 +150,34 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 		e.Log = fillLog(e.Log, args)
 		return nil, e
 	}
+	caller := policy.CallerFrom(ctx)
+	fields := fieldsOf(req, nil)
+	if e := c.admit(ctx, caller, tool, fields.repo); e != nil {
+		e.RequestID = info.RequestID
+		e.Log = fillLog(e.Log, args)
+		return nil, e
+	}
+	release, e := c.take(ctx, caller, name)
+	if e != nil {
+		e.RequestID = info.RequestID
+		e.Log = fillLog(e.Log, args)
+		return nil, e
+	}
+	defer release()
+
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
 	md := metadata.Pairs(MDRequestID, info.RequestID)
-	if c.forward && info.Token != "" {
-		md.Set(MDGitHubToken, info.Token)
+	if caller != nil && caller.GitHubToken != "" {
+		md.Set(MDGitHubToken, caller.GitHubToken)
 	}
 	ctx = metadata.NewOutgoingContext(ctx, md)
 	resp := tool.NewResponse()
-	if err := c.conn.Invoke(ctx, tool.FullMethod, req, resp); err != nil {
+	err := c.conn.Invoke(ctx, tool.FullMethod, req, resp)
+	if !tool.Annotations.ReadOnlyHint {
+		c.writeAudit(ctx, caller, name, info.RequestID, req, resp, err)
+	}
+	if err != nil {
 		e := rpcerror.FromStatus(name, err, info.RequestID)
 		e.Log = fillLog(e.Log, args)
 		return nil, e
@@ -138,6 +187,157 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 		return nil, rpcerror.Internal(name, info.RequestID, fmt.Errorf("encode result: %w", err))
 	}
 	return out, nil
+}
+
+// admit applies the policy: -32001 naming the rule that refused the call.
+func (c *Caller) admit(_ context.Context, caller *policy.Caller, tool *toolschema.Tool, repo string) *rpcerror.Error {
+	var pr *policy.Principal
+	if caller != nil {
+		pr = caller.Principal
+	}
+	d := policy.Check(pr, policy.Tool{Name: tool.Name, ReadOnly: tool.Annotations.ReadOnlyHint}, repo, c.readOnly)
+	if d == nil {
+		return nil
+	}
+	e := rpcerror.New(rpcerror.PermissionDenied, tool.Name)
+	e.Message = "Permission denied: " + d.Detail
+	e.Data.Policy = &rpcerror.Policy{Principal: caller.Name(), Rule: d.Rule, Detail: d.Detail}
+	return e
+}
+
+// take admits the call under the principal's quota and the global cap.
+func (c *Caller) take(ctx context.Context, caller *policy.Caller, tool string) (func(), *rpcerror.Error) {
+	release := func() {}
+	if caller != nil && caller.Principal != nil {
+		pr := caller.Principal
+		l := quota.Limits{PerMinute: pr.RatePerMinute, Concurrency: pr.Concurrency}
+		if l.PerMinute > 0 || l.Concurrency > 0 {
+			wait, cancel := context.WithTimeout(ctx, c.timeout)
+			r, retry, err := c.quota.Take(wait, pr.Name, l)
+			cancel()
+			switch {
+			case errors.Is(err, quota.ErrRate):
+				return nil, limited(tool, pr.Name, "rate_per_minute", strconv.Itoa(pr.RatePerMinute)+" calls a minute", retry)
+			case errors.Is(err, quota.ErrConcurrency):
+				return nil, limited(tool, pr.Name, "concurrency", strconv.Itoa(pr.Concurrency)+" calls in flight", retry)
+			case err != nil:
+				return nil, rpcerror.Internal(tool, "", fmt.Errorf("quota: %w", err))
+			}
+			release = r
+		}
+	}
+	if c.inflight == nil {
+		return release, nil
+	}
+	wait, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	select {
+	case c.inflight <- struct{}{}:
+		return func() { <-c.inflight; release() }, nil
+	case <-wait.Done():
+		release()
+		return nil, limited(tool, caller.Name(), "max_in_flight", strconv.Itoa(cap(c.inflight))+" calls in flight at the gateway", time.Second)
+	}
+}
+
+// limited is -32004 for one of the gateway's own limits: GitHub was not
+// called, so the answer carries retryAfter and the rule, and no github or
+// rateLimit figures.
+func limited(tool, principal, rule, detail string, retry time.Duration) *rpcerror.Error {
+	e := rpcerror.New(rpcerror.RateLimited, tool)
+	e.Message = "Rate limit exceeded: " + detail
+	secs := max(1, int(math.Ceil(retry.Seconds())))
+	e.Data.RetryAfter = &secs
+	e.RetryAfter = secs
+	e.Data.Policy = &rpcerror.Policy{Principal: principal, Rule: rule, Detail: detail}
+	return e
+}
+
+// callFields are the audit-relevant fields of a call.
+type callFields struct {
+	repo, branch, pr, sha string
+}
+
+// fieldsOf reads repo, branch (or head) and the pull request number from a
+// request, and completes them with the branch, number and resulting sha of
+// a response (top level and one message deep), by field name: the same
+// names every tool of the contract uses, so there is no per-tool code.
+func fieldsOf(req, resp proto.Message) callFields {
+	var f callFields
+	visit := func(m protoreflect.Message, deep bool) {
+		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+			switch {
+			case fd.Kind() == protoreflect.StringKind && fd.Cardinality() != protoreflect.Repeated:
+				s := v.String()
+				switch fd.Name() {
+				case "repo":
+					f.repo = first(f.repo, s)
+				case "branch", "head":
+					f.branch = first(f.branch, s)
+				case "sha", "commit_sha", "head_sha":
+					f.sha = first(f.sha, s)
+				}
+			case fd.Kind() == protoreflect.Int32Kind && (fd.Name() == "pr_number" || fd.Name() == "number"):
+				f.pr = first(f.pr, strconv.FormatInt(v.Int(), 10))
+			case deep && fd.Kind() == protoreflect.MessageKind && fd.Cardinality() != protoreflect.Repeated:
+				sub := v.Message()
+				sub.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+					switch {
+					case fd.Kind() == protoreflect.StringKind && (fd.Name() == "head_sha" || fd.Name() == "sha"):
+						f.sha = first(f.sha, v.String())
+					case fd.Kind() == protoreflect.Int32Kind && fd.Name() == "number":
+						f.pr = first(f.pr, strconv.FormatInt(v.Int(), 10))
+					}
+					return true
+				})
+			}
+			return true
+		})
+	}
+	if req != nil {
+		visit(req.ProtoReflect(), false)
+	}
+	if resp != nil {
+		reqSHA := f.sha
+		f.sha = ""
+		visit(resp.ProtoReflect(), true)
+		f.sha = first(f.sha, reqSHA)
+	}
+	return f
+}
+
+// first returns a unless it is empty, else b.
+func first(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// writeAudit writes the one audit record of a write call: who, what, where,
+// the resulting sha and the outcome. It never holds a token or key: the
+// principal's name is all there is of the caller.
+func (c *Caller) writeAudit(ctx context.Context, caller *policy.Caller, tool, requestID string, req, resp proto.Message, err error) {
+	if c.audit == nil {
+		return
+	}
+	outcome := "ok"
+	var result proto.Message
+	if err != nil {
+		e := rpcerror.FromStatus(tool, err, requestID)
+		outcome = strconv.Itoa(e.Code)
+	} else {
+		result = resp
+	}
+	f := fieldsOf(req, result)
+	if err != nil {
+		f.sha = ""
+	}
+	c.audit.LogAttrs(ctx, slog.LevelInfo, "audit",
+		slog.String("principal", caller.Name()), slog.String("tool", tool),
+		slog.String("repo", rpcerror.Redact(f.repo)), slog.String("branch", rpcerror.Redact(f.branch)),
+		slog.String("pr", f.pr), slog.String("sha", f.sha),
+		slog.String("outcome", outcome), slog.String("request_id", requestID))
 }
 
 // fillLog completes the log fields the service did not send from the

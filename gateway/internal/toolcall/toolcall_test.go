@@ -3,6 +3,7 @@ package toolcall
 import (
 	"context"
 	"encoding/json"
+	"ghops.dev/gateway/internal/policy"
 	"strings"
 	"testing"
 	"time"
@@ -105,16 +106,18 @@ func TestCall(t *testing.T) {
 	}
 }
 
+// TestCallMetadata: the request id and a deadline go with every call; a
+// caller's own GitHub token (GitHub as the OAuth issuer) only with that
+// caller's calls, and no other credential ever.
 func TestCallMetadata(t *testing.T) {
 	tests := []struct {
 		name      string
-		forward   bool
-		token     string
+		caller    *policy.Caller
 		wantToken []string
 	}{
-		{"no forwarding", false, "ghp_x", nil},
-		{"forwarding without token", true, "", nil},
-		{"forwarding", true, "ghp_x", []string{"ghp_x"}},
+		{"no caller", nil, nil},
+		{"api key caller", &policy.Caller{Principal: &policy.Principal{Name: "bot"}, Via: "api-key"}, nil},
+		{"github caller", &policy.Caller{Principal: &policy.Principal{Name: "octocat"}, Via: "github", GitHubToken: "ghp_x"}, []string{"ghp_x"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -125,8 +128,12 @@ func TestCallMetadata(t *testing.T) {
 				_, deadline = ctx.Deadline()
 				return nil
 			}
-			c := New(registry(t), fakeConn{fn}, WithForwardToken(tc.forward))
-			if _, e := c.Call(context.Background(), "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{Token: tc.token}); e != nil {
+			c := New(registry(t), fakeConn{fn})
+			ctx := context.Background()
+			if tc.caller != nil {
+				ctx = policy.WithCaller(ctx, tc.caller)
+			}
+			if _, e := c.Call(ctx, "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{}); e != nil {
 				t.Fatal(e)
 			}
 			if got := md.Get(MDGitHubToken); strings.Join(got, ",") != strings.Join(tc.wantToken, ",") {

@@ -1,0 +1,382 @@
+// Package authn authenticates the gateway's HTTP callers and hands the
+// rest of the request its policy.Caller. Three ways, chosen by
+// configuration and usable together (an API key is tried first):
+//
+//   - API keys: "Authorization: Bearer <key>" whose SHA-256 is a
+//     principal's key_sha256 in the policy file.
+//   - OAuth 2.1 resource server, as the MCP authorization specification
+//     describes (RFC 9728 metadata at /.well-known/oauth-protected-resource,
+//     401 with WWW-Authenticate: Bearer resource_metadata="..."), with one
+//     of two issuers:
+//   - GitHub: the caller's GitHub token is verified once (GET /user),
+//     cached briefly by its hash, forwarded to the service for that
+//     caller's calls only, and its login is the principal.
+//   - any OIDC issuer: a JWT access token verified against the issuer's
+//     JWKS (signature, iss, aud, exp; github.com/coreos/go-oidc), whose
+//     configured claim names the principal.
+//
+// A missing or invalid credential gets 401 with WWW-Authenticate; an
+// identity the policy file does not admit gets 403. Both carry a JSON-RPC
+// error object (-32001), never the credential. The SDK's
+// auth.RequireBearerToken is not used because it answers in plain text;
+// its metadata handler and types are.
+package authn
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coreos/go-oidc/v3/oidc"
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+
+	"ghops.dev/gateway/internal/jsonrpc"
+	"ghops.dev/gateway/internal/policy"
+	"ghops.dev/gateway/internal/requestid"
+	"ghops.dev/gateway/internal/rpcerror"
+)
+
+// IssuerGitHub names GitHub as the OAuth issuer.
+const IssuerGitHub = "github"
+
+// GitHubAuthorizationServer is GitHub's OAuth authorization server, as the
+// metadata document names it.
+const GitHubAuthorizationServer = "https://github.com/login/oauth"
+
+// MetadataPath is where the RFC 9728 metadata is served; the same document
+// is also served at MetadataPath + the resource's path (/mcp), where MCP
+// clients look first.
+const MetadataPath = "/.well-known/oauth-protected-resource"
+
+// Options configure authentication.
+type Options struct {
+	// Policy holds the principals (API keys and identity mappings); nil
+	// means no policy file.
+	Policy *policy.Policy
+	// Issuer is "" (no OAuth), IssuerGitHub, or an OIDC issuer URL.
+	Issuer string
+	// JWKSURL is the OIDC issuer's key set.
+	JWKSURL string
+	// Audience is the aud an OIDC token must carry (default: ResourceURL).
+	Audience string
+	// Claim names the principal in an OIDC token (default "sub").
+	Claim string
+	// GitHubAPIURL is GitHub's REST root, for verifying GitHub tokens.
+	GitHubAPIURL string
+	// CacheTTL is how long a verified GitHub token is trusted (default 60s).
+	CacheTTL time.Duration
+	// ResourceURL is the canonical URL of the MCP endpoint.
+	ResourceURL string
+	// HTTPClient calls GitHub and the JWKS (default: 10 s timeout).
+	HTTPClient *http.Client
+	// Sink reports refusals; Logger gets the rest.
+	Sink   *rpcerror.Sink
+	Logger *slog.Logger
+}
+
+// Authenticator is the authentication middleware. It is safe for
+// concurrent use.
+type Authenticator struct {
+	o        Options
+	oidc     *oidc.IDTokenVerifier
+	github   *githubVerifier
+	metadata *oauthex.ProtectedResourceMetadata
+	metaURL  string
+}
+
+// New returns an authenticator, or an error for an unusable configuration.
+func New(ctx context.Context, o Options) (*Authenticator, error) {
+	if o.Claim == "" {
+		o.Claim = "sub"
+	}
+	if o.CacheTTL <= 0 {
+		o.CacheTTL = time.Minute
+	}
+	if o.HTTPClient == nil {
+		o.HTTPClient = &http.Client{Timeout: 10 * time.Second}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	a := &Authenticator{o: o}
+	switch o.Issuer {
+	case "":
+	case IssuerGitHub:
+		u, err := url.Parse(o.GitHubAPIURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			return nil, fmt.Errorf("authn: GitHub API URL %q is not an http(s) URL", o.GitHubAPIURL)
+		}
+		a.github = &githubVerifier{client: o.HTTPClient, userURL: strings.TrimRight(o.GitHubAPIURL, "/") + "/user", ttl: o.CacheTTL, cache: map[[32]byte]ghEntry{}, now: time.Now}
+	default:
+		u, err := url.Parse(o.Issuer)
+		if err != nil || u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname())) {
+			return nil, fmt.Errorf("authn: OIDC issuer %q must be an https URL", o.Issuer)
+		}
+		if o.JWKSURL == "" {
+			return nil, errors.New("authn: an OIDC issuer needs its JWKS URL (-oauth-jwks-url)")
+		}
+		aud := o.Audience
+		if aud == "" {
+			aud = o.ResourceURL
+		}
+		keys := oidc.NewRemoteKeySet(oidc.ClientContext(ctx, o.HTTPClient), o.JWKSURL)
+		a.oidc = oidc.NewVerifier(o.Issuer, keys, &oidc.Config{ClientID: aud})
+	}
+	if o.Issuer != "" {
+		as := o.Issuer
+		if o.Issuer == IssuerGitHub {
+			as = GitHubAuthorizationServer
+		}
+		a.metadata = &oauthex.ProtectedResourceMetadata{
+			Resource:               o.ResourceURL,
+			AuthorizationServers:   []string{as},
+			BearerMethodsSupported: []string{"header"},
+			ResourceName:           "ghops",
+		}
+		if u, err := url.Parse(o.ResourceURL); err == nil {
+			a.metaURL = u.Scheme + "://" + u.Host + MetadataPath
+		}
+	}
+	return a, nil
+}
+
+// Enabled reports whether any authentication is configured.
+func (a *Authenticator) Enabled() bool { return a.o.Policy.HasKeys() || a.o.Issuer != "" }
+
+// Mode names what is configured, for logs and diagnostics: "none",
+// "api-keys", "oauth-github", "oauth-oidc" or "api-keys+oauth-...".
+func (a *Authenticator) Mode() string {
+	var m []string
+	if a.o.Policy.HasKeys() {
+		m = append(m, "api-keys")
+	}
+	switch {
+	case a.github != nil:
+		m = append(m, "oauth-github")
+	case a.oidc != nil:
+		m = append(m, "oauth-oidc")
+	}
+	if len(m) == 0 {
+		return "none"
+	}
+	return strings.Join(m, "+")
+}
+
+// MetadataHandler serves the RFC 9728 document (nil without OAuth).
+func (a *Authenticator) MetadataHandler() http.Handler {
+	if a.metadata == nil {
+		return nil
+	}
+	return sdkauth.ProtectedResourceMetadataHandler(a.metadata)
+}
+
+// ResourcePath is the path part of the resource URL ("/mcp").
+func (a *Authenticator) ResourcePath() string {
+	u, err := url.Parse(a.o.ResourceURL)
+	if err != nil {
+		return ""
+	}
+	return u.Path
+}
+
+// Handler authenticates every request before next; without any
+// configuration it passes requests through with no caller.
+func (a *Authenticator) Handler(next http.Handler) http.Handler {
+	if !a.Enabled() {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := bearer(r.Header.Get("Authorization"))
+		if !ok {
+			a.unauthorized(w, r, "Unauthorized: send Authorization: Bearer <token>", "")
+			return
+		}
+		c, err := a.authenticate(r.Context(), token)
+		switch {
+		case errors.Is(err, errInvalid):
+			a.unauthorized(w, r, "Unauthorized: the bearer token is not valid here", "invalid_token")
+			return
+		case err != nil:
+			a.o.Logger.LogAttrs(r.Context(), slog.LevelWarn, "cannot verify a bearer token", slog.String("error", rpcerror.Redact(err.Error())))
+			a.refuse(w, r, http.StatusServiceUnavailable, rpcerror.InternalError, "Service unavailable: the token cannot be verified now", nil)
+			return
+		case c.Principal == nil:
+			a.refuse(w, r, http.StatusForbidden, rpcerror.PermissionDenied,
+				"Permission denied: "+c.Via+" identity is not a principal of the policy", &rpcerror.Policy{Rule: "principals", Detail: "no entry and no default in the policy file"})
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(policy.WithCaller(r.Context(), c)))
+	})
+}
+
+// errInvalid marks a credential that is wrong (401), as opposed to one that
+// cannot be checked now.
+var errInvalid = errors.New("authn: invalid credential")
+
+// authenticate maps a bearer token to a caller. The returned caller has a
+// nil Principal when the identity is valid but the policy admits nobody of
+// that name.
+func (a *Authenticator) authenticate(ctx context.Context, token string) (*policy.Caller, error) {
+	if pr := a.o.Policy.ByKey(token); pr != nil {
+		return &policy.Caller{Principal: pr, Via: "api-key"}, nil
+	}
+	switch {
+	case a.oidc != nil && strings.Count(token, ".") == 2:
+		t, err := a.oidc.Verify(ctx, token)
+		if err != nil {
+			return nil, fmt.Errorf("%w: %v", errInvalid, err)
+		}
+		var claims map[string]any
+		if err := t.Claims(&claims); err != nil {
+			return nil, fmt.Errorf("%w: %v", errInvalid, err)
+		}
+		id, _ := claims[a.o.Claim].(string)
+		if id == "" {
+			return nil, fmt.Errorf("%w: no %q claim", errInvalid, a.o.Claim)
+		}
+		return &policy.Caller{Principal: a.o.Policy.ForIdentity(id), Via: "oidc"}, nil
+	case a.github != nil:
+		login, err := a.github.verify(ctx, token)
+		if err != nil {
+			return nil, err
+		}
+		return &policy.Caller{Principal: a.o.Policy.ForIdentity(login), Via: "github", GitHubToken: token}, nil
+	}
+	return nil, errInvalid
+}
+
+// unauthorized answers 401 with the challenge.
+func (a *Authenticator) unauthorized(w http.ResponseWriter, r *http.Request, msg, errCode string) {
+	ch := `Bearer realm="ghops"`
+	if a.metaURL != "" {
+		ch += `, resource_metadata="` + a.metaURL + `"`
+	}
+	if errCode != "" {
+		ch += `, error="` + errCode + `"`
+	}
+	w.Header().Set("WWW-Authenticate", ch)
+	a.refuse(w, r, http.StatusUnauthorized, rpcerror.PermissionDenied, msg, nil)
+}
+
+// refuse answers with a JSON-RPC error object and status.
+func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, status, code int, msg string, pol *rpcerror.Policy) {
+	e := rpcerror.New(code, "")
+	e.Message = msg
+	e.HTTPStatus = status
+	e.Data.Policy = pol
+	e.RequestID = requestid.Accept(r.Header.Get(requestid.Header))
+	body := jsonrpc.EncodeResponse(a.o.Sink.Response(r.Context(), nil, e))
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set(requestid.Header, e.RequestID)
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// bearer extracts the token of an "Authorization: Bearer <token>" header.
+func bearer(h string) (string, bool) {
+	const prefix = "bearer "
+	if len(h) <= len(prefix) || !strings.EqualFold(h[:len(prefix)], prefix) {
+		return "", false
+	}
+	t := strings.TrimSpace(h[len(prefix):])
+	return t, t != ""
+}
+
+// isLoopbackHost reports whether h is localhost or a loopback IP (an OIDC
+// issuer on loopback may be plain http: a test or a local development IdP).
+func isLoopbackHost(h string) bool {
+	return h == "localhost" || h == "127.0.0.1" || h == "::1"
+}
+
+// githubVerifier checks GitHub tokens against GET /user and remembers the
+// answer, keyed by the token's SHA-256, for a short while: a valid token
+// for the TTL, an invalid one for a tenth of it (so that a flood of bad
+// tokens does not become a flood of GitHub calls).
+type githubVerifier struct {
+	client  *http.Client
+	userURL string
+	ttl     time.Duration
+	now     func() time.Time
+
+	mu    sync.Mutex
+	cache map[[32]byte]ghEntry
+}
+
+// ghEntry is one remembered verification.
+type ghEntry struct {
+	login   string // "" for an invalid token
+	expires time.Time
+}
+
+// maxCachedTokens bounds the verifier's memory.
+const maxCachedTokens = 10000
+
+// verify returns the token's login, errInvalid for a token GitHub refuses,
+// or another error when GitHub cannot be asked.
+func (v *githubVerifier) verify(ctx context.Context, token string) (string, error) {
+	key := sha256.Sum256([]byte(token))
+	now := v.now()
+	v.mu.Lock()
+	e, ok := v.cache[key]
+	v.mu.Unlock()
+	if ok && now.Before(e.expires) {
+		if e.login == "" {
+			return "", errInvalid
+		}
+		return e.login, nil
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, v.userURL, nil)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Accept", "application/vnd.github+json")
+	resp, err := v.client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("GitHub /user: %w", err)
+	}
+	defer resp.Body.Close()
+	switch resp.StatusCode {
+	case http.StatusOK:
+		var u struct {
+			Login string `json:"login"`
+		}
+		if err := json.NewDecoder(http.MaxBytesReader(nil, resp.Body, 1<<20)).Decode(&u); err != nil || u.Login == "" {
+			return "", errors.New("GitHub /user answered without a login")
+		}
+		v.remember(key, u.Login, now.Add(v.ttl))
+		return u.Login, nil
+	case http.StatusUnauthorized, http.StatusForbidden:
+		v.remember(key, "", now.Add(v.ttl/10))
+		return "", errInvalid
+	}
+	return "", fmt.Errorf("GitHub /user answered %d", resp.StatusCode)
+}
+
+// remember stores one verification, dropping expired entries (and, if
+// still full, everything) when the cache is full.
+func (v *githubVerifier) remember(key [32]byte, login string, expires time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.cache) >= maxCachedTokens {
+		now := v.now()
+		for k, e := range v.cache {
+			if !now.Before(e.expires) {
+				delete(v.cache, k)
+			}
+		}
+		if len(v.cache) >= maxCachedTokens {
+			clear(v.cache)
+		}
+	}
+	v.cache[key] = ghEntry{login: login, expires: expires}
+}
