@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +82,50 @@ func TestStdioWithSDK(t *testing.T) {
 				t.Errorf("no jsonrpc_error line in the logs: %s", logs.String())
 			}
 		})
+	}
+}
+
+// TestStdioPolicy: over stdio the principal is the local user, and the
+// policy file applies to it as to any HTTP caller (here its default rules:
+// read-only), in tools/list and in calls.
+func TestStdioPolicy(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	cfg := config.Default()
+	cfg.ServiceAddr = st.Service.Addr
+	cfg.PolicyFile = t.TempDir() + "/policy.yaml"
+	if err := writeFile(cfg.PolicyFile, "default:\n  read_only: true\n"); err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(cfg, &gatewaytest.SyncBuffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = a.Close() })
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		_ = a.ServeStdio(context.Background(), inR, outW)
+		_ = outW.Close()
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := sdk.NewClient(&sdk.Implementation{Name: "e2e-stdio", Version: "1"}, nil).Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var names []string
+	for tool, err := range s.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tool.Name)
+	}
+	if len(names) != 10 || slices.Contains(names, "commit_files") {
+		t.Fatalf("tools %v", names)
+	}
+	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "merge_pull_request", Arguments: map[string]any{"repo": repo, "prNumber": 1}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "Error -32001: Permission denied") {
+		t.Fatalf("%v %+v", err, res)
 	}
 }

@@ -129,7 +129,9 @@ func New(ctx context.Context, o Options) (*Authenticator, error) {
 			aud = o.ResourceURL
 		}
 		keys := oidc.NewRemoteKeySet(oidc.ClientContext(ctx, o.HTTPClient), o.JWKSURL)
-		a.oidc = oidc.NewVerifier(o.Issuer, keys, &oidc.Config{ClientID: aud})
+		a.oidc = oidc.NewVerifier(o.Issuer, keys, &oidc.Config{ClientID: aud, SupportedSigningAlgs: []string{
+			oidc.RS256, oidc.RS384, oidc.RS512, oidc.ES256, oidc.ES384, oidc.ES512, oidc.PS256, oidc.PS384, oidc.PS512, oidc.EdDSA,
+		}})
 	}
 	if o.Issuer != "" {
 		as := o.Issuer
@@ -203,6 +205,8 @@ func (a *Authenticator) Handler(next http.Handler) http.Handler {
 		c, err := a.authenticate(r.Context(), token)
 		switch {
 		case errors.Is(err, errInvalid):
+			// Why a token was refused helps the operator, not the caller.
+			a.o.Logger.LogAttrs(r.Context(), slog.LevelInfo, "bearer token refused", slog.String("reason", rpcerror.Redact(err.Error())))
 			a.unauthorized(w, r, "Unauthorized: the bearer token is not valid here", "invalid_token")
 			return
 		case err != nil:

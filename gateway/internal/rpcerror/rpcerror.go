@@ -303,6 +303,15 @@ func Internal(tool, requestID string, cause error) *Error {
 	return e
 }
 
+// Unavailable returns the -32603 of a service the gateway cannot reach:
+// the message says so (the caller may retry later), the cause is kept for
+// the log only.
+func Unavailable(tool, requestID string, cause error) *Error {
+	e := Internal(tool, requestID, cause)
+	e.Message = "Service unavailable"
+	return e
+}
+
 // InvalidParams returns the -32602 of our own validation: the message is
 // "Validation errors: " followed by the violations' messages.
 func InvalidParams(tool string, vs []toolschema.Violation) *Error {
@@ -361,6 +370,12 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		}
 	}
 
+	if info == nil && st.Code() == codes.Unavailable {
+		// The service itself attaches an ErrorInfo to every status it
+		// sends, GitHub's 5xx included; a bare Unavailable comes from the
+		// connection to it.
+		return Unavailable(tool, requestID, err)
+	}
 	code := GRPCCode(st.Code())
 	if info != nil {
 		if c, ok := ReasonCode(ghopsv1.ErrorReason(ghopsv1.ErrorReason_value[info.GetReason()])); ok {

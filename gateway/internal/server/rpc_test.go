@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
@@ -276,9 +277,16 @@ func TestMetrics(t *testing.T) {
 	}
 }
 
+// TestGracefulShutdownDrains: a call in flight when the server is told to
+// stop still gets its answer; the drain is never shorter than the call
+// timeout, even when the shutdown timeout is configured shorter (here
+// 100 ms for a call released after 500 ms).
 func TestGracefulShutdownDrains(t *testing.T) {
 	f := newFixture(t)
-	gw := f.newGateway(t, nil)
+	gw := f.newGateway(t, func(c *config.Config) {
+		c.CallTimeout = 5 * time.Second
+		c.ShutdownTimeout = 100 * time.Millisecond
+	})
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -300,6 +308,7 @@ func TestGracefulShutdownDrains(t *testing.T) {
 	}()
 	<-f.svc.started // the request is in flight
 	cancel()        // SIGTERM in the binary
+	time.Sleep(500 * time.Millisecond)
 	close(f.svc.release)
 	wg.Wait()
 	if err := <-served; err != nil {
@@ -311,5 +320,49 @@ func TestGracefulShutdownDrains(t *testing.T) {
 	if resp, err := http.Post(url+"/rpc", "application/json", strings.NewReader(fetch("2", "o/ok"))); err == nil {
 		resp.Body.Close()
 		t.Fatal("server still accepts after shutdown")
+	}
+}
+
+// TestSlowBodyIsCut: a client that sends its headers and then dribbles its
+// body does not hold the connection: the server's read timeout, sized to
+// the call timeout (here 2 s), closes it.
+func TestSlowBodyIsCut(t *testing.T) {
+	f := newFixture(t)
+	gw := f.newGateway(t, func(c *config.Config) { c.CallTimeout = 2 * time.Second })
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _ = gw.srv.Serve(ctx, lis) }()
+	conn, err := net.Dial("tcp", lis.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	_, _ = conn.Write([]byte("POST /rpc HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"))
+	closed := make(chan struct{})
+	go func() {
+		defer close(closed)
+		buf := make([]byte, 4096)
+		for {
+			if _, err := conn.Read(buf); err != nil {
+				return
+			}
+		}
+	}()
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case <-closed:
+			return
+		case <-tick.C:
+			_, _ = conn.Write([]byte(" ")) // one byte at a time, forever
+		case <-deadline:
+			t.Fatal("a dribbling client kept its connection for 20 s")
+		}
 	}
 }

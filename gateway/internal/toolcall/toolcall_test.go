@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"ghops.dev/gateway/internal/policy"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -146,5 +147,115 @@ func TestCallMetadata(t *testing.T) {
 				t.Error("call without deadline")
 			}
 		})
+	}
+}
+
+// gate is a fake service call that counts calls in flight and holds each
+// until released.
+type gate struct {
+	mu       sync.Mutex
+	now, max int
+	release  chan struct{}
+}
+
+func (g *gate) fn(ctx context.Context, _ string, _, _ any) error {
+	g.mu.Lock()
+	g.now++
+	g.max = max(g.max, g.now)
+	g.mu.Unlock()
+	defer func() { g.mu.Lock(); g.now--; g.mu.Unlock() }()
+	select {
+	case <-g.release:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// TestInFlightLimits: a principal's concurrency and the gateway's global
+// cap bound the service calls in flight; calls over them wait for a slot
+// (they are not refused while their deadline allows).
+func TestInFlightLimits(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    []Option
+		callers []*policy.Caller
+		want    int
+	}{
+		{"principal concurrency 2", nil, []*policy.Caller{{Principal: &policy.Principal{Name: "a", Rules: policy.Rules{Concurrency: 2}}}}, 2},
+		{"global cap 3 across principals", []Option{WithMaxInFlight(3)}, []*policy.Caller{
+			{Principal: &policy.Principal{Name: "a"}}, {Principal: &policy.Principal{Name: "b"}}}, 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := &gate{release: make(chan struct{})}
+			c := New(registry(t), fakeConn{g.fn}, append(tc.opts, WithTimeout(10*time.Second))...)
+			var wg sync.WaitGroup
+			errs := make(chan *rpcerror.Error, 8)
+			for i := range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					ctx := policy.WithCaller(context.Background(), tc.callers[i%len(tc.callers)])
+					_, e := c.Call(ctx, "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{})
+					errs <- e
+				}()
+			}
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				g.mu.Lock()
+				n := g.now
+				g.mu.Unlock()
+				if n == tc.want || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			time.Sleep(50 * time.Millisecond) // give any call over the limit the chance to slip in
+			close(g.release)
+			wg.Wait()
+			close(errs)
+			for e := range errs {
+				if e != nil {
+					t.Fatalf("a waiting call failed: %v", e)
+				}
+			}
+			if g.max != tc.want {
+				t.Fatalf("%d calls in flight at once, want %d", g.max, tc.want)
+			}
+		})
+	}
+}
+
+// TestWaitBoundedByDeadline: a call that cannot get a slot before its
+// deadline is refused with -32004 naming the rule, and never reaches the
+// service.
+func TestWaitBoundedByDeadline(t *testing.T) {
+	g := &gate{release: make(chan struct{})}
+	defer close(g.release)
+	// The first call holds its slot past every deadline.
+	hold := func(ctx context.Context, m string, a, r any) error { return g.fn(context.Background(), m, a, r) }
+	c := New(registry(t), fakeConn{hold}, WithTimeout(300*time.Millisecond), WithMaxInFlight(1))
+	first := make(chan struct{})
+	go func() {
+		close(first)
+		_, _ = c.Call(context.Background(), "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{})
+	}()
+	<-first
+	for {
+		g.mu.Lock()
+		n := g.now
+		g.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	_, e := c.Call(context.Background(), "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{})
+	if e == nil || e.Code != rpcerror.RateLimited || e.Data.Policy == nil || e.Data.Policy.Rule != "max_in_flight" || e.RetryAfter < 1 {
+		t.Fatalf("got %+v", e)
+	}
+	if g.max != 1 {
+		t.Fatalf("%d in flight", g.max)
 	}
 }

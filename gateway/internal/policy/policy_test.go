@@ -1,0 +1,132 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var tools = []string{"search", "read_file", "get_branches", "commit_files", "merge_pull_request"}
+
+func keyHash(k string) string {
+	s := sha256.Sum256([]byte(k))
+	return hex.EncodeToString(s[:])
+}
+
+// TestParseRefuses: every mistake in a policy file is an error naming it.
+func TestParseRefuses(t *testing.T) {
+	tests := []struct {
+		name, doc, want string
+	}{
+		{"empty", ``, "not a valid policy document"},
+		{"nobody", `principals: []`, "would refuse everyone"},
+		{"unknown field", "principals:\n  - name: a\n    readonly: true\n", "field readonly not found"},
+		{"bad name", "principals:\n  - name: \"a b\"\n", "must be 1-100"},
+		{"duplicate name", "principals:\n  - name: a\n  - name: a\n", "named twice"},
+		{"short hash", "principals:\n  - name: a\n    key_sha256: abc\n", "64 lowercase hex"},
+		{"uppercase hash", "principals:\n  - name: a\n    key_sha256: " + strings.ToUpper(keyHash("k")) + "\n", "64 lowercase hex"},
+		{"same key twice", "principals:\n  - name: a\n    key_sha256: " + keyHash("k") + "\n  - name: b\n    key_sha256: " + keyHash("k") + "\n", "same key"},
+		{"tool glob matches nothing", "principals:\n  - name: a\n    tools: [reed_file]\n", `"reed_file" matches no tool`},
+		{"bad glob", "principals:\n  - name: a\n    tools: [\"[\"]\n", "tools glob"},
+		{"repo not owner/name", "principals:\n  - name: a\n    repos: [octo-org]\n", "owner/name"},
+		{"negative rate", "principals:\n  - name: a\n    rate_per_minute: -1\n", "must not be negative"},
+		{"bad default", "default:\n  tools: [nope]\n", "default: tools entry"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Parse([]byte(tc.doc), tools)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRules checks each rule and the order they apply in.
+func TestRules(t *testing.T) {
+	doc := `principals:
+  - name: ci-bot
+    key_sha256: ` + keyHash("secret-key-1") + `
+    read_only: true
+    repos: ["octo-org/*"]
+  - name: writer
+    tools: ["commit_files", "read_*"]
+    repos: ["octo-org/hello-world"]
+default:
+  read_only: true
+`
+	p, err := Parse([]byte(doc), tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr := p.ByKey("secret-key-1"); pr == nil || pr.Name != "ci-bot" {
+		t.Fatalf("ByKey: %+v", pr)
+	}
+	if p.ByKey("secret-key-2") != nil || p.ByKey("") != nil {
+		t.Fatal("an unknown key matched")
+	}
+	if pr := p.ForIdentity("someone"); pr == nil || pr.Name != "someone" || !pr.ReadOnly {
+		t.Fatalf("default: %+v", pr)
+	}
+	read := Tool{Name: "read_file", ReadOnly: true}
+	write := Tool{Name: "commit_files"}
+	merge := Tool{Name: "merge_pull_request"}
+	tests := []struct {
+		name     string
+		pr       *Principal
+		tool     Tool
+		repo     string
+		readOnly bool
+		want     string // rule, "" for allowed
+	}{
+		{"read in its repos", p.ByKey("secret-key-1"), read, "octo-org/x", false, ""},
+		{"read outside its repos", p.ByKey("secret-key-1"), read, "other/x", false, "repos"},
+		{"write when read-only", p.ByKey("secret-key-1"), write, "octo-org/x", false, "read_only"},
+		{"tool outside its tools", p.ForIdentity("writer"), merge, "octo-org/hello-world", false, "tools"},
+		{"allowed write", p.ForIdentity("writer"), write, "octo-org/hello-world", false, ""},
+		{"glob tool", p.ForIdentity("writer"), read, "octo-org/hello-world", false, ""},
+		{"gateway read-only beats everything", p.ForIdentity("writer"), write, "octo-org/hello-world", true, "read_only"},
+		{"no principal, no policy", nil, write, "any/repo", false, ""},
+		{"no principal, read-only gateway", nil, write, "any/repo", true, "read_only"},
+		{"repo rule skips tools without a repo", p.ByKey("secret-key-1"), Tool{Name: "search", ReadOnly: true}, "", false, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Check(tc.pr, tc.tool, tc.repo, tc.readOnly)
+			got := ""
+			if d != nil {
+				got = d.Rule
+			}
+			if got != tc.want {
+				t.Fatalf("rule %q, want %q (%+v)", got, tc.want, d)
+			}
+		})
+	}
+	all := []Tool{{"search", true}, read, {"get_branches", true}, write, merge}
+	if got := Allowed(p.ForIdentity("writer"), all, false); !slices.Equal(got, []string{"read_file", "commit_files"}) {
+		t.Errorf("writer sees %v", got)
+	}
+	if got := Allowed(p.ByKey("secret-key-1"), all, false); !slices.Equal(got, []string{"search", "read_file", "get_branches"}) {
+		t.Errorf("ci-bot sees %v", got)
+	}
+	if got := Allowed(nil, all, true); !slices.Equal(got, []string{"search", "read_file", "get_branches"}) {
+		t.Errorf("read-only gateway lists %v", got)
+	}
+}
+
+// TestNoDefaultRefusesStrangers: without a default, an identity with no
+// entry maps to no principal.
+func TestNoDefaultRefusesStrangers(t *testing.T) {
+	p, err := Parse([]byte("principals:\n  - name: alice\n"), tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ForIdentity("mallory") != nil || p.ForIdentity("alice") == nil {
+		t.Fatal("identity mapping")
+	}
+	if p.HasKeys() {
+		t.Error("no keys configured, HasKeys true")
+	}
+}
