@@ -3,6 +3,8 @@ package policy
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -128,5 +130,27 @@ func TestNoDefaultRefusesStrangers(t *testing.T) {
 	}
 	if p.HasKeys() {
 		t.Error("no keys configured, HasKeys true")
+	}
+}
+
+// TestREADMEExample: the policy file README.md shows is one this package
+// accepts, with the principals it describes.
+func TestREADMEExample(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	start := strings.Index(doc, "# policy.yaml")
+	if start < 0 {
+		t.Fatal("README.md has no policy example")
+	}
+	end := strings.Index(doc[start:], "```")
+	p, err := Parse([]byte(doc[start:start+end]), []string{"search", "fetch", "read_file", "get_tree", "get_branches", "create_pull_request", "commit_files"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.ByKey("foo") == nil || p.ByKey("foo").Name != "ci-bot" || p.ByKey("bar") == nil || !p.ByKey("foo").ReadOnly {
+		t.Fatal("the README's principals are not what it says")
 	}
 }
