@@ -15,7 +15,9 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"os/user"
+	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
@@ -165,8 +167,15 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 }
 
 // Serve serves HTTP on lis until ctx ends, then drains and closes the
-// service connection.
+// service connection. With -debug-addr it also serves the profiler there.
 func (a *App) Serve(ctx context.Context, lis net.Listener) error {
+	if a.Config.DebugAddr != "" {
+		stop, err := serveDebug(a.Config.DebugAddr, a.Logger)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	a.Logger.Info("gateway listening", "addr", lis.Addr().String(), "service", a.Config.ServiceAddr,
 		"tools", len(a.Registry.Tools()), "http_status_mapping", a.Config.HTTPStatusMapping,
 		"mcp_tool_errors", a.Config.MCPToolErrors, "auth", a.Auth.Mode(), "read_only", a.Config.ReadOnly)
@@ -207,4 +216,23 @@ func (a *App) localCaller() (*policy.Caller, error) {
 		return nil, fmt.Errorf("the policy file has no principal %q (the local user) and no default", name)
 	}
 	return &policy.Caller{Principal: pr, Via: "stdio"}, nil
+}
+
+// serveDebug serves net/http/pprof on addr (loopback, checked by config)
+// until stop is called.
+func serveDebug(addr string, log *slog.Logger) (stop func(), err error) {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("debug listener: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
+	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
+	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
+	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = srv.Serve(lis) }()
+	log.Info("profiler listening", "addr", lis.Addr().String())
+	return func() { _ = srv.Close() }, nil
 }

@@ -27,6 +27,7 @@
 //	-insecure-no-auth     GHOPS_INSECURE_NO_AUTH         false (allow a non-loopback address without auth)
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
 //	-log-level            GHOPS_LOG_LEVEL                info
+//	-debug-addr           GHOPS_DEBUG_ADDR               "" (off; net/http/pprof on this address, loopback only)
 package config
 
 import (
@@ -111,6 +112,8 @@ type Config struct {
 	SessionSecretSet bool
 	// LogLevel is the slog level.
 	LogLevel slog.Level
+	// DebugAddr serves net/http/pprof ("" for off); it must be loopback.
+	DebugAddr string
 }
 
 // Default returns the defaults (with a fresh random session secret).
@@ -190,6 +193,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		insecure = fs.Bool("insecure-no-auth", envBool("insecure-no-auth", "GHOPS_INSECURE_NO_AUTH"), "serve a non-loopback address without authentication (GHOPS_INSECURE_NO_AUTH)")
 		secret   = fs.String("session-secret", env("GHOPS_SESSION_SECRET", ""), "key of MCP session ids, shared by replicas; random if unset (GHOPS_SESSION_SECRET)")
 		level    = fs.String("log-level", env("GHOPS_LOG_LEVEL", "info"), "debug, info, warn or error (GHOPS_LOG_LEVEL)")
+		debug    = fs.String("debug-addr", env("GHOPS_DEBUG_ADDR", ""), "serve net/http/pprof on this loopback address; off when empty (GHOPS_DEBUG_ADDR)")
 	)
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -264,6 +268,10 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		}
 		c.SessionSecret = []byte(*secret)
 		c.SessionSecretSet = true
+	}
+	c.DebugAddr = *debug
+	if c.DebugAddr != "" && !(Config{Addr: c.DebugAddr}).Loopback() {
+		bad("debug-addr", errors.New("must be a loopback address (the profiler is not for the network)"))
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(*level)); err != nil {
 		bad("log-level", errors.New("must be debug, info, warn or error"))

@@ -56,6 +56,7 @@ func TestLoad(t *testing.T) {
 		{name: "oidc without jwks", args: []string{"-oauth-issuer", "https://idp.example"}, wantErr: "oauth-jwks-url"},
 		{name: "bad issuer", args: []string{"-oauth-issuer", "gitlab"}, wantErr: "oauth-issuer"},
 		{name: "bad in-flight", args: []string{"-max-in-flight", "0"}, wantErr: "max-in-flight"},
+		{name: "profiler off loopback", args: []string{"-debug-addr", "0.0.0.0:6060"}, wantErr: "debug-addr"},
 		{name: "short secret", args: []string{"-session-secret", "short"}, wantErr: "session-secret"},
 		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected arguments"},
 	}

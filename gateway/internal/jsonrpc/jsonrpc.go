@@ -31,6 +31,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tidwall/gjson"
 )
 
 // Version is the only protocol version accepted in the "jsonrpc" member.
@@ -144,9 +145,10 @@ func ParseBody(b []byte) (items []Item, batch bool, bodyErr *Error) {
 		return []Item{it}, false, nil
 	case '[':
 		var elems []json.RawMessage
-		if err := json.Unmarshal(t, &elems); err != nil {
-			return nil, false, NewError(CodeParseError, "")
-		}
+		gjson.ParseBytes(t).ForEach(func(_, v gjson.Result) bool {
+			elems = append(elems, rawOf(t, v))
+			return true
+		})
 		if len(elems) == 0 {
 			return nil, false, NewError(CodeInvalidRequest, "")
 		}
@@ -206,34 +208,43 @@ func parseOne(b json.RawMessage) Item {
 		}
 		return Item{Err: NewError(CodeInvalidRequest, ""), ID: id}
 	}
-	var m map[string]json.RawMessage
-	if len(b) == 0 || b[0] != '{' || json.Unmarshal(b, &m) != nil {
+	if len(b) == 0 || b[0] != '{' {
 		return invalid(nil)
 	}
+	// b is valid I-JSON (ParseBody checked it), so the members can be read
+	// in one pass without decoding the params, which may hold a megabyte.
+	m := gjson.GetManyBytes(b, "id", "jsonrpc", "method", "params")
 	var id json.RawMessage
-	if raw, ok := m["id"]; ok {
+	if m[0].Exists() {
+		raw := rawOf(b, m[0])
 		if !validID(raw) {
 			return invalid(nil)
 		}
 		id = raw
 	}
-	var v string
-	if raw, ok := m["jsonrpc"]; !ok || json.Unmarshal(raw, &v) != nil || v != Version || raw[0] != '"' {
+	if m[1].Type != gjson.String || m[1].Str != Version {
 		return invalid(id)
 	}
-	var method string
-	raw, ok := m["method"]
-	if !ok || len(raw) == 0 || raw[0] != '"' || json.Unmarshal(raw, &method) != nil {
+	if m[2].Type != gjson.String {
 		return invalid(id)
 	}
 	var params json.RawMessage
-	if p, ok := m["params"]; ok && !bytes.Equal(p, null) {
-		if p[0] != '{' && p[0] != '[' {
+	if p := m[3]; p.Exists() && p.Type != gjson.Null {
+		if !p.IsObject() && !p.IsArray() {
 			return invalid(id)
 		}
-		params = p
+		params = rawOf(b, p)
 	}
-	return Item{Request: &Request{ID: id, Method: method, Params: params}, ID: id}
+	return Item{Request: &Request{ID: id, Method: m[2].Str, Params: params}, ID: id}
+}
+
+// rawOf returns the bytes of a value gjson found in b, as a slice of b when
+// gjson says where it is.
+func rawOf(b []byte, r gjson.Result) json.RawMessage {
+	if r.Index > 0 && r.Index+len(r.Raw) <= len(b) {
+		return json.RawMessage(b[r.Index : r.Index+len(r.Raw)])
+	}
+	return json.RawMessage(r.Raw)
 }
 
 // validID reports whether raw is a legal id: a string, a number or null.

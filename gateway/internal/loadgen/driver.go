@@ -165,8 +165,9 @@ func (d *driver) call(ctx context.Context, n int64, c Call) outcome {
 	return o
 }
 
-// classify reads one answer: a JSON-RPC error (by code), an MCP result with isError (by the code in
-// its structuredContent, 0 when it has none), success, or something that is not a JSON-RPC answer.
+// classify reads one answer: a JSON-RPC error (by code), an MCP result with isError (by the code of
+// the contract error in its _meta["dev.ghops/error"], else in its structuredContent as older gateways
+// sent it, 0 when it has neither), success, or something that is not a JSON-RPC answer.
 func classify(status int, data []byte, wantID string, mcp bool) (kind, int) {
 	var env envelope
 	if err := json.Unmarshal(data, &env); err != nil || env.JSONRPC != "2.0" {
@@ -185,13 +186,18 @@ func classify(status int, data []byte, wantID string, mcp bool) (kind, int) {
 		return kindMalformed, 0
 	}
 	if mcp {
+		type coded struct {
+			Code int `json:"code"`
+		}
 		var r struct {
-			IsError           bool `json:"isError"`
-			StructuredContent struct {
-				Code int `json:"code"`
-			} `json:"structuredContent"`
+			IsError           bool             `json:"isError"`
+			Meta              map[string]coded `json:"_meta"`
+			StructuredContent coded            `json:"structuredContent"`
 		}
 		if json.Unmarshal(env.Result, &r) == nil && r.IsError {
+			if c := r.Meta["dev.ghops/error"].Code; c != 0 {
+				return kindRPCError, c
+			}
 			return kindRPCError, r.StructuredContent.Code
 		}
 	}

@@ -14,6 +14,7 @@ func FuzzClassify(f *testing.F) {
 		{200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32004,"message":"x","data":{"retryAfter":3}}}`, false},
 		{429, `{"jsonrpc":"2.0","id":null,"error":{"code":"x"}}`, false},
 		{200, `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"structuredContent":{"code":-32005}}}`, true},
+		{200, `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"_meta":{"dev.ghops/error":{"code":-32005}}}}`, true},
 		{200, `{"jsonrpc":"2.0","id":1,"result":{"isError":"yes","structuredContent":[]}}`, true},
 		{502, `bad gateway`, false},
 		{200, `[{"jsonrpc":"2.0","id":1,"result":{}}]`, false},

@@ -111,7 +111,7 @@ func (f *fakeGateway) answer(w http.ResponseWriter, id json.RawMessage, tool str
 	case "limited":
 		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32004,"message":"Rate limit exceeded"}}`, id)
 	case "tool-error":
-		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"isError":true,"structuredContent":{"code":-32002,"message":"Not found"}}}`, id)
+		fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"isError":true,"_meta":{"dev.ghops/error":{"code":-32002,"message":"Not found"}},"content":[{"type":"text","text":"Error -32002: Not found"}]}}`, id)
 	case "broken":
 		http.Error(w, "bad gateway", 502)
 	default:

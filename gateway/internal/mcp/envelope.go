@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/go-json-experiment/json/jsontext"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/tidwall/gjson"
 
 	"ghops.dev/gateway/internal/edge"
 	wire "ghops.dev/gateway/internal/jsonrpc"
@@ -485,33 +485,38 @@ func readMeta(params json.RawMessage) requestMeta {
 	return m
 }
 
-// topValue returns the raw value of member key of a JSON object, skipping
-// every other member's value unread (nil when absent or not an object).
-func topValue(obj json.RawMessage, key string) jsontext.Value {
-	if len(obj) == 0 {
+// topValue returns the raw value of member key of a JSON object (nil when
+// absent or not an object), without decoding the other members: params may
+// hold a megabyte of file content. obj comes from a body the pipeline has
+// checked is I-JSON, so there is one member of that name at most.
+func topValue(obj json.RawMessage, key string) json.RawMessage {
+	if len(obj) == 0 || obj[0] != '{' {
 		return nil
 	}
-	d := jsontext.NewDecoder(bytes.NewReader(obj))
-	if tok, err := d.ReadToken(); err != nil || tok.Kind() != '{' {
+	r := gjson.GetBytes(obj, gjsonKey(key))
+	if !r.Exists() {
 		return nil
 	}
-	for d.PeekKind() == '"' {
-		name, err := d.ReadToken()
-		if err != nil {
-			return nil
-		}
-		if name.String() == key {
-			v, err := d.ReadValue()
-			if err != nil {
-				return nil
-			}
-			return v
-		}
-		if d.SkipValue() != nil {
-			return nil
-		}
+	if r.Index > 0 && r.Index+len(r.Raw) <= len(obj) {
+		return obj[r.Index : r.Index+len(r.Raw)]
 	}
-	return nil
+	return json.RawMessage(r.Raw)
+}
+
+// gjsonKey escapes the characters gjson's path syntax gives a meaning.
+func gjsonKey(k string) string {
+	if !strings.ContainsAny(k, ".*?|#@\\!=<>%") {
+		return k
+	}
+	var b strings.Builder
+	for _, c := range k {
+		switch c {
+		case '.', '*', '?', '|', '#', '@', '\\', '!', '=', '<', '>', '%':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }
 
 // topString returns member key of a JSON object when it is a string ("" otherwise).

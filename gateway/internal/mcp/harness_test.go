@@ -85,11 +85,10 @@ func newRegistry(t testing.TB) *toolschema.Registry {
 // testServer is the MCP transport over the fake service, served by the
 // pipeline on 127.0.0.1.
 type testServer struct {
-	s    *Server
-	p    *edge.Pipeline
-	srv  *httptest.Server
-	log  *logcapture.Buffer
-	sess sessions
+	s   *Server
+	p   *edge.Pipeline
+	srv *httptest.Server
+	log *logcapture.Buffer
 }
 
 // newTestServer starts the MCP layer with the real call path.
@@ -108,7 +107,7 @@ func newTestServer(t testing.TB, opts ...Option) *testServer {
 	p := edge.New(edge.Options{MaxBody: 1 << 16, MaxBatch: 10, Sink: rpcerror.NewSink(log, logger), Logger: logger})
 	srv := httptest.NewServer(p.Handler(s.HTTP()))
 	t.Cleanup(srv.Close)
-	return &testServer{s: s, p: p, srv: srv, log: log, sess: s.sess}
+	return &testServer{s: s, p: p, srv: srv, log: log}
 }
 
 // reply is one HTTP answer.

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,7 +24,22 @@ type sessions struct {
 	secret []byte
 	maxAge time.Duration
 	now    func() time.Time
+
+	// verified remembers ids whose MAC was checked (id -> verifiedID), so
+	// that a client's every request does not recompute an HMAC; the age is
+	// still checked each time. At most maxVerified entries are kept.
+	verified sync.Map
+	count    atomic.Int64
 }
+
+// verifiedID is a checked session id.
+type verifiedID struct {
+	version string
+	issued  time.Time
+}
+
+// maxVerified bounds the memory of checked ids.
+const maxVerified = 10000
 
 // errBadSession says a session id was forged, garbled, unknown or expired.
 var errBadSession = errors.New("mcp: unknown or expired session")
@@ -46,36 +63,66 @@ func (s *sessions) mac(p string) []byte {
 
 // check verifies id and returns the protocol version the session negotiated.
 func (s *sessions) check(id string) (string, error) {
+	if v, ok := s.verified.Load(id); ok {
+		e := v.(verifiedID)
+		if err := s.fresh(e.issued); err != nil {
+			return "", err
+		}
+		return e.version, nil
+	}
+	version, issued, err := s.verify(id)
+	if err != nil {
+		return "", err
+	}
+	if s.count.Add(1) > maxVerified {
+		s.verified.Clear()
+		s.count.Store(1)
+	}
+	s.verified.Store(id, verifiedID{version: version, issued: issued})
+	return version, nil
+}
+
+// fresh refuses an id issued longer than maxAge ago (or in the future).
+func (s *sessions) fresh(issued time.Time) error {
+	if s.maxAge > 0 {
+		age := s.now().Sub(issued)
+		if age > s.maxAge || age < -time.Minute {
+			return errBadSession
+		}
+	}
+	return nil
+}
+
+// verify checks id's MAC and fields and returns its version and issue time.
+func (s *sessions) verify(id string) (string, time.Time, error) {
 	if len(id) > 256 {
-		return "", errBadSession
+		return "", time.Time{}, errBadSession
 	}
 	parts := strings.Split(id, ".")
 	if len(parts) != 3 || parts[0] != "s1" {
-		return "", errBadSession
+		return "", time.Time{}, errBadSession
 	}
 	got, err := base64.RawURLEncoding.DecodeString(parts[2])
 	if err != nil || !hmac.Equal(got, s.mac(parts[1])) {
-		return "", errBadSession
+		return "", time.Time{}, errBadSession
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
 	if err != nil {
-		return "", errBadSession
+		return "", time.Time{}, errBadSession
 	}
 	fields := strings.Split(string(raw), ".")
 	if len(fields) != 3 || !isSupported(fields[0]) || isModern(fields[0]) {
-		return "", errBadSession
+		return "", time.Time{}, errBadSession
 	}
-	issued, err := strconv.ParseInt(fields[1], 10, 64)
+	secs, err := strconv.ParseInt(fields[1], 10, 64)
 	if err != nil {
-		return "", errBadSession
+		return "", time.Time{}, errBadSession
 	}
-	if s.maxAge > 0 {
-		age := s.now().Sub(time.Unix(issued, 0))
-		if age > s.maxAge || age < -time.Minute {
-			return "", errBadSession
-		}
+	issued := time.Unix(secs, 0)
+	if err := s.fresh(issued); err != nil {
+		return "", time.Time{}, err
 	}
-	return fields[0], nil
+	return fields[0], issued, nil
 }
 
 // randomSecret returns 32 random bytes (a per-process session key).

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# cpu-compare.sh measures the CPU time per call of the gateway and of the
+# service, and the throughput, for a baseline commit and for the working
+# tree, in one run: both stacks are built, then every scenario runs against
+# each, rounds interleaved (base, new, base, new, ...), so that load from
+# anything else on the machine falls on both alike. CPU per call is each
+# process's utime+stime (/proc/<pid>/stat) over the measured calls, warm-up
+# excluded. Prints a Markdown table of medians and the new/base ratios.
+#
+# Usage: scripts/cpu-compare.sh [-b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]
+#   default scenarios: rpc:read_file:8 mcp:read_file:8 mcp:get_branches:8 mcp:list_pull_requests:8
+#                      mcp:read_file:32
+# Needs only Go and git; listens on 127.0.0.1 only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+base=2fbd8cb rounds=3 calls=4000
+while getopts "b:r:n:" o; do
+	case $o in
+	b) base=$OPTARG ;;
+	r) rounds=$OPTARG ;;
+	n) calls=$OPTARG ;;
+	*) echo "usage: $0 [-b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+scenarios=("$@")
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(rpc:read_file:8 mcp:read_file:8 mcp:get_branches:8 mcp:list_pull_requests:8 mcp:read_file:32)
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+bins="./services/fakehub/cmd/fakehub ./services/github/cmd/ghops-github ./gateway/cmd/ghops-gateway ./gateway/cmd/ghops-load"
+echo "building $base and the working tree..." >&2
+mkdir -p "$work/src" "$work/base" "$work/new"
+git archive "$base" | tar -x -C "$work/src"
+(cd "$work/src" && go build -o "$work/base/" $bins)
+go build -o "$work/new/" $bins
+
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+tck=$(getconf CLK_TCK)
+
+# run SIDE ENDPOINT TOOL CONC: prints "gateway_us service_us calls_per_s"
+run() {
+	local b=$work/$1 ep=$2 tool=$3 c=$4
+	local p=$((20000 + RANDOM % 20000))
+	"$b/fakehub" -listen 127.0.0.1:$((p + 1)) -seed demo -admin-token adm -core-limit 100000000 -search-limit 100000000 2>/dev/null &
+	local f=$!
+	pids+=("$f")
+	sleep 0.3
+	GITHUB_TOKEN=ghops-demo-token "$b/ghops-github" -addr 127.0.0.1:$((p + 2)) -github-url "http://127.0.0.1:$((p + 1))/" -metrics-addr "" 2>/dev/null &
+	local s=$!
+	pids+=("$s")
+	"$b/ghops-gateway" -addr 127.0.0.1:$p -service 127.0.0.1:$((p + 2)) 2>/dev/null &
+	local g=$!
+	pids+=("$g")
+	for _ in $(seq 100); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && break
+		sleep 0.05
+	done
+	local load="$b/ghops-load -target http://127.0.0.1:$p -endpoint $ep -tools $tool -c $c -fakehub-admin http://127.0.0.1:$((p + 1))"
+	FAKEHUB_ADMIN_TOKEN=adm $load -requests 300 -warmup 30 >/dev/null 2>&1
+	local g0 s0 g1 s1 out
+	g0=$(cpu "$g") s0=$(cpu "$s")
+	out=$(FAKEHUB_ADMIN_TOKEN=adm $load -json -requests "$calls" -duration 120s -warmup 0 2>/dev/null)
+	g1=$(cpu "$g") s1=$(cpu "$s")
+	kill "$g" "$s" "$f"
+	wait "$g" "$s" "$f" 2>/dev/null || true
+	local ok tput
+	ok=$(echo "$out" | sed -n 's/.*"ok": *\([0-9]*\).*/\1/p' | head -1)
+	tput=$(echo "$out" | sed -n 's/.*"calls_per_second": *\([0-9.]*\).*/\1/p' | head -1)
+	if [ "${ok:-0}" != "$calls" ]; then
+		echo "warning: $1 $ep $tool c=$c: only ${ok:-0} of $calls calls succeeded" >&2
+	fi
+	awk -v g=$((g1 - g0)) -v s=$((s1 - s0)) -v n="$calls" -v t="$tck" -v tp="$tput" \
+		'BEGIN { printf "%.0f %.0f %.0f\n", g * 1e6 / t / n, s * 1e6 / t / n, tp }'
+}
+
+median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+declare -A res
+for r in $(seq "$rounds"); do
+	for sc in "${scenarios[@]}"; do
+		IFS=: read -r ep tool c <<<"$sc"
+		for side in base new; do
+			echo "round $r/$rounds $side $sc" >&2
+			res["$side $sc"]+="$(run "$side" "$ep" "$tool" "$c")"$'\n'
+		done
+	done
+done
+
+echo "| scenario | gateway µs/call base → new (ratio) | service µs/call base → new (ratio) | gateway+service (ratio) | calls/s base → new |"
+echo "|---|---:|---:|---:|---:|"
+for sc in "${scenarios[@]}"; do
+	col() { printf '%s' "${res["$1 $sc"]}" | awk -v k="$2" 'NF {print $k}' | median; }
+	bg=$(col base 1) ng=$(col new 1) bs=$(col base 2) ns=$(col new 2) bt=$(col base 3) nt=$(col new 3)
+	awk -v sc="$sc" -v bg="$bg" -v ng="$ng" -v bs="$bs" -v ns="$ns" -v bt="$bt" -v nt="$nt" 'BEGIN {
+		printf "| %s | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d |\n",
+			sc, bg, ng, ng / bg, bs, ns, ns / bs, bg + bs, ng + ns, (ng + ns) / (bg + bs), bt, nt }'
+done
+echo
+echo "base $base ($(git log -1 --format=%h "$base")), new $(git describe --always --dirty), $rounds rounds of $calls calls, medians; $(nproc) cores, $(go version | cut -d' ' -f3)"
