@@ -19,6 +19,7 @@ import (
 	"os/user"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
@@ -31,6 +32,7 @@ import (
 	"ghops.dev/gateway/internal/mcp"
 	"ghops.dev/gateway/internal/plainrpc"
 	"ghops.dev/gateway/internal/policy"
+	"ghops.dev/gateway/internal/quota"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/server"
 	"ghops.dev/gateway/internal/toolcall"
@@ -60,7 +62,8 @@ type App struct {
 	// Logger is the structured logger.
 	Logger *slog.Logger
 
-	conn *grpc.ClientConn
+	conn  *grpc.ClientConn
+	redis *redis.Client // nil without -redis-url
 }
 
 // NewRegistry builds the tool registry from the generated descriptors.
@@ -125,13 +128,30 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 		return nil, fmt.Errorf("dial service %s: %w", cfg.ServiceAddr, err)
 	}
 	a.conn = conn
+	metrics := server.NewMetrics()
+	var q quota.Quota = quota.NewLocal()
+	if cfg.RedisURL != "" {
+		opts, err := redis.ParseURL(cfg.RedisURL)
+		if err != nil {
+			_ = conn.Close()
+			return nil, fmt.Errorf("-redis-url: %w", err)
+		}
+		// One attempt per operation: the timeout, not retries, bounds how
+		// long a call waits on Redis.
+		opts.MaxRetries = -1
+		a.redis = redis.NewClient(opts)
+		q = quota.NewRedis(a.redis, quota.RedisOptions{
+			Timeout: cfg.RedisTimeout, FailOpen: cfg.QuotaFailOpen, Lease: cfg.CallTimeout + 30*time.Second,
+			Logger: logger, OnError: metrics.ObserveRedisError,
+		})
+	}
 	a.Caller = toolcall.New(reg, conn,
 		toolcall.WithTimeout(cfg.CallTimeout),
 		toolcall.WithReadOnly(cfg.ReadOnly),
+		toolcall.WithQuota(q),
 		toolcall.WithMaxInFlight(cfg.MaxInFlight),
 		toolcall.WithAudit(logger),
 	)
-	metrics := server.NewMetrics()
 	a.Pipeline = edge.New(edge.Options{
 		MaxBody:          cfg.MaxBody,
 		MaxBatch:         cfg.MaxBatch,
@@ -184,9 +204,13 @@ func (a *App) Serve(ctx context.Context, lis net.Listener) error {
 	return err
 }
 
-// Close ends the MCP sessions and releases the service connection.
+// Close ends the MCP sessions and releases the service and Redis
+// connections.
 func (a *App) Close() error {
 	a.MCP.Close()
+	if a.redis != nil {
+		_ = a.redis.Close()
+	}
 	return a.conn.Close()
 }
 

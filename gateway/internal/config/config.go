@@ -27,6 +27,9 @@
 //	-insecure-no-auth     GHOPS_INSECURE_NO_AUTH         false (allow a non-loopback address without auth)
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
 //	-log-level            GHOPS_LOG_LEVEL                info
+//	-redis-url            GHOPS_REDIS_URL                "" (in process; redis://host:port/db shares quotas across replicas)
+//	-redis-timeout        GHOPS_REDIS_TIMEOUT            50ms (no call waits on Redis longer)
+//	-quota-fail-open      GHOPS_QUOTA_FAIL_OPEN          true (Redis down: count per replica; false: refuse calls)
 //	-debug-addr           GHOPS_DEBUG_ADDR               "" (off; net/http/pprof on this address, loopback only)
 package config
 
@@ -114,6 +117,13 @@ type Config struct {
 	LogLevel slog.Level
 	// DebugAddr serves net/http/pprof ("" for off); it must be loopback.
 	DebugAddr string
+	// RedisURL is the shared quota store ("" for in-process quotas).
+	RedisURL string
+	// RedisTimeout bounds each Redis operation.
+	RedisTimeout time.Duration
+	// QuotaFailOpen counts quotas per replica while Redis is down, instead
+	// of refusing calls.
+	QuotaFailOpen bool
 }
 
 // Default returns the defaults (with a fresh random session secret).
@@ -131,6 +141,8 @@ func Default() Config {
 		OAuthClaim:       "sub",
 		GitHubURL:        "https://api.github.com/",
 		TokenCacheTTL:    time.Minute,
+		RedisTimeout:     50 * time.Millisecond,
+		QuotaFailOpen:    true,
 		SessionSecret:    randomSecret(),
 		LogLevel:         slog.LevelInfo,
 	}
@@ -157,10 +169,10 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	}
 	var errs []error
 	bad := func(name string, err error) { errs = append(errs, fmt.Errorf("-%s: %w", name, err)) }
-	envBool := func(name, key string) bool {
+	envBoolDef := func(name, key string, def bool) bool {
 		v := getenv(key)
 		if v == "" {
-			return false
+			return def
 		}
 		b, err := strconv.ParseBool(v)
 		if err != nil {
@@ -168,6 +180,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		}
 		return b
 	}
+	envBool := func(name, key string) bool { return envBoolDef(name, key, false) }
 	var (
 		addr     = fs.String("addr", env("GHOPS_GATEWAY_ADDR", c.Addr), "HTTP listen address (GHOPS_GATEWAY_ADDR)")
 		service  = fs.String("service", env("GHOPS_SERVICE_ADDR", c.ServiceAddr), "gRPC address of the GitHub service (GHOPS_SERVICE_ADDR)")
@@ -193,6 +206,9 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		insecure = fs.Bool("insecure-no-auth", envBool("insecure-no-auth", "GHOPS_INSECURE_NO_AUTH"), "serve a non-loopback address without authentication (GHOPS_INSECURE_NO_AUTH)")
 		secret   = fs.String("session-secret", env("GHOPS_SESSION_SECRET", ""), "key of MCP session ids, shared by replicas; random if unset (GHOPS_SESSION_SECRET)")
 		level    = fs.String("log-level", env("GHOPS_LOG_LEVEL", "info"), "debug, info, warn or error (GHOPS_LOG_LEVEL)")
+		redisURL = fs.String("redis-url", env("GHOPS_REDIS_URL", ""), "Redis for quotas shared by replicas, redis://host:port/db; in process when empty (GHOPS_REDIS_URL)")
+		redisTO  = fs.String("redis-timeout", env("GHOPS_REDIS_TIMEOUT", c.RedisTimeout.String()), "bound on each Redis operation (GHOPS_REDIS_TIMEOUT)")
+		failOpen = fs.Bool("quota-fail-open", envBoolDef("quota-fail-open", "GHOPS_QUOTA_FAIL_OPEN", true), "with Redis down, count quotas per replica (true) or refuse calls (false) (GHOPS_QUOTA_FAIL_OPEN)")
 		debug    = fs.String("debug-addr", env("GHOPS_DEBUG_ADDR", ""), "serve net/http/pprof on this loopback address; off when empty (GHOPS_DEBUG_ADDR)")
 	)
 	if err := fs.Parse(args); err != nil {
@@ -269,6 +285,16 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		c.SessionSecret = []byte(*secret)
 		c.SessionSecretSet = true
 	}
+	c.RedisURL = *redisURL
+	if c.RedisURL != "" {
+		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+			bad("redis-url", errors.New("must be redis://host:port[/db] or rediss://..."))
+		}
+	}
+	if c.RedisTimeout, err = positiveDuration(*redisTO); err != nil {
+		bad("redis-timeout", err)
+	}
+	c.QuotaFailOpen = *failOpen
 	c.DebugAddr = *debug
 	if c.DebugAddr != "" && !(Config{Addr: c.DebugAddr}).Loopback() {
 		bad("debug-addr", errors.New("must be a loopback address (the profiler is not for the network)"))

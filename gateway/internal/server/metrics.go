@@ -17,6 +17,7 @@ type Metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
 	calls    *prometheus.CounterVec
+	redis    *prometheus.CounterVec
 }
 
 // NewMetrics registers the gateway's metrics and the Go runtime collectors.
@@ -36,8 +37,12 @@ func NewMetrics() *Metrics {
 			Name: "ghops_gateway_rpc_requests_total",
 			Help: "JSON-RPC requests by endpoint, method and JSON-RPC code (0 for success).",
 		}, []string{"endpoint", "method", "code"}),
+		redis: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "ghops_gateway_redis_errors_total",
+			Help: "Failed or timed-out Redis operations of the shared quota, by operation.",
+		}, []string{"op"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.calls,
+	m.reg.MustRegister(m.requests, m.latency, m.calls, m.redis,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -50,6 +55,13 @@ func (m *Metrics) ObserveCall(endpoint, method string, code int) {
 		return
 	}
 	m.calls.WithLabelValues(endpoint, method, strconv.Itoa(code)).Inc()
+}
+
+// ObserveRedisError counts one failed Redis operation.
+func (m *Metrics) ObserveRedisError(op string) {
+	if m != nil {
+		m.redis.WithLabelValues(op).Inc()
+	}
 }
 
 // Handler serves the metrics in the Prometheus text format.

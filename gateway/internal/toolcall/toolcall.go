@@ -220,6 +220,10 @@ func (c *Caller) take(ctx context.Context, caller *policy.Caller, tool string) (
 				return nil, limited(tool, pr.Name, "rate_per_minute", strconv.Itoa(pr.RatePerMinute)+" calls a minute", retry)
 			case errors.Is(err, quota.ErrConcurrency):
 				return nil, limited(tool, pr.Name, "concurrency", strconv.Itoa(pr.Concurrency)+" calls in flight", retry)
+			case errors.Is(err, quota.ErrStore):
+				e := rpcerror.Unavailable(tool, "", err)
+				e.Message = "Service unavailable: the quota store cannot be reached"
+				return nil, e
 			case err != nil:
 				return nil, rpcerror.Internal(tool, "", fmt.Errorf("quota: %w", err))
 			}
