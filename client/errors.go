@@ -9,24 +9,10 @@ import (
 	"time"
 )
 
-// The JSON-RPC codes of the gateway's contract (seed 000 plus JSON-RPC 2.0's
-// standard codes).
-const (
-	CodeParseError       = -32700
-	CodeInvalidRequest   = -32600
-	CodeMethodNotFound   = -32601
-	CodeInvalidParams    = -32602
-	CodeInternal         = -32603
-	CodePermissionDenied = -32001
-	CodeNotFound         = -32002
-	CodeValidation       = -32003
-	CodeRateLimited      = -32004
-	CodeNotMergeable     = -32005
-	CodeHeadSHAMismatch  = -32006
-)
-
-// Sentinels for the documented JSON-RPC codes. Every *Error carrying one of
-// these codes matches its sentinel with errors.Is, whatever its concrete type.
+// Sentinels for the documented JSON-RPC codes (the constants and the table
+// from code to sentinel are generated from errors.proto into codes_gen.go).
+// Every *Error carrying one of these codes matches its sentinel with
+// errors.Is, whatever its concrete type.
 var (
 	// ErrParse is -32700: the gateway could not parse the request as JSON.
 	ErrParse = errors.New("parse error")
@@ -59,21 +45,6 @@ var (
 	// log entries.
 	ErrInternal = errors.New("internal error")
 )
-
-// codeSentinels is the one table from code to sentinel.
-var codeSentinels = map[int]error{
-	CodeParseError:       ErrParse,
-	CodeInvalidRequest:   ErrInvalidRequest,
-	CodeMethodNotFound:   ErrMethodNotFound,
-	CodeInvalidParams:    ErrInvalidParams,
-	CodeInternal:         ErrInternal,
-	CodePermissionDenied: ErrPermissionDenied,
-	CodeNotFound:         ErrNotFound,
-	CodeValidation:       ErrValidation,
-	CodeRateLimited:      ErrRateLimited,
-	CodeNotMergeable:     ErrNotMergeable,
-	CodeHeadSHAMismatch:  ErrHeadSHAMismatch,
-}
 
 // Error is a JSON-RPC error object answered by the gateway. Every JSON-RPC
 // error the client returns is an *Error or wraps one (*InvalidParamsError,

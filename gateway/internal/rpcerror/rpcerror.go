@@ -2,7 +2,9 @@
 // statuses (code plus the google.rpc.ErrorInfo reason, a ghopsv1.ErrorReason
 // value name) to the contract's JSON-RPC codes, the data payload every error
 // carries, the optional HTTP status of each code, and the one-line
-// jsonrpc_error log record.
+// jsonrpc_error log record. The codes, the table and the reason map are
+// generated from proto/ghops/v1/errors.proto into table_gen.go by
+// `make generate` (tools/errgen).
 //
 // The API:
 //
@@ -22,7 +24,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
@@ -37,32 +38,6 @@ import (
 	"ghops.dev/gateway/internal/toolschema"
 )
 
-// The contract's codes (seed 000), beside jsonrpc's standard ones.
-const (
-	// ParseError is -32700: the body is not JSON.
-	ParseError = jsonrpc.CodeParseError
-	// InvalidRequest is -32600: not a valid JSON-RPC request.
-	InvalidRequest = jsonrpc.CodeInvalidRequest
-	// MethodNotFound is -32601: unknown method or tool.
-	MethodNotFound = jsonrpc.CodeMethodNotFound
-	// InvalidParamsCode is -32602: the arguments break the tool's schema.
-	InvalidParamsCode = jsonrpc.CodeInvalidParams
-	// InternalError is -32603: everything else.
-	InternalError = jsonrpc.CodeInternalError
-	// PermissionDenied is -32001: GitHub 401 or 403.
-	PermissionDenied = -32001
-	// NotFound is -32002: GitHub 404 (or an empty repository).
-	NotFound = -32002
-	// GitHubValidation is -32003: GitHub 422.
-	GitHubValidation = -32003
-	// RateLimited is -32004: a GitHub rate limit is spent.
-	RateLimited = -32004
-	// NotMergeable is -32005: the pull request cannot be merged.
-	NotMergeable = -32005
-	// HeadSHAMismatch is -32006: the head moved (merge guard, commit_files).
-	HeadSHAMismatch = -32006
-)
-
 // Row is one line of the code table.
 type Row struct {
 	// Code is the JSON-RPC code.
@@ -71,21 +46,6 @@ type Row struct {
 	Message string
 	// HTTPStatus is the /rpc status when status mapping is enabled.
 	HTTPStatus int
-}
-
-// table is THE code table; docs/errors.md is checked against it.
-var table = []Row{
-	{ParseError, "Parse error", http.StatusBadRequest},
-	{InvalidRequest, "Invalid Request", http.StatusBadRequest},
-	{MethodNotFound, "Method not found", http.StatusNotFound},
-	{InvalidParamsCode, "Invalid params", http.StatusBadRequest},
-	{PermissionDenied, "Permission denied", http.StatusForbidden},
-	{NotFound, "Not found", http.StatusNotFound},
-	{GitHubValidation, "Validation error", http.StatusUnprocessableEntity},
-	{RateLimited, "Rate limit exceeded", http.StatusTooManyRequests},
-	{NotMergeable, "PR not mergeable", http.StatusConflict},
-	{HeadSHAMismatch, "Head SHA mismatch", http.StatusConflict},
-	{InternalError, "Internal error", http.StatusInternalServerError},
 }
 
 // Table returns a copy of the code table, in documentation order.
@@ -98,47 +58,17 @@ func row(code int) Row {
 			return r
 		}
 	}
-	return table[len(table)-1]
+	return internalRow
 }
 
 // HTTPStatus returns the mapped HTTP status of a code (500 for an unknown code).
 func HTTPStatus(code int) int { return row(code).HTTPStatus }
-
-// reasons is errors.proto's reason table: one row per ErrorReason.
-var reasons = map[ghopsv1.ErrorReason]int{
-	ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT:       InvalidParamsCode,
-	ghopsv1.ErrorReason_ERROR_REASON_UNAUTHENTICATED:        PermissionDenied,
-	ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED:      PermissionDenied,
-	ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND:              NotFound,
-	ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION:      GitHubValidation,
-	ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED:           RateLimited,
-	ghopsv1.ErrorReason_ERROR_REASON_SECONDARY_RATE_LIMITED: RateLimited,
-	ghopsv1.ErrorReason_ERROR_REASON_PR_NOT_MERGEABLE:       NotMergeable,
-	ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH:      HeadSHAMismatch,
-	ghopsv1.ErrorReason_ERROR_REASON_BRANCH_MOVED:           HeadSHAMismatch,
-	ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY:       NotFound,
-	ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE:   InternalError,
-	ghopsv1.ErrorReason_ERROR_REASON_DEADLINE_EXCEEDED:      InternalError,
-	ghopsv1.ErrorReason_ERROR_REASON_CANCELED:               InternalError,
-	ghopsv1.ErrorReason_ERROR_REASON_INTERNAL:               InternalError,
-}
 
 // ReasonCode returns the JSON-RPC code of a reason; false for
 // ERROR_REASON_UNSPECIFIED and unknown values.
 func ReasonCode(r ghopsv1.ErrorReason) (int, bool) {
 	c, ok := reasons[r]
 	return c, ok
-}
-
-// grpcCodes maps a status without a known reason by its gRPC code alone.
-var grpcCodes = map[codes.Code]int{
-	codes.PermissionDenied:   PermissionDenied,
-	codes.Unauthenticated:    PermissionDenied,
-	codes.NotFound:           NotFound,
-	codes.FailedPrecondition: GitHubValidation,
-	codes.ResourceExhausted:  RateLimited,
-	codes.Aborted:            HeadSHAMismatch,
-	codes.InvalidArgument:    InvalidParamsCode,
 }
 
 // GRPCCode returns the JSON-RPC code for a gRPC code when no reason is known

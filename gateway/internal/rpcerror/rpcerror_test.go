@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/protoadapt"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/toolschema"
 )
 
@@ -89,6 +90,31 @@ func TestGRPCCodeTable(t *testing.T) {
 				t.Fatalf("GRPCCode(%v) = %d want %d", c, got, w)
 			}
 		})
+	}
+}
+
+// TestStandardCodes: the generated constants of JSON-RPC's own codes agree
+// with package jsonrpc's, which the parser uses.
+func TestStandardCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		got, want int
+	}{
+		{"ParseError", ParseError, jsonrpc.CodeParseError},
+		{"InvalidRequest", InvalidRequest, jsonrpc.CodeInvalidRequest},
+		{"MethodNotFound", MethodNotFound, jsonrpc.CodeMethodNotFound},
+		{"InvalidParamsCode", InvalidParamsCode, jsonrpc.CodeInvalidParams},
+		{"InternalError", InternalError, jsonrpc.CodeInternalError},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("%s = %d, jsonrpc says %d", tc.name, tc.got, tc.want)
+			}
+		})
+	}
+	// An unknown code falls back to the internal error row.
+	if HTTPStatus(-1) != 500 || New(-1, "x").Message != "Internal error" {
+		t.Errorf("unknown code: status %d message %q", HTTPStatus(-1), New(-1, "x").Message)
 	}
 }
 
