@@ -6,7 +6,7 @@ SHELL := /bin/bash
 
 # Go modules joined by go.work; tools/ is kept out on purpose (it pins a
 # pre-release protobuf for buf).
-MODULES := gen services/fakehub services/github gateway client
+MODULES := gen redact services/fakehub services/github gateway client
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 
 # protovalidate's validate.proto comes from the Go module proxy, since the
