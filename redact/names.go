@@ -46,7 +46,9 @@ func isNameByte(c byte) bool {
 }
 
 // isSpace is ASCII white space.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
 
 // endsValue reports whether c ends a parameter value.
 func endsValue(c byte) bool { return isSpace(c) || strings.IndexByte(`&#"'<>,;`, c) >= 0 }

@@ -16,7 +16,9 @@
 //   - JWTs: three (up to five) base64url segments, the first starting "eyJ";
 //   - the demo token ghops-demo-token;
 //   - PEM private key blocks (a GitHub App key);
-//   - URL userinfo (https://user:pass@host loses "user:pass@");
+//   - URL userinfo and query strings (https://user:pass@host/p?x=1#a becomes
+//     https://host/p#a: an error needs no query, and any parameter may be a
+//     secret; the fragment stays, for documentation anchors);
 //   - the value of a secret-named parameter (name=value: a query string, a
 //     form, a log field) or JSON member ("name": "value"), see IsSecretName.
 //
@@ -43,6 +45,7 @@
 //	Value(v any) any                    // a JSON-shaped value with every string (and map key) redacted
 //	JSON(raw []byte) []byte             // JSON text, redacted, member order kept
 //	Error(err, secrets...) error        // err whose message is redacted; errors.Is/As still see err
+//	Handler(h slog.Handler) slog.Handler // every log record redacted
 package redact
 
 import (
@@ -60,12 +63,13 @@ type rule struct {
 	apply func(s string) string
 }
 
-// rules run in order. Each replacement is built so that no rule applies to
+// rules run in order (URLs first, so that a query goes whole before a
+// secret inside it becomes Mark). Each replacement is built so that no rule applies to
 // it (it starts with '[' where a value is expected, or removes text), which
 // makes String idempotent.
 var rules = []rule{
+	{maybe: func(s string) bool { return strings.Contains(s, "://") && strings.ContainsAny(s, "@?") }, apply: redactURLs},
 	{maybe: hasSecretPrefix, apply: replacer(secretsRE, Mark)},
-	{maybe: func(s string) bool { return strings.Contains(s, "://") && strings.IndexByte(s, '@') >= 0 }, apply: replacer(userinfoRE, "${1}")},
 	{maybe: func(s string) bool { return containsFold(s, "bearer") || containsFold(s, "basic") }, apply: replacer(schemeRE, "${1}${2}"+Mark)},
 	{maybe: func(s string) bool { return containsFold(s, "authorization") }, apply: replacer(authorizationRE, "${1}"+Mark)},
 	{maybe: func(s string) bool { return strings.IndexByte(s, '=') >= 0 }, apply: redactParams},
@@ -80,8 +84,8 @@ var (
 		`|(?i:ghk_[A-Za-z0-9_-]{16,})` +
 		`|eyJ[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*){2,4}` +
 		`|(?i:ghops-demo-token)`)
-	// userinfoRE matches a URL's scheme and userinfo.
-	userinfoRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^\s/?#"'<>]*@`)
+	// urlRE matches a URL in text.
+	urlRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
 	// schemeRE matches a bearer or basic credential (RFC 6750 b64token, RFC
 	// 7617).
 	schemeRE = regexp.MustCompile(`(?i)\b(bearer|basic)(\s+)[A-Za-z0-9._~+/-]{8,}=*`)
@@ -95,6 +99,35 @@ func replacer(re *regexp.Regexp, repl string) func(string) string {
 		return func(s string) string { return re.ReplaceAllLiteralString(s, repl) }
 	}
 	return func(s string) string { return re.ReplaceAllString(s, repl) }
+}
+
+// redactURLs removes the userinfo and the query of every URL in s. The
+// query goes whole: an error needs none, and any parameter may be a secret.
+// The fragment stays (documentation anchors); a secret-named parameter in it
+// is redacted by the parameter rule.
+func redactURLs(s string) string {
+	return urlRE.ReplaceAllStringFunc(s, func(u string) string {
+		// Punctuation ending the URL belongs to the sentence: "(see URL)".
+		trimmed := strings.TrimRight(u, ").,;:!}")
+		u, tail := trimmed, u[len(trimmed):]
+		i := strings.Index(u, "://") + len("://")
+		head, rest := u[:i], u[i:]
+		if end := strings.IndexAny(rest, "/?#"); end >= 0 {
+			if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
+				rest = rest[at+1:]
+			}
+		} else if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+			rest = rest[at+1:]
+		}
+		if q := strings.IndexByte(rest, '?'); q >= 0 {
+			if f := strings.IndexByte(rest, '#'); f < 0 {
+				rest = rest[:q]
+			} else if q < f {
+				rest = rest[:q] + rest[f:]
+			}
+		}
+		return head + rest + tail
+	})
 }
 
 // String returns s with every secret replaced (see the package comment).
