@@ -64,6 +64,8 @@ import (
 	"sync"
 	"time"
 
+	"ghops.dev/redact"
+
 	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
@@ -292,7 +294,7 @@ func (h *Handler) originAllowed(origin string) bool {
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
-			h.logger.Error("mcp: panic in handler", "panic", rpcerror.Redact(toString(p)))
+			h.logger.Error("mcp: panic in handler", "panic", redact.String(toString(p)))
 			writeJSON(w, http.StatusInternalServerError, jsonrpc.FallbackBody, 0)
 		}
 	}()

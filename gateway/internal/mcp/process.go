@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 
+	"ghops.dev/redact"
+
 	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
@@ -291,7 +293,7 @@ func (h *Handler) errAnswer(ctx context.Context, req *jsonrpc.Request, e *rpcerr
 		// A notification gets no answer, so no jsonrpc_error line either
 		// (that line counts error answers); the refusal is still logged.
 		h.logger.LogAttrs(ctx, slog.LevelInfo, "mcp notification refused",
-			slog.String("method", rpcerror.Redact(clip(req.Method, 100))), slog.Int("code", e.Code), slog.String("message", rpcerror.Redact(e.Message)))
+			slog.String("method", redact.String(clip(req.Method, 100))), slog.Int("code", e.Code), slog.String("message", redact.String(e.Message)))
 		if status == 0 || status == http.StatusOK {
 			status = http.StatusAccepted
 		}

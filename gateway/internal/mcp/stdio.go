@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"ghops.dev/redact"
 )
 
 // stdioConn is the state of one stdio connection: the version initialize
@@ -129,7 +131,7 @@ func (h *Handler) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) e
 				defer func() { <-sem; wg.Done() }()
 				defer func() {
 					if p := recover(); p != nil {
-						h.logger.Error("mcp: panic in stdio handler", "panic", toString(p))
+						h.logger.Error("mcp: panic in stdio handler", "panic", redact.String(toString(p)))
 					}
 				}()
 				o := h.process(ctx, env, line, nil)

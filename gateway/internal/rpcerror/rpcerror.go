@@ -18,6 +18,8 @@
 //
 // -32603 answers say "Internal error" and carry only tool, timestamp and
 // requestId: the cause goes to the log, redacted of anything token-shaped.
+// Every string of an error is redacted (package redact) before it can
+// reach a client or a log: see redaction.go.
 package rpcerror
 
 import (
@@ -30,6 +32,7 @@ import (
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/redact"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -205,7 +208,7 @@ func New(code int, tool string) *Error {
 		Code:       code,
 		Message:    r.Message,
 		HTTPStatus: r.HTTPStatus,
-		Data:       Data{Tool: tool, Timestamp: Timestamp(now())},
+		Data:       Data{Tool: redact.String(tool), Timestamp: Timestamp(now())},
 	}
 }
 
@@ -213,6 +216,7 @@ func New(code int, tool string) *Error {
 // cause is kept for the log.
 func Internal(tool, requestID string, cause error) *Error {
 	e := New(InternalError, tool)
+	requestID = redact.String(requestID)
 	e.Data.RequestID = requestID
 	e.RequestID = requestID
 	e.Cause = cause
@@ -223,15 +227,17 @@ func Internal(tool, requestID string, cause error) *Error {
 // "Validation errors: " followed by the violations' messages.
 func InvalidParams(tool string, vs []toolschema.Violation) *Error {
 	e := New(InvalidParamsCode, tool)
+	vs = redactViolations(vs)
 	e.Message = toolschema.Message(vs)
 	e.Data.ValidationErrors = vs
 	return e
 }
 
-// JSONRPC returns the wire error object.
+// JSONRPC returns the wire error object, redacted (see Redacted): whatever a
+// transport set after construction is checked once more on the way out.
 func (e *Error) JSONRPC() *jsonrpc.Error {
-	d := e.Data
-	return &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: &d}
+	d := e.Data.redacted()
+	return &jsonrpc.Error{Code: e.Code, Message: redact.String(e.Message), Data: &d}
 }
 
 // FromStatus maps any error of a service call to a contract error: a gRPC
@@ -298,7 +304,7 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		e.Log = log
 		e.Cause = err
 		e.RequestID = requestID
-		return e
+		return e.Redacted()
 	}
 
 	e := New(code, tool)
@@ -348,7 +354,9 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		e.RetryAfter = ra
 	}
 	e.Log = log
-	return e
+	// The status's message and details are the service's (already redacted
+	// there) or any gRPC peer's: redact them here too.
+	return e.Redacted()
 }
 
 // ruleKeywords maps protovalidate rule ids to the AJV keyword they express.

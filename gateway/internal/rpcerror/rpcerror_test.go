@@ -134,7 +134,7 @@ func TestHTTPStatusTable(t *testing.T) {
 }
 
 // withDetails builds a status error with details.
-func withDetails(t *testing.T, c codes.Code, msg string, ds ...protoadapt.MessageV1) error {
+func withDetails(t testing.TB, c codes.Code, msg string, ds ...protoadapt.MessageV1) error {
 	t.Helper()
 	st, err := status.New(c, msg).WithDetails(ds...)
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	"ghops.dev/redact"
+
 	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/normalize"
 	"ghops.dev/gateway/internal/rpcerror"
@@ -21,7 +23,8 @@ import (
 // fallbackBody is written when nothing else can be.
 var fallbackBody = jsonrpc.FallbackBody
 
-// requestIDRE accepts a client's X-Request-Id only when it is short and plain.
+// requestIDRE accepts a client's X-Request-Id only when it is short and plain
+// (and, checked beside it, not token-shaped: it is echoed and logged).
 var requestIDRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
 // answer is one element's outcome: a response to send (or none for a
@@ -44,7 +47,7 @@ func (s *Server) serveRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	reqID := r.Header.Get("X-Request-Id")
-	if !requestIDRE.MatchString(reqID) {
+	if !requestIDRE.MatchString(reqID) || redact.Contains(reqID) {
 		reqID = toolcall.NewRequestID()
 	}
 	w.Header().Set("X-Request-Id", reqID)
@@ -169,7 +172,7 @@ func (s *Server) runItem(ctx context.Context, it jsonrpc.Item, requestID, token 
 	if e != nil {
 		s.metrics.ObserveCall("rpc", method, e.Code)
 		if req.IsNotification() {
-			s.log.Info("notification failed", "tool", rpcerror.Redact(method), "code", e.Code, "request_id", requestID)
+			s.log.Info("notification failed", "tool", redact.String(method), "code", e.Code, "request_id", requestID)
 			return answer{}
 		}
 		resp := s.opts.Sink.Response(ctx, req.ID, e)

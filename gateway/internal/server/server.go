@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"time"
 
+	"ghops.dev/redact"
 	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
@@ -93,7 +94,7 @@ func (s *Server) serveReady(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 		defer cancel()
 		if err := s.opts.Ready(ctx); err != nil {
-			s.log.Warn("not ready", "error", rpcerror.Redact(err.Error()))
+			s.log.Warn("not ready", "error", redact.String(err.Error()))
 			w.WriteHeader(http.StatusServiceUnavailable)
 			_, _ = w.Write([]byte("not ready\n"))
 			return
@@ -127,7 +128,7 @@ func recoverer(log *slog.Logger, h http.Handler) http.Handler {
 				if p == http.ErrAbortHandler {
 					panic(p)
 				}
-				log.Error("panic in handler", "path", r.URL.Path, "panic", rpcerror.Redact(fmtPanic(p)))
+				log.Error("panic in handler", "path", r.URL.Path, "panic", redact.String(fmtPanic(p)))
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusInternalServerError)
 				_, _ = w.Write(fallbackBody)
