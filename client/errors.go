@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ghops.dev/redact"
 )
 
 // Sentinels for the documented JSON-RPC codes (the constants and the table
@@ -135,12 +137,14 @@ type RateLimitInfo struct {
 	RetryAfter int64 `json:"retryAfter,omitempty"`
 }
 
-// Error renders "jsonrpc error -32002 (not found): message".
+// Error renders "jsonrpc error -32002 (not found): message", the message
+// redacted (package redact): whatever answered may have echoed a secret.
 func (e *Error) Error() string {
+	msg := redact.String(e.Message)
 	if s, ok := codeSentinels[e.Code]; ok {
-		return fmt.Sprintf("jsonrpc error %d (%s): %s", e.Code, s, e.Message)
+		return fmt.Sprintf("jsonrpc error %d (%s): %s", e.Code, s, msg)
 	}
-	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message)
+	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, msg)
 }
 
 // Is reports whether target is the sentinel of e's code.
@@ -347,7 +351,7 @@ type ProtocolError struct {
 	Err error
 }
 
-// Error renders "invalid JSON-RPC response: <kind>: <detail>".
+// Error renders "invalid JSON-RPC response: <kind>: <detail>", redacted.
 func (e *ProtocolError) Error() string {
 	s := "invalid JSON-RPC response: " + e.Kind.Error()
 	if e.Detail != "" {
@@ -356,7 +360,7 @@ func (e *ProtocolError) Error() string {
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
-	return s
+	return redact.String(s)
 }
 
 // Is matches ErrProtocol and e.Kind.
