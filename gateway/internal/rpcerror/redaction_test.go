@@ -70,7 +70,7 @@ func TestRedactedCoversEveryField(t *testing.T) {
 	for name, out := range map[string]string{
 		"JSONRPC": string(wire), "Redacted data": string(copyJSON), "Redacted message": red.Message,
 		"Redacted log fields": red.Log.Repo + red.Log.PR + red.Log.SHA + red.Log.State + red.RequestID,
-		"LogLine": e.LogLine(), "Sink": lines.String() + records.String(),
+		"LogLine":             e.LogLine(), "Sink": lines.String() + records.String(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if strings.Contains(out, "ghp_") || !strings.Contains(out, "[REDACTED]") {

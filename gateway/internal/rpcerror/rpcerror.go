@@ -13,7 +13,7 @@
 //	GRPCCode(codes.Code) int                       // the table for statuses without a reason
 //	FromStatus(tool, err, requestID) *Error        // gRPC / context / any error -> contract error
 //	New(code, tool) *Error; Internal(tool, requestID, cause) *Error; InvalidParams(tool, vs) *Error
-//	(*Error).JSONRPC() *jsonrpc.Error; (*Error).LogLine() string
+//	(*Error).JSONRPC() *jsonrpc.Error; (*Error).Redacted() *Error; (*Error).LogLine() string
 //	NewSink(w, logger) *Sink; (*Sink).Response(id, e) jsonrpc.Response  // the one place an error answer is born
 //
 // -32603 answers say "Internal error" and carry only tool, timestamp and
