@@ -6,7 +6,7 @@ SHELL := /bin/bash
 
 # Go modules joined by go.work; tools/ is kept out on purpose (it pins a
 # pre-release protobuf for buf).
-MODULES := gen services/fakehub services/github gateway client
+MODULES := gen redact services/fakehub services/github gateway client
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 
 # protovalidate's validate.proto comes from the Go module proxy, since the
@@ -39,10 +39,18 @@ $(VALIDATE_PROTO):
 # them) to publish request-field comments as parameter descriptions.
 SOURCE_DESCRIPTORS := gateway/internal/toolschema/descriptors.binpb
 
+# tools/errgen (its own module, outside go.work like tools/lint) writes the
+# error contract's tables from gen/'s compiled errors.proto: the gateway's
+# (gateway/internal/rpcerror/table_gen.go), the client's (client/codes_gen.go)
+# and docs/errors.md's (between its errgen markers). It runs after buf, so it
+# reads the descriptors just generated.
+ERRGEN := cd tools/errgen && GOWORK=off go run .
+
 .PHONY: generate
-generate: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Regenerate gen/ from proto/ (local plugins only).
+generate: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Regenerate gen/ and the error tables from proto/ (local plugins only).
 	$(BUF) generate
 	$(BUF) build proto --exclude-imports -o $(SOURCE_DESCRIPTORS)
+	$(ERRGEN)
 
 .PHONY: check-generated
 check-generated: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Fail when the committed generated code is stale.
@@ -56,12 +64,14 @@ check-generated: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Fail when the committed gener
 		if ! cmp -s "$$tmp/descriptors.binpb" $(SOURCE_DESCRIPTORS); then \
 			echo "$(SOURCE_DESCRIPTORS) is stale: run 'make generate' and commit the result" >&2; exit 1; \
 		fi
+	@$(ERRGEN) -check
 	@echo "generated code is up to date"
 
 .PHONY: test
 test: check-generated ## Run every module's tests with -race (fails on stale generated code).
 	go test $(TEST_FLAGS) $(PKGS)
 	cd tools/lint && GOWORK=off go test $(TEST_FLAGS) ./...
+	cd tools/errgen && GOWORK=off go test $(TEST_FLAGS) ./...
 
 # House rule 7 (doc comment on every package and exported name, starting with
 # the name) is checked by revive, pinned in the tools/lint module (kept out of
@@ -75,6 +85,7 @@ lint: $(GEN_TOOLS) $(VALIDATE_PROTO) ## gofmt, go vet, doc comments (revive, pkg
 	@out=$$(gofmt -l $(MODULES) tools); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	go vet $(PKGS)
 	cd tools/lint && GOWORK=off go vet ./... && GOWORK=off go build -o $(BIN)/ tool ./pkgdoc
+	cd tools/errgen && GOWORK=off go vet ./...
 	$(BIN)/revive -config revive.toml -set_exit_status $(addsuffix /...,$(addprefix ./,$(DOC_LINT_DIRS)))
 	$(BIN)/pkgdoc $(DOC_LINT_DIRS)
 	$(BUF) lint

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"ghops.dev/redact"
 )
 
 // DefaultEndpoint is the gateway's default base URL (`make run`).
@@ -121,7 +123,7 @@ func WithUserAgent(ua string) Option {
 func New(endpoint string, opts ...Option) (*Client, error) {
 	u, err := url.Parse(strings.TrimSpace(endpoint))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("client: endpoint %q is not an http(s) URL", redactURL(endpoint))
+		return nil, fmt.Errorf("client: endpoint %q is not an http(s) URL", redact.String(endpoint))
 	}
 	u.RawQuery, u.Fragment = "", ""
 	u.Path = strings.TrimRight(u.Path, "/")
@@ -144,7 +146,7 @@ func New(endpoint string, opts ...Option) (*Client, error) {
 }
 
 // Endpoint returns the base URL the client calls, without credentials.
-func (c *Client) Endpoint() string { return redactURL(c.base) }
+func (c *Client) Endpoint() string { return redact.String(c.base) }
 
 func sleepContext(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)

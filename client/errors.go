@@ -7,26 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ghops.dev/redact"
 )
 
-// The JSON-RPC codes of the gateway's contract (seed 000 plus JSON-RPC 2.0's
-// standard codes).
-const (
-	CodeParseError       = -32700
-	CodeInvalidRequest   = -32600
-	CodeMethodNotFound   = -32601
-	CodeInvalidParams    = -32602
-	CodeInternal         = -32603
-	CodePermissionDenied = -32001
-	CodeNotFound         = -32002
-	CodeValidation       = -32003
-	CodeRateLimited      = -32004
-	CodeNotMergeable     = -32005
-	CodeHeadSHAMismatch  = -32006
-)
-
-// Sentinels for the documented JSON-RPC codes. Every *Error carrying one of
-// these codes matches its sentinel with errors.Is, whatever its concrete type.
+// Sentinels for the documented JSON-RPC codes (the constants and the table
+// from code to sentinel are generated from errors.proto into codes_gen.go).
+// Every *Error carrying one of these codes matches its sentinel with
+// errors.Is, whatever its concrete type.
 var (
 	// ErrParse is -32700: the gateway could not parse the request as JSON.
 	ErrParse = errors.New("parse error")
@@ -59,21 +47,6 @@ var (
 	// log entries.
 	ErrInternal = errors.New("internal error")
 )
-
-// codeSentinels is the one table from code to sentinel.
-var codeSentinels = map[int]error{
-	CodeParseError:       ErrParse,
-	CodeInvalidRequest:   ErrInvalidRequest,
-	CodeMethodNotFound:   ErrMethodNotFound,
-	CodeInvalidParams:    ErrInvalidParams,
-	CodeInternal:         ErrInternal,
-	CodePermissionDenied: ErrPermissionDenied,
-	CodeNotFound:         ErrNotFound,
-	CodeValidation:       ErrValidation,
-	CodeRateLimited:      ErrRateLimited,
-	CodeNotMergeable:     ErrNotMergeable,
-	CodeHeadSHAMismatch:  ErrHeadSHAMismatch,
-}
 
 // Error is a JSON-RPC error object answered by the gateway. Every JSON-RPC
 // error the client returns is an *Error or wraps one (*InvalidParamsError,
@@ -164,12 +137,14 @@ type RateLimitInfo struct {
 	RetryAfter int64 `json:"retryAfter,omitempty"`
 }
 
-// Error renders "jsonrpc error -32002 (not found): message".
+// Error renders "jsonrpc error -32002 (not found): message", the message
+// redacted (package redact): whatever answered may have echoed a secret.
 func (e *Error) Error() string {
+	msg := redact.String(e.Message)
 	if s, ok := codeSentinels[e.Code]; ok {
-		return fmt.Sprintf("jsonrpc error %d (%s): %s", e.Code, s, e.Message)
+		return fmt.Sprintf("jsonrpc error %d (%s): %s", e.Code, s, msg)
 	}
-	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, e.Message)
+	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, msg)
 }
 
 // Is reports whether target is the sentinel of e's code.
@@ -376,7 +351,7 @@ type ProtocolError struct {
 	Err error
 }
 
-// Error renders "invalid JSON-RPC response: <kind>: <detail>".
+// Error renders "invalid JSON-RPC response: <kind>: <detail>", redacted.
 func (e *ProtocolError) Error() string {
 	s := "invalid JSON-RPC response: " + e.Kind.Error()
 	if e.Detail != "" {
@@ -385,7 +360,7 @@ func (e *ProtocolError) Error() string {
 	if e.Err != nil {
 		s += ": " + e.Err.Error()
 	}
-	return s
+	return redact.String(s)
 }
 
 // Is matches ErrProtocol and e.Kind.

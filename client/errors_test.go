@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -181,4 +182,27 @@ func Example_errorMapping() {
 	// wait 30s
 	// head moved to def5678
 	// other: -32042 a code the client does not know {"hint":1}
+}
+
+// TestErrorTextRedacted: what the client prints of an answer holds no token
+// shape, whoever echoed it.
+func TestErrorTextRedacted(t *testing.T) {
+	const echoed = "ghp_echoedechoedechoed0123456789"
+	tests := []struct {
+		name string
+		err  error
+	}{
+		{"error object", NewError(CodeNotFound, "Not Found: x_"+echoed, nil, 0)},
+		{"invalid params", NewError(CodeInvalidParams, "Validation errors: bad "+echoed, nil, 0)},
+		{"rate limit", NewError(CodeRateLimited, "slow down Bearer abcdefghijkl", nil, 0)},
+		{"undocumented code", NewError(-1, echoed, nil, 0)},
+		{"protocol error", &ProtocolError{Kind: ErrIDMismatch, Detail: "id " + echoed}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if s := tc.err.Error(); strings.Contains(s, "echoed") || strings.Contains(s, "abcdefghijkl") || !strings.Contains(s, "[REDACTED]") {
+				t.Errorf("Error() = %q", s)
+			}
+		})
+	}
 }

@@ -14,6 +14,7 @@ require (
 	buf.build/go/protovalidate v1.4.0 // indirect
 	cel.dev/cel-go v0.32.0 // indirect
 	cel.dev/expr v0.25.3 // indirect
+	ghops.dev/redact v0.0.0
 	ghops.dev/services/github v0.0.0 // indirect
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
@@ -50,6 +51,7 @@ require (
 replace (
 	ghops.dev/gateway => ../gateway
 	ghops.dev/gen => ../gen
+	ghops.dev/redact => ../redact
 	ghops.dev/services/fakehub => ../services/fakehub
 	ghops.dev/services/github => ../services/github
 )

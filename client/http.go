@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"ghops.dev/redact"
 )
 
 // httpAnswer is one HTTP answer, read in full.
@@ -28,7 +30,7 @@ type httpAnswer struct {
 func (c *Client) post(ctx context.Context, u string, body []byte, header http.Header) (*httpAnswer, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
 	if err != nil {
-		return nil, &TransportError{Kind: ErrConnection, URL: redactURL(u), Err: errors.New("cannot build the request")}
+		return nil, &TransportError{Kind: ErrConnection, URL: redact.String(u), Err: errors.New("cannot build the request")}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
@@ -43,7 +45,7 @@ func (c *Client) post(ctx context.Context, u string, body []byte, header http.He
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, &TransportError{Kind: ErrConnection, URL: redactURL(u), Err: c.cause(ctx, err)}
+		return nil, &TransportError{Kind: ErrConnection, URL: redact.String(u), Err: c.cause(ctx, err)}
 	}
 	defer func() { _ = resp.Body.Close() }()
 	ans := &httpAnswer{status: resp.StatusCode, header: resp.Header, retryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())}
@@ -52,11 +54,11 @@ func (c *Client) post(ctx context.Context, u string, body []byte, header http.He
 	}
 	ans.body, err = io.ReadAll(io.LimitReader(resp.Body, c.maxResponse+1))
 	if err != nil {
-		return nil, &TransportError{Kind: ErrTruncated, URL: redactURL(u), StatusCode: ans.status, ContentType: ans.contentType,
+		return nil, &TransportError{Kind: ErrTruncated, URL: redact.String(u), StatusCode: ans.status, ContentType: ans.contentType,
 			Snippet: c.snippet(ans.body), RetryAfter: ans.retryAfter, Err: c.cause(ctx, err)}
 	}
 	if int64(len(ans.body)) > c.maxResponse {
-		return nil, &TransportError{Kind: ErrResponseTooLarge, URL: redactURL(u), StatusCode: ans.status, ContentType: ans.contentType,
+		return nil, &TransportError{Kind: ErrResponseTooLarge, URL: redact.String(u), StatusCode: ans.status, ContentType: ans.contentType,
 			Err: errors.New("over " + strconv.FormatInt(c.maxResponse, 10) + " bytes")}
 	}
 	return ans, nil
@@ -73,24 +75,15 @@ func (c *Client) cause(ctx context.Context, err error) error {
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	return redactError{err: err, token: c.token}
+	return redact.Error(err, c.token)
 }
-
-// redactError hides the token in a wrapped error's text.
-type redactError struct {
-	err   error
-	token string
-}
-
-func (r redactError) Error() string { return redactToken(r.err.Error(), r.token) }
-func (r redactError) Unwrap() error { return r.err }
 
 // classify turns an answer without a usable JSON-RPC body into a
 // *TransportError, and returns nil when the body is JSON to be validated.
 // decodeErr is the validation error of a JSON body, if any: on an HTTP error
 // status it means a proxy's JSON page rather than a gateway answer.
 func (c *Client) classify(u string, ans *httpAnswer, decodeErr error) error {
-	te := &TransportError{URL: redactURL(u), StatusCode: ans.status, ContentType: ans.contentType, RetryAfter: ans.retryAfter}
+	te := &TransportError{URL: redact.String(u), StatusCode: ans.status, ContentType: ans.contentType, RetryAfter: ans.retryAfter}
 	if ans.status == http.StatusRequestEntityTooLarge {
 		te.Kind = ErrPayloadTooLarge
 		te.Snippet = c.snippet(ans.body)
@@ -140,26 +133,7 @@ func (c *Client) snippet(body []byte) string {
 			break
 		}
 	}
-	return truncateText(redactToken(b.String(), c.token), 120)
-}
-
-func redactToken(s, token string) string {
-	if token == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, token, "[REDACTED]")
-}
-
-// redactURL drops credentials, query and fragment from u.
-func redactURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil {
-		return "(unparsable URL)"
-	}
-	p.User = nil
-	p.RawQuery = ""
-	p.Fragment = ""
-	return p.String()
+	return truncateText(redact.StringWith(b.String(), c.token), 120)
 }
 
 // parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.

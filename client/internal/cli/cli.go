@@ -39,6 +39,7 @@ import (
 	"time"
 
 	"ghops.dev/client"
+	"ghops.dev/redact"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -380,17 +381,18 @@ func ExitCode(err error) int {
 }
 
 // reportError prints err: with --json a JSON-RPC error object goes to stdout
-// as sent; everything else is readable text on stderr.
+// as sent (redacted); everything else is readable text on stderr, redacted
+// of token shapes and of the configured token.
 func reportError(err error, cfg Config, stdout, stderr io.Writer) int {
 	code := ExitCode(err)
 	var e *client.Error
 	if !errors.As(err, &e) {
-		fmt.Fprintf(stderr, "error: %s\n", redact(err.Error(), cfg.Token))
+		fmt.Fprintf(stderr, "error: %s\n", redact.StringWith(err.Error(), cfg.Token))
 		return code
 	}
 	if cfg.JSON {
 		b, _ := json.Marshal(e)
-		_, _ = stdout.Write(append(b, '\n'))
+		_, _ = stdout.Write(append(redact.JSON(b), '\n'))
 		return code
 	}
 	var b strings.Builder
@@ -432,7 +434,7 @@ func reportError(err error, cfg Config, stdout, stderr io.Writer) int {
 	if d.RequestID != "" {
 		fmt.Fprintf(&b, "  request id: %s\n", d.RequestID)
 	}
-	fmt.Fprint(stderr, redact(b.String(), cfg.Token))
+	fmt.Fprint(stderr, redact.StringWith(b.String(), cfg.Token))
 	return code
 }
 
@@ -452,11 +454,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func redact(s, token string) string {
-	if token == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, token, "[REDACTED]")
 }

@@ -22,6 +22,9 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 const secret = "tok-very-SECRET-42"
 
+// echoed is a token-shaped value a gateway might echo back.
+const echoed = "ghp_echoedechoedechoed0123456789"
+
 // gateway is a loopback stand-in for /rpc: it answers the body given for
 // the called tool (ID replaced by the request id) and records the requests.
 type gateway struct {
@@ -80,6 +83,9 @@ func TestRun(t *testing.T) {
 			"get_commits":         rpcErr(-32603, "Internal error", `{"tool":"get_commits","requestId":"req-7","timestamp":"t"}`),
 			"get_branches":        `<html><body>502 Bad Gateway ` + secret + `</body></html>`,
 			"list_pull_requests":  `{"jsonrpc":"2.0","id":999,"result":{}}`,
+			// A gateway (or a proxy) echoing token shapes in every field the
+			// command prints: they must be redacted in text and JSON output.
+			"list_directory": rpcErr(-32602, "Validation errors: bad "+echoed, `{"tool":"list_directory","validation_errors":[{"message":"must match pattern","path":"/`+echoed+`","keyword":"pattern","params":{},"value":"`+echoed+`"}],"github":{"status":401,"message":"Bad credentials x_`+echoed+`","documentation_url":"https://u:p@docs.github.com/x?access_token=abc"},"resource":{"type":"repository","id":"o/`+echoed+`"},"requestId":"Bearer abcdefghijkl","timestamp":"t"}`),
 		},
 		status: map[string]int{"get_branches": http.StatusBadGateway},
 	}
@@ -118,6 +124,8 @@ func TestRun(t *testing.T) {
 		{"err_github_validation", []string{"call", "create_pull_request", "repo=a/b"}, nil, ExitConflict},
 		{"err_internal", []string{"call", "get_commits", "repo=a/b"}, nil, ExitFailure},
 		{"err_html_proxy", []string{"call", "get_branches", "repo=a/b"}, map[string]string{"GHOPS_TOKEN": secret}, ExitFailure},
+		{"err_echoed_token", []string{"call", "list_directory", "repo=a/b"}, nil, ExitInvalidParams},
+		{"err_echoed_token_json", []string{"--json", "call", "list_directory", "repo=a/b"}, nil, ExitInvalidParams},
 		{"err_wrong_id", []string{"call", "list_pull_requests", "repo=a/b"}, nil, ExitFailure},
 		{"err_connection_refused", []string{"call", "fetch", "repo=a/b", "--endpoint", refused}, nil, ExitFailure},
 		{"usage_no_command", nil, nil, ExitUsage},
@@ -153,8 +161,10 @@ func TestRun(t *testing.T) {
 			}
 			g.mu.Unlock()
 			for _, out := range []string{stdout.String(), stderr.String()} {
-				if strings.Contains(out, secret) {
-					t.Errorf("output contains the token:\n%s", out)
+				for _, leak := range []string{secret, echoed, "abcdefghijkl", "access_token=abc"} {
+					if strings.Contains(out, leak) {
+						t.Errorf("output contains %q:\n%s", leak, out)
+					}
 				}
 			}
 			if tc.env["GHOPS_TOKEN"] != "" && auth != "Bearer "+secret {

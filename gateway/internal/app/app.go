@@ -24,6 +24,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/redact"
 
 	"ghops.dev/gateway/internal/authn"
 	"ghops.dev/gateway/internal/config"
@@ -75,9 +76,10 @@ func NewRegistry() (*toolschema.Registry, error) {
 	return toolschema.NewRegistry(sd)
 }
 
-// NewLogger returns the gateway's JSON logger writing to w.
+// NewLogger returns the gateway's JSON logger writing to w; every record is
+// redacted (redact.Handler), whatever its author passed.
 func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
-	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+	return slog.New(redact.Handler(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level})))
 }
 
 // ErrNoAuth refuses a non-loopback listen address without authentication.

@@ -23,6 +23,8 @@
 package authn
 
 import (
+	"ghops.dev/redact"
+
 	"context"
 	"crypto/sha256"
 	"encoding/json"
@@ -206,11 +208,11 @@ func (a *Authenticator) Handler(next http.Handler) http.Handler {
 		switch {
 		case errors.Is(err, errInvalid):
 			// Why a token was refused helps the operator, not the caller.
-			a.o.Logger.LogAttrs(r.Context(), slog.LevelInfo, "bearer token refused", slog.String("reason", rpcerror.Redact(err.Error())))
+			a.o.Logger.LogAttrs(r.Context(), slog.LevelInfo, "bearer token refused", slog.String("reason", redact.String(err.Error())))
 			a.unauthorized(w, r, "Unauthorized: the bearer token is not valid here", "invalid_token")
 			return
 		case err != nil:
-			a.o.Logger.LogAttrs(r.Context(), slog.LevelWarn, "cannot verify a bearer token", slog.String("error", rpcerror.Redact(err.Error())))
+			a.o.Logger.LogAttrs(r.Context(), slog.LevelWarn, "cannot verify a bearer token", slog.String("error", redact.String(err.Error())))
 			a.refuse(w, r, http.StatusServiceUnavailable, rpcerror.InternalError, "Service unavailable: the token cannot be verified now", nil)
 			return
 		case c.Principal == nil:

@@ -1,6 +1,8 @@
 package edge
 
 import (
+	"ghops.dev/redact"
+
 	"context"
 	"errors"
 	"fmt"
@@ -28,7 +30,7 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 				panic(v)
 			}
 			p.log.LogAttrs(r.Context(), slog.LevelError, "panic in handler",
-				slog.String("transport", t.Name()), slog.String("panic", rpcerror.Redact(fmt.Sprint(v))))
+				slog.String("transport", t.Name()), slog.String("panic", redact.String(fmt.Sprint(v))))
 			writeBody(w, http.StatusInternalServerError, jsonrpc.FallbackBody, 0)
 		}
 	}()
@@ -57,7 +59,7 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 		}
 		// The client went away or broke the body mid-way: whatever we
 		// write is unlikely to arrive, but it is well-formed.
-		p.log.LogAttrs(ctx, slog.LevelInfo, "reading request body", slog.String("transport", t.Name()), slog.String("error", rpcerror.Redact(err.Error())))
+		p.log.LogAttrs(ctx, slog.LevelInfo, "reading request body", slog.String("transport", t.Name()), slog.String("error", redact.String(err.Error())))
 		o := p.refuse(ctx, t, x, &Refusal{Err: rpcerror.New(rpcerror.ParseError, "")}, false)
 		writeBody(w, o.status, o.body, 0)
 		return

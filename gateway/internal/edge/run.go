@@ -1,6 +1,8 @@
 package edge
 
 import (
+	"ghops.dev/redact"
+
 	"context"
 	"fmt"
 	"log/slog"
@@ -107,8 +109,8 @@ func (p *Pipeline) serveCall(ctx context.Context, t Transport, x *Exchange, c *C
 			}
 			p.log.LogAttrs(ctx, slog.LevelError, "panic serving a call",
 				slog.String("transport", t.Name()), slog.String("request_id", c.RequestID),
-				slog.String("panic", rpcerror.Redact(fmt.Sprint(v))), slog.String("stack", rpcerror.Redact(string(debug.Stack()))))
-			a = Answer{Err: rpcerror.Internal("", c.RequestID, fmt.Errorf("panic: %s", rpcerror.Redact(fmt.Sprint(v)))), Tool: "unknown"}
+				slog.String("panic", redact.String(fmt.Sprint(v))), slog.String("stack", redact.String(string(debug.Stack()))))
+			a = Answer{Err: rpcerror.Internal("", c.RequestID, fmt.Errorf("panic: %s", redact.String(fmt.Sprint(v)))), Tool: "unknown"}
 			if c.Request != nil && c.Request.IsNotification() {
 				a.NoReply = true
 			}
@@ -158,8 +160,8 @@ func (p *Pipeline) encode(ctx context.Context, t Transport, x *Exchange, calls [
 				// (that line counts error answers); the refusal is still
 				// on record.
 				p.log.LogAttrs(ctx, slog.LevelInfo, "notification refused",
-					slog.String("transport", t.Name()), slog.String("method", rpcerror.Redact(clip(c.Request.Method, 100))),
-					slog.Int("code", a.Err.Code), slog.String("message", rpcerror.Redact(a.Err.Message)))
+					slog.String("transport", t.Name()), slog.String("method", redact.String(clip(c.Request.Method, 100))),
+					slog.Int("code", a.Err.Code), slog.String("message", redact.String(a.Err.Message)))
 			}
 			continue
 		}

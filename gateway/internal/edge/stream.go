@@ -1,6 +1,8 @@
 package edge
 
 import (
+	"ghops.dev/redact"
+
 	"bufio"
 	"bytes"
 	"context"
@@ -87,7 +89,7 @@ func (p *Pipeline) ServeStream(ctx context.Context, t Transport, in io.Reader, o
 				defer func() {
 					if v := recover(); v != nil {
 						p.log.LogAttrs(ctx, slog.LevelError, "panic serving a stdio message",
-							slog.String("panic", rpcerror.Redact(fmt.Sprint(v))))
+							slog.String("panic", redact.String(fmt.Sprint(v))))
 						w.write(jsonrpc.FallbackBody)
 					}
 				}()

@@ -6,11 +6,11 @@
 package requestid
 
 import (
+	"ghops.dev/redact"
+
 	"crypto/rand"
 	"encoding/hex"
 	"regexp"
-
-	"ghops.dev/gateway/internal/rpcerror"
 )
 
 // Header is the HTTP header carrying the id both ways.
@@ -29,7 +29,7 @@ func New() string {
 // Accept returns the client's id when it is plain and not secret-shaped,
 // otherwise a fresh one.
 func Accept(client string) string {
-	if plain.MatchString(client) && rpcerror.Redact(client) == client {
+	if plain.MatchString(client) && !redact.Contains(client) {
 		return client
 	}
 	return New()

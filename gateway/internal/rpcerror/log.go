@@ -5,31 +5,25 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode"
 
+	"ghops.dev/redact"
+
 	"ghops.dev/gateway/internal/jsonrpc"
 )
-
-// tokenRE matches token-shaped strings: GitHub token prefixes, fine-grained
-// PATs, bearer credentials and the demo token. Whatever matches is replaced
-// by "[REDACTED]" in every log field.
-var tokenRE = regexp.MustCompile(`(?i)(gh[pousr]_[A-Za-z0-9_]{8,}|github_pat_[A-Za-z0-9_]{8,}|bearer\s+[^\s"]+|ghops-demo-token)`)
-
-// Redact removes token-shaped substrings from s.
-func Redact(s string) string { return tokenRE.ReplaceAllString(s, "[REDACTED]") }
 
 // maxField caps an unquoted log field so a hostile name cannot flood the log.
 const maxField = 200
 
 // field renders an unquoted log value: "-" when empty, token-shaped parts
-// redacted, and every space, control character, quote or '=' replaced by
-// '_' so that the line keeps its key=value shape and never breaks.
+// redacted (package redact), and every space, control character, quote or
+// '=' replaced by '_' so that the line keeps its key=value shape and never
+// breaks.
 func field(s string) string {
-	s = Redact(s)
+	s = redact.String(s)
 	if s == "" {
 		return "-"
 	}
@@ -66,7 +60,7 @@ func (e *Error) LogLine() string {
 	b.WriteString(" state=")
 	b.WriteString(field(e.Log.State))
 	b.WriteString(" msg=")
-	b.WriteString(strconv.QuoteToASCII(Redact(e.Message)))
+	b.WriteString(strconv.QuoteToASCII(redact.String(e.Message)))
 	return b.String()
 }
 
@@ -102,15 +96,15 @@ func (s *Sink) Report(ctx context.Context, e *Error) {
 	_, _ = io.WriteString(s.w, line)
 	s.mu.Unlock()
 	attrs := []slog.Attr{
-		slog.String("tool", Redact(e.Data.Tool)),
+		slog.String("tool", redact.String(e.Data.Tool)),
 		slog.Int("code", e.Code),
-		slog.String("request_id", e.RequestID),
+		slog.String("request_id", redact.String(e.RequestID)),
 	}
 	level := slog.LevelInfo
 	if e.Code == InternalError {
 		level = slog.LevelError
 		if e.Cause != nil {
-			attrs = append(attrs, slog.String("cause", Redact(e.Cause.Error())))
+			attrs = append(attrs, slog.String("cause", redact.String(e.Cause.Error())))
 		}
 	}
 	s.logger.LogAttrs(ctx, level, "jsonrpc error", attrs...)

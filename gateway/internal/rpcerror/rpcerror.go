@@ -2,7 +2,9 @@
 // statuses (code plus the google.rpc.ErrorInfo reason, a ghopsv1.ErrorReason
 // value name) to the contract's JSON-RPC codes, the data payload every error
 // carries, the optional HTTP status of each code, and the one-line
-// jsonrpc_error log record.
+// jsonrpc_error log record. The codes, the table and the reason map are
+// generated from proto/ghops/v1/errors.proto into table_gen.go by
+// `make generate` (tools/errgen).
 //
 // The API:
 //
@@ -11,56 +13,32 @@
 //	GRPCCode(codes.Code) int                       // the table for statuses without a reason
 //	FromStatus(tool, err, requestID) *Error        // gRPC / context / any error -> contract error
 //	New(code, tool) *Error; Internal(tool, requestID, cause) *Error; InvalidParams(tool, vs) *Error
-//	(*Error).JSONRPC() *jsonrpc.Error; (*Error).LogLine() string
+//	(*Error).JSONRPC() *jsonrpc.Error; (*Error).Redacted() *Error; (*Error).LogLine() string
 //	NewSink(w, logger) *Sink; (*Sink).Response(id, e) jsonrpc.Response  // the one place an error answer is born
 //
 // -32603 answers say "Internal error" and carry only tool, timestamp and
 // requestId: the cause goes to the log, redacted of anything token-shaped.
+// Every string of an error is redacted (package redact) before it can
+// reach a client or a log: see redaction.go.
 package rpcerror
 
 import (
 	"context"
 	"errors"
 	"math"
-	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/redact"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
 	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/toolschema"
-)
-
-// The contract's codes (seed 000), beside jsonrpc's standard ones.
-const (
-	// ParseError is -32700: the body is not JSON.
-	ParseError = jsonrpc.CodeParseError
-	// InvalidRequest is -32600: not a valid JSON-RPC request.
-	InvalidRequest = jsonrpc.CodeInvalidRequest
-	// MethodNotFound is -32601: unknown method or tool.
-	MethodNotFound = jsonrpc.CodeMethodNotFound
-	// InvalidParamsCode is -32602: the arguments break the tool's schema.
-	InvalidParamsCode = jsonrpc.CodeInvalidParams
-	// InternalError is -32603: everything else.
-	InternalError = jsonrpc.CodeInternalError
-	// PermissionDenied is -32001: GitHub 401 or 403.
-	PermissionDenied = -32001
-	// NotFound is -32002: GitHub 404 (or an empty repository).
-	NotFound = -32002
-	// GitHubValidation is -32003: GitHub 422.
-	GitHubValidation = -32003
-	// RateLimited is -32004: a GitHub rate limit is spent.
-	RateLimited = -32004
-	// NotMergeable is -32005: the pull request cannot be merged.
-	NotMergeable = -32005
-	// HeadSHAMismatch is -32006: the head moved (merge guard, commit_files).
-	HeadSHAMismatch = -32006
 )
 
 // Row is one line of the code table.
@@ -73,21 +51,6 @@ type Row struct {
 	HTTPStatus int
 }
 
-// table is THE code table; docs/errors.md is checked against it.
-var table = []Row{
-	{ParseError, "Parse error", http.StatusBadRequest},
-	{InvalidRequest, "Invalid Request", http.StatusBadRequest},
-	{MethodNotFound, "Method not found", http.StatusNotFound},
-	{InvalidParamsCode, "Invalid params", http.StatusBadRequest},
-	{PermissionDenied, "Permission denied", http.StatusForbidden},
-	{NotFound, "Not found", http.StatusNotFound},
-	{GitHubValidation, "Validation error", http.StatusUnprocessableEntity},
-	{RateLimited, "Rate limit exceeded", http.StatusTooManyRequests},
-	{NotMergeable, "PR not mergeable", http.StatusConflict},
-	{HeadSHAMismatch, "Head SHA mismatch", http.StatusConflict},
-	{InternalError, "Internal error", http.StatusInternalServerError},
-}
-
 // Table returns a copy of the code table, in documentation order.
 func Table() []Row { return append([]Row(nil), table...) }
 
@@ -98,47 +61,17 @@ func row(code int) Row {
 			return r
 		}
 	}
-	return table[len(table)-1]
+	return internalRow
 }
 
 // HTTPStatus returns the mapped HTTP status of a code (500 for an unknown code).
 func HTTPStatus(code int) int { return row(code).HTTPStatus }
-
-// reasons is errors.proto's reason table: one row per ErrorReason.
-var reasons = map[ghopsv1.ErrorReason]int{
-	ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT:       InvalidParamsCode,
-	ghopsv1.ErrorReason_ERROR_REASON_UNAUTHENTICATED:        PermissionDenied,
-	ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED:      PermissionDenied,
-	ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND:              NotFound,
-	ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION:      GitHubValidation,
-	ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED:           RateLimited,
-	ghopsv1.ErrorReason_ERROR_REASON_SECONDARY_RATE_LIMITED: RateLimited,
-	ghopsv1.ErrorReason_ERROR_REASON_PR_NOT_MERGEABLE:       NotMergeable,
-	ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH:      HeadSHAMismatch,
-	ghopsv1.ErrorReason_ERROR_REASON_BRANCH_MOVED:           HeadSHAMismatch,
-	ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY:       NotFound,
-	ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE:   InternalError,
-	ghopsv1.ErrorReason_ERROR_REASON_DEADLINE_EXCEEDED:      InternalError,
-	ghopsv1.ErrorReason_ERROR_REASON_CANCELED:               InternalError,
-	ghopsv1.ErrorReason_ERROR_REASON_INTERNAL:               InternalError,
-}
 
 // ReasonCode returns the JSON-RPC code of a reason; false for
 // ERROR_REASON_UNSPECIFIED and unknown values.
 func ReasonCode(r ghopsv1.ErrorReason) (int, bool) {
 	c, ok := reasons[r]
 	return c, ok
-}
-
-// grpcCodes maps a status without a known reason by its gRPC code alone.
-var grpcCodes = map[codes.Code]int{
-	codes.PermissionDenied:   PermissionDenied,
-	codes.Unauthenticated:    PermissionDenied,
-	codes.NotFound:           NotFound,
-	codes.FailedPrecondition: GitHubValidation,
-	codes.ResourceExhausted:  RateLimited,
-	codes.Aborted:            HeadSHAMismatch,
-	codes.InvalidArgument:    InvalidParamsCode,
 }
 
 // GRPCCode returns the JSON-RPC code for a gRPC code when no reason is known
@@ -289,7 +222,7 @@ func New(code int, tool string) *Error {
 		Code:       code,
 		Message:    r.Message,
 		HTTPStatus: r.HTTPStatus,
-		Data:       Data{Tool: tool, Timestamp: Timestamp(now())},
+		Data:       Data{Tool: redact.String(tool), Timestamp: Timestamp(now())},
 	}
 }
 
@@ -297,6 +230,7 @@ func New(code int, tool string) *Error {
 // cause is kept for the log.
 func Internal(tool, requestID string, cause error) *Error {
 	e := New(InternalError, tool)
+	requestID = redact.String(requestID)
 	e.Data.RequestID = requestID
 	e.RequestID = requestID
 	e.Cause = cause
@@ -316,15 +250,17 @@ func Unavailable(tool, requestID string, cause error) *Error {
 // "Validation errors: " followed by the violations' messages.
 func InvalidParams(tool string, vs []toolschema.Violation) *Error {
 	e := New(InvalidParamsCode, tool)
+	vs = redactViolations(vs)
 	e.Message = toolschema.Message(vs)
 	e.Data.ValidationErrors = vs
 	return e
 }
 
-// JSONRPC returns the wire error object.
+// JSONRPC returns the wire error object, redacted (see Redacted): whatever a
+// transport set after construction is checked once more on the way out.
 func (e *Error) JSONRPC() *jsonrpc.Error {
-	d := e.Data
-	return &jsonrpc.Error{Code: e.Code, Message: e.Message, Data: &d}
+	d := e.Data.redacted()
+	return &jsonrpc.Error{Code: e.Code, Message: redact.String(e.Message), Data: &d}
 }
 
 // FromStatus maps any error of a service call to a contract error: a gRPC
@@ -397,7 +333,7 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		e.Log = log
 		e.Cause = err
 		e.RequestID = requestID
-		return e
+		return e.Redacted()
 	}
 
 	e := New(code, tool)
@@ -447,7 +383,9 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		e.RetryAfter = ra
 	}
 	e.Log = log
-	return e
+	// The status's message and details are the service's (already redacted
+	// there) or any gRPC peer's: redact them here too.
+	return e.Redacted()
 }
 
 // ruleKeywords maps protovalidate rule ids to the AJV keyword they express.

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/protobuf/protoadapt"
 	"google.golang.org/protobuf/types/known/durationpb"
 
+	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/toolschema"
 )
 
@@ -92,6 +93,31 @@ func TestGRPCCodeTable(t *testing.T) {
 	}
 }
 
+// TestStandardCodes: the generated constants of JSON-RPC's own codes agree
+// with package jsonrpc's, which the parser uses.
+func TestStandardCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		got, want int
+	}{
+		{"ParseError", ParseError, jsonrpc.CodeParseError},
+		{"InvalidRequest", InvalidRequest, jsonrpc.CodeInvalidRequest},
+		{"MethodNotFound", MethodNotFound, jsonrpc.CodeMethodNotFound},
+		{"InvalidParamsCode", InvalidParamsCode, jsonrpc.CodeInvalidParams},
+		{"InternalError", InternalError, jsonrpc.CodeInternalError},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("%s = %d, jsonrpc says %d", tc.name, tc.got, tc.want)
+			}
+		})
+	}
+	// An unknown code falls back to the internal error row.
+	if HTTPStatus(-1) != 500 || New(-1, "x").Message != "Internal error" {
+		t.Errorf("unknown code: status %d message %q", HTTPStatus(-1), New(-1, "x").Message)
+	}
+}
+
 func TestHTTPStatusTable(t *testing.T) {
 	want := map[int]int{-32700: 400, -32600: 400, -32601: 404, -32602: 400, -32001: 403, -32002: 404,
 		-32003: 422, -32004: 429, -32005: 409, -32006: 409, -32603: 500}
@@ -108,7 +134,7 @@ func TestHTTPStatusTable(t *testing.T) {
 }
 
 // withDetails builds a status error with details.
-func withDetails(t *testing.T, c codes.Code, msg string, ds ...protoadapt.MessageV1) error {
+func withDetails(t testing.TB, c codes.Code, msg string, ds ...protoadapt.MessageV1) error {
 	t.Helper()
 	st, err := status.New(c, msg).WithDetails(ds...)
 	if err != nil {

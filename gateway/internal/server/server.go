@@ -19,12 +19,12 @@ import (
 	"net/http"
 	"time"
 
+	"ghops.dev/redact"
 	"google.golang.org/grpc"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/edge"
-	"ghops.dev/gateway/internal/rpcerror"
 )
 
 // Options are the server's dependencies.
@@ -112,7 +112,7 @@ func (s *Server) serveReady(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 		defer cancel()
 		if err := s.opts.Ready(ctx); err != nil {
-			s.log.Warn("not ready", "error", rpcerror.Redact(err.Error()))
+			s.log.Warn("not ready", "error", redact.String(err.Error()))
 			w.WriteHeader(http.StatusServiceUnavailable)
 			_, _ = w.Write([]byte("not ready\n"))
 			return

@@ -21,6 +21,8 @@
 package toolcall
 
 import (
+	"ghops.dev/redact"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -339,7 +341,7 @@ func (c *Caller) writeAudit(ctx context.Context, caller *policy.Caller, tool, re
 	}
 	c.audit.LogAttrs(ctx, slog.LevelInfo, "audit",
 		slog.String("principal", caller.Name()), slog.String("tool", tool),
-		slog.String("repo", rpcerror.Redact(f.repo)), slog.String("branch", rpcerror.Redact(f.branch)),
+		slog.String("repo", redact.String(f.repo)), slog.String("branch", redact.String(f.branch)),
 		slog.String("pr", f.pr), slog.String("sha", f.sha),
 		slog.String("outcome", outcome), slog.String("request_id", requestID))
 }

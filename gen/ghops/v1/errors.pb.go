@@ -9,6 +9,7 @@ package ghopsv1
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	descriptorpb "google.golang.org/protobuf/types/descriptorpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -21,11 +22,107 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// ErrorCode is the closed set of JSON-RPC error codes of the contract
+// (docs/errors.md), in the order the documentation lists them. Each value's
+// (error_code) option says what it means on the wire; `make generate` writes
+// the gateway's code table, the client's code constants and the Codes table
+// of docs/errors.md from these options (tools/errgen), so they are defined
+// here and nowhere else.
+type ErrorCode int32
+
+const (
+	// ERROR_CODE_UNSPECIFIED is never answered.
+	ErrorCode_ERROR_CODE_UNSPECIFIED ErrorCode = 0
+	// ERROR_CODE_PARSE_ERROR: the body is not JSON.
+	ErrorCode_ERROR_CODE_PARSE_ERROR ErrorCode = 1
+	// ERROR_CODE_INVALID_REQUEST: not a valid JSON-RPC request.
+	ErrorCode_ERROR_CODE_INVALID_REQUEST ErrorCode = 2
+	// ERROR_CODE_METHOD_NOT_FOUND: unknown method or tool.
+	ErrorCode_ERROR_CODE_METHOD_NOT_FOUND ErrorCode = 3
+	// ERROR_CODE_INVALID_PARAMS: the arguments break the tool's schema.
+	ErrorCode_ERROR_CODE_INVALID_PARAMS ErrorCode = 4
+	// ERROR_CODE_PERMISSION_DENIED: GitHub 401 or 403.
+	ErrorCode_ERROR_CODE_PERMISSION_DENIED ErrorCode = 5
+	// ERROR_CODE_NOT_FOUND: GitHub 404, or an empty repository.
+	ErrorCode_ERROR_CODE_NOT_FOUND ErrorCode = 6
+	// ERROR_CODE_GITHUB_VALIDATION: GitHub 422.
+	ErrorCode_ERROR_CODE_GITHUB_VALIDATION ErrorCode = 7
+	// ERROR_CODE_RATE_LIMITED: a GitHub rate limit is spent.
+	ErrorCode_ERROR_CODE_RATE_LIMITED ErrorCode = 8
+	// ERROR_CODE_NOT_MERGEABLE: the pull request cannot be merged.
+	ErrorCode_ERROR_CODE_NOT_MERGEABLE ErrorCode = 9
+	// ERROR_CODE_HEAD_SHA_MISMATCH: the head moved (merge guard, commit_files).
+	ErrorCode_ERROR_CODE_HEAD_SHA_MISMATCH ErrorCode = 10
+	// ERROR_CODE_INTERNAL_ERROR: everything else; the cause is logged, never
+	// sent.
+	ErrorCode_ERROR_CODE_INTERNAL_ERROR ErrorCode = 11
+)
+
+// Enum value maps for ErrorCode.
+var (
+	ErrorCode_name = map[int32]string{
+		0:  "ERROR_CODE_UNSPECIFIED",
+		1:  "ERROR_CODE_PARSE_ERROR",
+		2:  "ERROR_CODE_INVALID_REQUEST",
+		3:  "ERROR_CODE_METHOD_NOT_FOUND",
+		4:  "ERROR_CODE_INVALID_PARAMS",
+		5:  "ERROR_CODE_PERMISSION_DENIED",
+		6:  "ERROR_CODE_NOT_FOUND",
+		7:  "ERROR_CODE_GITHUB_VALIDATION",
+		8:  "ERROR_CODE_RATE_LIMITED",
+		9:  "ERROR_CODE_NOT_MERGEABLE",
+		10: "ERROR_CODE_HEAD_SHA_MISMATCH",
+		11: "ERROR_CODE_INTERNAL_ERROR",
+	}
+	ErrorCode_value = map[string]int32{
+		"ERROR_CODE_UNSPECIFIED":       0,
+		"ERROR_CODE_PARSE_ERROR":       1,
+		"ERROR_CODE_INVALID_REQUEST":   2,
+		"ERROR_CODE_METHOD_NOT_FOUND":  3,
+		"ERROR_CODE_INVALID_PARAMS":    4,
+		"ERROR_CODE_PERMISSION_DENIED": 5,
+		"ERROR_CODE_NOT_FOUND":         6,
+		"ERROR_CODE_GITHUB_VALIDATION": 7,
+		"ERROR_CODE_RATE_LIMITED":      8,
+		"ERROR_CODE_NOT_MERGEABLE":     9,
+		"ERROR_CODE_HEAD_SHA_MISMATCH": 10,
+		"ERROR_CODE_INTERNAL_ERROR":    11,
+	}
+)
+
+func (x ErrorCode) Enum() *ErrorCode {
+	p := new(ErrorCode)
+	*p = x
+	return p
+}
+
+func (x ErrorCode) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ErrorCode) Descriptor() protoreflect.EnumDescriptor {
+	return file_ghops_v1_errors_proto_enumTypes[0].Descriptor()
+}
+
+func (ErrorCode) Type() protoreflect.EnumType {
+	return &file_ghops_v1_errors_proto_enumTypes[0]
+}
+
+func (x ErrorCode) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ErrorCode.Descriptor instead.
+func (ErrorCode) EnumDescriptor() ([]byte, []int) {
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{0}
+}
+
 // ErrorReason is the closed set of reasons the service puts into
 // google.rpc.ErrorInfo.reason (as the value's full name, e.g.
 // "ERROR_REASON_NOT_FOUND", with domain "ghops.dev"). The gateway maps each
-// reason to one JSON-RPC code; the mapping is documented here so that the
-// contract is read in one place and checked by the gateway's tests.
+// reason to one JSON-RPC code: the value's (error_reason) option declares
+// it, with the gRPC code the reason travels with, and `make generate` writes
+// the gateway's reason table and docs/errors.md's from it (tools/errgen).
 type ErrorReason int32
 
 const (
@@ -141,11 +238,11 @@ func (x ErrorReason) String() string {
 }
 
 func (ErrorReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_ghops_v1_errors_proto_enumTypes[0].Descriptor()
+	return file_ghops_v1_errors_proto_enumTypes[1].Descriptor()
 }
 
 func (ErrorReason) Type() protoreflect.EnumType {
-	return &file_ghops_v1_errors_proto_enumTypes[0]
+	return &file_ghops_v1_errors_proto_enumTypes[1]
 }
 
 func (x ErrorReason) Number() protoreflect.EnumNumber {
@@ -154,7 +251,151 @@ func (x ErrorReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ErrorReason.Descriptor instead.
 func (ErrorReason) EnumDescriptor() ([]byte, []int) {
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{1}
+}
+
+// ErrorCodeOptions says what an ErrorCode value is on the wire.
+type ErrorCodeOptions struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// json_rpc_code is the JSON-RPC error code (negative), e.g. -32002.
+	JsonRpcCode int32 `protobuf:"varint,1,opt,name=json_rpc_code,json=jsonRpcCode,proto3" json:"json_rpc_code,omitempty"`
+	// message is the code's default error message, e.g. "Not found".
+	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// http_status is the status of an /rpc answer carrying the code when
+	// status mapping is on (-http-status-mapping); otherwise /rpc answers 200.
+	HttpStatus int32 `protobuf:"varint,3,opt,name=http_status,json=httpStatus,proto3" json:"http_status,omitempty"`
+	// when says when the code is answered: one Markdown sentence, the "When"
+	// column of docs/errors.md's Codes table.
+	When          string `protobuf:"bytes,4,opt,name=when,proto3" json:"when,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ErrorCodeOptions) Reset() {
+	*x = ErrorCodeOptions{}
+	mi := &file_ghops_v1_errors_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ErrorCodeOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ErrorCodeOptions) ProtoMessage() {}
+
+func (x *ErrorCodeOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_errors_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ErrorCodeOptions.ProtoReflect.Descriptor instead.
+func (*ErrorCodeOptions) Descriptor() ([]byte, []int) {
 	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *ErrorCodeOptions) GetJsonRpcCode() int32 {
+	if x != nil {
+		return x.JsonRpcCode
+	}
+	return 0
+}
+
+func (x *ErrorCodeOptions) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ErrorCodeOptions) GetHttpStatus() int32 {
+	if x != nil {
+		return x.HttpStatus
+	}
+	return 0
+}
+
+func (x *ErrorCodeOptions) GetWhen() string {
+	if x != nil {
+		return x.When
+	}
+	return ""
+}
+
+// ErrorReasonOptions says how an ErrorReason travels and what it becomes.
+type ErrorReasonOptions struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// code is the contract code the gateway answers for the reason.
+	Code ErrorCode `protobuf:"varint,1,opt,name=code,proto3,enum=ghops.v1.ErrorCode" json:"code,omitempty"`
+	// grpc_code is the gRPC status code the service sends with the reason,
+	// by its google.rpc.Code name (e.g. "NOT_FOUND"); tools/errgen rejects a
+	// name gRPC does not define.
+	GrpcCode string `protobuf:"bytes,2,opt,name=grpc_code,json=grpcCode,proto3" json:"grpc_code,omitempty"`
+	// grpc_default marks the reason a status of grpc_code WITHOUT an
+	// ErrorInfo reason stands for: the gateway maps such a status as if it
+	// carried this reason. At most one reason per gRPC code; a gRPC code no
+	// reason claims maps to ERROR_CODE_INTERNAL_ERROR.
+	GrpcDefault   bool `protobuf:"varint,3,opt,name=grpc_default,json=grpcDefault,proto3" json:"grpc_default,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ErrorReasonOptions) Reset() {
+	*x = ErrorReasonOptions{}
+	mi := &file_ghops_v1_errors_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ErrorReasonOptions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ErrorReasonOptions) ProtoMessage() {}
+
+func (x *ErrorReasonOptions) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_errors_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ErrorReasonOptions.ProtoReflect.Descriptor instead.
+func (*ErrorReasonOptions) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ErrorReasonOptions) GetCode() ErrorCode {
+	if x != nil {
+		return x.Code
+	}
+	return ErrorCode_ERROR_CODE_UNSPECIFIED
+}
+
+func (x *ErrorReasonOptions) GetGrpcCode() string {
+	if x != nil {
+		return x.GrpcCode
+	}
+	return ""
+}
+
+func (x *ErrorReasonOptions) GetGrpcDefault() bool {
+	if x != nil {
+		return x.GrpcDefault
+	}
+	return false
 }
 
 // GitHubError is a status detail carrying what GitHub said, so that callers
@@ -188,7 +429,7 @@ type GitHubError struct {
 
 func (x *GitHubError) Reset() {
 	*x = GitHubError{}
-	mi := &file_ghops_v1_errors_proto_msgTypes[0]
+	mi := &file_ghops_v1_errors_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -200,7 +441,7 @@ func (x *GitHubError) String() string {
 func (*GitHubError) ProtoMessage() {}
 
 func (x *GitHubError) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_errors_proto_msgTypes[0]
+	mi := &file_ghops_v1_errors_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -213,7 +454,7 @@ func (x *GitHubError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GitHubError.ProtoReflect.Descriptor instead.
 func (*GitHubError) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{0}
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *GitHubError) GetStatus() int32 {
@@ -299,7 +540,7 @@ type RateLimit struct {
 
 func (x *RateLimit) Reset() {
 	*x = RateLimit{}
-	mi := &file_ghops_v1_errors_proto_msgTypes[1]
+	mi := &file_ghops_v1_errors_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -311,7 +552,7 @@ func (x *RateLimit) String() string {
 func (*RateLimit) ProtoMessage() {}
 
 func (x *RateLimit) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_errors_proto_msgTypes[1]
+	mi := &file_ghops_v1_errors_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -324,7 +565,7 @@ func (x *RateLimit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RateLimit.ProtoReflect.Descriptor instead.
 func (*RateLimit) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{1}
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *RateLimit) GetLimit() int32 {
@@ -376,7 +617,7 @@ type Resource struct {
 
 func (x *Resource) Reset() {
 	*x = Resource{}
-	mi := &file_ghops_v1_errors_proto_msgTypes[2]
+	mi := &file_ghops_v1_errors_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -388,7 +629,7 @@ func (x *Resource) String() string {
 func (*Resource) ProtoMessage() {}
 
 func (x *Resource) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_errors_proto_msgTypes[2]
+	mi := &file_ghops_v1_errors_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -401,7 +642,7 @@ func (x *Resource) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Resource.ProtoReflect.Descriptor instead.
 func (*Resource) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{2}
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *Resource) GetType() string {
@@ -436,7 +677,7 @@ type GitHubFieldError struct {
 
 func (x *GitHubFieldError) Reset() {
 	*x = GitHubFieldError{}
-	mi := &file_ghops_v1_errors_proto_msgTypes[3]
+	mi := &file_ghops_v1_errors_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -448,7 +689,7 @@ func (x *GitHubFieldError) String() string {
 func (*GitHubFieldError) ProtoMessage() {}
 
 func (x *GitHubFieldError) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_errors_proto_msgTypes[3]
+	mi := &file_ghops_v1_errors_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -461,7 +702,7 @@ func (x *GitHubFieldError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GitHubFieldError.ProtoReflect.Descriptor instead.
 func (*GitHubFieldError) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{3}
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *GitHubFieldError) GetResource() string {
@@ -492,11 +733,55 @@ func (x *GitHubFieldError) GetMessage() string {
 	return ""
 }
 
+var file_ghops_v1_errors_proto_extTypes = []protoimpl.ExtensionInfo{
+	{
+		ExtendedType:  (*descriptorpb.EnumValueOptions)(nil),
+		ExtensionType: (*ErrorCodeOptions)(nil),
+		Field:         51235,
+		Name:          "ghops.v1.error_code",
+		Tag:           "bytes,51235,opt,name=error_code",
+		Filename:      "ghops/v1/errors.proto",
+	},
+	{
+		ExtendedType:  (*descriptorpb.EnumValueOptions)(nil),
+		ExtensionType: (*ErrorReasonOptions)(nil),
+		Field:         51236,
+		Name:          "ghops.v1.error_reason",
+		Tag:           "bytes,51236,opt,name=error_reason",
+		Filename:      "ghops/v1/errors.proto",
+	},
+}
+
+// Extension fields to descriptorpb.EnumValueOptions.
+var (
+	// error_code describes an ErrorCode value (required on every value but
+	// ERROR_CODE_UNSPECIFIED). 50000-99999 is the range reserved for an
+	// organisation's own options.
+	//
+	// optional ghops.v1.ErrorCodeOptions error_code = 51235;
+	E_ErrorCode = &file_ghops_v1_errors_proto_extTypes[0]
+	// error_reason describes an ErrorReason value (required on every value but
+	// ERROR_REASON_UNSPECIFIED).
+	//
+	// optional ghops.v1.ErrorReasonOptions error_reason = 51236;
+	E_ErrorReason = &file_ghops_v1_errors_proto_extTypes[1]
+)
+
 var File_ghops_v1_errors_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x15ghops/v1/errors.proto\x12\bghops.v1\"\xfa\x02\n" +
+	"\x15ghops/v1/errors.proto\x12\bghops.v1\x1a google/protobuf/descriptor.proto\"\x85\x01\n" +
+	"\x10ErrorCodeOptions\x12\"\n" +
+	"\rjson_rpc_code\x18\x01 \x01(\x05R\vjsonRpcCode\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12\x1f\n" +
+	"\vhttp_status\x18\x03 \x01(\x05R\n" +
+	"httpStatus\x12\x12\n" +
+	"\x04when\x18\x04 \x01(\tR\x04when\"}\n" +
+	"\x12ErrorReasonOptions\x12'\n" +
+	"\x04code\x18\x01 \x01(\x0e2\x13.ghops.v1.ErrorCodeR\x04code\x12\x1b\n" +
+	"\tgrpc_code\x18\x02 \x01(\tR\bgrpcCode\x12!\n" +
+	"\fgrpc_default\x18\x03 \x01(\bR\vgrpcDefault\"\xfa\x02\n" +
 	"\vGitHubError\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\x05R\x06status\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12+\n" +
@@ -522,25 +807,44 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\bresource\x18\x01 \x01(\tR\bresource\x12\x14\n" +
 	"\x05field\x18\x02 \x01(\tR\x05field\x12\x12\n" +
 	"\x04code\x18\x03 \x01(\tR\x04code\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage*\xa6\x04\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage*\xe3\x0e\n" +
+	"\tErrorCode\x12\x1a\n" +
+	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x12X\n" +
+	"\x16ERROR_CODE_PARSE_ERROR\x10\x01\x1a<\x9a\x82\x198\bĀ\xfe\xff\xff\xff\xff\xff\xff\x01\x12\vParse error\x18\x90\x03\"\x1bThe body is not valid JSON.\x12\xbc\x01\n" +
+	"\x1aERROR_CODE_INVALID_REQUEST\x10\x02\x1a\x9b\x01\x9a\x82\x19\x96\x01\b\xa8\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0fInvalid Request\x18\x90\x03\"uThe body is not a valid JSON-RPC request (wrong `jsonrpc`, missing `method`, an empty batch, a batch over the limit).\x12\xe0\x01\n" +
+	"\x1bERROR_CODE_METHOD_NOT_FOUND\x10\x03\x1a\xbe\x01\x9a\x82\x19\xb9\x01\b\xa7\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Method not found\x18\x94\x03\"\x96\x01The method is not a tool (on `/rpc`) or not an MCP method (on `/mcp`; an unknown tool in `tools/call` is -32602 there, as the MCP specification says).\x12\xc3\x01\n" +
+	"\x19ERROR_CODE_INVALID_PARAMS\x10\x04\x1a\xa3\x01\x9a\x82\x19\x9e\x01\b\xa6\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInvalid params\x18\x90\x03\"~The arguments break the tool's input schema (checked by the gateway, AJV style), or the service's own validation refused them.\x12\x9d\x01\n" +
+	"\x1cERROR_CODE_PERMISSION_DENIED\x10\x05\x1a{\x9a\x82\x19w\b\xff\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Permission denied\x18\x93\x03\"TGitHub answered 401 (bad or missing credentials) or 403 without a rate-limit signal.\x12\xa1\x01\n" +
+	"\x14ERROR_CODE_NOT_FOUND\x10\x06\x1a\x86\x01\x9a\x82\x19\x81\x01\b\xfe\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\tNot found\x18\x94\x03\"fGitHub answered 404 (including a private repository the token cannot see), or the repository is empty.\x12\xc6\x01\n" +
+	"\x1cERROR_CODE_GITHUB_VALIDATION\x10\a\x1a\xa3\x01\x9a\x82\x19\x9e\x01\b\xfd\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Validation error\x18\xa6\x03\"|GitHub answered 422 \"Validation Failed\" (for example \"No commits between main and feature/x\"). Our own validation is -32602.\x12x\n" +
+	"\x17ERROR_CODE_RATE_LIMITED\x10\b\x1a[\x9a\x82\x19W\b\xfc\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x13Rate limit exceeded\x18\xad\x03\"2GitHub's primary or secondary rate limit is spent.\x12\x90\x01\n" +
+	"\x18ERROR_CODE_NOT_MERGEABLE\x10\t\x1ar\x9a\x82\x19n\b\xfb\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10PR not mergeable\x18\x99\x03\"L`merge_pull_request` was refused: conflicts, failing required checks, draft.\x12\xcd\x01\n" +
+	"\x1cERROR_CODE_HEAD_SHA_MISMATCH\x10\n" +
+	"\x1a\xaa\x01\x9a\x82\x19\xa5\x01\b\xfa\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Head SHA mismatch\x18\x99\x03\"\x81\x01`merge_pull_request`'s `sha` is no longer the head, or `commit_files` found the branch moved while writing (nothing was written).\x12\x8d\x01\n" +
+	"\x19ERROR_CODE_INTERNAL_ERROR\x10\v\x1an\x9a\x82\x19j\b\xa5\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInternal error\x18\xf4\x03\"JAnything else: GitHub 5xx or unreachable after retries, a deadline, a bug.*\xa3\a\n" +
 	"\vErrorReason\x12\x1c\n" +
-	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12!\n" +
-	"\x1dERROR_REASON_INVALID_ARGUMENT\x10\x01\x12 \n" +
-	"\x1cERROR_REASON_UNAUTHENTICATED\x10\x02\x12\"\n" +
-	"\x1eERROR_REASON_PERMISSION_DENIED\x10\x03\x12\x1a\n" +
-	"\x16ERROR_REASON_NOT_FOUND\x10\x04\x12\"\n" +
-	"\x1eERROR_REASON_GITHUB_VALIDATION\x10\x05\x12\x1d\n" +
-	"\x19ERROR_REASON_RATE_LIMITED\x10\x06\x12'\n" +
-	"#ERROR_REASON_SECONDARY_RATE_LIMITED\x10\a\x12!\n" +
-	"\x1dERROR_REASON_PR_NOT_MERGEABLE\x10\b\x12\"\n" +
-	"\x1eERROR_REASON_HEAD_SHA_MISMATCH\x10\t\x12\x1d\n" +
+	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12=\n" +
+	"\x1dERROR_REASON_INVALID_ARGUMENT\x10\x01\x1a\x1a\xa2\x82\x19\x16\b\x04\x12\x10INVALID_ARGUMENT\x18\x01\x12;\n" +
+	"\x1cERROR_REASON_UNAUTHENTICATED\x10\x02\x1a\x19\xa2\x82\x19\x15\b\x05\x12\x0fUNAUTHENTICATED\x18\x01\x12?\n" +
+	"\x1eERROR_REASON_PERMISSION_DENIED\x10\x03\x1a\x1b\xa2\x82\x19\x17\b\x05\x12\x11PERMISSION_DENIED\x18\x01\x12/\n" +
+	"\x16ERROR_REASON_NOT_FOUND\x10\x04\x1a\x13\xa2\x82\x19\x0f\b\x06\x12\tNOT_FOUND\x18\x01\x12A\n" +
+	"\x1eERROR_REASON_GITHUB_VALIDATION\x10\x05\x1a\x1d\xa2\x82\x19\x19\b\a\x12\x13FAILED_PRECONDITION\x18\x01\x12;\n" +
+	"\x19ERROR_REASON_RATE_LIMITED\x10\x06\x1a\x1c\xa2\x82\x19\x18\b\b\x12\x12RESOURCE_EXHAUSTED\x18\x01\x12C\n" +
+	"#ERROR_REASON_SECONDARY_RATE_LIMITED\x10\a\x1a\x1a\xa2\x82\x19\x16\b\b\x12\x12RESOURCE_EXHAUSTED\x12>\n" +
+	"\x1dERROR_REASON_PR_NOT_MERGEABLE\x10\b\x1a\x1b\xa2\x82\x19\x17\b\t\x12\x13FAILED_PRECONDITION\x125\n" +
+	"\x1eERROR_REASON_HEAD_SHA_MISMATCH\x10\t\x1a\x11\xa2\x82\x19\r\b\n" +
+	"\x12\aABORTED\x18\x01\x12.\n" +
 	"\x19ERROR_REASON_BRANCH_MOVED\x10\n" +
-	"\x12!\n" +
-	"\x1dERROR_REASON_EMPTY_REPOSITORY\x10\v\x12%\n" +
-	"!ERROR_REASON_UPSTREAM_UNAVAILABLE\x10\f\x12\"\n" +
-	"\x1eERROR_REASON_DEADLINE_EXCEEDED\x10\r\x12\x19\n" +
-	"\x15ERROR_REASON_CANCELED\x10\x0e\x12\x19\n" +
-	"\x15ERROR_REASON_INTERNAL\x10\x0fB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\x1a\x0f\xa2\x82\x19\v\b\n" +
+	"\x12\aABORTED\x12>\n" +
+	"\x1dERROR_REASON_EMPTY_REPOSITORY\x10\v\x1a\x1b\xa2\x82\x19\x17\b\x06\x12\x13FAILED_PRECONDITION\x12<\n" +
+	"!ERROR_REASON_UPSTREAM_UNAVAILABLE\x10\f\x1a\x15\xa2\x82\x19\x11\b\v\x12\vUNAVAILABLE\x18\x01\x12?\n" +
+	"\x1eERROR_REASON_DEADLINE_EXCEEDED\x10\r\x1a\x1b\xa2\x82\x19\x17\b\v\x12\x11DEADLINE_EXCEEDED\x18\x01\x12.\n" +
+	"\x15ERROR_REASON_CANCELED\x10\x0e\x1a\x13\xa2\x82\x19\x0f\b\v\x12\tCANCELLED\x18\x01\x12-\n" +
+	"\x15ERROR_REASON_INTERNAL\x10\x0f\x1a\x12\xa2\x82\x19\x0e\b\v\x12\bINTERNAL\x18\x01:^\n" +
+	"\n" +
+	"error_code\x12!.google.protobuf.EnumValueOptions\x18\xa3\x90\x03 \x01(\v2\x1a.ghops.v1.ErrorCodeOptionsR\terrorCode:d\n" +
+	"\ferror_reason\x12!.google.protobuf.EnumValueOptions\x18\xa4\x90\x03 \x01(\v2\x1c.ghops.v1.ErrorReasonOptionsR\verrorReasonB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_errors_proto_rawDescOnce sync.Once
@@ -554,24 +858,33 @@ func file_ghops_v1_errors_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_errors_proto_rawDescData
 }
 
-var file_ghops_v1_errors_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_ghops_v1_errors_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
+var file_ghops_v1_errors_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_ghops_v1_errors_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
 var file_ghops_v1_errors_proto_goTypes = []any{
-	(ErrorReason)(0),         // 0: ghops.v1.ErrorReason
-	(*GitHubError)(nil),      // 1: ghops.v1.GitHubError
-	(*RateLimit)(nil),        // 2: ghops.v1.RateLimit
-	(*Resource)(nil),         // 3: ghops.v1.Resource
-	(*GitHubFieldError)(nil), // 4: ghops.v1.GitHubFieldError
+	(ErrorCode)(0),                        // 0: ghops.v1.ErrorCode
+	(ErrorReason)(0),                      // 1: ghops.v1.ErrorReason
+	(*ErrorCodeOptions)(nil),              // 2: ghops.v1.ErrorCodeOptions
+	(*ErrorReasonOptions)(nil),            // 3: ghops.v1.ErrorReasonOptions
+	(*GitHubError)(nil),                   // 4: ghops.v1.GitHubError
+	(*RateLimit)(nil),                     // 5: ghops.v1.RateLimit
+	(*Resource)(nil),                      // 6: ghops.v1.Resource
+	(*GitHubFieldError)(nil),              // 7: ghops.v1.GitHubFieldError
+	(*descriptorpb.EnumValueOptions)(nil), // 8: google.protobuf.EnumValueOptions
 }
 var file_ghops_v1_errors_proto_depIdxs = []int32{
-	2, // 0: ghops.v1.GitHubError.rate_limit:type_name -> ghops.v1.RateLimit
-	3, // 1: ghops.v1.GitHubError.resource:type_name -> ghops.v1.Resource
-	4, // 2: ghops.v1.GitHubError.field_errors:type_name -> ghops.v1.GitHubFieldError
-	3, // [3:3] is the sub-list for method output_type
-	3, // [3:3] is the sub-list for method input_type
-	3, // [3:3] is the sub-list for extension type_name
-	3, // [3:3] is the sub-list for extension extendee
-	0, // [0:3] is the sub-list for field type_name
+	0, // 0: ghops.v1.ErrorReasonOptions.code:type_name -> ghops.v1.ErrorCode
+	5, // 1: ghops.v1.GitHubError.rate_limit:type_name -> ghops.v1.RateLimit
+	6, // 2: ghops.v1.GitHubError.resource:type_name -> ghops.v1.Resource
+	7, // 3: ghops.v1.GitHubError.field_errors:type_name -> ghops.v1.GitHubFieldError
+	8, // 4: ghops.v1.error_code:extendee -> google.protobuf.EnumValueOptions
+	8, // 5: ghops.v1.error_reason:extendee -> google.protobuf.EnumValueOptions
+	2, // 6: ghops.v1.error_code:type_name -> ghops.v1.ErrorCodeOptions
+	3, // 7: ghops.v1.error_reason:type_name -> ghops.v1.ErrorReasonOptions
+	8, // [8:8] is the sub-list for method output_type
+	8, // [8:8] is the sub-list for method input_type
+	6, // [6:8] is the sub-list for extension type_name
+	4, // [4:6] is the sub-list for extension extendee
+	0, // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_errors_proto_init() }
@@ -584,15 +897,16 @@ func file_ghops_v1_errors_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_errors_proto_rawDesc), len(file_ghops_v1_errors_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   4,
-			NumExtensions: 0,
+			NumEnums:      2,
+			NumMessages:   6,
+			NumExtensions: 2,
 			NumServices:   0,
 		},
 		GoTypes:           file_ghops_v1_errors_proto_goTypes,
 		DependencyIndexes: file_ghops_v1_errors_proto_depIdxs,
 		EnumInfos:         file_ghops_v1_errors_proto_enumTypes,
 		MessageInfos:      file_ghops_v1_errors_proto_msgTypes,
+		ExtensionInfos:    file_ghops_v1_errors_proto_extTypes,
 	}.Build()
 	File_ghops_v1_errors_proto = out.File
 	file_ghops_v1_errors_proto_goTypes = nil

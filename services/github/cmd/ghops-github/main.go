@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"time"
 
+	"ghops.dev/redact"
+
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/server"
 )
@@ -26,7 +28,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "ghops-github:", err)
 		os.Exit(2)
 	}
-	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	// Every record is redacted, whatever its author passed (package redact).
+	log := slog.New(redact.Handler(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
 	if err := server.Run(ctx, cfg, log, cfg.CallTimeout+5*time.Second); err != nil {

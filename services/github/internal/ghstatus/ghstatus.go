@@ -3,7 +3,8 @@
 // contract's details: google.rpc.ErrorInfo (reason from ghopsv1.ErrorReason,
 // domain "ghops.dev"), ghopsv1.GitHubError whenever GitHub answered, and
 // ResourceInfo, RetryInfo or BadRequest where they apply. No status built
-// here carries a token, an upstream URL with its query, or, for Internal,
+// here carries a token, a URL's credentials or secret query parameters
+// (package redact decides), or, for Internal,
 // any upstream text at all.
 package ghstatus
 
@@ -14,12 +15,12 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/redact"
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -346,7 +347,7 @@ func retryAfter(r *http.Response) time.Duration {
 }
 
 func githubError(r *http.Response, message, docURL string) *ghopsv1.GitHubError {
-	gh := &ghopsv1.GitHubError{Message: Sanitize(message), DocumentationUrl: SanitizeURL(docURL)}
+	gh := &ghopsv1.GitHubError{Message: Sanitize(message), DocumentationUrl: Sanitize(docURL)}
 	if r != nil {
 		gh.Status = int32(r.StatusCode)
 		gh.RateLimit = rateFromHeaders(r)
@@ -370,33 +371,10 @@ func rateFromHeaders(r *http.Response) *ghopsv1.RateLimit {
 	}
 }
 
-var (
-	urlRE   = regexp.MustCompile(`https?://[^\s"'<>]+`)
-	tokenRE = regexp.MustCompile(`(?i)\b(gh[pousr]_[A-Za-z0-9_]{10,}|github_pat_[A-Za-z0-9_]{10,}|(bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,})`)
-)
-
-// Sanitize removes token-like strings and the query strings and fragments
-// of URLs from s, so that upstream text can be shown to callers.
-func Sanitize(s string) string {
-	s = tokenRE.ReplaceAllString(s, "[redacted]")
-	return urlRE.ReplaceAllStringFunc(s, SanitizeURL)
-}
-
-// SanitizeURL drops a URL's credentials, query and fragment.
-func SanitizeURL(raw string) string {
-	if raw == "" {
-		return ""
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		if i := strings.IndexAny(raw, "?#"); i >= 0 {
-			return raw[:i]
-		}
-		return raw
-	}
-	u.User, u.RawQuery, u.Fragment, u.RawFragment, u.ForceQuery = nil, "", "", "", false
-	return u.String()
-}
+// Sanitize removes every secret from upstream text (tokens, credentials in
+// URLs, secret query parameters: package redact, the one redactor of the
+// project) so that it can be shown to callers.
+func Sanitize(s string) string { return redact.String(s) }
 
 // Text is err's text for logs: sanitized, and safe even for go-github
 // errors built without a request (whose Error method would panic).

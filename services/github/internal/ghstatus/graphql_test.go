@@ -32,7 +32,7 @@ func TestGraphQLErrors(t *testing.T) {
 		{name: "rate limited", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "RATE_LIMITED", Message: "API rate limit exceeded for user ID 1."}}},
 			code: codes.ResourceExhausted, reason: ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, msg: "GitHub GraphQL rate limit exhausted; retry after 60s"},
 		{name: "other type, sanitised", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "UNPROCESSABLE", Message: "bad " + secret + " see https://x.test/p?token=1"}, {Type: "NOT_FOUND"}}},
-			code: codes.FailedPrecondition, reason: ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, msg: "GitHub validation failed (UNPROCESSABLE): bad [redacted] see https://x.test/p"},
+			code: codes.FailedPrecondition, reason: ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, msg: "GitHub validation failed (UNPROCESSABLE): bad [REDACTED] see https://x.test/p"},
 		{name: "wrapped, no type", err: fmt.Errorf("draft: %w", &GraphQLErrors{Errors: []GraphQLError{{Message: "Something went wrong"}}}),
 			code: codes.FailedPrecondition, reason: ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, msg: "GitHub validation failed: Something went wrong"},
 		{name: "empty list is internal", err: &GraphQLErrors{}, code: codes.Internal, reason: ghopsv1.ErrorReason_ERROR_REASON_INTERNAL, msg: "internal error"},

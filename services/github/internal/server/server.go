@@ -175,7 +175,7 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Du
 		log.Info("metrics listening", "addr", mlis.Addr().String())
 	}
 	go func() { errc <- s.Serve(lis) }()
-	log.Info("ghops-github listening", "addr", lis.Addr().String(), "github_url", ghstatus.SanitizeURL(s.cfg.GitHubURL),
+	log.Info("ghops-github listening", "addr", lis.Addr().String(), "github_url", ghstatus.Sanitize(s.cfg.GitHubURL),
 		"service_token", s.cfg.Token != "", "allow_caller_token", s.cfg.AllowCallerToken)
 	select {
 	case <-ctx.Done():

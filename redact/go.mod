@@ -1,0 +1,3 @@
+module ghops.dev/redact
+
+go 1.26.7
