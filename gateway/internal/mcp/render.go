@@ -15,6 +15,7 @@ import (
 // "  - path: message" line per violation (-32602), or one "  - key: value"
 // line per context field.
 func RenderError(e *rpcerror.Error) string {
+	e = e.Redacted() // the text reaches the model and, through it, anyone
 	var b strings.Builder
 	title := e.Message
 	if e.Code == rpcerror.InvalidParamsCode && len(e.Data.ValidationErrors) > 0 {
