@@ -46,37 +46,63 @@ go build -o "$work/new/" $bins
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 tck=$(getconf CLK_TCK)
 
-# run SIDE ENDPOINT TOOL CONC: prints "gateway_us service_us calls_per_s"
+# up PORT PID: waits until PORT listens, or fails when PID exits or after 10 s.
+up() {
+	for _ in $(seq 200); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# run SIDE ENDPOINT TOOL CONC: prints "gateway_us service_us calls_per_s";
+# a run whose processes do not start (a port taken by someone else) or
+# whose calls do not all succeed is tried again, up to three times.
 run() {
+	local attempt out
+	for attempt in 1 2 3; do
+		if out=$(run1 "$@"); then
+			echo "$out"
+			return 0
+		fi
+		echo "retrying $* (attempt $attempt failed)" >&2
+	done
+	echo "giving up on $*" >&2
+	exit 1
+}
+
+run1() {
 	local b=$work/$1 ep=$2 tool=$3 c=$4
 	local p=$((20000 + RANDOM % 20000))
 	"$b/fakehub" -listen 127.0.0.1:$((p + 1)) -seed demo -admin-token adm -core-limit 100000000 -search-limit 100000000 2>/dev/null &
 	local f=$!
 	pids+=("$f")
-	sleep 0.3
 	GITHUB_TOKEN=ghops-demo-token "$b/ghops-github" -addr 127.0.0.1:$((p + 2)) -github-url "http://127.0.0.1:$((p + 1))/" -metrics-addr "" 2>/dev/null &
 	local s=$!
 	pids+=("$s")
 	"$b/ghops-gateway" -addr 127.0.0.1:$p -service 127.0.0.1:$((p + 2)) 2>/dev/null &
 	local g=$!
 	pids+=("$g")
-	for _ in $(seq 100); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && break
-		sleep 0.05
-	done
+	if ! up $((p + 1)) "$f" || ! up $((p + 2)) "$s" || ! up "$p" "$g"; then
+		kill "$g" "$s" "$f" 2>/dev/null || true
+		wait "$g" "$s" "$f" 2>/dev/null || true
+		return 1
+	fi
 	local load="$b/ghops-load -target http://127.0.0.1:$p -endpoint $ep -tools $tool -c $c -fakehub-admin http://127.0.0.1:$((p + 1))"
 	FAKEHUB_ADMIN_TOKEN=adm $load -requests 300 -warmup 30 >/dev/null 2>&1
 	local g0 s0 g1 s1 out
 	g0=$(cpu "$g") s0=$(cpu "$s")
 	out=$(FAKEHUB_ADMIN_TOKEN=adm $load -json -requests "$calls" -duration 120s -warmup 0 2>/dev/null)
 	g1=$(cpu "$g") s1=$(cpu "$s")
-	kill "$g" "$s" "$f"
+	kill "$g" "$s" "$f" 2>/dev/null || true
 	wait "$g" "$s" "$f" 2>/dev/null || true
 	local ok tput
 	ok=$(echo "$out" | sed -n 's/.*"ok": *\([0-9]*\).*/\1/p' | head -1)
 	tput=$(echo "$out" | sed -n 's/.*"calls_per_second": *\([0-9.]*\).*/\1/p' | head -1)
 	if [ "${ok:-0}" != "$calls" ]; then
-		echo "warning: $1 $ep $tool c=$c: only ${ok:-0} of $calls calls succeeded" >&2
+		echo "$1 $ep $tool c=$c: only ${ok:-0} of $calls calls succeeded" >&2
+		return 1
 	fi
 	awk -v g=$((g1 - g0)) -v s=$((s1 - s0)) -v n="$calls" -v t="$tck" -v tp="$tput" \
 		'BEGIN { printf "%.0f %.0f %.0f\n", g * 1e6 / t / n, s * 1e6 / t / n, tp }'
@@ -90,7 +116,8 @@ for r in $(seq "$rounds"); do
 		IFS=: read -r ep tool c <<<"$sc"
 		for side in base new; do
 			echo "round $r/$rounds $side $sc" >&2
-			res["$side $sc"]+="$(run "$side" "$ep" "$tool" "$c")"$'\n'
+			out=$(run "$side" "$ep" "$tool" "$c") || exit 1
+			res["$side $sc"]+="$out"$'\n'
 		done
 	done
 done

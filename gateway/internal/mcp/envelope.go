@@ -189,19 +189,61 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 	return a
 }
 
-// resolved is the protocol version a request is served at.
+// resolved is the protocol version a request is served at, and the
+// members of its params the envelope reads.
 type resolved struct {
 	version string
 	named   bool // the request named it (session, header, _meta, stdio handshake)
 	modern  bool // 2026-07-28, served statelessly
+	p       params
+}
+
+// params are the members of a request's params the envelope reads: one
+// pass over params, which may hold a megabyte of file content.
+type params struct {
+	name string          // tools/call, prompts/get
+	uri  string          // resources/read
+	args json.RawMessage // tools/call
+	meta json.RawMessage // _meta
+}
+
+// readParams reads name, uri, arguments and _meta in one pass.
+func readParams(raw json.RawMessage) params {
+	if len(raw) == 0 || raw[0] != '{' {
+		return params{}
+	}
+	m := gjson.GetManyBytes(raw, "name", "uri", "arguments", "_meta")
+	p := params{args: rawIn(raw, m[2]), meta: rawIn(raw, m[3])}
+	if m[0].Type == gjson.String {
+		p.name = m[0].Str
+	}
+	if m[1].Type == gjson.String {
+		p.uri = m[1].Str
+	}
+	return p
+}
+
+// rawIn returns the bytes of a value gjson found in raw (nil when absent).
+func rawIn(raw []byte, r gjson.Result) json.RawMessage {
+	switch {
+	case !r.Exists():
+		return nil
+	case r.Index > 0 && r.Index+len(r.Raw) <= len(raw):
+		return raw[r.Index : r.Index+len(r.Raw)]
+	}
+	return json.RawMessage(r.Raw)
 }
 
 // resolve applies the version rules to one request (see the package doc).
 func (t *transport) resolve(x *edge.Exchange, req *wire.Request) (resolved, *edge.Answer) {
 	call := !req.IsNotification()
-	var meta requestMeta
+	var (
+		meta requestMeta
+		p    params
+	)
 	if call {
-		meta = readMeta(req.Params)
+		p = readParams(req.Params)
+		meta = readMeta(p.meta)
 	}
 	var env *envelope
 	if !t.stdio {
@@ -222,36 +264,36 @@ func (t *transport) resolve(x *edge.Exchange, req *wire.Request) (resolved, *edg
 			return resolved{}, &edge.Answer{Err: unsupportedVersion(meta.version), Status: t.httpStatus(http.StatusBadRequest)}
 		}
 		if !isModern(meta.version) {
-			return resolved{version: meta.version, named: true}, nil
+			return resolved{version: meta.version, named: true, p: p}, nil
 		}
 		if !meta.hasCapabilities {
 			return resolved{}, t.invalidMeta(req.Params, metaClientCapabilities)
 		}
 		if env != nil {
-			if a := t.checkHeaders(env, req); a != nil {
+			if a := t.checkHeaders(env, req, p); a != nil {
 				return resolved{}, a
 			}
 		}
-		return resolved{version: V20260728, named: true, modern: true}, nil
+		return resolved{version: V20260728, named: true, modern: true, p: p}, nil
 	}
 	if t.stdio {
 		v, named := connOf(x).negotiated()
-		return resolved{version: v, named: named}, nil
+		return resolved{version: v, named: named, p: p}, nil
 	}
 	switch {
 	case env.header == V20260728:
 		// A notification at 2026-07-28 (the _meta triple is for calls only).
-		return resolved{version: V20260728, named: true, modern: true}, nil
+		return resolved{version: V20260728, named: true, modern: true, p: p}, nil
 	case env.hasHeader:
-		return resolved{version: env.header, named: true}, nil
+		return resolved{version: env.header, named: true, p: p}, nil
 	case env.session != "":
-		return resolved{version: env.session, named: true}, nil
+		return resolved{version: env.session, named: true, p: p}, nil
 	}
-	return resolved{version: defaultHTTPVersion}, nil
+	return resolved{version: defaultHTTPVersion, p: p}, nil
 }
 
 // checkHeaders applies 2026-07-28's Mcp-Method and Mcp-Name rules.
-func (t *transport) checkHeaders(env *envelope, req *wire.Request) *edge.Answer {
+func (t *transport) checkHeaders(env *envelope, req *wire.Request, p params) *edge.Answer {
 	if len(env.methods) != 1 {
 		return t.headerMismatch("exactly one Mcp-Method header is required")
 	}
@@ -261,9 +303,9 @@ func (t *transport) checkHeaders(env *envelope, req *wire.Request) *edge.Answer 
 	var want string
 	switch req.Method {
 	case "tools/call", "prompts/get":
-		want = topString(req.Params, "name")
+		want = p.name
 	case "resources/read":
-		want = topString(req.Params, "uri")
+		want = p.uri
 	default:
 		return nil
 	}
@@ -366,7 +408,7 @@ func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Ca
 
 // toolsCall runs one tools/call through the version's SDK session.
 func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Call, r resolved) edge.Answer {
-	name := topString(c.Request.Params, "name")
+	name := r.p.name
 	if _, ok := t.s.reg.Lookup(name); !ok {
 		e := rpcerror.InvalidParams(name, []toolschema.Violation{{
 			Message: "must be equal to one of the allowed values", Path: "/name", Keyword: "enum",
@@ -382,7 +424,7 @@ func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Cal
 		defer t.s.inflight.Delete(key)
 	}
 	cs := &callState{ctx: callCtx, requestID: c.RequestID, version: r.version, named: r.named}
-	o := t.s.run(callCtx, cs, name, json.RawMessage(topValue(c.Request.Params, "arguments")))
+	o := t.s.run(callCtx, cs, name, r.p.args)
 	if o.err != nil && !o.asResult {
 		return edge.Answer{Err: o.err, Tool: name}
 	}
@@ -461,12 +503,10 @@ type requestMeta struct {
 	hasCapabilities bool
 }
 
-// readMeta reads params._meta's protocol members without decoding the rest
-// of params (which may hold a megabyte of file content). A version that is
-// not a string counts as present and unsupported.
-func readMeta(params json.RawMessage) requestMeta {
+// readMeta reads the protocol members of params._meta (raw). A version that
+// is not a string counts as present and unsupported.
+func readMeta(raw json.RawMessage) requestMeta {
 	var m requestMeta
-	raw := topValue(params, "_meta")
 	if raw == nil || !bytes.Contains(raw, []byte(metaProtocolVersion)) {
 		return m
 	}
@@ -493,14 +533,7 @@ func topValue(obj json.RawMessage, key string) json.RawMessage {
 	if len(obj) == 0 || obj[0] != '{' {
 		return nil
 	}
-	r := gjson.GetBytes(obj, gjsonKey(key))
-	if !r.Exists() {
-		return nil
-	}
-	if r.Index > 0 && r.Index+len(r.Raw) <= len(obj) {
-		return obj[r.Index : r.Index+len(r.Raw)]
-	}
-	return json.RawMessage(r.Raw)
+	return rawIn(obj, gjson.GetBytes(obj, gjsonKey(key)))
 }
 
 // gjsonKey escapes the characters gjson's path syntax gives a meaning.
@@ -519,25 +552,14 @@ func gjsonKey(k string) string {
 	return b.String()
 }
 
-// topString returns member key of a JSON object when it is a string ("" otherwise).
-func topString(obj json.RawMessage, key string) string {
-	v := topValue(obj, key)
-	if len(v) == 0 || v[0] != '"' {
-		return ""
-	}
-	var s string
-	_ = json.Unmarshal(v, &s)
-	return s
-}
-
 // isResponse reports whether raw is a JSON-RPC response object: an id and a
 // result or error, and no method.
 func isResponse(raw json.RawMessage) bool {
 	if len(raw) == 0 || raw[0] != '{' {
 		return false
 	}
-	return topValue(raw, "method") == nil && topValue(raw, "id") != nil &&
-		(topValue(raw, "result") != nil || topValue(raw, "error") != nil)
+	m := gjson.GetManyBytes(raw, "method", "id", "result", "error")
+	return !m[0].Exists() && m[1].Exists() && (m[2].Exists() || m[3].Exists())
 }
 
 // decodeHeaderValue undoes the "=?base64?...?=" sentinel of Mcp-Name; a
