@@ -91,7 +91,7 @@ func scenario(headSHA *string) []step {
 
 // TestSDKs runs the scenario with both SDK clients, at their default
 // protocol version and pinned to a handshake-era one, in both tool-error
-// modes.
+// modes, against both deployment shapes (split and embedded).
 func TestSDKs(t *testing.T) {
 	tests := []struct {
 		name        string
@@ -107,67 +107,76 @@ func TestSDKs(t *testing.T) {
 		{"go-sdk default, result mode", newSDKClient, "", "result", "2026-07-28"},
 		{"mcp-go pinned 2025-06-18, result mode", newMCPGoClient, "2025-06-18", "result", "2025-06-18"},
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			st := gatewaytest.StartStack(t, gatewaytest.StackOptions{MCPToolErrors: tc.mode, CallTimeout: 20 * time.Second})
-			c := tc.newClient(t, st.URL+"/mcp", tc.pin)
-			if got := c.protocolVersion(); got != tc.wantVersion {
-				t.Fatalf("negotiated %q, want %q", got, tc.wantVersion)
-			}
-			defer func() {
-				if tc.wantVersion >= "2025-06-18" && !c.sentVersion(tc.wantVersion) {
-					t.Errorf("no request carried MCP-Protocol-Version %s", tc.wantVersion)
-				}
-			}()
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-			defer cancel()
-			names, err := c.tools(ctx)
-			if err != nil {
-				t.Fatalf("tools/list: %v", err)
-			}
-			if len(names) != 14 || names[0] != "search" || names[13] != "commit_files" {
-				t.Fatalf("tools %v", names)
-			}
-			seen := map[string]bool{}
-			var head string
-			for _, s := range scenario(&head) {
-				if s.hub != nil {
-					s.hub(st.Hub)
-				}
-				o, err := c.call(ctx, s.tool, s.args())
-				if s.hub != nil {
-					st.Hub.SetFaults(nil)
-				}
-				if err != nil {
-					t.Fatalf("%s: transport error: %v", s.name, err)
-				}
-				if o.code != s.code {
-					t.Fatalf("%s: code %d, want %d (text %q)", s.name, o.code, s.code, o.text)
-				}
-				if s.code == 0 && !json.Valid([]byte(o.text)) {
-					t.Fatalf("%s: text content is not the JSON result: %q", s.name, o.text)
-				}
-				if tc.mode == "result" && s.code != 0 && s.tool != "no_such_tool" && !strings.HasPrefix(o.text, "Error ") {
-					t.Errorf("%s: isError text %q", s.name, o.text)
-				}
-				if s.chk != nil {
-					s.chk(t, o)
-				}
-				seen[s.tool] = true
-			}
-			if len(seen) != 15 { // 14 tools + the unknown one
-				t.Errorf("called %d tools", len(seen))
-			}
-			logs := st.Gateway.Logs()
-			if strings.Contains(logs, fakehub.DemoToken) {
-				t.Error("the service token reached the gateway logs")
-			}
-			for _, code := range []string{"-32602", "-32001", "-32002", "-32003", "-32004", "-32005", "-32006", "-32603"} {
-				if !strings.Contains(logs, "jsonrpc_error tool=") || !strings.Contains(logs, " code="+code+" ") {
-					t.Errorf("no jsonrpc_error line with code=%s", code)
-				}
+	for _, shape := range gatewaytest.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
+			for _, tc := range tests {
+				t.Run(tc.name, func(t *testing.T) {
+					runScenario(t, gatewaytest.StackOptions{MCPToolErrors: tc.mode, CallTimeout: 20 * time.Second, Embedded: shape.Embedded}, tc.newClient, tc.pin, tc.mode, tc.wantVersion)
+				})
 			}
 		})
+	}
+}
+
+// runScenario runs the scenario with one client against a new stack.
+func runScenario(t *testing.T, opts gatewaytest.StackOptions, newClient func(t *testing.T, url, pin string) client, pin, mode, wantVersion string) {
+	st := gatewaytest.StartStack(t, opts)
+	c := newClient(t, st.URL+"/mcp", pin)
+	if got := c.protocolVersion(); got != wantVersion {
+		t.Fatalf("negotiated %q, want %q", got, wantVersion)
+	}
+	defer func() {
+		if wantVersion >= "2025-06-18" && !c.sentVersion(wantVersion) {
+			t.Errorf("no request carried MCP-Protocol-Version %s", wantVersion)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	names, err := c.tools(ctx)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	if len(names) != 14 || names[0] != "search" || names[13] != "commit_files" {
+		t.Fatalf("tools %v", names)
+	}
+	seen := map[string]bool{}
+	var head string
+	for _, s := range scenario(&head) {
+		if s.hub != nil {
+			s.hub(st.Hub)
+		}
+		o, err := c.call(ctx, s.tool, s.args())
+		if s.hub != nil {
+			st.Hub.SetFaults(nil)
+		}
+		if err != nil {
+			t.Fatalf("%s: transport error: %v", s.name, err)
+		}
+		if o.code != s.code {
+			t.Fatalf("%s: code %d, want %d (text %q)", s.name, o.code, s.code, o.text)
+		}
+		if s.code == 0 && !json.Valid([]byte(o.text)) {
+			t.Fatalf("%s: text content is not the JSON result: %q", s.name, o.text)
+		}
+		if mode == "result" && s.code != 0 && s.tool != "no_such_tool" && !strings.HasPrefix(o.text, "Error ") {
+			t.Errorf("%s: isError text %q", s.name, o.text)
+		}
+		if s.chk != nil {
+			s.chk(t, o)
+		}
+		seen[s.tool] = true
+	}
+	if len(seen) != 15 { // 14 tools + the unknown one
+		t.Errorf("called %d tools", len(seen))
+	}
+	logs := st.Gateway.Logs()
+	if strings.Contains(logs, fakehub.DemoToken) {
+		t.Error("the service token reached the gateway logs")
+	}
+	for _, code := range []string{"-32602", "-32001", "-32002", "-32003", "-32004", "-32005", "-32006", "-32603"} {
+		if !strings.Contains(logs, "jsonrpc_error tool=") || !strings.Contains(logs, " code="+code+" ") {
+			t.Errorf("no jsonrpc_error line with code=%s", code)
+		}
 	}
 }
 

@@ -42,7 +42,22 @@ type App struct {
 	// Logger is the structured logger.
 	Logger *slog.Logger
 
-	conn *grpc.ClientConn
+	closeService func() error
+}
+
+// Option adjusts how New assembles the gateway.
+type Option func(*options)
+
+type options struct {
+	conn         grpc.ClientConnInterface
+	closeService func() error
+}
+
+// WithService makes the gateway call the service over conn instead of
+// dialing Config.ServiceAddr (ghops-gateway -embedded passes the in-process
+// service's connection); Close calls closeService (nil: nothing to close).
+func WithService(conn grpc.ClientConnInterface, closeService func() error) Option {
+	return func(o *options) { o.conn, o.closeService = conn, closeService }
 }
 
 // NewRegistry builds the tool registry from the generated descriptors.
@@ -63,17 +78,25 @@ func NewLogger(w io.Writer, level slog.Level) *slog.Logger {
 // jsonrpc_error lines (the binary passes os.Stderr). It dials the service
 // lazily: New succeeds while the service is still starting, and /readyz
 // tells when it answers.
-func New(cfg config.Config, logOut io.Writer) (*App, error) {
+func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	logger := NewLogger(logOut, cfg.LogLevel)
 	reg, err := NewRegistry()
 	if err != nil {
 		return nil, fmt.Errorf("tool registry: %w", err)
 	}
-	conn, err := grpc.NewClient(cfg.ServiceAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return nil, fmt.Errorf("dial service %s: %w", cfg.ServiceAddr, err)
+	conn, closeService := o.conn, o.closeService
+	if conn == nil {
+		cc, err := grpc.NewClient(cfg.ServiceAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		if err != nil {
+			return nil, fmt.Errorf("dial service %s: %w", cfg.ServiceAddr, err)
+		}
+		conn, closeService = cc, cc.Close
 	}
-	a := &App{Config: cfg, Registry: reg, Logger: logger, conn: conn}
+	a := &App{Config: cfg, Registry: reg, Logger: logger, closeService: closeService}
 	a.Sink = rpcerror.NewSink(logOut, logger)
 	a.Caller = toolcall.New(reg, conn, toolcall.WithTimeout(cfg.CallTimeout), toolcall.WithForwardToken(cfg.ForwardToken))
 	metrics := server.NewMetrics()
@@ -85,6 +108,7 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 		mcp.WithSink(a.Sink),
 		mcp.WithMaxBodyBytes(cfg.MaxBody),
 		mcp.WithCallObserver(metrics.ObserveCall),
+		mcp.WithServerVersion(cfg.Version),
 	)
 	a.Server = server.New(server.Options{
 		Config:  cfg,
@@ -109,8 +133,13 @@ func (a *App) Serve(ctx context.Context, lis net.Listener) error {
 	return err
 }
 
-// Close releases the service connection.
-func (a *App) Close() error { return a.conn.Close() }
+// Close releases the service connection (and stops an in-process service).
+func (a *App) Close() error {
+	if a.closeService == nil {
+		return nil
+	}
+	return a.closeService()
+}
 
 // ServeStdio speaks MCP over in/out until in ends or ctx ends.
 func (a *App) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {

@@ -16,6 +16,13 @@
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
 //	-log-level            GHOPS_LOG_LEVEL                info
 //	-shutdown-timeout     GHOPS_SHUTDOWN_TIMEOUT         15s
+//	-embedded             GHOPS_EMBEDDED                 false
+//
+// -embedded runs the GitHub service inside the gateway (no -service): it
+// then reads the service's own variables, GITHUB_TOKEN and GITHUB_API_URL
+// among them (see ghops.dev/services/github/inprocess). -version and -h are
+// actions, not settings, and have no variable. A command, "stdio" or
+// "healthcheck", may stand before, between or after the flags.
 package config
 
 import (
@@ -36,6 +43,15 @@ const (
 	ToolErrorsJSONRPC = "jsonrpc"
 	// ToolErrorsResult answers tool errors with an isError tool result.
 	ToolErrorsResult = "result"
+)
+
+// Commands of ghops-gateway besides serving HTTP.
+const (
+	// CommandStdio speaks MCP over stdin and stdout.
+	CommandStdio = "stdio"
+	// CommandHealthcheck probes a running gateway's /readyz at Addr and
+	// exits 0 when ready (container healthchecks have no shell or curl).
+	CommandHealthcheck = "healthcheck"
 )
 
 // Config is the gateway's configuration.
@@ -67,6 +83,16 @@ type Config struct {
 	LogLevel slog.Level
 	// ShutdownTimeout bounds draining on SIGTERM.
 	ShutdownTimeout time.Duration
+	// Embedded runs the GitHub service in process instead of dialing
+	// ServiceAddr.
+	Embedded bool
+	// Version is the gateway's version (serverInfo.version): "dev" unless
+	// the binary was stamped at build time; main sets it.
+	Version string
+	// ShowVersion asks the binary to print Version and exit (-version).
+	ShowVersion bool
+	// Command is "" (serve HTTP), CommandStdio or CommandHealthcheck.
+	Command string
 }
 
 // Default returns the defaults (with a fresh random session secret).
@@ -82,6 +108,7 @@ func Default() Config {
 		SessionSecret:    randomSecret(),
 		LogLevel:         slog.LevelInfo,
 		ShutdownTimeout:  15 * time.Second,
+		Version:          "dev",
 	}
 }
 
@@ -92,12 +119,28 @@ func randomSecret() []byte {
 	return b
 }
 
+// usage is the head of the -h text; the flags follow it.
+const usage = `usage:
+  ghops-gateway [flags]              serve MCP (/mcp) and JSON-RPC (/rpc) over HTTP on -addr
+  ghops-gateway [flags] stdio        speak MCP over stdin/stdout (for local MCP hosts)
+  ghops-gateway [flags] healthcheck  exit 0 when the gateway on -addr is ready (/readyz), else 1
+
+With -embedded the GitHub service runs inside the gateway and reads its own
+variables: GITHUB_TOKEN (never a flag), GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN,
+GHOPS_GITHUB_CALL_TIMEOUT.
+Flags (each falls back to the environment variable in parentheses):
+`
+
 // Load parses args (without the program name) with getenv as the
-// environment; output receives usage text.
+// environment; output receives usage text. -h returns flag.ErrHelp.
 func Load(args []string, getenv func(string) string, output io.Writer) (Config, error) {
 	c := Default()
 	fs := flag.NewFlagSet("ghops-gateway", flag.ContinueOnError)
 	fs.SetOutput(output)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
 	env := func(key, def string) string {
 		if v := getenv(key); v != "" {
 			return v
@@ -131,13 +174,25 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		secret   = fs.String("session-secret", env("GHOPS_SESSION_SECRET", ""), "key of MCP session ids, shared by replicas; random if unset (GHOPS_SESSION_SECRET)")
 		level    = fs.String("log-level", env("GHOPS_LOG_LEVEL", "info"), "debug, info, warn or error (GHOPS_LOG_LEVEL)")
 		shutdown = fs.String("shutdown-timeout", env("GHOPS_SHUTDOWN_TIMEOUT", c.ShutdownTimeout.String()), "bound on draining at SIGTERM (GHOPS_SHUTDOWN_TIMEOUT)")
+		embedded = fs.Bool("embedded", envBool("embedded", "GHOPS_EMBEDDED"), "run the GitHub service in process instead of dialing -service (GHOPS_EMBEDDED)")
+		showVer  = fs.Bool("version", false, "print the version and exit")
 	)
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
-	if fs.NArg() > 0 {
-		return Config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	if rest := fs.Args(); len(rest) > 0 {
+		if rest[0] != CommandStdio && rest[0] != CommandHealthcheck {
+			return Config{}, fmt.Errorf("unexpected arguments: %q (commands: %s, %s)", rest, CommandStdio, CommandHealthcheck)
+		}
+		c.Command = rest[0]
+		if err := fs.Parse(rest[1:]); err != nil {
+			return Config{}, err
+		}
+		if fs.NArg() > 0 {
+			return Config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
+		}
 	}
+	c.Embedded, c.ShowVersion = *embedded, *showVer
 	c.Addr, c.ServiceAddr = *addr, *service
 	var err error
 	if c.CallTimeout, err = positiveDuration(*timeout); err != nil {
