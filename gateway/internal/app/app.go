@@ -90,7 +90,11 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	}
 	conn, closeService := o.conn, o.closeService
 	if conn == nil {
-		cc, err := grpc.NewClient(cfg.ServiceAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
+		// round_robin spreads calls over every address the name resolves
+		// to (a headless Kubernetes Service gives one per pod); the default
+		// pick_first would pin one service pod per gateway.
+		cc, err := grpc.NewClient(cfg.ServiceAddr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`))
 		if err != nil {
 			return nil, fmt.Errorf("dial service %s: %w", cfg.ServiceAddr, err)
 		}
