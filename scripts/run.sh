@@ -65,8 +65,10 @@ stop() {
 	echo "stopping ghops..."
 	for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
 	wait 2>/dev/null || true
+	exit "${1:-0}"
 }
-trap stop INT TERM EXIT
+trap 'stop 0' INT TERM
+trap 'stop $?' EXIT
 
 # ready waits until a binary's own healthcheck passes (it is the process we
 # started that answers, and it is ready), or fails after ~15 s.
@@ -115,5 +117,7 @@ Try:
 Press Ctrl-C to stop.
 EOT
 
-# Exit (and stop the others) as soon as any of the three exits.
-wait -n "${pids[@]}"
+# Exit (and stop the others) as soon as any of the three exits: a failure.
+wait -n "${pids[@]}" || true
+echo "make run: a ghops process exited on its own" >&2
+exit 1
