@@ -125,7 +125,7 @@ compose-plugin: ## Build the docker compose plugin from its Go module (where Doc
 	@mkdir -p $(dir $(COMPOSE_PLUGIN))
 	@dir=$$(cd /tmp && GOWORK=off GOFLAGS=-mod=mod go mod download -json github.com/docker/compose/v2@$(COMPOSE_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p'); \
 		cd "$$dir" && GOWORK=off GOFLAGS=-mod=mod go build -trimpath -ldflags '-X github.com/docker/compose/v2/internal.Version=$(COMPOSE_VERSION)' -o $(COMPOSE_PLUGIN) ./cmd
-	docker compose version
+	$(COMPOSE_PLUGIN) version
 
 .PHONY: clean
 clean: ## Remove built binaries and the copied third-party protos.
