@@ -5,9 +5,15 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 
 # Go modules joined by go.work; tools/ is kept out on purpose (it pins a
-# pre-release protobuf for buf).
+# pre-release protobuf for buf), and so are tools/errgen (the error-table
+# generator, which depends on gen only) and deploy/ (the Kubernetes manifests'
+# test): its k8s.io and kustomize dependencies would raise shared indirect
+# dependencies (sergi/go-diff under go-git, among others) for the whole
+# workspace, so that tests would no longer build what the image builds
+# (GOWORK=off, module by module). They are tested and linted on their own.
 MODULES := gen redact services/fakehub services/github gateway client
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
+STANDALONE := tools/lint tools/errgen deploy
 
 # protovalidate's validate.proto comes from the Go module proxy, since the
 # Buf Schema Registry is not reachable. v1.2.2 matches buf.build/go/protovalidate v1.4.0.
@@ -19,6 +25,17 @@ BUF := $(BIN)/buf
 GEN_TOOLS := $(BUF) $(BIN)/protoc-gen-go $(BIN)/protoc-gen-go-grpc
 TEST_FLAGS ?= -race -count=1
 BENCH ?= .
+
+# VERSION is stamped into every binary (-version, serverInfo.version) with
+# -X main.version; the Dockerfile takes it as a build argument.
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+BINARIES := ./services/fakehub/cmd/fakehub ./services/github/cmd/ghops-github \
+	./gateway/cmd/ghops-gateway ./gateway/cmd/ghops-load ./client/cmd/ghops
+
+# The compose plugin `make compose-plugin` builds where Docker has none (CI).
+COMPOSE_VERSION := v2.40.3
+COMPOSE_PLUGIN := $(HOME)/.docker/cli-plugins/docker-compose
 
 .PHONY: help
 help: ## List the targets.
@@ -70,20 +87,20 @@ check-generated: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Fail when the committed gener
 .PHONY: test
 test: check-generated ## Run every module's tests with -race (fails on stale generated code).
 	go test $(TEST_FLAGS) $(PKGS)
-	cd tools/lint && GOWORK=off go test $(TEST_FLAGS) ./...
-	cd tools/errgen && GOWORK=off go test $(TEST_FLAGS) ./...
+	for m in $(STANDALONE); do (cd $$m && GOWORK=off go test $(TEST_FLAGS) ./...) || exit 1; done
 
 # House rule 7 (doc comment on every package and exported name, starting with
 # the name) is checked by revive, pinned in the tools/lint module (kept out of
 # go.work and of tools/, whose pre-release protobuf is buf's), with the rules in
 # revive.toml, and by tools/lint/pkgdoc, which also finds a package doc comment
 # repeated across files. Generated code (gen/) is exempt.
-DOC_LINT_DIRS := $(filter-out gen,$(MODULES)) tools
+DOC_LINT_DIRS := $(filter-out gen,$(MODULES)) tools deploy
 
 .PHONY: lint
 lint: $(GEN_TOOLS) $(VALIDATE_PROTO) ## gofmt, go vet, doc comments (revive, pkgdoc), buf lint and buf format.
-	@out=$$(gofmt -l $(MODULES) tools); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l $(MODULES) tools deploy); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	go vet $(PKGS)
+	cd deploy && GOWORK=off go vet ./...
 	cd tools/lint && GOWORK=off go vet ./... && GOWORK=off go build -o $(BIN)/ tool ./pkgdoc
 	cd tools/errgen && GOWORK=off go vet ./...
 	$(BIN)/revive -config revive.toml -set_exit_status $(addsuffix /...,$(addprefix ./,$(DOC_LINT_DIRS)))
@@ -96,13 +113,30 @@ bench: ## Run the benchmarks (BENCH=regexp to pick).
 	go test -run '^$$' -bench '$(BENCH)' -benchmem $(PKGS)
 
 .PHONY: build
-build: ## Build the binaries into bin/.
+build: ## Build the binaries into bin/, stamped with VERSION (git describe).
 	@mkdir -p $(BIN)
-	go build -o $(BIN)/ ./services/fakehub/cmd/fakehub ./services/github/cmd/ghops-github ./gateway/cmd/ghops-gateway ./client/cmd/ghops
+	go build -ldflags '$(LDFLAGS)' -o $(BIN)/ $(BINARIES)
 
 .PHONY: run
-run: build ## Start fakehub (demo data), the service and the gateway; Ctrl-C stops all.
+run: ## Start fakehub (demo data), the service and the gateway; Ctrl-C stops all (ports: see README).
+	@scripts/run.sh --check-ports
+	@$(MAKE) --no-print-directory build
 	@scripts/run.sh
+
+.PHONY: image
+image: ## Build the ghops image (ghops:dev) with BuildKit, stamped with VERSION.
+	docker build --build-arg VERSION=$(VERSION) -t ghops:dev .
+
+.PHONY: compose-test
+compose-test: ## Build the image on local stand-in bases, bring the compose stack up, call it, take it down.
+	VERSION=$(VERSION) scripts/compose-test.sh
+
+.PHONY: compose-plugin
+compose-plugin: ## Build the docker compose plugin from its Go module (where Docker has none).
+	@mkdir -p $(dir $(COMPOSE_PLUGIN))
+	@dir=$$(cd /tmp && GOWORK=off GOFLAGS=-mod=mod go mod download -json github.com/docker/compose/v2@$(COMPOSE_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p'); \
+		cd "$$dir" && GOWORK=off GOFLAGS=-mod=mod go build -trimpath -ldflags '-X github.com/docker/compose/v2/internal.Version=$(COMPOSE_VERSION)' -o $(COMPOSE_PLUGIN) ./cmd
+	$(COMPOSE_PLUGIN) version
 
 .PHONY: clean
 clean: ## Remove built binaries and the copied third-party protos.

@@ -41,111 +41,107 @@ func newStackClient(t *testing.T, url string, opts ...client.Option) *client.Cli
 
 // TestE2EEveryTool calls each of the 14 tools through the typed API against
 // the real stack (gateway + service + fakehub with the demo data), over /rpc
-// and over /mcp.
+// and over /mcp, with the service split off and embedded.
 func TestE2EEveryTool(t *testing.T) {
-	for _, tr := range transports[:2] {
-		t.Run(tr.name, func(t *testing.T) {
-			st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
-			c := newStackClient(t, st.URL, client.WithTransport(tr.transport))
-			ctx := context.Background()
-			var headSHA string
-			steps := []struct {
-				name string
-				run  func() (bool, error)
-			}{
-				{"search", func() (bool, error) {
-					r, err := c.Search(ctx, &ghopsv1.SearchRequest{Query: "greeter"})
-					return err == nil && len(r.GetRepositories()) > 0, err
-				}},
-				{"fetch", func() (bool, error) {
-					r, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: demoRepo})
-					return err == nil && r.GetRepository().GetFullName() == demoRepo && r.GetRepository().GetDefaultBranch() == "main", err
-				}},
-				{"list_directory", func() (bool, error) {
-					r, err := c.ListDirectory(ctx, &ghopsv1.ListDirectoryRequest{Repo: demoRepo, Path: "/"})
-					return err == nil && len(r.GetEntries()) > 0, err
-				}},
-				{"read_file", func() (bool, error) {
-					r, err := c.ReadFile(ctx, &ghopsv1.ReadFileRequest{Repo: demoRepo, Path: "go.mod"})
-					return err == nil && strings.Contains(r.GetContent(), "module example.com/hello-world"), err
-				}},
-				{"get_tree", func() (bool, error) {
-					r, err := c.GetTree(ctx, &ghopsv1.GetTreeRequest{Repo: demoRepo, Branch: proto.String("main")})
-					return err == nil && len(r.GetEntries()) > 0, err
-				}},
-				{"get_commits", func() (bool, error) {
-					r, err := c.GetCommits(ctx, &ghopsv1.GetCommitsRequest{Repo: demoRepo, PerPage: proto.Int32(2)})
-					return err == nil && len(r.GetCommits()) == 2, err
-				}},
-				{"get_branches", func() (bool, error) {
-					r, err := c.GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: demoRepo})
-					return err == nil && len(r.GetBranches()) >= 3, err
-				}},
-				{"list_pull_requests", func() (bool, error) {
-					r, err := c.ListPullRequests(ctx, &ghopsv1.ListPullRequestsRequest{Repo: demoRepo, State: proto.String("open")})
-					return err == nil && len(r.GetPullRequests()) >= 2, err
-				}},
-				{"get_pr_mergeability", func() (bool, error) {
-					r, err := c.GetPrMergeability(ctx, &ghopsv1.GetPrMergeabilityRequest{Repo: demoRepo, PrNumber: 1})
-					headSHA = r.GetHeadSha()
-					return err == nil && r.GetMergeable() && r.GetMergeableState() == "clean" && len(headSHA) == 40, err
-				}},
-				{"get_checks_for_sha", func() (bool, error) {
-					r, err := c.GetChecksForSha(ctx, &ghopsv1.GetChecksForShaRequest{Repo: demoRepo, Sha: headSHA})
-					return err == nil && r.GetSummary().GetVerdict() == "success", err
-				}},
-				{"create_pull_request", func() (bool, error) {
-					r, err := c.CreatePullRequest(ctx, &ghopsv1.CreatePullRequestRequest{Repo: demoRepo, Title: "Casual on clean",
-						Head: "feature/conflict", Base: "feature/clean", Draft: proto.Bool(true)})
-					return err == nil && r.GetPullRequest().GetNumber() == 3 && r.GetPullRequest().GetDraft(), err
-				}},
-				{"update_pull_request", func() (bool, error) {
-					r, err := c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: demoRepo, PrNumber: 3, Title: proto.String("Renamed")})
-					return err == nil && r.GetPullRequest().GetTitle() == "Renamed", err
-				}},
-				{"merge_pull_request", func() (bool, error) {
-					r, err := c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 1, Sha: proto.String(headSHA), MergeMethod: proto.String("squash")})
-					return err == nil && r.GetMerged() && r.GetSha() != "", err
-				}},
-				{"commit_files", func() (bool, error) {
-					r, err := c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "Add notes",
-						Files: []*ghopsv1.FileChange{{Path: "NOTES.md", Content: proto.String("notes\n")}}})
-					return err == nil && r.GetFilesChanged() == 1 && r.GetCommitSha() != "", err
-				}},
-			}
-			for _, s := range steps {
-				ok, err := s.run()
-				if err != nil {
-					t.Fatalf("%s: %v", s.name, err)
-				}
-				if !ok {
-					t.Fatalf("%s: unexpected result", s.name)
-				}
-			}
-		})
+	for _, shape := range gatewaytest.Shapes {
+		for _, tr := range transports[:2] {
+			t.Run(shape.Name+"/"+tr.name, func(t *testing.T) {
+				everyTool(t, tr.transport, shape.Embedded)
+			})
+		}
+	}
+}
+
+// everyTool calls each tool over transport against a new stack, split or
+// embedded.
+func everyTool(t *testing.T, transport client.Transport, embedded bool) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{Embedded: embedded})
+	c := newStackClient(t, st.URL, client.WithTransport(transport))
+	ctx := context.Background()
+	var headSHA string
+	steps := []struct {
+		name string
+		run  func() (bool, error)
+	}{
+		{"search", func() (bool, error) {
+			r, err := c.Search(ctx, &ghopsv1.SearchRequest{Query: "greeter"})
+			return err == nil && len(r.GetRepositories()) > 0, err
+		}},
+		{"fetch", func() (bool, error) {
+			r, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: demoRepo})
+			return err == nil && r.GetRepository().GetFullName() == demoRepo && r.GetRepository().GetDefaultBranch() == "main", err
+		}},
+		{"list_directory", func() (bool, error) {
+			r, err := c.ListDirectory(ctx, &ghopsv1.ListDirectoryRequest{Repo: demoRepo, Path: "/"})
+			return err == nil && len(r.GetEntries()) > 0, err
+		}},
+		{"read_file", func() (bool, error) {
+			r, err := c.ReadFile(ctx, &ghopsv1.ReadFileRequest{Repo: demoRepo, Path: "go.mod"})
+			return err == nil && strings.Contains(r.GetContent(), "module example.com/hello-world"), err
+		}},
+		{"get_tree", func() (bool, error) {
+			r, err := c.GetTree(ctx, &ghopsv1.GetTreeRequest{Repo: demoRepo, Branch: proto.String("main")})
+			return err == nil && len(r.GetEntries()) > 0, err
+		}},
+		{"get_commits", func() (bool, error) {
+			r, err := c.GetCommits(ctx, &ghopsv1.GetCommitsRequest{Repo: demoRepo, PerPage: proto.Int32(2)})
+			return err == nil && len(r.GetCommits()) == 2, err
+		}},
+		{"get_branches", func() (bool, error) {
+			r, err := c.GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: demoRepo})
+			return err == nil && len(r.GetBranches()) >= 3, err
+		}},
+		{"list_pull_requests", func() (bool, error) {
+			r, err := c.ListPullRequests(ctx, &ghopsv1.ListPullRequestsRequest{Repo: demoRepo, State: proto.String("open")})
+			return err == nil && len(r.GetPullRequests()) >= 2, err
+		}},
+		{"get_pr_mergeability", func() (bool, error) {
+			r, err := c.GetPrMergeability(ctx, &ghopsv1.GetPrMergeabilityRequest{Repo: demoRepo, PrNumber: 1})
+			headSHA = r.GetHeadSha()
+			return err == nil && r.GetMergeable() && r.GetMergeableState() == "clean" && len(headSHA) == 40, err
+		}},
+		{"get_checks_for_sha", func() (bool, error) {
+			r, err := c.GetChecksForSha(ctx, &ghopsv1.GetChecksForShaRequest{Repo: demoRepo, Sha: headSHA})
+			return err == nil && r.GetSummary().GetVerdict() == "success", err
+		}},
+		{"create_pull_request", func() (bool, error) {
+			r, err := c.CreatePullRequest(ctx, &ghopsv1.CreatePullRequestRequest{Repo: demoRepo, Title: "Casual on clean",
+				Head: "feature/conflict", Base: "feature/clean", Draft: proto.Bool(true)})
+			return err == nil && r.GetPullRequest().GetNumber() == 3 && r.GetPullRequest().GetDraft(), err
+		}},
+		{"update_pull_request", func() (bool, error) {
+			r, err := c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: demoRepo, PrNumber: 3, Title: proto.String("Renamed")})
+			return err == nil && r.GetPullRequest().GetTitle() == "Renamed", err
+		}},
+		{"merge_pull_request", func() (bool, error) {
+			r, err := c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 1, Sha: proto.String(headSHA), MergeMethod: proto.String("squash")})
+			return err == nil && r.GetMerged() && r.GetSha() != "", err
+		}},
+		{"commit_files", func() (bool, error) {
+			r, err := c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "Add notes",
+				Files: []*ghopsv1.FileChange{{Path: "NOTES.md", Content: proto.String("notes\n")}}})
+			return err == nil && r.GetFilesChanged() == 1 && r.GetCommitSha() != "", err
+		}},
+	}
+	for _, s := range steps {
+		ok, err := s.run()
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if !ok {
+			t.Fatalf("%s: unexpected result", s.name)
+		}
 	}
 }
 
 // TestE2EErrorCodes provokes each documented code the real stack can produce
-// and checks the typed error, over /rpc and /mcp in both tool-error modes.
+// and checks the typed error, over /rpc and /mcp in both tool-error modes,
+// with the service split off and embedded.
 func TestE2EErrorCodes(t *testing.T) {
 	const badToken = "not-a-valid-token-XYZ"
 	rateLimited := &fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{RateLimit: "primary"}}}
 	broken := &fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{ErrorRate: 1, ErrorStatus: 500}}}
-	tests := []struct {
-		name  string
-		opts  gatewaytest.StackOptions
-		token string
-		call  func(ctx context.Context, c *client.Client) error
-		want  error
-		// beforeTool says the gateway refuses before it knows the tool
-		// (authentication), so data.tool is empty.
-		beforeTool bool
-		// wantMCP is the code over /mcp when it differs: MCP answers an
-		// unknown tool with -32602, as its specification says.
-		wantMCP error
-		check   func(t *testing.T, err error)
-	}{
+	tests := []errorCase{
 		{name: "-32602 invalid params", call: func(ctx context.Context, c *client.Client) error {
 			_, err := c.Search(ctx, &ghopsv1.SearchRequest{})
 			return err
@@ -208,47 +204,72 @@ func TestE2EErrorCodes(t *testing.T) {
 			}
 		}},
 	}
-	for _, tr := range transports {
-		t.Run(tr.name, func(t *testing.T) {
-			// Stacks belong to this level so that they outlive each case;
-			// cases without special options share one.
-			stacks := map[string]*gatewaytest.Stack{}
-			key := func(i int) string {
-				if tests[i].opts.Hub == nil && !tests[i].opts.GitHubOAuth {
-					return "plain"
-				}
-				return tests[i].name
+	for _, shape := range gatewaytest.Shapes {
+		for _, tr := range transports {
+			t.Run(shape.Name+"/"+tr.name, func(t *testing.T) {
+				errorCodes(t, tests, tr.transport, tr.toolErrs, shape.Embedded)
+			})
+		}
+	}
+}
+
+// errorCase is one row of TestE2EErrorCodes.
+type errorCase struct {
+	name  string
+	opts  gatewaytest.StackOptions
+	token string
+	call  func(ctx context.Context, c *client.Client) error
+	want  error
+	// beforeTool says the gateway refuses before it knows the tool
+	// (authentication), so data.tool is empty.
+	beforeTool bool
+	// wantMCP is the code over /mcp when it differs: MCP answers an
+	// unknown tool with -32602, as its specification says.
+	wantMCP error
+	check   func(t *testing.T, err error)
+}
+
+// errorCodes runs the cases over one transport and tool-error mode against
+// stacks of one shape.
+func errorCodes(t *testing.T, tests []errorCase, transport client.Transport, toolErrs string, embedded bool) {
+	// Stacks belong to this level so that they outlive each case;
+	// cases without special options share one.
+	stacks := map[string]*gatewaytest.Stack{}
+	key := func(i int) string {
+		if tests[i].opts.Hub == nil && !tests[i].opts.GitHubOAuth {
+			return "plain"
+		}
+		return tests[i].name
+	}
+	for i := range tests {
+		if stacks[key(i)] == nil {
+			opts := tests[i].opts
+			opts.MCPToolErrors = toolErrs
+			opts.Embedded = embedded
+			stacks[key(i)] = gatewaytest.StartStack(t, opts)
+		}
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			st := stacks[key(i)]
+			c := newStackClient(t, st.URL, client.WithTransport(transport), client.WithToken(tc.token))
+			err := tc.call(context.Background(), c)
+			want := tc.want
+			if transport == client.TransportMCP && tc.wantMCP != nil {
+				want = tc.wantMCP
 			}
-			for i := range tests {
-				if stacks[key(i)] == nil {
-					opts := tests[i].opts
-					opts.MCPToolErrors = tr.toolErrs
-					stacks[key(i)] = gatewaytest.StartStack(t, opts)
-				}
+			if !errors.Is(err, want) {
+				t.Fatalf("err = %v, want %v", err, want)
 			}
-			for i, tc := range tests {
-				t.Run(tc.name, func(t *testing.T) {
-					st := stacks[key(i)]
-					c := newStackClient(t, st.URL, client.WithTransport(tr.transport), client.WithToken(tc.token))
-					err := tc.call(context.Background(), c)
-					want := tc.want
-					if tr.transport == client.TransportMCP && tc.wantMCP != nil {
-						want = tc.wantMCP
-					}
-					if !errors.Is(err, want) {
-						t.Fatalf("err = %v, want %v", err, want)
-					}
-					var e *client.Error
-					if !errors.As(err, &e) || (e.Data.Tool == "") != tc.beforeTool {
-						t.Errorf("err = %v: want an *Error whose data names the tool", err)
-					}
-					if tc.token != "" && strings.Contains(err.Error(), tc.token) {
-						t.Error("the token is in the error")
-					}
-					if tc.check != nil {
-						tc.check(t, err)
-					}
-				})
+			var e *client.Error
+			if !errors.As(err, &e) || (e.Data.Tool == "") != tc.beforeTool {
+				t.Errorf("err = %v: want an *Error whose data names the tool", err)
+			}
+			if tc.token != "" && strings.Contains(err.Error(), tc.token) {
+				t.Error("the token is in the error")
+			}
+			if tc.check != nil {
+				tc.check(t, err)
 			}
 		})
 	}

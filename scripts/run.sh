@@ -1,15 +1,62 @@
 #!/usr/bin/env bash
 # run.sh starts the whole ghops stack on 127.0.0.1 for `make run`:
-#   fakehub (demo data) :8789  ->  ghops-github :50051  ->  ghops-gateway :8788
-# With GITHUB_TOKEN set it talks to api.github.com and starts no fakehub.
-# Ctrl-C (or SIGTERM) stops all three.
+#   fakehub (demo data)  ->  ghops-github  ->  ghops-gateway
+# With GITHUB_TOKEN set it talks to GitHub (GITHUB_API_URL, default
+# api.github.com) and starts no fakehub. Ctrl-C (or SIGTERM) stops all.
+#
+# Addresses (the binaries' own variables; defaults in parentheses):
+#   FAKEHUB_LISTEN             fakehub                  (127.0.0.1:8789)
+#   GHOPS_GITHUB_ADDR          the service's gRPC port  (127.0.0.1:50051)
+#   GHOPS_GITHUB_METRICS_ADDR  the service's /metrics   (127.0.0.1:9464; "off" disables)
+#   GHOPS_GATEWAY_ADDR         the gateway (MCP, /rpc)  (127.0.0.1:8788)
+# Every port is checked before anything starts; a taken one stops the run
+# with exit 1 and names the variable that moves it.
+#
+#   scripts/run.sh --check-ports   only the check (make run does it before building)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BIN=${BIN:-bin}
-FAKEHUB_ADDR=${FAKEHUB_ADDR:-127.0.0.1:8789}
-SERVICE_ADDR=${GHOPS_SERVICE_ADDR:-127.0.0.1:50051}
-GATEWAY_ADDR=${GHOPS_GATEWAY_ADDR:-127.0.0.1:8788}
+FAKEHUB_LISTEN=${FAKEHUB_LISTEN:-127.0.0.1:8789}
+GHOPS_GITHUB_ADDR=${GHOPS_GITHUB_ADDR:-127.0.0.1:50051}
+GHOPS_GITHUB_METRICS_ADDR=${GHOPS_GITHUB_METRICS_ADDR:-127.0.0.1:9464}
+GHOPS_GATEWAY_ADDR=${GHOPS_GATEWAY_ADDR:-127.0.0.1:8788}
+export FAKEHUB_LISTEN GHOPS_GITHUB_ADDR GHOPS_GITHUB_METRICS_ADDR GHOPS_GATEWAY_ADDR
+
+# in_use reports whether something accepts connections on host:port (a
+# wildcard host is checked on loopback).
+in_use() {
+	local host=${1%:*} port=${1##*:}
+	case $host in "" | 0.0.0.0 | "[::]") host=127.0.0.1 ;; esac
+	host=${host#[}
+	host=${host%]}
+	(exec 3<>"/dev/tcp/$host/$port") 2>/dev/null
+}
+
+check_ports() {
+	local taken=0 pair var addr
+	local pairs=("GHOPS_GATEWAY_ADDR=$GHOPS_GATEWAY_ADDR" "GHOPS_GITHUB_ADDR=$GHOPS_GITHUB_ADDR")
+	[ "$GHOPS_GITHUB_METRICS_ADDR" != off ] && pairs+=("GHOPS_GITHUB_METRICS_ADDR=$GHOPS_GITHUB_METRICS_ADDR")
+	[ -z "${GITHUB_TOKEN:-}" ] && pairs+=("FAKEHUB_LISTEN=$FAKEHUB_LISTEN")
+	for pair in "${pairs[@]}"; do
+		var=${pair%%=*} addr=${pair#*=}
+		if in_use "$addr"; then
+			echo "make run: $addr is already in use; stop what listens there or move it, e.g. $var=127.0.0.1:$(( ${addr##*:} + 10000 )) make run" >&2
+			taken=1
+		fi
+	done
+	if [ "$taken" = 1 ]; then
+		echo "make run: nothing was started" >&2
+		exit 1
+	fi
+}
+
+check_ports
+[ "${1:-}" = --check-ports ] && exit 0
+
+for b in fakehub ghops-github ghops-gateway; do
+	[ -x "$BIN/$b" ] || { echo "make run: $BIN/$b is missing (make build)" >&2; exit 1; }
+done
 
 pids=()
 stop() {
@@ -18,17 +65,22 @@ stop() {
 	echo "stopping ghops..."
 	for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
 	wait 2>/dev/null || true
+	exit "${1:-0}"
 }
-trap stop INT TERM EXIT
+trap 'stop 0' INT TERM
+trap 'stop $?' EXIT
 
-# wait_port waits until something listens on host:port, or fails after ~15 s.
-wait_port() {
-	local hostport=$1 name=$2
+# ready waits until a binary's own healthcheck passes (it is the process we
+# started that answers, and it is ready), or fails after ~15 s.
+ready() {
+	local name=$1 pid=$2
+	shift 2
 	for _ in $(seq 1 150); do
-		if (exec 3<>"/dev/tcp/${hostport%:*}/${hostport##*:}") 2>/dev/null; then return 0; fi
+		if "$@" >/dev/null 2>&1; then return 0; fi
+		kill -0 "$pid" 2>/dev/null || { echo "make run: $name exited (see its log above)" >&2; exit 1; }
 		sleep 0.1
 	done
-	echo "$name did not start on $hostport" >&2
+	echo "make run: $name did not become ready" >&2
 	exit 1
 }
 
@@ -36,35 +88,36 @@ if [ -n "${GITHUB_TOKEN:-}" ]; then
 	github_url=${GITHUB_API_URL:-https://api.github.com/}
 	echo "GITHUB_TOKEN is set: using $github_url (no fakehub)"
 else
-	"$BIN/fakehub" -listen "$FAKEHUB_ADDR" -seed demo &
+	"$BIN/fakehub" -seed demo &
 	pids+=($!)
-	wait_port "$FAKEHUB_ADDR" fakehub
-	github_url="http://$FAKEHUB_ADDR/"
+	ready fakehub "$!" "$BIN/fakehub" healthcheck
+	github_url="http://$FAKEHUB_LISTEN/"
 	export GITHUB_TOKEN=ghops-demo-token
-	echo "fakehub (demo data) on http://$FAKEHUB_ADDR/"
+	echo "fakehub (demo data) on http://$FAKEHUB_LISTEN/"
 fi
 
-GITHUB_API_URL="$github_url" "$BIN/ghops-github" -addr "$SERVICE_ADDR" -github-url "$github_url" &
+GITHUB_API_URL="$github_url" "$BIN/ghops-github" &
 pids+=($!)
-wait_port "$SERVICE_ADDR" ghops-github
+ready ghops-github "$!" "$BIN/ghops-github" healthcheck
 unset GITHUB_TOKEN
 
-"$BIN/ghops-gateway" -addr "$GATEWAY_ADDR" -service "$SERVICE_ADDR" &
+"$BIN/ghops-gateway" -service "$GHOPS_GITHUB_ADDR" &
 pids+=($!)
-wait_port "$GATEWAY_ADDR" ghops-gateway
+ready ghops-gateway "$!" "$BIN/ghops-gateway" healthcheck
 
 cat <<EOT
 
-ghops is running.
-  MCP endpoint:      http://$GATEWAY_ADDR/mcp
-  JSON-RPC endpoint: http://$GATEWAY_ADDR/rpc
+ghops is running ($("$BIN/ghops-gateway" -version)).
+  MCP endpoint:      http://$GHOPS_GATEWAY_ADDR/mcp
+  JSON-RPC endpoint: http://$GHOPS_GATEWAY_ADDR/rpc
 
 Try:
-  curl -s http://$GATEWAY_ADDR/rpc -H 'Content-Type: application/json' \\
-    -d '{"jsonrpc":"2.0","id":1,"method":"read_file","params":{"repo":"octo-org/hello-world","path":"README.md"}}'
+  bin/ghops --endpoint http://$GHOPS_GATEWAY_ADDR call read_file repo=octo-org/hello-world path=README.md
 
 Press Ctrl-C to stop.
 EOT
 
-# Exit (and stop the others) as soon as any of the three exits.
-wait -n "${pids[@]}"
+# Exit (and stop the others) as soon as any of the three exits: a failure.
+wait -n "${pids[@]}" || true
+echo "make run: a ghops process exited on its own" >&2
+exit 1

@@ -93,7 +93,8 @@ func scenario(headSHA *string) []step {
 
 // TestSDKs runs the scenario with both Go SDK clients, at every protocol
 // version each speaks that matters here (2026-07-28 is their default), in
-// the three tool-error modes. Every SDK client names its version (by
+// the three tool-error modes, against both deployment shapes (split and
+// embedded). Every SDK client names its version (by
 // _meta, the MCP-Protocol-Version header or its session), so in "auto" mode
 // every tool failure must arrive as an isError result carrying the contract
 // error in _meta, as in "result" mode; in "jsonrpc" mode as a JSON-RPC error.
@@ -108,24 +109,29 @@ func TestSDKs(t *testing.T) {
 		{"go-sdk", newSDKClient, []string{"", "2025-11-25", "2025-06-18", "2025-03-26"}},
 		{"mcp-go", newMCPGoClient, []string{"", "2025-06-18", "2024-11-05"}},
 	}
-	for _, cl := range clients {
-		for _, pin := range cl.pins {
-			for _, mode := range []string{"auto", "jsonrpc", "result"} {
-				want := pin
-				if want == "" {
-					want = "2026-07-28"
+	for _, shape := range gatewaytest.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
+			for _, cl := range clients {
+				for _, pin := range cl.pins {
+					for _, mode := range []string{"auto", "jsonrpc", "result"} {
+						want := pin
+						if want == "" {
+							want = "2026-07-28"
+						}
+						t.Run(cl.name+" "+want+" "+mode, func(t *testing.T) {
+							opts := gatewaytest.StackOptions{MCPToolErrors: mode, CallTimeout: 20 * time.Second, Embedded: shape.Embedded}
+							runScenario(t, opts, cl.newClient, pin, want, mode)
+						})
+					}
 				}
-				t.Run(cl.name+" "+want+" "+mode, func(t *testing.T) {
-					runScenario(t, cl.newClient, pin, want, mode)
-				})
 			}
-		}
+		})
 	}
 }
 
-// runScenario runs the whole scenario with one client.
-func runScenario(t *testing.T, newClient func(t *testing.T, url, pin string) client, pin, wantVersion, mode string) {
-	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{MCPToolErrors: mode, CallTimeout: 20 * time.Second})
+// runScenario runs the whole scenario with one client against a new stack.
+func runScenario(t *testing.T, opts gatewaytest.StackOptions, newClient func(t *testing.T, url, pin string) client, pin, wantVersion, mode string) {
+	st := gatewaytest.StartStack(t, opts)
 	c := newClient(t, st.URL+"/mcp", pin)
 	if got := c.protocolVersion(); got != wantVersion {
 		t.Fatalf("negotiated %q, want %q", got, wantVersion)

@@ -2,7 +2,10 @@
 // front of a given service (StartGateway) or as the whole stack: fakehub
 // with the demo data, the GitHub service and the gateway, each on
 // 127.0.0.1 with a random port and cleaned up with t.Cleanup (StartStack).
-// The gateway runs exactly the wiring of the ghops-gateway binary.
+// The stack comes in both shapes ghops is deployed in (Shapes): split, the
+// service in its own server, and embedded, the service inside the gateway
+// as ghops-gateway -embedded runs it. The gateway runs exactly the wiring
+// of the ghops-gateway binary.
 package gatewaytest
 
 import (
@@ -10,6 +13,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -19,8 +23,20 @@ import (
 
 	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/embedded"
 	"ghops.dev/gateway/internal/logcapture"
 )
+
+// Shape is one way to deploy ghops, for tables of end-to-end tests.
+type Shape struct {
+	// Name names the shape in test names: "split" or "embedded".
+	Name string
+	// Embedded runs the service inside the gateway.
+	Embedded bool
+}
+
+// Shapes are both deployment shapes; end-to-end tests run over each.
+var Shapes = []Shape{{Name: "split"}, {Name: "embedded", Embedded: true}}
 
 // StackOptions configures the stack; the zero value is the binary's defaults
 // with the demo seed.
@@ -31,7 +47,7 @@ type StackOptions struct {
 	Hub *fakehub.Config
 	// HTTPStatusMapping turns on /rpc's HTTP status mapping.
 	HTTPStatusMapping bool
-	// MCPToolErrors is "jsonrpc" (default) or "result".
+	// MCPToolErrors is "auto" (default), "jsonrpc" or "result".
 	MCPToolErrors string
 	// GitHubOAuth makes GitHub (fakehub) the gateway's OAuth issuer: a
 	// caller's bearer token is verified against fakehub's /user and forwarded
@@ -55,6 +71,9 @@ type StackOptions struct {
 	// SessionSecret keys MCP session ids (default: random per gateway; set
 	// it to share sessions between gateways).
 	SessionSecret []byte
+	// Embedded runs the GitHub service inside the gateway, wired as
+	// ghops-gateway -embedded wires it (Stack.Service is then nil).
+	Embedded bool
 }
 
 // Gateway is a running gateway.
@@ -78,7 +97,7 @@ type Stack struct {
 	Hub *fakehub.Hub
 	// HubURL is fakehub's API root.
 	HubURL string
-	// Service is the GitHub gRPC service.
+	// Service is the GitHub gRPC service (nil when Embedded).
 	Service *servicetest.Service
 	// Gateway is the gateway.
 	Gateway *Gateway
@@ -96,12 +115,16 @@ func StartStack(t testing.TB, opts StackOptions) *Stack {
 		hc = *opts.Hub
 	}
 	hub := fakehubtest.Start(t, hc)
-	svc := servicetest.Start(t, servicetest.Options{
-		GitHubURL: hub.URL, Token: fakehub.DemoToken, AllowCallerToken: opts.GitHubOAuth, CallTimeout: opts.CallTimeout,
-	})
 	if opts.GitHubURL == "" {
 		opts.GitHubURL = hub.URL
 	}
+	if opts.Embedded {
+		gw := startEmbedded(t, hub.URL, opts)
+		return &Stack{URL: gw.URL, Hub: hub.Hub, HubURL: hub.URL, Gateway: gw}
+	}
+	svc := servicetest.Start(t, servicetest.Options{
+		GitHubURL: hub.URL, Token: fakehub.DemoToken, AllowCallerToken: opts.GitHubOAuth, CallTimeout: opts.CallTimeout,
+	})
 	gw := StartGateway(t, svc.Addr, opts)
 	return &Stack{URL: gw.URL, Hub: hub.Hub, HubURL: hub.URL, Service: svc, Gateway: gw}
 }
@@ -147,8 +170,77 @@ func (opts StackOptions) config(t testing.TB, serviceAddr string) config.Config 
 // is drained and stopped when the test ends.
 func StartGateway(t testing.TB, serviceAddr string, opts StackOptions) *Gateway {
 	t.Helper()
+	return serve(t, opts.config(t, serviceAddr), &SyncBuffer{})
+}
+
+// NewApp assembles, without serving it, a gateway of the stack's shape
+// with logs going to logs: in front of st.Service when split, else with its
+// own in-process service against st's fakehub. It is closed when the test
+// ends. The stdio tests serve it over pipes.
+func NewApp(t testing.TB, st *Stack, opts StackOptions, logs *SyncBuffer) *app.App {
+	t.Helper()
+	var (
+		cfg  config.Config
+		opt  []app.Option
+		addr string
+	)
+	if st.Service != nil {
+		addr = st.Service.Addr
+	}
+	cfg = opts.config(t, addr)
+	if st.Service == nil {
+		cfg.Embedded = true
+		o, err := embedded.Start(cfg, embeddedEnv(st.HubURL, opts), logs)
+		if err != nil {
+			t.Fatalf("gatewaytest: %v", err)
+		}
+		opt = append(opt, o)
+	}
+	a, err := app.New(cfg, logs, opt...)
+	if err != nil {
+		t.Fatalf("gatewaytest: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := a.Close(); err != nil {
+			t.Errorf("gatewaytest: close: %v", err)
+		}
+	})
+	return a
+}
+
+// startEmbedded starts a gateway running the service in process against
+// the GitHub API at githubURL with fakehub's demo token, through the same
+// environment variables the binary reads.
+func startEmbedded(t testing.TB, githubURL string, opts StackOptions) *Gateway {
+	t.Helper()
+	cfg := opts.config(t, "")
+	cfg.Embedded = true
 	logs := &SyncBuffer{}
-	a, err := app.New(opts.config(t, serviceAddr), logs)
+	opt, err := embedded.Start(cfg, embeddedEnv(githubURL, opts), logs)
+	if err != nil {
+		t.Fatalf("gatewaytest: %v", err)
+	}
+	return serve(t, cfg, logs, opt)
+}
+
+// embeddedEnv is the environment the embedded service reads: the GitHub
+// API at githubURL with fakehub's demo token, and the stack's options.
+func embeddedEnv(githubURL string, opts StackOptions) func(string) string {
+	env := map[string]string{
+		"GITHUB_API_URL": githubURL, "GITHUB_TOKEN": fakehub.DemoToken,
+		"GHOPS_ALLOW_CALLER_TOKEN": strconv.FormatBool(opts.GitHubOAuth),
+	}
+	if opts.CallTimeout > 0 {
+		env["GHOPS_GITHUB_CALL_TIMEOUT"] = opts.CallTimeout.String()
+	}
+	return func(k string) string { return env[k] }
+}
+
+// serve runs a gateway built from cfg on a random 127.0.0.1 port until the
+// test ends, then drains it and closes its service connection.
+func serve(t testing.TB, cfg config.Config, logs *SyncBuffer, opts ...app.Option) *Gateway {
+	t.Helper()
+	a, err := app.New(cfg, logs, opts...)
 	if err != nil {
 		t.Fatalf("gatewaytest: %v", err)
 	}
@@ -164,7 +256,9 @@ func StartGateway(t testing.TB, serviceAddr string, opts StackOptions) *Gateway 
 		if err := <-done; err != nil {
 			t.Errorf("gatewaytest: serve: %v", err)
 		}
-		_ = a.Close()
+		if err := a.Close(); err != nil {
+			t.Errorf("gatewaytest: close: %v", err)
+		}
 	})
 	return &Gateway{URL: "http://" + lis.Addr().String(), Addr: lis.Addr().String(), logs: logs}
 }

@@ -1,5 +1,7 @@
 // Command ghops lists and calls the ghops gateway's tools; see package
 // ghops.dev/client/internal/cli for flags, environment and exit codes.
+// --version prints the version stamped at build time (-ldflags
+// "-X main.version=...").
 package main
 
 import (
@@ -11,7 +13,11 @@ import (
 	"ghops.dev/client/internal/cli"
 )
 
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
 func main() {
+	cli.Version = version
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	stop()

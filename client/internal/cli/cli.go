@@ -9,9 +9,12 @@
 // Flags (anywhere on the line): --endpoint URL (env GHOPS_ENDPOINT, default
 // http://127.0.0.1:8788), --token TOKEN (env GHOPS_TOKEN, sent as
 // "Authorization: Bearer", never printed), --transport rpc|mcp (env
-// GHOPS_TRANSPORT, default rpc), --timeout (default 30s), --retries N
-// (default 0: retries of read-only/idempotent tools after a rate limit),
-// --json (print the raw result or error object as JSON).
+// GHOPS_TRANSPORT, default rpc), --timeout (env GHOPS_TIMEOUT, default 30s),
+// --retries N (env GHOPS_RETRIES, default 0: retries of read-only/idempotent
+// tools after a rate limit), --json (env GHOPS_JSON: print the raw result or
+// error object as JSON), --remote (env GHOPS_REMOTE). --args, the call's own
+// argument object, and the --version and -h actions have no variable. A flag
+// wins over its variable.
 //
 // A key=value value is taken as a string when the tool's parameter is a
 // string, else as JSON when it parses (numbers, booleans, arrays, objects),
@@ -74,22 +77,31 @@ type Config struct {
 	Args string
 	// Remote makes `tools` ask the gateway (tools/list over /mcp).
 	Remote bool
+	// ShowVersion prints Version and exits (--version).
+	ShowVersion bool
 }
+
+// Version is the command's version, printed by --version; the ghops binary
+// sets it from the version stamped at build time.
+var Version = "dev"
 
 const usageText = `usage:
   ghops [flags] tools [--remote]             list the tools (read-only marks from the contract)
   ghops [flags] call TOOL [key=value ...]    call a tool
   ghops [flags] call TOOL --json '{...}'     call a tool with a JSON argument object
 
-flags (anywhere on the line):
+  ghops help                                 print this text
+  ghops --version                            print the version
+
+flags (anywhere on the line; a flag wins over its variable):
   --endpoint URL     gateway base URL (env GHOPS_ENDPOINT, default http://127.0.0.1:8788)
   --token TOKEN      bearer token (env GHOPS_TOKEN)
   --transport T      rpc or mcp (env GHOPS_TRANSPORT, default rpc)
-  --timeout D        overall timeout (default 30s)
-  --retries N        retries of read-only tools after a rate limit (default 0)
-  --json             print raw JSON (result, error object or tool list)
+  --timeout D        overall timeout (env GHOPS_TIMEOUT, default 30s)
+  --retries N        retries of read-only tools after a rate limit (env GHOPS_RETRIES, default 0)
+  --json             print raw JSON: result, error object or tool list (env GHOPS_JSON)
   --args JSON        the argument object (same as --json '{...}')
-  --remote           tools: ask the gateway instead of the built-in contract
+  --remote           tools: ask the gateway instead of the built-in contract (env GHOPS_REMOTE)
 
 exit codes: 0 ok, 1 failure, 2 usage, 3 invalid params, 4 not found,
   5 permission denied, 6 rate limited, 7 conflict (not mergeable, sha mismatch, GitHub 422)
@@ -115,6 +127,18 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	fs.BoolVar(&cfg.JSON, "json", false, "")
 	fs.StringVar(&cfg.Args, "args", "", "")
 	fs.BoolVar(&cfg.Remote, "remote", false, "")
+	fs.BoolVar(&cfg.ShowVersion, "version", false, "")
+	// The variables go through the flags' own parsers, so that a bad value
+	// is reported like a bad flag; a flag given on the line then wins.
+	for _, v := range []struct{ flag, env string }{
+		{"timeout", "GHOPS_TIMEOUT"}, {"retries", "GHOPS_RETRIES"}, {"json", "GHOPS_JSON"}, {"remote", "GHOPS_REMOTE"},
+	} {
+		if val := getenv(v.env); val != "" {
+			if err := fs.Set(v.flag, val); err != nil {
+				return usageError(stderr, fmt.Sprintf("%s: %v", v.env, err))
+			}
+		}
+	}
 
 	positional, err := parseInterleaved(fs, rewriteJSONArgs(args))
 	if errors.Is(err, flag.ErrHelp) {
@@ -123,6 +147,10 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	}
 	if err != nil {
 		return usageError(stderr, err.Error())
+	}
+	if cfg.ShowVersion {
+		fmt.Fprintln(stdout, "ghops", Version)
+		return ExitOK
 	}
 	if len(positional) == 0 {
 		return usageError(stderr, "missing command")

@@ -10,9 +10,18 @@ import (
 )
 
 // TestRunAgainstStack runs the command against the real stack (the
-// equivalent of `make run`), over both transports.
+// equivalent of `make run`), over both transports, with the service split
+// off and embedded in the gateway.
 func TestRunAgainstStack(t *testing.T) {
-	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	for _, shape := range gatewaytest.Shapes {
+		t.Run(shape.Name, func(t *testing.T) {
+			runAgainstStack(t, gatewaytest.StartStack(t, gatewaytest.StackOptions{Embedded: shape.Embedded}))
+		})
+	}
+}
+
+// runAgainstStack runs the table against the stack st.
+func runAgainstStack(t *testing.T, st *gatewaytest.Stack) {
 	tests := []struct {
 		name     string
 		args     []string

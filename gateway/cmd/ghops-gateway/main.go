@@ -1,55 +1,98 @@
 // Command ghops-gateway is the ghops edge: MCP (POST /mcp, every protocol
 // version) and plain JSON-RPC 2.0 (POST /rpc) in front of the GitHub gRPC
-// service, plus /healthz, /readyz and /metrics. "ghops-gateway stdio" speaks
-// MCP over stdin/stdout instead, logging to stderr.
+// service, plus /healthz, /readyz and /metrics.
 //
-// Flags (each with an environment fallback; see package config):
+//	ghops-gateway [flags]              serve HTTP on -addr
+//	ghops-gateway [flags] stdio        speak MCP over stdin/stdout, logging to stderr
+//	ghops-gateway [flags] healthcheck  exit 0 when the gateway on -addr is ready
 //
-//	-addr 127.0.0.1:8788  -service 127.0.0.1:50051  -call-timeout 30s
-//	-max-body 1048576  -max-batch 50  -batch-concurrency 8
-//	-http-status-mapping=false  -mcp-tool-errors jsonrpc|result
-//	-allowed-origins ""  -forward-token=false  -session-secret (random)
-//	-log-level info  -shutdown-timeout 15s
+// The command may also follow the flags. -embedded runs the GitHub service
+// inside the gateway, reading GITHUB_TOKEN and GITHUB_API_URL itself, so
+// that "ghops-gateway -embedded stdio" is all a local MCP host needs.
+// Flags and their environment variables are listed by -h (see package
+// config); -version prints the version stamped at build time (-ldflags
+// "-X main.version=..."), which is also serverInfo.version.
 //
-// SIGTERM or SIGINT stops accepting, drains in-flight requests and exits 0.
+// Exit codes: 0 done (also -h, -version, a ready healthcheck), 1 failure,
+// 2 bad command line. SIGTERM or SIGINT stops accepting, drains in-flight
+// requests and exits 0.
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/embedded"
+	"ghops.dev/gateway/internal/probe"
 )
+
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// probeTimeout bounds one healthcheck.
+const probeTimeout = 3 * time.Second
 
 func main() { os.Exit(run(os.Args[1:])) }
 
 // run is main without the exit, so that deferred cleanups run.
 func run(args []string) int {
-	stdio := len(args) > 0 && args[0] == "stdio"
-	if stdio {
-		args = args[1:]
+	var usage bytes.Buffer
+	cfg, err := config.Load(args, os.Getenv, &usage)
+	if errors.Is(err, flag.ErrHelp) {
+		_, _ = usage.WriteTo(os.Stdout)
+		return 0
 	}
-	cfg, err := config.Load(args, os.Getenv, os.Stderr)
 	if err != nil {
+		_, _ = usage.WriteTo(os.Stderr)
 		fmt.Fprintln(os.Stderr, "ghops-gateway:", err)
 		return 2
 	}
+	cfg.Version = version
+	if cfg.ShowVersion {
+		fmt.Println("ghops-gateway", version)
+		return 0
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if cfg.Command == config.CommandHealthcheck {
+		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+		defer cancel()
+		if err := probe.Ready(pctx, cfg.Addr); err != nil {
+			fmt.Fprintln(os.Stderr, "ghops-gateway: healthcheck:", err)
+			return 1
+		}
+		return 0
+	}
 
-	a, err := app.New(cfg, os.Stderr)
+	var opts []app.Option
+	if cfg.Embedded {
+		opt, err := embedded.Start(cfg, os.Getenv, os.Stderr)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ghops-gateway:", err)
+			return 2
+		}
+		opts = append(opts, opt)
+		cfg.ServiceAddr = "in-process" // only logged: nothing is dialed
+	}
+	a, err := app.New(cfg, os.Stderr, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ghops-gateway:", err)
 		return 1
 	}
 	defer a.Close()
+	a.Logger.Info("ghops-gateway starting", "version", version, "embedded", cfg.Embedded)
 
-	if stdio {
+	if cfg.Command == config.CommandStdio {
 		if err := a.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil {
 			a.Logger.Error("stdio", "error", err)
 			return 1

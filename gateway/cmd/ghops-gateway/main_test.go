@@ -22,7 +22,11 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(run(a))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+	os.Exit(code)
 }
 
 // child is a ghops-gateway running as a child process.

@@ -8,14 +8,18 @@
 //	           [-args tool='{"repo":...}'] [-fakehub-admin http://127.0.0.1:8789] [-json]
 //
 // Flags fall back to the environment: GHOPS_LOAD_TARGET, GHOPS_LOAD_ENDPOINT, GHOPS_LOAD_TOOLS,
-// GHOPS_LOAD_CONCURRENCY, GHOPS_LOAD_DURATION, GHOPS_LOAD_REQUESTS, GHOPS_LOAD_FAKEHUB_ADMIN; the
-// admin token is read from FAKEHUB_ADMIN_TOKEN only (never a flag, so it stays out of ps). Only
+// GHOPS_LOAD_CONCURRENCY, GHOPS_LOAD_DURATION, GHOPS_LOAD_REQUESTS, GHOPS_LOAD_WARMUP,
+// GHOPS_LOAD_TIMEOUT, GHOPS_LOAD_MCP_VERSION, GHOPS_LOAD_JSON, GHOPS_LOAD_ARGS,
+// GHOPS_LOAD_FAKEHUB_ADMIN; the admin token is read from FAKEHUB_ADMIN_TOKEN only (never a flag,
+// so it stays out of ps). -h prints the flags and exits 0; -version prints the version stamped
+// at build time (-ldflags "-X main.version=..."). Only
 // loopback targets are accepted. A bad flag or variable exits 2 with a message naming it;
 // loadgen.ParseFlags (package ghops.dev/gateway/internal/loadgen) documents the defaults. SIGINT or
 // SIGTERM stops the run early and prints what was measured.
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +33,9 @@ import (
 	"ghops.dev/gateway/internal/loadgen"
 )
 
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
@@ -39,13 +46,20 @@ func main() {
 // run is main without the exit and the signals: it makes the run until it ends or ctx is done,
 // prints the report and returns the exit code (2 for a bad command line, 1 for a failed run).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	o, err := loadgen.ParseFlags(args, getenv, stderr)
+	var usage bytes.Buffer
+	o, err := loadgen.ParseFlags(args, getenv, &usage)
 	if errors.Is(err, flag.ErrHelp) {
+		_, _ = usage.WriteTo(stdout)
 		return 0
 	}
 	if err != nil {
+		_, _ = usage.WriteTo(stderr)
 		fmt.Fprintln(stderr, "ghops-load:", err)
 		return 2
+	}
+	if o.ShowVersion {
+		fmt.Fprintln(stdout, "ghops-load", version)
+		return 0
 	}
 	rep, err := loadgen.Run(ctx, o.Run)
 	if rep != nil {

@@ -63,8 +63,23 @@ type App struct {
 	// Logger is the structured logger.
 	Logger *slog.Logger
 
-	conn  *grpc.ClientConn
-	redis *redis.Client // nil without -redis-url
+	redis        *redis.Client // nil without -redis-url
+	closeService func() error
+}
+
+// Option adjusts how New assembles the gateway.
+type Option func(*options)
+
+type options struct {
+	conn         grpc.ClientConnInterface
+	closeService func() error
+}
+
+// WithService makes the gateway call the service over conn instead of
+// dialing Config.ServiceAddr (ghops-gateway -embedded passes the in-process
+// service's connection); Close calls closeService (nil: nothing to close).
+func WithService(conn grpc.ClientConnInterface, closeService func() error) Option {
+	return func(o *options) { o.conn, o.closeService = conn, closeService }
 }
 
 // NewRegistry builds the tool registry from the generated descriptors.
@@ -90,7 +105,11 @@ var ErrNoAuth = errors.New("refusing to serve a non-loopback address without aut
 // jsonrpc_error lines (the binary passes os.Stderr). It dials the service
 // lazily: New succeeds while the service is still starting, and /readyz
 // tells when it answers.
-func New(cfg config.Config, logOut io.Writer) (*App, error) {
+func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	logger := NewLogger(logOut, cfg.LogLevel)
 	reg, err := NewRegistry()
 	if err != nil {
@@ -99,14 +118,20 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 	if cfg.ResourceURL == "" {
 		cfg.ResourceURL = "http://" + cfg.Addr + "/mcp"
 	}
-	a := &App{Config: cfg, Registry: reg, Logger: logger}
+	// From here on every failure closes what was handed in (an embedded
+	// service) or opened.
+	a := &App{Config: cfg, Registry: reg, Logger: logger, closeService: o.closeService}
+	fail := func(err error) (*App, error) {
+		_ = a.Close()
+		return nil, err
+	}
 	if cfg.PolicyFile != "" {
 		var names []string
 		for _, t := range reg.Tools() {
 			names = append(names, t.Name)
 		}
 		if a.Policy, err = policy.Load(cfg.PolicyFile, names); err != nil {
-			return nil, err
+			return fail(err)
 		}
 	}
 	a.Sink = rpcerror.NewSink(logOut, logger)
@@ -116,27 +141,34 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 		ResourceURL: cfg.ResourceURL, Sink: a.Sink, Logger: logger,
 	})
 	if err != nil {
-		return nil, err
+		return fail(err)
 	}
 	if !cfg.Loopback() && !a.Auth.Enabled() {
 		if !cfg.InsecureNoAuth {
-			return nil, ErrNoAuth
+			return fail(ErrNoAuth)
 		}
 		logger.Warn("serving a non-loopback address WITHOUT authentication (-insecure-no-auth): whoever reaches it acts with the service's GitHub token",
 			"addr", cfg.Addr)
 	}
-	conn, err := grpc.NewClient(cfg.ServiceAddr, grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		return nil, fmt.Errorf("dial service %s: %w", cfg.ServiceAddr, err)
+	conn, closeService := o.conn, o.closeService
+	if conn == nil {
+		// round_robin spreads calls over every address the name resolves
+		// to (a headless Kubernetes Service gives one per pod); the default
+		// pick_first would pin one service pod per gateway.
+		cc, err := grpc.NewClient(cfg.ServiceAddr, grpc.WithTransportCredentials(insecure.NewCredentials()),
+			grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`))
+		if err != nil {
+			return fail(fmt.Errorf("dial service %s: %w", cfg.ServiceAddr, err))
+		}
+		conn, closeService = cc, cc.Close
 	}
-	a.conn = conn
+	a.closeService = closeService
 	metrics := server.NewMetrics()
 	var q quota.Quota = quota.NewLocal()
 	if cfg.RedisURL != "" {
 		opts, err := redis.ParseURL(cfg.RedisURL)
 		if err != nil {
-			_ = conn.Close()
-			return nil, fmt.Errorf("-redis-url: %w", err)
+			return fail(fmt.Errorf("-redis-url: %w", err))
 		}
 		// One attempt per operation: the timeout, not retries, bounds how
 		// long a call waits on Redis.
@@ -166,11 +198,11 @@ func New(cfg config.Config, logOut io.Writer) (*App, error) {
 		mcp.WithToolErrorMode(cfg.MCPToolErrors),
 		mcp.WithSessionSecret(cfg.SessionSecret),
 		mcp.WithReadOnly(cfg.ReadOnly),
+		mcp.WithServerVersion(cfg.Version),
 		mcp.WithLogger(logger),
 	)
 	if err != nil {
-		_ = conn.Close()
-		return nil, err
+		return fail(err)
 	}
 	g := guard.New(guard.Options{ListenAddr: cfg.Addr, AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, Sink: a.Sink})
 	a.Server = server.New(server.Options{
@@ -207,13 +239,18 @@ func (a *App) Serve(ctx context.Context, lis net.Listener) error {
 }
 
 // Close ends the MCP sessions and releases the service and Redis
-// connections.
+// connections (and stops an in-process service).
 func (a *App) Close() error {
-	a.MCP.Close()
+	if a.MCP != nil {
+		a.MCP.Close()
+	}
 	if a.redis != nil {
 		_ = a.redis.Close()
 	}
-	return a.conn.Close()
+	if a.closeService == nil {
+		return nil
+	}
+	return a.closeService()
 }
 
 // ServeStdio speaks MCP over in/out until in ends or ctx ends. The caller

@@ -31,6 +31,13 @@
 //	-redis-timeout        GHOPS_REDIS_TIMEOUT            50ms (no call waits on Redis longer)
 //	-quota-fail-open      GHOPS_QUOTA_FAIL_OPEN          true (Redis down: count per replica; false: refuse calls)
 //	-debug-addr           GHOPS_DEBUG_ADDR               "" (off; net/http/pprof on this address, loopback only)
+//	-embedded             GHOPS_EMBEDDED                 false
+//
+// -embedded runs the GitHub service inside the gateway (no -service): it
+// then reads the service's own variables, GITHUB_TOKEN and GITHUB_API_URL
+// among them (see ghops.dev/services/github/inprocess). -version and -h are
+// actions, not settings, and have no variable. A command, "stdio" or
+// "healthcheck", may stand before, between or after the flags.
 package config
 
 import (
@@ -56,6 +63,15 @@ const (
 	ToolErrorsJSONRPC = "jsonrpc"
 	// ToolErrorsResult always answers tool failures with an isError result.
 	ToolErrorsResult = "result"
+)
+
+// Commands of ghops-gateway besides serving HTTP.
+const (
+	// CommandStdio speaks MCP over stdin and stdout.
+	CommandStdio = "stdio"
+	// CommandHealthcheck probes a running gateway's /readyz at Addr and
+	// exits 0 when ready (container healthchecks have no shell or curl).
+	CommandHealthcheck = "healthcheck"
 )
 
 // Config is the gateway's configuration.
@@ -124,6 +140,16 @@ type Config struct {
 	// QuotaFailOpen counts quotas per replica while Redis is down, instead
 	// of refusing calls.
 	QuotaFailOpen bool
+	// Embedded runs the GitHub service in process instead of dialing
+	// ServiceAddr.
+	Embedded bool
+	// Version is the gateway's version (serverInfo.version): "dev" unless
+	// the binary was stamped at build time; main sets it.
+	Version string
+	// ShowVersion asks the binary to print Version and exit (-version).
+	ShowVersion bool
+	// Command is "" (serve HTTP), CommandStdio or CommandHealthcheck.
+	Command string
 }
 
 // Default returns the defaults (with a fresh random session secret).
@@ -145,6 +171,7 @@ func Default() Config {
 		QuotaFailOpen:    true,
 		SessionSecret:    randomSecret(),
 		LogLevel:         slog.LevelInfo,
+		Version:          "dev",
 	}
 }
 
@@ -155,12 +182,28 @@ func randomSecret() []byte {
 	return b
 }
 
+// usage is the head of the -h text; the flags follow it.
+const usage = `usage:
+  ghops-gateway [flags]              serve MCP (/mcp) and JSON-RPC (/rpc) over HTTP on -addr
+  ghops-gateway [flags] stdio        speak MCP over stdin/stdout (for local MCP hosts)
+  ghops-gateway [flags] healthcheck  exit 0 when the gateway on -addr is ready (/readyz), else 1
+
+With -embedded the GitHub service runs inside the gateway and reads its own
+variables: GITHUB_TOKEN (never a flag), GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN,
+GHOPS_GITHUB_CALL_TIMEOUT.
+Flags (each falls back to the environment variable in parentheses):
+`
+
 // Load parses args (without the program name) with getenv as the
-// environment; output receives usage text.
+// environment; output receives usage text. -h returns flag.ErrHelp.
 func Load(args []string, getenv func(string) string, output io.Writer) (Config, error) {
 	c := Default()
 	fs := flag.NewFlagSet("ghops-gateway", flag.ContinueOnError)
 	fs.SetOutput(output)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
 	env := func(key, def string) string {
 		if v := getenv(key); v != "" {
 			return v
@@ -210,13 +253,25 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		redisTO  = fs.String("redis-timeout", env("GHOPS_REDIS_TIMEOUT", c.RedisTimeout.String()), "bound on each Redis operation (GHOPS_REDIS_TIMEOUT)")
 		failOpen = fs.Bool("quota-fail-open", envBoolDef("quota-fail-open", "GHOPS_QUOTA_FAIL_OPEN", true), "with Redis down, count quotas per replica (true) or refuse calls (false) (GHOPS_QUOTA_FAIL_OPEN)")
 		debug    = fs.String("debug-addr", env("GHOPS_DEBUG_ADDR", ""), "serve net/http/pprof on this loopback address; off when empty (GHOPS_DEBUG_ADDR)")
+		embedded = fs.Bool("embedded", envBool("embedded", "GHOPS_EMBEDDED"), "run the GitHub service in process instead of dialing -service (GHOPS_EMBEDDED)")
+		showVer  = fs.Bool("version", false, "print the version and exit")
 	)
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
-	if fs.NArg() > 0 {
-		return Config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	if rest := fs.Args(); len(rest) > 0 {
+		if rest[0] != CommandStdio && rest[0] != CommandHealthcheck {
+			return Config{}, fmt.Errorf("unexpected arguments: %q (commands: %s, %s)", rest, CommandStdio, CommandHealthcheck)
+		}
+		c.Command = rest[0]
+		if err := fs.Parse(rest[1:]); err != nil {
+			return Config{}, err
+		}
+		if fs.NArg() > 0 {
+			return Config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
+		}
 	}
+	c.Embedded, c.ShowVersion = *embedded, *showVer
 	c.Addr, c.ServiceAddr = *addr, *service
 	var err error
 	if c.CallTimeout, err = positiveDuration(*timeout); err != nil {

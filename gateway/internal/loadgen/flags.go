@@ -34,13 +34,18 @@ type Options struct {
 	Run Config
 	// JSON prints the report as JSON instead of text (-json).
 	JSON bool
+	// ShowVersion asks the binary to print its version and exit (-version).
+	ShowVersion bool
 }
 
 // ParseFlags reads the ghops-load command line args (without the program name). A flag not given
 // falls back to its environment variable, read with getenv (empty means unset), then to its
 // default: -target GHOPS_LOAD_TARGET, -endpoint GHOPS_LOAD_ENDPOINT (default rpc), -tools
 // GHOPS_LOAD_TOOLS, -c GHOPS_LOAD_CONCURRENCY, -duration GHOPS_LOAD_DURATION, -requests
-// GHOPS_LOAD_REQUESTS, -fakehub-admin GHOPS_LOAD_FAKEHUB_ADMIN. The fakehub admin token comes from
+// GHOPS_LOAD_REQUESTS, -warmup GHOPS_LOAD_WARMUP, -timeout GHOPS_LOAD_TIMEOUT, -mcp-version
+// GHOPS_LOAD_MCP_VERSION, -json GHOPS_LOAD_JSON, -fakehub-admin GHOPS_LOAD_FAKEHUB_ADMIN, and -args
+// GHOPS_LOAD_ARGS (a JSON object of tool name to argument object; -args flags add to it and win).
+// -version is an action and has no variable. The fakehub admin token comes from
 // FAKEHUB_ADMIN_TOKEN only, never a flag, and is required with -fakehub-admin. Flag errors and usage
 // go to output; an unparsable variable is an error naming it unless its flag is given. The
 // returned run has passed the checks Run makes (loopback targets, bounds).
@@ -91,12 +96,26 @@ func ParseFlags(args []string, getenv func(string) string, output io.Writer) (Op
 	fs.IntVar(&c.Concurrency, "c", envInt("c", "GHOPS_LOAD_CONCURRENCY", DefaultConcurrency), "concurrent callers (GHOPS_LOAD_CONCURRENCY)")
 	fs.DurationVar(&c.Duration, "duration", envDuration("duration", "GHOPS_LOAD_DURATION", DefaultDuration), "stop after this long (GHOPS_LOAD_DURATION)")
 	fs.IntVar(&c.Requests, "requests", envInt("requests", "GHOPS_LOAD_REQUESTS", DefaultRequests), "stop after this many calls (GHOPS_LOAD_REQUESTS)")
-	fs.IntVar(&c.Warmup, "warmup", 0, "unmeasured sequential calls made first")
-	fs.DurationVar(&c.Timeout, "timeout", DefaultTimeout, "deadline of one call")
-	fs.StringVar(&c.MCPVersion, "mcp-version", DefaultMCPVersion, "MCP protocol version offered in initialize")
+	fs.IntVar(&c.Warmup, "warmup", envInt("warmup", "GHOPS_LOAD_WARMUP", 0), "unmeasured sequential calls made first (GHOPS_LOAD_WARMUP)")
+	fs.DurationVar(&c.Timeout, "timeout", envDuration("timeout", "GHOPS_LOAD_TIMEOUT", DefaultTimeout), "deadline of one call (GHOPS_LOAD_TIMEOUT)")
+	fs.StringVar(&c.MCPVersion, "mcp-version", env("GHOPS_LOAD_MCP_VERSION", DefaultMCPVersion), "MCP protocol version offered in initialize (GHOPS_LOAD_MCP_VERSION)")
 	fs.StringVar(&c.FakehubAdminURL, "fakehub-admin", env("GHOPS_LOAD_FAKEHUB_ADMIN", ""), "fakehub base URL for GitHub request counts; token from FAKEHUB_ADMIN_TOKEN (GHOPS_LOAD_FAKEHUB_ADMIN)")
-	fs.BoolVar(&o.JSON, "json", false, "print the report as JSON")
-	fs.Func("args", `arguments of a tool, tool='{"repo":"o/r",...}' (repeatable; default: the demo data's)`, func(s string) error {
+	jsonOut := false
+	if v := getenv("GHOPS_LOAD_JSON"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			envErrs["json"] = fmt.Errorf("loadgen: GHOPS_LOAD_JSON (-json): %q is not true or false", v)
+		}
+		jsonOut = b
+	}
+	fs.BoolVar(&o.JSON, "json", jsonOut, "print the report as JSON (GHOPS_LOAD_JSON)")
+	fs.BoolVar(&o.ShowVersion, "version", false, "print the version and exit")
+	if v := getenv("GHOPS_LOAD_ARGS"); v != "" {
+		if err := json.Unmarshal([]byte(v), &extra); err != nil {
+			envErrs["args"] = fmt.Errorf(`loadgen: GHOPS_LOAD_ARGS (-args): want a JSON object {"tool":{...},...}`)
+		}
+	}
+	fs.Func("args", `arguments of a tool, tool='{"repo":"o/r",...}' (repeatable; default: the demo data's) (GHOPS_LOAD_ARGS: {"tool":{...},...})`, func(s string) error {
 		name, js, ok := strings.Cut(s, "=")
 		if !ok || name == "" || !json.Valid([]byte(js)) {
 			return errors.New("want tool=JSON")
@@ -113,7 +132,10 @@ func ParseFlags(args []string, getenv func(string) string, output io.Writer) (Op
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	var errs []error
-	for _, name := range []string{"c", "duration", "requests"} {
+	if o.ShowVersion {
+		return o, nil
+	}
+	for _, name := range []string{"c", "duration", "requests", "warmup", "timeout", "json", "args"} {
 		if err := envErrs[name]; err != nil && !given[name] {
 			errs = append(errs, err)
 		}

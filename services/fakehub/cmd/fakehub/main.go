@@ -2,15 +2,18 @@
 //
 //	fakehub [-listen 127.0.0.1:8789] [-seed demo] [-admin-token T] [-tokens FILE] [-faults FILE]
 //	        [-core-limit 0] [-search-limit 0]
+//	fakehub [flags] healthcheck    exit 0 when the fakehub on -listen answers GET /healthz
 //
 // Each flag can also be set from the environment: FAKEHUB_LISTEN, FAKEHUB_SEED, FAKEHUB_ADMIN_TOKEN,
 // FAKEHUB_TOKENS, FAKEHUB_FAULTS, FAKEHUB_CORE_LIMIT, FAKEHUB_SEARCH_LIMIT; a flag wins over its
-// variable. Package ghops.dev/services/fakehub/internal/config documents the defaults. A bad value
-// exits 2 with a message naming it. Logs are JSON on stderr. SIGTERM or SIGINT stops accepting,
-// drains in-flight requests (at most 10s) and exits 0.
+// variable. Package ghops.dev/services/fakehub/internal/config documents the defaults. -h lists
+// them and exits 0; -version prints the version stamped at build time (-ldflags
+// "-X main.version=..."). A bad value exits 2 with a message naming it. Logs are JSON on stderr.
+// SIGTERM or SIGINT stops accepting, drains in-flight requests (at most 10s) and exits 0.
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -26,28 +29,53 @@ import (
 
 	"ghops.dev/services/fakehub"
 	"ghops.dev/services/fakehub/internal/config"
+	"ghops.dev/services/fakehub/internal/probe"
 )
+
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
 
 // shutdownTimeout bounds the drain of in-flight requests at shutdown.
 const shutdownTimeout = 10 * time.Second
 
+// probeTimeout bounds one healthcheck.
+const probeTimeout = 3 * time.Second
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	code := run(ctx, os.Args[1:], os.LookupEnv, os.Stderr)
+	code := run(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
 // run is main without the exit and the signals: it serves until ctx is done
-// and returns the exit code (2 for a bad configuration, 1 for a failure).
-func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stderr io.Writer) int {
-	c, err := config.Load(args, lookupEnv, stderr)
+// and returns the exit code (0 also for -h, -version and a healthy probe; 2
+// for a bad configuration, 1 for a failure). Usage asked for with -h goes to
+// stdout.
+func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) int {
+	var usage bytes.Buffer
+	c, err := config.Load(args, lookupEnv, &usage)
 	if errors.Is(err, flag.ErrHelp) {
+		_, _ = usage.WriteTo(stdout)
 		return 0
 	}
 	if err != nil {
+		_, _ = usage.WriteTo(stderr)
 		fmt.Fprintln(stderr, "fakehub:", err)
 		return 2
+	}
+	if c.ShowVersion {
+		fmt.Fprintln(stdout, "fakehub", version)
+		return 0
+	}
+	if c.Command == config.CommandHealthcheck {
+		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+		defer cancel()
+		if err := probe.Check(pctx, c.Listen); err != nil {
+			fmt.Fprintln(stderr, "fakehub: healthcheck:", err)
+			return 1
+		}
+		return 0
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	hub, err := fakehub.New(c.Hub(log))
@@ -68,10 +96,10 @@ func serve(ctx context.Context, c config.Config, h http.Handler, log *slog.Logge
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: probe.Handler(h), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(lis) }()
-	log.Info("fakehub listening", "addr", lis.Addr().String(), "seed", c.Seed, "admin", c.AdminToken != "")
+	log.Info("fakehub listening", "addr", lis.Addr().String(), "seed", c.Seed, "admin", c.AdminToken != "", "version", version)
 	select {
 	case err := <-errc:
 		return err
@@ -83,5 +111,6 @@ func serve(ctx context.Context, c config.Config, h http.Handler, log *slog.Logge
 	if err := srv.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
+	log.Info("fakehub stopped")
 	return nil
 }

@@ -67,7 +67,7 @@ func TestRunStopsOnContextCancel(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"-listen", "127.0.0.1:0"}, noEnv, pw)
+		done <- run(ctx, []string{"-listen", "127.0.0.1:0"}, noEnv, io.Discard, pw)
 		pw.Close()
 	}()
 	sc := bufio.NewScanner(pr)
@@ -131,7 +131,7 @@ func TestBadConfigExits2(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
 			lookup := func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }
-			if got := run(context.Background(), tc.args, lookup, &out); got != 2 {
+			if got := run(context.Background(), tc.args, lookup, io.Discard, &out); got != 2 {
 				t.Errorf("run = %d want 2", got)
 			}
 			if !strings.Contains(out.String(), tc.want) {

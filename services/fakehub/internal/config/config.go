@@ -1,6 +1,8 @@
 // Package config holds the configuration of the fakehub binary and fills it
 // from command-line flags with environment-variable fallbacks: a flag given on
 // the command line wins over its variable, which wins over the default.
+// -version and -h are actions, not settings, and have no variable. The
+// command "healthcheck" may stand before, between or after the flags.
 package config
 
 import (
@@ -23,6 +25,11 @@ const (
 	// DefaultSeed is the dataset the emulator starts with ("demo"; "" seeds nothing).
 	DefaultSeed = "demo"
 )
+
+// CommandHealthcheck is the command that probes a running fakehub (GET
+// /healthz on Listen) instead of serving, for container healthchecks, which
+// have no shell or curl in the image.
+const CommandHealthcheck = "healthcheck"
 
 // Config is the fakehub binary's configuration.
 type Config struct {
@@ -50,7 +57,19 @@ type Config struct {
 	Tokens []fakehub.Token
 	// Faults are the faults read from FaultsFile.
 	Faults []fakehub.Fault
+	// Command is "" (serve) or CommandHealthcheck.
+	Command string
+	// ShowVersion asks the binary to print its version and exit (-version).
+	ShowVersion bool
 }
+
+// usage is the head of the -h text; the flags follow it.
+const usage = `usage:
+  fakehub [flags]              serve the GitHub REST emulator (and GET /healthz)
+  fakehub [flags] healthcheck  exit 0 when the fakehub on -listen answers GET /healthz, else 1
+
+Flags (each falls back to the environment variable in parentheses):
+`
 
 // Hub returns the emulator's configuration, logging to log.
 func (c Config) Hub(log *slog.Logger) fakehub.Config {
@@ -82,6 +101,10 @@ var (
 func Load(args []string, lookupEnv func(string) (string, bool), output io.Writer) (Config, error) {
 	fs := flag.NewFlagSet("fakehub", flag.ContinueOnError)
 	fs.SetOutput(output)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
 	str := func(s setting, def string) string {
 		if v, ok := lookupEnv(s.env); ok {
 			return v
@@ -109,11 +132,21 @@ func Load(args []string, lookupEnv func(string) (string, bool), output io.Writer
 	fs.StringVar(&c.FaultsFile, faultsS.flag, str(faultsS, ""), "JSON file of faults to inject (FAKEHUB_FAULTS)")
 	fs.IntVar(&c.CoreLimit, coreLimitS.flag, num(coreLimitS), "core requests per hour per token, 0 = 5000 (FAKEHUB_CORE_LIMIT)")
 	fs.IntVar(&c.SearchLimit, searchLimitS.flag, num(searchLimitS), "search requests per minute per token, 0 = 30 (FAKEHUB_SEARCH_LIMIT)")
+	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
 	}
 	if fs.NArg() > 0 {
-		return Config{}, fmt.Errorf("config: unexpected argument %q (fakehub takes flags only)", fs.Arg(0))
+		if fs.Arg(0) != CommandHealthcheck {
+			return Config{}, fmt.Errorf("config: unexpected argument %q (the only command is %q)", fs.Arg(0), CommandHealthcheck)
+		}
+		c.Command = CommandHealthcheck
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return Config{}, err
+		}
+		if fs.NArg() > 0 {
+			return Config{}, fmt.Errorf("config: unexpected argument %q", fs.Arg(0))
+		}
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })

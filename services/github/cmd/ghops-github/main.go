@@ -1,15 +1,22 @@
 // Command ghops-github serves the GitHub-operations gRPC service.
 //
-// Flags (env fallback): -addr (GHOPS_GITHUB_ADDR, 127.0.0.1:50051),
-// -github-url (GITHUB_API_URL, https://api.github.com/), -allow-caller-token
-// (GHOPS_ALLOW_CALLER_TOKEN, false), -call-timeout (30s), -metrics-addr
-// (127.0.0.1:9464), -log-level (info). The token comes from GITHUB_TOKEN
-// only. SIGTERM or SIGINT drains in-flight calls before exiting.
+//	ghops-github [flags]              serve
+//	ghops-github [flags] healthcheck  probe the running service (exit 0 when SERVING)
+//
+// Flags and their environment variables are listed by -h and documented in
+// package ghops.dev/services/github/internal/config; the token comes from
+// GITHUB_TOKEN only. -version prints the version stamped at build time
+// (-ldflags "-X main.version=..."). A bad flag exits 2. SIGTERM or SIGINT
+// drains in-flight calls (at most -call-timeout plus 5s) and exits 0.
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -19,21 +26,57 @@ import (
 	"ghops.dev/redact"
 
 	"ghops.dev/services/github/internal/config"
+	"ghops.dev/services/github/internal/probe"
 	"ghops.dev/services/github/internal/server"
 )
 
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// probeTimeout bounds one healthcheck.
+const probeTimeout = 3 * time.Second
+
 func main() {
-	cfg, err := config.Load(os.Args[1:], os.Getenv)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run is main without the exit and the signals; it returns the exit code:
+// 0 done (or -h, -version, a healthy probe), 1 failure, 2 bad command line.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	var usage bytes.Buffer
+	cfg, err := config.Load(args, getenv, &usage)
+	if errors.Is(err, flag.ErrHelp) {
+		_, _ = usage.WriteTo(stdout)
+		return 0
+	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "ghops-github:", err)
-		os.Exit(2)
+		_, _ = usage.WriteTo(stderr)
+		fmt.Fprintln(stderr, "ghops-github:", err)
+		return 2
+	}
+	if cfg.ShowVersion {
+		fmt.Fprintln(stdout, "ghops-github", version)
+		return 0
+	}
+	if cfg.Command == config.CommandHealthcheck {
+		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+		defer cancel()
+		if err := probe.GRPC(pctx, cfg.Addr); err != nil {
+			fmt.Fprintln(stderr, "ghops-github: healthcheck:", err)
+			return 1
+		}
+		return 0
 	}
 	// Every record is redacted, whatever its author passed (package redact).
-	log := slog.New(redact.Handler(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	defer stop()
+	log := slog.New(redact.Handler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
+	log.Info("ghops-github starting", "version", version)
 	if err := server.Run(ctx, cfg, log, cfg.CallTimeout+5*time.Second); err != nil {
 		log.Error("ghops-github failed", "error", err.Error())
-		os.Exit(1)
+		return 1
 	}
+	log.Info("ghops-github stopped")
+	return 0
 }

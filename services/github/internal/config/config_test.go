@@ -1,6 +1,12 @@
 package config
 
 import (
+	"errors"
+	"flag"
+	"io"
+	"log/slog"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 )
@@ -10,38 +16,116 @@ func TestLoad(t *testing.T) {
 		name    string
 		args    []string
 		env     map[string]string
-		wantErr bool
+		wantErr string
 		check   func(t *testing.T, c Config)
 	}{
 		{name: "defaults", check: func(t *testing.T, c Config) {
-			if c.Addr != DefaultAddr || c.GitHubURL != DefaultGitHubURL || c.AllowCallerToken || c.CallTimeout != 30*time.Second || c.MetricsAddr != DefaultMetricsAddr || c.MaxFileBytes != 256<<10 {
+			if c.Addr != DefaultAddr || c.GitHubURL != DefaultGitHubURL || c.AllowCallerToken || c.CallTimeout != 30*time.Second || c.MetricsAddr != DefaultMetricsAddr || c.MaxFileBytes != 256<<10 || c.Command != "" || c.ShowVersion {
 				t.Errorf("got %+v", c)
 			}
 		}},
-		{name: "env fallbacks", env: map[string]string{"GHOPS_GITHUB_ADDR": "127.0.0.1:1", "GITHUB_API_URL": "http://127.0.0.1:2/", "GHOPS_ALLOW_CALLER_TOKEN": "true", "GITHUB_TOKEN": "tok"},
+		{name: "env fallbacks", env: map[string]string{
+			"GHOPS_GITHUB_ADDR": "127.0.0.1:1", "GITHUB_API_URL": "http://127.0.0.1:2/", "GHOPS_ALLOW_CALLER_TOKEN": "true", "GITHUB_TOKEN": "tok",
+			"GHOPS_GITHUB_CALL_TIMEOUT": "7s", "GHOPS_GITHUB_METRICS_ADDR": "0.0.0.0:9999", "GHOPS_GITHUB_LOG_LEVEL": "warn",
+		},
 			check: func(t *testing.T, c Config) {
-				if c.Addr != "127.0.0.1:1" || c.GitHubURL != "http://127.0.0.1:2/" || !c.AllowCallerToken || c.Token != "tok" {
+				if c.Addr != "127.0.0.1:1" || c.GitHubURL != "http://127.0.0.1:2/" || !c.AllowCallerToken || c.Token != "tok" ||
+					c.CallTimeout != 7*time.Second || c.MetricsAddr != "0.0.0.0:9999" || c.LogLevel != slog.LevelWarn {
 					t.Errorf("got %+v", c)
 				}
 			}},
-		{name: "flags win", args: []string{"-addr", "127.0.0.1:3", "-call-timeout", "5s", "-log-level", "debug"}, env: map[string]string{"GHOPS_GITHUB_ADDR": "127.0.0.1:1"},
+		{name: "flags win", args: []string{"-addr", "127.0.0.1:3", "-call-timeout", "5s", "-log-level", "debug", "-metrics-addr", "127.0.0.1:4"},
+			env: map[string]string{"GHOPS_GITHUB_ADDR": "127.0.0.1:1", "GHOPS_GITHUB_CALL_TIMEOUT": "7s", "GHOPS_GITHUB_METRICS_ADDR": "0.0.0.0:9999"},
 			check: func(t *testing.T, c Config) {
-				if c.Addr != "127.0.0.1:3" || c.CallTimeout != 5*time.Second || c.LogLevel.String() != "DEBUG" {
+				if c.Addr != "127.0.0.1:3" || c.CallTimeout != 5*time.Second || c.LogLevel.String() != "DEBUG" || c.MetricsAddr != "127.0.0.1:4" {
 					t.Errorf("got %+v", c)
 				}
 			}},
-		{name: "url without slash", args: []string{"-github-url", "https://api.github.com"}, wantErr: true},
-		{name: "url with query", args: []string{"-github-url", "https://x/?a=b"}, wantErr: true},
-		{name: "no token flag", args: []string{"-token", "x"}, wantErr: true},
+		{name: "metrics off by env", env: map[string]string{"GHOPS_GITHUB_METRICS_ADDR": "off"}, check: func(t *testing.T, c Config) {
+			if c.MetricsAddr != "" {
+				t.Errorf("metrics addr %q", c.MetricsAddr)
+			}
+		}},
+		{name: "metrics off by empty flag", args: []string{"-metrics-addr="}, check: func(t *testing.T, c Config) {
+			if c.MetricsAddr != "" {
+				t.Errorf("metrics addr %q", c.MetricsAddr)
+			}
+		}},
+		{name: "healthcheck first", args: []string{"healthcheck", "-addr", "0.0.0.0:5"}, check: func(t *testing.T, c Config) {
+			if c.Command != CommandHealthcheck || c.Addr != "0.0.0.0:5" {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{name: "healthcheck last", args: []string{"-addr", "0.0.0.0:5", "healthcheck"}, check: func(t *testing.T, c Config) {
+			if c.Command != CommandHealthcheck || c.Addr != "0.0.0.0:5" {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{name: "version", args: []string{"-version"}, check: func(t *testing.T, c Config) {
+			if !c.ShowVersion {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{name: "unknown command", args: []string{"serve"}, wantErr: `unknown command "serve"`},
+		{name: "two commands", args: []string{"healthcheck", "healthcheck"}, wantErr: `unexpected argument "healthcheck"`},
+		{name: "bad timeout env", env: map[string]string{"GHOPS_GITHUB_CALL_TIMEOUT": "soon"}, wantErr: "-call-timeout"},
+		{name: "zero timeout", args: []string{"-call-timeout", "0s"}, wantErr: "-call-timeout"},
+		{name: "bad level env", env: map[string]string{"GHOPS_GITHUB_LOG_LEVEL": "loud"}, wantErr: "-log-level"},
+		{name: "bad bool env", env: map[string]string{"GHOPS_ALLOW_CALLER_TOKEN": "yes please"}, wantErr: "GHOPS_ALLOW_CALLER_TOKEN"},
+		{name: "url without slash", args: []string{"-github-url", "https://api.github.com"}, wantErr: "must end in"},
+		{name: "url with query", args: []string{"-github-url", "https://x/?a=b"}, wantErr: "query"},
+		{name: "no token flag", args: []string{"-token", "x"}, wantErr: "not defined: -token"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Load(tt.args, func(k string) string { return tt.env[k] })
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			c, err := Load(tt.args, func(k string) string { return tt.env[k] }, io.Discard)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
 			}
-			if tt.check != nil {
-				tt.check(t, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, c)
+		})
+	}
+}
+
+// TestEveryFlagHasAnEnvironmentVariable reads the -h text: every flag but
+// the -version action names a variable, and Load really consults it.
+func TestEveryFlagHasAnEnvironmentVariable(t *testing.T) {
+	asked := map[string]bool{}
+	var out strings.Builder
+	_, err := Load([]string{"-h"}, func(k string) string { asked[k] = true; return "" }, &out)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h: %v", err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "ghops-github [flags] healthcheck") {
+		t.Errorf("-h does not list the healthcheck command:\n%s", text)
+	}
+	flags := regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(text, -1)
+	if len(flags) < 7 {
+		t.Fatalf("found %d flags in:\n%s", len(flags), text)
+	}
+	for _, f := range flags {
+		if f[1] == "version" {
+			continue
+		}
+		t.Run(f[1], func(t *testing.T) {
+			loc := regexp.MustCompile(`(?m)^  -` + f[1] + `\b`).FindStringIndex(text)
+			block := text[loc[0]:]
+			if next := strings.Index(block[3:], "\n  -"); next >= 0 {
+				block = block[:next+3]
+			}
+			m := regexp.MustCompile(`\(env ([A-Z_]+)\)`).FindStringSubmatch(block)
+			if m == nil {
+				t.Fatalf("no (env NAME) in %q", block)
+			}
+			if !asked[m[1]] {
+				t.Errorf("Load never reads %s", m[1])
 			}
 		})
 	}

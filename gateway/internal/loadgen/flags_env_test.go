@@ -1,0 +1,101 @@
+package loadgen
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseFlagsMoreVariables(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		wantErr string
+		check   func(t *testing.T, o Options)
+	}{
+		{name: "variables", env: map[string]string{
+			"GHOPS_LOAD_WARMUP": "4", "GHOPS_LOAD_TIMEOUT": "3s", "GHOPS_LOAD_MCP_VERSION": "2025-06-18", "GHOPS_LOAD_JSON": "true",
+			"GHOPS_LOAD_ARGS": `{"read_file":{"repo":"octo-org/hello-world","path":"docs/guide.md"}}`,
+		}, check: func(t *testing.T, o Options) {
+			c := o.Run
+			if c.Warmup != 4 || c.Timeout != 3*time.Second || c.MCPVersion != "2025-06-18" || !o.JSON {
+				t.Errorf("got %+v", o)
+			}
+			if len(c.Mix) != 1 || !strings.Contains(string(c.Mix[0].Args), "docs/guide.md") {
+				t.Errorf("mix = %+v", c.Mix)
+			}
+		}},
+		{name: "flags win", args: []string{"-warmup", "1", "-timeout", "9s", "-json=false", "-args", `read_file={"repo":"a/b","path":"x"}`},
+			env: map[string]string{"GHOPS_LOAD_WARMUP": "4", "GHOPS_LOAD_TIMEOUT": "3s", "GHOPS_LOAD_JSON": "true", "GHOPS_LOAD_ARGS": `{"read_file":{"repo":"c/d","path":"y"}}`},
+			check: func(t *testing.T, o Options) {
+				c := o.Run
+				if c.Warmup != 1 || c.Timeout != 9*time.Second || o.JSON || !strings.Contains(string(c.Mix[0].Args), `"a/b"`) {
+					t.Errorf("got %+v, mix %s", o, c.Mix[0].Args)
+				}
+			}},
+		{name: "version", args: []string{"-version"}, check: func(t *testing.T, o Options) {
+			if !o.ShowVersion {
+				t.Errorf("got %+v", o)
+			}
+		}},
+		{name: "bad warmup", env: map[string]string{"GHOPS_LOAD_WARMUP": "x"}, wantErr: "GHOPS_LOAD_WARMUP"},
+		{name: "bad timeout", env: map[string]string{"GHOPS_LOAD_TIMEOUT": "x"}, wantErr: "GHOPS_LOAD_TIMEOUT"},
+		{name: "bad json", env: map[string]string{"GHOPS_LOAD_JSON": "x"}, wantErr: "GHOPS_LOAD_JSON"},
+		{name: "bad args", env: map[string]string{"GHOPS_LOAD_ARGS": "[1]"}, wantErr: "GHOPS_LOAD_ARGS"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o, err := ParseFlags(tc.args, func(k string) string { return tc.env[k] }, io.Discard)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.check(t, o)
+		})
+	}
+}
+
+// TestEveryFlagHasAnEnvironmentVariable reads the -h text: every flag but
+// the -version action names a variable, and ParseFlags consults it.
+func TestEveryFlagHasAnEnvironmentVariable(t *testing.T) {
+	asked := map[string]bool{}
+	var out strings.Builder
+	_, err := ParseFlags([]string{"-h"}, func(k string) string { asked[k] = true; return "" }, &out)
+	if !errors.Is(err, flag.ErrHelp) {
+		t.Fatalf("-h: %v", err)
+	}
+	text := out.String()
+	flags := regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(text, -1)
+	if len(flags) < 12 {
+		t.Fatalf("found %d flags in:\n%s", len(flags), text)
+	}
+	for _, f := range flags {
+		if f[1] == "version" {
+			continue
+		}
+		t.Run(f[1], func(t *testing.T) {
+			loc := regexp.MustCompile(`(?m)^  -` + f[1] + `\b`).FindStringIndex(text)
+			block := text[loc[0]:]
+			if next := strings.Index(block[3:], "\n  -"); next >= 0 {
+				block = block[:next+3]
+			}
+			m := regexp.MustCompile(`\((GHOPS_LOAD_[A-Z_]+)`).FindStringSubmatch(block)
+			if m == nil {
+				t.Fatalf("no (GHOPS_LOAD_...) in %q", block)
+			}
+			if !asked[m[1]] {
+				t.Errorf("ParseFlags never reads %s", m[1])
+			}
+		})
+	}
+}

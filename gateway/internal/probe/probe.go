@@ -1,0 +1,51 @@
+// Package probe checks a running gateway from outside, as a container
+// healthcheck does: the images have no shell and no curl, so the binary
+// probes itself ("ghops-gateway healthcheck").
+package probe
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+)
+
+// Target turns a listen address into one to dial: a wildcard or empty host
+// (0.0.0.0:8788, [::]:8788, :8788) is reached on loopback.
+func Target(listen string) (string, error) {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", err
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+		if ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+// Ready asks GET /readyz of the gateway listening on addr and returns nil
+// only for 200, which the gateway answers when its service is SERVING.
+func Ready(ctx context.Context, addr string) error {
+	target, err := Target(addr)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+target+"/readyz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET /readyz: %s", resp.Status)
+	}
+	return nil
+}

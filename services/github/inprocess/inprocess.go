@@ -1,0 +1,116 @@
+// Package inprocess runs the GitHub-operations service inside the calling
+// process and hands out a gRPC client connection to it over an in-memory
+// listener, so that one binary (ghops-gateway -embedded) needs no second
+// process and no port. It runs exactly the server the ghops-github binary
+// runs (server.New: the same handlers, interceptors, validation, health and
+// the same contract); only the transport differs.
+package inprocess
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/test/bufconn"
+
+	"ghops.dev/redact"
+	"ghops.dev/services/github/internal/config"
+	"ghops.dev/services/github/internal/server"
+)
+
+// bufSize is the in-memory pipe's buffer; a larger message just flows
+// through it in pieces.
+const bufSize = 1 << 20
+
+// DefaultShutdownTimeout bounds Close's drain of in-flight calls.
+const DefaultShutdownTimeout = 10 * time.Second
+
+// Options configures the embedded service; zero values mean the defaults of
+// ghops-github.
+type Options struct {
+	// GitHubURL is the API root, ending in "/" (default https://api.github.com/).
+	GitHubURL string
+	// Token is the service's own GitHub token (never logged).
+	Token string
+	// AllowCallerToken honours a per-call token in metadata x-github-token.
+	AllowCallerToken bool
+	// CallTimeout bounds each call (default 30s).
+	CallTimeout time.Duration
+	// Logger receives the service's logs (default: discarded).
+	Logger *slog.Logger
+}
+
+// OptionsFromEnv reads the options from the environment variables the
+// ghops-github binary reads, with its defaults and checks: GITHUB_TOKEN,
+// GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN and GHOPS_GITHUB_CALL_TIMEOUT.
+// The listen and metrics addresses do not apply: nothing listens on a port.
+func OptionsFromEnv(getenv func(string) string) (Options, error) {
+	c, err := config.Load(nil, getenv, io.Discard)
+	if err != nil {
+		return Options{}, err
+	}
+	return Options{GitHubURL: c.GitHubURL, Token: c.Token, AllowCallerToken: c.AllowCallerToken, CallTimeout: c.CallTimeout}, nil
+}
+
+// Service is the service running in this process.
+type Service struct {
+	srv  *server.Server
+	conn *grpc.ClientConn
+	done chan error
+	once sync.Once
+	err  error
+}
+
+// Start starts the service on an in-memory listener and connects to it.
+func Start(o Options) (*Service, error) {
+	log := o.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cfg := config.Config{GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout}.WithDefaults()
+	srv, err := server.New(cfg, server.WithLogger(log))
+	if err != nil {
+		return nil, err
+	}
+	lis := bufconn.Listen(bufSize)
+	conn, err := grpc.NewClient("passthrough:///ghops-github-inprocess",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
+		grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		_ = lis.Close()
+		return nil, err
+	}
+	s := &Service{srv: srv, conn: conn, done: make(chan error, 1)}
+	go func() { s.done <- srv.Serve(lis) }()
+	log.Info("ghops-github running in process", "github_url", redact.String(cfg.GitHubURL),
+		"service_token", cfg.Token != "", "allow_caller_token", cfg.AllowCallerToken)
+	return s, nil
+}
+
+// Conn is the client connection to the service; it is closed by Shutdown.
+func (s *Service) Conn() *grpc.ClientConn { return s.conn }
+
+// Shutdown closes the client connection, drains the in-flight calls (cut
+// when ctx ends first) and stops the service. Later calls return the first
+// call's result.
+func (s *Service) Shutdown(ctx context.Context) error {
+	s.once.Do(func() {
+		cerr := s.conn.Close()
+		s.srv.Shutdown(ctx)
+		s.err = errors.Join(cerr, <-s.done)
+	})
+	return s.err
+}
+
+// Close is Shutdown bounded by DefaultShutdownTimeout.
+func (s *Service) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultShutdownTimeout)
+	defer cancel()
+	return s.Shutdown(ctx)
+}
