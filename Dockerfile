@@ -27,6 +27,7 @@ WORKDIR /src
 # Module downloads first, keyed on the go.mod and go.sum files only. Each
 # module builds on its own (GOWORK=off): its replace lines name its siblings.
 COPY gen/go.mod gen/go.sum gen/
+COPY redact/go.mod redact/
 COPY services/fakehub/go.mod services/fakehub/go.sum services/fakehub/
 COPY services/github/go.mod services/github/go.sum services/github/
 COPY gateway/go.mod gateway/go.sum gateway/
@@ -34,6 +35,7 @@ COPY client/go.mod client/go.sum client/
 RUN --mount=type=cache,target=/go/pkg/mod ["/usr/local/go/bin/go", "-C", "gateway", "mod", "download"]
 RUN --mount=type=cache,target=/go/pkg/mod ["/usr/local/go/bin/go", "-C", "client", "mod", "download"]
 COPY gen/ gen/
+COPY redact/ redact/
 COPY services/ services/
 COPY gateway/ gateway/
 COPY client/ client/

@@ -41,7 +41,7 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 		w.Header().Set("Allow", http.MethodPost)
 		e := rpcerror.New(rpcerror.InvalidRequest, "")
 		e.Message = "Invalid Request: use POST"
-		o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusMethodNotAllowed}, false)
+		o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusMethodNotAllowed})
 		writeBody(w, o.status, o.body, 0)
 		return
 	}
@@ -60,7 +60,7 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 		// The client went away or broke the body mid-way: whatever we
 		// write is unlikely to arrive, but it is well-formed.
 		p.log.LogAttrs(ctx, slog.LevelInfo, "reading request body", slog.String("transport", t.Name()), slog.String("error", redact.String(err.Error())))
-		o := p.refuse(ctx, t, x, &Refusal{Err: rpcerror.New(rpcerror.ParseError, "")}, false)
+		o := p.refuse(ctx, t, x, &Refusal{Err: rpcerror.New(rpcerror.ParseError, "")})
 		writeBody(w, o.status, o.body, 0)
 		return
 	}
@@ -87,7 +87,7 @@ func (p *Pipeline) writeTooLarge(ctx context.Context, t Transport, x *Exchange, 
 	e := rpcerror.New(rpcerror.InvalidRequest, "")
 	e.Message = "Invalid Request: body exceeds the limit of " + strconv.FormatInt(p.opts.MaxBody, 10) + " bytes"
 	e.HTTPStatus = http.StatusRequestEntityTooLarge
-	o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusRequestEntityTooLarge}, false)
+	o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusRequestEntityTooLarge})
 	w.Header().Set("Connection", "close")
 	writeBody(w, o.status, o.body, 0)
 }

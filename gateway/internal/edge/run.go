@@ -29,12 +29,12 @@ func (p *Pipeline) serveBody(ctx context.Context, t Transport, x *Exchange, b []
 	if perr != nil {
 		e := rpcerror.New(perr.Code, "")
 		e.Message = perr.Message
-		return p.refuse(ctx, t, x, &Refusal{Err: e}, batch)
+		return p.refuse(ctx, t, x, &Refusal{Err: e})
 	}
 	if batch && len(items) > p.opts.MaxBatch {
 		e := rpcerror.New(rpcerror.InvalidRequest, "")
 		e.Message = fmt.Sprintf("Invalid Request: batch of %d requests exceeds the limit of %d", len(items), p.opts.MaxBatch)
-		return p.refuse(ctx, t, x, &Refusal{Err: e}, false)
+		return p.refuse(ctx, t, x, &Refusal{Err: e})
 	}
 	calls := make([]*Call, len(items))
 	for i, it := range items {
@@ -46,14 +46,14 @@ func (p *Pipeline) serveBody(ctx context.Context, t Transport, x *Exchange, b []
 		calls[i] = c
 	}
 	if r := t.Begin(ctx, x, calls, batch); r != nil {
-		return p.refuse(ctx, t, x, r, false)
+		return p.refuse(ctx, t, x, r)
 	}
 	answers := p.run(ctx, t, x, calls)
 	return p.encode(ctx, t, x, calls, answers, batch)
 }
 
 // refuse answers a whole body with one error, id null.
-func (p *Pipeline) refuse(ctx context.Context, t Transport, x *Exchange, r *Refusal, _ bool) outcome {
+func (p *Pipeline) refuse(ctx context.Context, t Transport, x *Exchange, r *Refusal) outcome {
 	p.opts.Sink.Report(ctx, r.Err)
 	p.observe(t, "invalid", r.Err.Code)
 	status := r.Status

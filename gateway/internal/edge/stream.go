@@ -78,7 +78,7 @@ func (p *Pipeline) ServeStream(ctx context.Context, t Transport, in io.Reader, o
 			if line == nil {
 				e := rpcerror.New(rpcerror.InvalidRequest, "")
 				e.Message = "Invalid Request: message exceeds the limit of " + strconv.FormatInt(p.opts.MaxBody, 10) + " bytes"
-				o := p.refuse(ctx, t, x, &Refusal{Err: e}, false)
+				o := p.refuse(ctx, t, x, &Refusal{Err: e})
 				w.write(o.body)
 				continue
 			}
