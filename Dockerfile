@@ -28,6 +28,7 @@ WORKDIR /src
 # module builds on its own (GOWORK=off): its replace lines name its siblings.
 COPY gen/go.mod gen/go.sum gen/
 COPY redact/go.mod redact/
+COPY probe/go.mod probe/
 COPY services/fakehub/go.mod services/fakehub/go.sum services/fakehub/
 COPY services/github/go.mod services/github/go.sum services/github/
 COPY gateway/go.mod gateway/go.sum gateway/
@@ -36,6 +37,7 @@ RUN --mount=type=cache,target=/go/pkg/mod ["/usr/local/go/bin/go", "-C", "gatewa
 RUN --mount=type=cache,target=/go/pkg/mod ["/usr/local/go/bin/go", "-C", "client", "mod", "download"]
 COPY gen/ gen/
 COPY redact/ redact/
+COPY probe/ probe/
 COPY services/ services/
 COPY gateway/ gateway/
 COPY client/ client/

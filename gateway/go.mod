@@ -26,6 +26,7 @@ require (
 require (
 	cel.dev/cel-go v0.32.0 // indirect
 	cel.dev/expr v0.25.3 // indirect
+	ghops.dev/probe v0.0.0
 	ghops.dev/redact v0.0.0
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
@@ -73,3 +74,5 @@ replace (
 	ghops.dev/services/fakehub => ../services/fakehub
 	ghops.dev/services/github => ../services/github
 )
+
+replace ghops.dev/probe => ../probe

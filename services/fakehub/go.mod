@@ -9,6 +9,7 @@ require (
 )
 
 require (
+	ghops.dev/probe v0.0.0
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/cloudflare/circl v1.6.3 // indirect
 	github.com/cyphar/filepath-securejoin v0.6.1 // indirect
@@ -25,3 +26,5 @@ require (
 	golang.org/x/text v0.41.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
+
+replace ghops.dev/probe => ../../probe

@@ -17,6 +17,7 @@ require (
 	buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go v1.36.12-20260825204119-511051f7f437.2 // indirect
 	cel.dev/cel-go v0.32.0 // indirect
 	cel.dev/expr v0.25.3 // indirect
+	ghops.dev/probe v0.0.0
 	ghops.dev/redact v0.0.0
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
@@ -51,3 +52,5 @@ replace (
 	ghops.dev/redact => ../../redact
 	ghops.dev/services/fakehub => ../fakehub
 )
+
+replace ghops.dev/probe => ../../probe

@@ -33,7 +33,7 @@ import (
 	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/embedded"
-	"ghops.dev/gateway/internal/probe"
+	"ghops.dev/probe"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -67,7 +67,7 @@ func run(args []string) int {
 	if cfg.Command == config.CommandHealthcheck {
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 		defer cancel()
-		if err := probe.Ready(pctx, cfg.Addr); err != nil {
+		if err := probe.HTTP(pctx, cfg.Addr, "/readyz"); err != nil {
 			fmt.Fprintln(os.Stderr, "ghops-gateway: healthcheck:", err)
 			return 1
 		}

@@ -27,9 +27,10 @@ import (
 	"syscall"
 	"time"
 
+	"ghops.dev/probe"
 	"ghops.dev/services/fakehub"
 	"ghops.dev/services/fakehub/internal/config"
-	"ghops.dev/services/fakehub/internal/probe"
+	"ghops.dev/services/fakehub/internal/liveness"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -71,7 +72,7 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 	if c.Command == config.CommandHealthcheck {
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 		defer cancel()
-		if err := probe.Check(pctx, c.Listen); err != nil {
+		if err := probe.HTTP(pctx, c.Listen, liveness.Path); err != nil {
 			fmt.Fprintln(stderr, "fakehub: healthcheck:", err)
 			return 1
 		}
@@ -96,7 +97,7 @@ func serve(ctx context.Context, c config.Config, h http.Handler, log *slog.Logge
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: probe.Handler(h), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: liveness.Handler(h), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(lis) }()
 	log.Info("fakehub listening", "addr", lis.Addr().String(), "seed", c.Seed, "admin", c.AdminToken != "", "version", version)

@@ -12,23 +12,6 @@ import (
 	"ghops.dev/services/github/internal/probe"
 )
 
-func TestTarget(t *testing.T) {
-	tests := []struct{ listen, want string }{
-		{"0.0.0.0:50051", "127.0.0.1:50051"},
-		{":50051", "127.0.0.1:50051"},
-		{"[::]:50051", "[::1]:50051"},
-		{"127.0.0.1:50051", "127.0.0.1:50051"},
-		{"github:50051", "github:50051"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.listen, func(t *testing.T) {
-			if got, err := probe.Target(tc.listen); err != nil || got != tc.want {
-				t.Fatalf("Target(%q) = %q, %v; want %q", tc.listen, got, err, tc.want)
-			}
-		})
-	}
-}
-
 // TestGRPC probes a real gRPC health server in each state.
 func TestGRPC(t *testing.T) {
 	hs := health.NewServer()

@@ -28,7 +28,7 @@ func TestTarget(t *testing.T) {
 	}
 }
 
-func TestReady(t *testing.T) {
+func TestHTTP(t *testing.T) {
 	tests := []struct {
 		name    string
 		status  int
@@ -45,7 +45,7 @@ func TestReady(t *testing.T) {
 				w.WriteHeader(tc.status)
 			}))
 			defer srv.Close()
-			err := Ready(context.Background(), strings.TrimPrefix(srv.URL, "http://"))
+			err := HTTP(context.Background(), strings.TrimPrefix(srv.URL, "http://"), "/readyz")
 			if path != "/readyz" {
 				t.Errorf("probed %q, want /readyz", path)
 			}

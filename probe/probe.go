@@ -1,6 +1,7 @@
-// Package probe checks a running gateway from outside, as a container
-// healthcheck does: the images have no shell and no curl, so the binary
-// probes itself ("ghops-gateway healthcheck").
+// Package probe checks a running ghops server from outside, as a container
+// healthcheck or a Kubernetes exec probe does: the images have no shell and
+// no curl, so every binary probes its own listen address ("healthcheck"
+// command). The gRPC health check of the service builds on Target.
 package probe
 
 import (
@@ -27,14 +28,14 @@ func Target(listen string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// Ready asks GET /readyz of the gateway listening on addr and returns nil
-// only for 200, which the gateway answers when its service is SERVING.
-func Ready(ctx context.Context, addr string) error {
-	target, err := Target(addr)
+// HTTP asks GET path of the server listening on listen and returns nil only
+// for 200.
+func HTTP(ctx context.Context, listen, path string) error {
+	target, err := Target(listen)
 	if err != nil {
 		return err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+target+"/readyz", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+target+path, nil)
 	if err != nil {
 		return err
 	}
@@ -45,7 +46,7 @@ func Ready(ctx context.Context, addr string) error {
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<10))
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET /readyz: %s", resp.Status)
+		return fmt.Errorf("GET %s: %s", path, resp.Status)
 	}
 	return nil
 }

@@ -1,0 +1,3 @@
+module ghops.dev/probe
+
+go 1.26.7
