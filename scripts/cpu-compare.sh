@@ -74,7 +74,7 @@ run() {
 
 run1() {
 	local b=$work/$1 ep=$2 tool=$3 c=$4
-	local p=$((20000 + RANDOM % 20000))
+	local p=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+), where outgoing connections take ports
 	"$b/fakehub" -listen 127.0.0.1:$((p + 1)) -seed demo -admin-token adm -core-limit 100000000 -search-limit 100000000 2>/dev/null &
 	local f=$!
 	pids+=("$f")
