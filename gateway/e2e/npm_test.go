@@ -42,9 +42,9 @@ func needNode(t *testing.T, name string) string {
 		return p
 	}
 	if os.Getenv(envRequireNode) != "" {
-		t.Fatalf("%s is not on PATH and %s is set: install Node.js 18 or later with npm (.ci/run does)", name, envRequireNode)
+		t.Fatalf("%s is not on PATH and %s is set: install Node.js 20 or later with npm (.ci/run does)", name, envRequireNode)
 	}
-	t.Skipf("%s is not on PATH: these tests run the official MCP TypeScript SDK and conformance suite under Node.js 18+ with npm (set %s=1 to make this a failure, as CI does)", name, envRequireNode)
+	t.Skipf("%s is not on PATH: these tests run the official MCP TypeScript SDK and conformance suite under Node.js 20+ with npm (set %s=1 to make this a failure, as CI does)", name, envRequireNode)
 	return ""
 }
 

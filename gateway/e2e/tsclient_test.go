@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -103,6 +104,7 @@ func tsSteps() []tsStep {
 
 // tsPlan is what client.mjs reads.
 type tsPlan struct {
+	SDK       string            `json:"sdk"` // "v1" or "v2"
 	Transport string            `json:"transport"`
 	URL       string            `json:"url,omitempty"`
 	Command   string            `json:"command,omitempty"`
@@ -154,22 +156,45 @@ var wantTools = []string{
 	"update_pull_request", "merge_pull_request", "commit_files",
 }
 
-// TestTypeScriptSDK runs the official MCP TypeScript SDK
-// (@modelcontextprotocol/sdk, the client of MCP Inspector, mcp-remote and
-// most TypeScript hosts) against the real stack, over Streamable HTTP and
-// over stdio (the SDK spawns the gateway), in the three tool-error modes,
-// at the versions the SDK speaks among those the gateway serves: its own
-// (2025-11-25) and 2025-06-18 offered in initialize. It does not speak
-// 2026-07-28. Each run lists the tools, calls two, then provokes every
-// error code and checks what the SDK hands the host: in auto and result
-// mode an isError result with the rendered text, the contract error under
-// _meta["dev.ghops/error"] and no structuredContent (which the SDK would
-// check against the tool's outputSchema and reject); in jsonrpc mode the
-// thrown McpError's code. After every failure the same session must
-// still serve a call.
+// tsRun is one SDK line at one protocol version.
+type tsRun struct {
+	sdk     string // "v1" (@modelcontextprotocol/sdk) or "v2" (@modelcontextprotocol/client)
+	version string // the version it must negotiate
+	pin     string // tsPlan.Pin
+}
+
+// tsRuns are the versions each SDK line speaks among 2025-06-18,
+// 2025-11-25 and 2026-07-28: v1 offers 2025-11-25 (and 2025-06-18 when a
+// host pins it); v2 probes with server/discover and takes 2026-07-28
+// (its default, the 2025 handshake, is v1's).
+var tsRuns = []tsRun{
+	{sdk: "v1", version: "2025-11-25"},
+	{sdk: "v1", version: "2025-06-18", pin: "2025-06-18"},
+	{sdk: "v2", version: "2026-07-28", pin: "auto"},
+}
+
+// TestTypeScriptSDK runs the official MCP TypeScript SDK (the client of
+// MCP Inspector, mcp-remote and most TypeScript hosts), v1
+// (@modelcontextprotocol/sdk) and v2 (@modelcontextprotocol/client),
+// against the real stack, over Streamable HTTP and over stdio (the SDK
+// spawns the gateway), in the three tool-error modes, at the versions each
+// speaks (tsRuns). Each run lists the tools, calls two, then provokes
+// every error code and checks what the SDK hands the host: in auto and
+// result mode an isError result with the rendered text, the contract error
+// under _meta["dev.ghops/error"] and no structuredContent (which the SDK
+// would check against the tool's outputSchema and reject); in jsonrpc mode
+// the thrown error's code. After every failure the same session must still
+// serve a call.
 func TestTypeScriptSDK(t *testing.T) {
 	dir := npmInstall(t, "tsclient")
 	node := needNode(t, "node")
+	if major := nodeMajor(t, node); major < 20 {
+		msg := fmt.Sprintf("the TypeScript SDK v2 needs Node.js 20 or later; node is %d", major)
+		if os.Getenv(envRequireNode) != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
 	script := installScript(t, dir, "tsclient", "client.mjs")
 	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{
 		Hub: &fakehub.Config{Seed: "demo", AdminToken: fakehubAdmin}, CallTimeout: 20 * time.Second,
@@ -178,18 +203,17 @@ func TestTypeScriptSDK(t *testing.T) {
 	for _, mode := range []string{"jsonrpc", "result"} {
 		gateways[mode] = gatewaytest.StartGateway(t, st.Service.Addr, gatewaytest.StackOptions{MCPToolErrors: mode, CallTimeout: 20 * time.Second})
 	}
-	for _, transport := range []string{"http", "stdio"} {
-		for _, mode := range []string{"auto", "jsonrpc", "result"} {
-			for _, version := range []string{"2025-11-25", "2025-06-18"} {
-				t.Run(transport+" "+version+" "+mode, func(t *testing.T) {
+	for _, run := range tsRuns {
+		for _, transport := range []string{"http", "stdio"} {
+			for _, mode := range []string{"auto", "jsonrpc", "result"} {
+				t.Run(run.sdk+" "+transport+" "+run.version+" "+mode, func(t *testing.T) {
 					plan := tsPlan{
+						SDK:       run.sdk,
 						Transport: transport,
+						Pin:       run.pin,
 						Hub:       map[string]string{"url": strings.TrimSuffix(st.HubURL, "/"), "token": fakehubAdmin},
 						Steps:     tsSteps(),
 						Probe:     tsStep{Tool: "fetch", Args: map[string]any{"repo": repo}},
-					}
-					if version != "2025-11-25" {
-						plan.Pin = version
 					}
 					if transport == "http" {
 						plan.URL = gateways[mode].URL + "/mcp"
@@ -201,7 +225,7 @@ func TestTypeScriptSDK(t *testing.T) {
 						}
 					}
 					out, stderr := runTSClient(t, node, script, plan)
-					checkTSRun(t, plan, out, version, mode)
+					checkTSRun(t, plan, out, run.version, mode)
 					if strings.Contains(stderr, fakehub.DemoToken) {
 						t.Error("the service token reached the stdio gateway's log")
 					}
@@ -212,6 +236,20 @@ func TestTypeScriptSDK(t *testing.T) {
 			}
 		}
 	}
+}
+
+// nodeMajor returns node's major version.
+func nodeMajor(t *testing.T, node string) int {
+	t.Helper()
+	out, err := exec.Command(node, "-p", "process.versions.node.split('.')[0]").Output()
+	if err != nil {
+		t.Fatalf("node -p: %v", err)
+	}
+	major, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("node version %q", out)
+	}
+	return major
 }
 
 // runTSClient runs client.mjs with plan and returns its parsed output and
@@ -276,7 +314,7 @@ func checkTSRun(t *testing.T, plan tsPlan, out tsOutput, version, mode string) {
 				t.Errorf("the session did not serve a call after the failure")
 			}
 			if mode == "jsonrpc" || s.Tool == "no_such_tool" {
-				checkTSThrown(t, s, r, plan.Transport)
+				checkTSThrown(t, s, r, plan)
 				return
 			}
 			checkTSErrorResult(t, s, r, plan.Transport)
@@ -300,15 +338,21 @@ func checkTSSuccess(t *testing.T, s tsStep, r tsResult) {
 
 // checkTSThrown: the SDK threw an McpError carrying the contract's code
 // and error object.
-func checkTSThrown(t *testing.T, s tsStep, r tsResult, transport string) {
+func checkTSThrown(t *testing.T, s tsStep, r tsResult, plan tsPlan) {
 	t.Helper()
 	if r.Outcome != "error" || r.Error == nil {
 		t.Fatalf("want a thrown JSON-RPC error, got %s", dump(r))
 	}
-	if r.Error.Name != "McpError" || r.Error.Code == nil || *r.Error.Code != s.code {
-		t.Fatalf("want McpError %d, got %s", s.code, dump(r))
+	// v1 throws McpError("MCP error <code>: <message>"), v2 ProtocolError
+	// with the message as sent.
+	name, prefix := "McpError", fmt.Sprintf("MCP error %d: ", s.code)
+	if plan.SDK == "v2" {
+		name, prefix = "ProtocolError", ""
 	}
-	if !strings.HasPrefix(r.Error.Message, fmt.Sprintf("MCP error %d: ", s.code)) {
+	if r.Error.Name != name || r.Error.Code == nil || *r.Error.Code != s.code {
+		t.Fatalf("want %s %d, got %s", name, s.code, dump(r))
+	}
+	if !strings.HasPrefix(r.Error.Message, prefix) || len(r.Error.Message) == len(prefix) {
 		t.Errorf("message %q", r.Error.Message)
 	}
 	var d struct {
@@ -318,7 +362,7 @@ func checkTSThrown(t *testing.T, s tsStep, r tsResult, transport string) {
 	if err := json.Unmarshal(r.Error.Data, &d); err != nil || d.Tool != s.Tool || d.Timestamp == "" {
 		t.Errorf("error data %s", r.Error.Data)
 	}
-	if s.code == -32004 && transport == "http" && r.RetryAfter == nil {
+	if s.code == -32004 && plan.Transport == "http" && r.RetryAfter == nil {
 		t.Error("-32004 without a Retry-After header")
 	}
 }

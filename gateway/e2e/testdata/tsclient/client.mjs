@@ -1,17 +1,22 @@
-// client.mjs drives the ghops gateway with the official MCP TypeScript SDK
-// (@modelcontextprotocol/sdk), the client behind MCP Inspector, mcp-remote
-// and most TypeScript hosts. gateway/e2e/tsclient_test.go writes a plan (a
-// JSON file named by the first argument), runs this program and asserts on
-// the one JSON document it prints: what the SDK surfaced for every step, as
-// a host built on it would see it.
+// client.mjs drives the ghops gateway with the official MCP TypeScript SDK,
+// the client behind MCP Inspector, mcp-remote and most TypeScript hosts:
+// v1 (@modelcontextprotocol/sdk, 2025-11-25 and older) or v2
+// (@modelcontextprotocol/client, which also speaks 2026-07-28).
+// gateway/e2e/tsclient_test.go writes a plan (a JSON file named by the
+// first argument), runs this program and asserts on the one JSON document
+// it prints: what the SDK surfaced for every step, as a host built on it
+// would see it.
 //
 // The plan:
 //
+//	sdk        "v1" or "v2"
 //	transport  "http" (Streamable HTTP to url) or "stdio" (spawn command
 //	           with args and env, as a host starts a local server)
-//	pin        "" for the SDK's own version, or a version to offer in
+//	pin        v1: "" for the SDK's own version, or a version to offer in
 //	           initialize instead (how a host pinned to an older revision
-//	           behaves; the SDK has no option for it)
+//	           behaves; v1 has no option for it). v2: its versionNegotiation
+//	           mode, "auto" (probe with server/discover, the 2026-07-28 way)
+//	           or "" (its default, the 2025 initialize handshake)
 //	hub        {url, token}: fakehub's admin API, for the steps with faults
 //	steps      [{name, tool, args, faults}]: one tools/call each, with
 //	           fakehub's faults set for that call only
@@ -21,11 +26,18 @@
 // Nothing here asserts: the Go test does, so that a failure names the Go
 // expectation it broke.
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const plan = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+
+// The SDK line the plan names, loaded as a host would import it.
+const { Client, StreamableHTTPClientTransport, StdioClientTransport } =
+  plan.sdk === 'v2'
+    ? { ...(await import('@modelcontextprotocol/client')), ...(await import('@modelcontextprotocol/client/stdio')) }
+    : {
+        ...(await import('@modelcontextprotocol/sdk/client/index.js')),
+        ...(await import('@modelcontextprotocol/sdk/client/streamableHttp.js')),
+        ...(await import('@modelcontextprotocol/sdk/client/stdio.js')),
+      };
 
 // wire records what crossed the transport beneath the SDK: the
 // MCP-Protocol-Version headers sent and the last Retry-After (HTTP), the
@@ -126,9 +138,19 @@ async function main() {
   } else {
     inner = new StdioClientTransport({ command: plan.command, args: plan.args, env: plan.env, stderr: 'inherit' });
   }
-  const client = new Client({ name: 'e2e-ts-sdk', version: '1.0.0' });
-  await client.connect(new WatchedTransport(inner, plan.pin));
-  const out = { negotiated: wire.negotiated, serverInfo: client.getServerVersion() ?? null, tools: [], steps: [] };
+  let client;
+  if (plan.sdk === 'v2') {
+    // v2 negotiates (and on 2026-07-28 sets the per-request _meta and
+    // headers) itself: its transport is used as is.
+    const opts = plan.pin ? { versionNegotiation: { mode: plan.pin } } : {};
+    client = new Client({ name: 'e2e-ts-sdk-v2', version: '1.0.0' }, opts);
+    await client.connect(inner);
+  } else {
+    client = new Client({ name: 'e2e-ts-sdk', version: '1.0.0' });
+    await client.connect(new WatchedTransport(inner, plan.pin));
+  }
+  const negotiated = client.getNegotiatedProtocolVersion?.() ?? wire.negotiated;
+  const out = { negotiated, serverInfo: client.getServerVersion() ?? null, tools: [], steps: [] };
   const listed = await client.listTools();
   out.tools = listed.tools.map((t) => ({ name: t.name, hasOutputSchema: t.outputSchema !== undefined }));
   for (const step of plan.steps) {
