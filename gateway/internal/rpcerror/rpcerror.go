@@ -150,6 +150,12 @@ type Data struct {
 	ActualSHA string `json:"actual_sha,omitempty"`
 	// Protocol is a protocol-version mismatch (MCP).
 	Protocol *Protocol `json:"protocol,omitempty"`
+	// Supported and Requested repeat Protocol's members at the top of
+	// data for MCP's -32022, where MCP 2026-07-28's
+	// UnsupportedProtocolVersionError puts them and SDKs look for them.
+	Supported []string `json:"supported,omitempty"`
+	// Requested: see Supported.
+	Requested string `json:"requested,omitempty"`
 	// Policy is the gateway policy rule that refused the call (-32001,
 	// -32004 from the gateway's own limits; GitHub was not called).
 	Policy *Policy `json:"policy,omitempty"`
