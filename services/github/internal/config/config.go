@@ -3,19 +3,19 @@
 // given on the command line wins over its variable, which wins over the
 // default.
 //
-//	flag                 env                          default
-//	-addr                GHOPS_GITHUB_ADDR            127.0.0.1:50051
-//	-github-url          GITHUB_API_URL               https://api.github.com/
-//	-allow-caller-token  GHOPS_ALLOW_CALLER_TOKEN     false
-//	-call-timeout        GHOPS_GITHUB_CALL_TIMEOUT    30s
-//	-metrics-addr        GHOPS_GITHUB_METRICS_ADDR    127.0.0.1:9464 ("off" disables)
-//	-log-level           GHOPS_GITHUB_LOG_LEVEL       info
-//	-tls-cert            GHOPS_GITHUB_TLS_CERT        "" (plaintext gRPC; with -tls-key: TLS)
-//	-tls-key             GHOPS_GITHUB_TLS_KEY         ""
-//	-tls-client-ca       GHOPS_GITHUB_TLS_CLIENT_CA   "" (callers may authenticate by a client certificate this CA signed)
-//	-caller-secret-file  GHOPS_SERVICE_SECRET_FILE    "" (callers may authenticate with "authorization: Bearer <secret>")
-//	-insecure-no-auth    GHOPS_GITHUB_INSECURE_NO_AUTH false (serve a non-loopback address with no caller authentication)
-//	-reflection          GHOPS_GITHUB_REFLECTION      false (serve gRPC server reflection, behind the same authentication)
+//	flag                         env                               default
+//	-addr                        GHOPS_GITHUB_ADDR                 127.0.0.1:50051
+//	-github-url                  GITHUB_API_URL                    https://api.github.com/
+//	-allow-caller-token          GHOPS_ALLOW_CALLER_TOKEN          false
+//	-call-timeout                GHOPS_GITHUB_CALL_TIMEOUT         30s
+//	-metrics-addr                GHOPS_GITHUB_METRICS_ADDR         127.0.0.1:9464 ("off" disables)
+//	-log-level                   GHOPS_GITHUB_LOG_LEVEL            info
+//	-tls-cert                    GHOPS_GITHUB_TLS_CERT             "" (plaintext gRPC; with -tls-key: TLS)
+//	-tls-key                     GHOPS_GITHUB_TLS_KEY              ""
+//	-tls-client-ca               GHOPS_GITHUB_TLS_CLIENT_CA        "" (callers may authenticate by a client certificate this CA signed)
+//	-caller-secret-file          GHOPS_SERVICE_SECRET_FILE         "" (callers may authenticate with "authorization: Bearer <secret>")
+//	-insecure-no-auth            GHOPS_GITHUB_INSECURE_NO_AUTH     false (serve a non-loopback address with no caller authentication)
+//	-reflection                  GHOPS_GITHUB_REFLECTION           false (serve gRPC server reflection, behind the same authentication)
 //	-github-app-id               GHOPS_GITHUB_APP_ID               0 (GitHub App instead of GITHUB_TOKEN)
 //	-github-app-key-file         GHOPS_GITHUB_APP_KEY_FILE         "" (the App's PEM private key)
 //	-github-app-installation-id  GHOPS_GITHUB_APP_INSTALLATION_ID  0
