@@ -121,12 +121,16 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		return
 	}
 
-	// Authentication.
-	if auth := r.Header.Get("Authorization"); auth != "" {
+	// Authentication. The App token exchange carries a JWT, which its
+	// handler verifies.
+	if auth := r.Header.Get("Authorization"); auth != "" && template != appTokenRoute {
 		scheme, val, _ := strings.Cut(strings.TrimSpace(auth), " ")
 		val = strings.TrimSpace(val)
 		if s := strings.ToLower(scheme); s == "token" || s == "bearer" {
 			c.tok = h.tokens[val]
+			if c.tok == nil {
+				c.tok = h.appTokenInfo(val)
+			}
 		}
 		if c.tok == nil {
 			rec.Status = 401
