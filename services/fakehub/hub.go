@@ -67,7 +67,7 @@ type Fault struct {
 // Config configures a Hub. Zero values select defaults: CoreLimit 5000/hour, SearchLimit 30/minute,
 // Now time.Now, Logger discarding. AdminToken empty disables the /_fakehub/ admin endpoints.
 type Config struct {
-	Tokens      []Token
+	Tokens []Token
 	// Apps are the GitHub Apps whose installations may get tokens (apps.go).
 	Apps []App
 	// AppTokenTTL is the life of an installation token (default DefaultAppTokenTTL).
