@@ -2,6 +2,7 @@ package gatewaytest
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"ghops.dev/services/github/servicetest"
 
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/httpcall"
 )
 
 const serviceSecret = "svc-secret-0123456789abcdef"
@@ -30,19 +32,22 @@ func TestServiceAuth(t *testing.T) {
 		configure func(*config.Config)
 		ok        bool
 		cause     string // logged for a refusal
+		// notReady: /readyz says 503. A gateway with no secret looks ready
+		// (health is open to probes); one with a wrong secret does not.
+		notReady bool
 	}{
 		{name: "shared secret", opts: StackOptions{ServiceSecret: serviceSecret}, ok: true},
 		{name: "no secret", opts: StackOptions{ServiceSecret: serviceSecret}, configure: func(c *config.Config) { c.ServiceSecretFile = "" },
 			cause: "no bearer secret and no verified client certificate"},
 		{name: "wrong secret", opts: StackOptions{ServiceSecret: serviceSecret}, configure: func(c *config.Config) { c.ServiceSecretFile = wrong },
-			cause: "wrong bearer secret"},
+			cause: "wrong bearer secret", notReady: true},
 		{name: "mTLS", opts: StackOptions{ServicePKI: &pki}, ok: true},
 		{name: "TLS without a client certificate", opts: StackOptions{ServicePKI: &pki},
 			configure: func(c *config.Config) { c.ServiceTLSCert, c.ServiceTLSKey = "", "" },
 			cause:     "no bearer secret and no verified client certificate"},
 		{name: "plaintext to a TLS service", opts: StackOptions{ServicePKI: &pki},
 			configure: func(c *config.Config) { c.ServiceTLSCA, c.ServiceTLSCert, c.ServiceTLSKey = "", "", "" },
-			cause:     "Unavailable"},
+			cause:     "Unavailable", notReady: true},
 		{name: "mTLS or secret: secret over TLS", opts: StackOptions{ServicePKI: &pki, ServiceSecret: serviceSecret},
 			configure: func(c *config.Config) { c.ServiceTLSCert, c.ServiceTLSKey = "", "" }, ok: true},
 	}
@@ -50,6 +55,10 @@ func TestServiceAuth(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.opts.Configure = tc.configure
 			st := StartStack(t, tc.opts)
+			resp, body := httpcall.Do(t, http.MethodGet, st.URL+"/readyz", "")
+			if want := map[bool]int{false: 200, true: 503}[tc.notReady]; resp.StatusCode != want {
+				t.Errorf("/readyz = %d want %d: %s", resp.StatusCode, want, body)
+			}
 			_, _, out := rpc(t, st.URL, "fetch", `{"repo":"octo-org/hello-world"}`)
 			if tc.ok {
 				if c := code(t, out); c != 0 {

@@ -8,6 +8,9 @@
 // The rule is written once, as a unary and a stream interceptor. The
 // grpc.health.v1 service stays open: container and Kubernetes probes cannot
 // carry a secret, and health answers say nothing but SERVING or NOT_SERVING.
+// A caller that presents a wrong secret is refused there too, so that a
+// gateway with a stale secret fails its readiness check instead of looking
+// ready and failing every call.
 // A refused call gets codes.Unauthenticated with an ErrorInfo whose reason
 // is ERROR_REASON_CALLER_UNAUTHENTICATED (docs/errors.md), and the message
 // never repeats what the caller sent.
@@ -101,9 +104,10 @@ var (
 // codes.Unauthenticated status with the ERROR_REASON_CALLER_UNAUTHENTICATED
 // ErrorInfo.
 func (a *Authenticator) Check(ctx context.Context, method string) error {
-	if !a.Enabled() || strings.HasPrefix(method, OpenPrefix) {
+	if !a.Enabled() {
 		return nil
 	}
+	open := strings.HasPrefix(method, OpenPrefix)
 	if a.mtls && verifiedPeer(ctx) {
 		return nil
 	}
@@ -122,6 +126,9 @@ func (a *Authenticator) Check(ctx context.Context, method string) error {
 				err = ErrWrong
 			}
 		}
+	}
+	if open && err == ErrMissing {
+		return nil
 	}
 	return refusal(err)
 }

@@ -42,6 +42,10 @@ func TestCheck(t *testing.T) {
 			md: metadata.Pairs("authorization", "Bearer "+secret, "authorization", "Bearer "+secret), why: callerauth.ErrMalform},
 		{name: "mtls only, no peer", auth: callerauth.New(nil, true), method: "/x/y",
 			md: metadata.Pairs("authorization", "Bearer "+secret), why: callerauth.ErrMissing},
+		{name: "health refuses a wrong secret", auth: callerauth.New([]byte(secret), false), method: "/grpc.health.v1.Health/Check",
+			md: metadata.Pairs("authorization", "Bearer stale"), why: callerauth.ErrWrong},
+		{name: "health accepts the right secret", auth: callerauth.New([]byte(secret), false), method: "/grpc.health.v1.Health/Check",
+			md: metadata.Pairs("authorization", "Bearer "+secret), ok: true},
 		{name: "health prefix is exact", auth: callerauth.New([]byte(secret), false), method: "/grpc.health.v1.HealthX/Check", why: callerauth.ErrMissing},
 	}
 	for _, tc := range tests {
