@@ -5,6 +5,7 @@ import (
 	"crypto/rsa"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -140,4 +141,51 @@ func TestAppInstallationTokens(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzAppTokenExchange sends arbitrary Authorization values to the token
+// exchange: no panic, the answer is 401 or 404 with GitHub's error shape,
+// and no token is ever issued without a JWT the App's key signed.
+func FuzzAppTokenExchange(f *testing.F) {
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		f.Fatal(err)
+	}
+	other, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		f.Fatal(err)
+	}
+	now := time.Now()
+	sign := func(m jwt.SigningMethod, k any, iss string) string {
+		s, err := jwt.NewWithClaims(m, jwt.RegisteredClaims{Issuer: iss, IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(now.Add(time.Minute))}).SignedString(k)
+		if err != nil {
+			f.Fatal(err)
+		}
+		return s
+	}
+	for _, seed := range []string{"", "Bearer", "Bearer ", "Bearer x.y.z", "bearer a.b", "Basic Zm9vOmJhcg==",
+		"Bearer " + sign(jwt.SigningMethodRS256, other, "42"), "Bearer " + sign(jwt.SigningMethodHS256, []byte("k"), "42"),
+		"Bearer " + sign(jwt.SigningMethodRS256, other, "x"), "Bearer eyJhbGciOiJub25lIn0.eyJpc3MiOiI0MiJ9."} {
+		f.Add(seed)
+	}
+	h, err := fakehub.New(fakehub.Config{Apps: []fakehub.App{{ID: 42, PublicKey: &key.PublicKey, Installations: []fakehub.Installation{{ID: 7}}}}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, auth string) {
+		req := httptest.NewRequest(http.MethodPost, "/app/installations/7/access_tokens", nil)
+		req.Header["Authorization"] = []string{auth}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 401 && rec.Code != 404 {
+			t.Fatalf("status %d for %q: %s", rec.Code, auth, rec.Body)
+		}
+		var body map[string]any
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || body["message"] == nil {
+			t.Fatalf("answer %q is not GitHub's error shape", rec.Body)
+		}
+		if h.AppTokensIssued() != 0 {
+			t.Fatalf("a token was issued for %q", auth)
+		}
+	})
 }

@@ -140,7 +140,9 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		}
 	}
 	identity, limit, window := h.bucketFor(c, resource)
-	counted := template != "/rate_limit"
+	// The App token exchange is limited per App on GitHub, not per client
+	// address; it is not counted here.
+	counted := template != "/rate_limit" && template != appTokenRoute
 
 	// Fault injection.
 	act := h.faults.Decide(r.Method, template, path)
