@@ -26,6 +26,10 @@ func TestServiceAuth(t *testing.T) {
 	if err := os.WriteFile(wrong, []byte("wrong-secret-0123456789abcdef\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	old := filepath.Join(t.TempDir(), "old")
+	if err := os.WriteFile(old, []byte(serviceSecret+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name      string
 		opts      StackOptions
@@ -41,6 +45,14 @@ func TestServiceAuth(t *testing.T) {
 			cause: "no bearer secret and no verified client certificate"},
 		{name: "wrong secret", opts: StackOptions{ServiceSecret: serviceSecret}, configure: func(c *config.Config) { c.ServiceSecretFile = wrong },
 			cause: "wrong bearer secret", notReady: true},
+		// A rotation: the service accepts the new secret and the old one
+		// (its file has both); gateways still on the old file work, and
+		// gateways on the new file send its first line.
+		{name: "rotation: gateway on the new file", opts: StackOptions{ServiceSecret: "new-secret-0123456789abcdef\n" + serviceSecret}, ok: true},
+		{name: "rotation: gateway still on the old secret", opts: StackOptions{ServiceSecret: "new-secret-0123456789abcdef\n" + serviceSecret},
+			configure: func(c *config.Config) { c.ServiceSecretFile = old }, ok: true},
+		{name: "rotation: neither secret", opts: StackOptions{ServiceSecret: "new-secret-0123456789abcdef\n" + serviceSecret},
+			configure: func(c *config.Config) { c.ServiceSecretFile = wrong }, cause: "wrong bearer secret", notReady: true},
 		{name: "mTLS", opts: StackOptions{ServicePKI: &pki}, ok: true},
 		{name: "TLS without a client certificate", opts: StackOptions{ServicePKI: &pki},
 			configure: func(c *config.Config) { c.ServiceTLSCert, c.ServiceTLSKey = "", "" },
@@ -87,7 +99,7 @@ func TestServiceAuth(t *testing.T) {
 				}
 			}
 			raw, _ := json.Marshal(out)
-			for _, s := range []string{serviceSecret, "wrong-secret-0123456789"} {
+			for _, s := range []string{serviceSecret, "wrong-secret-0123456789", "new-secret-0123456789"} {
 				if strings.Contains(string(raw), s) || strings.Contains(st.Gateway.Logs(), s) {
 					t.Errorf("%q leaked: answer %s\nlogs:\n%s", s, raw, st.Gateway.Logs())
 				}

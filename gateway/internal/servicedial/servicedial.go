@@ -106,8 +106,10 @@ func clientTLS(c Config) (*tls.Config, error) {
 	return tc, nil
 }
 
-// loadSecret reads the secret: the file without surrounding white space,
-// one word of printable ASCII (it travels in gRPC metadata).
+// loadSecret reads the secret: the file's first non-blank line without
+// surrounding white space, one word of printable ASCII (it travels in gRPC
+// metadata). Later lines are for the service: during a rotation its file
+// holds the new secret first and the old one below it.
 func loadSecret(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -118,7 +120,12 @@ func loadSecret(path string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("-service-secret-file %s: %w", path, err)
 	}
-	s := strings.TrimSpace(string(b))
+	s := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		if s = strings.TrimSpace(line); s != "" {
+			break
+		}
+	}
 	if len(b) > maxSecretFile || s == "" {
 		return "", fmt.Errorf("-service-secret-file %s: must hold one secret of at most %d bytes", path, maxSecretFile)
 	}

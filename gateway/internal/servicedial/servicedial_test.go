@@ -34,6 +34,7 @@ func TestOptions(t *testing.T) {
 		{name: "TLS only", cfg: servicedial.Config{CA: pki.CA}, wantMode: "tls"},
 		{name: "missing secret file", cfg: servicedial.Config{SecretFile: filepath.Join(dir, "none")}, wantErr: "-service-secret-file"},
 		{name: "empty secret", cfg: servicedial.Config{SecretFile: file("empty", "\n\n")}, wantErr: "must hold one secret"},
+		{name: "rotation file: the first line is sent", cfg: servicedial.Config{SecretFile: file("rotation", "\nabcdefghijklmnop-new\nabcdefghijklmnop-old\n")}, wantMode: "secret"},
 		{name: "two words", cfg: servicedial.Config{SecretFile: file("words", "hidden-part one")}, wantErr: "printable ASCII"},
 		{name: "CA not PEM", cfg: servicedial.Config{CA: file("ca", "hidden-part")}, wantErr: "no PEM certificate"},
 		{name: "certificate without its key", cfg: servicedial.Config{CA: pki.CA, Cert: pki.ClientCert, Key: pki.ServerKey}, wantErr: "-service-tls-cert"},

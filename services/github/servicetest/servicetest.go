@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -33,7 +34,8 @@ type Options struct {
 	// Logger receives the service's logs (default: discarded).
 	Logger *slog.Logger
 	// CallerSecret, when set, is the shared bearer secret callers must send
-	// (written to a file, as -caller-secret-file); Conn sends it.
+	// (written to a file, as -caller-secret-file; several lines are several
+	// accepted secrets, as during a rotation); Conn sends the first line.
 	CallerSecret string
 	// TLSCert, TLSKey and TLSClientCA are PEM files, as -tls-cert,
 	// -tls-key and -tls-client-ca.
@@ -94,7 +96,8 @@ func Start(t testing.TB, o Options) *Service {
 		dial = []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
 	}
 	if o.CallerSecret != "" {
-		dial = append(dial, grpc.WithPerRPCCredentials(Bearer(o.CallerSecret)))
+		first, _, _ := strings.Cut(o.CallerSecret, "\n")
+		dial = append(dial, grpc.WithPerRPCCredentials(Bearer(first)))
 	}
 	conn, err := grpc.NewClient(lis.Addr().String(), dial...)
 	if err != nil {

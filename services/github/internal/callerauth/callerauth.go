@@ -11,6 +11,12 @@
 // A caller that presents a wrong secret is refused there too, so that a
 // gateway with a stale secret fails its readiness check instead of looking
 // ready and failing every call.
+//
+// The secret file may hold several secrets, one per line, so that a secret
+// can be rotated without downtime: the service accepts any of them, the
+// gateway sends the first. To rotate, put the new secret first and keep the
+// old one below it, restart the services, then the gateways, then drop the
+// old line.
 // A refused call gets codes.Unauthenticated with an ErrorInfo whose reason
 // is ERROR_REASON_CALLER_UNAUTHENTICATED (docs/errors.md), and the message
 // never repeats what the caller sent.
@@ -57,21 +63,24 @@ const domain = "ghops.dev"
 // Authenticator checks callers. The zero value and a nil one let every
 // caller through (no authentication configured).
 type Authenticator struct {
-	secret    [sha256.Size]byte
+	secrets   [][sha256.Size]byte
 	hasSecret bool
 	mtls      bool
 }
 
-// New returns an Authenticator accepting the bearer secret (nil for none)
-// and, with mtls, any caller whose client certificate the TLS handshake
-// verified. With neither, every caller is let through.
-func New(secret []byte, mtls bool) *Authenticator {
+// New returns an Authenticator accepting any of the bearer secrets (none
+// for no secret) and, with mtls, any caller whose client certificate the
+// TLS handshake verified. With neither, every caller is let through.
+func New(secrets [][]byte, mtls bool) *Authenticator {
 	a := &Authenticator{mtls: mtls}
-	if len(secret) > 0 {
-		// Hashing first makes the comparison constant-time in the length
-		// too: both sides are always 32 bytes.
-		a.secret, a.hasSecret = sha256.Sum256(secret), true
+	for _, s := range secrets {
+		if len(s) > 0 {
+			// Hashing first makes the comparison constant-time in the
+			// length too: both sides are always 32 bytes.
+			a.secrets = append(a.secrets, sha256.Sum256(s))
+		}
 	}
+	a.hasSecret = len(a.secrets) > 0
 	return a
 }
 
@@ -133,10 +142,15 @@ func (a *Authenticator) Check(ctx context.Context, method string) error {
 	return refusal(err)
 }
 
-// matches compares got with the secret in constant time.
+// matches compares got with every secret in constant time (all are
+// compared, so the time says nothing about which one matched).
 func (a *Authenticator) matches(got string) bool {
 	sum := sha256.Sum256([]byte(got))
-	return subtle.ConstantTimeCompare(sum[:], a.secret[:]) == 1
+	ok := 0
+	for _, s := range a.secrets {
+		ok |= subtle.ConstantTimeCompare(sum[:], s[:])
+	}
+	return ok == 1
 }
 
 // ParseBearer returns the credential of the single "Bearer <credential>"
@@ -197,11 +211,14 @@ func (a *Authenticator) Stream(srv any, ss grpc.ServerStream, info *grpc.StreamS
 	return handler(srv, ss)
 }
 
-// LoadSecret reads a shared secret from path: the file's content without
+// MaxSecrets bounds the secrets of one file (rotation needs two).
+const MaxSecrets = 4
+
+// LoadSecrets reads the shared secrets from path: one per line, without
 // surrounding white space (a trailing newline is what editors and
-// `kubectl create secret --from-file` leave). The error never quotes the
-// content.
-func LoadSecret(path string) ([]byte, error) {
+// `kubectl create secret --from-file` leave); blank lines are skipped. The
+// error never quotes the content.
+func LoadSecrets(path string) ([][]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("secret file: %w", err)
@@ -214,17 +231,35 @@ func LoadSecret(path string) ([]byte, error) {
 	if len(b) > maxSecretFile {
 		return nil, fmt.Errorf("secret file %s: larger than %d bytes", path, maxSecretFile)
 	}
-	s := strings.TrimSpace(string(b))
+	var out [][]byte
+	for i, line := range strings.Split(string(b), "\n") {
+		s := strings.TrimSpace(line)
+		if s == "" {
+			continue
+		}
+		if err := checkSecret(s); err != nil {
+			return nil, fmt.Errorf("secret file %s, line %d: %w", path, i+1, err)
+		}
+		out = append(out, []byte(s))
+	}
 	switch {
-	case len(s) < MinSecretLen:
-		return nil, fmt.Errorf("secret file %s: the secret must be at least %d bytes", path, MinSecretLen)
-	case strings.ContainsAny(s, " \t\r\n"):
-		return nil, fmt.Errorf("secret file %s: the secret must be one word (no spaces or line breaks)", path)
+	case len(out) == 0:
+		return nil, fmt.Errorf("secret file %s: no secret (the secret must be at least %d bytes)", path, MinSecretLen)
+	case len(out) > MaxSecrets:
+		return nil, fmt.Errorf("secret file %s: more than %d secrets", path, MaxSecrets)
+	}
+	return out, nil
+}
+
+// checkSecret says why s cannot be a secret; nil when it can.
+func checkSecret(s string) error {
+	if len(s) < MinSecretLen {
+		return fmt.Errorf("the secret must be at least %d bytes", MinSecretLen)
 	}
 	for _, c := range []byte(s) {
 		if c < 0x21 || c > 0x7e {
-			return nil, fmt.Errorf("secret file %s: the secret must be printable ASCII (it travels in gRPC metadata)", path)
+			return errors.New("the secret must be one word of printable ASCII (it travels in gRPC metadata)")
 		}
 	}
-	return []byte(s), nil
+	return nil
 }

@@ -27,26 +27,32 @@ func TestCheck(t *testing.T) {
 	}{
 		{name: "no auth configured", auth: callerauth.New(nil, false), method: "/ghops.v1.GitHubService/Search", ok: true},
 		{name: "nil authenticator", auth: nil, method: "/ghops.v1.GitHubService/Search", ok: true},
-		{name: "health is open", auth: callerauth.New([]byte(secret), false), method: "/grpc.health.v1.Health/Check", ok: true},
-		{name: "health watch is open", auth: callerauth.New([]byte(secret), false), method: "/grpc.health.v1.Health/Watch", ok: true},
-		{name: "missing", auth: callerauth.New([]byte(secret), false), method: "/ghops.v1.GitHubService/Search", why: callerauth.ErrMissing},
-		{name: "right", auth: callerauth.New([]byte(secret), false), method: "/ghops.v1.GitHubService/Search",
+		{name: "health is open", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/grpc.health.v1.Health/Check", ok: true},
+		{name: "health watch is open", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/grpc.health.v1.Health/Watch", ok: true},
+		{name: "missing", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/ghops.v1.GitHubService/Search", why: callerauth.ErrMissing},
+		{name: "right", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/ghops.v1.GitHubService/Search",
 			md: metadata.Pairs("authorization", "Bearer "+secret), ok: true},
-		{name: "scheme in lower case", auth: callerauth.New([]byte(secret), false), method: "/x/y",
+		{name: "scheme in lower case", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/x/y",
 			md: metadata.Pairs("authorization", "bearer "+secret), ok: true},
-		{name: "wrong", auth: callerauth.New([]byte(secret), false), method: "/x/y",
+		{name: "wrong", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/x/y",
 			md: metadata.Pairs("authorization", "Bearer nope"), why: callerauth.ErrWrong},
-		{name: "basic scheme", auth: callerauth.New([]byte(secret), false), method: "/x/y",
+		{name: "basic scheme", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/x/y",
 			md: metadata.Pairs("authorization", "Basic "+secret), why: callerauth.ErrMalform},
-		{name: "two values", auth: callerauth.New([]byte(secret), false), method: "/x/y",
+		{name: "two values", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/x/y",
 			md: metadata.Pairs("authorization", "Bearer "+secret, "authorization", "Bearer "+secret), why: callerauth.ErrMalform},
 		{name: "mtls only, no peer", auth: callerauth.New(nil, true), method: "/x/y",
 			md: metadata.Pairs("authorization", "Bearer "+secret), why: callerauth.ErrMissing},
-		{name: "health refuses a wrong secret", auth: callerauth.New([]byte(secret), false), method: "/grpc.health.v1.Health/Check",
+		{name: "health refuses a wrong secret", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/grpc.health.v1.Health/Check",
 			md: metadata.Pairs("authorization", "Bearer stale"), why: callerauth.ErrWrong},
-		{name: "health accepts the right secret", auth: callerauth.New([]byte(secret), false), method: "/grpc.health.v1.Health/Check",
+		{name: "health accepts the right secret", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/grpc.health.v1.Health/Check",
 			md: metadata.Pairs("authorization", "Bearer "+secret), ok: true},
-		{name: "health prefix is exact", auth: callerauth.New([]byte(secret), false), method: "/grpc.health.v1.HealthX/Check", why: callerauth.ErrMissing},
+		{name: "either of two secrets: the new one", auth: callerauth.New([][]byte{[]byte("new-0123456789abcdef"), []byte(secret)}, false), method: "/x/y",
+			md: metadata.Pairs("authorization", "Bearer new-0123456789abcdef"), ok: true},
+		{name: "either of two secrets: the old one", auth: callerauth.New([][]byte{[]byte("new-0123456789abcdef"), []byte(secret)}, false), method: "/x/y",
+			md: metadata.Pairs("authorization", "Bearer "+secret), ok: true},
+		{name: "neither of two secrets", auth: callerauth.New([][]byte{[]byte("new-0123456789abcdef"), []byte(secret)}, false), method: "/x/y",
+			md: metadata.Pairs("authorization", "Bearer third-0123456789abcdef"), why: callerauth.ErrWrong},
+		{name: "health prefix is exact", auth: callerauth.New([][]byte{[]byte(secret)}, false), method: "/grpc.health.v1.HealthX/Check", why: callerauth.ErrMissing},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,9 +85,9 @@ func TestMode(t *testing.T) {
 		want string
 	}{
 		{"none", callerauth.New(nil, false), "none"},
-		{"secret", callerauth.New([]byte(secret), false), "secret"},
+		{"secret", callerauth.New([][]byte{[]byte(secret)}, false), "secret"},
 		{"mtls", callerauth.New(nil, true), "mtls"},
-		{"both", callerauth.New([]byte(secret), true), "mtls+secret"},
+		{"both", callerauth.New([][]byte{[]byte(secret)}, true), "mtls+secret"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,14 +101,18 @@ func TestMode(t *testing.T) {
 func TestLoadSecret(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
-		name, content, want, wantErr string
+		name, content, wantErr string
+		want                   []string
 	}{
-		{name: "trailing newline trimmed", content: secret + "\n", want: secret},
-		{name: "crlf trimmed", content: "  " + secret + "\r\n", want: secret},
+		{name: "trailing newline trimmed", content: secret + "\n", want: []string{secret}},
+		{name: "crlf trimmed", content: "  " + secret + "\r\n", want: []string{secret}},
+		{name: "two lines for a rotation", content: "\nnew-0123456789abcdef\n\n" + secret + "\n", want: []string{"new-0123456789abcdef", secret}},
+		{name: "empty", content: "\n \n", wantErr: "no secret"},
 		{name: "too short", content: "short\n", wantErr: "at least 16 bytes"},
+		{name: "a short line among good ones", content: secret + "\nshort\n", wantErr: "line 2"},
 		{name: "two words", content: secret + " " + secret, wantErr: "one word"},
-		{name: "two lines", content: secret + "\n" + secret, wantErr: "one word"},
 		{name: "not ascii", content: secret + "é", wantErr: "printable ASCII"},
+		{name: "too many", content: strings.Repeat(secret+"\n", 5), wantErr: "more than 4"},
 		{name: "too large", content: strings.Repeat("x", 5000), wantErr: "larger than"},
 	}
 	for _, tc := range tests {
@@ -111,7 +121,7 @@ func TestLoadSecret(t *testing.T) {
 			if err := os.WriteFile(p, []byte(tc.content), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			got, err := callerauth.LoadSecret(p)
+			got, err := callerauth.LoadSecrets(p)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("err = %v want %q", err, tc.wantErr)
@@ -121,12 +131,17 @@ func TestLoadSecret(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || string(got) != tc.want {
-				t.Fatalf("LoadSecret = %q, %v", got, err)
+			if err != nil || len(got) != len(tc.want) {
+				t.Fatalf("LoadSecrets = %q, %v", got, err)
+			}
+			for i := range got {
+				if string(got[i]) != tc.want[i] {
+					t.Errorf("secret %d = %q want %q", i, got[i], tc.want[i])
+				}
 			}
 		})
 	}
-	if _, err := callerauth.LoadSecret(filepath.Join(dir, "absent")); err == nil {
+	if _, err := callerauth.LoadSecrets(filepath.Join(dir, "absent")); err == nil {
 		t.Error("a missing file must fail")
 	}
 }

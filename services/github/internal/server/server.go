@@ -108,14 +108,14 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	case app != nil:
 		service = newClient(app.Mark(rt))
 	}
-	var secret []byte
+	var secrets [][]byte
 	if cfg.CallerSecretFile != "" {
 		var err error
-		if secret, err = callerauth.LoadSecret(cfg.CallerSecretFile); err != nil {
+		if secrets, err = callerauth.LoadSecrets(cfg.CallerSecretFile); err != nil {
 			return nil, fmt.Errorf("-caller-secret-file: %w", err)
 		}
 	}
-	s.auth = callerauth.New(secret, cfg.TLSClientCA != "")
+	s.auth = callerauth.New(secrets, cfg.TLSClientCA != "")
 	val, err := validation.New()
 	if err != nil {
 		return nil, err
