@@ -203,7 +203,8 @@ const usage = `usage:
   ghops-gateway [flags] healthcheck  exit 0 when the gateway on -addr is ready (/readyz), else 1
 
 With -embedded the GitHub service runs inside the gateway and reads its own
-variables: GITHUB_TOKEN (never a flag), GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN,
+variables: GITHUB_TOKEN (never a flag) or GHOPS_GITHUB_APP_ID, GHOPS_GITHUB_APP_KEY_FILE
+and GHOPS_GITHUB_APP_INSTALLATION_ID, GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN,
 GHOPS_GITHUB_CALL_TIMEOUT.
 Flags (each falls back to the environment variable in parentheses):
 `
