@@ -318,6 +318,11 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		// connection to it.
 		return Unavailable(tool, requestID, err)
 	}
+	if info.GetReason() == ghopsv1.ErrorReason_ERROR_REASON_CALLER_UNAUTHENTICATED.String() {
+		// The service refused the gateway's own credentials: a deployment
+		// fault the end user can only wait out, like an unreachable service.
+		return Unavailable(tool, requestID, err)
+	}
 	code := GRPCCode(st.Code())
 	if info != nil {
 		if c, ok := ReasonCode(ghopsv1.ErrorReason(ghopsv1.ErrorReason_value[info.GetReason()])); ok {

@@ -44,18 +44,26 @@ type Options struct {
 	CallTimeout time.Duration
 	// Logger receives the service's logs (default: discarded).
 	Logger *slog.Logger
+	// GitHubAppID, GitHubAppKeyFile and GitHubAppInstallationID make the
+	// service act as a GitHub App installation instead of with Token.
+	GitHubAppID             int64
+	GitHubAppKeyFile        string
+	GitHubAppInstallationID int64
 }
 
 // OptionsFromEnv reads the options from the environment variables the
 // ghops-github binary reads, with its defaults and checks: GITHUB_TOKEN,
-// GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN and GHOPS_GITHUB_CALL_TIMEOUT.
-// The listen and metrics addresses do not apply: nothing listens on a port.
+// GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN, GHOPS_GITHUB_CALL_TIMEOUT and
+// the GitHub App's GHOPS_GITHUB_APP_*. The listen and metrics addresses and
+// caller authentication do not apply: nothing listens on a port, and the
+// only caller is the process itself.
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	c, err := config.Load(nil, getenv, io.Discard)
 	if err != nil {
 		return Options{}, err
 	}
-	return Options{GitHubURL: c.GitHubURL, Token: c.Token, AllowCallerToken: c.AllowCallerToken, CallTimeout: c.CallTimeout}, nil
+	return Options{GitHubURL: c.GitHubURL, Token: c.Token, AllowCallerToken: c.AllowCallerToken, CallTimeout: c.CallTimeout,
+		GitHubAppID: c.GitHubAppID, GitHubAppKeyFile: c.GitHubAppKeyFile, GitHubAppInstallationID: c.GitHubAppInstallationID}, nil
 }
 
 // Service is the service running in this process.
@@ -73,7 +81,8 @@ func Start(o Options) (*Service, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	cfg := config.Config{GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout}.WithDefaults()
+	cfg := config.Config{GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
+		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID}.WithDefaults()
 	srv, err := server.New(cfg, server.WithLogger(log))
 	if err != nil {
 		return nil, err
@@ -89,7 +98,7 @@ func Start(o Options) (*Service, error) {
 	s := &Service{srv: srv, conn: conn, done: make(chan error, 1)}
 	go func() { s.done <- srv.Serve(lis) }()
 	log.Info("ghops-github running in process", "github_url", redact.String(cfg.GitHubURL),
-		"service_token", cfg.Token != "", "allow_caller_token", cfg.AllowCallerToken)
+		"service_token", cfg.Token != "", "github_app", cfg.GitHubApp(), "allow_caller_token", cfg.AllowCallerToken)
 	return s, nil
 }
 
