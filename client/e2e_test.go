@@ -39,7 +39,7 @@ func newStackClient(t *testing.T, url string, opts ...client.Option) *client.Cli
 	return c
 }
 
-// TestE2EEveryTool calls each of the 14 tools through the typed API against
+// TestE2EEveryTool calls each of the 16 tools through the typed API against
 // the real stack (gateway + service + fakehub with the demo data), over /rpc
 // and over /mcp, with the service split off and embedded.
 func TestE2EEveryTool(t *testing.T) {
@@ -116,6 +116,15 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		{"merge_pull_request", func() (bool, error) {
 			r, err := c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 1, Sha: proto.String(headSHA), MergeMethod: proto.String("squash")})
 			return err == nil && r.GetMerged() && r.GetSha() != "", err
+		}},
+		{"apply_patch", func() (bool, error) {
+			r, err := c.ApplyPatch(ctx, &ghopsv1.ApplyPatchRequest{Repo: demoRepo, Branch: "main", Message: "Add by patch",
+				Patch: "diff --git a/PATCHED.md b/PATCHED.md\nnew file mode 100644\n--- /dev/null\n+++ b/PATCHED.md\n@@ -0,0 +1 @@\n+patched\n"})
+			return err == nil && len(r.GetFiles()) == 1 && r.GetFiles()[0].GetChange() == "added", err
+		}},
+		{"validate_environment", func() (bool, error) {
+			r, err := c.ValidateEnvironment(ctx, &ghopsv1.ValidateEnvironmentRequest{Repo: proto.String(demoRepo)})
+			return err == nil && r.GetLevel() != "error" && len(r.GetChecks()) > 5, err
 		}},
 		{"commit_files", func() (bool, error) {
 			r, err := c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "Add notes",

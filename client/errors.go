@@ -89,8 +89,24 @@ type ErrorData struct {
 	ExpectedSHA string `json:"expected_sha,omitempty"`
 	// ActualSHA is the sha found instead, for -32006.
 	ActualSHA string `json:"actual_sha,omitempty"`
+	// Patch says why apply_patch refused a patch (-32003, -32002).
+	Patch *PatchInfo `json:"patch,omitempty"`
 	// RequestID identifies the gateway's log entries, for -32603.
 	RequestID string `json:"requestId,omitempty"`
+}
+
+// PatchInfo is data.patch: apply_patch's refusal and where.
+type PatchInfo struct {
+	// Code is PATCH_EMPTY, PATCH_MALFORMED, PATCH_DOES_NOT_APPLY or FILE_NOT_FOUND.
+	Code string `json:"code"`
+	// File is the file concerned.
+	File string `json:"file,omitempty"`
+	// Hunk is the 1-based hunk of File.
+	Hunk int `json:"hunk,omitempty"`
+	// Line is the file's line (PATCH_DOES_NOT_APPLY) or the patch's (PATCH_MALFORMED).
+	Line int `json:"line,omitempty"`
+	// Detail says what was wrong.
+	Detail string `json:"detail,omitempty"`
 }
 
 // Violation is one entry of a -32602 answer's validation_errors, AJV-style.

@@ -106,3 +106,14 @@ func (c *Client) MergePullRequest(ctx context.Context, req *ghopsv1.MergePullReq
 func (c *Client) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesRequest) (*ghopsv1.CommitFilesResponse, error) {
 	return Call[ghopsv1.CommitFilesResponse](ctx, c, "commit_files", req)
 }
+
+// ApplyPatch calls the apply_patch tool: a unified diff applied to a branch
+// as one commit; a refusal carries Error.Data.Patch.
+func (c *Client) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest) (*ghopsv1.ApplyPatchResponse, error) {
+	return Call[ghopsv1.ApplyPatchResponse](ctx, c, "apply_patch", req)
+}
+
+// ValidateEnvironment calls the validate_environment tool.
+func (c *Client) ValidateEnvironment(ctx context.Context, req *ghopsv1.ValidateEnvironmentRequest) (*ghopsv1.ValidateEnvironmentResponse, error) {
+	return Call[ghopsv1.ValidateEnvironmentResponse](ctx, c, "validate_environment", req)
+}

@@ -84,6 +84,13 @@ var typedCalls = []struct {
 		return c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: "octo-org/hello-world", Branch: "feature/clean", Message: "Update",
 			Files: []*ghopsv1.FileChange{{Path: "a.txt", Content: proto.String("hi\n")}, {Path: "b.bin", Content: proto.String("AAE="), Encoding: proto.String("base64")}}})
 	}},
+	{"apply_patch", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ApplyPatch(ctx, &ghopsv1.ApplyPatchRequest{Repo: "octo-org/hello-world", Branch: "main", Message: "Patch",
+			Patch: "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", Sha: proto.String("0123456789abcdef0123456789abcdef01234567")})
+	}},
+	{"validate_environment", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ValidateEnvironment(ctx, &ghopsv1.ValidateEnvironmentRequest{Repo: proto.String("octo-org/hello-world")})
+	}},
 }
 
 // TestTypedCallsWire checks that every tool has a typed call, that it sends
@@ -142,8 +149,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 14 {
-		t.Fatalf("got %d tools, want 14", len(tools))
+	if len(tools) != 16 {
+		t.Fatalf("got %d tools, want 16", len(tools))
 	}
 	tests := []struct {
 		name               string
@@ -155,6 +162,8 @@ func TestTools(t *testing.T) {
 		{"update_pull_request", false, false},
 		{"merge_pull_request", false, true},
 		{"commit_files", false, true},
+		{"apply_patch", false, true},
+		{"validate_environment", true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

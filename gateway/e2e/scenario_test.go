@@ -78,6 +78,9 @@ func scenario(headSHA *string) []step {
 		{name: "commit_files", tool: "commit_files", args: func() map[string]any {
 			return map[string]any{"repo": repo, "branch": "feature/clean", "message": "Add notes", "files": []any{map[string]any{"path": "NOTES.md", "content": "notes\n"}}}
 		}},
+		{name: "apply_patch", tool: "apply_patch", args: obj("repo", repo, "branch", "feature/clean", "message", "Add a file by patch", "patch", "diff --git a/PATCHED.md b/PATCHED.md\nnew file mode 100644\n--- /dev/null\n+++ b/PATCHED.md\n@@ -0,0 +1 @@\n+patched\n")},
+		{name: "-32003 patch does not apply", tool: "apply_patch", args: obj("repo", repo, "branch", "feature/clean", "message", "again", "patch", "diff --git a/PATCHED.md b/PATCHED.md\nnew file mode 100644\n--- /dev/null\n+++ b/PATCHED.md\n@@ -0,0 +1 @@\n+patched\n"), code: -32003},
+		{name: "validate_environment", tool: "validate_environment", args: obj("repo", repo)},
 		{name: "merge_pull_request", tool: "merge_pull_request", args: obj("repo", repo, "prNumber", 1, "merge_method", "squash")},
 		{name: "-32603 upstream 500", tool: "fetch", args: obj("repo", repo), code: -32603,
 			hub: func(h *fakehub.Hub) { h.SetFaults([]fakehub.Fault{{ErrorRate: 1, ErrorStatus: 500}}) }},
@@ -147,7 +150,7 @@ func runScenario(t *testing.T, opts gatewaytest.StackOptions, newClient func(t *
 	if err != nil {
 		t.Fatalf("tools/list: %v", err)
 	}
-	if len(names) != 14 || !slices.Contains(names, "search") || !slices.Contains(names, "commit_files") {
+	if len(names) != 16 || !slices.Contains(names, "search") || !slices.Contains(names, "commit_files") {
 		t.Fatalf("tools %v", names)
 	}
 	seen := map[string]bool{}
@@ -177,7 +180,7 @@ func runScenario(t *testing.T, opts gatewaytest.StackOptions, newClient func(t *
 		}
 		seen[s.tool] = true
 	}
-	if len(seen) != 15 { // 14 tools + the unknown one
+	if len(seen) != 17 { // 16 tools + the unknown one
 		t.Errorf("called %d tools", len(seen))
 	}
 	logs := st.Gateway.Logs()

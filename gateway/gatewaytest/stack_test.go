@@ -40,7 +40,7 @@ func code(t *testing.T, out map[string]json.RawMessage) int {
 	return e.Code
 }
 
-// TestStackEveryTool calls each of the 14 tools through /rpc against the
+// TestStackEveryTool calls each of the 16 tools through /rpc against the
 // real service and the demo data, and provokes the error codes the demo can
 // produce, in an order that keeps the shared state meaningful.
 func TestStackEveryTool(t *testing.T) {
@@ -81,6 +81,9 @@ func TestStackEveryTool(t *testing.T) {
 		{name: "create_pull_request", tool: "create_pull_request", params: `{` + repo + `,"title":"Casual on clean","head":"feature/conflict","base":"feature/clean","draft":true}`},
 		{name: "update_pull_request", tool: "update_pull_request", params: `{` + repo + `,"prNumber":3,"title":"Renamed","draft":false}`},
 		{name: "commit_files", tool: "commit_files", params: `{` + repo + `,"branch":"feature/clean","message":"Add notes","files":[{"path":"NOTES.md","content":"notes\n"}]}`},
+		{name: "apply_patch", tool: "apply_patch", params: `{` + repo + `,"branch":"feature/clean","message":"Add a file by patch","patch":"diff --git a/PATCHED.md b/PATCHED.md\nnew file mode 100644\n--- /dev/null\n+++ b/PATCHED.md\n@@ -0,0 +1 @@\n+patched\n"}`},
+		{name: "patch does not apply -32003", tool: "apply_patch", params: `{` + repo + `,"branch":"feature/clean","message":"again","patch":"diff --git a/PATCHED.md b/PATCHED.md\nnew file mode 100644\n--- /dev/null\n+++ b/PATCHED.md\n@@ -0,0 +1 @@\n+patched\n"}`, wantCode: -32003, wantHTTP: 422},
+		{name: "validate_environment", tool: "validate_environment", params: `{` + repo + `}`},
 		{name: "merge_pull_request", tool: "merge_pull_request", params: `{` + repo + `,"prNumber":1,"merge_method":"squash"}`},
 	}
 	for _, s := range steps {

@@ -11,7 +11,7 @@ import (
 )
 
 // benchHub is a demo hub whose rate limits a benchmark cannot exhaust.
-func benchHub(b *testing.B) *fakehub.Hub {
+func benchHub(b testing.TB) *fakehub.Hub {
 	b.Helper()
 	h, err := fakehub.New(fakehub.Config{Seed: "demo", CoreLimit: 1 << 30, SearchLimit: 1 << 30})
 	if err != nil {

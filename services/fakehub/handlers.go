@@ -672,9 +672,13 @@ func (h *Hub) createTree(c *reqCtx, r *repo) *reply {
 		var keys map[string]json.RawMessage
 		_ = json.Unmarshal(raw, &keys)
 		_, e.hasSHA = keys["sha"]
-		p := strings.Trim(e.Path, "/")
-		if p == "" {
+		if e.Path == "" {
 			return validation(invalid("Tree", "path", "missing_field", ""))
+		}
+		p := e.Path
+		if !safeTreePath(p) {
+			// GitHub refuses a path that would make an unusable tree.
+			return validation(invalid("Tree", "path", "invalid", "tree.path contains a malformed path component"))
 		}
 		if e.hasSHA && e.SHA == nil {
 			// sha: null deletes the path (a file or a whole directory).
@@ -1360,4 +1364,25 @@ func lineCount(r *repo, h plumbing.Hash) int {
 		return 0
 	}
 	return strings.Count(string(data), "\n")
+}
+
+// safeTreePath is GitHub's rule for a tree entry's path: no leading or
+// trailing "/", no empty, ".", ".." or ".git" segment, no control
+// character.
+func safeTreePath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
+		return false
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return false
+		}
+	}
+	for _, seg := range strings.Split(p, "/") {
+		switch seg {
+		case "", ".", "..", ".git":
+			return false
+		}
+	}
+	return true
 }

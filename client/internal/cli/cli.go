@@ -20,6 +20,12 @@
 // string, else as JSON when it parses (numbers, booleans, arrays, objects),
 // else as a string. --json followed by an argument starting with "{" is the
 // same as --args: the whole argument object; key=value pairs override it.
+// key=@FILE takes the value from FILE (key=@- from standard input), e.g.
+// `ghops call apply_patch ... patch=@change.diff`.
+//
+// A diagnosis (a result with "level" and "checks", as validate_environment
+// answers) prints as one line per check unless --json; its exit code is 1
+// when the overall level is "error".
 //
 // Exit codes: 0 success; 1 other failure (transport, invalid answer,
 // -32603 and other codes); 2 usage error (also -32601, -32600, -32700);
@@ -36,10 +42,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"ghops.dev/client"
 	"ghops.dev/redact"
@@ -87,7 +95,7 @@ var Version = "dev"
 
 const usageText = `usage:
   ghops [flags] tools [--remote]             list the tools (read-only marks from the contract)
-  ghops [flags] call TOOL [key=value ...]    call a tool
+  ghops [flags] call TOOL [key=value ...]    call a tool (key=@FILE reads the value from FILE, @- from stdin)
   ghops [flags] call TOOL --json '{...}'     call a tool with a JSON argument object
 
   ghops help                                 print this text
@@ -107,10 +115,11 @@ exit codes: 0 ok, 1 failure, 2 usage, 3 invalid params, 4 not found,
   5 permission denied, 6 rate limited, 7 conflict (not mergeable, sha mismatch, GitHub 422)
 `
 
-// Run runs the command with args (without the program name), writing results
-// to stdout and diagnostics to stderr, reading env through getenv, and
-// returns the exit code. It never panics on bad input.
-func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+// Run runs the command with args (without the program name), reading
+// key=@- values from stdin (nil: none), writing results to stdout and
+// diagnostics to stderr, reading env through getenv, and returns the exit
+// code. It never panics on bad input.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	cfg := Config{
 		Endpoint:  envOr(getenv, "GHOPS_ENDPOINT", client.DefaultEndpoint),
 		Token:     getenv("GHOPS_TOKEN"),
@@ -184,7 +193,7 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		if !ok {
 			return usageError(stderr, fmt.Sprintf("unknown tool %q (see ghops tools)", positional[1]))
 		}
-		argObj, err := buildArgs(info, cfg.Args, positional[2:])
+		argObj, err := buildArgs(info, cfg.Args, positional[2:], stdin)
 		if err != nil {
 			return usageError(stderr, err.Error())
 		}
@@ -195,6 +204,11 @@ func Run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 		res, err := c.CallRaw(ctx, info.Name, argObj)
 		if err != nil {
 			return reportError(err, cfg, stdout, stderr)
+		}
+		if !cfg.JSON {
+			if code, ok := printDiagnosis(stdout, res); ok {
+				return code
+			}
 		}
 		return printJSON(stdout, res, cfg.JSON)
 	}
@@ -255,7 +269,9 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 }
 
 // buildArgs merges the --args object and key=value pairs (which win).
-func buildArgs(info client.ToolInfo, base string, pairs []string) (json.RawMessage, error) {
+// A value "@FILE" is the content of FILE ("@-": standard input), as a
+// string, for patches and other long text; "@@..." is a literal "@...".
+func buildArgs(info client.ToolInfo, base string, pairs []string, stdin io.Reader) (json.RawMessage, error) {
 	obj := map[string]json.RawMessage{}
 	if strings.TrimSpace(base) != "" {
 		if err := json.Unmarshal([]byte(base), &obj); err != nil || obj == nil {
@@ -272,13 +288,60 @@ func buildArgs(info client.ToolInfo, base string, pairs []string) (json.RawMessa
 			return nil, fmt.Errorf("key %q given twice", key)
 		}
 		seen[key] = true
-		obj[key] = argValue(info, key, val)
+		switch {
+		case strings.HasPrefix(val, "@@"):
+			obj[key] = argValue(info, key, val[1:])
+		case strings.HasPrefix(val, "@"):
+			text, err := readArgFile(val[1:], stdin)
+			if err != nil {
+				return nil, fmt.Errorf("%s=%s: %w", key, val, err)
+			}
+			obj[key], _ = json.Marshal(text)
+		default:
+			obj[key] = argValue(info, key, val)
+		}
 	}
 	b, err := json.Marshal(obj)
 	if err != nil {
 		return nil, err
 	}
 	return b, nil
+}
+
+// maxArgFile bounds a value read from a file: the largest argument the
+// contract accepts (apply_patch's 1 MiB patch) with room to spare, so that
+// a wrong path (a device, a huge log) fails fast instead of being sent.
+const maxArgFile = 4 << 20
+
+// readArgFile reads a key=@FILE value: the file, or stdin for "-".
+func readArgFile(name string, stdin io.Reader) (string, error) {
+	var r io.Reader
+	switch {
+	case name == "-" && stdin == nil:
+		return "", errors.New("no standard input")
+	case name == "-":
+		r = stdin
+	case name == "":
+		return "", errors.New("@ needs a file name (or - for standard input)")
+	default:
+		f, err := os.Open(name)
+		if err != nil {
+			return "", err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxArgFile+1))
+	if err != nil {
+		return "", err
+	}
+	if len(b) > maxArgFile {
+		return "", fmt.Errorf("larger than %d bytes", maxArgFile)
+	}
+	if !utf8.Valid(b) {
+		return "", errors.New("not UTF-8 text")
+	}
+	return string(b), nil
 }
 
 // argValue types one value: a string parameter keeps the text (unless it is
@@ -446,6 +509,12 @@ func reportError(err error, cfg Config, stdout, stderr io.Writer) int {
 	if d.Resource != nil {
 		fmt.Fprintf(&b, "  resource: %s %s\n", d.Resource.Type, d.Resource.ID)
 	}
+	if p := d.Patch; p != nil {
+		fmt.Fprintf(&b, "  patch: %s %s hunk %d line %d\n", p.Code, orDash(p.File), p.Hunk, p.Line)
+		if p.Detail != "" {
+			fmt.Fprintf(&b, "  detail: %s\n", p.Detail)
+		}
+	}
 	if g := d.GitHub; g != nil {
 		line := "  github:"
 		if g.Status != 0 {
@@ -482,4 +551,31 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// printDiagnosis prints a result shaped as a diagnosis ({level, checks:
+// [{name, level, message}]}) one check per line, worst level first in the
+// header; false when res has another shape.
+func printDiagnosis(stdout io.Writer, res json.RawMessage) (int, bool) {
+	var d struct {
+		Level  string `json:"level"`
+		Checks []struct {
+			Name    string `json:"name"`
+			Level   string `json:"level"`
+			Message string `json:"message"`
+		} `json:"checks"`
+	}
+	if json.Unmarshal(res, &d) != nil || d.Level == "" || len(d.Checks) == 0 {
+		return 0, false
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "overall: %s\n", d.Level)
+	for _, c := range d.Checks {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Level, c.Name, redact.String(c.Message))
+	}
+	_ = tw.Flush()
+	if d.Level == "error" {
+		return ExitFailure, true
+	}
+	return ExitOK, true
 }

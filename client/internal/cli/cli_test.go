@@ -150,7 +150,7 @@ func TestRun(t *testing.T) {
 			before := len(g.bodies)
 			g.mu.Unlock()
 			var stdout, stderr bytes.Buffer
-			code := Run(context.Background(), tc.args, &stdout, &stderr, func(k string) string { return env[k] })
+			code := Run(context.Background(), tc.args, nil, &stdout, &stderr, func(k string) string { return env[k] })
 			if code != tc.wantExit {
 				t.Errorf("exit = %d, want %d; stderr:\n%s", code, tc.wantExit, stderr.String())
 			}

@@ -3,6 +3,8 @@ package cli
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,7 +44,50 @@ func runAgainstStack(t *testing.T, st *gatewaytest.Stack) {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			env := map[string]string{"GHOPS_ENDPOINT": st.URL}
-			code := Run(context.Background(), tc.args, &stdout, &stderr, func(k string) string { return env[k] })
+			code := Run(context.Background(), tc.args, nil, &stdout, &stderr, func(k string) string { return env[k] })
+			if code != tc.wantExit {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantExit, stdout.String(), stderr.String())
+			}
+			out := stdout.String() + stderr.String()
+			for _, w := range tc.wantOut {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+// TestRunPatchAndDiagnosis: apply_patch's patch=@FILE and patch=@- read the
+// diff from a file and from standard input; validate_environment prints one
+// line per check.
+func TestRunPatchAndDiagnosis(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	diff := func(name string) string {
+		return "diff --git a/" + name + " b/" + name + "\nnew file mode 100644\n--- /dev/null\n+++ b/" + name + "\n@@ -0,0 +1 @@\n+patched\n"
+	}
+	file := filepath.Join(t.TempDir(), "change.diff")
+	if err := os.WriteFile(file, []byte(diff("FROM_FILE.md")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		args     []string
+		stdin    string
+		wantExit int
+		wantOut  []string
+	}{
+		{"patch from a file", []string{"call", "apply_patch", "repo=octo-org/hello-world", "branch=main", "message=m", "patch=@" + file}, "", ExitOK, []string{`"change": "added"`, "FROM_FILE.md"}},
+		{"patch from stdin", []string{"call", "apply_patch", "repo=octo-org/hello-world", "branch=main", "message=m", "patch=@-"}, diff("FROM_STDIN.md"), ExitOK, []string{"FROM_STDIN.md"}},
+		{"patch that does not apply", []string{"call", "apply_patch", "repo=octo-org/hello-world", "branch=main", "message=m", "patch=@-"}, diff("FROM_STDIN.md"), ExitConflict, []string{"error -32003", "patch: PATCH_DOES_NOT_APPLY FROM_STDIN.md"}},
+		{"missing patch file", []string{"call", "apply_patch", "repo=octo-org/hello-world", "branch=main", "message=m", "patch=@/nonexistent/x.diff"}, "", ExitUsage, []string{"patch=@/nonexistent/x.diff"}},
+		{"diagnosis", []string{"call", "validate_environment", "repo=octo-org/hello-world"}, "", ExitOK, []string{"overall: warning", "github.reachable", "github.token", "gateway.config"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			env := map[string]string{"GHOPS_ENDPOINT": st.URL}
+			code := Run(context.Background(), tc.args, strings.NewReader(tc.stdin), &stdout, &stderr, func(k string) string { return env[k] })
 			if code != tc.wantExit {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantExit, stdout.String(), stderr.String())
 			}

@@ -40,7 +40,7 @@ func TestEnvironmentAndVersion(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := Run(context.Background(), tc.args, &stdout, &stderr, func(k string) string { return tc.env[k] })
+			code := Run(context.Background(), tc.args, nil, &stdout, &stderr, func(k string) string { return tc.env[k] })
 			if code != tc.wantExit {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantExit, stdout.String(), stderr.String())
 			}
@@ -57,7 +57,7 @@ func TestEnvironmentAndVersion(t *testing.T) {
 func TestEveryFlagHasAnEnvironmentVariable(t *testing.T) {
 	asked := map[string]bool{}
 	var stdout, stderr bytes.Buffer
-	if code := Run(context.Background(), []string{"-h"}, &stdout, &stderr, func(k string) string { asked[k] = true; return "" }); code != ExitOK {
+	if code := Run(context.Background(), []string{"-h"}, nil, &stdout, &stderr, func(k string) string { asked[k] = true; return "" }); code != ExitOK {
 		t.Fatalf("-h exit %d", code)
 	}
 	for _, cmd := range []string{"ghops [flags] tools", "ghops [flags] call TOOL", "ghops help", "ghops --version"} {

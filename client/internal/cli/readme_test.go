@@ -57,7 +57,7 @@ func TestREADMEExamples(t *testing.T) {
 				t.Fatalf("example runs %q, not bin/ghops", args[0])
 			}
 			var stdout, stderr bytes.Buffer
-			code := Run(context.Background(), args[1:], &stdout, &stderr, func(k string) string {
+			code := Run(context.Background(), args[1:], nil, &stdout, &stderr, func(k string) string {
 				return map[string]string{"GHOPS_ENDPOINT": st.URL}[k]
 			})
 			got := strings.Split(strings.TrimRight(stdout.String()+stderr.String(), "\n"), "\n")

@@ -108,7 +108,7 @@ func checkSession(t *testing.T, s *sdk.ClientSession) {
 	if err != nil {
 		t.Fatalf("tools/list: %v", err)
 	}
-	if len(tools.Tools) != 14 {
+	if len(tools.Tools) != 16 {
 		t.Errorf("tools/list gave %d tools", len(tools.Tools))
 	}
 	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"repo": "octo-org/hello-world", "path": "go.mod"}})

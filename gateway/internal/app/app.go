@@ -190,6 +190,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		toolcall.WithQuota(q),
 		toolcall.WithMaxInFlight(cfg.MaxInFlight),
 		toolcall.WithAudit(logger),
+		toolcall.WithGatewayInfo(toolcall.GatewayInfo{Version: cfg.Version, Warnings: Warnings(cfg, a.Auth.Enabled())}),
 	)
 	a.Pipeline = edge.New(edge.Options{
 		MaxBody:          cfg.MaxBody,
@@ -304,4 +305,21 @@ func serveDebug(addr string, log *slog.Logger) (stop func(), err error) {
 	go func() { _ = srv.Serve(lis) }()
 	log.Info("profiler listening", "addr", lis.Addr().String())
 	return func() { _ = srv.Close() }, nil
+}
+
+// Warnings lists what an operator should know about cfg, one sentence each,
+// for validate_environment: the configurations that work but are unsafe or
+// surprising.
+func Warnings(cfg config.Config, authenticated bool) []string {
+	var w []string
+	if !cfg.Loopback() && !authenticated {
+		w = append(w, "the gateway serves "+cfg.Addr+" (not loopback) without authentication (-insecure-no-auth): whoever reaches it acts with the service's GitHub token")
+	}
+	if !cfg.SessionSecretSet {
+		w = append(w, "no -session-secret: MCP sessions are valid on this replica only; with several replicas, give them one shared secret")
+	}
+	if cfg.ReadOnly {
+		w = append(w, "read-only mode (-read-only): every write tool is refused")
+	}
+	return w
 }

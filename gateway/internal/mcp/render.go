@@ -52,6 +52,16 @@ func RenderError(e *rpcerror.Error) string {
 	add("mergeable_state", d.MergeableState)
 	add("expected_sha", d.ExpectedSHA)
 	add("actual_sha", d.ActualSHA)
+	if p := d.Patch; p != nil {
+		where := p.File
+		if p.Hunk > 0 {
+			where += " hunk " + strconv.Itoa(p.Hunk)
+		}
+		if p.Line > 0 {
+			where += " line " + strconv.Itoa(p.Line)
+		}
+		add("patch", strings.TrimSpace(p.Code+" "+where))
+	}
 	if d.Protocol != nil {
 		add("protocol", "requested "+d.Protocol.Requested+", supported "+strings.Join(d.Protocol.Supported, ", "))
 	}

@@ -52,6 +52,9 @@ func (d Data) redacted() Data {
 		d.Supported, _ = redact.Value(d.Supported).([]string)
 	}
 	d.Requested = redact.String(d.Requested)
+	if p := d.Patch; p != nil {
+		d.Patch = &Patch{Code: redact.String(p.Code), File: redact.String(p.File), Hunk: p.Hunk, Line: p.Line, Detail: redact.String(p.Detail)}
+	}
 	if p := d.Policy; p != nil {
 		d.Policy = &Policy{Principal: redact.String(p.Principal), Rule: redact.String(p.Rule), Detail: redact.String(p.Detail)}
 	}

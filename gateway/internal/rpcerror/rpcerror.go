@@ -156,6 +156,8 @@ type Data struct {
 	Supported []string `json:"supported,omitempty"`
 	// Requested: see Supported.
 	Requested string `json:"requested,omitempty"`
+	// Patch says why apply_patch refused a patch (-32003, -32002).
+	Patch *Patch `json:"patch,omitempty"`
 	// Policy is the gateway policy rule that refused the call (-32001,
 	// -32004 from the gateway's own limits; GitHub was not called).
 	Policy *Policy `json:"policy,omitempty"`
@@ -193,6 +195,20 @@ type RateLimit struct {
 	Reset int64 `json:"reset"`
 	// RetryAfter is the wait in seconds.
 	RetryAfter int `json:"retryAfter"`
+}
+
+// Patch is apply_patch's refusal: the category, and where.
+type Patch struct {
+	// Code is PATCH_EMPTY, PATCH_MALFORMED, PATCH_DOES_NOT_APPLY or FILE_NOT_FOUND.
+	Code string `json:"code"`
+	// File is the file concerned.
+	File string `json:"file,omitempty"`
+	// Hunk is the 1-based hunk of File.
+	Hunk int `json:"hunk,omitempty"`
+	// Line is the file's line (PATCH_DOES_NOT_APPLY) or the patch's (PATCH_MALFORMED).
+	Line int `json:"line,omitempty"`
+	// Detail says what was wrong, e.g. the expected and the found line.
+	Detail string `json:"detail,omitempty"`
 }
 
 // Policy names the gateway rule that refused a call.
@@ -296,6 +312,7 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		rinf *errdetails.RetryInfo
 		res  *errdetails.ResourceInfo
 		bad  *errdetails.BadRequest
+		pe   *ghopsv1.PatchError
 	)
 	for _, d := range st.Details() {
 		switch v := d.(type) {
@@ -309,6 +326,8 @@ func FromStatus(tool string, err error, requestID string) *Error {
 			res = v
 		case *errdetails.BadRequest:
 			bad = v
+		case *ghopsv1.PatchError:
+			pe = v
 		}
 	}
 
@@ -370,6 +389,9 @@ func FromStatus(tool string, err error, requestID string) *Error {
 	}
 	if e.Data.Resource == nil && res != nil && (res.GetResourceType() != "" || res.GetResourceName() != "") {
 		e.Data.Resource = &Resource{Type: res.GetResourceType(), ID: res.GetResourceName()}
+	}
+	if pe != nil {
+		e.Data.Patch = &Patch{Code: pe.GetCode(), File: pe.GetFile(), Hunk: int(pe.GetHunk()), Line: int(pe.GetLine()), Detail: pe.GetDetail()}
 	}
 	if code != NotMergeable {
 		e.Data.MergeableState = ""

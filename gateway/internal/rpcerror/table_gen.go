@@ -91,6 +91,8 @@ var reasons = map[ghopsv1.ErrorReason]int{
 	ghopsv1.ErrorReason_ERROR_REASON_CANCELED:               InternalError,
 	ghopsv1.ErrorReason_ERROR_REASON_INTERNAL:               InternalError,
 	ghopsv1.ErrorReason_ERROR_REASON_CALLER_UNAUTHENTICATED: InternalError,
+	ghopsv1.ErrorReason_ERROR_REASON_PATCH_REJECTED:         GitHubValidation,
+	ghopsv1.ErrorReason_ERROR_REASON_PATCH_FILE_NOT_FOUND:   NotFound,
 }
 
 // grpcCodes maps a status without a reason by its gRPC code: as the reason

@@ -53,6 +53,12 @@ const (
 	MDRequestID = "x-request-id"
 	// MDGitHubToken carries the caller's own GitHub token.
 	MDGitHubToken = "x-github-token"
+	// MDGatewayVersion carries the gateway's version to tools with the
+	// gateway_info option.
+	MDGatewayVersion = "x-ghops-gateway-version"
+	// MDGatewayWarning carries one configuration warning of the gateway
+	// (one value per warning) to tools with the gateway_info option.
+	MDGatewayWarning = "x-ghops-gateway-warning"
 )
 
 // CallInfo is what the transport knows about the call.
@@ -67,6 +73,7 @@ type Caller struct {
 	conn     grpc.ClientConnInterface
 	timeout  time.Duration
 	readOnly bool
+	info     GatewayInfo
 	quota    quota.Quota
 	inflight chan struct{} // nil: no global cap
 	audit    *slog.Logger  // nil: no audit records
@@ -109,6 +116,18 @@ func WithMaxInFlight(n int) Option {
 
 // WithAudit writes one record per call of a tool that is not read-only to l.
 func WithAudit(l *slog.Logger) Option { return func(c *Caller) { c.audit = l } }
+
+// GatewayInfo is what the gateway tells tools with the gateway_info option
+// about itself.
+type GatewayInfo struct {
+	// Version is the gateway's version.
+	Version string
+	// Warnings are its configuration warnings, one sentence each.
+	Warnings []string
+}
+
+// WithGatewayInfo sets what tools with the gateway_info option receive.
+func WithGatewayInfo(info GatewayInfo) Option { return func(c *Caller) { c.info = info } }
 
 // New returns a Caller over the tools of reg, calling conn.
 func New(reg *toolschema.Registry, conn grpc.ClientConnInterface, opts ...Option) *Caller {
@@ -172,6 +191,10 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	md := metadata.Pairs(MDRequestID, info.RequestID)
 	if caller != nil && caller.GitHubToken != "" {
 		md.Set(MDGitHubToken, caller.GitHubToken)
+	}
+	if tool.GatewayInfo {
+		md.Set(MDGatewayVersion, c.info.Version)
+		md.Set(MDGatewayWarning, c.info.Warnings...)
 	}
 	ctx = metadata.NewOutgoingContext(ctx, md)
 	resp := tool.NewResponse()

@@ -201,6 +201,9 @@ func TestDecodeValid(t *testing.T) {
 				{Path: "b", Content: proto.String("aGk="), Encoding: proto.String("base64")},
 				{Path: "c", Content: proto.String("!!"), Encoding: proto.String("utf8")},
 			}}},
+		{"apply_patch", `{"repo":"o/r","branch":"main","message":"m","patch":"--- a/x\n+++ b/x\n","sha":"` + strings.Repeat("a", 40) + `"}`,
+			&ghopsv1.ApplyPatchRequest{Repo: "o/r", Branch: "main", Message: "m", Patch: "--- a/x\n+++ b/x\n", Sha: proto.String(strings.Repeat("a", 40))}},
+		{"validate_environment", `{}`, &ghopsv1.ValidateEnvironmentRequest{}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range tests {

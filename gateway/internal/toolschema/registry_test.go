@@ -56,6 +56,8 @@ func TestRegistryTools(t *testing.T) {
 		{"update_pull_request", ghopsv1.GitHubService_UpdatePullRequest_FullMethodName, &ghopsv1.UpdatePullRequestRequest{}, &ghopsv1.UpdatePullRequestResponse{}, Annotations{false, false, true, true}},
 		{"merge_pull_request", ghopsv1.GitHubService_MergePullRequest_FullMethodName, &ghopsv1.MergePullRequestRequest{}, &ghopsv1.MergePullRequestResponse{}, Annotations{false, true, false, true}},
 		{"commit_files", ghopsv1.GitHubService_CommitFiles_FullMethodName, &ghopsv1.CommitFilesRequest{}, &ghopsv1.CommitFilesResponse{}, Annotations{false, true, false, true}},
+		{"apply_patch", ghopsv1.GitHubService_ApplyPatch_FullMethodName, &ghopsv1.ApplyPatchRequest{}, &ghopsv1.ApplyPatchResponse{}, Annotations{false, true, false, true}},
+		{"validate_environment", ghopsv1.GitHubService_ValidateEnvironment_FullMethodName, &ghopsv1.ValidateEnvironmentRequest{}, &ghopsv1.ValidateEnvironmentResponse{}, Annotations{true, false, true, true}},
 	}
 	tools := r.Tools()
 	if len(tools) != len(tests) {

@@ -52,6 +52,9 @@ type Tool struct {
 	FullMethod string `json:"-"`
 	// Method is the RPC's descriptor.
 	Method protoreflect.MethodDescriptor `json:"-"`
+	// GatewayInfo says the service wants the gateway's own facts with each
+	// call (the tool option gateway_info).
+	GatewayInfo bool `json:"-"`
 
 	in, out   *node
 	reqType   protoreflect.MessageType
@@ -158,6 +161,7 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, docs *des
 		OutputSchema: out.marshal(),
 		FullMethod:   "/" + string(m.Parent().FullName()) + "/" + string(m.Name()),
 		Method:       m,
+		GatewayInfo:  to.GetGatewayInfo(),
 		in:           in,
 		out:          out,
 		reqType:      reqType,

@@ -191,6 +191,14 @@ const (
 	// the gateway answers "Service unavailable" and logs the cause.
 	// gRPC Unauthenticated. JSON-RPC -32603.
 	ErrorReason_ERROR_REASON_CALLER_UNAUTHENTICATED ErrorReason = 16
+	// apply_patch: the patch is empty, malformed or does not apply at the
+	// branch head (details: PatchError).
+	// gRPC FailedPrecondition. JSON-RPC -32003.
+	ErrorReason_ERROR_REASON_PATCH_REJECTED ErrorReason = 17
+	// apply_patch: a file the patch modifies or deletes is absent at the
+	// branch head (details: PatchError).
+	// gRPC NotFound. JSON-RPC -32002.
+	ErrorReason_ERROR_REASON_PATCH_FILE_NOT_FOUND ErrorReason = 18
 )
 
 // Enum value maps for ErrorReason.
@@ -213,6 +221,8 @@ var (
 		14: "ERROR_REASON_CANCELED",
 		15: "ERROR_REASON_INTERNAL",
 		16: "ERROR_REASON_CALLER_UNAUTHENTICATED",
+		17: "ERROR_REASON_PATCH_REJECTED",
+		18: "ERROR_REASON_PATCH_FILE_NOT_FOUND",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":            0,
@@ -232,6 +242,8 @@ var (
 		"ERROR_REASON_CANCELED":               14,
 		"ERROR_REASON_INTERNAL":               15,
 		"ERROR_REASON_CALLER_UNAUTHENTICATED": 16,
+		"ERROR_REASON_PATCH_REJECTED":         17,
+		"ERROR_REASON_PATCH_FILE_NOT_FOUND":   18,
 	}
 )
 
@@ -741,6 +753,91 @@ func (x *GitHubFieldError) GetMessage() string {
 	return ""
 }
 
+// PatchError says why apply_patch refused a patch: data.patch of -32003 and
+// -32002 (docs/errors.md).
+type PatchError struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// code is PATCH_EMPTY, PATCH_MALFORMED, PATCH_DOES_NOT_APPLY or
+	// FILE_NOT_FOUND.
+	Code string `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
+	// file is the file concerned ("" when none).
+	File string `protobuf:"bytes,2,opt,name=file,proto3" json:"file,omitempty"`
+	// hunk is the 1-based hunk of that file (0 when none).
+	Hunk int32 `protobuf:"varint,3,opt,name=hunk,proto3" json:"hunk,omitempty"`
+	// line is the 1-based line: of the file for PATCH_DOES_NOT_APPLY, of the
+	// patch text for PATCH_MALFORMED (0 when unknown).
+	Line int32 `protobuf:"varint,4,opt,name=line,proto3" json:"line,omitempty"`
+	// detail says what was wrong, e.g. the expected and the found line.
+	Detail        string `protobuf:"bytes,5,opt,name=detail,proto3" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PatchError) Reset() {
+	*x = PatchError{}
+	mi := &file_ghops_v1_errors_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PatchError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PatchError) ProtoMessage() {}
+
+func (x *PatchError) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_errors_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PatchError.ProtoReflect.Descriptor instead.
+func (*PatchError) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *PatchError) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *PatchError) GetFile() string {
+	if x != nil {
+		return x.File
+	}
+	return ""
+}
+
+func (x *PatchError) GetHunk() int32 {
+	if x != nil {
+		return x.Hunk
+	}
+	return 0
+}
+
+func (x *PatchError) GetLine() int32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *PatchError) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
 var file_ghops_v1_errors_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.EnumValueOptions)(nil),
@@ -815,7 +912,14 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\bresource\x18\x01 \x01(\tR\bresource\x12\x14\n" +
 	"\x05field\x18\x02 \x01(\tR\x05field\x12\x12\n" +
 	"\x04code\x18\x03 \x01(\tR\x04code\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage*\xe3\x0e\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"t\n" +
+	"\n" +
+	"PatchError\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\tR\x04code\x12\x12\n" +
+	"\x04file\x18\x02 \x01(\tR\x04file\x12\x12\n" +
+	"\x04hunk\x18\x03 \x01(\x05R\x04hunk\x12\x12\n" +
+	"\x04line\x18\x04 \x01(\x05R\x04line\x12\x16\n" +
+	"\x06detail\x18\x05 \x01(\tR\x06detail*\xe3\x0e\n" +
 	"\tErrorCode\x12\x1a\n" +
 	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x12X\n" +
 	"\x16ERROR_CODE_PARSE_ERROR\x10\x01\x1a<\x9a\x82\x198\bĀ\xfe\xff\xff\xff\xff\xff\xff\x01\x12\vParse error\x18\x90\x03\"\x1bThe body is not valid JSON.\x12\xbc\x01\n" +
@@ -829,7 +933,7 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\x18ERROR_CODE_NOT_MERGEABLE\x10\t\x1ar\x9a\x82\x19n\b\xfb\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10PR not mergeable\x18\x99\x03\"L`merge_pull_request` was refused: conflicts, failing required checks, draft.\x12\xcd\x01\n" +
 	"\x1cERROR_CODE_HEAD_SHA_MISMATCH\x10\n" +
 	"\x1a\xaa\x01\x9a\x82\x19\xa5\x01\b\xfa\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Head SHA mismatch\x18\x99\x03\"\x81\x01`merge_pull_request`'s `sha` is no longer the head, or `commit_files` found the branch moved while writing (nothing was written).\x12\x8d\x01\n" +
-	"\x19ERROR_CODE_INTERNAL_ERROR\x10\v\x1an\x9a\x82\x19j\b\xa5\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInternal error\x18\xf4\x03\"JAnything else: GitHub 5xx or unreachable after retries, a deadline, a bug.*\xe5\a\n" +
+	"\x19ERROR_CODE_INTERNAL_ERROR\x10\v\x1an\x9a\x82\x19j\b\xa5\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInternal error\x18\xf4\x03\"JAnything else: GitHub 5xx or unreachable after retries, a deadline, a bug.*\xdd\b\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12=\n" +
 	"\x1dERROR_REASON_INVALID_ARGUMENT\x10\x01\x1a\x1a\xa2\x82\x19\x16\b\x04\x12\x10INVALID_ARGUMENT\x18\x01\x12;\n" +
@@ -850,7 +954,9 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\x1eERROR_REASON_DEADLINE_EXCEEDED\x10\r\x1a\x1b\xa2\x82\x19\x17\b\v\x12\x11DEADLINE_EXCEEDED\x18\x01\x12.\n" +
 	"\x15ERROR_REASON_CANCELED\x10\x0e\x1a\x13\xa2\x82\x19\x0f\b\v\x12\tCANCELLED\x18\x01\x12-\n" +
 	"\x15ERROR_REASON_INTERNAL\x10\x0f\x1a\x12\xa2\x82\x19\x0e\b\v\x12\bINTERNAL\x18\x01\x12@\n" +
-	"#ERROR_REASON_CALLER_UNAUTHENTICATED\x10\x10\x1a\x17\xa2\x82\x19\x13\b\v\x12\x0fUNAUTHENTICATED:^\n" +
+	"#ERROR_REASON_CALLER_UNAUTHENTICATED\x10\x10\x1a\x17\xa2\x82\x19\x13\b\v\x12\x0fUNAUTHENTICATED\x12<\n" +
+	"\x1bERROR_REASON_PATCH_REJECTED\x10\x11\x1a\x1b\xa2\x82\x19\x17\b\a\x12\x13FAILED_PRECONDITION\x128\n" +
+	"!ERROR_REASON_PATCH_FILE_NOT_FOUND\x10\x12\x1a\x11\xa2\x82\x19\r\b\x06\x12\tNOT_FOUND:^\n" +
 	"\n" +
 	"error_code\x12!.google.protobuf.EnumValueOptions\x18\xa3\x90\x03 \x01(\v2\x1a.ghops.v1.ErrorCodeOptionsR\terrorCode:d\n" +
 	"\ferror_reason\x12!.google.protobuf.EnumValueOptions\x18\xa4\x90\x03 \x01(\v2\x1c.ghops.v1.ErrorReasonOptionsR\verrorReasonB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
@@ -868,7 +974,7 @@ func file_ghops_v1_errors_proto_rawDescGZIP() []byte {
 }
 
 var file_ghops_v1_errors_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_ghops_v1_errors_proto_msgTypes = make([]protoimpl.MessageInfo, 6)
+var file_ghops_v1_errors_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_ghops_v1_errors_proto_goTypes = []any{
 	(ErrorCode)(0),                        // 0: ghops.v1.ErrorCode
 	(ErrorReason)(0),                      // 1: ghops.v1.ErrorReason
@@ -878,15 +984,16 @@ var file_ghops_v1_errors_proto_goTypes = []any{
 	(*RateLimit)(nil),                     // 5: ghops.v1.RateLimit
 	(*Resource)(nil),                      // 6: ghops.v1.Resource
 	(*GitHubFieldError)(nil),              // 7: ghops.v1.GitHubFieldError
-	(*descriptorpb.EnumValueOptions)(nil), // 8: google.protobuf.EnumValueOptions
+	(*PatchError)(nil),                    // 8: ghops.v1.PatchError
+	(*descriptorpb.EnumValueOptions)(nil), // 9: google.protobuf.EnumValueOptions
 }
 var file_ghops_v1_errors_proto_depIdxs = []int32{
 	0, // 0: ghops.v1.ErrorReasonOptions.code:type_name -> ghops.v1.ErrorCode
 	5, // 1: ghops.v1.GitHubError.rate_limit:type_name -> ghops.v1.RateLimit
 	6, // 2: ghops.v1.GitHubError.resource:type_name -> ghops.v1.Resource
 	7, // 3: ghops.v1.GitHubError.field_errors:type_name -> ghops.v1.GitHubFieldError
-	8, // 4: ghops.v1.error_code:extendee -> google.protobuf.EnumValueOptions
-	8, // 5: ghops.v1.error_reason:extendee -> google.protobuf.EnumValueOptions
+	9, // 4: ghops.v1.error_code:extendee -> google.protobuf.EnumValueOptions
+	9, // 5: ghops.v1.error_reason:extendee -> google.protobuf.EnumValueOptions
 	2, // 6: ghops.v1.error_code:type_name -> ghops.v1.ErrorCodeOptions
 	3, // 7: ghops.v1.error_reason:type_name -> ghops.v1.ErrorReasonOptions
 	8, // [8:8] is the sub-list for method output_type
@@ -907,7 +1014,7 @@ func file_ghops_v1_errors_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_errors_proto_rawDesc), len(file_ghops_v1_errors_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   6,
+			NumMessages:   7,
 			NumExtensions: 2,
 			NumServices:   0,
 		},

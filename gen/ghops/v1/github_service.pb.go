@@ -3087,7 +3087,9 @@ func (x *CommitFilesRequest) GetFiles() []*FileChange {
 // FileChange is one file to write.
 type FileChange struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// File path from the repository root.
+	// File path from the repository root: segments separated by single
+	// slashes, none empty, ".", ".." or ".git", no leading or trailing slash,
+	// no control character (the safe-path rule of docs/errors.md).
 	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
 	// New content, in the given encoding.
 	Content *string `protobuf:"bytes,2,opt,name=content,proto3,oneof" json:"content,omitempty"`
@@ -3219,6 +3221,411 @@ func (x *CommitFilesResponse) GetFilesChanged() int32 {
 		return x.FilesChanged
 	}
 	return 0
+}
+
+// ApplyPatchRequest is the input of the apply_patch tool.
+type ApplyPatchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Existing branch to commit to.
+	Branch string `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
+	// Commit message.
+	Message string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	// The unified diff, as `git diff` writes it (at most 1 MiB). Every path
+	// in it follows the safe-path rule of commit_files' paths.
+	Patch string `protobuf:"bytes,4,opt,name=patch,proto3" json:"patch,omitempty"`
+	// The branch head the patch was made against (full 40-hex sha): refused
+	// with -32006 when the branch is elsewhere.
+	Sha           *string `protobuf:"bytes,5,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ApplyPatchRequest) Reset() {
+	*x = ApplyPatchRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ApplyPatchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ApplyPatchRequest) ProtoMessage() {}
+
+func (x *ApplyPatchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ApplyPatchRequest.ProtoReflect.Descriptor instead.
+func (*ApplyPatchRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *ApplyPatchRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ApplyPatchRequest) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *ApplyPatchRequest) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *ApplyPatchRequest) GetPatch() string {
+	if x != nil {
+		return x.Patch
+	}
+	return ""
+}
+
+func (x *ApplyPatchRequest) GetSha() string {
+	if x != nil && x.Sha != nil {
+		return *x.Sha
+	}
+	return ""
+}
+
+// PatchedFile is one file apply_patch changed.
+type PatchedFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// path is the file's path after the change (its old path for a deletion).
+	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// old_path is the path before a rename; empty otherwise.
+	OldPath string `protobuf:"bytes,2,opt,name=old_path,json=oldPath,proto3" json:"old_path,omitempty"`
+	// change is "modified", "added", "deleted", "renamed" or "mode".
+	Change string `protobuf:"bytes,3,opt,name=change,proto3" json:"change,omitempty"`
+	// added counts the lines added.
+	Added int32 `protobuf:"varint,4,opt,name=added,proto3" json:"added,omitempty"`
+	// removed counts the lines removed.
+	Removed       int32 `protobuf:"varint,5,opt,name=removed,proto3" json:"removed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PatchedFile) Reset() {
+	*x = PatchedFile{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PatchedFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PatchedFile) ProtoMessage() {}
+
+func (x *PatchedFile) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PatchedFile.ProtoReflect.Descriptor instead.
+func (*PatchedFile) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *PatchedFile) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *PatchedFile) GetOldPath() string {
+	if x != nil {
+		return x.OldPath
+	}
+	return ""
+}
+
+func (x *PatchedFile) GetChange() string {
+	if x != nil {
+		return x.Change
+	}
+	return ""
+}
+
+func (x *PatchedFile) GetAdded() int32 {
+	if x != nil {
+		return x.Added
+	}
+	return 0
+}
+
+func (x *PatchedFile) GetRemoved() int32 {
+	if x != nil {
+		return x.Removed
+	}
+	return 0
+}
+
+// ApplyPatchResponse is the commit made.
+type ApplyPatchResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// commit_sha is the new commit, now the branch head.
+	CommitSha string `protobuf:"bytes,1,opt,name=commit_sha,json=commitSha,proto3" json:"commit_sha,omitempty"`
+	// parent_sha is the branch head the patch was applied to.
+	ParentSha string `protobuf:"bytes,2,opt,name=parent_sha,json=parentSha,proto3" json:"parent_sha,omitempty"`
+	// branch is the branch updated.
+	Branch string `protobuf:"bytes,3,opt,name=branch,proto3" json:"branch,omitempty"`
+	// files lists every file changed, in the patch's order.
+	Files         []*PatchedFile `protobuf:"bytes,4,rep,name=files,proto3" json:"files,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ApplyPatchResponse) Reset() {
+	*x = ApplyPatchResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ApplyPatchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ApplyPatchResponse) ProtoMessage() {}
+
+func (x *ApplyPatchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ApplyPatchResponse.ProtoReflect.Descriptor instead.
+func (*ApplyPatchResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *ApplyPatchResponse) GetCommitSha() string {
+	if x != nil {
+		return x.CommitSha
+	}
+	return ""
+}
+
+func (x *ApplyPatchResponse) GetParentSha() string {
+	if x != nil {
+		return x.ParentSha
+	}
+	return ""
+}
+
+func (x *ApplyPatchResponse) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *ApplyPatchResponse) GetFiles() []*PatchedFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+// ValidateEnvironmentRequest is the input of the validate_environment tool.
+type ValidateEnvironmentRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository ("owner/repo") whose rights to check; default: the demo
+	// repository the service is configured with, if any.
+	Repo          *string `protobuf:"bytes,1,opt,name=repo,proto3,oneof" json:"repo,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEnvironmentRequest) Reset() {
+	*x = ValidateEnvironmentRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEnvironmentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEnvironmentRequest) ProtoMessage() {}
+
+func (x *ValidateEnvironmentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEnvironmentRequest.ProtoReflect.Descriptor instead.
+func (*ValidateEnvironmentRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *ValidateEnvironmentRequest) GetRepo() string {
+	if x != nil && x.Repo != nil {
+		return *x.Repo
+	}
+	return ""
+}
+
+// EnvironmentCheck is one finding of validate_environment.
+type EnvironmentCheck struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// name says what was checked, e.g. "github.reachable".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// level is "ok", "warning" or "error".
+	Level string `protobuf:"bytes,2,opt,name=level,proto3" json:"level,omitempty"`
+	// message says what was found, for a person.
+	Message       string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EnvironmentCheck) Reset() {
+	*x = EnvironmentCheck{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EnvironmentCheck) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EnvironmentCheck) ProtoMessage() {}
+
+func (x *EnvironmentCheck) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EnvironmentCheck.ProtoReflect.Descriptor instead.
+func (*EnvironmentCheck) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *EnvironmentCheck) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *EnvironmentCheck) GetLevel() string {
+	if x != nil {
+		return x.Level
+	}
+	return ""
+}
+
+func (x *EnvironmentCheck) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+// ValidateEnvironmentResponse is the diagnosis.
+type ValidateEnvironmentResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// level is the worst level of the checks.
+	Level string `protobuf:"bytes,1,opt,name=level,proto3" json:"level,omitempty"`
+	// checks are the findings, in a stable order.
+	Checks        []*EnvironmentCheck `protobuf:"bytes,2,rep,name=checks,proto3" json:"checks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateEnvironmentResponse) Reset() {
+	*x = ValidateEnvironmentResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateEnvironmentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateEnvironmentResponse) ProtoMessage() {}
+
+func (x *ValidateEnvironmentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateEnvironmentResponse.ProtoReflect.Descriptor instead.
+func (*ValidateEnvironmentResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *ValidateEnvironmentResponse) GetLevel() string {
+	if x != nil {
+		return x.Level
+	}
+	return ""
+}
+
+func (x *ValidateEnvironmentResponse) GetChecks() []*EnvironmentCheck {
+	if x != nil {
+		return x.Checks
+	}
+	return nil
 }
 
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
@@ -3507,11 +3914,10 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\amessage\x18\x03 \x01(\tB\r\xbaH\n" +
 	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\amessage\x126\n" +
 	"\x05files\x18\x04 \x03(\v2\x14.ghops.v1.FileChangeB\n" +
-	"\xbaH\a\x92\x01\x04\b\x01\x10\x14R\x05files\"\xde\x02\n" +
+	"\xbaH\a\x92\x01\x04\b\x01\x10\x14R\x05files\"\x93\x06\n" +
 	"\n" +
-	"FileChange\x12!\n" +
-	"\x04path\x18\x01 \x01(\tB\r\xbaH\n" +
-	"\xc8\x01\x01r\x05\x10\x01\x18\xf4\x03R\x04path\x12%\n" +
+	"FileChange\x12\xd5\x03\n" +
+	"\x04path\x18\x01 \x01(\tB\xc0\x03\xbaH\xbc\x03\xc8\x01\x01r\xb6\x03\x10\x01\x18\xf4\x032\xae\x03^(?:[^./\\x00-\\x1f\\x7f][^/\\x00-\\x1f\\x7f]*|\\.[^./g\\x00-\\x1f\\x7f][^/\\x00-\\x1f\\x7f]*|\\.\\.[^/\\x00-\\x1f\\x7f]+|\\.g(?:[^i/\\x00-\\x1f\\x7f][^/\\x00-\\x1f\\x7f]*|i(?:[^t/\\x00-\\x1f\\x7f][^/\\x00-\\x1f\\x7f]*|t[^/\\x00-\\x1f\\x7f]+)?)?)(?:/(?:[^./\\x00-\\x1f\\x7f][^/\\x00-\\x1f\\x7f]*|\\.[^./g\\x00-\\x1f\\x7f][^/\\x00-\\x1f\\x7f]*|\\.\\.[^/\\x00-\\x1f\\x7f]+|\\.g(?:[^i/\\x00-\\x1f\\x7f][^/\\x00-\\x1f\\x7f]*|i(?:[^t/\\x00-\\x1f\\x7f][^/\\x00-\\x1f\\x7f]*|t[^/\\x00-\\x1f\\x7f]+)?)?))*$R\x04path\x12%\n" +
 	"\acontent\x18\x02 \x01(\tB\x06\xbaH\x03\xc8\x01\x01H\x00R\acontent\x88\x01\x01\x124\n" +
 	"\bencoding\x18\x03 \x01(\tB\x13\xbaH\x10r\x0eR\x04utf8R\x06base64H\x01R\bencoding\x88\x01\x01:\xb6\x01\xbaH\xb2\x01\x1a\xaf\x01\n" +
 	"\x13file.content_base64\x124content must be valid base64 when encoding is base64\x1ab!has(this.encoding) || this.encoding != 'base64' || this.content.matches('^[A-Za-z0-9+/]*={0,2}$')B\n" +
@@ -3524,7 +3930,38 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\n" +
 	"parent_sha\x18\x02 \x01(\tR\tparentSha\x12\x16\n" +
 	"\x06branch\x18\x03 \x01(\tR\x06branch\x12#\n" +
-	"\rfiles_changed\x18\x04 \x01(\x05R\ffilesChanged2\x96\x1e\n" +
+	"\rfiles_changed\x18\x04 \x01(\x05R\ffilesChanged\"\x94\x02\n" +
+	"\x11ApplyPatchRequest\x12B\n" +
+	"\x04repo\x18\x01 \x01(\tB.\xbaH+\xc8\x01\x01r&\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$R\x04repo\x126\n" +
+	"\x06branch\x18\x02 \x01(\tB\x1e\xbaH\x1b\xc8\x01\x01r\x16\x18d2\x12^[a-zA-Z0-9._/-]+$R\x06branch\x12'\n" +
+	"\amessage\x18\x03 \x01(\tB\r\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\amessage\x12$\n" +
+	"\x05patch\x18\x04 \x01(\tB\x0e\xbaH\v\xc8\x01\x01r\x06\x10\x01\x18\x80\x80@R\x05patch\x12,\n" +
+	"\x03sha\x18\x05 \x01(\tB\x15\xbaH\x12r\x102\x0e^[0-9a-f]{40}$H\x00R\x03sha\x88\x01\x01B\x06\n" +
+	"\x04_sha\"\x84\x01\n" +
+	"\vPatchedFile\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x19\n" +
+	"\bold_path\x18\x02 \x01(\tR\aoldPath\x12\x16\n" +
+	"\x06change\x18\x03 \x01(\tR\x06change\x12\x14\n" +
+	"\x05added\x18\x04 \x01(\x05R\x05added\x12\x18\n" +
+	"\aremoved\x18\x05 \x01(\x05R\aremoved\"\x97\x01\n" +
+	"\x12ApplyPatchResponse\x12\x1d\n" +
+	"\n" +
+	"commit_sha\x18\x01 \x01(\tR\tcommitSha\x12\x1d\n" +
+	"\n" +
+	"parent_sha\x18\x02 \x01(\tR\tparentSha\x12\x16\n" +
+	"\x06branch\x18\x03 \x01(\tR\x06branch\x12+\n" +
+	"\x05files\x18\x04 \x03(\v2\x15.ghops.v1.PatchedFileR\x05files\"k\n" +
+	"\x1aValidateEnvironmentRequest\x12D\n" +
+	"\x04repo\x18\x01 \x01(\tB+\xbaH(r&\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$H\x00R\x04repo\x88\x01\x01B\a\n" +
+	"\x05_repo\"V\n" +
+	"\x10EnvironmentCheck\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05level\x18\x02 \x01(\tR\x05level\x12\x18\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage\"g\n" +
+	"\x1bValidateEnvironmentResponse\x12\x14\n" +
+	"\x05level\x18\x01 \x01(\tR\x05level\x122\n" +
+	"\x06checks\x18\x02 \x03(\v2\x1a.ghops.v1.EnvironmentCheckR\x06checks2\x9c%\n" +
 	"\rGitHubService\x12\xc3\x02\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x85\x02\x92\x82\x19\xfd\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\xd7\x01Search GitHub repositories with GitHub search syntax (qualifiers such as user:, org:, language:, in:name, plus plain words). Each result's full_name (owner/repo) can be passed as `repo` to fetch and the other tools. \x010\x018\x01\x90\x02\x01\x12\x82\x02\n" +
@@ -3554,7 +3991,12 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x10MergePullRequest\x12!.ghops.v1.MergePullRequestRequest\x1a\".ghops.v1.MergePullRequestResponse\"\xe5\x01\x92\x82\x19\xe0\x01\n" +
 	"\x12merge_pull_request\x12\x12Merge pull request\x1a\xb1\x01Merge a pull request (merge, squash or rebase). Pass the head `sha` you reviewed: if the branch moved since, the merge is refused (-32006) instead of merging unreviewed commits.(\x018\x01\x12\x95\x02\n" +
 	"\vCommitFiles\x12\x1c.ghops.v1.CommitFilesRequest\x1a\x1d.ghops.v1.CommitFilesResponse\"\xc8\x01\x92\x82\x19\xc3\x01\n" +
-	"\fcommit_files\x12\fCommit files\x1a\xa0\x01Create or overwrite up to 20 files on an existing branch as one commit. If the branch moves while committing, nothing is written and the call fails with -32006.(\x018\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\fcommit_files\x12\fCommit files\x1a\xa0\x01Create or overwrite up to 20 files on an existing branch as one commit. If the branch moves while committing, nothing is written and the call fails with -32006.(\x018\x01\x12\xde\x03\n" +
+	"\n" +
+	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\x94\x03\x92\x82\x19\x8f\x03\n" +
+	"\vapply_patch\x12\vApply patch\x1a\xee\x02Apply a unified diff (as `git diff` writes it: modified, added, deleted and renamed files, mode changes) to an existing branch as ONE commit. Every hunk must apply exactly at the branch head; otherwise nothing is written and data.patch says which file, hunk and line differ. Pass `sha` (the head the patch was made against) to refuse with -32006 if the branch moved.(\x018\x01\x12\xa2\x03\n" +
+	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\xbd\x02\x92\x82\x19\xb8\x02\n" +
+	"\x14validate_environment\x12\x14Validate environment\x1a\x81\x02Diagnose the deployment: GitHub reachable and its latency, the token (valid, whose, which kind, its rights on a repository), rate limits, service and gateway versions, configuration warnings. Each check has a level (ok, warning, error). Never shows a token. \x010\x018\x01@\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -3568,108 +4010,120 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_ghops_v1_github_service_proto_goTypes = []any{
-	(*SearchRequest)(nil),             // 0: ghops.v1.SearchRequest
-	(*SearchResponse)(nil),            // 1: ghops.v1.SearchResponse
-	(*RepositorySummary)(nil),         // 2: ghops.v1.RepositorySummary
-	(*PageInfo)(nil),                  // 3: ghops.v1.PageInfo
-	(*FetchRequest)(nil),              // 4: ghops.v1.FetchRequest
-	(*FetchResponse)(nil),             // 5: ghops.v1.FetchResponse
-	(*Repository)(nil),                // 6: ghops.v1.Repository
-	(*Readme)(nil),                    // 7: ghops.v1.Readme
-	(*ListDirectoryRequest)(nil),      // 8: ghops.v1.ListDirectoryRequest
-	(*ListDirectoryResponse)(nil),     // 9: ghops.v1.ListDirectoryResponse
-	(*DirectoryEntry)(nil),            // 10: ghops.v1.DirectoryEntry
-	(*ReadFileRequest)(nil),           // 11: ghops.v1.ReadFileRequest
-	(*ReadFileResponse)(nil),          // 12: ghops.v1.ReadFileResponse
-	(*GetTreeRequest)(nil),            // 13: ghops.v1.GetTreeRequest
-	(*GetTreeResponse)(nil),           // 14: ghops.v1.GetTreeResponse
-	(*TreeEntry)(nil),                 // 15: ghops.v1.TreeEntry
-	(*GetCommitsRequest)(nil),         // 16: ghops.v1.GetCommitsRequest
-	(*GetCommitsResponse)(nil),        // 17: ghops.v1.GetCommitsResponse
-	(*Commit)(nil),                    // 18: ghops.v1.Commit
-	(*GetBranchesRequest)(nil),        // 19: ghops.v1.GetBranchesRequest
-	(*GetBranchesResponse)(nil),       // 20: ghops.v1.GetBranchesResponse
-	(*Branch)(nil),                    // 21: ghops.v1.Branch
-	(*ListPullRequestsRequest)(nil),   // 22: ghops.v1.ListPullRequestsRequest
-	(*ListPullRequestsResponse)(nil),  // 23: ghops.v1.ListPullRequestsResponse
-	(*PullRequestSummary)(nil),        // 24: ghops.v1.PullRequestSummary
-	(*GetPrMergeabilityRequest)(nil),  // 25: ghops.v1.GetPrMergeabilityRequest
-	(*GetPrMergeabilityResponse)(nil), // 26: ghops.v1.GetPrMergeabilityResponse
-	(*ChecksSummary)(nil),             // 27: ghops.v1.ChecksSummary
-	(*GetChecksForShaRequest)(nil),    // 28: ghops.v1.GetChecksForShaRequest
-	(*GetChecksForShaResponse)(nil),   // 29: ghops.v1.GetChecksForShaResponse
-	(*Check)(nil),                     // 30: ghops.v1.Check
-	(*CreatePullRequestRequest)(nil),  // 31: ghops.v1.CreatePullRequestRequest
-	(*CreatePullRequestResponse)(nil), // 32: ghops.v1.CreatePullRequestResponse
-	(*PullRequest)(nil),               // 33: ghops.v1.PullRequest
-	(*UpdatePullRequestRequest)(nil),  // 34: ghops.v1.UpdatePullRequestRequest
-	(*UpdatePullRequestResponse)(nil), // 35: ghops.v1.UpdatePullRequestResponse
-	(*MergePullRequestRequest)(nil),   // 36: ghops.v1.MergePullRequestRequest
-	(*MergePullRequestResponse)(nil),  // 37: ghops.v1.MergePullRequestResponse
-	(*CommitFilesRequest)(nil),        // 38: ghops.v1.CommitFilesRequest
-	(*FileChange)(nil),                // 39: ghops.v1.FileChange
-	(*CommitFilesResponse)(nil),       // 40: ghops.v1.CommitFilesResponse
-	(*timestamppb.Timestamp)(nil),     // 41: google.protobuf.Timestamp
+	(*SearchRequest)(nil),               // 0: ghops.v1.SearchRequest
+	(*SearchResponse)(nil),              // 1: ghops.v1.SearchResponse
+	(*RepositorySummary)(nil),           // 2: ghops.v1.RepositorySummary
+	(*PageInfo)(nil),                    // 3: ghops.v1.PageInfo
+	(*FetchRequest)(nil),                // 4: ghops.v1.FetchRequest
+	(*FetchResponse)(nil),               // 5: ghops.v1.FetchResponse
+	(*Repository)(nil),                  // 6: ghops.v1.Repository
+	(*Readme)(nil),                      // 7: ghops.v1.Readme
+	(*ListDirectoryRequest)(nil),        // 8: ghops.v1.ListDirectoryRequest
+	(*ListDirectoryResponse)(nil),       // 9: ghops.v1.ListDirectoryResponse
+	(*DirectoryEntry)(nil),              // 10: ghops.v1.DirectoryEntry
+	(*ReadFileRequest)(nil),             // 11: ghops.v1.ReadFileRequest
+	(*ReadFileResponse)(nil),            // 12: ghops.v1.ReadFileResponse
+	(*GetTreeRequest)(nil),              // 13: ghops.v1.GetTreeRequest
+	(*GetTreeResponse)(nil),             // 14: ghops.v1.GetTreeResponse
+	(*TreeEntry)(nil),                   // 15: ghops.v1.TreeEntry
+	(*GetCommitsRequest)(nil),           // 16: ghops.v1.GetCommitsRequest
+	(*GetCommitsResponse)(nil),          // 17: ghops.v1.GetCommitsResponse
+	(*Commit)(nil),                      // 18: ghops.v1.Commit
+	(*GetBranchesRequest)(nil),          // 19: ghops.v1.GetBranchesRequest
+	(*GetBranchesResponse)(nil),         // 20: ghops.v1.GetBranchesResponse
+	(*Branch)(nil),                      // 21: ghops.v1.Branch
+	(*ListPullRequestsRequest)(nil),     // 22: ghops.v1.ListPullRequestsRequest
+	(*ListPullRequestsResponse)(nil),    // 23: ghops.v1.ListPullRequestsResponse
+	(*PullRequestSummary)(nil),          // 24: ghops.v1.PullRequestSummary
+	(*GetPrMergeabilityRequest)(nil),    // 25: ghops.v1.GetPrMergeabilityRequest
+	(*GetPrMergeabilityResponse)(nil),   // 26: ghops.v1.GetPrMergeabilityResponse
+	(*ChecksSummary)(nil),               // 27: ghops.v1.ChecksSummary
+	(*GetChecksForShaRequest)(nil),      // 28: ghops.v1.GetChecksForShaRequest
+	(*GetChecksForShaResponse)(nil),     // 29: ghops.v1.GetChecksForShaResponse
+	(*Check)(nil),                       // 30: ghops.v1.Check
+	(*CreatePullRequestRequest)(nil),    // 31: ghops.v1.CreatePullRequestRequest
+	(*CreatePullRequestResponse)(nil),   // 32: ghops.v1.CreatePullRequestResponse
+	(*PullRequest)(nil),                 // 33: ghops.v1.PullRequest
+	(*UpdatePullRequestRequest)(nil),    // 34: ghops.v1.UpdatePullRequestRequest
+	(*UpdatePullRequestResponse)(nil),   // 35: ghops.v1.UpdatePullRequestResponse
+	(*MergePullRequestRequest)(nil),     // 36: ghops.v1.MergePullRequestRequest
+	(*MergePullRequestResponse)(nil),    // 37: ghops.v1.MergePullRequestResponse
+	(*CommitFilesRequest)(nil),          // 38: ghops.v1.CommitFilesRequest
+	(*FileChange)(nil),                  // 39: ghops.v1.FileChange
+	(*CommitFilesResponse)(nil),         // 40: ghops.v1.CommitFilesResponse
+	(*ApplyPatchRequest)(nil),           // 41: ghops.v1.ApplyPatchRequest
+	(*PatchedFile)(nil),                 // 42: ghops.v1.PatchedFile
+	(*ApplyPatchResponse)(nil),          // 43: ghops.v1.ApplyPatchResponse
+	(*ValidateEnvironmentRequest)(nil),  // 44: ghops.v1.ValidateEnvironmentRequest
+	(*EnvironmentCheck)(nil),            // 45: ghops.v1.EnvironmentCheck
+	(*ValidateEnvironmentResponse)(nil), // 46: ghops.v1.ValidateEnvironmentResponse
+	(*timestamppb.Timestamp)(nil),       // 47: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,  // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	3,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
-	41, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	47, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	6,  // 3: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	7,  // 4: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
-	41, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	41, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	47, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	47, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	10, // 7: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	15, // 8: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	18, // 9: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	3,  // 10: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	41, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	47, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	21, // 12: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	3,  // 13: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	24, // 14: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	3,  // 15: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	41, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	47, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	27, // 17: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	27, // 18: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	30, // 19: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
 	33, // 20: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
 	33, // 21: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
 	39, // 22: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
-	0,  // 23: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	4,  // 24: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	8,  // 25: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	11, // 26: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	13, // 27: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	16, // 28: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	19, // 29: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	22, // 30: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	25, // 31: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	28, // 32: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	31, // 33: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	34, // 34: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	36, // 35: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	38, // 36: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	1,  // 37: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	5,  // 38: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	9,  // 39: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	12, // 40: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	14, // 41: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	17, // 42: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	20, // 43: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	23, // 44: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	26, // 45: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	29, // 46: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	32, // 47: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	35, // 48: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	37, // 49: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	40, // 50: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	37, // [37:51] is the sub-list for method output_type
-	23, // [23:37] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	42, // 23: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
+	45, // 24: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
+	0,  // 25: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	4,  // 26: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	8,  // 27: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	11, // 28: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	13, // 29: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	16, // 30: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	19, // 31: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	22, // 32: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	25, // 33: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	28, // 34: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	31, // 35: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	34, // 36: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	36, // 37: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	38, // 38: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	41, // 39: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	44, // 40: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	1,  // 41: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	5,  // 42: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	9,  // 43: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	12, // 44: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	14, // 45: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	17, // 46: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	20, // 47: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	23, // 48: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	26, // 49: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	29, // 50: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	32, // 51: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	35, // 52: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	37, // 53: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	40, // 54: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	43, // 55: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	46, // 56: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	41, // [41:57] is the sub-list for method output_type
+	25, // [25:41] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -3690,13 +4144,15 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[34].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[36].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[39].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[41].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[44].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   41,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,20 +19,22 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	GitHubService_Search_FullMethodName            = "/ghops.v1.GitHubService/Search"
-	GitHubService_Fetch_FullMethodName             = "/ghops.v1.GitHubService/Fetch"
-	GitHubService_ListDirectory_FullMethodName     = "/ghops.v1.GitHubService/ListDirectory"
-	GitHubService_ReadFile_FullMethodName          = "/ghops.v1.GitHubService/ReadFile"
-	GitHubService_GetTree_FullMethodName           = "/ghops.v1.GitHubService/GetTree"
-	GitHubService_GetCommits_FullMethodName        = "/ghops.v1.GitHubService/GetCommits"
-	GitHubService_GetBranches_FullMethodName       = "/ghops.v1.GitHubService/GetBranches"
-	GitHubService_ListPullRequests_FullMethodName  = "/ghops.v1.GitHubService/ListPullRequests"
-	GitHubService_GetPrMergeability_FullMethodName = "/ghops.v1.GitHubService/GetPrMergeability"
-	GitHubService_GetChecksForSha_FullMethodName   = "/ghops.v1.GitHubService/GetChecksForSha"
-	GitHubService_CreatePullRequest_FullMethodName = "/ghops.v1.GitHubService/CreatePullRequest"
-	GitHubService_UpdatePullRequest_FullMethodName = "/ghops.v1.GitHubService/UpdatePullRequest"
-	GitHubService_MergePullRequest_FullMethodName  = "/ghops.v1.GitHubService/MergePullRequest"
-	GitHubService_CommitFiles_FullMethodName       = "/ghops.v1.GitHubService/CommitFiles"
+	GitHubService_Search_FullMethodName              = "/ghops.v1.GitHubService/Search"
+	GitHubService_Fetch_FullMethodName               = "/ghops.v1.GitHubService/Fetch"
+	GitHubService_ListDirectory_FullMethodName       = "/ghops.v1.GitHubService/ListDirectory"
+	GitHubService_ReadFile_FullMethodName            = "/ghops.v1.GitHubService/ReadFile"
+	GitHubService_GetTree_FullMethodName             = "/ghops.v1.GitHubService/GetTree"
+	GitHubService_GetCommits_FullMethodName          = "/ghops.v1.GitHubService/GetCommits"
+	GitHubService_GetBranches_FullMethodName         = "/ghops.v1.GitHubService/GetBranches"
+	GitHubService_ListPullRequests_FullMethodName    = "/ghops.v1.GitHubService/ListPullRequests"
+	GitHubService_GetPrMergeability_FullMethodName   = "/ghops.v1.GitHubService/GetPrMergeability"
+	GitHubService_GetChecksForSha_FullMethodName     = "/ghops.v1.GitHubService/GetChecksForSha"
+	GitHubService_CreatePullRequest_FullMethodName   = "/ghops.v1.GitHubService/CreatePullRequest"
+	GitHubService_UpdatePullRequest_FullMethodName   = "/ghops.v1.GitHubService/UpdatePullRequest"
+	GitHubService_MergePullRequest_FullMethodName    = "/ghops.v1.GitHubService/MergePullRequest"
+	GitHubService_CommitFiles_FullMethodName         = "/ghops.v1.GitHubService/CommitFiles"
+	GitHubService_ApplyPatch_FullMethodName          = "/ghops.v1.GitHubService/ApplyPatch"
+	GitHubService_ValidateEnvironment_FullMethodName = "/ghops.v1.GitHubService/ValidateEnvironment"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -85,6 +87,12 @@ type GitHubServiceClient interface {
 	MergePullRequest(ctx context.Context, in *MergePullRequestRequest, opts ...grpc.CallOption) (*MergePullRequestResponse, error)
 	// CommitFiles writes up to 20 files to a branch as one commit.
 	CommitFiles(ctx context.Context, in *CommitFilesRequest, opts ...grpc.CallOption) (*CommitFilesResponse, error)
+	// ApplyPatch applies a unified diff to a branch as one commit.
+	ApplyPatch(ctx context.Context, in *ApplyPatchRequest, opts ...grpc.CallOption) (*ApplyPatchResponse, error)
+	// ValidateEnvironment reports whether this deployment can work: GitHub
+	// reachable, the token's identity and rights, rate limits, versions and
+	// configuration warnings.
+	ValidateEnvironment(ctx context.Context, in *ValidateEnvironmentRequest, opts ...grpc.CallOption) (*ValidateEnvironmentResponse, error)
 }
 
 type gitHubServiceClient struct {
@@ -235,6 +243,26 @@ func (c *gitHubServiceClient) CommitFiles(ctx context.Context, in *CommitFilesRe
 	return out, nil
 }
 
+func (c *gitHubServiceClient) ApplyPatch(ctx context.Context, in *ApplyPatchRequest, opts ...grpc.CallOption) (*ApplyPatchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ApplyPatchResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ApplyPatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ValidateEnvironment(ctx context.Context, in *ValidateEnvironmentRequest, opts ...grpc.CallOption) (*ValidateEnvironmentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ValidateEnvironmentResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ValidateEnvironment_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GitHubServiceServer is the server API for GitHubService service.
 // All implementations must embed UnimplementedGitHubServiceServer
 // for forward compatibility.
@@ -285,6 +313,12 @@ type GitHubServiceServer interface {
 	MergePullRequest(context.Context, *MergePullRequestRequest) (*MergePullRequestResponse, error)
 	// CommitFiles writes up to 20 files to a branch as one commit.
 	CommitFiles(context.Context, *CommitFilesRequest) (*CommitFilesResponse, error)
+	// ApplyPatch applies a unified diff to a branch as one commit.
+	ApplyPatch(context.Context, *ApplyPatchRequest) (*ApplyPatchResponse, error)
+	// ValidateEnvironment reports whether this deployment can work: GitHub
+	// reachable, the token's identity and rights, rate limits, versions and
+	// configuration warnings.
+	ValidateEnvironment(context.Context, *ValidateEnvironmentRequest) (*ValidateEnvironmentResponse, error)
 	mustEmbedUnimplementedGitHubServiceServer()
 }
 
@@ -336,6 +370,12 @@ func (UnimplementedGitHubServiceServer) MergePullRequest(context.Context, *Merge
 }
 func (UnimplementedGitHubServiceServer) CommitFiles(context.Context, *CommitFilesRequest) (*CommitFilesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CommitFiles not implemented")
+}
+func (UnimplementedGitHubServiceServer) ApplyPatch(context.Context, *ApplyPatchRequest) (*ApplyPatchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ApplyPatch not implemented")
+}
+func (UnimplementedGitHubServiceServer) ValidateEnvironment(context.Context, *ValidateEnvironmentRequest) (*ValidateEnvironmentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ValidateEnvironment not implemented")
 }
 func (UnimplementedGitHubServiceServer) mustEmbedUnimplementedGitHubServiceServer() {}
 func (UnimplementedGitHubServiceServer) testEmbeddedByValue()                       {}
@@ -610,6 +650,42 @@ func _GitHubService_CommitFiles_Handler(srv interface{}, ctx context.Context, de
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_ApplyPatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ApplyPatchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ApplyPatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ApplyPatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ApplyPatch(ctx, req.(*ApplyPatchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ValidateEnvironment_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ValidateEnvironmentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ValidateEnvironment(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ValidateEnvironment_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ValidateEnvironment(ctx, req.(*ValidateEnvironmentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GitHubService_ServiceDesc is the grpc.ServiceDesc for GitHubService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -672,6 +748,14 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CommitFiles",
 			Handler:    _GitHubService_CommitFiles_Handler,
+		},
+		{
+			MethodName: "ApplyPatch",
+			Handler:    _GitHubService_ApplyPatch_Handler,
+		},
+		{
+			MethodName: "ValidateEnvironment",
+			Handler:    _GitHubService_ValidateEnvironment_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -43,7 +43,12 @@ type ToolOptions struct {
 	// that are read-only or idempotent.
 	Idempotent bool `protobuf:"varint,6,opt,name=idempotent,proto3" json:"idempotent,omitempty"`
 	// open_world is MCP's openWorldHint: the tool reaches an external system.
-	OpenWorld     bool `protobuf:"varint,7,opt,name=open_world,json=openWorld,proto3" json:"open_world,omitempty"`
+	OpenWorld bool `protobuf:"varint,7,opt,name=open_world,json=openWorld,proto3" json:"open_world,omitempty"`
+	// gateway_info asks the gateway to send its own facts with each call of
+	// the tool (x-ghops-gateway-version and one x-ghops-gateway-warning per
+	// configuration warning, as gRPC metadata), for diagnostics that must
+	// speak of the whole deployment. Not shown to clients.
+	GatewayInfo   bool `protobuf:"varint,8,opt,name=gateway_info,json=gatewayInfo,proto3" json:"gateway_info,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -127,6 +132,13 @@ func (x *ToolOptions) GetOpenWorld() bool {
 	return false
 }
 
+func (x *ToolOptions) GetGatewayInfo() bool {
+	if x != nil {
+		return x.GatewayInfo
+	}
+	return false
+}
+
 var file_ghops_v1_tool_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.MethodOptions)(nil),
@@ -151,7 +163,7 @@ var File_ghops_v1_tool_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\n" +
-	"\x13ghops/v1/tool.proto\x12\bghops.v1\x1a google/protobuf/descriptor.proto\"\xd7\x01\n" +
+	"\x13ghops/v1/tool.proto\x12\bghops.v1\x1a google/protobuf/descriptor.proto\"\xfa\x01\n" +
 	"\vToolOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -162,7 +174,8 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"idempotent\x18\x06 \x01(\bR\n" +
 	"idempotent\x12\x1d\n" +
 	"\n" +
-	"open_world\x18\a \x01(\bR\topenWorld:K\n" +
+	"open_world\x18\a \x01(\bR\topenWorld\x12!\n" +
+	"\fgateway_info\x18\b \x01(\bR\vgatewayInfo:K\n" +
 	"\x04tool\x12\x1e.google.protobuf.MethodOptions\x18\xa2\x90\x03 \x01(\v2\x15.ghops.v1.ToolOptionsR\x04toolB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (

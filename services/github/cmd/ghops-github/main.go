@@ -61,6 +61,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "ghops-github:", err)
 		return 2
 	}
+	cfg.Version = version
 	if cfg.ShowVersion {
 		fmt.Fprintln(stdout, "ghops-github", version)
 		return 0

@@ -122,6 +122,12 @@ type Config struct {
 	CallerSecretFile string
 	// InsecureNoAuth allows a non-loopback Addr without caller authentication.
 	InsecureNoAuth bool
+	// CheckRepo is the repository validate_environment checks the
+	// credential's rights on when the call names none ("" for none).
+	CheckRepo string
+	// Version is the service's version, stamped into the binary; set by
+	// main, not a flag.
+	Version string
 	// Reflection registers gRPC server reflection.
 	Reflection bool
 	// GitHubAppID, GitHubAppKeyFile and GitHubAppInstallationID select GitHub
@@ -278,6 +284,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	fs.StringVar(&c.CallerSecretFile, "caller-secret-file", env("GHOPS_SERVICE_SECRET_FILE", ""), `file holding the shared secret callers send as "authorization: Bearer <secret>" (env GHOPS_SERVICE_SECRET_FILE)`)
 	fs.BoolVar(&c.InsecureNoAuth, "insecure-no-auth", envBool("GHOPS_GITHUB_INSECURE_NO_AUTH"), "serve a non-loopback -addr with no caller authentication (env GHOPS_GITHUB_INSECURE_NO_AUTH)")
 	fs.BoolVar(&c.Reflection, "reflection", envBool("GHOPS_GITHUB_REFLECTION"), "serve gRPC server reflection, authenticated like every call (env GHOPS_GITHUB_REFLECTION)")
+	fs.StringVar(&c.CheckRepo, "check-repo", env("GHOPS_GITHUB_CHECK_REPO", ""), "owner/repo whose rights validate_environment checks when the call names none (env GHOPS_GITHUB_CHECK_REPO)")
 	var appID, instID string
 	fs.StringVar(&appID, "github-app-id", env("GHOPS_GITHUB_APP_ID", ""), "GitHub App id, instead of GITHUB_TOKEN (env GHOPS_GITHUB_APP_ID)")
 	fs.StringVar(&c.GitHubAppKeyFile, "github-app-key-file", env("GHOPS_GITHUB_APP_KEY_FILE", ""), "the GitHub App's PEM private key file (env GHOPS_GITHUB_APP_KEY_FILE)")

@@ -39,6 +39,7 @@ type Service struct {
 	ghopsv1.UnimplementedGitHubServiceServer
 	client ClientFunc
 	limits Limits
+	env    Environment
 	log    *slog.Logger
 }
 

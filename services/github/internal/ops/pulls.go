@@ -311,13 +311,14 @@ func (s *Service) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesReque
 	c := ghstatus.Context{Tool: ghstatus.ToolCommitFiles, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "branch", Id: req.GetRepo() + "@" + req.GetBranch()}}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
+	// Each path already follows the safe-path rule (its protovalidate
+	// pattern); what is left to refuse is a path given twice.
 	seen := map[string]bool{}
 	for _, f := range req.GetFiles() {
-		p := strings.Trim(f.GetPath(), "/")
-		if p == "" || strings.Contains(p, "..") || seen[p] {
-			return nil, badPath(c.Tool, "each file path must be a distinct path inside the repository: "+p)
+		if seen[f.GetPath()] {
+			return nil, badPath(c.Tool, "each file path must be given once: "+f.GetPath())
 		}
-		seen[p] = true
+		seen[f.GetPath()] = true
 	}
 	ref, _, err := gh.Git.GetRef(ctx, owner, name, "heads/"+req.GetBranch())
 	if err != nil {
@@ -331,7 +332,7 @@ func (s *Service) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesReque
 	}
 	entries := make([]*github.TreeEntry, 0, len(req.GetFiles()))
 	for _, f := range req.GetFiles() {
-		e := &github.TreeEntry{Path: github.String(strings.Trim(f.GetPath(), "/")), Mode: github.String("100644"), Type: github.String("blob")}
+		e := &github.TreeEntry{Path: github.String(f.GetPath()), Mode: github.String("100644"), Type: github.String("blob")}
 		if f.GetEncoding() == "base64" {
 			blob, _, err := gh.Git.CreateBlob(ctx, owner, name, &github.Blob{Content: github.String(f.GetContent()), Encoding: github.String("base64")})
 			if err != nil {
@@ -343,27 +344,40 @@ func (s *Service) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesReque
 		}
 		entries = append(entries, e)
 	}
-	tree, _, err := gh.Git.CreateTree(ctx, owner, name, parentCommit.GetTree().GetSHA(), entries)
+	sha, err := s.writeCommit(ctx, gh, c, req.GetBranch(), req.GetMessage(), parent, parentCommit.GetTree().GetSHA(), entries)
 	if err != nil {
-		return nil, s.fail(ctx, err, c)
+		return nil, err
+	}
+	return &ghopsv1.CommitFilesResponse{CommitSha: sha, ParentSha: parent, Branch: req.GetBranch(), FilesChanged: int32(len(entries))}, nil
+}
+
+// writeCommit is the tail shared by commit_files and apply_patch: one tree
+// on baseTree, one commit on parent, and a non-forced ref update that
+// GitHub refuses if the branch moved (answered as BRANCH_MOVED). Nothing is
+// visible until the ref update succeeds.
+func (s *Service) writeCommit(ctx context.Context, gh *github.Client, c ghstatus.Context, branch, message, parent, baseTree string, entries []*github.TreeEntry) (string, error) {
+	owner, name := splitRepo(c.Repo)
+	tree, _, err := gh.Git.CreateTree(ctx, owner, name, baseTree, entries)
+	if err != nil {
+		return "", s.fail(ctx, err, c)
 	}
 	commit, _, err := gh.Git.CreateCommit(ctx, owner, name, &github.Commit{
-		Message: github.String(req.GetMessage()), Tree: &github.Tree{SHA: tree.SHA}, Parents: []*github.Commit{{SHA: github.String(parent)}},
+		Message: github.String(message), Tree: &github.Tree{SHA: tree.SHA}, Parents: []*github.Commit{{SHA: github.String(parent)}},
 	}, nil)
 	if err != nil {
-		return nil, s.fail(ctx, err, c)
+		return "", s.fail(ctx, err, c)
 	}
 	_, _, err = gh.Git.UpdateRef(ctx, owner, name, &github.Reference{
-		Ref: github.String("refs/heads/" + req.GetBranch()), Object: &github.GitObject{SHA: commit.SHA},
+		Ref: github.String("refs/heads/" + branch), Object: &github.GitObject{SHA: commit.SHA},
 	}, false)
 	if err != nil {
 		if ghstatus.HTTPStatus(err) == http.StatusUnprocessableEntity || ghstatus.HTTPStatus(err) == http.StatusConflict {
-			if now, _, rerr := gh.Git.GetRef(ctx, owner, name, "heads/"+req.GetBranch()); rerr == nil && now.GetObject().GetSHA() != parent {
+			if now, _, rerr := gh.Git.GetRef(ctx, owner, name, "heads/"+branch); rerr == nil && now.GetObject().GetSHA() != parent {
 				c.ActualSHA = now.GetObject().GetSHA()
-				return nil, ghstatus.BranchMoved(c, &ghopsv1.GitHubError{Status: int32(ghstatus.HTTPStatus(err))})
+				return "", ghstatus.BranchMoved(c, &ghopsv1.GitHubError{Status: int32(ghstatus.HTTPStatus(err))})
 			}
 		}
-		return nil, s.fail(ctx, err, c)
+		return "", s.fail(ctx, err, c)
 	}
-	return &ghopsv1.CommitFilesResponse{CommitSha: commit.GetSHA(), ParentSha: parent, Branch: req.GetBranch(), FilesChanged: int32(len(entries))}, nil
+	return commit.GetSHA(), nil
 }

@@ -147,7 +147,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	ghopsv1.RegisterGitHubServiceServer(s.grpc, ops.New(clientFor, ops.Limits{
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
-	}, s.log))
+	}, s.log).WithEnvironment(environment(cfg, app != nil)))
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
@@ -348,4 +348,35 @@ func (s *Server) unaryTimeout(ctx context.Context, req any, info *grpc.UnaryServ
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
 	defer cancel()
 	return handler(ctx, req)
+}
+
+// environment is what validate_environment says of this service: its
+// version, the kind of each call's credential (never the credential) and
+// its configuration warnings.
+func environment(cfg config.Config, app bool) ops.Environment {
+	own := "none"
+	switch {
+	case cfg.Token != "":
+		own = ops.CredentialKind(cfg.Token)
+	case app:
+		own = fmt.Sprintf("GitHub App installation %d", cfg.GitHubAppInstallationID)
+	}
+	env := ops.Environment{Version: cfg.Version, CheckRepo: cfg.CheckRepo}
+	env.Credential = func(ctx context.Context) string {
+		if cfg.AllowCallerToken {
+			if md, ok := metadata.FromIncomingContext(ctx); ok {
+				if v := md.Get(TokenKey); len(v) > 0 && v[0] != "" {
+					return ops.CredentialKind(v[0]) + " (the caller's own)"
+				}
+			}
+		}
+		return own
+	}
+	if !cfg.Loopback() && cfg.InsecureNoAuth {
+		env.Warnings = append(env.Warnings, "the service serves "+cfg.Addr+" (not loopback) without caller authentication (-insecure-no-auth)")
+	}
+	if cfg.AllowCallerToken {
+		env.Warnings = append(env.Warnings, "callers may bring their own GitHub token (-allow-caller-token)")
+	}
+	return env
 }

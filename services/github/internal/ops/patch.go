@@ -1,0 +1,186 @@
+package ops
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"unicode/utf8"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"github.com/google/go-github/v66/github"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+
+	"ghops.dev/services/github/internal/ghstatus"
+	"ghops.dev/services/github/internal/treepatch"
+)
+
+// toolApplyPatch is apply_patch's tool name.
+const toolApplyPatch = "apply_patch"
+
+// maxPatchBytes is the largest patch apply_patch reads (1 MiB).
+const maxPatchBytes = 1 << 20
+
+// ApplyPatch implements the apply_patch tool: the patch is read and checked
+// before any GitHub call; then the branch head, its commit, its tree (one
+// recursive read), one blob read per file the patch changes, and
+// commit_files' tail (tree, commit, non-forced ref update). A patch that
+// does not apply exactly, or a branch that moved, writes nothing.
+func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest) (*ghopsv1.ApplyPatchResponse, error) {
+	c := ghstatus.Context{Tool: toolApplyPatch, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "branch", Id: req.GetRepo() + "@" + req.GetBranch()}}
+	if len(req.GetPatch()) > maxPatchBytes {
+		// The schema's maxLength counts characters; the contract's bound is bytes.
+		return nil, ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, "patch is larger than 1 MiB",
+			ghstatus.Context{Tool: c.Tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
+				Field: "patch", Description: "must be at most 1048576 bytes", Reason: "string.max_len",
+			}}})
+	}
+	changes, err := treepatch.Parse(req.GetPatch())
+	if err != nil {
+		return nil, patchStatus(c, err)
+	}
+	owner, name := splitRepo(req.GetRepo())
+	gh := s.client(ctx)
+	ref, _, err := gh.Git.GetRef(ctx, owner, name, "heads/"+req.GetBranch())
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	parent := ref.GetObject().GetSHA()
+	c.SHA, c.ExpectedSHA = parent, parent
+	if want := req.GetSha(); want != "" && want != parent {
+		c.ExpectedSHA, c.ActualSHA = want, parent
+		return nil, ghstatus.New(codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH,
+			"branch head is "+parent+", not the sha the patch was made against ("+want+"); nothing was written",
+			c, &ghopsv1.GitHubError{ExpectedSha: want, ActualSha: parent})
+	}
+	parentCommit, _, err := gh.Git.GetCommit(ctx, owner, name, parent)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	baseTree := parentCommit.GetTree().GetSHA()
+	tree, _, err := gh.Git.GetTree(ctx, owner, name, baseTree, true)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	if tree.GetTruncated() {
+		return nil, patchStatus(c, &treepatch.Error{Code: treepatch.CodeDoesNotApply, Detail: "the repository's tree is too large to be read in one call (GitHub truncated it); use commit_files"})
+	}
+	blobs := make(map[string]*github.TreeEntry, len(tree.Entries))
+	for _, e := range tree.Entries {
+		if e.GetType() == "blob" {
+			blobs[e.GetPath()] = e
+		}
+	}
+
+	entries := make([]*github.TreeEntry, 0, len(changes)+1)
+	files := make([]*ghopsv1.PatchedFile, 0, len(changes))
+	for _, ch := range changes {
+		var old []byte
+		mode := ch.Mode
+		if src := ch.Source(); src != "" {
+			e, ok := blobs[src]
+			if !ok {
+				return nil, patchStatus(c, &treepatch.Error{Code: treepatch.CodeFileNotFound, File: src, Detail: "no file " + src + " at the branch head " + parent})
+			}
+			if mode == "" {
+				mode = e.GetMode()
+			}
+			if ch.Kind != treepatch.KindMode || ch.Added+ch.Removed > 0 {
+				if old, err = s.blob(ctx, gh, owner, name, e.GetSHA(), c); err != nil {
+					return nil, err
+				}
+			}
+		} else if _, exists := blobs[ch.Path]; exists {
+			return nil, patchStatus(c, &treepatch.Error{Code: treepatch.CodeDoesNotApply, File: ch.Path, Detail: "the patch adds " + ch.Path + ", which already exists at the branch head"})
+		}
+		if ch.OldPath != "" && ch.Kind == treepatch.KindRenamed {
+			entries = append(entries, &github.TreeEntry{Path: github.String(ch.OldPath), Mode: github.String(blobs[ch.OldPath].GetMode()), Type: github.String("blob")})
+		}
+		switch {
+		case ch.Kind == treepatch.KindDeleted:
+			if _, err := ch.Apply(old); err != nil {
+				return nil, patchStatus(c, err)
+			}
+			entries = append(entries, &github.TreeEntry{Path: github.String(ch.Path), Mode: github.String(mode), Type: github.String("blob")})
+		case ch.Kind == treepatch.KindMode && ch.Added+ch.Removed == 0:
+			entries = append(entries, &github.TreeEntry{Path: github.String(ch.Path), Mode: github.String(mode), Type: github.String("blob"), SHA: blobs[ch.Path].SHA})
+		default:
+			content, err := ch.Apply(old)
+			if err != nil {
+				return nil, patchStatus(c, err)
+			}
+			e := &github.TreeEntry{Path: github.String(ch.Path), Mode: github.String(mode), Type: github.String("blob")}
+			if utf8.Valid(content) {
+				e.Content = github.String(string(content))
+			} else {
+				blob, _, err := gh.Git.CreateBlob(ctx, owner, name, &github.Blob{Content: github.String(base64.StdEncoding.EncodeToString(content)), Encoding: github.String("base64")})
+				if err != nil {
+					return nil, s.fail(ctx, err, c)
+				}
+				e.SHA = blob.SHA
+			}
+			entries = append(entries, e)
+		}
+		files = append(files, &ghopsv1.PatchedFile{Path: ch.Path, OldPath: ch.OldPath, Change: ch.Kind, Added: int32(ch.Added), Removed: int32(ch.Removed)})
+	}
+	sha, err := s.writeCommit(ctx, gh, c, req.GetBranch(), req.GetMessage(), parent, baseTree, entries)
+	if err != nil {
+		return nil, err
+	}
+	return &ghopsv1.ApplyPatchResponse{CommitSha: sha, ParentSha: parent, Branch: req.GetBranch(), Files: files}, nil
+}
+
+// blob reads a file's content by its blob sha.
+func (s *Service) blob(ctx context.Context, gh *github.Client, owner, name, sha string, c ghstatus.Context) ([]byte, error) {
+	b, _, err := gh.Git.GetBlob(ctx, owner, name, sha)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	if b.GetEncoding() != "base64" {
+		return []byte(b.GetContent()), nil
+	}
+	out, err := base64.StdEncoding.DecodeString(b.GetContent())
+	if err != nil {
+		// GitHub wraps base64 at 60 columns.
+		out, err = base64.StdEncoding.DecodeString(stripNewlines(b.GetContent()))
+	}
+	if err != nil {
+		return nil, ghstatus.Internal(c)
+	}
+	return out, nil
+}
+
+func stripNewlines(s string) string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\n' && s[i] != '\r' {
+			out = append(out, s[i])
+		}
+	}
+	return string(out)
+}
+
+// patchStatus turns treepatch's refusals into the contract's statuses:
+// FILE_NOT_FOUND is -32002, the other categories -32003, each with
+// data.patch; an unsafe path is -32602 like commit_files' paths. The
+// message names the file, so that the jsonrpc_error line does.
+func patchStatus(c ghstatus.Context, err error) error {
+	var pathErr *treepatch.PathError
+	if errors.As(err, &pathErr) {
+		return ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, pathErr.Error(),
+			ghstatus.Context{Tool: c.Tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
+				Field: "patch", Description: pathErr.Error(), Reason: "string.pattern",
+			}}})
+	}
+	var pe *treepatch.Error
+	if !errors.As(err, &pe) {
+		return ghstatus.Internal(c)
+	}
+	detail := &ghopsv1.PatchError{Code: pe.Code, File: pe.File, Hunk: int32(pe.Hunk), Line: int32(pe.Line), Detail: pe.Detail}
+	if pe.Code == treepatch.CodeFileNotFound {
+		c.Resource = &ghopsv1.Resource{Type: "file", Id: c.Repo + ":" + pe.File}
+		return ghstatus.New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_PATCH_FILE_NOT_FOUND, "patch refused: "+pe.Error(), c,
+			&ghopsv1.GitHubError{Resource: c.Resource}, detail)
+	}
+	return ghstatus.New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_PATCH_REJECTED, "patch refused: "+pe.Error(), c, nil, detail)
+}
