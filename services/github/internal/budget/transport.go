@@ -86,3 +86,28 @@ func SnapshotOf(h http.Header) (Snapshot, bool) {
 	}
 	return Snapshot{Resource: res, Limit: lim, Remaining: rem, Reset: time.Unix(rst, 0)}, true
 }
+
+// FromCacheHeader is the header go-github reads as "this answer came from
+// a cache" and then leaves its own rate-limit state alone.
+const FromCacheHeader = "X-From-Cache"
+
+// Sole makes the budget the sole keeper of GitHub's primary rate limit: it
+// marks every answer with FromCacheHeader, so that go-github never records
+// a limit and never refuses a request itself. go-github's refusal claimed a
+// 403 GitHub never sent, printed the reset with Go's monotonic clock, and
+// was known to one client of one replica only; the budget's says the
+// request was not sent, until when, and is shared. Put it above every
+// other transport (go-github calls it directly).
+type Sole struct {
+	// Base sends the requests.
+	Base http.RoundTripper
+}
+
+// RoundTrip implements http.RoundTripper.
+func (s Sole) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := s.Base.RoundTrip(req)
+	if resp != nil && resp.Header != nil && resp.Header.Get(FromCacheHeader) == "" {
+		resp.Header.Set(FromCacheHeader, "1")
+	}
+	return resp, err
+}

@@ -118,7 +118,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return t.base.RoundTrip(req)
 	}
 	if !Immutable(req.URL) {
-		if byHead := t.resolve(req); byHead != nil {
+		byHead, answer := t.resolve(req)
+		if answer != nil {
+			answer.Request = req
+			return answer, nil
+		}
+		if byHead != nil {
 			resp, err := t.RoundTrip(byHead)
 			if resp != nil {
 				resp.Request = req
@@ -257,10 +262,13 @@ type readCloser struct {
 // resolve returns req addressed by the SHA its branch points at, or nil
 // when req is not a branch read or the head cannot be resolved (req then
 // goes as it is, and its own answer, an error included, is GitHub's).
-func (t *Transport) resolve(req *http.Request) *http.Request {
+// When GitHub refused the resolution for the token's sake (401, 403, 429)
+// or failed (5xx), that answer is returned instead: it is GitHub's answer
+// to this token now, and asking again would spend more.
+func (t *Transport) resolve(req *http.Request) (*http.Request, *http.Response) {
 	param, ok := branchRead(req.URL)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	root, owner, name, _, _ := repoPath(req.URL)
 	q := url.Values{"per_page": {"1"}}
@@ -272,17 +280,21 @@ func (t *Transport) resolve(req *http.Request) *http.Request {
 	head.Header.Del("Range")
 	resp, err := t.RoundTrip(head)
 	if err != nil {
-		return nil
+		return nil, nil
+	}
+	switch s := resp.StatusCode; {
+	case s == http.StatusUnauthorized || s == http.StatusForbidden || s == http.StatusTooManyRequests || s >= 500:
+		return nil, resp
+	case s != http.StatusOK:
+		_ = resp.Body.Close()
+		return nil, nil
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil
-	}
 	var list []struct {
 		SHA string `json:"sha"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list); err != nil || len(list) == 0 || !IsSHA(list[0].SHA) {
-		return nil
+		return nil, nil
 	}
 	byHead := req.Clone(req.Context())
 	u := *req.URL
@@ -290,5 +302,5 @@ func (t *Transport) resolve(req *http.Request) *http.Request {
 	query.Set(param, list[0].SHA)
 	u.RawQuery = query.Encode()
 	byHead.URL = &u
-	return byHead
+	return byHead, nil
 }

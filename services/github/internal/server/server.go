@@ -27,11 +27,14 @@ import (
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
+	"ghops.dev/services/github/internal/budget"
+	"ghops.dev/services/github/internal/cachestore"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/httpcache"
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
+	"ghops.dev/services/github/internal/redisconn"
 	"ghops.dev/services/github/internal/retry"
 	"ghops.dev/services/github/internal/validation"
 )
@@ -52,6 +55,7 @@ type Server struct {
 	health  *health.Server
 	metrics *metrics.Metrics
 	cache   *httpcache.Transport
+	redis   *redisconn.Conn // nil without -redis-url
 }
 
 // Option adjusts a Server.
@@ -73,8 +77,14 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	base, _ := url.Parse(cfg.GitHubURL)
 	var rt http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
 	rt = s.metrics.Transport(rt, base.Path)
-	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes)
+	bud, cacheOpts, err := s.shared(cfg)
+	if err != nil {
+		return nil, err
+	}
+	rt = &budget.Transport{Base: rt, Budget: bud}
+	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes, cacheOpts...)
 	rt = &retry.Transport{Base: s.cache, Retries: max(cfg.ReadRetries, 0), BaseDelay: cfg.RetryBaseDelay, MaxRetryAfter: cfg.MaxRetryAfter}
+	rt = budget.Sole{Base: rt}
 	anon := github.NewClient(&http.Client{Transport: rt})
 	anon.BaseURL = base
 	anon.UploadURL = base
@@ -113,6 +123,28 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	return s, nil
 }
 
+// shared returns the GitHub budget and the cache's options: in the process,
+// or shared through Redis when cfg.RedisURL is set (package budget,
+// cachestore). In the process only GitHub's reported primary limit is kept
+// (so a refusal is honest and lifts at the reset); the concurrency cap and
+// the write pace are the replicas' common budget and come with Redis.
+func (s *Server) shared(cfg config.Config) (budget.Budget, []httpcache.Option, error) {
+	hooks := budget.Hooks{Wait: s.metrics.BudgetWait, Refuse: s.metrics.BudgetRefusal}
+	opts := []httpcache.Option{httpcache.WithLookupHook(s.metrics.CacheLookup)}
+	if cfg.RedisURL == "" {
+		return budget.NewLocal(budget.Limits{}, hooks), opts, nil
+	}
+	conn, err := redisconn.Dial(cfg.RedisURL, redisconn.Options{Timeout: cfg.RedisTimeout, Logger: s.log, OnError: s.metrics.RedisError})
+	if err != nil {
+		return nil, nil, err
+	}
+	s.redis = conn
+	limits := budget.Limits{Concurrency: max(cfg.GitHubConcurrency, 0), WritesPerMinute: max(cfg.WritesPerMinute, 0)}
+	bud := budget.NewRedis(conn, limits, hooks, budget.RedisOptions{FailOpen: !cfg.BudgetFailClosed, Lease: cfg.CallTimeout + 30*time.Second})
+	opts = append(opts, httpcache.WithShared(cachestore.NewRedis(conn, cachestore.RedisOptions{TTL: cfg.CacheTTL, MaxEntryBytes: cfg.CacheEntryBytes})))
+	return bud, opts, nil
+}
+
 // Serve serves gRPC on lis until Shutdown.
 func (s *Server) Serve(lis net.Listener) error {
 	err := s.grpc.Serve(lis)
@@ -136,6 +168,9 @@ func (s *Server) Shutdown(ctx context.Context) {
 	case <-ctx.Done():
 		s.grpc.Stop()
 		<-done
+	}
+	if s.redis != nil {
+		_ = s.redis.Close()
 	}
 }
 
@@ -176,7 +211,7 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Du
 	}
 	go func() { errc <- s.Serve(lis) }()
 	log.Info("ghops-github listening", "addr", lis.Addr().String(), "github_url", ghstatus.Sanitize(s.cfg.GitHubURL),
-		"service_token", s.cfg.Token != "", "allow_caller_token", s.cfg.AllowCallerToken)
+		"service_token", s.cfg.Token != "", "allow_caller_token", s.cfg.AllowCallerToken, "shared_state", s.redis != nil)
 	select {
 	case <-ctx.Done():
 	case err := <-errc:
