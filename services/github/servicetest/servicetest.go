@@ -30,6 +30,12 @@ type Options struct {
 	CallTimeout time.Duration
 	// Logger receives the service's logs (default: discarded).
 	Logger *slog.Logger
+	// RedisURL shares the cache and the GitHub budget with every service
+	// started with the same URL ("" keeps them in the process).
+	RedisURL string
+	// GitHubConcurrency and WritesPerMinute are the shared budget's caps
+	// (0: the defaults).
+	GitHubConcurrency, WritesPerMinute int
 }
 
 // Service is a running service and a client connected to it.
@@ -51,6 +57,7 @@ func Start(t testing.TB, o Options) *Service {
 	}
 	srv, err := server.New(config.Config{
 		Addr: "127.0.0.1:0", GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
+		RedisURL: o.RedisURL, GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute,
 	}, opts...)
 	if err != nil {
 		t.Fatalf("servicetest: %v", err)

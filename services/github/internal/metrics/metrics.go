@@ -50,7 +50,7 @@ func New() *Metrics {
 		Name: "ghops_cache_lookups_total", Help: "Cacheable GitHub reads by the tier that had an answer (lru, redis, none) and outcome (hit: GitHub not asked; revalidated: 304; stale; miss).",
 	}, []string{"tier", "outcome"})
 	m.redisErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "ghops_redis_errors_total", Help: "Failed or skipped Redis operations, by operation (reads then go on uncached, budgets follow -budget-fail-open).",
+		Name: "ghops_redis_errors_total", Help: "Failed Redis operations, by operation (reads then go on uncached, budgets follow -budget-fail-open; Redis is left alone for a second after each).",
 	}, []string{"op"})
 	m.budgetWaits = prometheus.NewHistogramVec(prometheus.HistogramOpts{
 		Name: "ghops_budget_wait_seconds", Help: "Time GitHub requests waited for the token's budget, by kind (slot: concurrency cap; pace: write pacing).",

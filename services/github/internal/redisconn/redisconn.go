@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -75,8 +76,18 @@ func Validate(rawURL string) error {
 	return nil
 }
 
+// quiet is go-redis's logger: it would print every failed dial to stderr,
+// outside the service's redacted log; the outage is reported by Do (once,
+// and counted) instead.
+type quiet struct{}
+
+func (quiet) Printf(context.Context, string, ...any) {}
+
+var quietOnce sync.Once
+
 // New wraps an existing client.
 func New(c redis.UniversalClient, o Options) *Conn {
+	quietOnce.Do(func() { redis.SetLogger(quiet{}) })
 	if o.Timeout <= 0 {
 		o.Timeout = 50 * time.Millisecond
 	}
