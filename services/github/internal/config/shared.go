@@ -11,7 +11,7 @@ import (
 // and the GitHub budget), parsed as text and applied after flag.Parse.
 type sharedFlags struct {
 	redisURL, redisTimeout, concurrency, writes, cacheTTL, entryBytes string
-	failOpen                                                           bool
+	failOpen                                                          bool
 }
 
 func (f *sharedFlags) register(fs *flag.FlagSet, env func(k, def string) string, envBool func(string) bool) {

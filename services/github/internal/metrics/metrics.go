@@ -66,7 +66,9 @@ func New() *Metrics {
 }
 
 // CacheLookup counts one cacheable read (package httpcache's hook).
-func (m *Metrics) CacheLookup(tier, outcome string) { m.cacheLookups.WithLabelValues(tier, outcome).Inc() }
+func (m *Metrics) CacheLookup(tier, outcome string) {
+	m.cacheLookups.WithLabelValues(tier, outcome).Inc()
+}
 
 // RedisError counts one failed Redis operation (package redisconn's hook).
 func (m *Metrics) RedisError(op string) { m.redisErrors.WithLabelValues(op).Inc() }

@@ -9,7 +9,7 @@ import (
 
 type refusal struct{}
 
-func (refusal) Error() string      { return "not sent" }
+func (refusal) Error() string     { return "not sent" }
 func (refusal) Unretryable() bool { return true }
 
 func TestUnretryableNotRetried(t *testing.T) {

@@ -76,7 +76,6 @@ func TestHonestPrimaryLimit(t *testing.T) {
 	}
 }
 
-
 // TestRedisOutage: with Redis gone a service answers reads (uncached by
 // Redis), logs the outage once, and counts the failures in a metric.
 func TestRedisOutage(t *testing.T) {
