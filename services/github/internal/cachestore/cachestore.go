@@ -49,7 +49,9 @@ func (e *Entry) size() int {
 // Store is a place to keep entries. Get reports the tier that answered;
 // neither method fails: a store that cannot answer is a miss.
 type Store interface {
+	// Get returns the entry of key and the tier that had it.
 	Get(ctx context.Context, key string) (*Entry, string, bool)
+	// Put keeps e under key (or nothing, when e is over a bound).
 	Put(ctx context.Context, key string, e *Entry)
 }
 
