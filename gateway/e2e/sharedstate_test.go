@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,8 +43,11 @@ func TestSharedState(t *testing.T) {
 	hub := fakehubtest.Start(t, fakehub.Config{Seed: "demo", Now: func() time.Time { return time.Now().Add(-time.Hour + 4*time.Second) }})
 	opts := gatewaytest.StackOptions{Policy: sharedPolicy, Configure: func(c *config.Config) { c.RedisURL = rs.URL }}
 	var gw [2]*gatewaytest.Gateway
+	var svcLogs [2]*gatewaytest.SyncBuffer
 	for i := range gw {
-		svc := servicetest.Start(t, servicetest.Options{GitHubURL: hub.URL, Token: fakehub.DemoToken, RedisURL: rs.URL, CallTimeout: 20 * time.Second})
+		svcLogs[i] = &gatewaytest.SyncBuffer{}
+		svc := servicetest.Start(t, servicetest.Options{GitHubURL: hub.URL, Token: fakehub.DemoToken, RedisURL: rs.URL, CallTimeout: 20 * time.Second,
+			Logger: slog.New(slog.NewJSONHandler(svcLogs[i], nil))})
 		gw[i] = gatewaytest.StartGateway(t, svc.Addr, opts)
 	}
 	const repo = "octo-org/hello-world"
@@ -141,7 +145,8 @@ func TestSharedState(t *testing.T) {
 		for g := range gw {
 			before := calls()
 			_, code, data, msg := call(t, 1-g, keyFree, "get_branches", `{"repo":"`+repo+`"}`)
-			if code != -32004 || data["github"] != nil || data["rateLimit"] == nil {
+			if code != -32004 || data["github"] != nil || data["retryAfter"] == nil ||
+				!bytes.Contains(data["rateLimit"], []byte(`"remaining":0`)) || !bytes.Contains(data["rateLimit"], []byte(`"limit":5000`)) {
 				t.Errorf("via gateway %c: code %d data %v", 'B'-g, code, data)
 			}
 			if !strings.Contains(msg, "not sent") || !strings.Contains(msg, reset.UTC().Format(time.RFC3339)) || strings.Contains(msg, "m=+") {
@@ -181,7 +186,8 @@ func TestSharedState(t *testing.T) {
 				defer wg.Done()
 				for i := range 30 {
 					l := loads[(w+i)%len(loads)]
-					resp, out := rpcCall(t, gw[(w+i)%2].URL, l.tool, l.args, "Authorization", "Bearer "+keyFree)
+					// every load through each gateway
+					resp, out := rpcCall(t, gw[(w+i)/len(loads)%2].URL, l.tool, l.args, "Authorization", "Bearer "+keyFree)
 					if out["result"] == nil {
 						t.Errorf("worker %d call %d (%s, HTTP %d): %s", w, i, l.tool, resp.StatusCode, out["error"])
 						return
@@ -200,6 +206,11 @@ func TestSharedState(t *testing.T) {
 		}
 		if done.Load() != 120 {
 			t.Errorf("%d of 120 calls answered", done.Load())
+		}
+		for i, l := range svcLogs {
+			if n := strings.Count(l.String(), "redis unreachable"); n != 1 {
+				t.Errorf("service %c logged the outage %d times:\n%s", 'A'+i, n, l.String())
+			}
 		}
 	})
 }

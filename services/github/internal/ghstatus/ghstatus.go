@@ -180,6 +180,19 @@ func FromError(err error, c Context) error {
 	}
 	var ab *github.AbuseRateLimitError
 	if errors.As(err, &ab) {
+		if notSent(ab.Response) {
+			// go-github remembers a secondary limit's retry-after and refuses
+			// by itself until then, with a made-up 403: say what happened.
+			wait := time.Second
+			if ab.RetryAfter != nil {
+				wait = max(*ab.RetryAfter, time.Second)
+			}
+			secs := int32((wait + time.Second - 1) / time.Second)
+			return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_SECONDARY_RATE_LIMITED,
+				fmt.Sprintf("GitHub's secondary rate limit asked to wait; the call was not sent to GitHub (retry after %ds)", secs), c,
+				&ghopsv1.GitHubError{RateLimit: &ghopsv1.RateLimit{RetryAfterSeconds: secs}},
+				&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Duration(secs) * time.Second)})
+		}
 		gh := githubError(ab.Response, ab.Message, "")
 		var wait time.Duration
 		if ab.RetryAfter != nil {
@@ -232,6 +245,10 @@ func fromRefusal(err error, c Context) error {
 	}
 	return nil
 }
+
+// notSent tells a response go-github made up for a request it refused to
+// send (no header at all) from one GitHub sent (always with headers).
+func notSent(r *http.Response) bool { return r != nil && len(r.Header) == 0 }
 
 func busyText(busy *budget.Busy, paced *budget.Paced) string {
 	if busy != nil {

@@ -2,12 +2,14 @@ package ghstatus_test
 
 import (
 	"errors"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"github.com/google/go-github/v66/github"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -79,5 +81,38 @@ func TestRefusals(t *testing.T) {
 	}
 	if !errors.Is(wrap(budget.ErrUnavailable), budget.ErrUnavailable) {
 		t.Fatal("wrapping lost the refusal")
+	}
+}
+
+// TestGoGitHubOwnRefusal: go-github refuses by itself during a secondary
+// limit's retry-after with a made-up 403 without headers; that is not
+// GitHub's answer.
+func TestGoGitHubOwnRefusal(t *testing.T) {
+	wait := 30 * time.Second
+	tests := []struct {
+		name       string
+		header     http.Header
+		wantStatus int32
+		wantText   string
+	}{
+		{name: "made up by go-github", header: http.Header{}, wantStatus: 0, wantText: "not sent"},
+		{name: "sent by GitHub", header: http.Header{"Retry-After": {"30"}}, wantStatus: 403, wantText: "secondary rate limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := &github.AbuseRateLimitError{Response: &http.Response{StatusCode: 403, Header: tt.header, Request: &http.Request{Method: "GET", URL: &url.URL{Path: "/x"}}},
+				Message: "You have exceeded a secondary rate limit", RetryAfter: &wait}
+			st := status.Convert(ghstatus.FromError(err, ghstatus.Context{Tool: "get_branches"}))
+			var gh *ghopsv1.GitHubError
+			for _, d := range st.Details() {
+				if g, ok := d.(*ghopsv1.GitHubError); ok {
+					gh = g
+				}
+			}
+			if st.Code() != codes.ResourceExhausted || gh.GetStatus() != tt.wantStatus || !strings.Contains(st.Message(), tt.wantText) ||
+				gh.GetRateLimit().GetRetryAfterSeconds() != 30 {
+				t.Errorf("%v %q %v", st.Code(), st.Message(), gh)
+			}
+		})
 	}
 }

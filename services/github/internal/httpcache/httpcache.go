@@ -27,6 +27,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sync/singleflight"
@@ -249,7 +250,7 @@ func response(req *http.Request, e *cachestore.Entry, _ error) *http.Response {
 		h.Set(FromCacheHeader, "1")
 	}
 	return &http.Response{
-		Status: http.StatusText(e.Status), StatusCode: e.Status, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Status: strconv.Itoa(e.Status) + " " + http.StatusText(e.Status), StatusCode: e.Status, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: h, Body: io.NopCloser(bytes.NewReader(e.Body)), ContentLength: int64(len(e.Body)), Request: req,
 	}
 }
