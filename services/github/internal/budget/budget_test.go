@@ -287,3 +287,16 @@ func TestResourceOf(t *testing.T) {
 		})
 	}
 }
+
+func FuzzSnapshotOf(f *testing.F) {
+	f.Add("5000", "0", "1700000000", "core")
+	f.Add("", "", "", "")
+	f.Add("-1", "-5", "99999999999999999999", "search")
+	f.Fuzz(func(t *testing.T, limit, rem, reset, res string) {
+		h := http.Header{"X-Ratelimit-Limit": {limit}, "X-Ratelimit-Remaining": {rem}, "X-Ratelimit-Reset": {reset}, "X-Ratelimit-Resource": {res}}
+		s, ok := budget.SnapshotOf(h)
+		if ok && (s.Limit <= 0 || s.Remaining < 0 || s.Reset.Unix() <= 0 || s.Resource == "") {
+			t.Fatalf("accepted %+v", s)
+		}
+	})
+}

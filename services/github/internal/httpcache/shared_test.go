@@ -246,3 +246,30 @@ func TestImmutable(t *testing.T) {
 		})
 	}
 }
+
+func FuzzImmutable(f *testing.F) {
+	f.Add("https://api.github.com/repos/o/r/contents/a?ref=" + strings.Repeat("a", 40))
+	f.Add("https://api.github.com/repos/o/r/git/trees/" + strings.Repeat("0", 40))
+	f.Add("https://api.github.com/repos//r/commits?sha=x")
+	f.Add("/repos/o/r")
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return
+		}
+		if httpcache.Immutable(u) {
+			found := false
+			for _, part := range strings.Split(u.EscapedPath(), "/") {
+				found = found || httpcache.IsSHA(part)
+			}
+			for _, vs := range u.Query() {
+				for _, v := range vs {
+					found = found || httpcache.IsSHA(v)
+				}
+			}
+			if !found {
+				t.Fatalf("%q called immutable without a full SHA", raw)
+			}
+		}
+	})
+}

@@ -83,3 +83,41 @@ func TestOutage(t *testing.T) {
 		t.Errorf("%d failures counted, want 1 (the pause skips Redis)", failures.Load())
 	}
 }
+
+// TestSlowRedis: a Redis that accepts but never answers costs one timeout,
+// then nothing during the pause.
+func TestSlowRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	c, err := redisconn.Dial(srv.URL, redisconn.Options{Timeout: 50 * time.Millisecond, Pause: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.Close() })
+	ping := func() error {
+		return c.Do(context.Background(), "ping", func(ctx context.Context, r redis.UniversalClient) error { return r.Ping(ctx).Err() })
+	}
+	if err := ping(); err != nil {
+		t.Fatal(err)
+	}
+	srv.Freeze(t)
+	defer srv.Thaw(t)
+	tests := []struct {
+		name    string
+		wantErr error
+	}{
+		{name: "the first operation times out"},
+		{name: "the next ones do not try", wantErr: redisconn.ErrDown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			err := ping()
+			if err == nil || (tt.wantErr != nil && !errors.Is(err, tt.wantErr)) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			if d := time.Since(start); d > 500*time.Millisecond {
+				t.Errorf("waited %v on a frozen Redis (timeout 50ms)", d)
+			}
+		})
+	}
+}
