@@ -12,7 +12,7 @@ type Local struct {
 	hooks  Hooks
 
 	mu       sync.Mutex
-	blocks   map[string]Snapshot // token + resource -> last snapshot
+	blocks   map[string]Snapshot // token + resource -> a spent limit
 	inFlight map[string]int      // token -> requests in flight
 	tat      map[string]time.Time
 }
@@ -41,22 +41,37 @@ func (b *Local) Blocked(token, resource string) (Snapshot, bool) {
 	return s, true
 }
 
-// Observe implements Budget. Within one window the lowest remaining wins
-// (answers may arrive out of order); a later window replaces an earlier.
+// Observe implements Budget. Only spent limits are kept (a block until the
+// reset): within one window a later answer with requests left does not lift
+// it (answers may arrive out of order), a later window does.
 func (b *Local) Observe(_ context.Context, token string, s Snapshot) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	k := token + "\x00" + s.Resource
-	if cur, ok := b.blocks[k]; ok {
-		if s.Reset.Before(cur.Reset) {
-			return
+	cur, ok := b.blocks[k]
+	if s.Remaining > 0 {
+		if ok && s.Reset.After(cur.Reset) {
+			delete(b.blocks, k)
 		}
-		if s.Reset.Equal(cur.Reset) && cur.Remaining < s.Remaining {
-			s.Remaining = cur.Remaining
+		return
+	}
+	if ok && s.Reset.Before(cur.Reset) {
+		return
+	}
+	if len(b.blocks) >= sweepAt {
+		now := time.Now()
+		for k, v := range b.blocks {
+			if !v.Blocked(now) {
+				delete(b.blocks, k)
+			}
 		}
 	}
 	b.blocks[k] = s
 }
+
+// sweepAt is the map size at which finished entries are dropped, so that
+// many callers' tokens do not grow the maps without end.
+const sweepAt = 1024
 
 // Admit implements Budget.
 func (b *Local) Admit(ctx context.Context, token, resource string, write bool) (func(), error) {
@@ -85,6 +100,13 @@ func (b *Local) pace(ctx context.Context, token string) error {
 		b.mu.Unlock()
 		b.hooks.refuse("paced")
 		return &Paced{Wait: wait}
+	}
+	if len(b.tat) >= sweepAt {
+		for k, v := range b.tat {
+			if v.Before(now) {
+				delete(b.tat, k)
+			}
+		}
 	}
 	b.tat[token] = tat.Add(interval)
 	b.mu.Unlock()
