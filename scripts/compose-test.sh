@@ -99,6 +99,13 @@ check_env "a token" "https://api.github.com/" "t0k" GITHUB_TOKEN=t0k
 check_env "a token and GitHub Enterprise" "https://ghe.example/api/v3/" "t0k" GITHUB_TOKEN=t0k GITHUB_API_URL=https://ghe.example/api/v3/
 check_env "no token, another emulator" "http://emu:1/" "ghops-demo-token" GITHUB_API_URL=http://emu:1/
 
+say "the service requires the shared secret, and the gateway sends it"
+out=$(GHOPS_IMAGE="$IMAGE" docker compose -p "$PROJECT" config --format json)
+[ "$(grep -c '"GHOPS_SERVICE_SECRET_FILE": "/run/secrets/service_secret"' <<<"$out")" = 2 ] ||
+	fail "github and gateway do not both read GHOPS_SERVICE_SECRET_FILE=/run/secrets/service_secret"
+grep -q '"GHOPS_GITHUB_INSECURE_NO_AUTH"' <<<"$out" && fail "the service runs without caller authentication"
+echo "ok: both read the compose secret service_secret"
+
 # A free host port for the gateway.
 port=${GHOPS_PORT:-8788}
 while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((port + 1)); done
@@ -163,6 +170,8 @@ for pair in 'fakehub:"msg":"fakehub stopped"' 'github:"msg":"ghops-github stoppe
 	grep "^${svc}[- ]" "$work/logs" | grep -qF "$line" || { tail -20 "$work/logs"; fail "$svc logged no orderly stop ($line)"; }
 done
 grep -qF 'ghops-demo-token' "$work/logs" && fail "the token reached a log"
+grep -qF "$(tr -d ' \n' <deploy/compose/service-secret.demo)" "$work/logs" && fail "the service secret reached a log"
+grep "^github[- ]" "$work/logs" | grep -qF '"caller_auth":"secret"' || fail "the service did not require the secret"
 echo "ok: every container stopped on SIGTERM with exit 0 and an orderly-stop line"
 
 say "compose-test passed: build $((build_done - start))s, up $((up_done - up_start))s, down $((down_done - down_start))s, total $(($(date +%s) - start))s"

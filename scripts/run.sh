@@ -12,6 +12,10 @@
 # Every port is checked before anything starts; a taken one stops the run
 # with exit 1 and names the variable that moves it.
 #
+# The gateway authenticates to the service with a shared secret drawn for
+# this run (GHOPS_SERVICE_SECRET_FILE, read by both; removed at exit), as a
+# deployment does; give GHOPS_SERVICE_SECRET_FILE to use your own.
+#
 #   scripts/run.sh --check-ports   only the check (make run does it before building)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,12 +63,14 @@ for b in fakehub ghops-github ghops-gateway; do
 done
 
 pids=()
+secret_dir=
 stop() {
 	trap - INT TERM EXIT
 	echo
 	echo "stopping ghops..."
 	for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
 	wait 2>/dev/null || true
+	[ -n "$secret_dir" ] && rm -rf "$secret_dir"
 	exit "${1:-0}"
 }
 trap 'stop 0' INT TERM
@@ -94,6 +100,12 @@ else
 	github_url="http://$FAKEHUB_LISTEN/"
 	export GITHUB_TOKEN=ghops-demo-token
 	echo "fakehub (demo data) on http://$FAKEHUB_LISTEN/"
+fi
+
+if [ -z "${GHOPS_SERVICE_SECRET_FILE:-}" ]; then
+	secret_dir=$(mktemp -d)
+	(umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' >"$secret_dir/service-secret")
+	export GHOPS_SERVICE_SECRET_FILE="$secret_dir/service-secret"
 fi
 
 GITHUB_API_URL="$github_url" "$BIN/ghops-github" &

@@ -416,8 +416,43 @@ func TestKustomization(t *testing.T) {
 				}
 			}
 		}
-		if files != 1 {
-			t.Errorf("%d secret volumes, want the gateway's policy", files)
+		if files != 3 {
+			t.Errorf("%d secret volumes, want the gateway's policy and the service secret in both", files)
+		}
+	})
+
+	t.Run("the service authenticates its callers", func(t *testing.T) {
+		// Both read GHOPS_SERVICE_SECRET_FILE from a read-only mount of the
+		// same Secret, and the service is never told to run without it.
+		var secrets []string
+		for _, d := range []*appsv1.Deployment{github, gateway} {
+			c := d.Spec.Template.Spec.Containers[0]
+			env := map[string]string{}
+			for _, e := range c.Env {
+				env[e.Name] = e.Value
+			}
+			if env["GHOPS_GITHUB_INSECURE_NO_AUTH"] != "" {
+				t.Errorf("%s: runs without caller authentication", d.Name)
+			}
+			file := env["GHOPS_SERVICE_SECRET_FILE"]
+			found := ""
+			for _, m := range c.VolumeMounts {
+				if !m.ReadOnly || file == "" || !strings.HasPrefix(file, m.MountPath+"/") {
+					continue
+				}
+				for _, v := range d.Spec.Template.Spec.Volumes {
+					if v.Name == m.Name && v.Secret != nil {
+						found = v.Secret.SecretName
+					}
+				}
+			}
+			if found == "" {
+				t.Errorf("%s: GHOPS_SERVICE_SECRET_FILE %q is not a file of a read-only Secret mount", d.Name, file)
+			}
+			secrets = append(secrets, found)
+		}
+		if len(secrets) == 2 && secrets[0] != secrets[1] {
+			t.Errorf("the service reads Secret %q, the gateway %q", secrets[0], secrets[1])
 		}
 	})
 

@@ -175,7 +175,10 @@ func TestRunsAndStops(t *testing.T) {
 			t.Errorf("%s still listens after the script stopped", addr)
 		}
 	}
-	for _, want := range []string{`"msg":"gateway stopped"`, `"msg":"ghops-github stopped"`, `"msg":"fakehub stopped"`} {
+	// The gateway reached the service with the secret drawn for the run:
+	// the service required it, the gateway sent it (the call above worked).
+	for _, want := range []string{`"msg":"gateway stopped"`, `"msg":"ghops-github stopped"`, `"msg":"fakehub stopped"`,
+		`"caller_auth":"secret"`, `"service_auth":"secret"`} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("no %s in the logs", want)
 		}

@@ -25,6 +25,7 @@ import (
 	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/embedded"
 	"ghops.dev/gateway/internal/logcapture"
+	"ghops.dev/gateway/internal/servicedial"
 )
 
 // Shape is one way to deploy ghops, for tables of end-to-end tests.
@@ -74,6 +75,13 @@ type StackOptions struct {
 	// Embedded runs the GitHub service inside the gateway, wired as
 	// ghops-gateway -embedded wires it (Stack.Service is then nil).
 	Embedded bool
+	// ServiceSecret, when set, is the shared secret the service requires
+	// and the gateway sends (-service-secret-file).
+	ServiceSecret string
+	// ServicePKI, when set, makes the service serve TLS and authenticate
+	// client certificates of its CA, and gives the gateway that CA and a
+	// client certificate (-service-tls-*).
+	ServicePKI *servicetest.PKI
 }
 
 // Gateway is a running gateway.
@@ -122,9 +130,19 @@ func StartStack(t testing.TB, opts StackOptions) *Stack {
 		gw := startEmbedded(t, hub.URL, opts)
 		return &Stack{URL: gw.URL, Hub: hub.Hub, HubURL: hub.URL, Gateway: gw}
 	}
-	svc := servicetest.Start(t, servicetest.Options{
+	so := servicetest.Options{
 		GitHubURL: hub.URL, Token: fakehub.DemoToken, AllowCallerToken: opts.GitHubOAuth, CallTimeout: opts.CallTimeout,
-	})
+		CallerSecret: opts.ServiceSecret,
+	}
+	if p := opts.ServicePKI; p != nil {
+		so.TLSCert, so.TLSKey, so.TLSClientCA = p.ServerCert, p.ServerKey, p.CA
+		dial, err := servicedial.Options(servicedial.Config{CA: p.CA, Cert: p.ClientCert, Key: p.ClientKey})
+		if err != nil {
+			t.Fatalf("gatewaytest: %v", err)
+		}
+		so.DialOptions = dial
+	}
+	svc := servicetest.Start(t, so)
 	gw := StartGateway(t, svc.Addr, opts)
 	return &Stack{URL: gw.URL, Hub: hub.Hub, HubURL: hub.URL, Service: svc, Gateway: gw}
 }
@@ -159,6 +177,15 @@ func (opts StackOptions) config(t testing.TB, serviceAddr string) config.Config 
 	}
 	if len(opts.SessionSecret) > 0 {
 		cfg.SessionSecret = opts.SessionSecret
+	}
+	if opts.ServiceSecret != "" {
+		cfg.ServiceSecretFile = filepath.Join(t.TempDir(), "service-secret")
+		if err := os.WriteFile(cfg.ServiceSecretFile, []byte(opts.ServiceSecret+"\n"), 0o600); err != nil {
+			t.Fatalf("gatewaytest: %v", err)
+		}
+	}
+	if p := opts.ServicePKI; p != nil {
+		cfg.ServiceTLSCA, cfg.ServiceTLSCert, cfg.ServiceTLSKey = p.CA, p.ClientCert, p.ClientKey
 	}
 	if opts.Configure != nil {
 		opts.Configure(&cfg)

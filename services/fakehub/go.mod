@@ -8,6 +8,8 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
 
+require github.com/golang-jwt/jwt/v5 v5.3.1
+
 require (
 	ghops.dev/probe v0.0.0
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect

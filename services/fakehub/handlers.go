@@ -66,6 +66,7 @@ func (h *Hub) buildRoutes() {
 	add("PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", h.withRepo(PermWrite, h.mergePullHandler))
 	add("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", h.withRepo(PermRead, h.checkMerged))
 	add("GET", "/raw/{owner}/{repo}/{sha}/{path}", h.withRepo(PermRead, h.raw))
+	add("POST", appTokenRoute, h.createInstallationToken)
 	add("POST", "/graphql", h.graphqlHandler)
 	add("POST", "/api/graphql", h.graphqlHandler) // GitHub Enterprise Server's layout
 }

@@ -67,7 +67,11 @@ type Fault struct {
 // Config configures a Hub. Zero values select defaults: CoreLimit 5000/hour, SearchLimit 30/minute,
 // Now time.Now, Logger discarding. AdminToken empty disables the /_fakehub/ admin endpoints.
 type Config struct {
-	Tokens      []Token
+	Tokens []Token
+	// Apps are the GitHub Apps whose installations may get tokens (apps.go).
+	Apps []App
+	// AppTokenTTL is the life of an installation token (default DefaultAppTokenTTL).
+	AppTokenTTL time.Duration
 	AdminToken  string
 	Seed        string
 	CoreLimit   int
@@ -97,6 +101,7 @@ type Hub struct {
 	exclusiveReads bool
 	repos          map[string]*repo
 	tokens         map[string]*tokenInfo
+	apps           apps // its own lock (apps.go)
 	nextID         int64
 	ticking        time.Time // last timestamp handed out by stamp
 	seeding        bool      // while seeding, stamp ticks from seedEpoch regardless of the clock
@@ -151,6 +156,9 @@ func New(cfg Config) (*Hub, error) {
 			t.Login = fmt.Sprintf("user%d", i+1)
 		}
 		h.tokens[t.Value] = &tokenInfo{Token: t, id: int64(i + 1)}
+	}
+	if err := h.initApps(cfg.Apps); err != nil {
+		return nil, err
 	}
 	h.SetFaults(cfg.Faults)
 	h.buildRoutes()

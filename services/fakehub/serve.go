@@ -121,12 +121,16 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		return
 	}
 
-	// Authentication.
-	if auth := r.Header.Get("Authorization"); auth != "" {
+	// Authentication. The App token exchange carries a JWT, which its
+	// handler verifies.
+	if auth := r.Header.Get("Authorization"); auth != "" && template != appTokenRoute {
 		scheme, val, _ := strings.Cut(strings.TrimSpace(auth), " ")
 		val = strings.TrimSpace(val)
 		if s := strings.ToLower(scheme); s == "token" || s == "bearer" {
 			c.tok = h.tokens[val]
+			if c.tok == nil {
+				c.tok = h.appTokenInfo(val)
+			}
 		}
 		if c.tok == nil {
 			rec.Status = 401
@@ -136,7 +140,9 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		}
 	}
 	identity, limit, window := h.bucketFor(c, resource)
-	counted := template != "/rate_limit"
+	// The App token exchange is limited per App on GitHub, not per client
+	// address; it is not counted here.
+	counted := template != "/rate_limit" && template != appTokenRoute
 
 	// Fault injection.
 	act := h.faults.Decide(r.Method, template, path)

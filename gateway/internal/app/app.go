@@ -21,7 +21,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/redact"
@@ -36,6 +35,7 @@ import (
 	"ghops.dev/gateway/internal/quota"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/server"
+	"ghops.dev/gateway/internal/servicedial"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
 )
@@ -155,8 +155,13 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		// round_robin spreads calls over every address the name resolves
 		// to (a headless Kubernetes Service gives one per pod); the default
 		// pick_first would pin one service pod per gateway.
-		cc, err := grpc.NewClient(cfg.ServiceAddr, grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`))
+		dc := servicedial.Config{SecretFile: cfg.ServiceSecretFile, CA: cfg.ServiceTLSCA, Cert: cfg.ServiceTLSCert, Key: cfg.ServiceTLSKey}
+		dial, err := servicedial.Options(dc)
+		if err != nil {
+			return fail(err)
+		}
+		cc, err := grpc.NewClient(cfg.ServiceAddr, append(dial,
+			grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`))...)
 		if err != nil {
 			return fail(fmt.Errorf("dial service %s: %w", cfg.ServiceAddr, err))
 		}
@@ -232,7 +237,8 @@ func (a *App) Serve(ctx context.Context, lis net.Listener) error {
 	}
 	a.Logger.Info("gateway listening", "addr", lis.Addr().String(), "service", a.Config.ServiceAddr,
 		"tools", len(a.Registry.Tools()), "http_status_mapping", a.Config.HTTPStatusMapping,
-		"mcp_tool_errors", a.Config.MCPToolErrors, "auth", a.Auth.Mode(), "read_only", a.Config.ReadOnly)
+		"mcp_tool_errors", a.Config.MCPToolErrors, "auth", a.Auth.Mode(), "read_only", a.Config.ReadOnly,
+		"service_auth", servicedial.Mode(servicedial.Config{SecretFile: a.Config.ServiceSecretFile, CA: a.Config.ServiceTLSCA, Cert: a.Config.ServiceTLSCert, Key: a.Config.ServiceTLSKey}))
 	err := a.Server.Serve(ctx, lis)
 	a.Logger.Info("gateway stopped")
 	return err

@@ -32,6 +32,14 @@
 //	-quota-fail-open      GHOPS_QUOTA_FAIL_OPEN          true (Redis down: count per replica; false: refuse calls)
 //	-debug-addr           GHOPS_DEBUG_ADDR               "" (off; net/http/pprof on this address, loopback only)
 //	-embedded             GHOPS_EMBEDDED                 false
+//	-service-secret-file  GHOPS_SERVICE_SECRET_FILE      "" (shared secret sent to the service as "authorization: Bearer")
+//	-service-tls-ca       GHOPS_SERVICE_TLS_CA           "" (TLS to the service, verified against this CA; system roots when only a client certificate is set)
+//	-service-tls-cert     GHOPS_SERVICE_TLS_CERT         "" (client certificate for mTLS to the service)
+//	-service-tls-key      GHOPS_SERVICE_TLS_KEY          "" (its key)
+//
+// The -service-* credentials are how the gateway authenticates to the
+// GitHub service (see ghops.dev/gateway/internal/servicedial); -embedded
+// needs none, its service is in process.
 //
 // -embedded runs the GitHub service inside the gateway (no -service): it
 // then reads the service's own variables, GITHUB_TOKEN and GITHUB_API_URL
@@ -143,6 +151,12 @@ type Config struct {
 	// Embedded runs the GitHub service in process instead of dialing
 	// ServiceAddr.
 	Embedded bool
+	// ServiceSecretFile holds the shared secret sent to the service.
+	ServiceSecretFile string
+	// ServiceTLSCA, ServiceTLSCert and ServiceTLSKey are the PEM files of
+	// TLS to the service: the CA its certificate is verified against, and
+	// the gateway's client certificate and key (mTLS).
+	ServiceTLSCA, ServiceTLSCert, ServiceTLSKey string
 	// Version is the gateway's version (serverInfo.version): "dev" unless
 	// the binary was stamped at build time; main sets it.
 	Version string
@@ -189,7 +203,8 @@ const usage = `usage:
   ghops-gateway [flags] healthcheck  exit 0 when the gateway on -addr is ready (/readyz), else 1
 
 With -embedded the GitHub service runs inside the gateway and reads its own
-variables: GITHUB_TOKEN (never a flag), GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN,
+variables: GITHUB_TOKEN (never a flag) or GHOPS_GITHUB_APP_ID, GHOPS_GITHUB_APP_KEY_FILE
+and GHOPS_GITHUB_APP_INSTALLATION_ID, GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN,
 GHOPS_GITHUB_CALL_TIMEOUT.
 Flags (each falls back to the environment variable in parentheses):
 `
@@ -254,6 +269,10 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		failOpen = fs.Bool("quota-fail-open", envBoolDef("quota-fail-open", "GHOPS_QUOTA_FAIL_OPEN", true), "with Redis down, count quotas per replica (true) or refuse calls (false) (GHOPS_QUOTA_FAIL_OPEN)")
 		debug    = fs.String("debug-addr", env("GHOPS_DEBUG_ADDR", ""), "serve net/http/pprof on this loopback address; off when empty (GHOPS_DEBUG_ADDR)")
 		embedded = fs.Bool("embedded", envBool("embedded", "GHOPS_EMBEDDED"), "run the GitHub service in process instead of dialing -service (GHOPS_EMBEDDED)")
+		svcSec   = fs.String("service-secret-file", env("GHOPS_SERVICE_SECRET_FILE", ""), `file holding the shared secret sent to the service as "authorization: Bearer <secret>" (GHOPS_SERVICE_SECRET_FILE)`)
+		svcCA    = fs.String("service-tls-ca", env("GHOPS_SERVICE_TLS_CA", ""), "PEM CA the service's TLS certificate is verified against; turns on TLS to the service (GHOPS_SERVICE_TLS_CA)")
+		svcCert  = fs.String("service-tls-cert", env("GHOPS_SERVICE_TLS_CERT", ""), "PEM client certificate presented to the service (mTLS) (GHOPS_SERVICE_TLS_CERT)")
+		svcKey   = fs.String("service-tls-key", env("GHOPS_SERVICE_TLS_KEY", ""), "PEM key of -service-tls-cert (GHOPS_SERVICE_TLS_KEY)")
 		showVer  = fs.Bool("version", false, "print the version and exit")
 	)
 	if err := fs.Parse(args); err != nil {
@@ -350,6 +369,10 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		bad("redis-timeout", err)
 	}
 	c.QuotaFailOpen = *failOpen
+	c.ServiceSecretFile, c.ServiceTLSCA, c.ServiceTLSCert, c.ServiceTLSKey = *svcSec, *svcCA, *svcCert, *svcKey
+	if (c.ServiceTLSCert == "") != (c.ServiceTLSKey == "") {
+		bad("service-tls-cert", errors.New("-service-tls-cert and -service-tls-key go together"))
+	}
 	c.DebugAddr = *debug
 	if c.DebugAddr != "" && !(Config{Addr: c.DebugAddr}).Loopback() {
 		bad("debug-addr", errors.New("must be a loopback address (the profiler is not for the network)"))

@@ -59,6 +59,14 @@ func TestLoad(t *testing.T) {
 		{name: "profiler off loopback", args: []string{"-debug-addr", "0.0.0.0:6060"}, wantErr: "debug-addr"},
 		{name: "short secret", args: []string{"-session-secret", "short"}, wantErr: "session-secret"},
 		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected arguments"},
+		{name: "service credentials from env", env: map[string]string{"GHOPS_SERVICE_SECRET_FILE": "/run/secrets/s", "GHOPS_SERVICE_TLS_CA": "/ca.pem",
+			"GHOPS_SERVICE_TLS_CERT": "/c.pem", "GHOPS_SERVICE_TLS_KEY": "/k.pem"},
+			check: func(t *testing.T, c Config) {
+				if c.ServiceSecretFile != "/run/secrets/s" || c.ServiceTLSCA != "/ca.pem" || c.ServiceTLSCert != "/c.pem" || c.ServiceTLSKey != "/k.pem" {
+					t.Errorf("service credentials: %+v", c)
+				}
+			}},
+		{name: "service cert without key", args: []string{"-service-tls-cert", "/c.pem"}, wantErr: "go together"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

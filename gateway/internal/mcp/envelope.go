@@ -88,7 +88,8 @@ func (t *transport) Begin(_ context.Context, x *edge.Exchange, calls []*edge.Cal
 			names:     h.Values(headerName),
 		}
 		x.State = env
-		if env.hasHeader && !isSupported(env.header) {
+		if env.hasHeader && !isSupported(env.header) && batch {
+			// A single request is answered in Serve, with its id.
 			return &edge.Refusal{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
 		}
 		if env.sessionID != "" {
@@ -101,8 +102,10 @@ func (t *transport) Begin(_ context.Context, x *edge.Exchange, calls []*edge.Cal
 			env.session = v
 		}
 		switch {
-		case env.hasHeader:
+		case env.hasHeader && isSupported(env.header):
 			version = env.header
+		case env.hasHeader:
+			return nil // unsupported: Serve answers -32022
 		case env.session != "":
 			version = env.session
 		default:
@@ -172,6 +175,14 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 		e := rpcerror.New(rpcerror.MethodNotFound, "")
 		e.Message = "Method not found: " + req.Method + " was removed in protocol version " + V20260728
 		return edge.Answer{Err: e, Status: t.httpStatus(http.StatusNotFound)}
+	case undeclared[req.Method]:
+		e := rpcerror.New(rpcerror.MethodNotFound, "")
+		e.Message = "Method not found: " + req.Method + " (the gateway serves tools only)"
+		var status int
+		if r.modern {
+			status = t.httpStatus(http.StatusNotFound)
+		}
+		return edge.Answer{Err: e, Status: status}
 	case req.Method == "initialize" && !r.modern:
 		return t.initialize(ctx, x, c)
 	case req.Method == "tools/call":
@@ -248,6 +259,9 @@ func (t *transport) resolve(x *edge.Exchange, req *wire.Request) (resolved, *edg
 	var env *envelope
 	if !t.stdio {
 		env = x.State.(*envelope)
+		if env.hasHeader && !isSupported(env.header) {
+			return resolved{}, &edge.Answer{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
+		}
 		if meta.hasVersion || env.header == V20260728 {
 			switch {
 			case !env.hasHeader:
@@ -356,13 +370,18 @@ func (t *transport) invalidMeta(params json.RawMessage, member string) *edge.Ans
 	return &edge.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
 }
 
-// unsupportedVersion is -32022: the contract's data.protocol.
+// unsupportedVersion is -32022: the contract's data.protocol, and the same
+// members at the top of data, where MCP 2026-07-28's
+// UnsupportedProtocolVersionError puts them (SDKs read data.supported to
+// fall back to a version both sides speak).
 func unsupportedVersion(requested string) *rpcerror.Error {
 	e := rpcerror.New(rpcerror.InvalidRequest, "")
 	e.Code = CodeUnsupportedProtocolVersion
 	e.HTTPStatus = http.StatusBadRequest
 	e.Message = "Unsupported protocol version"
 	e.Data.Protocol = &rpcerror.Protocol{Requested: requested, Supported: append([]string(nil), SupportedVersions...)}
+	e.Data.Supported = append([]string(nil), SupportedVersions...)
+	e.Data.Requested = requested
 	return e
 }
 

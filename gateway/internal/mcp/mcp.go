@@ -24,6 +24,9 @@
 //     clientCapabilities (-32602, HTTP 400) and, on HTTP, Mcp-Method (and
 //     Mcp-Name for tools/call) agreeing with the body (-32020, HTTP 400).
 //     Methods the revision removed are -32601 with HTTP 404.
+//   - Methods of capabilities the gateway does not declare (prompts,
+//     resources, completion, logging, subscriptions/listen) are -32601,
+//     with HTTP 404 at 2026-07-28; the SDK would answer them empty.
 //   - Batches only at 2025-03-26; initialize never in a batch.
 //   - Sessions (HTTP, handshake versions): initialize mints an
 //     Mcp-Session-Id that is an HMAC over version, issue time and a nonce;

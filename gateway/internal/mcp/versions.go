@@ -82,3 +82,22 @@ var removedInStateless = map[string]bool{
 	"resources/unsubscribe":            true,
 	"notifications/roots/list_changed": true,
 }
+
+// undeclared are the methods of capabilities the gateway does not declare
+// (it serves tools only): the SDK would answer them with empty lists, but
+// a server MUST declare what it serves, and a client seeing an answer
+// would take the capability as served. They get -32601 as any unknown
+// method (HTTP 404 at 2026-07-28). subscriptions/listen is among them:
+// with no list-changed capability there is nothing to deliver on it.
+var undeclared = map[string]bool{
+	"prompts/list":             true,
+	"prompts/get":              true,
+	"resources/list":           true,
+	"resources/read":           true,
+	"resources/templates/list": true,
+	"resources/subscribe":      true,
+	"resources/unsubscribe":    true,
+	"completion/complete":      true,
+	"logging/setLevel":         true,
+	"subscriptions/listen":     true,
+}

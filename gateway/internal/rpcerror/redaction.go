@@ -48,6 +48,10 @@ func (d Data) redacted() Data {
 		sup, _ := redact.Value(p.Supported).([]string)
 		d.Protocol = &Protocol{Requested: redact.String(p.Requested), Supported: sup}
 	}
+	if d.Supported != nil {
+		d.Supported, _ = redact.Value(d.Supported).([]string)
+	}
+	d.Requested = redact.String(d.Requested)
 	if p := d.Policy; p != nil {
 		d.Policy = &Policy{Principal: redact.String(p.Principal), Rule: redact.String(p.Rule), Detail: redact.String(p.Detail)}
 	}

@@ -150,6 +150,12 @@ type Data struct {
 	ActualSHA string `json:"actual_sha,omitempty"`
 	// Protocol is a protocol-version mismatch (MCP).
 	Protocol *Protocol `json:"protocol,omitempty"`
+	// Supported and Requested repeat Protocol's members at the top of
+	// data for MCP's -32022, where MCP 2026-07-28's
+	// UnsupportedProtocolVersionError puts them and SDKs look for them.
+	Supported []string `json:"supported,omitempty"`
+	// Requested: see Supported.
+	Requested string `json:"requested,omitempty"`
 	// Policy is the gateway policy rule that refused the call (-32001,
 	// -32004 from the gateway's own limits; GitHub was not called).
 	Policy *Policy `json:"policy,omitempty"`
@@ -310,6 +316,11 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		// The service itself attaches an ErrorInfo to every status it
 		// sends, GitHub's 5xx included; a bare Unavailable comes from the
 		// connection to it.
+		return Unavailable(tool, requestID, err)
+	}
+	if info.GetReason() == ghopsv1.ErrorReason_ERROR_REASON_CALLER_UNAUTHENTICATED.String() {
+		// The service refused the gateway's own credentials: a deployment
+		// fault the end user can only wait out, like an unreachable service.
 		return Unavailable(tool, requestID, err)
 	}
 	code := GRPCCode(st.Code())

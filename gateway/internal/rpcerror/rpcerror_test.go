@@ -48,6 +48,7 @@ func TestReasonTable(t *testing.T) {
 		"ERROR_REASON_DEADLINE_EXCEEDED":      -32603,
 		"ERROR_REASON_CANCELED":               -32603,
 		"ERROR_REASON_INTERNAL":               -32603,
+		"ERROR_REASON_CALLER_UNAUTHENTICATED": -32603,
 	}
 	for num, name := range ghopsv1.ErrorReason_name {
 		t.Run(name, func(t *testing.T) {
@@ -232,6 +233,13 @@ func TestFromStatus(t *testing.T) {
 			err:      errors.New("boom"),
 			wantJSON: `{"code":-32603,"message":"Internal error","data":{"tool":"fetch","requestId":"rid",` + ts + `}}`,
 			wantLine: `jsonrpc_error tool=fetch code=-32603 repo=- pr=- sha=- state=- msg="Internal error"`,
+		},
+		{
+			name: "service refused the gateway's credentials",
+			err: withDetails(t, codes.Unauthenticated, "caller not authenticated: wrong bearer secret",
+				reason(ghopsv1.ErrorReason_ERROR_REASON_CALLER_UNAUTHENTICATED, nil)),
+			wantJSON: `{"code":-32603,"message":"Service unavailable","data":{"tool":"fetch","requestId":"rid",` + ts + `}}`,
+			wantLine: `jsonrpc_error tool=fetch code=-32603 repo=- pr=- sha=- state=- msg="Service unavailable"`,
 		},
 		{
 			name:     "permission denied by code alone",

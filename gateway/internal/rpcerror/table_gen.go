@@ -90,6 +90,7 @@ var reasons = map[ghopsv1.ErrorReason]int{
 	ghopsv1.ErrorReason_ERROR_REASON_DEADLINE_EXCEEDED:      InternalError,
 	ghopsv1.ErrorReason_ERROR_REASON_CANCELED:               InternalError,
 	ghopsv1.ErrorReason_ERROR_REASON_INTERNAL:               InternalError,
+	ghopsv1.ErrorReason_ERROR_REASON_CALLER_UNAUTHENTICATED: InternalError,
 }
 
 // grpcCodes maps a status without a reason by its gRPC code: as the reason

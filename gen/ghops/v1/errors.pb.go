@@ -185,6 +185,12 @@ const (
 	// ERROR_REASON_INTERNAL: anything else; the cause is logged, never sent.
 	// gRPC Internal. JSON-RPC -32603.
 	ErrorReason_ERROR_REASON_INTERNAL ErrorReason = 15
+	// ERROR_REASON_CALLER_UNAUTHENTICATED: the service refused its caller
+	// (the gateway) because it presented neither the shared bearer secret nor
+	// a verified client certificate. A deployment fault, not the end user's:
+	// the gateway answers "Service unavailable" and logs the cause.
+	// gRPC Unauthenticated. JSON-RPC -32603.
+	ErrorReason_ERROR_REASON_CALLER_UNAUTHENTICATED ErrorReason = 16
 )
 
 // Enum value maps for ErrorReason.
@@ -206,6 +212,7 @@ var (
 		13: "ERROR_REASON_DEADLINE_EXCEEDED",
 		14: "ERROR_REASON_CANCELED",
 		15: "ERROR_REASON_INTERNAL",
+		16: "ERROR_REASON_CALLER_UNAUTHENTICATED",
 	}
 	ErrorReason_value = map[string]int32{
 		"ERROR_REASON_UNSPECIFIED":            0,
@@ -224,6 +231,7 @@ var (
 		"ERROR_REASON_DEADLINE_EXCEEDED":      13,
 		"ERROR_REASON_CANCELED":               14,
 		"ERROR_REASON_INTERNAL":               15,
+		"ERROR_REASON_CALLER_UNAUTHENTICATED": 16,
 	}
 )
 
@@ -821,7 +829,7 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\x18ERROR_CODE_NOT_MERGEABLE\x10\t\x1ar\x9a\x82\x19n\b\xfb\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10PR not mergeable\x18\x99\x03\"L`merge_pull_request` was refused: conflicts, failing required checks, draft.\x12\xcd\x01\n" +
 	"\x1cERROR_CODE_HEAD_SHA_MISMATCH\x10\n" +
 	"\x1a\xaa\x01\x9a\x82\x19\xa5\x01\b\xfa\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Head SHA mismatch\x18\x99\x03\"\x81\x01`merge_pull_request`'s `sha` is no longer the head, or `commit_files` found the branch moved while writing (nothing was written).\x12\x8d\x01\n" +
-	"\x19ERROR_CODE_INTERNAL_ERROR\x10\v\x1an\x9a\x82\x19j\b\xa5\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInternal error\x18\xf4\x03\"JAnything else: GitHub 5xx or unreachable after retries, a deadline, a bug.*\xa3\a\n" +
+	"\x19ERROR_CODE_INTERNAL_ERROR\x10\v\x1an\x9a\x82\x19j\b\xa5\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInternal error\x18\xf4\x03\"JAnything else: GitHub 5xx or unreachable after retries, a deadline, a bug.*\xe5\a\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12=\n" +
 	"\x1dERROR_REASON_INVALID_ARGUMENT\x10\x01\x1a\x1a\xa2\x82\x19\x16\b\x04\x12\x10INVALID_ARGUMENT\x18\x01\x12;\n" +
@@ -841,7 +849,8 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"!ERROR_REASON_UPSTREAM_UNAVAILABLE\x10\f\x1a\x15\xa2\x82\x19\x11\b\v\x12\vUNAVAILABLE\x18\x01\x12?\n" +
 	"\x1eERROR_REASON_DEADLINE_EXCEEDED\x10\r\x1a\x1b\xa2\x82\x19\x17\b\v\x12\x11DEADLINE_EXCEEDED\x18\x01\x12.\n" +
 	"\x15ERROR_REASON_CANCELED\x10\x0e\x1a\x13\xa2\x82\x19\x0f\b\v\x12\tCANCELLED\x18\x01\x12-\n" +
-	"\x15ERROR_REASON_INTERNAL\x10\x0f\x1a\x12\xa2\x82\x19\x0e\b\v\x12\bINTERNAL\x18\x01:^\n" +
+	"\x15ERROR_REASON_INTERNAL\x10\x0f\x1a\x12\xa2\x82\x19\x0e\b\v\x12\bINTERNAL\x18\x01\x12@\n" +
+	"#ERROR_REASON_CALLER_UNAUTHENTICATED\x10\x10\x1a\x17\xa2\x82\x19\x13\b\v\x12\x0fUNAUTHENTICATED:^\n" +
 	"\n" +
 	"error_code\x12!.google.protobuf.EnumValueOptions\x18\xa3\x90\x03 \x01(\v2\x1a.ghops.v1.ErrorCodeOptionsR\terrorCode:d\n" +
 	"\ferror_reason\x12!.google.protobuf.EnumValueOptions\x18\xa4\x90\x03 \x01(\v2\x1c.ghops.v1.ErrorReasonOptionsR\verrorReasonB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"

@@ -44,6 +44,11 @@ type Options struct {
 	CallTimeout time.Duration
 	// Logger receives the service's logs (default: discarded).
 	Logger *slog.Logger
+	// GitHubAppID, GitHubAppKeyFile and GitHubAppInstallationID make the
+	// service act as a GitHub App installation instead of with Token.
+	GitHubAppID             int64
+	GitHubAppKeyFile        string
+	GitHubAppInstallationID int64
 	// RedisURL shares the cache and each token's GitHub budget with the
 	// other replicas ("" keeps them in the process); it and the fields
 	// below are ghops-github's -redis-url, -redis-timeout,
@@ -58,10 +63,11 @@ type Options struct {
 
 // OptionsFromEnv reads the options from the environment variables the
 // ghops-github binary reads, with its defaults and checks: GITHUB_TOKEN,
-// GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN, GHOPS_GITHUB_CALL_TIMEOUT and
-// the shared state's (GHOPS_REDIS_URL and the variables after it in
-// package config).
-// The listen and metrics addresses do not apply: nothing listens on a port.
+// GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN, GHOPS_GITHUB_CALL_TIMEOUT,
+// the GitHub App's GHOPS_GITHUB_APP_*, and the shared state's
+// (GHOPS_REDIS_URL and the variables after it in package config). The
+// listen and metrics addresses and caller authentication do not apply:
+// nothing listens on a port, and the only caller is the process itself.
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	c, err := config.Load(nil, getenv, io.Discard)
 	if err != nil {
@@ -69,7 +75,8 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	}
 	return Options{GitHubURL: c.GitHubURL, Token: c.Token, AllowCallerToken: c.AllowCallerToken, CallTimeout: c.CallTimeout,
 		RedisURL: c.RedisURL, RedisTimeout: c.RedisTimeout, CacheTTL: c.CacheTTL, BudgetFailClosed: c.BudgetFailClosed,
-		GitHubConcurrency: c.GitHubConcurrency, WritesPerMinute: c.WritesPerMinute, CacheEntryBytes: c.CacheEntryBytes}, nil
+		GitHubConcurrency: c.GitHubConcurrency, WritesPerMinute: c.WritesPerMinute, CacheEntryBytes: c.CacheEntryBytes,
+		GitHubAppID: c.GitHubAppID, GitHubAppKeyFile: c.GitHubAppKeyFile, GitHubAppInstallationID: c.GitHubAppInstallationID}, nil
 }
 
 // Service is the service running in this process.
@@ -89,7 +96,8 @@ func Start(o Options) (*Service, error) {
 	}
 	cfg := config.Config{GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
 		RedisURL: o.RedisURL, RedisTimeout: o.RedisTimeout, CacheTTL: o.CacheTTL, BudgetFailClosed: o.BudgetFailClosed,
-		GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute, CacheEntryBytes: o.CacheEntryBytes}.WithDefaults()
+		GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute, CacheEntryBytes: o.CacheEntryBytes,
+		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID}.WithDefaults()
 	srv, err := server.New(cfg, server.WithLogger(log))
 	if err != nil {
 		return nil, err
@@ -105,7 +113,7 @@ func Start(o Options) (*Service, error) {
 	s := &Service{srv: srv, conn: conn, done: make(chan error, 1)}
 	go func() { s.done <- srv.Serve(lis) }()
 	log.Info("ghops-github running in process", "github_url", redact.String(cfg.GitHubURL),
-		"service_token", cfg.Token != "", "allow_caller_token", cfg.AllowCallerToken)
+		"service_token", cfg.Token != "", "github_app", cfg.GitHubApp(), "allow_caller_token", cfg.AllowCallerToken)
 	return s, nil
 }
 

@@ -7,6 +7,9 @@ import (
 	"context"
 	"log/slog"
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +33,23 @@ type Options struct {
 	CallTimeout time.Duration
 	// Logger receives the service's logs (default: discarded).
 	Logger *slog.Logger
+	// CallerSecret, when set, is the shared bearer secret callers must send
+	// (written to a file, as -caller-secret-file; several lines are several
+	// accepted secrets, as during a rotation); Conn sends the first line.
+	CallerSecret string
+	// TLSCert, TLSKey and TLSClientCA are PEM files, as -tls-cert,
+	// -tls-key and -tls-client-ca.
+	TLSCert, TLSKey, TLSClientCA string
+	// Reflection serves gRPC server reflection (-reflection).
+	Reflection bool
+	// GitHubAppID, GitHubAppKeyFile and GitHubAppInstallationID make the
+	// service act as a GitHub App installation instead of with Token.
+	GitHubAppID             int64
+	GitHubAppKeyFile        string
+	GitHubAppInstallationID int64
+	// DialOptions replace Conn's plaintext transport (with TLS, pass the
+	// client's credentials here). CallerSecret is sent either way.
+	DialOptions []grpc.DialOption
 	// RedisURL shares the cache and the GitHub budget with every service
 	// started with the same URL ("" keeps them in the process).
 	RedisURL string
@@ -42,7 +62,8 @@ type Options struct {
 type Service struct {
 	// Addr is the listen address, 127.0.0.1:port.
 	Addr string
-	// Conn is a plaintext connection to Addr.
+	// Conn is a connection to Addr: plaintext unless Options.DialOptions
+	// say otherwise, with the caller secret when there is one.
 	Conn *grpc.ClientConn
 	// Client is the GitHubService client over Conn.
 	Client ghopsv1.GitHubServiceClient
@@ -55,10 +76,19 @@ func Start(t testing.TB, o Options) *Service {
 	if o.Logger != nil {
 		opts = append(opts, server.WithLogger(o.Logger))
 	}
-	srv, err := server.New(config.Config{
+	cfg := config.Config{
 		Addr: "127.0.0.1:0", GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
 		RedisURL: o.RedisURL, GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute,
-	}, opts...)
+		TLSCert: o.TLSCert, TLSKey: o.TLSKey, TLSClientCA: o.TLSClientCA, Reflection: o.Reflection,
+		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID,
+	}
+	if o.CallerSecret != "" {
+		cfg.CallerSecretFile = filepath.Join(t.TempDir(), "caller-secret")
+		if err := os.WriteFile(cfg.CallerSecretFile, []byte(o.CallerSecret+"\n"), 0o600); err != nil {
+			t.Fatalf("servicetest: %v", err)
+		}
+	}
+	srv, err := server.New(cfg, opts...)
 	if err != nil {
 		t.Fatalf("servicetest: %v", err)
 	}
@@ -68,7 +98,15 @@ func Start(t testing.TB, o Options) *Service {
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(lis) }()
-	conn, err := grpc.NewClient(lis.Addr().String(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	dial := o.DialOptions
+	if len(dial) == 0 {
+		dial = []grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials())}
+	}
+	if o.CallerSecret != "" {
+		first, _, _ := strings.Cut(o.CallerSecret, "\n")
+		dial = append(dial, grpc.WithPerRPCCredentials(Bearer(first)))
+	}
+	conn, err := grpc.NewClient(lis.Addr().String(), dial...)
 	if err != nil {
 		t.Fatalf("servicetest: dial: %v", err)
 	}
@@ -83,3 +121,16 @@ func Start(t testing.TB, o Options) *Service {
 	})
 	return &Service{Addr: lis.Addr().String(), Conn: conn, Client: ghopsv1.NewGitHubServiceClient(conn)}
 }
+
+// Bearer is per-call credentials sending "authorization: Bearer <secret>",
+// as the gateway does; tests dial with it (or a wrong one) themselves.
+type Bearer string
+
+// GetRequestMetadata implements credentials.PerRPCCredentials.
+func (b Bearer) GetRequestMetadata(context.Context, ...string) (map[string]string, error) {
+	return map[string]string{"authorization": "Bearer " + string(b)}, nil
+}
+
+// RequireTransportSecurity implements credentials.PerRPCCredentials: tests
+// send the secret over plaintext loopback connections too.
+func (Bearer) RequireTransportSecurity() bool { return false }

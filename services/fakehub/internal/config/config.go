@@ -6,14 +6,19 @@
 package config
 
 import (
+	"crypto/rsa"
+	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strconv"
+	"time"
 
 	"ghops.dev/services/fakehub"
 )
@@ -53,6 +58,16 @@ type Config struct {
 	// SearchLimit is the search requests per minute per token; 0 (the default) means 30
 	// (flag -search-limit, env FAKEHUB_SEARCH_LIMIT).
 	SearchLimit int
+	// AppsFile names a JSON file of GitHub Apps whose installations may get
+	// tokens, [{"ID":42,"PublicKeyFile":"app.pem","Installations":[{"ID":7,"Repos":{"*":"write"}}]}]
+	// (flag -apps, env FAKEHUB_APPS; default none). PublicKeyFile is a PEM
+	// public key, or the App's private key (only its public half is kept).
+	AppsFile string
+	// AppTokenTTL is the life of an installation token; 0 (the default) means
+	// fakehub.DefaultAppTokenTTL (flag -app-token-ttl, env FAKEHUB_APP_TOKEN_TTL).
+	AppTokenTTL time.Duration
+	// Apps are the Apps read from AppsFile.
+	Apps []fakehub.App
 	// Tokens are the tokens read from TokensFile.
 	Tokens []fakehub.Token
 	// Faults are the faults read from FaultsFile.
@@ -76,6 +91,7 @@ func (c Config) Hub(log *slog.Logger) fakehub.Config {
 	return fakehub.Config{
 		Tokens: c.Tokens, AdminToken: c.AdminToken, Seed: c.Seed,
 		CoreLimit: c.CoreLimit, SearchLimit: c.SearchLimit, Faults: c.Faults, Logger: log,
+		Apps: c.Apps, AppTokenTTL: c.AppTokenTTL,
 	}
 }
 
@@ -91,6 +107,8 @@ var (
 	faultsS      = setting{"faults", "FAKEHUB_FAULTS"}
 	coreLimitS   = setting{"core-limit", "FAKEHUB_CORE_LIMIT"}
 	searchLimitS = setting{"search-limit", "FAKEHUB_SEARCH_LIMIT"}
+	appsS        = setting{"apps", "FAKEHUB_APPS"}
+	appTTLS      = setting{"app-token-ttl", "FAKEHUB_APP_TOKEN_TTL"}
 )
 
 // Load fills a Config from args (without the program name), falling back to
@@ -132,6 +150,8 @@ func Load(args []string, lookupEnv func(string) (string, bool), output io.Writer
 	fs.StringVar(&c.FaultsFile, faultsS.flag, str(faultsS, ""), "JSON file of faults to inject (FAKEHUB_FAULTS)")
 	fs.IntVar(&c.CoreLimit, coreLimitS.flag, num(coreLimitS), "core requests per hour per token, 0 = 5000 (FAKEHUB_CORE_LIMIT)")
 	fs.IntVar(&c.SearchLimit, searchLimitS.flag, num(searchLimitS), "search requests per minute per token, 0 = 30 (FAKEHUB_SEARCH_LIMIT)")
+	fs.StringVar(&c.AppsFile, appsS.flag, str(appsS, ""), "JSON file of GitHub Apps whose installations may get tokens (FAKEHUB_APPS)")
+	ttl := fs.String(appTTLS.flag, str(appTTLS, ""), "life of an installation token, e.g. 1h; empty = 1h (FAKEHUB_APP_TOKEN_TTL)")
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -175,6 +195,20 @@ func Load(args []string, lookupEnv func(string) (string, bool), output io.Writer
 	if c.Seed != "" && c.Seed != "demo" {
 		errs = append(errs, fmt.Errorf("config: %s: unknown seed %q (want \"demo\" or \"\")", name(seedS), c.Seed))
 	}
+	if *ttl != "" {
+		d, err := time.ParseDuration(*ttl)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("config: %s: %q is not a positive duration such as 1h", name(appTTLS), *ttl))
+		}
+		c.AppTokenTTL = d
+	}
+	if c.AppsFile != "" {
+		apps, err := readApps(c.AppsFile)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("config: %s: %w", name(appsS), err))
+		}
+		c.Apps = apps
+	}
 	if c.TokensFile != "" {
 		toks, err := readTokens(c.TokensFile)
 		if err != nil {
@@ -212,6 +246,85 @@ func readTokens(path string) ([]fakehub.Token, error) {
 		}
 	}
 	return toks, nil
+}
+
+// appFile is one App of the -apps file.
+type appFile struct {
+	ID            int64
+	PublicKeyFile string
+	Installations []fakehub.Installation
+}
+
+// readApps reads a JSON list of Apps and their public keys (relative key
+// paths are relative to the file). Errors never quote a key.
+func readApps(path string) ([]fakehub.App, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var list []appFile
+	if err := json.Unmarshal(data, &list); err != nil {
+		return nil, fmt.Errorf("%s: not a JSON list of apps: %w", path, jsonErr(err))
+	}
+	apps := make([]fakehub.App, 0, len(list))
+	for i, a := range list {
+		if a.ID <= 0 || a.PublicKeyFile == "" {
+			return nil, fmt.Errorf("%s: app %d needs an ID and a PublicKeyFile", path, i)
+		}
+		kp := a.PublicKeyFile
+		if !filepath.IsAbs(kp) {
+			kp = filepath.Join(filepath.Dir(path), kp)
+		}
+		pub, err := readPublicKey(kp)
+		if err != nil {
+			return nil, fmt.Errorf("%s: app %d: %w", path, a.ID, err)
+		}
+		apps = append(apps, fakehub.App{ID: a.ID, PublicKey: pub, Installations: a.Installations})
+	}
+	return apps, nil
+}
+
+// readPublicKey reads an RSA public key from a PEM file: PUBLIC KEY, RSA
+// PUBLIC KEY, or a private key (RSA PRIVATE KEY, PRIVATE KEY) whose public
+// half is kept.
+func readPublicKey(path string) (*rsa.PublicKey, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	blk, _ := pem.Decode(data)
+	if blk == nil {
+		return nil, fmt.Errorf("%s: no PEM block", path)
+	}
+	var key any
+	switch blk.Type {
+	case "PUBLIC KEY":
+		key, err = x509.ParsePKIXPublicKey(blk.Bytes)
+	case "RSA PUBLIC KEY":
+		key, err = x509.ParsePKCS1PublicKey(blk.Bytes)
+	case "RSA PRIVATE KEY":
+		var k *rsa.PrivateKey
+		if k, err = x509.ParsePKCS1PrivateKey(blk.Bytes); err == nil {
+			key = &k.PublicKey
+		}
+	case "PRIVATE KEY":
+		var k any
+		if k, err = x509.ParsePKCS8PrivateKey(blk.Bytes); err == nil {
+			if rk, ok := k.(*rsa.PrivateKey); ok {
+				key = &rk.PublicKey
+			}
+		}
+	default:
+		return nil, fmt.Errorf("%s: a %q PEM block is not an RSA key", path, blk.Type)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a valid key", path)
+	}
+	pub, ok := key.(*rsa.PublicKey)
+	if !ok {
+		return nil, fmt.Errorf("%s: not an RSA key (GitHub Apps sign with RS256)", path)
+	}
+	return pub, nil
 }
 
 // readFaults reads a JSON list of faults as PUT /_fakehub/faults accepts it.

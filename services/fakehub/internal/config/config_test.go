@@ -1,11 +1,16 @@
 package config
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"ghops.dev/services/fakehub"
 )
@@ -28,6 +33,19 @@ func TestLoad(t *testing.T) {
 	wrongType := writeFile(t, "wrongtype.json", `[{"Value":12345}]`)
 	badFault := writeFile(t, "badfault.json", `[{"rate_limit":"tertiary"}]`)
 	missing := filepath.Join(t.TempDir(), "missing.json")
+	appKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkix, _ := x509.MarshalPKIXPublicKey(&appKey.PublicKey)
+	pub := writeFile(t, "pub.pem", string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: pkix})))
+	pkcs1 := writeFile(t, "rsapub.pem", string(pem.EncodeToMemory(&pem.Block{Type: "RSA PUBLIC KEY", Bytes: x509.MarshalPKCS1PublicKey(&appKey.PublicKey)})))
+	priv := writeFile(t, "priv.pem", string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(appKey)})))
+	appsFile := writeFile(t, "apps.json", `[{"ID":1,"PublicKeyFile":"`+pub+`","Installations":[{"ID":7,"Repos":{"*":"write"}}]},`+
+		`{"ID":2,"PublicKeyFile":"`+pkcs1+`"},{"ID":3,"PublicKeyFile":"`+priv+`"}]`)
+	badKey := writeFile(t, "bad.pem", "-----BEGIN PUBLIC KEY-----\nc2VjcmV0\n-----END PUBLIC KEY-----\n")
+	badKeyApps := writeFile(t, "badkey.json", `[{"ID":1,"PublicKeyFile":"`+badKey+`"}]`)
+	noIDApps := writeFile(t, "noid.json", `[{"PublicKeyFile":"`+pub+`"}]`)
 
 	tests := []struct {
 		name    string
@@ -77,6 +95,26 @@ func TestLoad(t *testing.T) {
 					t.Errorf("CoreLimit = %d", c.CoreLimit)
 				}
 			}},
+		{name: "apps with keys in every PEM form", env: map[string]string{"FAKEHUB_APPS": appsFile, "FAKEHUB_APP_TOKEN_TTL": "90s"},
+			check: func(t *testing.T, c Config) {
+				if len(c.Apps) != 3 || c.AppTokenTTL != 90*time.Second {
+					t.Fatalf("apps %+v ttl %v", c.Apps, c.AppTokenTTL)
+				}
+				for _, a := range c.Apps {
+					if a.PublicKey == nil || a.PublicKey.N.Cmp(appKey.N) != 0 {
+						t.Errorf("app %d: wrong key", a.ID)
+					}
+				}
+				if in := c.Apps[0].Installations; len(in) != 1 || in[0].ID != 7 || in[0].Repos["*"] != fakehub.PermWrite {
+					t.Errorf("installations %+v", in)
+				}
+				if h := c.Hub(nil); len(h.Apps) != 3 || h.AppTokenTTL != 90*time.Second {
+					t.Errorf("hub config %+v", h)
+				}
+			}},
+		{name: "app key not a key", args: []string{"-apps", badKeyApps}, wantErr: []string{"-apps", "not a valid key"}},
+		{name: "app without id", args: []string{"-apps", noIDApps}, wantErr: []string{"needs an ID"}},
+		{name: "bad app token ttl", args: []string{"-app-token-ttl", "soon"}, wantErr: []string{"-app-token-ttl"}},
 		{name: "bad core limit env", env: map[string]string{"FAKEHUB_CORE_LIMIT": "abc"}, wantErr: []string{"FAKEHUB_CORE_LIMIT", `"abc"`}},
 		{name: "bad search limit env", env: map[string]string{"FAKEHUB_SEARCH_LIMIT": "1.5"}, wantErr: []string{"FAKEHUB_SEARCH_LIMIT"}},
 		{name: "bad core limit flag", args: []string{"-core-limit", "abc"}, wantErr: []string{"-core-limit"}},

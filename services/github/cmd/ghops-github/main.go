@@ -5,7 +5,9 @@
 //
 // Flags and their environment variables are listed by -h and documented in
 // package ghops.dev/services/github/internal/config; the token comes from
-// GITHUB_TOKEN only. -version prints the version stamped at build time
+// GITHUB_TOKEN only (or a GitHub App's key file). Callers authenticate with
+// mTLS or a shared secret (package callerauth); the healthcheck needs
+// neither and speaks TLS when -tls-cert is set. -version prints the version stamped at build time
 // (-ldflags "-X main.version=..."). A bad flag exits 2. SIGTERM or SIGINT
 // drains in-flight calls (at most -call-timeout plus 5s) and exits 0.
 package main
@@ -13,6 +15,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,6 +28,7 @@ import (
 
 	"ghops.dev/redact"
 
+	"ghops.dev/services/github/internal/callerauth"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/probe"
 	"ghops.dev/services/github/internal/server"
@@ -64,7 +68,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	if cfg.Command == config.CommandHealthcheck {
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 		defer cancel()
-		if err := probe.GRPC(pctx, cfg.Addr); err != nil {
+		var tc *tls.Config
+		if cfg.TLSCert != "" {
+			if tc, err = callerauth.ProbeTLS(cfg.TLSCert); err != nil {
+				fmt.Fprintln(stderr, "ghops-github: healthcheck:", err)
+				return 1
+			}
+		}
+		if err := probe.GRPCTLS(pctx, cfg.Addr, tc); err != nil {
 			fmt.Fprintln(stderr, "ghops-github: healthcheck:", err)
 			return 1
 		}

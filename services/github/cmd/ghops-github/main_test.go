@@ -33,6 +33,12 @@ func TestCommandLine(t *testing.T) {
 	hub := fakehubtest.Start(t, fakehub.Config{Seed: "demo"})
 	svc := servicetest.Start(t, servicetest.Options{GitHubURL: hub.URL, Token: fakehub.DemoToken})
 	_, port, _ := net.SplitHostPort(svc.Addr)
+	pki := servicetest.NewPKI(t)
+	tlsSvc := servicetest.Start(t, servicetest.Options{GitHubURL: hub.URL, Token: fakehub.DemoToken, CallerSecret: "0123456789abcdef-secret",
+		TLSCert: pki.ServerCert, TLSKey: pki.ServerKey, TLSClientCA: pki.CA})
+	_, tlsPort, _ := net.SplitHostPort(tlsSvc.Addr)
+	tlsEnv := map[string]string{"GHOPS_GITHUB_ADDR": "0.0.0.0:" + tlsPort, "GHOPS_GITHUB_TLS_CERT": pki.ServerCert, "GHOPS_GITHUB_TLS_KEY": pki.ServerKey,
+		"GHOPS_GITHUB_TLS_CLIENT_CA": pki.CA}
 	tests := []struct {
 		name       string
 		args       []string
@@ -46,6 +52,12 @@ func TestCommandLine(t *testing.T) {
 		{name: "healthcheck of a serving service", args: []string{"healthcheck", "-addr", svc.Addr}, want: 0},
 		{name: "healthcheck through a wildcard listen address", args: []string{"healthcheck"}, env: map[string]string{"GHOPS_GITHUB_ADDR": "0.0.0.0:" + port}, want: 0},
 		{name: "healthcheck of nothing", args: []string{"-addr", freeAddr(t), "healthcheck"}, want: 1, wantStderr: []string{"healthcheck:"}},
+		{name: "healthcheck over TLS of a service requiring caller auth", args: []string{"healthcheck"}, env: tlsEnv, want: 0},
+		{name: "plaintext healthcheck of a TLS service", args: []string{"healthcheck", "-addr", tlsSvc.Addr}, want: 1, wantStderr: []string{"healthcheck:"}},
+		{name: "healthcheck pins the service's certificate", args: []string{"healthcheck", "-tls-cert", pki.ClientCert, "-tls-key", pki.ClientKey, "-addr", tlsSvc.Addr},
+			want: 1, wantStderr: []string{"not the one in -tls-cert"}},
+		{name: "refuses a non-loopback address without caller auth", args: []string{"-addr", "0.0.0.0:0", "-metrics-addr", "off"}, want: 1,
+			wantStderr: []string{"refusing to serve a non-loopback address", "-insecure-no-auth"}},
 		{name: "bad flag", args: []string{"-nope"}, want: 2, wantStderr: []string{"-nope", "usage:"}},
 		{name: "bad command", args: []string{"serve"}, want: 2, wantStderr: []string{`unknown command "serve"`}},
 	}

@@ -3,24 +3,37 @@
 // given on the command line wins over its variable, which wins over the
 // default.
 //
-//	flag                 env                          default
-//	-addr                GHOPS_GITHUB_ADDR            127.0.0.1:50051
-//	-github-url          GITHUB_API_URL               https://api.github.com/
-//	-allow-caller-token  GHOPS_ALLOW_CALLER_TOKEN     false
-//	-call-timeout        GHOPS_GITHUB_CALL_TIMEOUT    30s
-//	-metrics-addr        GHOPS_GITHUB_METRICS_ADDR    127.0.0.1:9464 ("off" disables)
-//	-log-level           GHOPS_GITHUB_LOG_LEVEL       info
-//	-redis-url           GHOPS_REDIS_URL              "" (in process; redis://host:port/db shares the cache and the GitHub budget)
-//	-redis-timeout       GHOPS_REDIS_TIMEOUT          50ms (no call waits on Redis longer per operation)
-//	-budget-fail-open    GHOPS_BUDGET_FAIL_OPEN       true (Redis down: each replica keeps its own budget; false: calls refused)
-//	-github-concurrency  GHOPS_GITHUB_CONCURRENCY     50 (GitHub requests in flight per token across replicas; with Redis)
-//	-github-writes-per-minute GHOPS_GITHUB_WRITES_PER_MINUTE 80 (writes per token per minute across replicas; with Redis)
-//	-cache-ttl           GHOPS_CACHE_TTL              24h (life of a cached answer in Redis)
-//	-cache-entry-bytes   GHOPS_CACHE_ENTRY_BYTES      1048576 (largest answer kept in Redis)
+//	flag                         env                               default
+//	-addr                        GHOPS_GITHUB_ADDR                 127.0.0.1:50051
+//	-github-url                  GITHUB_API_URL                    https://api.github.com/
+//	-allow-caller-token          GHOPS_ALLOW_CALLER_TOKEN          false
+//	-call-timeout                GHOPS_GITHUB_CALL_TIMEOUT         30s
+//	-metrics-addr                GHOPS_GITHUB_METRICS_ADDR         127.0.0.1:9464 ("off" disables)
+//	-log-level                   GHOPS_GITHUB_LOG_LEVEL            info
+//	-tls-cert                    GHOPS_GITHUB_TLS_CERT             "" (plaintext gRPC; with -tls-key: TLS)
+//	-tls-key                     GHOPS_GITHUB_TLS_KEY              ""
+//	-tls-client-ca               GHOPS_GITHUB_TLS_CLIENT_CA        "" (callers may authenticate by a client certificate this CA signed)
+//	-caller-secret-file          GHOPS_SERVICE_SECRET_FILE         "" (callers may authenticate with "authorization: Bearer <secret>")
+//	-insecure-no-auth            GHOPS_GITHUB_INSECURE_NO_AUTH     false (serve a non-loopback address with no caller authentication)
+//	-reflection                  GHOPS_GITHUB_REFLECTION           false (serve gRPC server reflection, behind the same authentication)
+//	-github-app-id               GHOPS_GITHUB_APP_ID               0 (GitHub App instead of GITHUB_TOKEN)
+//	-github-app-key-file         GHOPS_GITHUB_APP_KEY_FILE         "" (the App's PEM private key)
+//	-github-app-installation-id  GHOPS_GITHUB_APP_INSTALLATION_ID  0
+//	-redis-url                   GHOPS_REDIS_URL                   "" (in process; redis://host:port/db shares the cache and the GitHub budget)
+//	-redis-timeout               GHOPS_REDIS_TIMEOUT               50ms (no call waits on Redis longer per operation)
+//	-budget-fail-open            GHOPS_BUDGET_FAIL_OPEN            true (Redis down: each replica keeps its own budget; false: calls refused)
+//	-github-concurrency          GHOPS_GITHUB_CONCURRENCY          50 (GitHub requests in flight per token across replicas; with Redis)
+//	-github-writes-per-minute    GHOPS_GITHUB_WRITES_PER_MINUTE    80 (writes per token per minute across replicas; with Redis)
+//	-cache-ttl                   GHOPS_CACHE_TTL                   24h (life of a cached answer in Redis)
+//	-cache-entry-bytes           GHOPS_CACHE_ENTRY_BYTES           1048576 (largest answer kept in Redis)
 //
 // -version (print the version and exit) and -h are actions, not settings,
 // and have no variable. The token comes from GITHUB_TOKEN only, never a flag, so that it never
-// shows in a process list.
+// shows in a process list. GITHUB_TOKEN and the GitHub App settings exclude each other; with
+// neither, the service calls GitHub anonymously (or with each caller's own token, when allowed).
+//
+// Serving a non-loopback address needs -caller-secret-file or -tls-client-ca (or
+// -insecure-no-auth): whoever reaches the service acts with its GitHub credentials.
 package config
 
 import (
@@ -29,6 +42,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/url"
 	"strconv"
 	"strings"
@@ -138,6 +152,45 @@ type Config struct {
 	Command string
 	// ShowVersion asks the binary to print its version and exit (-version).
 	ShowVersion bool
+	// TLSCert and TLSKey are the service's certificate and key files
+	// ("" for plaintext gRPC); both or neither.
+	TLSCert, TLSKey string
+	// TLSClientCA is the CA file client certificates are verified against
+	// ("" for no mTLS); it needs TLSCert and TLSKey.
+	TLSClientCA string
+	// CallerSecretFile holds the shared bearer secret callers send ("" for none).
+	CallerSecretFile string
+	// InsecureNoAuth allows a non-loopback Addr without caller authentication.
+	InsecureNoAuth bool
+	// Reflection registers gRPC server reflection.
+	Reflection bool
+	// GitHubAppID, GitHubAppKeyFile and GitHubAppInstallationID select GitHub
+	// App authentication instead of Token: all three or none.
+	GitHubAppID             int64
+	GitHubAppKeyFile        string
+	GitHubAppInstallationID int64
+}
+
+// GitHubApp reports whether the service authenticates to GitHub as an App
+// installation.
+func (c Config) GitHubApp() bool {
+	return c.GitHubAppID != 0 || c.GitHubAppKeyFile != "" || c.GitHubAppInstallationID != 0
+}
+
+// CallerAuth reports whether callers must authenticate (a secret or mTLS).
+func (c Config) CallerAuth() bool { return c.CallerSecretFile != "" || c.TLSClientCA != "" }
+
+// Loopback reports whether Addr listens on loopback only.
+func (c Config) Loopback() bool {
+	host, _, err := net.SplitHostPort(c.Addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // WithDefaults returns c with every unset field set to its default.
@@ -208,6 +261,20 @@ func (c Config) Validate() error {
 	if u.RawQuery != "" || u.User != nil {
 		return errors.New("config: github-url must not carry a query or credentials")
 	}
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		return errors.New("config: -tls-cert and -tls-key go together")
+	}
+	if c.TLSClientCA != "" && c.TLSCert == "" {
+		return errors.New("config: -tls-client-ca needs -tls-cert and -tls-key (mTLS is TLS)")
+	}
+	if c.GitHubApp() {
+		if c.GitHubAppID <= 0 || c.GitHubAppKeyFile == "" || c.GitHubAppInstallationID <= 0 {
+			return errors.New("config: a GitHub App needs all of -github-app-id, -github-app-key-file and -github-app-installation-id")
+		}
+		if c.Token != "" {
+			return errors.New("config: GITHUB_TOKEN and the GitHub App settings exclude each other: give one")
+		}
+	}
 	if c.RedisURL != "" {
 		if err := redisconn.Validate(c.RedisURL); err != nil {
 			return fmt.Errorf("config: -redis-url %w", err)
@@ -221,7 +288,9 @@ const usage = `usage:
   ghops-github [flags]              serve the GitHub-operations gRPC service
   ghops-github [flags] healthcheck  exit 0 when the service at -addr answers SERVING, else 1
 
-The GitHub token comes from GITHUB_TOKEN only (never a flag).
+The GitHub token comes from GITHUB_TOKEN only (never a flag); a GitHub App
+(-github-app-*) replaces it. On a non-loopback -addr, callers must authenticate
+(-caller-secret-file or -tls-client-ca) unless -insecure-no-auth.
 Flags (each falls back to the environment variable named in its text):
 `
 
@@ -263,6 +332,16 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	fs.StringVar(&timeout, "call-timeout", env("GHOPS_GITHUB_CALL_TIMEOUT", DefaultCallTimeout.String()), "deadline of each call (env GHOPS_GITHUB_CALL_TIMEOUT)")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("GHOPS_GITHUB_METRICS_ADDR", DefaultMetricsAddr), `Prometheus /metrics listen address, "off" disables (env GHOPS_GITHUB_METRICS_ADDR)`)
 	fs.StringVar(&level, "log-level", env("GHOPS_GITHUB_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env GHOPS_GITHUB_LOG_LEVEL)")
+	fs.StringVar(&c.TLSCert, "tls-cert", env("GHOPS_GITHUB_TLS_CERT", ""), "PEM certificate of the gRPC listener; with -tls-key serves TLS (env GHOPS_GITHUB_TLS_CERT)")
+	fs.StringVar(&c.TLSKey, "tls-key", env("GHOPS_GITHUB_TLS_KEY", ""), "PEM private key of -tls-cert (env GHOPS_GITHUB_TLS_KEY)")
+	fs.StringVar(&c.TLSClientCA, "tls-client-ca", env("GHOPS_GITHUB_TLS_CLIENT_CA", ""), "PEM CA: callers with a client certificate it signed are authenticated (mTLS) (env GHOPS_GITHUB_TLS_CLIENT_CA)")
+	fs.StringVar(&c.CallerSecretFile, "caller-secret-file", env("GHOPS_SERVICE_SECRET_FILE", ""), `file holding the shared secret callers send as "authorization: Bearer <secret>" (env GHOPS_SERVICE_SECRET_FILE)`)
+	fs.BoolVar(&c.InsecureNoAuth, "insecure-no-auth", envBool("GHOPS_GITHUB_INSECURE_NO_AUTH"), "serve a non-loopback -addr with no caller authentication (env GHOPS_GITHUB_INSECURE_NO_AUTH)")
+	fs.BoolVar(&c.Reflection, "reflection", envBool("GHOPS_GITHUB_REFLECTION"), "serve gRPC server reflection, authenticated like every call (env GHOPS_GITHUB_REFLECTION)")
+	var appID, instID string
+	fs.StringVar(&appID, "github-app-id", env("GHOPS_GITHUB_APP_ID", ""), "GitHub App id, instead of GITHUB_TOKEN (env GHOPS_GITHUB_APP_ID)")
+	fs.StringVar(&c.GitHubAppKeyFile, "github-app-key-file", env("GHOPS_GITHUB_APP_KEY_FILE", ""), "the GitHub App's PEM private key file (env GHOPS_GITHUB_APP_KEY_FILE)")
+	fs.StringVar(&instID, "github-app-installation-id", env("GHOPS_GITHUB_APP_INSTALLATION_ID", ""), "the GitHub App installation the service acts as (env GHOPS_GITHUB_APP_INSTALLATION_ID)")
 	var shared sharedFlags
 	shared.register(fs, env, envBool)
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
@@ -289,6 +368,19 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		errs = append(errs, fmt.Errorf("config: -call-timeout: %q is not a positive duration such as 30s", timeout))
 	}
 	c.CallTimeout = d
+	for _, id := range []struct {
+		flag, val string
+		dst       *int64
+	}{{"github-app-id", appID, &c.GitHubAppID}, {"github-app-installation-id", instID, &c.GitHubAppInstallationID}} {
+		if id.val == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(id.val, 10, 64)
+		if err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("config: -%s: %q is not a positive integer", id.flag, id.val))
+		}
+		*id.dst = n
+	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		errs = append(errs, fmt.Errorf("config: -log-level: %q is not debug, info, warn or error", level))
 	}

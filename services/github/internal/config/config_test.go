@@ -75,6 +75,30 @@ func TestLoad(t *testing.T) {
 		{name: "url without slash", args: []string{"-github-url", "https://api.github.com"}, wantErr: "must end in"},
 		{name: "url with query", args: []string{"-github-url", "https://x/?a=b"}, wantErr: "query"},
 		{name: "no token flag", args: []string{"-token", "x"}, wantErr: "not defined: -token"},
+		{name: "caller auth and app from env", env: map[string]string{
+			"GHOPS_GITHUB_TLS_CERT": "/c.pem", "GHOPS_GITHUB_TLS_KEY": "/k.pem", "GHOPS_GITHUB_TLS_CLIENT_CA": "/ca.pem",
+			"GHOPS_SERVICE_SECRET_FILE": "/run/secrets/s", "GHOPS_GITHUB_INSECURE_NO_AUTH": "true", "GHOPS_GITHUB_REFLECTION": "1",
+			"GHOPS_GITHUB_APP_ID": "42", "GHOPS_GITHUB_APP_KEY_FILE": "/app.pem", "GHOPS_GITHUB_APP_INSTALLATION_ID": "7",
+		}, check: func(t *testing.T, c Config) {
+			if c.TLSCert != "/c.pem" || c.TLSKey != "/k.pem" || c.TLSClientCA != "/ca.pem" || c.CallerSecretFile != "/run/secrets/s" ||
+				!c.InsecureNoAuth || !c.Reflection || c.GitHubAppID != 42 || c.GitHubAppKeyFile != "/app.pem" || c.GitHubAppInstallationID != 7 ||
+				!c.GitHubApp() || !c.CallerAuth() {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{name: "auth defaults off", check: func(t *testing.T, c Config) {
+			if c.Reflection || c.InsecureNoAuth || c.CallerAuth() || c.GitHubApp() || !c.Loopback() {
+				t.Errorf("got %+v", c)
+			}
+		}},
+		{name: "app and token", args: []string{"-github-app-id", "1", "-github-app-key-file", "/k", "-github-app-installation-id", "2"},
+			env: map[string]string{"GITHUB_TOKEN": "tok"}, wantErr: "exclude each other"},
+		{name: "app without installation", args: []string{"-github-app-id", "1", "-github-app-key-file", "/k"}, wantErr: "needs all of"},
+		{name: "bad app id", args: []string{"-github-app-id", "abc"}, wantErr: "-github-app-id"},
+		{name: "negative installation id", env: map[string]string{"GHOPS_GITHUB_APP_INSTALLATION_ID": "-3"}, wantErr: "-github-app-installation-id"},
+		{name: "tls cert without key", args: []string{"-tls-cert", "/c"}, wantErr: "go together"},
+		{name: "client ca without tls", args: []string{"-tls-client-ca", "/ca"}, wantErr: "needs -tls-cert"},
+		{name: "bad reflection env", env: map[string]string{"GHOPS_GITHUB_REFLECTION": "sometimes"}, wantErr: "GHOPS_GITHUB_REFLECTION"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

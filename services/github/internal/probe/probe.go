@@ -3,13 +3,19 @@
 // the binary probes itself ("ghops-github healthcheck"). Address handling is
 // shared with the HTTP probes in ghops.dev/probe; only the gRPC health call
 // lives here, so the shared module needs no gRPC dependency.
+//
+// The health service needs no caller credentials (package callerauth keeps
+// it open), so the probe sends none; when the service serves TLS, the probe
+// speaks TLS too (see GRPCTLS).
 package probe
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
@@ -19,11 +25,20 @@ import (
 // GRPC asks the grpc.health.v1 service at the listen address addr about the
 // whole server and returns nil only for SERVING.
 func GRPC(ctx context.Context, addr string) error {
+	return GRPCTLS(ctx, addr, nil)
+}
+
+// GRPCTLS is GRPC over TLS with tc (plaintext when tc is nil).
+func GRPCTLS(ctx context.Context, addr string, tc *tls.Config) error {
 	target, err := probe.Target(addr)
 	if err != nil {
 		return err
 	}
-	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(insecure.NewCredentials()))
+	creds := insecure.NewCredentials()
+	if tc != nil {
+		creds = credentials.NewTLS(tc)
+	}
+	conn, err := grpc.NewClient(target, grpc.WithTransportCredentials(creds))
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,9 @@
 // Package server assembles the GitHub-operations gRPC server: the go-github
-// client over the retry, cache and metrics transports, the handlers, the
-// interceptors (request id and logging, panic recovery, metrics, per-call
-// timeout, validation), health and reflection. The binary and servicetest
-// both run exactly this code.
+// client over the retry, cache, GitHub App and metrics transports, the
+// handlers, the interceptors (request id and logging, panic recovery,
+// metrics, caller authentication, per-call timeout, validation), TLS,
+// health and (when switched on) reflection. The binary and servicetest both
+// run exactly this code.
 package server
 
 import (
@@ -10,10 +11,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"runtime/debug"
 	"time"
 
@@ -21,14 +24,17 @@ import (
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/health"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
+	"ghops.dev/services/github/internal/appauth"
 	"ghops.dev/services/github/internal/budget"
 	"ghops.dev/services/github/internal/cachestore"
+	"ghops.dev/services/github/internal/callerauth"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/httpcache"
@@ -55,6 +61,7 @@ type Server struct {
 	health  *health.Server
 	metrics *metrics.Metrics
 	cache   *httpcache.Transport
+	auth    *callerauth.Authenticator
 	redis   *redisconn.Conn // nil without -redis-url
 }
 
@@ -77,6 +84,21 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	base, _ := url.Parse(cfg.GitHubURL)
 	var rt http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
 	rt = s.metrics.Transport(rt, base.Path)
+	var app *appauth.Transport
+	if cfg.GitHubApp() {
+		key, err := os.ReadFile(cfg.GitHubAppKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("-github-app-key-file: %w", err)
+		}
+		if app, err = appauth.New(rt, cfg.GitHubURL, cfg.GitHubAppID, cfg.GitHubAppInstallationID, key); err != nil {
+			return nil, err
+		}
+		// Below the cache: the cache keys on the installation, not on
+		// tokens that change every hour.
+		rt = app
+	}
+	// Above the App's transport: the budget, like the cache, keys on the
+	// installation's stable identity.
 	bud, cacheOpts, err := s.shared(cfg)
 	if err != nil {
 		return nil, err
@@ -85,13 +107,43 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes, cacheOpts...)
 	rt = &retry.Transport{Base: s.cache, Retries: max(cfg.ReadRetries, 0), BaseDelay: cfg.RetryBaseDelay, MaxRetryAfter: cfg.MaxRetryAfter}
 	rt = budget.Sole{Base: rt}
-	anon := github.NewClient(&http.Client{Transport: rt})
-	anon.BaseURL = base
-	anon.UploadURL = base
-	anon.UserAgent = "ghops-github"
+	newClient := func(rt http.RoundTripper) *github.Client {
+		c := github.NewClient(&http.Client{Transport: rt})
+		c.BaseURL, c.UploadURL, c.UserAgent = base, base, "ghops-github"
+		return c
+	}
+	anon := newClient(rt)
 	service := anon
-	if cfg.Token != "" {
+	switch {
+	case cfg.Token != "":
 		service = anon.WithAuthToken(cfg.Token)
+	case app != nil:
+		service = newClient(app.Mark(rt))
+	}
+	var secrets [][]byte
+	if cfg.CallerSecretFile != "" {
+		var err error
+		if secrets, err = callerauth.LoadSecrets(cfg.CallerSecretFile); err != nil {
+			return nil, fmt.Errorf("-caller-secret-file: %w", err)
+		}
+	}
+	s.auth = callerauth.New(secrets, cfg.TLSClientCA != "")
+	val, err := validation.New()
+	if err != nil {
+		return nil, err
+	}
+	// Authentication follows metrics (refusals are counted) and precedes
+	// validation: an unauthenticated caller learns nothing of the rules.
+	serverOpts := []grpc.ServerOption{
+		grpc.ChainUnaryInterceptor(s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryTimeout, val.Unary),
+		grpc.ChainStreamInterceptor(s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, s.auth.Stream, val.Stream),
+	}
+	if cfg.TLSCert != "" {
+		tc, err := callerauth.ServerTLS(cfg.TLSCert, cfg.TLSKey, cfg.TLSClientCA)
+		if err != nil {
+			return nil, err
+		}
+		serverOpts = append(serverOpts, grpc.Creds(credentials.NewTLS(tc)))
 	}
 	clientFor := func(ctx context.Context) *github.Client {
 		if cfg.AllowCallerToken {
@@ -103,14 +155,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		}
 		return service
 	}
-	val, err := validation.New()
-	if err != nil {
-		return nil, err
-	}
-	s.grpc = grpc.NewServer(
-		grpc.ChainUnaryInterceptor(s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.unaryTimeout, val.Unary),
-		grpc.ChainStreamInterceptor(s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, val.Stream),
-	)
+	s.grpc = grpc.NewServer(serverOpts...)
 	ghopsv1.RegisterGitHubServiceServer(s.grpc, ops.New(clientFor, ops.Limits{
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
@@ -119,7 +164,9 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	s.health.SetServingStatus(ghopsv1.GitHubService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
-	reflection.Register(s.grpc)
+	if cfg.Reflection {
+		reflection.Register(s.grpc)
+	}
 	return s, nil
 }
 
@@ -180,9 +227,20 @@ func (s *Server) MetricsHandler() http.Handler { return s.metrics.Handler() }
 // CacheLen reports the number of cached GitHub answers.
 func (s *Server) CacheLen() int { return s.cache.Len() }
 
+// ErrNoAuth refuses a non-loopback listen address without caller
+// authentication.
+var ErrNoAuth = errors.New("refusing to serve a non-loopback address without caller authentication: " +
+	"give -caller-secret-file or -tls-client-ca, or accept the risk with -insecure-no-auth")
+
 // Run serves gRPC on cfg.Addr and metrics on cfg.MetricsAddr until ctx
-// ends, then shuts down gracefully within grace.
+// ends, then shuts down gracefully within grace. It refuses (ErrNoAuth) a
+// non-loopback address whose callers would not authenticate, unless
+// cfg.InsecureNoAuth, and then warns.
 func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Duration) error {
+	cfg = cfg.WithDefaults()
+	if err := CheckExposure(cfg, log); err != nil {
+		return err
+	}
 	s, err := New(cfg, WithLogger(log))
 	if err != nil {
 		return err
@@ -211,7 +269,8 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Du
 	}
 	go func() { errc <- s.Serve(lis) }()
 	log.Info("ghops-github listening", "addr", lis.Addr().String(), "github_url", ghstatus.Sanitize(s.cfg.GitHubURL),
-		"service_token", s.cfg.Token != "", "allow_caller_token", s.cfg.AllowCallerToken, "shared_state", s.redis != nil)
+		"service_token", s.cfg.Token != "", "github_app", s.cfg.GitHubApp(), "allow_caller_token", s.cfg.AllowCallerToken,
+		"caller_auth", s.auth.Mode(), "tls", s.cfg.TLSCert != "", "reflection", s.cfg.Reflection, "shared_state", s.redis != nil)
 	select {
 	case <-ctx.Done():
 	case err := <-errc:
@@ -226,6 +285,21 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Du
 	if mh != nil {
 		_ = mh.Shutdown(sctx)
 	}
+	return nil
+}
+
+// CheckExposure is the start-up rule of the listen address: a
+// non-loopback cfg.Addr needs caller authentication (a secret or mTLS), or
+// cfg.InsecureNoAuth, which it then warns about on log.
+func CheckExposure(cfg config.Config, log *slog.Logger) error {
+	if cfg.Loopback() || cfg.CallerAuth() {
+		return nil
+	}
+	if !cfg.InsecureNoAuth {
+		return ErrNoAuth
+	}
+	log.Warn("serving a non-loopback address WITHOUT caller authentication (-insecure-no-auth): whoever reaches it acts with the service's GitHub credentials",
+		"addr", cfg.Addr)
 	return nil
 }
 

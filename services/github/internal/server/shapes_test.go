@@ -119,7 +119,7 @@ func TestReadFileShapes(t *testing.T) {
 }
 
 func TestReflection(t *testing.T) {
-	e := start(t, fakehub.Config{}, servicetest.Options{})
+	e := start(t, fakehub.Config{}, servicetest.Options{Reflection: true})
 	stream, err := grpc_reflection_v1.NewServerReflectionClient(e.svc.Conn).ServerReflectionInfo(ctx(t))
 	if err != nil {
 		t.Fatal(err)
