@@ -49,20 +49,33 @@ type Options struct {
 	GitHubAppID             int64
 	GitHubAppKeyFile        string
 	GitHubAppInstallationID int64
+	// RedisURL shares the cache and each token's GitHub budget with the
+	// other replicas ("" keeps them in the process); it and the fields
+	// below are ghops-github's -redis-url, -redis-timeout,
+	// -budget-fail-open (inverted), -github-concurrency,
+	// -github-writes-per-minute, -cache-ttl and -cache-entry-bytes.
+	RedisURL                           string
+	RedisTimeout, CacheTTL             time.Duration
+	BudgetFailClosed                   bool
+	GitHubConcurrency, WritesPerMinute int
+	CacheEntryBytes                    int
 }
 
 // OptionsFromEnv reads the options from the environment variables the
 // ghops-github binary reads, with its defaults and checks: GITHUB_TOKEN,
-// GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN, GHOPS_GITHUB_CALL_TIMEOUT and
-// the GitHub App's GHOPS_GITHUB_APP_*. The listen and metrics addresses and
-// caller authentication do not apply: nothing listens on a port, and the
-// only caller is the process itself.
+// GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN, GHOPS_GITHUB_CALL_TIMEOUT,
+// the GitHub App's GHOPS_GITHUB_APP_*, and the shared state's
+// (GHOPS_REDIS_URL and the variables after it in package config). The
+// listen and metrics addresses and caller authentication do not apply:
+// nothing listens on a port, and the only caller is the process itself.
 func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	c, err := config.Load(nil, getenv, io.Discard)
 	if err != nil {
 		return Options{}, err
 	}
 	return Options{GitHubURL: c.GitHubURL, Token: c.Token, AllowCallerToken: c.AllowCallerToken, CallTimeout: c.CallTimeout,
+		RedisURL: c.RedisURL, RedisTimeout: c.RedisTimeout, CacheTTL: c.CacheTTL, BudgetFailClosed: c.BudgetFailClosed,
+		GitHubConcurrency: c.GitHubConcurrency, WritesPerMinute: c.WritesPerMinute, CacheEntryBytes: c.CacheEntryBytes,
 		GitHubAppID: c.GitHubAppID, GitHubAppKeyFile: c.GitHubAppKeyFile, GitHubAppInstallationID: c.GitHubAppInstallationID}, nil
 }
 
@@ -82,6 +95,8 @@ func Start(o Options) (*Service, error) {
 		log = slog.New(slog.DiscardHandler)
 	}
 	cfg := config.Config{GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
+		RedisURL: o.RedisURL, RedisTimeout: o.RedisTimeout, CacheTTL: o.CacheTTL, BudgetFailClosed: o.BudgetFailClosed,
+		GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute, CacheEntryBytes: o.CacheEntryBytes,
 		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID}.WithDefaults()
 	srv, err := server.New(cfg, server.WithLogger(log))
 	if err != nil {

@@ -119,17 +119,27 @@ func TestShutdown(t *testing.T) {
 }
 
 func TestOptionsFromEnv(t *testing.T) {
+	// with sets the shared state's defaults on o.
+	with := func(o inprocess.Options) inprocess.Options {
+		o.RedisTimeout, o.CacheTTL, o.GitHubConcurrency, o.WritesPerMinute, o.CacheEntryBytes = 50*time.Millisecond, 24*time.Hour, 50, 80, 1<<20
+		return o
+	}
 	tests := []struct {
 		name    string
 		env     map[string]string
 		want    inprocess.Options
 		wantErr string
 	}{
-		{name: "defaults", want: inprocess.Options{GitHubURL: "https://api.github.com/", CallTimeout: 30 * time.Second}},
+		{name: "defaults", want: with(inprocess.Options{GitHubURL: "https://api.github.com/", CallTimeout: 30 * time.Second})},
 		{name: "the service's variables", env: map[string]string{
 			"GITHUB_TOKEN": "tok", "GITHUB_API_URL": "http://127.0.0.1:1/", "GHOPS_ALLOW_CALLER_TOKEN": "true", "GHOPS_GITHUB_CALL_TIMEOUT": "9s",
 			"GHOPS_GITHUB_ADDR": "not even an address", "GHOPS_GITHUB_METRICS_ADDR": "ignored",
-		}, want: inprocess.Options{GitHubURL: "http://127.0.0.1:1/", Token: "tok", AllowCallerToken: true, CallTimeout: 9 * time.Second}},
+		}, want: with(inprocess.Options{GitHubURL: "http://127.0.0.1:1/", Token: "tok", AllowCallerToken: true, CallTimeout: 9 * time.Second})},
+		{name: "the shared state's variables", env: map[string]string{
+			"GHOPS_REDIS_URL": "redis://127.0.0.1:6379/1", "GHOPS_REDIS_TIMEOUT": "30ms", "GHOPS_BUDGET_FAIL_OPEN": "false",
+			"GHOPS_GITHUB_CONCURRENCY": "20", "GHOPS_GITHUB_WRITES_PER_MINUTE": "40", "GHOPS_CACHE_TTL": "1h", "GHOPS_CACHE_ENTRY_BYTES": "2048",
+		}, want: inprocess.Options{GitHubURL: "https://api.github.com/", CallTimeout: 30 * time.Second, RedisURL: "redis://127.0.0.1:6379/1",
+			RedisTimeout: 30 * time.Millisecond, BudgetFailClosed: true, GitHubConcurrency: 20, WritesPerMinute: 40, CacheTTL: time.Hour, CacheEntryBytes: 2048}},
 		{name: "bad URL", env: map[string]string{"GITHUB_API_URL": "http://127.0.0.1:1", "GITHUB_TOKEN": "secret-tok-123"}, wantErr: "must end in"},
 		{name: "bad timeout", env: map[string]string{"GHOPS_GITHUB_CALL_TIMEOUT": "-1s", "GITHUB_TOKEN": "secret-tok-123"}, wantErr: "call-timeout"},
 	}

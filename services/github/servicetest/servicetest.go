@@ -50,6 +50,12 @@ type Options struct {
 	// DialOptions replace Conn's plaintext transport (with TLS, pass the
 	// client's credentials here). CallerSecret is sent either way.
 	DialOptions []grpc.DialOption
+	// RedisURL shares the cache and the GitHub budget with every service
+	// started with the same URL ("" keeps them in the process).
+	RedisURL string
+	// GitHubConcurrency and WritesPerMinute are the shared budget's caps
+	// (0: the defaults).
+	GitHubConcurrency, WritesPerMinute int
 }
 
 // Service is a running service and a client connected to it.
@@ -72,6 +78,7 @@ func Start(t testing.TB, o Options) *Service {
 	}
 	cfg := config.Config{
 		Addr: "127.0.0.1:0", GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
+		RedisURL: o.RedisURL, GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute,
 		TLSCert: o.TLSCert, TLSKey: o.TLSKey, TLSClientCA: o.TLSClientCA, Reflection: o.Reflection,
 		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID,
 	}

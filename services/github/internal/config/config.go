@@ -19,6 +19,13 @@
 //	-github-app-id               GHOPS_GITHUB_APP_ID               0 (GitHub App instead of GITHUB_TOKEN)
 //	-github-app-key-file         GHOPS_GITHUB_APP_KEY_FILE         "" (the App's PEM private key)
 //	-github-app-installation-id  GHOPS_GITHUB_APP_INSTALLATION_ID  0
+//	-redis-url                   GHOPS_REDIS_URL                   "" (in process; redis://host:port/db shares the cache and the GitHub budget)
+//	-redis-timeout               GHOPS_REDIS_TIMEOUT               50ms (no call waits on Redis longer per operation)
+//	-budget-fail-open            GHOPS_BUDGET_FAIL_OPEN            true (Redis down: each replica keeps its own budget; false: calls refused)
+//	-github-concurrency          GHOPS_GITHUB_CONCURRENCY          50 (GitHub requests in flight per token across replicas; with Redis)
+//	-github-writes-per-minute    GHOPS_GITHUB_WRITES_PER_MINUTE    80 (writes per token per minute across replicas; with Redis)
+//	-cache-ttl                   GHOPS_CACHE_TTL                   24h (life of a cached answer in Redis)
+//	-cache-entry-bytes           GHOPS_CACHE_ENTRY_BYTES           1048576 (largest answer kept in Redis)
 //
 // -version (print the version and exit) and -h are actions, not settings,
 // and have no variable. The token comes from GITHUB_TOKEN only, never a flag, so that it never
@@ -40,6 +47,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ghops.dev/services/github/internal/redisconn"
 )
 
 // Defaults of the configuration; Load documents each one in its flag usage.
@@ -64,6 +73,18 @@ const (
 	DefaultReadRetries = 3
 	// DefaultMaxRetryAfter is the longest secondary-limit retry-after a read waits out.
 	DefaultMaxRetryAfter = 5 * time.Second
+	// DefaultRedisTimeout bounds each Redis operation.
+	DefaultRedisTimeout = 50 * time.Millisecond
+	// DefaultGitHubConcurrency caps a token's GitHub requests in flight,
+	// half of GitHub's 100, leaving room for the token's other users.
+	DefaultGitHubConcurrency = 50
+	// DefaultWritesPerMinute paces a token's writes under GitHub's
+	// content-creation limit (80 a minute).
+	DefaultWritesPerMinute = 80
+	// DefaultCacheTTL is how long an answer lives in Redis.
+	DefaultCacheTTL = 24 * time.Hour
+	// DefaultCacheEntryBytes is the largest answer kept in Redis (1 MiB).
+	DefaultCacheEntryBytes = 1 << 20
 )
 
 // CommandHealthcheck is the command that probes a running service instead
@@ -108,6 +129,25 @@ type Config struct {
 	MergeabilityAttempts int
 	// MergeabilityBackoff is the first polling delay, doubled each time (default 200ms).
 	MergeabilityBackoff time.Duration
+	// RedisURL shares the conditional cache and the GitHub budget of each
+	// token with the other replicas ("" keeps both in the process, and then
+	// only GitHub's reported primary limit is enforced, per replica).
+	RedisURL string
+	// RedisTimeout bounds each Redis operation (default DefaultRedisTimeout).
+	RedisTimeout time.Duration
+	// BudgetFailClosed refuses GitHub calls while Redis is down; false (the
+	// default, -budget-fail-open) lets each replica keep its own budget.
+	BudgetFailClosed bool
+	// GitHubConcurrency caps a token's requests in flight across replicas
+	// (default DefaultGitHubConcurrency; -1 no cap). Applies with Redis.
+	GitHubConcurrency int
+	// WritesPerMinute paces a token's writes across replicas (default
+	// DefaultWritesPerMinute; -1 no pacing). Applies with Redis.
+	WritesPerMinute int
+	// CacheTTL is the life of an answer in Redis (default DefaultCacheTTL).
+	CacheTTL time.Duration
+	// CacheEntryBytes is the largest answer kept in Redis (default DefaultCacheEntryBytes).
+	CacheEntryBytes int
 	// Command is "" (serve) or CommandHealthcheck, from the command line.
 	Command string
 	// ShowVersion asks the binary to print its version and exit (-version).
@@ -197,6 +237,21 @@ func (c Config) WithDefaults() Config {
 	if c.MergeabilityBackoff <= 0 {
 		c.MergeabilityBackoff = 200 * time.Millisecond
 	}
+	if c.RedisTimeout <= 0 {
+		c.RedisTimeout = DefaultRedisTimeout
+	}
+	if c.GitHubConcurrency == 0 {
+		c.GitHubConcurrency = DefaultGitHubConcurrency
+	}
+	if c.WritesPerMinute == 0 {
+		c.WritesPerMinute = DefaultWritesPerMinute
+	}
+	if c.CacheTTL <= 0 {
+		c.CacheTTL = DefaultCacheTTL
+	}
+	if c.CacheEntryBytes <= 0 {
+		c.CacheEntryBytes = DefaultCacheEntryBytes
+	}
 	return c
 }
 
@@ -224,6 +279,11 @@ func (c Config) Validate() error {
 		}
 		if c.Token != "" {
 			return errors.New("config: GITHUB_TOKEN and the GitHub App settings exclude each other: give one")
+		}
+	}
+	if c.RedisURL != "" {
+		if err := redisconn.Validate(c.RedisURL); err != nil {
+			return fmt.Errorf("config: -redis-url %w", err)
 		}
 	}
 	return nil
@@ -289,6 +349,8 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	fs.StringVar(&appID, "github-app-id", env("GHOPS_GITHUB_APP_ID", ""), "GitHub App id, instead of GITHUB_TOKEN (env GHOPS_GITHUB_APP_ID)")
 	fs.StringVar(&c.GitHubAppKeyFile, "github-app-key-file", env("GHOPS_GITHUB_APP_KEY_FILE", ""), "the GitHub App's PEM private key file (env GHOPS_GITHUB_APP_KEY_FILE)")
 	fs.StringVar(&instID, "github-app-installation-id", env("GHOPS_GITHUB_APP_INSTALLATION_ID", ""), "the GitHub App installation the service acts as (env GHOPS_GITHUB_APP_INSTALLATION_ID)")
+	var shared sharedFlags
+	shared.register(fs, env, envBool)
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -329,6 +391,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
 		errs = append(errs, fmt.Errorf("config: -log-level: %q is not debug, info, warn or error", level))
 	}
+	errs = append(errs, shared.apply(&c)...)
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, err
 	}

@@ -21,6 +21,8 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/redact"
+
+	"ghops.dev/services/github/internal/budget"
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -157,6 +159,9 @@ func FromError(err error, c Context) error {
 	case errors.Is(err, context.Canceled):
 		return New(codes.Canceled, ghopsv1.ErrorReason_ERROR_REASON_CANCELED, "the call was canceled", c, nil)
 	}
+	if st := fromRefusal(err, c); st != nil {
+		return st
+	}
 	var rl *github.RateLimitError
 	if errors.As(err, &rl) {
 		gh := githubError(rl.Response, rl.Message, "")
@@ -175,6 +180,19 @@ func FromError(err error, c Context) error {
 	}
 	var ab *github.AbuseRateLimitError
 	if errors.As(err, &ab) {
+		if notSent(ab.Response) {
+			// go-github remembers a secondary limit's retry-after and refuses
+			// by itself until then, with a made-up 403: say what happened.
+			wait := time.Second
+			if ab.RetryAfter != nil {
+				wait = max(*ab.RetryAfter, time.Second)
+			}
+			secs := int32((wait + time.Second - 1) / time.Second)
+			return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_SECONDARY_RATE_LIMITED,
+				fmt.Sprintf("GitHub's secondary rate limit asked to wait; the call was not sent to GitHub (retry after %ds)", secs), c,
+				&ghopsv1.GitHubError{RateLimit: &ghopsv1.RateLimit{RetryAfterSeconds: secs}},
+				&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Duration(secs) * time.Second)})
+		}
 		gh := githubError(ab.Response, ab.Message, "")
 		var wait time.Duration
 		if ab.RetryAfter != nil {
@@ -194,6 +212,49 @@ func FromError(err error, c Context) error {
 		return New(codes.Unavailable, ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, "GitHub could not be reached", c, &ghopsv1.GitHubError{})
 	}
 	return Internal(c)
+}
+
+// fromRefusal translates a request the budget did not send (package
+// budget): GitHub said nothing, so there is no GitHub status, and the
+// message says so and until when; nil when err is no refusal.
+func fromRefusal(err error, c Context) error {
+	var ex *budget.Exhausted
+	var busy *budget.Busy
+	var paced *budget.Paced
+	switch {
+	case errors.As(err, &ex):
+		rate := &ghopsv1.RateLimit{Limit: int32(ex.Limit), Remaining: int32(ex.Remaining), Reset_: ex.Reset.Unix(), Resource: Sanitize(ex.Resource)}
+		wait := max(time.Until(ex.Reset), time.Second)
+		rate.RetryAfterSeconds = int32((wait + time.Second - 1) / time.Second)
+		msg := fmt.Sprintf("GitHub rate limit (%s) is spent until %s; the call was not sent to GitHub (retry after %ds)",
+			ex.Resource, ex.Reset.UTC().Format(time.RFC3339), rate.RetryAfterSeconds)
+		return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, msg, c, &ghopsv1.GitHubError{RateLimit: rate},
+			&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Duration(rate.RetryAfterSeconds) * time.Second)})
+	case errors.As(err, &busy), errors.As(err, &paced):
+		wait := time.Second
+		if paced != nil {
+			wait = max(paced.Wait, time.Second)
+		}
+		secs := int32((wait + time.Second - 1) / time.Second)
+		msg := busyText(busy, paced) + fmt.Sprintf(" (retry after %ds)", secs)
+		return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_SECONDARY_RATE_LIMITED, msg, c,
+			&ghopsv1.GitHubError{RateLimit: &ghopsv1.RateLimit{RetryAfterSeconds: secs}},
+			&errdetails.RetryInfo{RetryDelay: durationpb.New(time.Duration(secs) * time.Second)})
+	case errors.Is(err, budget.ErrUnavailable):
+		return New(codes.Unavailable, ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, budget.ErrUnavailable.Error(), c, nil)
+	}
+	return nil
+}
+
+// notSent tells a response go-github made up for a request it refused to
+// send (no header at all) from one GitHub sent (always with headers).
+func notSent(r *http.Response) bool { return r != nil && len(r.Header) == 0 }
+
+func busyText(busy *budget.Busy, paced *budget.Paced) string {
+	if busy != nil {
+		return busy.Error()
+	}
+	return paced.Error()
 }
 
 // Internal is the answer for anything unexpected: no upstream text at all.

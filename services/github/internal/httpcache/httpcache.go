@@ -1,121 +1,258 @@
-// Package httpcache is an http.RoundTripper that makes GitHub reads
-// conditional: it remembers each GET answer that carried an ETag and asks
-// again with If-None-Match, so that an unchanged resource is answered by a
-// 304, which costs no rate limit. Entries are keyed by a hash of the
-// caller's Authorization header as well as the URL, so an answer never
-// crosses from one token to another, and the cache is a bounded LRU (by
-// entry count and by body bytes). Every request still reaches GitHub: the
-// cache saves rate limit, not round trips, so it is never stale.
+// Package httpcache is the service's one cache of GitHub reads, an
+// http.RoundTripper under go-github:
+//
+//   - Reads addressed by a full commit (or tree, or blob) SHA never change,
+//     so once cached they are answered with no GitHub request at all
+//     (Immutable names them).
+//   - A read of a branch (or the default branch) first resolves its head
+//     with one cheap conditional request and then reads by SHA, so that
+//     branch and SHA reads share the cache.
+//   - Every other GET is made conditional: its ETag is sent back as
+//     If-None-Match and an unchanged answer comes back as a 304, which costs
+//     no rate limit.
+//   - Identical concurrent reads of one token become one GitHub request
+//     (singleflight).
+//
+// Answers are kept in a cachestore.Store: an in-process LRU, and Redis
+// shared by the replicas when configured. Keys hold the token identity
+// (package tokenid: a hash, never the token), the Accept header and the
+// URL, so an answer never crosses from one token to another.
 package httpcache
 
 import (
 	"bytes"
-	"container/list"
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
+	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
-	"sync"
+
+	"golang.org/x/sync/singleflight"
+
+	"ghops.dev/services/github/internal/cachestore"
+	"ghops.dev/services/github/internal/tokenid"
 )
 
-// FromCacheHeader is set on answers rebuilt from the cache after a 304;
-// go-github then leaves its rate-limit state untouched.
+// FromCacheHeader is set on answers rebuilt from the cache; go-github then
+// leaves its rate-limit state untouched.
 const FromCacheHeader = "X-From-Cache"
+
+// Outcomes of a lookup, for metrics (OnLookup).
+const (
+	// OutcomeHit: answered from the cache, GitHub not asked.
+	OutcomeHit = "hit"
+	// OutcomeRevalidated: GitHub answered 304, the cached body was used.
+	OutcomeRevalidated = "revalidated"
+	// OutcomeStale: a cached answer was found but GitHub sent a new one.
+	OutcomeStale = "stale"
+	// OutcomeMiss: nothing cached.
+	OutcomeMiss = "miss"
+)
+
+// TierNone is the tier of a miss.
+const TierNone = "none"
 
 // Transport is the caching round tripper; create it with New.
 type Transport struct {
-	base       http.RoundTripper
-	maxEntries int
-	maxBytes   int
-
-	mu      sync.Mutex
-	lru     *list.List // of *entry, front is most recent
-	entries map[string]*list.Element
-	size    int
+	base     http.RoundTripper
+	lru      *cachestore.LRU
+	store    cachestore.Store
+	maxBody  int
+	onLookup func(tier, outcome string)
+	flights  singleflight.Group
 }
 
-type entry struct {
-	key    string
-	etag   string
-	status int
-	header http.Header
-	body   []byte
+// Option adjusts a Transport.
+type Option func(*Transport)
+
+// WithShared adds the shared tier behind the LRU.
+func WithShared(r *cachestore.Redis) Option {
+	return func(t *Transport) {
+		if r != nil {
+			t.store = &cachestore.Tiered{LRU: t.lru, Redis: r}
+		}
+	}
 }
 
-// New returns a Transport over base (http.DefaultTransport when nil) holding
-// at most maxEntries answers and maxBytes bytes of bodies.
-func New(base http.RoundTripper, maxEntries, maxBytes int) *Transport {
+// WithLookupHook calls fn once per cacheable read with the tier that had an
+// answer (lru, redis, none) and the outcome.
+func WithLookupHook(fn func(tier, outcome string)) Option {
+	return func(t *Transport) { t.onLookup = fn }
+}
+
+// New returns a Transport over base (http.DefaultTransport when nil) whose
+// in-process tier holds at most maxEntries answers and maxBytes bytes; an
+// answer over a quarter of maxBytes is passed on without being cached.
+func New(base http.RoundTripper, maxEntries, maxBytes int, opts ...Option) *Transport {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	return &Transport{base: base, maxEntries: maxEntries, maxBytes: maxBytes, lru: list.New(), entries: map[string]*list.Element{}}
+	t := &Transport{base: base, lru: cachestore.NewLRU(maxEntries, maxBytes), maxBody: maxBytes / 4}
+	t.store = &cachestore.Tiered{LRU: t.lru}
+	for _, o := range opts {
+		o(t)
+	}
+	return t
 }
 
-// Key is the cache key of req: the token identity (a SHA-256 of the
-// Authorization header, never the token itself), the Accept header and the URL.
+// Key is the cache key of req: the token identity, the Accept header and
+// the URL.
 func Key(req *http.Request) string {
-	sum := sha256.Sum256([]byte(req.Header.Get("Authorization")))
-	return hex.EncodeToString(sum[:]) + " " + req.Header.Get("Accept") + " " + req.URL.String()
+	return tokenid.Of(req) + " " + req.Header.Get("Accept") + " " + req.URL.String()
 }
 
-// Len reports the number of cached answers.
-func (t *Transport) Len() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.lru.Len()
+// Len reports the number of answers in the in-process tier.
+func (t *Transport) Len() int { return t.lru.Len() }
+
+func (t *Transport) lookup(tier, outcome string) {
+	if t.onLookup != nil {
+		t.onLookup(tier, outcome)
+	}
 }
 
 // RoundTrip implements http.RoundTripper.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if req.Method != http.MethodGet || req.Header.Get("Range") != "" {
+	if req.Method != http.MethodGet || req.Header.Get("Range") != "" || req.Header.Get("If-None-Match") != "" {
 		return t.base.RoundTrip(req)
 	}
+	if !Immutable(req.URL) {
+		byHead, answer := t.resolve(req)
+		if answer != nil {
+			answer.Request = req
+			return answer, nil
+		}
+		if byHead != nil {
+			resp, err := t.RoundTrip(byHead)
+			if resp != nil {
+				resp.Request = req
+			}
+			return resp, err
+		}
+	}
 	key := Key(req)
-	cached := t.get(key)
+	if Immutable(req.URL) {
+		if e, tier, ok := t.store.Get(req.Context(), key); ok && e.Immutable {
+			t.lookup(tier, OutcomeHit)
+			return response(req, e, nil), nil
+		}
+	}
+	var own *http.Response // the leader's answer when too big to share
+	v, err, shared := t.flights.Do(key, func() (any, error) {
+		e, resp, err := t.fetch(req, key)
+		if resp != nil {
+			own = resp
+		}
+		return e, err
+	})
+	if own != nil {
+		return own, nil
+	}
+	if err != nil {
+		if shared && req.Context().Err() == nil && isContextErr(err) {
+			// The leader's caller went away; this one has not: go alone.
+			e, resp, err := t.fetch(req, key)
+			if resp != nil || err != nil {
+				return resp, err
+			}
+			return response(req, e, nil), nil
+		}
+		return nil, err
+	}
+	e, _ := v.(*cachestore.Entry)
+	if e == nil {
+		// The leader's answer was too big to share: ask alone.
+		e, resp, err := t.fetch(req, key)
+		if resp != nil || err != nil {
+			return resp, err
+		}
+		return response(req, e, nil), nil
+	}
+	return response(req, e, nil), nil
+}
+
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// fetch asks GitHub (conditionally when an answer is cached) and returns
+// the answer as an entry, or as a response when it is too big to buffer.
+func (t *Transport) fetch(req *http.Request, key string) (*cachestore.Entry, *http.Response, error) {
+	ctx := req.Context()
+	immutable := Immutable(req.URL)
+	cached, tier, _ := t.store.Get(ctx, key)
+	if tier == "" {
+		tier = TierNone
+	}
 	out := req
-	if cached != nil && req.Header.Get("If-None-Match") == "" {
-		out = req.Clone(req.Context())
-		out.Header.Set("If-None-Match", cached.etag)
+	if cached != nil && cached.ETag != "" {
+		out = req.Clone(ctx)
+		out.Header.Set("If-None-Match", cached.ETag)
 	}
 	resp, err := t.base.RoundTrip(out)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if resp.StatusCode == http.StatusNotModified && cached != nil {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 		_ = resp.Body.Close()
-		h := cached.header.Clone()
+		t.lookup(tier, OutcomeRevalidated)
+		e := *cached
+		e.Header = cached.Header.Clone()
 		for k, v := range resp.Header {
 			if strings.HasPrefix(strings.ToLower(k), "x-ratelimit-") || k == "Date" {
-				h[k] = v
+				e.Header[k] = v
+			}
+		}
+		e.Header.Set(FromCacheHeader, "1")
+		if immutable && !cached.Immutable {
+			e.Immutable = true
+			t.store.Put(ctx, key, &e)
+		}
+		return &e, nil, nil
+	}
+	if cached != nil {
+		t.lookup(tier, OutcomeStale)
+	} else {
+		t.lookup(TierNone, OutcomeMiss)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(t.maxBody)+1))
+	if err != nil {
+		_ = resp.Body.Close()
+		return nil, nil, err
+	}
+	if len(body) > t.maxBody {
+		// Too big to cache or share: hand the answer on whole.
+		resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
+		return nil, resp, nil
+	}
+	_ = resp.Body.Close()
+	e := &cachestore.Entry{Status: resp.StatusCode, ETag: resp.Header.Get("ETag"), Header: resp.Header.Clone(), Body: body}
+	if resp.StatusCode == http.StatusOK && (e.ETag != "" || immutable) {
+		e.Immutable = immutable
+		t.store.Put(ctx, key, e)
+	}
+	return e, nil, nil
+}
+
+// response rebuilds an answer for req from e.
+func response(req *http.Request, e *cachestore.Entry, _ error) *http.Response {
+	h := e.Header.Clone()
+	if e.Immutable {
+		// Figures of an old answer would mislead: this one cost nothing.
+		for k := range h {
+			if strings.HasPrefix(strings.ToLower(k), "x-ratelimit-") {
+				delete(h, k)
 			}
 		}
 		h.Set(FromCacheHeader, "1")
-		return &http.Response{
-			Status: "200 OK", StatusCode: cached.status, Proto: resp.Proto, ProtoMajor: resp.ProtoMajor, ProtoMinor: resp.ProtoMinor,
-			Header: h, Body: io.NopCloser(bytes.NewReader(cached.body)), ContentLength: int64(len(cached.body)), Request: req,
-		}, nil
 	}
-	etag := resp.Header.Get("ETag")
-	if resp.StatusCode != http.StatusOK || etag == "" {
-		return resp, nil
+	return &http.Response{
+		Status: strconv.Itoa(e.Status) + " " + http.StatusText(e.Status), StatusCode: e.Status, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: h, Body: io.NopCloser(bytes.NewReader(e.Body)), ContentLength: int64(len(e.Body)), Request: req,
 	}
-	limit := t.maxBytes / 4
-	body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
-	if err != nil {
-		_ = resp.Body.Close()
-		return nil, err
-	}
-	if len(body) > limit {
-		// Too big to cache: hand the answer on whole without remembering it.
-		resp.Body = readCloser{io.MultiReader(bytes.NewReader(body), resp.Body), resp.Body}
-		return resp, nil
-	}
-	_ = resp.Body.Close()
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	t.put(&entry{key: key, etag: etag, status: resp.StatusCode, header: resp.Header.Clone(), body: body})
-	return resp, nil
 }
 
 type readCloser struct {
@@ -123,32 +260,48 @@ type readCloser struct {
 	io.Closer
 }
 
-func (t *Transport) get(key string) *entry {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	el, ok := t.entries[key]
+// resolve returns req addressed by the SHA its branch points at, or nil
+// when req is not a branch read or the head cannot be resolved (req then
+// goes as it is, and its own answer, an error included, is GitHub's).
+// When GitHub refused the resolution for the token's sake (401, 403, 429)
+// or failed (5xx), that answer is returned instead: it is GitHub's answer
+// to this token now, and asking again would spend more.
+func (t *Transport) resolve(req *http.Request) (*http.Request, *http.Response) {
+	param, ok := branchRead(req.URL)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	t.lru.MoveToFront(el)
-	return el.Value.(*entry)
-}
-
-func (t *Transport) put(e *entry) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if el, ok := t.entries[e.key]; ok {
-		t.size -= len(el.Value.(*entry).body)
-		t.lru.Remove(el)
-		delete(t.entries, e.key)
+	root, owner, name, _, _ := repoPath(req.URL)
+	q := url.Values{"per_page": {"1"}}
+	if ref := req.URL.Query().Get(param); ref != "" {
+		q.Set("sha", ref)
 	}
-	t.entries[e.key] = t.lru.PushFront(e)
-	t.size += len(e.body)
-	for t.lru.Len() > t.maxEntries || t.size > t.maxBytes {
-		last := t.lru.Back()
-		old := last.Value.(*entry)
-		t.lru.Remove(last)
-		delete(t.entries, old.key)
-		t.size -= len(old.body)
+	head := req.Clone(req.Context())
+	head.URL = &url.URL{Scheme: req.URL.Scheme, Host: req.URL.Host, Path: root + "repos/" + owner + "/" + name + "/commits", RawQuery: q.Encode()}
+	head.Header.Del("Range")
+	resp, err := t.RoundTrip(head)
+	if err != nil {
+		return nil, nil
 	}
+	switch s := resp.StatusCode; {
+	case s == http.StatusUnauthorized || s == http.StatusForbidden || s == http.StatusTooManyRequests || s >= 500:
+		return nil, resp
+	case s != http.StatusOK:
+		_ = resp.Body.Close()
+		return nil, nil
+	}
+	defer resp.Body.Close()
+	var list []struct {
+		SHA string `json:"sha"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list); err != nil || len(list) == 0 || !IsSHA(list[0].SHA) {
+		return nil, nil
+	}
+	byHead := req.Clone(req.Context())
+	u := *req.URL
+	query := u.Query()
+	query.Set(param, list[0].SHA)
+	u.RawQuery = query.Encode()
+	byHead.URL = &u
+	return byHead, nil
 }

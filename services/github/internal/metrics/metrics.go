@@ -1,6 +1,7 @@
 // Package metrics holds the service's Prometheus collectors: RPCs by method
-// and code, GitHub calls by route template and HTTP status, and GitHub's
-// rate-limit remaining by resource. Each Server owns its own registry, so
+// and code, GitHub calls by route template and HTTP status, GitHub's
+// rate-limit remaining by resource, cache lookups per tier, Redis errors,
+// and the waits and refusals of the GitHub budget. Each Server owns its own registry, so
 // several servers can run in one test process.
 package metrics
 
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -24,6 +26,10 @@ type Metrics struct {
 	rpcs          *prometheus.CounterVec
 	githubCalls   *prometheus.CounterVec
 	rateRemaining *prometheus.GaugeVec
+	cacheLookups  *prometheus.CounterVec
+	redisErrors   *prometheus.CounterVec
+	budgetWaits   *prometheus.HistogramVec
+	budgetRefused *prometheus.CounterVec
 }
 
 // New registers the collectors in a fresh registry.
@@ -40,10 +46,40 @@ func New() *Metrics {
 			Name: "ghops_github_rate_limit_remaining", Help: "GitHub's x-ratelimit-remaining as last seen, by resource.",
 		}, []string{"resource"}),
 	}
+	m.cacheLookups = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ghops_cache_lookups_total", Help: "Cacheable GitHub reads by the tier that had an answer (lru, redis, none) and outcome (hit: GitHub not asked; revalidated: 304; stale; miss).",
+	}, []string{"tier", "outcome"})
+	m.redisErrors = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ghops_redis_errors_total", Help: "Failed Redis operations, by operation (reads then go on uncached, budgets follow -budget-fail-open; Redis is left alone for a second after each).",
+	}, []string{"op"})
+	m.budgetWaits = prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		Name: "ghops_budget_wait_seconds", Help: "Time GitHub requests waited for the token's budget, by kind (slot: concurrency cap; pace: write pacing).",
+		Buckets: []float64{0.005, 0.025, 0.1, 0.5, 1, 5, 15, 60},
+	}, []string{"kind"})
+	m.budgetRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ghops_budget_refusals_total", Help: "GitHub requests not sent because of the token's budget, by reason (exhausted, busy, paced, unavailable).",
+	}, []string{"reason"})
+	m.Registry.MustRegister(m.cacheLookups, m.redisErrors, m.budgetWaits, m.budgetRefused)
 	m.Registry.MustRegister(m.rpcs, m.githubCalls, m.rateRemaining,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
+
+// CacheLookup counts one cacheable read (package httpcache's hook).
+func (m *Metrics) CacheLookup(tier, outcome string) {
+	m.cacheLookups.WithLabelValues(tier, outcome).Inc()
+}
+
+// RedisError counts one failed Redis operation (package redisconn's hook).
+func (m *Metrics) RedisError(op string) { m.redisErrors.WithLabelValues(op).Inc() }
+
+// BudgetWait records one wait for the budget (package budget's hook).
+func (m *Metrics) BudgetWait(kind string, d time.Duration) {
+	m.budgetWaits.WithLabelValues(kind).Observe(d.Seconds())
+}
+
+// BudgetRefusal counts one request the budget did not send.
+func (m *Metrics) BudgetRefusal(reason string) { m.budgetRefused.WithLabelValues(reason).Inc() }
 
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {

@@ -3,12 +3,14 @@
 // backoff and jitter, and waits out a secondary rate limit whose
 // retry-after is short. Mutations pass through untouched: a POST that may
 // have reached GitHub is never sent twice blindly. No wait outlasts the
-// request's deadline.
+// request's deadline. A request refused before it was sent (an error with
+// Unretryable() true) is not retried.
 package retry
 
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -54,7 +56,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		var wait time.Duration
 		switch {
 		case err != nil:
-			if last {
+			if last || unretryable(err) {
 				return nil, err
 			}
 			wait = t.backoff(attempt)
@@ -87,6 +89,14 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 	}
+}
+
+// unretryable tells whether err says the request must not be sent again
+// (a budget's refusal: it was not sent, and sending it would break the
+// budget).
+func unretryable(err error) bool {
+	var u interface{ Unretryable() bool }
+	return errors.As(err, &u) && u.Unretryable()
 }
 
 // backoff is exponential with equal jitter: between half and all of base·2^n.

@@ -32,12 +32,15 @@ import (
 	"google.golang.org/grpc/status"
 
 	"ghops.dev/services/github/internal/appauth"
+	"ghops.dev/services/github/internal/budget"
+	"ghops.dev/services/github/internal/cachestore"
 	"ghops.dev/services/github/internal/callerauth"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/httpcache"
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
+	"ghops.dev/services/github/internal/redisconn"
 	"ghops.dev/services/github/internal/retry"
 	"ghops.dev/services/github/internal/validation"
 )
@@ -59,6 +62,7 @@ type Server struct {
 	metrics *metrics.Metrics
 	cache   *httpcache.Transport
 	auth    *callerauth.Authenticator
+	redis   *redisconn.Conn // nil without -redis-url
 }
 
 // Option adjusts a Server.
@@ -93,8 +97,16 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		// tokens that change every hour.
 		rt = app
 	}
-	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes)
+	// Above the App's transport: the budget, like the cache, keys on the
+	// installation's stable identity.
+	bud, cacheOpts, err := s.shared(cfg)
+	if err != nil {
+		return nil, err
+	}
+	rt = &budget.Transport{Base: rt, Budget: bud}
+	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes, cacheOpts...)
 	rt = &retry.Transport{Base: s.cache, Retries: max(cfg.ReadRetries, 0), BaseDelay: cfg.RetryBaseDelay, MaxRetryAfter: cfg.MaxRetryAfter}
+	rt = budget.Sole{Base: rt}
 	newClient := func(rt http.RoundTripper) *github.Client {
 		c := github.NewClient(&http.Client{Transport: rt})
 		c.BaseURL, c.UploadURL, c.UserAgent = base, base, "ghops-github"
@@ -158,6 +170,28 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	return s, nil
 }
 
+// shared returns the GitHub budget and the cache's options: in the process,
+// or shared through Redis when cfg.RedisURL is set (package budget,
+// cachestore). In the process only GitHub's reported primary limit is kept
+// (so a refusal is honest and lifts at the reset); the concurrency cap and
+// the write pace are the replicas' common budget and come with Redis.
+func (s *Server) shared(cfg config.Config) (budget.Budget, []httpcache.Option, error) {
+	hooks := budget.Hooks{Wait: s.metrics.BudgetWait, Refuse: s.metrics.BudgetRefusal}
+	opts := []httpcache.Option{httpcache.WithLookupHook(s.metrics.CacheLookup)}
+	if cfg.RedisURL == "" {
+		return budget.NewLocal(budget.Limits{}, hooks), opts, nil
+	}
+	conn, err := redisconn.Dial(cfg.RedisURL, redisconn.Options{Timeout: cfg.RedisTimeout, Logger: s.log, OnError: s.metrics.RedisError})
+	if err != nil {
+		return nil, nil, err
+	}
+	s.redis = conn
+	limits := budget.Limits{Concurrency: max(cfg.GitHubConcurrency, 0), WritesPerMinute: max(cfg.WritesPerMinute, 0)}
+	bud := budget.NewRedis(conn, limits, hooks, budget.RedisOptions{FailOpen: !cfg.BudgetFailClosed, Lease: cfg.CallTimeout + 30*time.Second})
+	opts = append(opts, httpcache.WithShared(cachestore.NewRedis(conn, cachestore.RedisOptions{TTL: cfg.CacheTTL, MaxEntryBytes: cfg.CacheEntryBytes})))
+	return bud, opts, nil
+}
+
 // Serve serves gRPC on lis until Shutdown.
 func (s *Server) Serve(lis net.Listener) error {
 	err := s.grpc.Serve(lis)
@@ -181,6 +215,9 @@ func (s *Server) Shutdown(ctx context.Context) {
 	case <-ctx.Done():
 		s.grpc.Stop()
 		<-done
+	}
+	if s.redis != nil {
+		_ = s.redis.Close()
 	}
 }
 
@@ -233,7 +270,7 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Du
 	go func() { errc <- s.Serve(lis) }()
 	log.Info("ghops-github listening", "addr", lis.Addr().String(), "github_url", ghstatus.Sanitize(s.cfg.GitHubURL),
 		"service_token", s.cfg.Token != "", "github_app", s.cfg.GitHubApp(), "allow_caller_token", s.cfg.AllowCallerToken,
-		"caller_auth", s.auth.Mode(), "tls", s.cfg.TLSCert != "", "reflection", s.cfg.Reflection)
+		"caller_auth", s.auth.Mode(), "tls", s.cfg.TLSCert != "", "reflection", s.cfg.Reflection, "shared_state", s.redis != nil)
 	select {
 	case <-ctx.Done():
 	case err := <-errc:

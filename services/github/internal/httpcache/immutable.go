@@ -1,0 +1,80 @@
+package httpcache
+
+import (
+	"net/url"
+	"strings"
+)
+
+// IsSHA tells whether s is a full 40-hex-digit object id.
+func IsSHA(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+// repoPath splits a REST path into the API root (ending in "/"), owner,
+// repository and the segments after them; ok is false for paths outside
+// /repos/{owner}/{repo}.
+func repoPath(u *url.URL) (root, owner, name string, rest []string, ok bool) {
+	p := u.EscapedPath()
+	i := strings.Index(p, "/repos/")
+	if i < 0 {
+		return "", "", "", nil, false
+	}
+	segs := strings.Split(p[i+len("/repos/"):], "/")
+	if len(segs) < 3 || segs[0] == "" || segs[1] == "" {
+		return "", "", "", nil, false
+	}
+	root, _ = url.PathUnescape(p[:i+1])
+	return root, segs[0], segs[1], segs[2:], true
+}
+
+// Immutable tells whether a GET of u reads content that can never change:
+// it is addressed by a full SHA. Covered: contents and readme at ?ref=SHA,
+// git trees, blobs and commits by SHA, a commit by SHA and the commit list
+// from ?sha=SHA. A commit's check runs and statuses are addressed by SHA
+// too but change, so they are not.
+func Immutable(u *url.URL) bool {
+	_, _, _, rest, ok := repoPath(u)
+	if !ok {
+		return false
+	}
+	q := u.Query()
+	switch {
+	case rest[0] == "contents" || (rest[0] == "readme" && len(rest) == 1):
+		return IsSHA(q.Get("ref"))
+	case len(rest) == 3 && rest[0] == "git" && (rest[1] == "trees" || rest[1] == "blobs" || rest[1] == "commits"):
+		return IsSHA(rest[2])
+	case len(rest) == 1 && rest[0] == "commits":
+		return IsSHA(q.Get("sha"))
+	case len(rest) == 2 && rest[0] == "commits":
+		return IsSHA(rest[1])
+	}
+	return false
+}
+
+// branchRead tells whether a GET of u reads content at a branch (or the
+// default branch) that a SHA read can stand for, and which query parameter
+// names the branch: contents at ?ref= and the commit list from ?sha= (but
+// not a one-commit list: that is how a head is resolved).
+func branchRead(u *url.URL) (param string, ok bool) {
+	_, _, _, rest, ok := repoPath(u)
+	if !ok {
+		return "", false
+	}
+	q := u.Query()
+	switch {
+	case rest[0] == "contents":
+		return "ref", !IsSHA(q.Get("ref"))
+	case len(rest) == 1 && rest[0] == "commits":
+		return "sha", !IsSHA(q.Get("sha")) && q.Get("per_page") != "1"
+	}
+	return "", false
+}
