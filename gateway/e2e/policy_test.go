@@ -245,7 +245,7 @@ func TestAuthorization(t *testing.T) {
 		key  string
 		want []string
 	}{
-		{keyBot, []string{"fetch", "get_branches", "get_checks_for_sha", "get_commits", "get_pr_mergeability", "get_tree", "list_directory", "list_pull_requests", "read_file", "search"}},
+		{keyBot, []string{"fetch", "get_branches", "get_checks_for_sha", "get_commits", "get_pr_mergeability", "get_tree", "list_directory", "list_pull_requests", "read_file", "search", "validate_environment"}},
 		{keyWriter, []string{"commit_files", "get_branches", "get_checks_for_sha", "get_commits", "get_pr_mergeability", "get_tree", "read_file"}},
 	} {
 		for _, pin := range []string{"", "2025-06-18"} {
@@ -266,7 +266,7 @@ func TestAuthorization(t *testing.T) {
 		if n := githubCalls(ro) - before; n != 0 {
 			t.Fatalf("GitHub was called %d times", n)
 		}
-		if got := listTools(t, ro.URL+"/mcp", "", ""); len(got) != 10 || slices.Contains(got, "commit_files") {
+		if got := listTools(t, ro.URL+"/mcp", "", ""); len(got) != 11 || slices.Contains(got, "commit_files") {
 			t.Fatalf("read-only gateway lists %v", got)
 		}
 	})

@@ -130,7 +130,7 @@ func TestStdioPolicy(t *testing.T) {
 		}
 		names = append(names, tool.Name)
 	}
-	if len(names) != 10 || slices.Contains(names, "commit_files") {
+	if len(names) != 11 || slices.Contains(names, "commit_files") {
 		t.Fatalf("tools %v", names)
 	}
 	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "merge_pull_request", Arguments: map[string]any{"repo": repo, "prNumber": 1}})

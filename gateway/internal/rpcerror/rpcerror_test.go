@@ -49,6 +49,8 @@ func TestReasonTable(t *testing.T) {
 		"ERROR_REASON_CANCELED":               -32603,
 		"ERROR_REASON_INTERNAL":               -32603,
 		"ERROR_REASON_CALLER_UNAUTHENTICATED": -32603,
+		"ERROR_REASON_PATCH_REJECTED":         -32003,
+		"ERROR_REASON_PATCH_FILE_NOT_FOUND":   -32002,
 	}
 	for num, name := range ghopsv1.ErrorReason_name {
 		t.Run(name, func(t *testing.T) {

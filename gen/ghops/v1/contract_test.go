@@ -179,6 +179,28 @@ func TestContractRules(t *testing.T) {
 			{"file content missing", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{{Path: "a"}}}, []violation{{"files[0].content", "required"}}},
 			{"file encoding utf16", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{{Path: "a", Content: s("x"), Encoding: s("utf16")}}}, []violation{{"files[0].encoding", "string.in"}}},
 			{"file base64 invalid", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{{Path: "a", Content: s("not base64!"), Encoding: s("base64")}}}, []violation{{"files[0]", "file.content_base64"}}},
+			{"file path dotfiles", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{file(".gitignore"), file(".github/ci.yml"), file("a..b/..."), file("x.git")}}, nil},
+			{"file path empty segment", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{file("docs//x.txt")}}, []violation{{"files[0].path", "string.pattern"}}},
+			{"file path leading slash", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{file("/x")}}, []violation{{"files[0].path", "string.pattern"}}},
+			{"file path trailing slash", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{file("x/")}}, []violation{{"files[0].path", "string.pattern"}}},
+			{"file path dot", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{file("./x")}}, []violation{{"files[0].path", "string.pattern"}}},
+			{"file path dot dot", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{file("a/../x")}}, []violation{{"files[0].path", "string.pattern"}}},
+			{"file path dot git", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{file(".git/config")}}, []violation{{"files[0].path", "string.pattern"}}},
+			{"file path control character", &ghopsv1.CommitFilesRequest{Repo: "a/b", Branch: "main", Message: "m", Files: []*ghopsv1.FileChange{file("a\nb")}}, []violation{{"files[0].path", "string.pattern"}}},
+		},
+		"apply_patch": {
+			{"valid", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Branch: "main", Message: "m", Patch: "--- a/x\n+++ b/x\n"}, nil},
+			{"valid with sha", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Branch: "main", Message: "m", Patch: "p", Sha: s(n("a", 40))}, nil},
+			{"patch missing", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Branch: "main", Message: "m"}, []violation{{"patch", "required"}}},
+			{"patch over 1 MiB", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Branch: "main", Message: "m", Patch: n("p", 1<<20+1)}, []violation{{"patch", "string.max_len"}}},
+			{"sha short", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Branch: "main", Message: "m", Patch: "p", Sha: s("abc1234")}, []violation{{"sha", "string.pattern"}}},
+			{"branch missing", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Message: "m", Patch: "p"}, []violation{{"branch", "required"}}},
+			{"message missing", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Branch: "main", Patch: "p"}, []violation{{"message", "required"}}},
+		},
+		"validate_environment": {
+			{"valid empty", &ghopsv1.ValidateEnvironmentRequest{}, nil},
+			{"valid repo", &ghopsv1.ValidateEnvironmentRequest{Repo: s("a/b")}, nil},
+			{"repo bad", &ghopsv1.ValidateEnvironmentRequest{Repo: s("no-slash")}, []violation{{"repo", "string.pattern"}}},
 		},
 	}
 

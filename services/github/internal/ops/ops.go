@@ -1,4 +1,4 @@
-// Package ops implements the 14 RPCs of ghops.v1.GitHubService over
+// Package ops implements the RPCs of ghops.v1.GitHubService over
 // go-github v66. Handlers assume validated requests (the validation
 // interceptor runs first) and turn every failure into a status through
 // ghstatus, the one place where GitHub errors are translated.
