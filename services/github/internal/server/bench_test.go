@@ -245,3 +245,42 @@ func BenchmarkValidationRejected(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkListPullRequests measures list_pull_requests with a warm
+// conditional cache (GitHub answers 304).
+func BenchmarkListPullRequests(b *testing.B) {
+	e := startBench(b, nil)
+	ctx := context.Background()
+	req := &ghopsv1.ListPullRequestsRequest{Repo: benchRepo}
+	if _, err := e.client.ListPullRequests(ctx, req); err != nil {
+		b.Fatal(err)
+	}
+	before := e.hub.Stats()
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := e.client.ListPullRequests(ctx, req)
+		if err != nil || len(r.GetPullRequests()) == 0 {
+			b.Fatalf("list: %v %v", r, err)
+		}
+	}
+	e.reportGitHub(b, before)
+}
+
+// BenchmarkGetBranches measures get_branches with a warm conditional cache.
+func BenchmarkGetBranches(b *testing.B) {
+	e := startBench(b, nil)
+	ctx := context.Background()
+	req := &ghopsv1.GetBranchesRequest{Repo: benchRepo}
+	if _, err := e.client.GetBranches(ctx, req); err != nil {
+		b.Fatal(err)
+	}
+	before := e.hub.Stats()
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := e.client.GetBranches(ctx, req)
+		if err != nil || len(r.GetBranches()) == 0 {
+			b.Fatalf("branches: %v %v", r, err)
+		}
+	}
+	e.reportGitHub(b, before)
+}
