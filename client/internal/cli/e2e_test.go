@@ -42,19 +42,26 @@ func runAgainstStack(t *testing.T, st *gatewaytest.Stack) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			env := map[string]string{"GHOPS_ENDPOINT": st.URL}
-			code := Run(context.Background(), tc.args, nil, &stdout, &stderr, func(k string) string { return env[k] })
-			if code != tc.wantExit {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantExit, stdout.String(), stderr.String())
-			}
-			out := stdout.String() + stderr.String()
-			for _, w := range tc.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			runExpect(t, st.URL, tc.args, "", tc.wantExit, tc.wantOut)
 		})
+	}
+}
+
+// runExpect runs the command against the gateway at url with stdin and
+// checks its exit code and that its output holds each of wantOut.
+func runExpect(t *testing.T, url string, args []string, stdin string, wantExit int, wantOut []string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	env := map[string]string{"GHOPS_ENDPOINT": url}
+	code := Run(context.Background(), args, strings.NewReader(stdin), &stdout, &stderr, func(k string) string { return env[k] })
+	if code != wantExit {
+		t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantExit, stdout.String(), stderr.String())
+	}
+	out := stdout.String() + stderr.String()
+	for _, w := range wantOut {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
 	}
 }
 
@@ -85,18 +92,7 @@ func TestRunPatchAndDiagnosis(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			env := map[string]string{"GHOPS_ENDPOINT": st.URL}
-			code := Run(context.Background(), tc.args, strings.NewReader(tc.stdin), &stdout, &stderr, func(k string) string { return env[k] })
-			if code != tc.wantExit {
-				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.wantExit, stdout.String(), stderr.String())
-			}
-			out := stdout.String() + stderr.String()
-			for _, w := range tc.wantOut {
-				if !strings.Contains(out, w) {
-					t.Errorf("output lacks %q:\n%s", w, out)
-				}
-			}
+			runExpect(t, st.URL, tc.args, tc.stdin, tc.wantExit, tc.wantOut)
 		})
 	}
 }
