@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"io"
 	"log/slog"
 	"os"
 	"strings"
@@ -248,7 +249,9 @@ func TestReflectionSwitch(t *testing.T) {
 			e := start(t, fakehub.Config{}, servicetest.Options{Reflection: tc.on})
 			stream, err := grpc_reflection_v1.NewServerReflectionClient(e.svc.Conn).ServerReflectionInfo(ctx(t))
 			if err == nil {
-				if err = stream.Send(&grpc_reflection_v1.ServerReflectionRequest{MessageRequest: &grpc_reflection_v1.ServerReflectionRequest_ListServices{}}); err == nil {
+				// Send answers io.EOF when the server already ended the
+				// stream; the status is then Recv's (grpc-go's contract).
+				if err = stream.Send(&grpc_reflection_v1.ServerReflectionRequest{MessageRequest: &grpc_reflection_v1.ServerReflectionRequest_ListServices{}}); err == nil || errors.Is(err, io.EOF) {
 					_, err = stream.Recv()
 				}
 			}
