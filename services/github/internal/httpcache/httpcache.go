@@ -22,7 +22,6 @@ package httpcache
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -33,6 +32,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"ghops.dev/services/github/internal/cachestore"
+	"ghops.dev/services/github/internal/jsonmemo"
 	"ghops.dev/services/github/internal/tokenid"
 )
 
@@ -62,6 +62,7 @@ type Transport struct {
 	store    cachestore.Store
 	maxBody  int
 	onLookup func(tier, outcome string)
+	memo     *jsonmemo.Memo
 	flights  singleflight.Group
 }
 
@@ -81,6 +82,12 @@ func WithShared(r *cachestore.Redis) Option {
 // answer (lru, redis, none) and the outcome.
 func WithLookupHook(fn func(tier, outcome string)) Option {
 	return func(t *Transport) { t.onLookup = fn }
+}
+
+// WithMemo decodes the branch heads it resolves through m, which the
+// handlers share: a head unchanged since the last read costs no decoding.
+func WithMemo(m *jsonmemo.Memo) Option {
+	return func(t *Transport) { t.memo = m }
 }
 
 // New returns a Transport over base (http.DefaultTransport when nil) whose
@@ -116,9 +123,10 @@ func (t *Transport) lookup(tier, outcome string) {
 // RoundTrip implements http.RoundTripper.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Method != http.MethodGet || req.Header.Get("Range") != "" || req.Header.Get("If-None-Match") != "" {
-		return t.base.RoundTrip(req)
+		return t.ask(req)
 	}
-	if !Immutable(req.URL) {
+	immutable := Immutable(req.URL)
+	if !immutable {
 		byHead, answer := t.resolve(req)
 		if answer != nil {
 			answer.Request = req
@@ -133,7 +141,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 	}
 	key := Key(req)
-	if Immutable(req.URL) {
+	if immutable {
 		if e, tier, ok := t.store.Get(req.Context(), key); ok && e.Immutable {
 			t.lookup(tier, OutcomeHit)
 			return response(req, e, nil), nil
@@ -141,7 +149,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var own *http.Response // the leader's answer when too big to share
 	v, err, shared := t.flights.Do(key, func() (any, error) {
-		e, resp, err := t.fetch(req, key)
+		e, resp, err := t.fetch(req, key, immutable)
 		if resp != nil {
 			own = resp
 		}
@@ -153,7 +161,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		if shared && req.Context().Err() == nil && isContextErr(err) {
 			// The leader's caller went away; this one has not: go alone.
-			e, resp, err := t.fetch(req, key)
+			e, resp, err := t.fetch(req, key, immutable)
 			if resp != nil || err != nil {
 				return resp, err
 			}
@@ -164,7 +172,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	e, _ := v.(*cachestore.Entry)
 	if e == nil {
 		// The leader's answer was too big to share: ask alone.
-		e, resp, err := t.fetch(req, key)
+		e, resp, err := t.fetch(req, key, immutable)
 		if resp != nil || err != nil {
 			return resp, err
 		}
@@ -179,9 +187,8 @@ func isContextErr(err error) bool {
 
 // fetch asks GitHub (conditionally when an answer is cached) and returns
 // the answer as an entry, or as a response when it is too big to buffer.
-func (t *Transport) fetch(req *http.Request, key string) (*cachestore.Entry, *http.Response, error) {
+func (t *Transport) fetch(req *http.Request, key string, immutable bool) (*cachestore.Entry, *http.Response, error) {
 	ctx := req.Context()
-	immutable := Immutable(req.URL)
 	cached, tier, _ := t.store.Get(ctx, key)
 	if tier == "" {
 		tier = TierNone
@@ -191,7 +198,7 @@ func (t *Transport) fetch(req *http.Request, key string) (*cachestore.Entry, *ht
 		out = req.Clone(ctx)
 		out.Header.Set("If-None-Match", cached.ETag)
 	}
-	resp, err := t.base.RoundTrip(out)
+	resp, err := t.ask(out)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -230,11 +237,25 @@ func (t *Transport) fetch(req *http.Request, key string) (*cachestore.Entry, *ht
 	}
 	_ = resp.Body.Close()
 	e := &cachestore.Entry{Status: resp.StatusCode, ETag: resp.Header.Get("ETag"), Header: resp.Header.Clone(), Body: body}
+	if resp.StatusCode == http.StatusOK {
+		// Hashed once here, so that a body read again is never decoded again.
+		e.Header.Set(jsonmemo.DigestHeader, jsonmemo.Digest(body))
+	}
 	if resp.StatusCode == http.StatusOK && (e.ETag != "" || immutable) {
 		e.Immutable = immutable
 		t.store.Put(ctx, key, e)
 	}
 	return e, nil, nil
+}
+
+// ask sends req to GitHub. Only the cache stamps digests: one in GitHub's
+// answer is dropped, so that no answer can name another's decoded value.
+func (t *Transport) ask(req *http.Request) (*http.Response, error) {
+	resp, err := t.base.RoundTrip(req)
+	if resp != nil {
+		resp.Header.Del(jsonmemo.DigestHeader)
+	}
+	return resp, err
 }
 
 // response rebuilds an answer for req from e.
@@ -290,11 +311,8 @@ func (t *Transport) resolve(req *http.Request) (*http.Request, *http.Response) {
 		_ = resp.Body.Close()
 		return nil, nil
 	}
-	defer resp.Body.Close()
-	var list []struct {
-		SHA string `json:"sha"`
-	}
-	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list); err != nil || len(list) == 0 || !IsSHA(list[0].SHA) {
+	list, err := jsonmemo.Decode[[]headCommit](t.memo, resp)
+	if err != nil || len(list) == 0 || !IsSHA(list[0].SHA) {
 		return nil, nil
 	}
 	byHead := req.Clone(req.Context())
@@ -304,4 +322,9 @@ func (t *Transport) resolve(req *http.Request) (*http.Request, *http.Response) {
 	u.RawQuery = query.Encode()
 	byHead.URL = &u
 	return byHead, nil
+}
+
+// headCommit is what resolve reads of a commit list entry.
+type headCommit struct {
+	SHA string `json:"sha"`
 }

@@ -46,14 +46,13 @@ func Immutable(u *url.URL) bool {
 	if !ok {
 		return false
 	}
-	q := u.Query()
 	switch {
 	case rest[0] == "contents" || (rest[0] == "readme" && len(rest) == 1):
-		return IsSHA(q.Get("ref"))
+		return IsSHA(u.Query().Get("ref"))
 	case len(rest) == 3 && rest[0] == "git" && (rest[1] == "trees" || rest[1] == "blobs" || rest[1] == "commits"):
 		return IsSHA(rest[2])
 	case len(rest) == 1 && rest[0] == "commits":
-		return IsSHA(q.Get("sha"))
+		return IsSHA(u.Query().Get("sha"))
 	case len(rest) == 2 && rest[0] == "commits":
 		return IsSHA(rest[1])
 	}
@@ -69,11 +68,13 @@ func branchRead(u *url.URL) (param string, ok bool) {
 	if !ok {
 		return "", false
 	}
-	q := u.Query()
+	// The query is parsed only for the paths that have one to read: most
+	// reads (lists of pull requests, branches) are neither.
 	switch {
 	case rest[0] == "contents":
-		return "ref", !IsSHA(q.Get("ref"))
+		return "ref", !IsSHA(u.Query().Get("ref"))
 	case len(rest) == 1 && rest[0] == "commits":
+		q := u.Query()
 		return "sha", !IsSHA(q.Get("sha")) && q.Get("per_page") != "1"
 	}
 	return "", false

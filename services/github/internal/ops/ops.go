@@ -16,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"ghops.dev/services/github/internal/ghstatus"
+	"ghops.dev/services/github/internal/jsonmemo"
 )
 
 // ClientFunc returns the go-github client for the call in ctx (the service
@@ -40,6 +41,7 @@ type Service struct {
 	client ClientFunc
 	limits Limits
 	env    Environment
+	memo   *jsonmemo.Memo
 	log    *slog.Logger
 }
 

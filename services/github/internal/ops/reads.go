@@ -112,7 +112,7 @@ func (s *Service) ListDirectory(ctx context.Context, req *ghopsv1.ListDirectoryR
 		return nil, badPath(c.Tool, "path must not contain \"..\"")
 	}
 	owner, name := splitRepo(req.GetRepo())
-	file, dir, _, err := s.client(ctx).Repositories.GetContents(ctx, owner, name, path, &github.RepositoryContentGetOptions{Ref: ref})
+	file, dir, err := s.getContents(ctx, s.client(ctx), owner, name, path, ref)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -162,7 +162,7 @@ func (s *Service) ReadFile(ctx context.Context, req *ghopsv1.ReadFileRequest) (*
 }
 
 func (s *Service) readFile(ctx context.Context, gh *github.Client, owner, name, path, ref string, c ghstatus.Context) (*ghopsv1.ReadFileResponse, error) {
-	file, _, _, err := gh.Repositories.GetContents(ctx, owner, name, path, &github.RepositoryContentGetOptions{Ref: ref})
+	file, _, err := s.getContents(ctx, gh, owner, name, path, ref)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -337,7 +337,7 @@ func (s *Service) GetCommits(ctx context.Context, req *ghopsv1.GetCommitsRequest
 func (s *Service) GetBranches(ctx context.Context, req *ghopsv1.GetBranchesRequest) (*ghopsv1.GetBranchesResponse, error) {
 	p, pp := pageOf(req.Page, req.PerPage)
 	owner, name := splitRepo(req.GetRepo())
-	list, resp, err := s.client(ctx).Repositories.ListBranches(ctx, owner, name, &github.BranchListOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	list, resp, err := get[[]*github.Branch](ctx, s, s.client(ctx), "repos/"+owner+"/"+name+"/branches", &github.BranchListOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
 	if err != nil {
 		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "get_branches", Repo: req.GetRepo()})
 	}
@@ -356,7 +356,7 @@ func (s *Service) ListPullRequests(ctx context.Context, req *ghopsv1.ListPullReq
 		state = "open"
 	}
 	owner, name := splitRepo(req.GetRepo())
-	list, resp, err := s.client(ctx).PullRequests.List(ctx, owner, name, &github.PullRequestListOptions{State: state, ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	list, resp, err := get[[]*github.PullRequest](ctx, s, s.client(ctx), "repos/"+owner+"/"+name+"/pulls", &github.PullRequestListOptions{State: state, ListOptions: github.ListOptions{Page: p, PerPage: pp}})
 	if err != nil {
 		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "list_pull_requests", Repo: req.GetRepo()})
 	}

@@ -38,6 +38,7 @@ import (
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/httpcache"
+	"ghops.dev/services/github/internal/jsonmemo"
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
 	"ghops.dev/services/github/internal/redisconn"
@@ -104,6 +105,10 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	rt = &budget.Transport{Base: rt, Budget: bud}
+	// Decoded answers take about as much room as the bodies the cache
+	// keeps; a quarter of its bytes holds the hot ones.
+	memo := jsonmemo.New(cfg.CacheBytes / 4)
+	cacheOpts = append(cacheOpts, httpcache.WithMemo(memo))
 	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes, cacheOpts...)
 	rt = &retry.Transport{Base: s.cache, Retries: max(cfg.ReadRetries, 0), BaseDelay: cfg.RetryBaseDelay, MaxRetryAfter: cfg.MaxRetryAfter}
 	rt = budget.Sole{Base: rt}
@@ -137,6 +142,10 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	serverOpts := []grpc.ServerOption{
 		grpc.ChainUnaryInterceptor(s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryTimeout, val.Unary),
 		grpc.ChainStreamInterceptor(s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, s.auth.Stream, val.Stream),
+		// Calls run on long-lived workers whose stacks have already grown:
+		// a goroutine per call spent a tenth of the service's CPU growing
+		// its stack through the handler chain (docs/benchmarks.md).
+		grpc.NumStreamWorkers(streamWorkers),
 	}
 	if cfg.TLSCert != "" {
 		tc, err := callerauth.ServerTLS(cfg.TLSCert, cfg.TLSKey, cfg.TLSClientCA)
@@ -159,7 +168,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	ghopsv1.RegisterGitHubServiceServer(s.grpc, ops.New(clientFor, ops.Limits{
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
-	}, s.log).WithEnvironment(environment(cfg, app != nil)))
+	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(memo))
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
@@ -169,6 +178,11 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	}
 	return s, nil
 }
+
+// streamWorkers is the number of gRPC stream workers: more than the
+// calls in flight at the concurrency the benchmarks measure (a call that
+// finds every worker busy gets its own goroutine, as without workers).
+const streamWorkers = 64
 
 // shared returns the GitHub budget and the cache's options: in the process,
 // or shared through Redis when cfg.RedisURL is set (package budget,

@@ -1,0 +1,74 @@
+package ops
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/google/go-github/v66/github"
+	"github.com/google/go-querystring/query"
+
+	"ghops.dev/services/github/internal/jsonmemo"
+)
+
+// WithMemo makes the hot reads (get_branches, list_pull_requests,
+// read_file, list_directory) decode GitHub's answers through m: a body
+// unchanged since the last call is not decoded again.
+func (s *Service) WithMemo(m *jsonmemo.Memo) *Service {
+	s.memo = m
+	return s
+}
+
+// get is go-github's GET (path relative to the API root, opts encoded as
+// the query the way go-github encodes its option structs) with the answer
+// decoded through the memo. BareDo keeps go-github's error and rate-limit
+// handling; only the decoding differs. The value may be shared with other
+// calls: read it, never change it.
+func get[T any](ctx context.Context, s *Service, gh *github.Client, path string, opts any) (T, *github.Response, error) {
+	var zero T
+	if opts != nil {
+		qs, err := query.Values(opts)
+		if err != nil {
+			return zero, nil, err
+		}
+		if len(qs) > 0 {
+			path += "?" + qs.Encode()
+		}
+	}
+	req, err := gh.NewRequest(http.MethodGet, path, nil)
+	if err != nil {
+		return zero, nil, err
+	}
+	resp, err := gh.BareDo(ctx, req)
+	if err != nil {
+		return zero, resp, err
+	}
+	v, err := jsonmemo.Decode[T](s.memo, resp.Response)
+	return v, resp, err
+}
+
+// contents is a contents-API answer: a file (an object) or a directory
+// (an array), told apart by the first byte as go-github's GetContents
+// tells them apart by trying both.
+type contents struct {
+	file *github.RepositoryContent
+	dir  []*github.RepositoryContent
+}
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (c *contents) UnmarshalJSON(b []byte) error {
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		return json.Unmarshal(b, &c.dir)
+	}
+	return json.Unmarshal(b, &c.file)
+}
+
+// getContents is go-github's Repositories.GetContents through the memo.
+func (s *Service) getContents(ctx context.Context, gh *github.Client, owner, name, path, ref string) (*github.RepositoryContent, []*github.RepositoryContent, error) {
+	escaped := (&url.URL{Path: strings.TrimSuffix(path, "/")}).String()
+	c, _, err := get[contents](ctx, s, gh, "repos/"+owner+"/"+name+"/contents/"+escaped, &github.RepositoryContentGetOptions{Ref: ref})
+	return c.file, c.dir, err
+}
