@@ -125,26 +125,31 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.Method != http.MethodGet || req.Header.Get("Range") != "" || req.Header.Get("If-None-Match") != "" {
 		return t.ask(req)
 	}
-	immutable := Immutable(req.URL)
-	if !immutable {
-		byHead, answer := t.resolve(req)
+	return t.roundTrip(req, classify(req.URL))
+}
+
+// roundTrip answers the GET req whose URL is of kind k.
+func (t *Transport) roundTrip(req *http.Request, k kind) (*http.Response, error) {
+	if k.branchParam != "" {
+		byHead, answer := t.resolve(req, k)
 		if answer != nil {
 			answer.Request = req
 			return answer, nil
 		}
 		if byHead != nil {
-			resp, err := t.RoundTrip(byHead)
+			resp, err := t.roundTrip(byHead, kind{immutable: true})
 			if resp != nil {
 				resp.Request = req
 			}
 			return resp, err
 		}
 	}
+	immutable := k.immutable
 	key := Key(req)
 	if immutable {
 		if e, tier, ok := t.store.Get(req.Context(), key); ok && e.Immutable {
 			t.lookup(tier, OutcomeHit)
-			return response(req, e, nil), nil
+			return response(req, e), nil
 		}
 	}
 	var own *http.Response // the leader's answer when too big to share
@@ -165,7 +170,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if resp != nil || err != nil {
 				return resp, err
 			}
-			return response(req, e, nil), nil
+			return response(req, e), nil
 		}
 		return nil, err
 	}
@@ -176,9 +181,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if resp != nil || err != nil {
 			return resp, err
 		}
-		return response(req, e, nil), nil
+		return response(req, e), nil
 	}
-	return response(req, e, nil), nil
+	return response(req, e), nil
 }
 
 func isContextErr(err error) bool {
@@ -213,9 +218,9 @@ func (t *Transport) fetch(req *http.Request, key string, immutable bool) (*cache
 				e.Header[k] = v
 			}
 		}
-		e.Header.Set(FromCacheHeader, "1")
-		if immutable && !cached.Immutable {
-			e.Immutable = true
+		e.Immutable = e.Immutable || immutable
+		seal(&e)
+		if e.Immutable && !cached.Immutable {
 			t.store.Put(ctx, key, &e)
 		}
 		return &e, nil, nil
@@ -241,11 +246,28 @@ func (t *Transport) fetch(req *http.Request, key string, immutable bool) (*cache
 		// Hashed once here, so that a body read again is never decoded again.
 		e.Header.Set(jsonmemo.DigestHeader, jsonmemo.Digest(body))
 	}
+	e.Immutable = immutable && resp.StatusCode == http.StatusOK
+	seal(e)
 	if resp.StatusCode == http.StatusOK && (e.ETag != "" || immutable) {
-		e.Immutable = immutable
 		t.store.Put(ctx, key, e)
 	}
 	return e, nil, nil
+}
+
+// seal makes e's header the one every answer rebuilt from e carries, so
+// that answers share it instead of copying it: marked as from the cache
+// (go-github then records no limit, as budget.Sole would mark it anyway),
+// and without rate-limit figures when e is immutable (an old answer's
+// figures would mislead: reading it again costs nothing).
+func seal(e *cachestore.Entry) {
+	e.Header.Set(FromCacheHeader, "1")
+	if e.Immutable {
+		for k := range e.Header {
+			if strings.HasPrefix(strings.ToLower(k), "x-ratelimit-") {
+				delete(e.Header, k)
+			}
+		}
+	}
 }
 
 // ask sends req to GitHub. Only the cache stamps digests: one in GitHub's
@@ -258,21 +280,20 @@ func (t *Transport) ask(req *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// response rebuilds an answer for req from e.
-func response(req *http.Request, e *cachestore.Entry, _ error) *http.Response {
-	h := e.Header.Clone()
-	if e.Immutable {
-		// Figures of an old answer would mislead: this one cost nothing.
-		for k := range h {
-			if strings.HasPrefix(strings.ToLower(k), "x-ratelimit-") {
-				delete(h, k)
-			}
-		}
-		h.Set(FromCacheHeader, "1")
+// response rebuilds an answer for req from e. Answers share e's sealed
+// header and body: no round tripper changes an answer's header, and
+// readers only read.
+func response(req *http.Request, e *cachestore.Entry) *http.Response {
+	if e.Header.Get(FromCacheHeader) == "" {
+		// Stored unsealed (in Redis by an older version): seal a copy.
+		c := *e
+		c.Header = e.Header.Clone()
+		seal(&c)
+		e = &c
 	}
 	return &http.Response{
 		Status: strconv.Itoa(e.Status) + " " + http.StatusText(e.Status), StatusCode: e.Status, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
-		Header: h, Body: io.NopCloser(bytes.NewReader(e.Body)), ContentLength: int64(len(e.Body)), Request: req,
+		Header: e.Header, Body: io.NopCloser(bytes.NewReader(e.Body)), ContentLength: int64(len(e.Body)), Request: req,
 	}
 }
 
@@ -281,26 +302,22 @@ type readCloser struct {
 	io.Closer
 }
 
-// resolve returns req addressed by the SHA its branch points at, or nil
-// when req is not a branch read or the head cannot be resolved (req then
-// goes as it is, and its own answer, an error included, is GitHub's).
-// When GitHub refused the resolution for the token's sake (401, 403, 429)
-// or failed (5xx), that answer is returned instead: it is GitHub's answer
-// to this token now, and asking again would spend more.
-func (t *Transport) resolve(req *http.Request) (*http.Request, *http.Response) {
-	param, ok := branchRead(req.URL)
-	if !ok {
-		return nil, nil
-	}
-	root, owner, name, _, _ := repoPath(req.URL)
+// resolve returns req (a branch read of kind k) addressed by the SHA its
+// branch points at, or nil when the head cannot be resolved (req then goes
+// as it is, and its own answer, an error included, is GitHub's). When
+// GitHub refused the resolution for the token's sake (401, 403, 429) or
+// failed (5xx), that answer is returned instead: it is GitHub's answer to
+// this token now, and asking again would spend more.
+func (t *Transport) resolve(req *http.Request, k kind) (*http.Request, *http.Response) {
 	q := url.Values{"per_page": {"1"}}
-	if ref := req.URL.Query().Get(param); ref != "" {
+	if ref := k.query.Get(k.branchParam); ref != "" {
 		q.Set("sha", ref)
 	}
-	head := req.Clone(req.Context())
-	head.URL = &url.URL{Scheme: req.URL.Scheme, Host: req.URL.Host, Path: root + "repos/" + owner + "/" + name + "/commits", RawQuery: q.Encode()}
-	head.Header.Del("Range")
-	resp, err := t.RoundTrip(head)
+	// Shallow copies: they share req's header, which nothing below changes
+	// (a round tripper must not), and differ only in the URL.
+	head := req.WithContext(req.Context())
+	head.URL = &url.URL{Scheme: req.URL.Scheme, Host: req.URL.Host, Path: k.root + "repos/" + k.owner + "/" + k.name + "/commits", RawQuery: q.Encode()}
+	resp, err := t.roundTrip(head, kind{}) // a one-commit list from a branch: neither kind
 	if err != nil {
 		return nil, nil
 	}
@@ -315,11 +332,10 @@ func (t *Transport) resolve(req *http.Request) (*http.Request, *http.Response) {
 	if err != nil || len(list) == 0 || !IsSHA(list[0].SHA) {
 		return nil, nil
 	}
-	byHead := req.Clone(req.Context())
+	byHead := req.WithContext(req.Context())
 	u := *req.URL
-	query := u.Query()
-	query.Set(param, list[0].SHA)
-	u.RawQuery = query.Encode()
+	k.query.Set(k.branchParam, list[0].SHA)
+	u.RawQuery = k.query.Encode()
 	byHead.URL = &u
 	return byHead, nil
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"ghops.dev/services/github/internal/cachestore"
 	"ghops.dev/services/github/internal/jsonmemo"
 )
 
@@ -107,4 +108,54 @@ func TestDigestStamp(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Answers share their entry's sealed header: marked as from the cache, and
+// without rate-limit figures when immutable. An entry stored unsealed (by
+// an older version, in Redis) is answered with a sealed copy and left as
+// it was.
+func TestSealedHeader(t *testing.T) {
+	const sha = "0123456789abcdef0123456789abcdef01234567"
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Remaining", "4999")
+		w.Header().Set("ETag", `"e"`)
+		fmt.Fprint(w, `{"path":"README.md"}`)
+	}))
+	t.Cleanup(ts.Close)
+	tr := New(nil, 16, 1<<20)
+	tests := []struct {
+		name, path    string
+		wantRateLimit bool
+	}{
+		{name: "immutable read", path: "/repos/o/r/contents/README.md?ref=" + sha},
+		{name: "immutable read again", path: "/repos/o/r/contents/README.md?ref=" + sha},
+		{name: "changing read keeps the figures", path: "/repos/o/r/pulls", wantRateLimit: true},
+		{name: "changing read again", path: "/repos/o/r/pulls", wantRateLimit: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", ts.URL+tt.path, nil)
+			resp, err := tr.RoundTrip(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = resp.Body.Close()
+			if resp.Header.Get(FromCacheHeader) != "1" {
+				t.Errorf("answer not marked %s: %v", FromCacheHeader, resp.Header)
+			}
+			if got := resp.Header.Get("X-RateLimit-Remaining") != ""; got != tt.wantRateLimit {
+				t.Errorf("rate-limit figures present %v, want %v", got, tt.wantRateLimit)
+			}
+		})
+	}
+	t.Run("unsealed entry", func(t *testing.T) {
+		e := &cachestore.Entry{Status: 200, Immutable: true, Body: []byte("{}"), Header: http.Header{"X-Ratelimit-Remaining": {"1"}}}
+		resp := response(nil, e)
+		if resp.Header.Get(FromCacheHeader) != "1" || resp.Header.Get("X-RateLimit-Remaining") != "" {
+			t.Errorf("answer header %v, want sealed", resp.Header)
+		}
+		if len(e.Header) != 1 || e.Header.Get("X-RateLimit-Remaining") != "1" {
+			t.Errorf("entry header changed: %v", e.Header)
+		}
+	})
 }

@@ -41,41 +41,53 @@ func repoPath(u *url.URL) (root, owner, name string, rest []string, ok bool) {
 // git trees, blobs and commits by SHA, a commit by SHA and the commit list
 // from ?sha=SHA. A commit's check runs and statuses are addressed by SHA
 // too but change, so they are not.
-func Immutable(u *url.URL) bool {
-	_, _, _, rest, ok := repoPath(u)
-	if !ok {
-		return false
-	}
-	switch {
-	case rest[0] == "contents" || (rest[0] == "readme" && len(rest) == 1):
-		return IsSHA(u.Query().Get("ref"))
-	case len(rest) == 3 && rest[0] == "git" && (rest[1] == "trees" || rest[1] == "blobs" || rest[1] == "commits"):
-		return IsSHA(rest[2])
-	case len(rest) == 1 && rest[0] == "commits":
-		return IsSHA(u.Query().Get("sha"))
-	case len(rest) == 2 && rest[0] == "commits":
-		return IsSHA(rest[1])
-	}
-	return false
+func Immutable(u *url.URL) bool { return classify(u).immutable }
+
+// kind is what the cache needs to know of a read's URL, worked out once per
+// request (parsing the path and query again for each question was a
+// visible share of the service's CPU per call).
+type kind struct {
+	// immutable: see Immutable.
+	immutable bool
+	// branchParam names the query parameter holding the branch of a read
+	// at a branch (or the default branch) that a SHA read can stand for:
+	// contents at ?ref= and the commit list from ?sha= (but not a
+	// one-commit list: that is how a head is resolved). "" otherwise.
+	branchParam string
+	// root, owner and name locate the repository of a branch read.
+	root, owner, name string
+	// query is the parsed query of a branch read.
+	query url.Values
 }
 
-// branchRead tells whether a GET of u reads content at a branch (or the
-// default branch) that a SHA read can stand for, and which query parameter
-// names the branch: contents at ?ref= and the commit list from ?sha= (but
-// not a one-commit list: that is how a head is resolved).
-func branchRead(u *url.URL) (param string, ok bool) {
-	_, _, _, rest, ok := repoPath(u)
+func classify(u *url.URL) kind {
+	root, owner, name, rest, ok := repoPath(u)
 	if !ok {
-		return "", false
+		return kind{}
 	}
 	// The query is parsed only for the paths that have one to read: most
 	// reads (lists of pull requests, branches) are neither.
+	var k kind
 	switch {
-	case rest[0] == "contents":
-		return "ref", !IsSHA(u.Query().Get("ref"))
+	case rest[0] == "contents" || (rest[0] == "readme" && len(rest) == 1):
+		q := u.Query()
+		k.immutable = IsSHA(q.Get("ref"))
+		if rest[0] == "contents" && !k.immutable {
+			k.branchParam, k.query = "ref", q
+		}
+	case len(rest) == 3 && rest[0] == "git" && (rest[1] == "trees" || rest[1] == "blobs" || rest[1] == "commits"):
+		k.immutable = IsSHA(rest[2])
 	case len(rest) == 1 && rest[0] == "commits":
 		q := u.Query()
-		return "sha", !IsSHA(q.Get("sha")) && q.Get("per_page") != "1"
+		k.immutable = IsSHA(q.Get("sha"))
+		if !k.immutable && q.Get("per_page") != "1" {
+			k.branchParam, k.query = "sha", q
+		}
+	case len(rest) == 2 && rest[0] == "commits":
+		k.immutable = IsSHA(rest[1])
 	}
-	return "", false
+	if k.branchParam != "" {
+		k.root, k.owner, k.name = root, owner, name
+	}
+	return k
 }
