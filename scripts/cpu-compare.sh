@@ -8,8 +8,8 @@
 # excluded. Prints a Markdown table of medians and the new/base ratios.
 #
 # Usage: scripts/cpu-compare.sh [-b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]
-#   default scenarios: rpc:read_file:8 mcp:read_file:8 mcp:get_branches:8 mcp:list_pull_requests:8
-#                      mcp:read_file:32
+#   default scenarios: each of get_branches, read_file and list_pull_requests over MCP at
+#                      concurrency 8 and 32, and read_file over /rpc at 8
 # Needs only Go and git; listens on 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,7 @@ while getopts "b:r:n:" o; do
 done
 shift $((OPTIND - 1))
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(rpc:read_file:8 mcp:read_file:8 mcp:get_branches:8 mcp:list_pull_requests:8 mcp:read_file:32)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(mcp:get_branches:8 mcp:read_file:8 mcp:list_pull_requests:8 mcp:get_branches:32 mcp:read_file:32 mcp:list_pull_requests:32 rpc:read_file:8)
 
 work=$(mktemp -d)
 pids=()

@@ -342,11 +342,14 @@ func (s *Server) logCall(ctx context.Context, method, id string, start time.Time
 	if st.Code() == codes.Internal || st.Code() == codes.Unknown {
 		level = slog.LevelError
 	}
-	attrs := []any{"request_id", id, "method", method, "tool", validation.ToolOf(method), "code", st.Code().String(), "duration_ms", time.Since(start).Milliseconds()}
-	if err != nil {
-		attrs = append(attrs, "error", ghstatus.Sanitize(st.Message()))
+	attrs := []slog.Attr{
+		slog.String("request_id", id), slog.String("method", method), slog.String("tool", validation.ToolOf(method)),
+		slog.String("code", st.Code().String()), slog.Int64("duration_ms", time.Since(start).Milliseconds()),
 	}
-	s.log.Log(ctx, level, "rpc", attrs...)
+	if err != nil {
+		attrs = append(attrs, slog.String("error", ghstatus.Sanitize(st.Message())))
+	}
+	s.log.LogAttrs(ctx, level, "rpc", attrs...)
 }
 
 func (s *Server) unaryLog(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
