@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/google/go-github/v66/github"
-	"github.com/google/go-querystring/query"
 
 	"ghops.dev/services/github/internal/jsonmemo"
 )
@@ -22,21 +22,14 @@ func (s *Service) WithMemo(m *jsonmemo.Memo) *Service {
 	return s
 }
 
-// get is go-github's GET (path relative to the API root, opts encoded as
-// the query the way go-github encodes its option structs) with the answer
-// decoded through the memo. BareDo keeps go-github's error and rate-limit
-// handling; only the decoding differs. The value may be shared with other
-// calls: read it, never change it.
-func get[T any](ctx context.Context, s *Service, gh *github.Client, path string, opts any) (T, *github.Response, error) {
+// get is go-github's GET (path relative to the API root, with the query q)
+// with the answer decoded through the memo. BareDo keeps go-github's error
+// and rate-limit handling; only the decoding differs. The value may be
+// shared with other calls: read it, never change it.
+func get[T any](ctx context.Context, s *Service, gh *github.Client, path string, q url.Values) (T, *github.Response, error) {
 	var zero T
-	if opts != nil {
-		qs, err := query.Values(opts)
-		if err != nil {
-			return zero, nil, err
-		}
-		if len(qs) > 0 {
-			path += "?" + qs.Encode()
-		}
+	if len(q) > 0 {
+		path += "?" + q.Encode()
 	}
 	req, err := gh.NewRequest(http.MethodGet, path, nil)
 	if err != nil {
@@ -48,6 +41,23 @@ func get[T any](ctx context.Context, s *Service, gh *github.Client, path string,
 	}
 	v, err := jsonmemo.Decode[T](s.memo, resp.Response)
 	return v, resp, err
+}
+
+// query is the query of a request: the pairs whose value is not empty,
+// as go-github leaves out the zero fields of its option structs.
+func query(kv ...string) url.Values {
+	q := url.Values{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			q.Set(kv[i], kv[i+1])
+		}
+	}
+	return q
+}
+
+// listQuery is the query of a page of a list, with more pairs.
+func listQuery(page, perPage int, kv ...string) url.Values {
+	return query(append(kv, "page", strconv.Itoa(page), "per_page", strconv.Itoa(perPage))...)
 }
 
 // contents is a contents-API answer: a file (an object) or a directory
@@ -69,6 +79,6 @@ func (c *contents) UnmarshalJSON(b []byte) error {
 // getContents is go-github's Repositories.GetContents through the memo.
 func (s *Service) getContents(ctx context.Context, gh *github.Client, owner, name, path, ref string) (*github.RepositoryContent, []*github.RepositoryContent, error) {
 	escaped := (&url.URL{Path: strings.TrimSuffix(path, "/")}).String()
-	c, _, err := get[contents](ctx, s, gh, "repos/"+owner+"/"+name+"/contents/"+escaped, &github.RepositoryContentGetOptions{Ref: ref})
+	c, _, err := get[contents](ctx, s, gh, "repos/"+owner+"/"+name+"/contents/"+escaped, query("ref", ref))
 	return c.file, c.dir, err
 }

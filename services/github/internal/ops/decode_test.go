@@ -38,3 +38,25 @@ func TestContentsUnmarshal(t *testing.T) {
 		})
 	}
 }
+
+// The queries are go-github's: empty values left out, pages always named.
+func TestQueries(t *testing.T) {
+	tests := []struct {
+		name string
+		got  string
+		want string
+	}{
+		{name: "ref", got: query("ref", "main").Encode(), want: "ref=main"},
+		{name: "no ref", got: query("ref", "").Encode(), want: ""},
+		{name: "list page", got: listQuery(2, 50).Encode(), want: "page=2&per_page=50"},
+		{name: "list page with state", got: listQuery(1, 30, "state", "closed").Encode(), want: "page=1&per_page=30&state=closed"},
+		{name: "list page without state", got: listQuery(1, 30, "state", "").Encode(), want: "page=1&per_page=30"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("query = %q, want %q", tt.got, tt.want)
+			}
+		})
+	}
+}

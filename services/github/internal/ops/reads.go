@@ -337,7 +337,7 @@ func (s *Service) GetCommits(ctx context.Context, req *ghopsv1.GetCommitsRequest
 func (s *Service) GetBranches(ctx context.Context, req *ghopsv1.GetBranchesRequest) (*ghopsv1.GetBranchesResponse, error) {
 	p, pp := pageOf(req.Page, req.PerPage)
 	owner, name := splitRepo(req.GetRepo())
-	list, resp, err := get[[]*github.Branch](ctx, s, s.client(ctx), "repos/"+owner+"/"+name+"/branches", &github.BranchListOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	list, resp, err := get[[]*github.Branch](ctx, s, s.client(ctx), "repos/"+owner+"/"+name+"/branches", listQuery(p, pp))
 	if err != nil {
 		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "get_branches", Repo: req.GetRepo()})
 	}
@@ -356,7 +356,7 @@ func (s *Service) ListPullRequests(ctx context.Context, req *ghopsv1.ListPullReq
 		state = "open"
 	}
 	owner, name := splitRepo(req.GetRepo())
-	list, resp, err := get[[]*github.PullRequest](ctx, s, s.client(ctx), "repos/"+owner+"/"+name+"/pulls", &github.PullRequestListOptions{State: state, ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	list, resp, err := get[[]*github.PullRequest](ctx, s, s.client(ctx), "repos/"+owner+"/"+name+"/pulls", listQuery(p, pp, "state", state))
 	if err != nil {
 		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "list_pull_requests", Repo: req.GetRepo()})
 	}
