@@ -5,7 +5,8 @@
 # each, rounds interleaved (base, new, base, new, ...), so that load from
 # anything else on the machine falls on both alike. CPU per call is each
 # process's utime+stime (/proc/<pid>/stat) over the measured calls, warm-up
-# excluded. Prints a Markdown table of medians and the new/base ratios.
+# excluded. Prints a Markdown table of medians and the new/base ratios, and
+# the peak resident memory (VmHWM) of gateway plus service at the end.
 #
 # Usage: scripts/cpu-compare.sh [-b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]
 #   default scenarios: each of get_branches, read_file and list_pull_requests over MCP at
@@ -44,6 +45,7 @@ git archive "$base" | tar -x -C "$work/src"
 go build -o "$work/new/" $bins
 
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+hwm() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; } # KiB
 tck=$(getconf CLK_TCK)
 
 # up PORT PID: waits until PORT listens, or fails when PID exits or after 10 s.
@@ -56,7 +58,7 @@ up() {
 	return 1
 }
 
-# run SIDE ENDPOINT TOOL CONC: prints "gateway_us service_us calls_per_s";
+# run SIDE ENDPOINT TOOL CONC: prints "gateway_us service_us calls_per_s rss_mib";
 # a run whose processes do not start (a port taken by someone else) or
 # whose calls do not all succeed is tried again, up to three times.
 run() {
@@ -95,6 +97,7 @@ run1() {
 	g0=$(cpu "$g") s0=$(cpu "$s")
 	out=$(FAKEHUB_ADMIN_TOKEN=adm $load -json -requests "$calls" -duration 120s -warmup 0 2>/dev/null)
 	g1=$(cpu "$g") s1=$(cpu "$s")
+	local rss=$(($(hwm "$g") + $(hwm "$s")))
 	kill "$g" "$s" "$f" 2>/dev/null || true
 	wait "$g" "$s" "$f" 2>/dev/null || true
 	local ok tput
@@ -104,8 +107,8 @@ run1() {
 		echo "$1 $ep $tool c=$c: only ${ok:-0} of $calls calls succeeded" >&2
 		return 1
 	fi
-	awk -v g=$((g1 - g0)) -v s=$((s1 - s0)) -v n="$calls" -v t="$tck" -v tp="$tput" \
-		'BEGIN { printf "%.0f %.0f %.0f\n", g * 1e6 / t / n, s * 1e6 / t / n, tp }'
+	awk -v g=$((g1 - g0)) -v s=$((s1 - s0)) -v n="$calls" -v t="$tck" -v tp="$tput" -v m="$rss" \
+		'BEGIN { printf "%.0f %.0f %.0f %.0f\n", g * 1e6 / t / n, s * 1e6 / t / n, tp, m / 1024 }'
 }
 
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
@@ -122,14 +125,14 @@ for r in $(seq "$rounds"); do
 	done
 done
 
-echo "| scenario | gateway µs/call base → new (ratio) | service µs/call base → new (ratio) | gateway+service (ratio) | calls/s base → new |"
-echo "|---|---:|---:|---:|---:|"
+echo "| scenario | gateway µs/call base → new (ratio) | service µs/call base → new (ratio) | gateway+service (ratio) | calls/s base → new | peak RSS MiB base → new |"
+echo "|---|---:|---:|---:|---:|---:|"
 for sc in "${scenarios[@]}"; do
 	col() { printf '%s' "${res["$1 $sc"]}" | awk -v k="$2" 'NF {print $k}' | median; }
-	bg=$(col base 1) ng=$(col new 1) bs=$(col base 2) ns=$(col new 2) bt=$(col base 3) nt=$(col new 3)
-	awk -v sc="$sc" -v bg="$bg" -v ng="$ng" -v bs="$bs" -v ns="$ns" -v bt="$bt" -v nt="$nt" 'BEGIN {
-		printf "| %s | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d |\n",
-			sc, bg, ng, ng / bg, bs, ns, ns / bs, bg + bs, ng + ns, (ng + ns) / (bg + bs), bt, nt }'
+	bg=$(col base 1) ng=$(col new 1) bs=$(col base 2) ns=$(col new 2) bt=$(col base 3) nt=$(col new 3) bm=$(col base 4) nm=$(col new 4)
+	awk -v sc="$sc" -v bg="$bg" -v ng="$ng" -v bs="$bs" -v ns="$ns" -v bt="$bt" -v nt="$nt" -v bm="$bm" -v nm="$nm" 'BEGIN {
+		printf "| %s | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d | %d → %d |\n",
+			sc, bg, ng, ng / bg, bs, ns, ns / bs, bg + bs, ng + ns, (ng + ns) / (bg + bs), bt, nt, bm, nm }'
 done
 echo
 echo "base $base ($(git log -1 --format=%h "$base")), new $(git describe --always --dirty), $rounds rounds of $calls calls, medians; $(nproc) cores, $(go version | cut -d' ' -f3)"
