@@ -161,8 +161,10 @@ func BenchmarkDecode(b *testing.B) {
 	}{{"decoded", false}, {"memoized", true}} {
 		b.Run(bc.name, func(b *testing.B) {
 			m := jsonmemo.New(1 << 20)
+			h := answer(body, bc.stamp).Header // hashed once, as the cache does
 			for b.Loop() {
-				if _, err := jsonmemo.Decode[[]pull](m, answer(body, bc.stamp)); err != nil {
+				resp := &http.Response{StatusCode: 200, Header: h, Body: io.NopCloser(strings.NewReader(body))}
+				if _, err := jsonmemo.Decode[[]pull](m, resp); err != nil {
 					b.Fatal(err)
 				}
 			}
