@@ -185,7 +185,8 @@ func (s *Service) fileContent(ctx context.Context, gh *github.Client, owner, nam
 	var data []byte
 	switch file.GetEncoding() {
 	case "base64":
-		data, err = base64.StdEncoding.DecodeString(strings.NewReplacer("\n", "", "\r", "").Replace(rawContent(file)))
+		// GitHub wraps the base64 at 60 columns; the decoder skips \r and \n.
+		data, err = base64.StdEncoding.DecodeString(rawContent(file))
 		if err != nil {
 			return nil, s.fail(ctx, err, c)
 		}
