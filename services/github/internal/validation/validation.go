@@ -19,7 +19,6 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"ghops.dev/services/github/internal/ghstatus"
 )
@@ -98,18 +97,23 @@ func (s *stream) RecvMsg(m any) error {
 }
 
 // ToolOf names the MCP tool of a full method from the contract's options.
+// It runs for every call's log line, so the names are read once.
 func ToolOf(fullMethod string) string {
-	name := fullMethod[strings.LastIndex(fullMethod, "/")+1:]
+	return toolNames[fullMethod[strings.LastIndex(fullMethod, "/")+1:]]
+}
+
+// toolNames maps each GitHubService method to its tool name.
+var toolNames = func() map[string]string {
+	names := map[string]string{}
 	sd := ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService")
 	if sd == nil {
-		return ""
+		return names
 	}
-	md := sd.Methods().ByName(protoreflect.Name(name))
-	if md == nil {
-		return ""
+	for i := 0; i < sd.Methods().Len(); i++ {
+		md := sd.Methods().Get(i)
+		if opt, ok := proto.GetExtension(md.Options(), ghopsv1.E_Tool).(*ghopsv1.ToolOptions); ok && opt != nil {
+			names[string(md.Name())] = opt.GetName()
+		}
 	}
-	if opt, ok := proto.GetExtension(md.Options(), ghopsv1.E_Tool).(*ghopsv1.ToolOptions); ok && opt != nil {
-		return opt.GetName()
-	}
-	return ""
-}
+	return names
+}()

@@ -88,3 +88,22 @@ func TestInterceptors(t *testing.T) {
 		})
 	}
 }
+
+func TestToolOf(t *testing.T) {
+	tests := []struct {
+		name, method, want string
+	}{
+		{name: "read", method: "/ghops.v1.GitHubService/ReadFile", want: "read_file"},
+		{name: "write", method: "/ghops.v1.GitHubService/CommitFiles", want: "commit_files"},
+		{name: "list", method: "/ghops.v1.GitHubService/ListPullRequests", want: "list_pull_requests"},
+		{name: "unknown method", method: "/ghops.v1.GitHubService/Nope", want: ""},
+		{name: "not a method", method: "", want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ToolOf(tt.method); got != tt.want {
+				t.Errorf("ToolOf(%q) = %q, want %q", tt.method, got, tt.want)
+			}
+		})
+	}
+}
