@@ -62,6 +62,7 @@ type Server struct {
 	health  *health.Server
 	metrics *metrics.Metrics
 	cache   *httpcache.Transport
+	memo    *jsonmemo.Memo
 	auth    *callerauth.Authenticator
 	redis   *redisconn.Conn // nil without -redis-url
 }
@@ -107,8 +108,8 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	rt = &budget.Transport{Base: rt, Budget: bud}
 	// Decoded answers take about as much room as the bodies the cache
 	// keeps; a quarter of its bytes holds the hot ones.
-	memo := jsonmemo.New(cfg.CacheBytes / 4)
-	cacheOpts = append(cacheOpts, httpcache.WithMemo(memo))
+	s.memo = jsonmemo.New(cfg.CacheBytes / 4)
+	cacheOpts = append(cacheOpts, httpcache.WithMemo(s.memo))
 	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes, cacheOpts...)
 	rt = &retry.Transport{Base: s.cache, Retries: max(cfg.ReadRetries, 0), BaseDelay: cfg.RetryBaseDelay, MaxRetryAfter: cfg.MaxRetryAfter}
 	rt = budget.Sole{Base: rt}
@@ -168,7 +169,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	ghopsv1.RegisterGitHubServiceServer(s.grpc, ops.New(clientFor, ops.Limits{
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
-	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(memo))
+	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo))
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
