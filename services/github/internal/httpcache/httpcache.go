@@ -144,9 +144,8 @@ func (t *Transport) roundTrip(req *http.Request, k kind) (*http.Response, error)
 			return resp, err
 		}
 	}
-	immutable := k.immutable
 	key := Key(req)
-	if immutable {
+	if k.immutable {
 		if e, tier, ok := t.store.Get(req.Context(), key); ok && e.Immutable {
 			t.lookup(tier, OutcomeHit)
 			return response(req, e), nil
@@ -154,7 +153,7 @@ func (t *Transport) roundTrip(req *http.Request, k kind) (*http.Response, error)
 	}
 	var own *http.Response // the leader's answer when too big to share
 	v, err, shared := t.flights.Do(key, func() (any, error) {
-		e, resp, err := t.fetch(req, key, immutable)
+		e, resp, err := t.fetch(req, key, k.immutable)
 		if resp != nil {
 			own = resp
 		}
@@ -166,7 +165,7 @@ func (t *Transport) roundTrip(req *http.Request, k kind) (*http.Response, error)
 	if err != nil {
 		if shared && req.Context().Err() == nil && isContextErr(err) {
 			// The leader's caller went away; this one has not: go alone.
-			e, resp, err := t.fetch(req, key, immutable)
+			e, resp, err := t.fetch(req, key, k.immutable)
 			if resp != nil || err != nil {
 				return resp, err
 			}
@@ -177,7 +176,7 @@ func (t *Transport) roundTrip(req *http.Request, k kind) (*http.Response, error)
 	e, _ := v.(*cachestore.Entry)
 	if e == nil {
 		// The leader's answer was too big to share: ask alone.
-		e, resp, err := t.fetch(req, key, immutable)
+		e, resp, err := t.fetch(req, key, k.immutable)
 		if resp != nil || err != nil {
 			return resp, err
 		}
@@ -241,14 +240,14 @@ func (t *Transport) fetch(req *http.Request, key string, immutable bool) (*cache
 		return nil, resp, nil
 	}
 	_ = resp.Body.Close()
-	e := &cachestore.Entry{Status: resp.StatusCode, ETag: resp.Header.Get("ETag"), Header: resp.Header.Clone(), Body: body}
-	if resp.StatusCode == http.StatusOK {
+	ok := resp.StatusCode == http.StatusOK
+	e := &cachestore.Entry{Status: resp.StatusCode, ETag: resp.Header.Get("ETag"), Header: resp.Header.Clone(), Body: body, Immutable: immutable && ok}
+	if ok {
 		// Hashed once here, so that a body read again is never decoded again.
 		e.Header.Set(jsonmemo.DigestHeader, jsonmemo.Digest(body))
 	}
-	e.Immutable = immutable && resp.StatusCode == http.StatusOK
 	seal(e)
-	if resp.StatusCode == http.StatusOK && (e.ETag != "" || immutable) {
+	if ok && (e.ETag != "" || immutable) {
 		t.store.Put(ctx, key, e)
 	}
 	return e, nil, nil

@@ -33,12 +33,13 @@ const benchRepo = "octo-org/hello-world"
 // benchEnv is a fakehub and a service in front of it, both torn down by b.Cleanup.
 type benchEnv struct {
 	hub    *fakehub.Hub
+	srv    *Server
 	client ghopsv1.GitHubServiceClient
 }
 
 // startBench starts fakehub with the demo data and the service with cfg's defaults, adjusted by
-// adjust when it is not nil.
-func startBench(b *testing.B, adjust func(*config.Config)) *benchEnv {
+// adjust when it is not nil. Tests use it too.
+func startBench(b testing.TB, adjust func(*config.Config)) *benchEnv {
 	b.Helper()
 	hs := fakehubtest.Start(b, fakehub.Config{Seed: "demo", CoreLimit: 1 << 30, SearchLimit: 1 << 30})
 	cfg := config.Config{GitHubURL: hs.URL, Token: fakehub.DemoToken}
@@ -58,7 +59,7 @@ func startBench(b *testing.B, adjust func(*config.Config)) *benchEnv {
 			b.Errorf("Serve: %v", err)
 		}
 	})
-	return &benchEnv{hub: hs.Hub, client: ghopsv1.NewGitHubServiceClient(conn)}
+	return &benchEnv{hub: hs.Hub, srv: s, client: ghopsv1.NewGitHubServiceClient(conn)}
 }
 
 // reportGitHub reports the GitHub traffic between before and now per timed iteration. Call it after

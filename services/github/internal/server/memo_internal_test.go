@@ -3,53 +3,34 @@ package server
 import (
 	"context"
 	"testing"
-	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/protobuf/proto"
-
-	"ghops.dev/services/fakehub"
-	"ghops.dev/services/fakehub/fakehubtest"
-	"ghops.dev/services/github/internal/config"
 )
 
 // The hot reads decode an answer read again from the cache through the
 // memo: the second identical call decodes nothing (the memo's hits grow)
 // and answers exactly as the first.
 func TestReadsDecodeOnce(t *testing.T) {
-	hub := fakehubtest.Start(t, fakehub.Config{Seed: "demo"})
-	s, err := New(config.Config{GitHubURL: hub.URL, Token: fakehub.DemoToken})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, served := serve(t, s)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		s.Shutdown(ctx)
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	c := ghopsv1.NewGitHubServiceClient(conn)
-	const repo = "octo-org/hello-world"
+	e := startBench(t, nil)
+	s, c := e.srv, e.client
 	tests := []struct {
 		name string
 		call func(ctx context.Context) (proto.Message, error)
 		hits uint64 // memo hits of the second call
 	}{
 		{name: "get_branches", hits: 1, call: func(ctx context.Context) (proto.Message, error) {
-			return c.GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: repo})
+			return c.GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: benchRepo})
 		}},
 		{name: "list_pull_requests", hits: 1, call: func(ctx context.Context) (proto.Message, error) {
-			return c.ListPullRequests(ctx, &ghopsv1.ListPullRequestsRequest{Repo: repo})
+			return c.ListPullRequests(ctx, &ghopsv1.ListPullRequestsRequest{Repo: benchRepo})
 		}},
 		// The head of the branch, then the file at that SHA.
 		{name: "read_file at a branch", hits: 2, call: func(ctx context.Context) (proto.Message, error) {
-			return c.ReadFile(ctx, &ghopsv1.ReadFileRequest{Repo: repo, Path: "README.md"})
+			return c.ReadFile(ctx, &ghopsv1.ReadFileRequest{Repo: benchRepo, Path: "README.md"})
 		}},
 		{name: "list_directory", hits: 2, call: func(ctx context.Context) (proto.Message, error) {
-			return c.ListDirectory(ctx, &ghopsv1.ListDirectoryRequest{Repo: repo, Path: "/"})
+			return c.ListDirectory(ctx, &ghopsv1.ListDirectoryRequest{Repo: benchRepo, Path: "/"})
 		}},
 	}
 	for _, tt := range tests {
