@@ -702,6 +702,10 @@ func (h *Hub) getTree(c *reqCtx, r *repo) *reply {
 	return okReply(200, obj{"sha": tree.String(), "url": c.repoURL(r) + "/git/trees/" + tree.String(), "tree": entries, "truncated": truncated})
 }
 
+// treeModes are the modes GitHub accepts in a new tree: file, executable, directory, submodule
+// and symlink (docs.github.com, "Create a tree").
+var treeModes = map[string]bool{"100644": true, "100755": true, "040000": true, "160000": true, "120000": true}
+
 type treeEntryIn struct {
 	Path    string  `json:"path"`
 	Mode    string  `json:"mode"`
@@ -764,7 +768,7 @@ func (h *Hub) createTree(c *reqCtx, r *repo) *reply {
 			continue
 		}
 		fm, err := filemode.New(e.Mode)
-		if err != nil || e.Mode == "" {
+		if err != nil || !treeModes[e.Mode] {
 			return validation(invalid("Tree", "mode", "invalid", ""))
 		}
 		switch {
