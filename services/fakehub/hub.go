@@ -2,6 +2,11 @@
 // git objects and merges, tokens with per-repository permissions, GitHub's error bodies and rate
 // limits, ETags and paging, fault injection and request accounting. Start it in-process with New and
 // serve it with any http.Server (or fakehubtest.Start), or run cmd/fakehub.
+//
+// Its answers are held to GitHub's own OpenAPI description: the conformance test
+// (conformance_test.go) checks status, headers and body of every operation it serves against
+// testdata/openapi-subset.json, which cmd/openapi-subset cuts out of the npm package
+// @octokit/openapi (testdata/README.md).
 package fakehub
 
 import (
