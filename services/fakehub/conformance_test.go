@@ -233,6 +233,8 @@ func (f *conformanceFixture) cases() []conformanceCase {
 			token: w, accept: "application/vnd.github.object", status: 200, then: wantEntries},
 		{name: "contents of a directory, object media type", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/docs",
 			token: w, accept: "application/vnd.github.object+json", status: 200, then: wantEntries},
+		{name: "contents of a file, object media type", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/docs/a.md",
+			token: w, accept: "application/vnd.github.object", status: 200, then: wantFields(map[string]any{"type": "file", "content": "IyBBCg==\n"})},
 		{name: "contents of a file, raw", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/docs/a.md",
 			token: w, accept: "application/vnd.github.raw", status: 200, raw: []byte("# A\n")},
 		{name: "contents of a file, raw+json", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/docs/b.md",
@@ -427,12 +429,26 @@ func (c *contract) conform(t testing.TB, tc conformanceCase, resp *http.Response
 	// Headers the description declares for this answer. Link is only sent when there is another
 	// page, so it is required where the case asks for one.
 	headers, _ := documented["headers"].(map[string]any)
-	for h := range headers {
-		if strings.EqualFold(h, "Link") && !tc.link {
+	for h, decl := range headers {
+		v := resp.Header.Get(h)
+		if strings.EqualFold(h, "Link") && !tc.link && v == "" {
 			continue
 		}
-		if resp.Header.Get(h) == "" {
+		if v == "" {
 			t.Errorf("header %s missing; the description declares it for %d", h, resp.StatusCode)
+			continue
+		}
+		// Header schemas are scalars; a header's text is checked against the type declared.
+		schema, _ := decl.(map[string]any)["schema"].(map[string]any)
+		switch schema["type"] {
+		case "integer":
+			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+				t.Errorf("header %s = %q, want an integer", h, v)
+			}
+		case "string":
+			if strings.EqualFold(h, "Location") && !strings.HasPrefix(v, "http") {
+				t.Errorf("header Location = %q, want an absolute URL", v)
+			}
 		}
 	}
 	if tc.link && resp.Header.Get("Link") == "" {
