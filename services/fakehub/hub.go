@@ -70,7 +70,8 @@ type Fault struct {
 }
 
 // Config configures a Hub. Zero values select defaults: CoreLimit 5000/hour, SearchLimit 30/minute,
-// Now time.Now, Logger discarding. AdminToken empty disables the /_fakehub/ admin endpoints.
+// Now time.Now, Logger discarding. AdminToken empty disables the /_fakehub/ admin endpoints. Code
+// search is not in SearchLimit's bucket: as on GitHub it has its own, code_search, of 10 a minute.
 type Config struct {
 	Tokens []Token
 	// Apps are the GitHub Apps whose installations may get tokens (apps.go).
