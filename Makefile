@@ -131,10 +131,13 @@ run: ## Start fakehub (demo data), the service and the gateway; Ctrl-C stops all
 # The Dockerfile's cache mounts need BuildKit: scripts/buildkit.sh finds a
 # builder (docker buildx, or a docker CLI with BuildKit built in) and, when
 # there is none, says what to install instead of failing on the first mount.
+# GO_IMAGE and RUNTIME_IMAGE, when given, replace the Dockerfile's base
+# images (a registry mirror, or the stand-ins of deploy/standin).
 .PHONY: image
-image: ## Build the ghops image (ghops:dev) with BuildKit, stamped with VERSION, COMMIT and BUILD_DATE.
+image: ## Build the ghops image (ghops:dev) with BuildKit, stamped; GO_IMAGE/RUNTIME_IMAGE pick the bases.
 	scripts/buildkit.sh build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) \
-		--build-arg BUILD_DATE=$(BUILD_DATE) -t ghops:dev .
+		--build-arg BUILD_DATE=$(BUILD_DATE) $(if $(GO_IMAGE),--build-arg GO_IMAGE=$(GO_IMAGE)) \
+		$(if $(RUNTIME_IMAGE),--build-arg RUNTIME_IMAGE=$(RUNTIME_IMAGE)) -t ghops:dev .
 
 .PHONY: compose-test
 compose-test: ## Build the image on local stand-in bases, bring the compose stack up, call it, take it down.

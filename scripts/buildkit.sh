@@ -10,6 +10,9 @@
 #
 #   scripts/buildkit.sh build ARGS...   build (ARGS as for docker build)
 #   scripts/buildkit.sh check           exit 0 when a builder is there, else 3 with the advice
+#
+# BUILDKIT_DOCKER_CLIS lists the CLIs tried for the second way (default:
+# docker /usr/bin/docker). deploy/buildkit tests this script.
 set -euo pipefail
 
 advice() {
@@ -32,7 +35,9 @@ builder() {
 		return 0
 	fi
 	local cli
-	for cli in docker /usr/bin/docker; do
+	# Debian's docker.io puts its CLI (BuildKit built in) at /usr/bin/docker,
+	# which a newer CLI without buildx earlier on PATH would hide.
+	for cli in ${BUILDKIT_DOCKER_CLIS:-docker /usr/bin/docker}; do
 		if command -v "$cli" >/dev/null && echo 'FROM scratch' | DOCKER_BUILDKIT=1 "$cli" build -q - >/dev/null 2>&1; then
 			echo "$cli"
 			return 0
