@@ -139,6 +139,10 @@ image: ## Build the ghops image (ghops:dev) with BuildKit, stamped; GO_IMAGE/RUN
 		--build-arg BUILD_DATE=$(BUILD_DATE) $(if $(GO_IMAGE),--build-arg GO_IMAGE=$(GO_IMAGE)) \
 		$(if $(RUNTIME_IMAGE),--build-arg RUNTIME_IMAGE=$(RUNTIME_IMAGE)) -t ghops:dev .
 
+.PHONY: standins
+standins: ## Build stand-ins for the image's base images (no registry needed): see README, With Docker.
+	scripts/standins.sh
+
 .PHONY: compose-test
 compose-test: ## Build the image on local stand-in bases, bring the compose stack up, call it, take it down.
 	VERSION=$(VERSION) COMMIT=$(COMMIT) BUILD_DATE=$(BUILD_DATE) scripts/compose-test.sh

@@ -51,15 +51,7 @@ trap cleanup EXIT
 
 start=$(date +%s)
 say "stand-in base images"
-goroot=$(go env GOROOT)
-mkdir -p "$work/builder" "$work/runtime"
-cp -al "$goroot" "$work/builder/go" 2>/dev/null || cp -a "$goroot" "$work/builder/go"
-certs=/etc/ssl/certs/ca-certificates.crt
-[ -r "$certs" ] || fail "no CA certificates at $certs"
-cp "$certs" "$work/builder/ca-certificates.crt"
-cp deploy/standin/passwd deploy/standin/group "$certs" "$work/runtime/"
-docker_build -q -t "$GO_STANDIN" -f deploy/standin/builder.Dockerfile "$work/builder" >/dev/null
-docker_build -q -t "$RUNTIME_STANDIN" -f deploy/standin/runtime.Dockerfile "$work/runtime" >/dev/null
+GO_STANDIN=$GO_STANDIN RUNTIME_STANDIN=$RUNTIME_STANDIN scripts/standins.sh || fail "the stand-in base images did not build"
 
 say "ghops image $IMAGE (VERSION=$VERSION)"
 docker_build -t "$IMAGE" --build-arg GO_IMAGE="$GO_STANDIN" --build-arg RUNTIME_IMAGE="$RUNTIME_STANDIN" \

@@ -106,3 +106,42 @@ func TestBuildkitScript(t *testing.T) {
 		})
 	}
 }
+
+// TestStandinsScript: scripts/standins.sh (make standins, and the first step
+// of make compose-test) builds both stand-in base images through
+// buildkit.sh, each from its Dockerfile in deploy/standin, with the tags
+// README.md tells make image to use.
+func TestStandinsScript(t *testing.T) {
+	script, err := filepath.Abs("../../scripts/standins.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "docker"), []byte(fakeDocker), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "log")
+	cmd := exec.Command("bash", script)
+	// The stand-in docker first on PATH; the rest (go, cp, mktemp) real.
+	// TMPDIR keeps the toolchain's copy (hard links) under the test's dir.
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"FAKE_LOG="+log, "FAKE_BUILDX=1", "BUILDKIT_DOCKER_CLIS=docker", "TMPDIR="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("standins.sh: %v\n%s", err, out)
+	}
+	got, _ := os.ReadFile(log)
+	builds := strings.Split(strings.TrimSpace(string(got)), "\n")
+	if len(builds) != 2 {
+		t.Fatalf("builds %q, want two", builds)
+	}
+	for i, want := range []string{"-t ghops-standin/go:local -f deploy/standin/builder.Dockerfile ", "-t ghops-standin/runtime:local -f deploy/standin/runtime.Dockerfile "} {
+		if !strings.HasPrefix(builds[i], "buildx buildx build --load -q "+want) {
+			t.Errorf("build %d: %q, want %q", i, builds[i], want)
+		}
+	}
+}

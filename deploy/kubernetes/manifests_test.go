@@ -603,8 +603,8 @@ func env(c corev1.Container, name string) string {
 // TestRedisArgsStartRedis runs Debian's redis-server with the manifest's
 // command and arguments (on a free loopback port, in a temporary directory
 // made read-only for a non-root user, as the container's root filesystem
-// is) and checks that it
-// answers PING: a misspelt option would otherwise only show in the cluster.
+// is) and checks that it answers PING: a misspelt option would otherwise
+// only show in the cluster.
 func TestRedisArgsStartRedis(t *testing.T) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
