@@ -60,6 +60,7 @@ func TestStdioChecksService(t *testing.T) {
 				continue
 			}
 			found = true
+			t.Logf("the error: %s", rec.Msg)
 			for _, want := range []string{"the GitHub service at " + addr + " does not answer", "-service (GHOPS_SERVICE_ADDR)", "-embedded", "GHOPS_EMBEDDED=true"} {
 				if !strings.Contains(rec.Msg, want) {
 					t.Errorf("the error lacks %q: %s", want, rec.Msg)

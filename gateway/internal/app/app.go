@@ -282,16 +282,20 @@ const MaxServiceCheck = 5 * time.Second
 func (a *App) CheckService(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, min(a.Config.CallTimeout, MaxServiceCheck))
 	defer cancel()
+	var why error // the last failure not caused by the deadline itself
 	for {
 		err := a.serviceReady(ctx)
 		if err == nil {
 			return nil
 		}
+		if ctx.Err() == nil || why == nil {
+			why = err
+		}
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("the GitHub service at %s does not answer (%s): start ghops-github there, "+
 				"point -service (GHOPS_SERVICE_ADDR) at where it runs, or run the service inside the gateway with -embedded "+
-				"(GHOPS_EMBEDDED=true; it reads GITHUB_TOKEN)", a.Config.ServiceAddr, redact.String(status.Convert(err).Message()))
+				"(GHOPS_EMBEDDED=true; it reads GITHUB_TOKEN)", a.Config.ServiceAddr, redact.String(status.Convert(why).Message()))
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
