@@ -10,10 +10,10 @@
 //	-X ghops.dev/probe/buildinfo.commit=<full sha>
 //	-X ghops.dev/probe/buildinfo.date=2026-11-24T18:00:00Z
 //
-// A plain `go build` inside the repository stamps nothing, but the Go
-// toolchain records the commit and its time (vcs.revision, vcs.time) in the
-// binary, which Read falls back to; the image is built without .git
-// (-buildvcs=false), hence the link-time stamps. It lives in the probe module
+// A plain `go build` stamps nothing; where the Go toolchain recorded the
+// commit and its time in the binary (vcs.revision, vcs.time: a build inside
+// a plain git checkout), Read falls back to them, else it says "unknown".
+// The image is built without .git (-buildvcs=false), hence the stamps. It lives in the probe module
 // because that is the one module every binary already depends on.
 package buildinfo
 
