@@ -7,9 +7,12 @@
 #   GO_IMAGE       builder with the Go toolchain at /usr/local/go (golang:1.26)
 #   RUNTIME_IMAGE  runtime base, with CA certificates (distroless static, nonroot)
 #   VERSION        stamped into every binary (-version, serverInfo.version)
+#   COMMIT         the source commit, BUILD_DATE the build time (RFC 3339):
+#                  printed by -version (package ghops.dev/probe/buildinfo);
+#                  the build has no .git, so the toolchain cannot record them
 #
 # Needs BuildKit (the default builder of current Docker) for the module and
-# build caches. The builder stage uses exec-form RUN only, so that a builder
+# build caches; `make image` says what to install when it is missing. The builder stage uses exec-form RUN only, so that a builder
 # without a shell (a FROM scratch image holding a Go toolchain, as `make
 # compose-test` builds where no registry is reachable) works as well.
 ARG GO_IMAGE=golang:1.26
@@ -17,12 +20,14 @@ ARG RUNTIME_IMAGE=gcr.io/distroless/static-debian12:nonroot
 
 FROM ${GO_IMAGE} AS build
 ARG VERSION=dev
+ARG COMMIT=
+ARG BUILD_DATE=
 ENV CGO_ENABLED=0 \
     GOWORK=off \
     GOPATH=/go \
     GOCACHE=/root/.cache/go-build \
     GOMODCACHE=/go/pkg/mod \
-    GOFLAGS="-trimpath -buildvcs=false \"-ldflags=-s -w -X=main.version=${VERSION}\""
+    GOFLAGS="-trimpath -buildvcs=false \"-ldflags=-s -w -X=ghops.dev/probe/buildinfo.version=${VERSION} -X=ghops.dev/probe/buildinfo.commit=${COMMIT} -X=ghops.dev/probe/buildinfo.date=${BUILD_DATE}\""
 WORKDIR /src
 # Module downloads first, keyed on the go.mod and go.sum files only. Each
 # module builds on its own (GOWORK=off): its replace lines name its siblings.
@@ -52,9 +57,13 @@ RUN --mount=type=cache,target=/go/pkg/mod --mount=type=cache,target=/root/.cache
 
 FROM ${RUNTIME_IMAGE}
 ARG VERSION=dev
+ARG COMMIT=
+ARG BUILD_DATE=
 LABEL org.opencontainers.image.title="ghops" \
       org.opencontainers.image.description="GitHub operations for AI agents over MCP and JSON-RPC" \
-      org.opencontainers.image.version="${VERSION}"
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${COMMIT}" \
+      org.opencontainers.image.created="${BUILD_DATE}"
 COPY --from=build /out/ /usr/local/bin/
 ENV PATH=/usr/local/bin
 # Numeric, so that Kubernetes' runAsNonRoot can verify it.

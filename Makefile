@@ -26,10 +26,15 @@ GEN_TOOLS := $(BUF) $(BIN)/protoc-gen-go $(BIN)/protoc-gen-go-grpc
 TEST_FLAGS ?= -race -count=1
 BENCH ?= .
 
-# VERSION is stamped into every binary (-version, serverInfo.version) with
-# -X main.version; the Dockerfile takes it as a build argument.
+# VERSION, COMMIT and BUILD_DATE are stamped into every binary (-version
+# prints them with the Go version; VERSION is also serverInfo.version) by
+# package ghops.dev/probe/buildinfo; the Dockerfile takes them as build
+# arguments.
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+BUILDINFO := ghops.dev/probe/buildinfo
+LDFLAGS := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).date=$(BUILD_DATE)
 BINARIES := ./services/fakehub/cmd/fakehub ./services/github/cmd/ghops-github \
 	./gateway/cmd/ghops-gateway ./gateway/cmd/ghops-load ./client/cmd/ghops
 
@@ -123,13 +128,24 @@ run: ## Start fakehub (demo data), the service and the gateway; Ctrl-C stops all
 	@$(MAKE) --no-print-directory build
 	@scripts/run.sh
 
+# The Dockerfile's cache mounts need BuildKit: scripts/buildkit.sh finds a
+# builder (docker buildx, or a docker CLI with BuildKit built in) and, when
+# there is none, says what to install instead of failing on the first mount.
+# GO_IMAGE and RUNTIME_IMAGE, when given, replace the Dockerfile's base
+# images (a registry mirror, or the stand-ins of deploy/standin).
 .PHONY: image
-image: ## Build the ghops image (ghops:dev) with BuildKit, stamped with VERSION.
-	docker build --build-arg VERSION=$(VERSION) -t ghops:dev .
+image: ## Build the ghops image (ghops:dev) with BuildKit, stamped; GO_IMAGE/RUNTIME_IMAGE pick the bases.
+	scripts/buildkit.sh build --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) \
+		--build-arg BUILD_DATE=$(BUILD_DATE) $(if $(GO_IMAGE),--build-arg GO_IMAGE=$(GO_IMAGE)) \
+		$(if $(RUNTIME_IMAGE),--build-arg RUNTIME_IMAGE=$(RUNTIME_IMAGE)) -t ghops:dev .
+
+.PHONY: standins
+standins: ## Build stand-ins for the image's base images (no registry needed): see README, With Docker.
+	scripts/standins.sh
 
 .PHONY: compose-test
 compose-test: ## Build the image on local stand-in bases, bring the compose stack up, call it, take it down.
-	VERSION=$(VERSION) scripts/compose-test.sh
+	VERSION=$(VERSION) COMMIT=$(COMMIT) BUILD_DATE=$(BUILD_DATE) scripts/compose-test.sh
 
 .PHONY: compose-plugin
 compose-plugin: ## Build the docker compose plugin from its Go module (where Docker has none).

@@ -5,6 +5,7 @@ go 1.26.7
 require (
 	ghops.dev/gateway v0.0.0
 	ghops.dev/gen v0.0.0
+	ghops.dev/probe v0.0.0
 	ghops.dev/services/fakehub v0.0.0
 	google.golang.org/protobuf v1.36.12
 )
@@ -75,6 +76,7 @@ require (
 replace (
 	ghops.dev/gateway => ../gateway
 	ghops.dev/gen => ../gen
+	ghops.dev/probe => ../probe
 	ghops.dev/redact => ../redact
 	ghops.dev/services/fakehub => ../services/fakehub
 	ghops.dev/services/github => ../services/github

@@ -5,7 +5,8 @@
 #      the nonroot user and CA certificates;
 #   2. builds the ghops image with those build arguments and a VERSION;
 #   3. checks how the compose file picks GitHub or fakehub (docker compose
-#      config, four cases), and the binaries' -version in the image;
+#      config, four cases), and the binaries' -version in the image
+#      (version, commit, build date, Go version);
 #   4. docker compose up -d --wait, checks each container's hardening, makes
 #      one successful and one failing tool call through the gateway (JSON-RPC
 #      and MCP answers checked), and that serverInfo.version is VERSION;
@@ -19,29 +20,17 @@ cd "$(dirname "$0")/.."
 PROJECT=${COMPOSE_TEST_PROJECT:-ghops-compose-test}
 IMAGE=${COMPOSE_TEST_IMAGE:-ghops:compose-test}
 VERSION=${VERSION:-$(git describe --always --dirty 2>/dev/null || echo dev)}
+COMMIT=${COMMIT:-$(git rev-parse HEAD 2>/dev/null || echo unknown)}
+BUILD_DATE=${BUILD_DATE:-$(date -u +%Y-%m-%dT%H:%M:%SZ)}
 GO_STANDIN=ghops-standin/go:local
 RUNTIME_STANDIN=ghops-standin/runtime:local
 
 say() { printf '\n== %s\n' "$*"; }
 fail() { echo "compose-test: FAIL: $*" >&2; exit 1; }
 
-# docker_build runs a BuildKit build: `docker buildx build --load` when the
-# buildx plugin is there, else a docker CLI with BuildKit built in (Debian's
-# docker.io 20.10 is one: DOCKER_BUILDKIT=1 docker build).
-docker_build() {
-	if docker buildx version >/dev/null 2>&1; then
-		docker buildx build --load "$@"
-		return
-	fi
-	local cli
-	for cli in docker /usr/bin/docker; do
-		if command -v "$cli" >/dev/null && echo 'FROM scratch' | DOCKER_BUILDKIT=1 "$cli" build -q - >/dev/null 2>&1; then
-			DOCKER_BUILDKIT=1 "$cli" build "$@"
-			return
-		fi
-	done
-	fail "no BuildKit builder: install the docker buildx plugin (or Debian's docker.io, whose CLI has BuildKit built in)"
-}
+# docker_build runs a BuildKit build (scripts/buildkit.sh finds the builder
+# and says what to install when there is none).
+docker_build() { scripts/buildkit.sh build "$@"; }
 
 docker info >/dev/null 2>&1 || fail "no Docker engine answers (start dockerd)"
 docker compose version >/dev/null 2>&1 || fail "the docker compose plugin is missing (make compose-plugin builds one)"
@@ -62,25 +51,18 @@ trap cleanup EXIT
 
 start=$(date +%s)
 say "stand-in base images"
-goroot=$(go env GOROOT)
-mkdir -p "$work/builder" "$work/runtime"
-cp -al "$goroot" "$work/builder/go" 2>/dev/null || cp -a "$goroot" "$work/builder/go"
-certs=/etc/ssl/certs/ca-certificates.crt
-[ -r "$certs" ] || fail "no CA certificates at $certs"
-cp "$certs" "$work/builder/ca-certificates.crt"
-cp deploy/standin/passwd deploy/standin/group "$certs" "$work/runtime/"
-docker_build -q -t "$GO_STANDIN" -f deploy/standin/builder.Dockerfile "$work/builder" >/dev/null
-docker_build -q -t "$RUNTIME_STANDIN" -f deploy/standin/runtime.Dockerfile "$work/runtime" >/dev/null
+GO_STANDIN=$GO_STANDIN RUNTIME_STANDIN=$RUNTIME_STANDIN scripts/standins.sh || fail "the stand-in base images did not build"
 
 say "ghops image $IMAGE (VERSION=$VERSION)"
 docker_build -t "$IMAGE" --build-arg GO_IMAGE="$GO_STANDIN" --build-arg RUNTIME_IMAGE="$RUNTIME_STANDIN" \
-	--build-arg VERSION="$VERSION" .
+	--build-arg VERSION="$VERSION" --build-arg COMMIT="$COMMIT" --build-arg BUILD_DATE="$BUILD_DATE" .
 build_done=$(date +%s)
 
 say "every binary in the image says its version"
 for bin in fakehub ghops-github ghops-gateway ghops-load ghops; do
 	got=$(docker run --rm "$IMAGE" "$bin" -version)
-	[ "$got" = "$bin $VERSION" ] || fail "$bin -version printed '$got', want '$bin $VERSION'"
+	want="$bin $VERSION (commit $COMMIT, built $BUILD_DATE, go"
+	[ "${got#"$want"}" != "$got" ] || fail "$bin -version printed '$got', want '$want...'"
 done
 [ "$(docker image inspect -f '{{.Config.User}}' "$IMAGE")" = "65532:65532" ] || fail "image user is not 65532:65532"
 

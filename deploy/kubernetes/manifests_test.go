@@ -7,12 +7,16 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -165,7 +169,7 @@ func TestKustomization(t *testing.T) {
 	if err != nil {
 		t.Fatalf("decoding the build: %v", err)
 	}
-	if len(o.namespaces) != 1 || len(o.deployments) != 2 || len(o.services) != 2 || len(o.pdbs) != 2 || len(o.hpas) != 2 || len(o.policies) != 1 {
+	if len(o.namespaces) != 1 || len(o.deployments) != 3 || len(o.services) != 3 || len(o.pdbs) != 2 || len(o.hpas) != 2 || len(o.policies) != 2 {
 		t.Fatalf("built %d namespaces, %d deployments, %d services, %d PDBs, %d HPAs, %d network policies",
 			len(o.namespaces), len(o.deployments), len(o.services), len(o.pdbs), len(o.hpas), len(o.policies))
 	}
@@ -173,9 +177,13 @@ func TestKustomization(t *testing.T) {
 	for _, d := range o.deployments {
 		deploy[d.Name] = d
 	}
-	gateway, github := deploy["ghops-gateway"], deploy["ghops-github"]
-	if gateway == nil || github == nil {
+	gateway, github, redisDeploy := deploy["ghops-gateway"], deploy["ghops-github"], deploy["ghops-redis"]
+	if gateway == nil || github == nil || redisDeploy == nil {
 		t.Fatalf("deployments %v", deploy)
+	}
+	policies := map[string]*networkingv1.NetworkPolicy{}
+	for _, p := range o.policies {
+		policies[p.Name] = p
 	}
 	// matching returns the deployments whose pods sel selects.
 	matching := func(sel labels.Selector) []string {
@@ -204,8 +212,12 @@ func TestKustomization(t *testing.T) {
 			if d.Namespace != "ghops" || d.Labels["app.kubernetes.io/part-of"] != "ghops" {
 				t.Errorf("%s: namespace %q, labels %v", d.Name, d.Namespace, d.Labels)
 			}
-			if img := d.Spec.Template.Spec.Containers[0].Image; img != "ghops:dev" {
-				t.Errorf("%s: image %q, want ghops:dev from the kustomization", d.Name, img)
+			want := "ghops:dev"
+			if d == redisDeploy {
+				want = "redis:7.4-alpine"
+			}
+			if img := d.Spec.Template.Spec.Containers[0].Image; img != want {
+				t.Errorf("%s: image %q, want %s from the kustomization", d.Name, img, want)
 			}
 		}
 	})
@@ -215,7 +227,13 @@ func TestKustomization(t *testing.T) {
 			if names := matching(selectorOf(t, d.Spec.Selector)); len(names) != 1 || names[0] != d.Name {
 				t.Errorf("selector picks the pods of %v", names)
 			}
-			if d.Spec.Replicas == nil || *d.Spec.Replicas < 2 {
+			switch {
+			case d == redisDeploy:
+				// Two independent Redis pods would split the shared state.
+				if d.Spec.Replicas == nil || *d.Spec.Replicas != 1 {
+					t.Error("Redis is not exactly 1 replica")
+				}
+			case d.Spec.Replicas == nil || *d.Spec.Replicas < 2:
 				t.Error("fewer than 2 replicas")
 			}
 			pod := d.Spec.Template.Spec
@@ -252,8 +270,12 @@ func TestKustomization(t *testing.T) {
 					if !declared(c, intstr.FromInt32(p.GRPC.Port)) {
 						t.Errorf("%s probe port %d is not a container port", name, p.GRPC.Port)
 					}
+				case p.TCPSocket != nil && d == redisDeploy:
+					if !declared(c, p.TCPSocket.Port) {
+						t.Errorf("%s probe port %s is not a container port", name, p.TCPSocket.Port.String())
+					}
 				default:
-					t.Errorf("%s probe is neither HTTP nor gRPC", name)
+					t.Errorf("%s probe is neither HTTP nor gRPC (nor TCP, for Redis)", name)
 				}
 			}
 			if pod.TerminationGracePeriodSeconds == nil || *pod.TerminationGracePeriodSeconds < 20 {
@@ -347,7 +369,10 @@ func TestKustomization(t *testing.T) {
 	}
 
 	t.Run("only the gateway reaches the service", func(t *testing.T) {
-		np := o.policies[0]
+		np := policies["ghops-github-from-gateway"]
+		if np == nil {
+			t.Fatalf("no policy ghops-github-from-gateway among %v", policies)
+		}
 		if names := matching(selectorOf(t, &np.Spec.PodSelector)); len(names) != 1 || names[0] != "ghops-github" {
 			t.Fatalf("policy applies to %v", names)
 		}
@@ -364,6 +389,72 @@ func TestKustomization(t *testing.T) {
 		grpcPort := port(github.Spec.Template.Spec.Containers[0], "grpc")
 		if len(rule.Ports) != 1 || rule.Ports[0].Port == nil || rule.Ports[0].Port.IntValue() != int(grpcPort) {
 			t.Errorf("ports %+v, want only %d", rule.Ports, grpcPort)
+		}
+	})
+
+	t.Run("the replicas share their state through the one Redis", func(t *testing.T) {
+		rc := redisDeploy.Spec.Template.Spec.Containers[0]
+		redisPort := port(rc, "redis")
+		var urls []string
+		for _, d := range []*appsv1.Deployment{gateway, github} {
+			raw := env(d.Spec.Template.Spec.Containers[0], "GHOPS_REDIS_URL")
+			u, err := url.Parse(raw)
+			if err != nil || u.Scheme != "redis" || u.Hostname() == "" {
+				t.Errorf("%s: GHOPS_REDIS_URL %q is not a redis:// URL", d.Name, raw)
+				continue
+			}
+			urls = append(urls, raw)
+			var svc *corev1.Service
+			for _, s := range o.services {
+				if s.Name == u.Hostname() {
+					svc = s
+				}
+			}
+			if svc == nil {
+				t.Errorf("%s: GHOPS_REDIS_URL names no Service (%q)", d.Name, u.Hostname())
+				continue
+			}
+			if names := matching(labels.SelectorFromSet(svc.Spec.Selector)); len(names) != 1 || names[0] != "ghops-redis" {
+				t.Errorf("%s: Service %s selects %v, not Redis", d.Name, svc.Name, names)
+			}
+			found := false
+			for _, sp := range svc.Spec.Ports {
+				found = found || (strconv.Itoa(int(sp.Port)) == u.Port() && (sp.TargetPort.IntValue() == int(redisPort) || sp.TargetPort.StrVal == "redis"))
+			}
+			if !found {
+				t.Errorf("%s: Service %s has no port %s to Redis's %d", d.Name, svc.Name, u.Port(), redisPort)
+			}
+		}
+		if len(urls) == 2 && urls[0] != urls[1] {
+			t.Errorf("the gateway uses %q, the service %q: one Redis, or no sharing", urls[0], urls[1])
+		}
+		np := policies["ghops-redis-from-ghops"]
+		if np == nil {
+			t.Fatal("no NetworkPolicy for Redis")
+		}
+		if names := matching(selectorOf(t, &np.Spec.PodSelector)); len(names) != 1 || names[0] != "ghops-redis" {
+			t.Fatalf("policy applies to %v", names)
+		}
+		if len(np.Spec.Ingress) != 1 || len(np.Spec.Ingress[0].Ports) != 1 || np.Spec.Ingress[0].Ports[0].Port.IntValue() != int(redisPort) {
+			t.Fatalf("ingress %+v, want only port %d", np.Spec.Ingress, redisPort)
+		}
+		var from []string
+		for _, peer := range np.Spec.Ingress[0].From {
+			if peer.PodSelector == nil || peer.NamespaceSelector != nil || peer.IPBlock != nil {
+				t.Fatalf("peer %+v is not a pod of this namespace", peer)
+			}
+			from = append(from, matching(selectorOf(t, peer.PodSelector))...)
+		}
+		if strings.Join(from, ",") != "ghops-gateway,ghops-github" && strings.Join(from, ",") != "ghops-github,ghops-gateway" {
+			t.Errorf("Redis reachable from %v, want the gateway and the service only", from)
+		}
+		// Nothing to keep: no persistence, and the writable /data is an
+		// emptyDir (the root filesystem is read-only, checked above).
+		args := strings.Join(rc.Args, " ")
+		for _, want := range []string{`--save  --appendonly no`, "--maxmemory "} {
+			if !strings.Contains(args, want) {
+				t.Errorf("redis args %q lack %q", args, want)
+			}
 		}
 	})
 
@@ -507,4 +598,71 @@ func env(c corev1.Container, name string) string {
 		}
 	}
 	return ""
+}
+
+// TestRedisArgsStartRedis runs Debian's redis-server with the manifest's
+// command and arguments (on a free loopback port, in a temporary directory
+// made read-only for a non-root user, as the container's root filesystem
+// is) and checks that it answers PING: a misspelt option would otherwise
+// only show in the cluster.
+func TestRedisArgsStartRedis(t *testing.T) {
+	bin, err := exec.LookPath("redis-server")
+	if err != nil {
+		t.Skip("redis-server is not installed (apt-get install -y redis-server); the manifest's arguments are checked by TestKustomization only")
+	}
+	o, err := decode(build(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c *corev1.Container
+	for _, d := range o.deployments {
+		if d.Name == "ghops-redis" {
+			c = &d.Spec.Template.Spec.Containers[0]
+		}
+	}
+	if c == nil || len(c.Command) != 1 || c.Command[0] != "redis-server" {
+		t.Fatalf("redis container %+v", c)
+	}
+	pingRedis(t, bin, c.Args)
+}
+
+// pingRedis starts bin with args plus a loopback port and a read-only
+// working directory, and waits for +PONG.
+func pingRedis(t *testing.T, bin string, args []string) {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_, p, _ := net.SplitHostPort(addr)
+	_ = l.Close()
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(dir, 0o755) })
+	cmd := exec.Command(bin, append(slices.Clone(args), "--port", p, "--bind", "127.0.0.1", "--dir", dir)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	for i := 0; ; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			_, _ = c.Write([]byte("PING\r\n"))
+			buf := make([]byte, 7)
+			_, err = io.ReadFull(c, buf)
+			c.Close()
+			if err == nil && string(buf) == "+PONG\r\n" {
+				return
+			}
+		}
+		if i == 100 {
+			t.Fatalf("redis-server %q never answered PING: %v\n%s", args, err, out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -178,12 +179,15 @@ func TestStartupRefusal(t *testing.T) {
 func TestAPIKeys(t *testing.T) {
 	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{Policy: teamPolicy})
 	before := githubCalls(st)
+	// The hint for a missing key reads whole, in the answer and in the
+	// jsonrpc_error line, through the redactor of both (issue 23).
+	const hint = `Unauthorized: send an Authorization header with the value "Bearer <api key>"`
 	for _, tc := range []struct {
-		name, auth, wantChallenge string
+		name, auth, wantChallenge, wantMessage string
 	}{
-		{"no key", "", `Bearer realm="ghops"`},
-		{"unknown key", "Bearer ghk_nobody_0123456789abcdef01234", `Bearer realm="ghops", error="invalid_token"`},
-		{"not bearer", "Basic " + keyBot, `Bearer realm="ghops"`},
+		{"no key", "", `Bearer realm="ghops"`, hint},
+		{"unknown key", "Bearer ghk_nobody_0123456789abcdef01234", `Bearer realm="ghops", error="invalid_token"`, "Unauthorized: the bearer token is not valid here"},
+		{"not bearer", "Basic " + keyBot, `Bearer realm="ghops"`, hint},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var hdr []string
@@ -194,8 +198,15 @@ func TestAPIKeys(t *testing.T) {
 			if resp.StatusCode != http.StatusUnauthorized || resp.Header.Get("WWW-Authenticate") != tc.wantChallenge {
 				t.Fatalf("%d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 			}
-			if code, _ := errOf(t, out); code != -32001 {
-				t.Fatalf("code %d", code)
+			var e struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			}
+			if err := json.Unmarshal(out["error"], &e); err != nil || e.Code != -32001 || e.Message != tc.wantMessage {
+				t.Fatalf("error %s (%v); want -32001, %q", out["error"], err, tc.wantMessage)
+			}
+			if line := `msg=` + strconv.QuoteToASCII(tc.wantMessage); !strings.Contains(st.Gateway.Logs(), line) {
+				t.Errorf("no jsonrpc_error line with %s in\n%s", line, st.Gateway.Logs())
 			}
 		})
 	}

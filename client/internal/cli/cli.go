@@ -89,8 +89,9 @@ type Config struct {
 	ShowVersion bool
 }
 
-// Version is the command's version, printed by --version; the ghops binary
-// sets it from the version stamped at build time.
+// Version is the command's build, printed by --version after its name; the
+// ghops binary sets it from package ghops.dev/probe/buildinfo (version,
+// commit, build date, Go version).
 var Version = "dev"
 
 const usageText = `usage:

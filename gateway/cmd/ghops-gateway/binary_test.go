@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -22,9 +23,18 @@ import (
 	"ghops.dev/services/fakehub/fakehubtest"
 )
 
-// stampedVersion is what the test binary is stamped with, as make build
-// and the Dockerfile stamp theirs.
-const stampedVersion = "v9.9.9-binary-test"
+// stampedVersion, stampedCommit and stampedDate are what the test binary
+// is stamped with, as make build and the Dockerfile stamp theirs (package
+// ghops.dev/probe/buildinfo).
+const (
+	stampedVersion = "v9.9.9-binary-test"
+	stampedCommit  = "0123456789abcdef0123456789abcdef01234567"
+	stampedDate    = "2026-11-24T18:00:00Z"
+)
+
+// stampFlags are make build's -ldflags with the stamps above.
+const stampFlags = "-X ghops.dev/probe/buildinfo.version=" + stampedVersion +
+	" -X ghops.dev/probe/buildinfo.commit=" + stampedCommit + " -X ghops.dev/probe/buildinfo.date=" + stampedDate
 
 var (
 	buildOnce sync.Once
@@ -34,7 +44,7 @@ var (
 )
 
 // gatewayBinary builds the real ghops-gateway once, stamped with
-// stampedVersion (-ldflags -X main.version); TestMain removes it.
+// stampFlags; TestMain removes it.
 func gatewayBinary(t *testing.T) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -43,7 +53,7 @@ func gatewayBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(binDir, "ghops-gateway")
-		out, err := exec.Command("go", "build", "-ldflags", "-X main.version="+stampedVersion, "-o", binPath, ".").CombinedOutput()
+		out, err := exec.Command("go", "build", "-ldflags", stampFlags, "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = errors.New("go build: " + err.Error() + "\n" + string(out))
 		}
@@ -152,7 +162,7 @@ func TestBinaryCommandLine(t *testing.T) {
 	}{
 		{"-h lists the commands", []string{"-h"}, 0, []string{"ghops-gateway [flags] stdio", "ghops-gateway [flags] healthcheck", "-embedded", "GHOPS_EMBEDDED"}, ""},
 		{"stdio -h", []string{"stdio", "-h"}, 0, []string{"ghops-gateway [flags] stdio"}, ""},
-		{"-version", []string{"-version"}, 0, []string{"ghops-gateway " + stampedVersion + "\n"}, ""},
+		{"-version", []string{"-version"}, 0, []string{"ghops-gateway " + stampedVersion + " (commit " + stampedCommit + ", built " + stampedDate + ", " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + ")\n"}, ""},
 		{"unknown flag", []string{"-nope"}, 2, nil, "-nope"},
 		{"unknown command", []string{"serve"}, 2, nil, `unexpected arguments: ["serve"]`},
 		{"bad embedded environment", []string{"-embedded", "stdio"}, 2, nil, "github-url must end in"},

@@ -10,8 +10,12 @@
 // inside the gateway, reading GITHUB_TOKEN and GITHUB_API_URL itself, so
 // that "ghops-gateway -embedded stdio" is all a local MCP host needs.
 // Flags and their environment variables are listed by -h (see package
-// config); -version prints the version stamped at build time (-ldflags
-// "-X main.version=..."), which is also serverInfo.version.
+// config); -version prints the version, commit, build date and Go version
+// (package buildinfo); the version is also serverInfo.version.
+//
+// "stdio" without -embedded first checks that the service answers (at most
+// the call timeout, 5s) and, if it does not, exits 1 with a log line saying
+// how to fix it.
 //
 // Exit codes: 0 done (also -h, -version, a ready healthcheck), 1 failure,
 // 2 bad command line. SIGTERM or SIGINT stops accepting, drains in-flight
@@ -38,10 +42,8 @@ import (
 	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/embedded"
 	"ghops.dev/probe"
+	"ghops.dev/probe/buildinfo"
 )
-
-// version is stamped at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 // probeTimeout bounds one healthcheck.
 const probeTimeout = 3 * time.Second
@@ -80,9 +82,9 @@ func run(args []string) int {
 		fmt.Fprintln(os.Stderr, "ghops-gateway:", err)
 		return 2
 	}
-	cfg.Version = version
+	cfg.Version = buildinfo.Version()
 	if cfg.ShowVersion {
-		fmt.Println("ghops-gateway", version)
+		fmt.Println(buildinfo.Line("ghops-gateway"))
 		return 0
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -113,9 +115,17 @@ func run(args []string) int {
 		return 1
 	}
 	defer a.Close()
-	a.Logger.Info("ghops-gateway starting", "version", version, "embedded", cfg.Embedded)
+	a.Logger.Info("ghops-gateway starting", "version", cfg.Version, "embedded", cfg.Embedded)
 
 	if cfg.Command == config.CommandStdio {
+		// A local MCP host shows stderr: fail fast with the fix rather than
+		// answer every call "Service unavailable".
+		if !cfg.Embedded {
+			if err := a.CheckService(ctx); err != nil {
+				a.Logger.Error("cannot serve stdio: "+err.Error(), "service", cfg.ServiceAddr)
+				return 1
+			}
+		}
 		if err := a.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil {
 			a.Logger.Error("stdio", "error", err)
 			return 1

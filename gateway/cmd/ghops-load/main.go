@@ -11,8 +11,8 @@
 // GHOPS_LOAD_CONCURRENCY, GHOPS_LOAD_DURATION, GHOPS_LOAD_REQUESTS, GHOPS_LOAD_WARMUP,
 // GHOPS_LOAD_TIMEOUT, GHOPS_LOAD_MCP_VERSION, GHOPS_LOAD_JSON, GHOPS_LOAD_ARGS,
 // GHOPS_LOAD_FAKEHUB_ADMIN; the admin token is read from FAKEHUB_ADMIN_TOKEN only (never a flag,
-// so it stays out of ps). -h prints the flags and exits 0; -version prints the version stamped
-// at build time (-ldflags "-X main.version=..."). Only
+// so it stays out of ps). -h prints the flags and exits 0; -version prints the version, commit,
+// build date and Go version (package ghops.dev/probe/buildinfo). Only
 // loopback targets are accepted. A bad flag or variable exits 2 with a message naming it;
 // loadgen.ParseFlags (package ghops.dev/gateway/internal/loadgen) documents the defaults. SIGINT or
 // SIGTERM stops the run early and prints what was measured.
@@ -30,11 +30,10 @@ import (
 	"os/signal"
 	"syscall"
 
+	"ghops.dev/probe/buildinfo"
+
 	"ghops.dev/gateway/internal/loadgen"
 )
-
-// version is stamped at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
@@ -58,7 +57,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		return 2
 	}
 	if o.ShowVersion {
-		fmt.Fprintln(stdout, "ghops-load", version)
+		fmt.Fprintln(stdout, buildinfo.Line("ghops-load"))
 		return 0
 	}
 	rep, err := loadgen.Run(ctx, o.Run)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestCommandLine(t *testing.T) {
 		wantStderr string
 	}{
 		{"-h lists the flags and their variables", []string{"-h"}, 0, []string{"-target", "GHOPS_LOAD_TARGET", "-version"}, ""},
-		{"-version", []string{"-version"}, 0, []string{"ghops-load dev\n"}, ""},
+		{"-version", []string{"-version"}, 0, []string{"ghops-load dev (commit ", " " + runtime.Version() + " "}, ""},
 		{"bad flag", []string{"-nope"}, 2, nil, "-nope"},
 		{"stray argument", []string{"run"}, 2, nil, `unexpected argument "run"`},
 	}

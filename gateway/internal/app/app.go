@@ -21,6 +21,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/status"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/redact"
@@ -65,6 +66,7 @@ type App struct {
 
 	redis        *redis.Client // nil without -redis-url
 	closeService func() error
+	serviceReady func(context.Context) error // the service's gRPC health check
 }
 
 // Option adjusts how New assembles the gateway.
@@ -143,12 +145,19 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if !cfg.Loopback() && !a.Auth.Enabled() {
+	// Over stdio nothing listens: the address (perhaps set for HTTP in the
+	// same environment) does not matter.
+	if cfg.Command != config.CommandStdio && !cfg.Loopback() && !a.Auth.Enabled() {
 		if !cfg.InsecureNoAuth {
 			return fail(ErrNoAuth)
 		}
-		logger.Warn("serving a non-loopback address WITHOUT authentication (-insecure-no-auth): whoever reaches it acts with the service's GitHub token",
-			"addr", cfg.Addr)
+		if cfg.ReachedOnLoopback() {
+			logger.Info("serving all interfaces of a container without authentication (-insecure-no-auth), published on loopback only",
+				"addr", cfg.Addr, "published_addr", cfg.PublishedAddr)
+		} else {
+			logger.Warn("serving a non-loopback address WITHOUT authentication (-insecure-no-auth): whoever reaches it acts with the service's GitHub token",
+				"addr", cfg.Addr)
+		}
 	}
 	conn, closeService := o.conn, o.closeService
 	if conn == nil {
@@ -168,6 +177,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		conn, closeService = cc, cc.Close
 	}
 	a.closeService = closeService
+	a.serviceReady = server.HealthCheck(conn)
 	metrics := server.NewMetrics()
 	var q quota.Quota = quota.NewLocal()
 	if cfg.RedisURL != "" {
@@ -220,7 +230,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		Metadata:      a.Auth.MetadataHandler(),
 		MetadataPaths: []string{authn.MetadataPath, authn.MetadataPath + a.Auth.ResourcePath()},
 		Logger:        logger,
-		Ready:         server.HealthCheck(conn),
+		Ready:         a.serviceReady,
 		Metrics:       metrics,
 	})
 	return a, nil
@@ -258,6 +268,37 @@ func (a *App) Close() error {
 		return nil
 	}
 	return a.closeService()
+}
+
+// MaxServiceCheck bounds CheckService's wait for the service.
+const MaxServiceCheck = 5 * time.Second
+
+// CheckService waits until the service answers its gRPC health check
+// SERVING, for at most the call timeout and MaxServiceCheck (a service
+// started alongside gets that long), and otherwise returns an error that
+// says how to fix it. ghops-gateway stdio calls it before serving: a local
+// MCP host shows the gateway's stderr, and a gateway that started anyway
+// would answer every call "Service unavailable" with no hint (issue 23).
+func (a *App) CheckService(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, min(a.Config.CallTimeout, MaxServiceCheck))
+	defer cancel()
+	var why error // the last failure not caused by the deadline itself
+	for {
+		err := a.serviceReady(ctx)
+		if err == nil {
+			return nil
+		}
+		if ctx.Err() == nil || why == nil {
+			why = err
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("the GitHub service at %s does not answer (%s): start ghops-github there, "+
+				"point -service (GHOPS_SERVICE_ADDR) at where it runs, or run the service inside the gateway with -embedded "+
+				"(GHOPS_EMBEDDED=true; it reads GITHUB_TOKEN)", a.Config.ServiceAddr, redact.String(status.Convert(why).Message()))
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }
 
 // ServeStdio speaks MCP over in/out until in ends or ctx ends. The caller
@@ -309,14 +350,19 @@ func serveDebug(addr string, log *slog.Logger) (stop func(), err error) {
 
 // Warnings lists what an operator should know about cfg, one sentence each,
 // for validate_environment: the configurations that work but are unsafe or
-// surprising.
+// surprising, and only where they matter. Over stdio the gateway listens
+// nowhere and serves one session, so neither its listen address nor the
+// session secret matters; a container published on loopback (-published-addr)
+// is reached from this machine only, however it listens inside.
 func Warnings(cfg config.Config, authenticated bool) []string {
 	var w []string
-	if !cfg.Loopback() && !authenticated {
-		w = append(w, "the gateway serves "+cfg.Addr+" (not loopback) without authentication (-insecure-no-auth): whoever reaches it acts with the service's GitHub token")
-	}
-	if !cfg.SessionSecretSet {
-		w = append(w, "no -session-secret: MCP sessions are valid on this replica only; with several replicas, give them one shared secret")
+	if cfg.Command != config.CommandStdio {
+		if !cfg.ReachedOnLoopback() && !authenticated {
+			w = append(w, "the gateway serves "+cfg.Addr+" (not loopback) without authentication (-insecure-no-auth): whoever reaches it acts with the service's GitHub token")
+		}
+		if !cfg.SessionSecretSet {
+			w = append(w, "no -session-secret: MCP sessions are valid on this replica only; with several replicas, give them one shared secret")
+		}
 	}
 	if cfg.ReadOnly {
 		w = append(w, "read-only mode (-read-only): every write tool is refused")

@@ -201,7 +201,7 @@ func (a *Authenticator) Handler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		token, ok := bearer(r.Header.Get("Authorization"))
 		if !ok {
-			a.unauthorized(w, r, "Unauthorized: send Authorization: Bearer <token>", "")
+			a.unauthorized(w, r, a.missingHint(), "")
 			return
 		}
 		c, err := a.authenticate(r.Context(), token)
@@ -258,6 +258,23 @@ func (a *Authenticator) authenticate(ctx context.Context, token string) (*policy
 		return &policy.Caller{Principal: a.o.Policy.ForIdentity(login), Via: "github", GitHubToken: token}, nil
 	}
 	return nil, errInvalid
+}
+
+// missingHint is the 401 message for a request without a bearer token: it
+// names the header and the credential this gateway takes. Its wording keeps
+// it intact through package redact (every answer and log line is redacted):
+// "Authorization:" or "Bearer" followed by a value read as a credential would
+// become [REDACTED], so the header is named in prose and the placeholder
+// starts with '<', which no credential shape does.
+func (a *Authenticator) missingHint() string {
+	cred := "access token"
+	switch {
+	case a.o.Policy.HasKeys() && (a.github != nil || a.oidc != nil):
+		cred = "api key or access token"
+	case a.o.Policy.HasKeys():
+		cred = "api key"
+	}
+	return `Unauthorized: send an Authorization header with the value "Bearer <` + cred + `>"`
 }
 
 // unauthorized answers 401 with the challenge.

@@ -133,6 +133,12 @@ type Config struct {
 	// InsecureNoAuth allows serving a non-loopback address without
 	// authentication.
 	InsecureNoAuth bool
+	// PublishedAddr is the host address a container runtime publishes Addr
+	// on (docker run -p, compose ports), "" when Addr is reached directly.
+	// A container must listen on all its interfaces to be reachable at all,
+	// so only the published address says who can reach the gateway: on
+	// loopback, only this machine (docker-compose.yml sets it).
+	PublishedAddr string
 	// SessionSecret keys the MCP session ids (shared by replicas).
 	SessionSecret []byte
 	// SessionSecretSet says the secret was configured, not drawn at start.
@@ -262,6 +268,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		resource = fs.String("resource-url", env("GHOPS_RESOURCE_URL", ""), "canonical URL of the MCP endpoint, for OAuth metadata; default http://<addr>/mcp (GHOPS_RESOURCE_URL)")
 		readOnly = fs.Bool("read-only", envBool("read-only", "GHOPS_READ_ONLY"), "refuse every tool that writes, whoever calls (GHOPS_READ_ONLY)")
 		insecure = fs.Bool("insecure-no-auth", envBool("insecure-no-auth", "GHOPS_INSECURE_NO_AUTH"), "serve a non-loopback address without authentication (GHOPS_INSECURE_NO_AUTH)")
+		publish  = fs.String("published-addr", env("GHOPS_PUBLISHED_ADDR", ""), "host:port the container runtime publishes -addr on (docker -p, compose ports); a loopback one silences the not-loopback warning (GHOPS_PUBLISHED_ADDR)")
 		secret   = fs.String("session-secret", env("GHOPS_SESSION_SECRET", ""), "key of MCP session ids, shared by replicas; random if unset (GHOPS_SESSION_SECRET)")
 		level    = fs.String("log-level", env("GHOPS_LOG_LEVEL", "info"), "debug, info, warn or error (GHOPS_LOG_LEVEL)")
 		redisURL = fs.String("redis-url", env("GHOPS_REDIS_URL", ""), "Redis for quotas shared by replicas, redis://host:port/db; in process when empty (GHOPS_REDIS_URL)")
@@ -317,6 +324,10 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		bad("max-in-flight", errors.New("must be a positive integer"))
 	}
 	c.HTTPStatusMapping, c.ReadOnly, c.InsecureNoAuth = *mapping, *readOnly, *insecure
+	c.PublishedAddr = *publish
+	if _, _, err := net.SplitHostPort(c.PublishedAddr); c.PublishedAddr != "" && err != nil {
+		bad("published-addr", errors.New("must be host:port"))
+	}
 	switch *toolErrs {
 	case ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult:
 		c.MCPToolErrors = *toolErrs
@@ -384,6 +395,13 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		return Config{}, errors.Join(errs...)
 	}
 	return c, nil
+}
+
+// ReachedOnLoopback reports whether only this machine reaches the gateway:
+// it listens on loopback, or a container runtime publishes it on a loopback
+// address (PublishedAddr).
+func (c Config) ReachedOnLoopback() bool {
+	return c.Loopback() || (c.PublishedAddr != "" && Config{Addr: c.PublishedAddr}.Loopback())
 }
 
 // Loopback reports whether Addr listens on loopback only.

@@ -275,7 +275,10 @@ func TestPanicIsContained(t *testing.T) {
 	if strings.Contains(logs, "ghp_abcdefghijklmnopqrstuvwxyz") || strings.Contains(string(body), "boom") {
 		t.Errorf("the panic leaked: %s / %s", logs, body)
 	}
-	if !strings.Contains(logs, "panic serving a call") || len(r.logs.ErrorLines()) != 1 {
+	// Logged once: the line, and the one cause record with the panic and
+	// its stack (issue 23: no failure logged twice).
+	if len(r.logs.ErrorLines()) != 1 || strings.Count(logs, `"msg":"internal error"`) != 1 ||
+		!strings.Contains(logs, "panic serving a call (") || !strings.Contains(logs, "goroutine ") || strings.Count(logs, "panic serving a call") != 1 {
 		t.Errorf("logs: %s", logs)
 	}
 }

@@ -107,10 +107,10 @@ func (p *Pipeline) serveCall(ctx context.Context, t Transport, x *Exchange, c *C
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			p.log.LogAttrs(ctx, slog.LevelError, "panic serving a call",
-				slog.String("transport", t.Name()), slog.String("request_id", c.RequestID),
-				slog.String("panic", redact.String(fmt.Sprint(v))), slog.String("stack", redact.String(string(debug.Stack()))))
-			a = Answer{Err: rpcerror.Internal("", c.RequestID, fmt.Errorf("panic: %s", redact.String(fmt.Sprint(v)))), Tool: "unknown"}
+			// Logged once, by the sink: the -32603 line and its cause
+			// record, which carries the panic and the stack.
+			cause := fmt.Errorf("panic serving a call (%s): %s\n%s", t.Name(), redact.String(fmt.Sprint(v)), redact.String(string(debug.Stack())))
+			a = Answer{Err: rpcerror.Internal("", c.RequestID, cause), Tool: "unknown"}
 			if c.Request != nil && c.Request.IsNotification() {
 				a.NoReply = true
 			}
@@ -159,9 +159,15 @@ func (p *Pipeline) encode(ctx context.Context, t Transport, x *Exchange, calls [
 				// A notification gets no answer, so no jsonrpc_error line
 				// (that line counts error answers); the refusal is still
 				// on record.
-				p.log.LogAttrs(ctx, slog.LevelInfo, "notification refused",
-					slog.String("transport", t.Name()), slog.String("method", redact.String(clip(c.Request.Method, 100))),
-					slog.Int("code", a.Err.Code), slog.String("message", redact.String(a.Err.Message)))
+				attrs := []slog.Attr{slog.String("transport", t.Name()), slog.String("method", redact.String(clip(c.Request.Method, 100))),
+					slog.Int("code", a.Err.Code), slog.String("message", redact.String(a.Err.Message))}
+				level := slog.LevelInfo
+				if a.Err.Code == rpcerror.InternalError && a.Err.Cause != nil {
+					// No line, so this record is the failure's one log.
+					level = slog.LevelError
+					attrs = append(attrs, slog.String("cause", redact.String(a.Err.Cause.Error())))
+				}
+				p.log.LogAttrs(ctx, level, "notification refused", attrs...)
 			}
 			continue
 		}

@@ -27,6 +27,8 @@ func Start(cfg config.Config, getenv func(string) string, logOut io.Writer) (app
 		return nil, fmt.Errorf("embedded service: %w", err)
 	}
 	o.AllowCallerToken = o.AllowCallerToken || cfg.OAuthIssuer == "github"
+	// The service is built into this binary: its version is the gateway's.
+	o.Version = cfg.Version
 	o.Logger = app.NewLogger(logOut, cfg.LogLevel)
 	svc, err := inprocess.Start(o)
 	if err != nil {

@@ -65,9 +65,19 @@ func (e *Error) LogLine() string {
 }
 
 // Sink is where error answers are born: every JSON-RPC error response the
-// gateway sends goes through Response (or Report), which writes exactly one
-// jsonrpc_error line to the line writer and one ordinary slog record (with
-// the redacted cause for -32603). A nil *Sink discards.
+// gateway sends goes through Response (or Report), which logs it exactly
+// once, as its jsonrpc_error line (docs/errors.md, "The log line"). The line
+// goes to its own writer, the same stream as the structured records but
+// never inside one: log shippers take the lines that start "jsonrpc_error "
+// as the contract's key=value line and every other line as a JSON record. A
+// nil *Sink discards.
+//
+// The one structured record a failure may add is an internal error's cause
+// (-32603), which the line, by contract, does not carry: "internal error"
+// with the tool, the request id and the redacted cause, so that the line
+// says what the caller saw and the record why. Every other failure is the
+// line alone (issue 23: each failure was logged twice, as the line and as a
+// "jsonrpc error" record).
 type Sink struct {
 	mu     sync.Mutex
 	w      io.Writer
@@ -75,7 +85,7 @@ type Sink struct {
 }
 
 // NewSink returns a Sink writing lines to w (normally the structured logger's
-// own output) and records to logger (nil: slog.Default()).
+// own output) and causes to logger (nil: slog.Default()).
 func NewSink(w io.Writer, logger *slog.Logger) *Sink {
 	if logger == nil {
 		logger = slog.Default()
@@ -86,7 +96,7 @@ func NewSink(w io.Writer, logger *slog.Logger) *Sink {
 	return &Sink{w: w, logger: logger}
 }
 
-// Report logs e once: the jsonrpc_error line and a structured record.
+// Report logs e once: its jsonrpc_error line, and an internal error's cause.
 func (s *Sink) Report(ctx context.Context, e *Error) {
 	if s == nil || e == nil {
 		return
@@ -95,19 +105,14 @@ func (s *Sink) Report(ctx context.Context, e *Error) {
 	s.mu.Lock()
 	_, _ = io.WriteString(s.w, line)
 	s.mu.Unlock()
-	attrs := []slog.Attr{
+	if e.Code != InternalError || e.Cause == nil {
+		return
+	}
+	s.logger.LogAttrs(ctx, slog.LevelError, "internal error",
 		slog.String("tool", redact.String(e.Data.Tool)),
 		slog.Int("code", e.Code),
 		slog.String("request_id", redact.String(e.RequestID)),
-	}
-	level := slog.LevelInfo
-	if e.Code == InternalError {
-		level = slog.LevelError
-		if e.Cause != nil {
-			attrs = append(attrs, slog.String("cause", redact.String(e.Cause.Error())))
-		}
-	}
-	s.logger.LogAttrs(ctx, level, "jsonrpc error", attrs...)
+		slog.String("cause", redact.String(e.Cause.Error())))
 }
 
 // Response reports e and returns the JSON-RPC response answering id with it.

@@ -328,6 +328,12 @@ func TestSinkOneLinePerError(t *testing.T) {
 	if strings.Contains(records.String(), "ghp_") || !strings.Contains(records.String(), "[REDACTED]") {
 		t.Errorf("cause not logged redacted: %s", records.String())
 	}
+	// Each failure is logged once: the -32002 by its line alone, the -32603
+	// by its line and the one record of its cause (the line has none).
+	recs := strings.Split(strings.TrimSuffix(records.String(), "\n"), "\n")
+	if len(recs) != 1 || !strings.Contains(recs[0], `"msg":"internal error"`) || !strings.Contains(recs[0], `"request_id":"rid"`) || !strings.Contains(recs[0], `"tool":"search"`) {
+		t.Errorf("records: %q, want one internal error record", recs)
+	}
 	var nilSink *Sink
 	nilSink.Report(ctx, New(NotFound, "x")) // must not panic
 }

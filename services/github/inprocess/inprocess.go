@@ -59,6 +59,10 @@ type Options struct {
 	BudgetFailClosed                   bool
 	GitHubConcurrency, WritesPerMinute int
 	CacheEntryBytes                    int
+	// Version is what validate_environment reports as the service's
+	// version: the embedding binary's, since the service is built into it
+	// ("" reads as dev).
+	Version string
 }
 
 // OptionsFromEnv reads the options from the environment variables the
@@ -97,7 +101,8 @@ func Start(o Options) (*Service, error) {
 	cfg := config.Config{GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
 		RedisURL: o.RedisURL, RedisTimeout: o.RedisTimeout, CacheTTL: o.CacheTTL, BudgetFailClosed: o.BudgetFailClosed,
 		GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute, CacheEntryBytes: o.CacheEntryBytes,
-		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID}.WithDefaults()
+		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID,
+		Version: o.Version}.WithDefaults()
 	srv, err := server.New(cfg, server.WithLogger(log))
 	if err != nil {
 		return nil, err

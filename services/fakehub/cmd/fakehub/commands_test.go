@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -43,7 +44,7 @@ func TestCommands(t *testing.T) {
 		wantStderr string
 	}{
 		{name: "-h lists the command and the variables", args: []string{"-h"}, want: 0, wantStdout: []string{"fakehub [flags] healthcheck", "FAKEHUB_LISTEN", "-version"}},
-		{name: "-version", args: []string{"-version"}, want: 0, wantStdout: []string{"fakehub dev\n"}},
+		{name: "-version", args: []string{"-version"}, want: 0, wantStdout: []string{"fakehub dev (commit ", ", built ", " " + runtime.Version() + " "}},
 		{name: "healthcheck of a running fakehub", args: []string{"healthcheck", "-listen", addr}, want: 0},
 		{name: "healthcheck through a wildcard address from the environment", args: []string{"healthcheck"}, env: map[string]string{"FAKEHUB_LISTEN": "0.0.0.0:" + port}, want: 0},
 		{name: "healthcheck of nothing", args: []string{"-listen", nothing, "healthcheck"}, want: 1, wantStderr: "fakehub: healthcheck:"},

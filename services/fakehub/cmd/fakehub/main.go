@@ -7,8 +7,8 @@
 // Each flag can also be set from the environment: FAKEHUB_LISTEN, FAKEHUB_SEED, FAKEHUB_ADMIN_TOKEN,
 // FAKEHUB_TOKENS, FAKEHUB_FAULTS, FAKEHUB_CORE_LIMIT, FAKEHUB_SEARCH_LIMIT; a flag wins over its
 // variable. Package ghops.dev/services/fakehub/internal/config documents the defaults. -h lists
-// them and exits 0; -version prints the version stamped at build time (-ldflags
-// "-X main.version=..."). A bad value exits 2 with a message naming it. Logs are JSON on stderr.
+// them and exits 0; -version prints the version, commit, build date and Go
+// version (package buildinfo). A bad value exits 2 with a message naming it. Logs are JSON on stderr.
 // SIGTERM or SIGINT stops accepting, drains in-flight requests (at most 10s) and exits 0.
 package main
 
@@ -28,13 +28,11 @@ import (
 	"time"
 
 	"ghops.dev/probe"
+	"ghops.dev/probe/buildinfo"
 	"ghops.dev/services/fakehub"
 	"ghops.dev/services/fakehub/internal/config"
 	"ghops.dev/services/fakehub/internal/liveness"
 )
-
-// version is stamped at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 // shutdownTimeout bounds the drain of in-flight requests at shutdown.
 const shutdownTimeout = 10 * time.Second
@@ -66,7 +64,7 @@ func run(ctx context.Context, args []string, lookupEnv func(string) (string, boo
 		return 2
 	}
 	if c.ShowVersion {
-		fmt.Fprintln(stdout, "fakehub", version)
+		fmt.Fprintln(stdout, buildinfo.Line("fakehub"))
 		return 0
 	}
 	if c.Command == config.CommandHealthcheck {
@@ -100,7 +98,7 @@ func serve(ctx context.Context, c config.Config, h http.Handler, log *slog.Logge
 	srv := &http.Server{Handler: liveness.Handler(h), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(lis) }()
-	log.Info("fakehub listening", "addr", lis.Addr().String(), "seed", c.Seed, "admin", c.AdminToken != "", "version", version)
+	log.Info("fakehub listening", "addr", lis.Addr().String(), "seed", c.Seed, "admin", c.AdminToken != "", "version", buildinfo.Version())
 	select {
 	case err := <-errc:
 		return err

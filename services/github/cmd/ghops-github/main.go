@@ -7,8 +7,8 @@
 // package ghops.dev/services/github/internal/config; the token comes from
 // GITHUB_TOKEN only (or a GitHub App's key file). Callers authenticate with
 // mTLS or a shared secret (package callerauth); the healthcheck needs
-// neither and speaks TLS when -tls-cert is set. -version prints the version stamped at build time
-// (-ldflags "-X main.version=..."). A bad flag exits 2. SIGTERM or SIGINT
+// neither and speaks TLS when -tls-cert is set. -version prints the version, commit, build date and
+// Go version (package buildinfo). A bad flag exits 2. SIGTERM or SIGINT
 // drains in-flight calls (at most -call-timeout plus 5s) and exits 0.
 //
 // The garbage collector's target is GOGC=400 unless GOGC is set (see
@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"ghops.dev/probe/buildinfo"
 	"ghops.dev/redact"
 
 	"ghops.dev/services/github/internal/callerauth"
@@ -37,9 +38,6 @@ import (
 	"ghops.dev/services/github/internal/probe"
 	"ghops.dev/services/github/internal/server"
 )
-
-// version is stamped at build time with -ldflags "-X main.version=...".
-var version = "dev"
 
 // probeTimeout bounds one healthcheck.
 const probeTimeout = 3 * time.Second
@@ -82,9 +80,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintln(stderr, "ghops-github:", err)
 		return 2
 	}
-	cfg.Version = version
+	cfg.Version = buildinfo.Version()
 	if cfg.ShowVersion {
-		fmt.Fprintln(stdout, "ghops-github", version)
+		fmt.Fprintln(stdout, buildinfo.Line("ghops-github"))
 		return 0
 	}
 	if cfg.Command == config.CommandHealthcheck {
@@ -105,7 +103,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	// Every record is redacted, whatever its author passed (package redact).
 	log := slog.New(redact.Handler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
-	log.Info("ghops-github starting", "version", version)
+	log.Info("ghops-github starting", "version", cfg.Version)
 	if err := server.Run(ctx, cfg, log, cfg.CallTimeout+5*time.Second); err != nil {
 		log.Error("ghops-github failed", "error", err.Error())
 		return 1

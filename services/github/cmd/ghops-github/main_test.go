@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestCommandLine(t *testing.T) {
 		wantStderr []string
 	}{
 		{name: "-h lists the commands", args: []string{"-h"}, want: 0, wantStdout: []string{"ghops-github [flags] healthcheck", "-metrics-addr", "GHOPS_GITHUB_METRICS_ADDR"}},
-		{name: "-version", args: []string{"-version"}, want: 0, wantStdout: []string{"ghops-github dev"}},
+		{name: "-version", args: []string{"-version"}, want: 0, wantStdout: []string{"ghops-github dev (commit ", ", built ", " " + runtime.Version() + " "}},
 		{name: "healthcheck of a serving service", args: []string{"healthcheck", "-addr", svc.Addr}, want: 0},
 		{name: "healthcheck through a wildcard listen address", args: []string{"healthcheck"}, env: map[string]string{"GHOPS_GITHUB_ADDR": "0.0.0.0:" + port}, want: 0},
 		{name: "healthcheck of nothing", args: []string{"-addr", freeAddr(t), "healthcheck"}, want: 1, wantStderr: []string{"healthcheck:"}},

@@ -83,6 +83,9 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	if w := credentialWarning(cfg); w != "" {
+		s.log.Warn(w, "github_url", ghstatus.Sanitize(cfg.GitHubURL))
+	}
 	base, _ := url.Parse(cfg.GitHubURL)
 	var rt http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
 	rt = s.metrics.Transport(rt, base.Path)
@@ -403,6 +406,21 @@ func (s *Server) unaryTimeout(ctx context.Context, req any, info *grpc.UnaryServ
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
 	defer cancel()
 	return handler(ctx, req)
+}
+
+// credentialWarning is the start-up warning of a service without a GitHub
+// credential ("" when it has one): GitHub serves anonymous callers 60
+// requests an hour, public repositories only, which a first run would
+// otherwise discover as rate-limit errors (issue 23).
+func credentialWarning(cfg config.Config) string {
+	if cfg.Token != "" || cfg.GitHubApp() {
+		return ""
+	}
+	w := "no GitHub credential (GITHUB_TOKEN, or a GitHub App: -github-app-id): calls are anonymous, 60 requests an hour, public repositories only"
+	if cfg.AllowCallerToken {
+		w += ", except those that bring their own token (-allow-caller-token)"
+	}
+	return w
 }
 
 // environment is what validate_environment says of this service: its
