@@ -117,8 +117,8 @@ func TestCallMetadata(t *testing.T) {
 		wantToken []string
 	}{
 		{"no caller", nil, nil},
-		{"api key caller", &policy.Caller{Principal: &policy.Principal{Name: "bot"}, Via: "api-key"}, nil},
-		{"github caller", &policy.Caller{Principal: &policy.Principal{Name: "octocat"}, Via: "github", GitHubToken: "ghp_x"}, []string{"ghp_x"}},
+		{"api key caller", &policy.Caller{Principal: &policy.Principal{Name: "bot"}, Via: policy.KindAPIKey}, nil},
+		{"github caller", &policy.Caller{Principal: &policy.Principal{Name: "octocat"}, Via: policy.KindGitHub, GitHubToken: "ghp_x"}, []string{"ghp_x"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,218 @@
+package policy
+
+import (
+	"strings"
+	"sync"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+)
+
+// ResourceOption is the proto field option that marks a field naming a
+// resource (proto/ghops/v1: ghops.v1.resource, enum ResourceKind). The
+// policy reads it from the descriptors, so a new tool whose fields carry
+// the marking is covered without code here.
+const ResourceOption protoreflect.FullName = "ghops.v1.resource"
+
+// The resource kinds the policy acts on (ResourceKind's value names
+// without their RESOURCE_KIND_ prefix).
+const (
+	// ResourceRepository marks an owner/name.
+	ResourceRepository = "REPOSITORY"
+	// ResourceRef marks a branch, tag or other ref name.
+	ResourceRef = "REF"
+	// ResourcePath marks a path inside a repository.
+	ResourcePath = "PATH"
+)
+
+// fieldKinds caches each field's resource kind ("" for none).
+var fieldKinds sync.Map // protoreflect.FullName -> string
+
+// ResourceKind returns the resource kind fd is marked with ("" for none).
+// Before the contract carried the option (no extension registered), a
+// string field named "repo" (requests) or "full_name" (answers) counts
+// as a repository, as the contract has always named them.
+func ResourceKind(fd protoreflect.FieldDescriptor) string {
+	if k, ok := fieldKinds.Load(fd.FullName()); ok {
+		return k.(string)
+	}
+	k := resourceKind(fd)
+	fieldKinds.Store(fd.FullName(), k)
+	return k
+}
+
+// resourceKind reads the option of fd.
+func resourceKind(fd protoreflect.FieldDescriptor) string {
+	xt, err := protoregistry.GlobalTypes.FindExtensionByName(ResourceOption)
+	if err != nil {
+		if fd.Kind() == protoreflect.StringKind && (fd.Name() == "repo" || fd.Name() == "full_name") {
+			return ResourceRepository
+		}
+		return ""
+	}
+	opts := fd.Options()
+	if opts == nil || !proto.HasExtension(opts, xt) {
+		return ""
+	}
+	xd := xt.TypeDescriptor()
+	v := opts.ProtoReflect().Get(xd)
+	if xd.Kind() != protoreflect.EnumKind {
+		return ""
+	}
+	ev := xd.Enum().Values().ByNumber(v.Enum())
+	if ev == nil {
+		return ""
+	}
+	return strings.TrimPrefix(string(ev.Name()), "RESOURCE_KIND_")
+}
+
+// maxDepth bounds the walk over nested messages (the contract nests a few
+// levels; a deeper message is not walked further, and Repos reports it).
+const maxDepth = 16
+
+// Repos returns the value of every repository-marked field of m, at any
+// depth (repeated fields included), as sent: the policy checks each one.
+// ok is false when m nests deeper than the walk goes, which the caller
+// refuses rather than deciding on part of the request.
+func Repos(m proto.Message) (repos []string, ok bool) {
+	if m == nil {
+		return nil, true
+	}
+	ok = collect(m.ProtoReflect(), 0, &repos)
+	return repos, ok
+}
+
+// collect appends m's repository values to out.
+func collect(m protoreflect.Message, depth int, out *[]string) bool {
+	if depth > maxDepth {
+		return false
+	}
+	ok := true
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+		case fd.Kind() == protoreflect.StringKind && ResourceKind(fd) == ResourceRepository:
+			if fd.IsList() {
+				for i := range v.List().Len() {
+					*out = append(*out, v.List().Get(i).String())
+				}
+			} else if s := v.String(); s != "" {
+				*out = append(*out, s)
+			}
+		case fd.Kind() == protoreflect.MessageKind && fd.IsList():
+			for i := range v.List().Len() {
+				ok = ok && collect(v.List().Get(i).Message(), depth+1, out)
+			}
+		case fd.Kind() == protoreflect.MessageKind:
+			ok = ok && collect(v.Message(), depth+1, out)
+		}
+		return ok
+	})
+	return ok
+}
+
+// Confine removes from an answer m what pr may not see: every element of
+// a repeated message field that names (at any depth) a repository outside
+// pr's repos globs, and every such value of a repeated repository field.
+// A message level that lost (or may have lost) elements this way has its
+// integer total_count field set to what it still lists: for a confined
+// principal total_count is the number of results of this page it may see,
+// never GitHub's count of all matches (docs/security.md). A singular
+// repository field outside the globs (GitHub answered about another
+// repository than the one asked for, a renamed one say) cannot be
+// removed: Confine returns it, and the caller refuses the whole answer.
+// Nothing is touched when pr has no repos globs.
+func Confine(pr *Principal, m proto.Message) (denied string) {
+	if pr == nil || len(pr.Repos) == 0 || m == nil {
+		return ""
+	}
+	return confine(pr, m.ProtoReflect(), 0)
+}
+
+// confine filters one message level.
+func confine(pr *Principal, m protoreflect.Message, depth int) string {
+	if depth > maxDepth {
+		return "(nested too deep)"
+	}
+	denied, lists, kept := "", 0, 0
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+		case fd.Kind() == protoreflect.StringKind && ResourceKind(fd) == ResourceRepository && fd.IsList():
+			l := v.List()
+			n := 0
+			for i := range l.Len() {
+				if s := l.Get(i).String(); RepoAllowed(pr, s) {
+					l.Set(n, l.Get(i))
+					n++
+				}
+			}
+			l.Truncate(n)
+		case fd.Kind() == protoreflect.StringKind && ResourceKind(fd) == ResourceRepository:
+			if s := v.String(); s != "" && !RepoAllowed(pr, s) {
+				denied = s
+			}
+		case fd.Kind() == protoreflect.MessageKind && fd.IsList():
+			// Below, with the empty lists.
+		case fd.Kind() == protoreflect.MessageKind:
+			denied = confine(pr, v.Message(), depth+1)
+		}
+		return denied == ""
+	})
+	if denied != "" {
+		return denied
+	}
+	// Every list of results that may name repositories counts, the empty
+	// ones too: GitHub's total_count beside an empty page still tells how
+	// many matches exist.
+	fields := m.Descriptor().Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if fd.IsMap() || !fd.IsList() || fd.Kind() != protoreflect.MessageKind || !namesRepos(fd.Message(), 0) {
+			continue
+		}
+		l := m.Mutable(fd).List()
+		n := 0
+		for j := range l.Len() {
+			if confine(pr, l.Get(j).Message(), depth+1) == "" {
+				l.Set(n, l.Get(j))
+				n++
+			}
+		}
+		l.Truncate(n)
+		lists++
+		kept += n
+	}
+	if lists > 0 {
+		if fd := m.Descriptor().Fields().ByName("total_count"); fd != nil && !fd.IsList() {
+			switch fd.Kind() {
+			case protoreflect.Int32Kind:
+				m.Set(fd, protoreflect.ValueOfInt32(int32(kept)))
+			case protoreflect.Int64Kind:
+				m.Set(fd, protoreflect.ValueOfInt64(int64(kept)))
+			}
+		}
+	}
+	return ""
+}
+
+// namesRepos reports whether messages of type md carry a repository field
+// at some depth (their lists are the ones Confine filters).
+func namesRepos(md protoreflect.MessageDescriptor, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	fs := md.Fields()
+	for i := range fs.Len() {
+		fd := fs.Get(i)
+		switch {
+		case fd.IsMap():
+		case fd.Kind() == protoreflect.StringKind && ResourceKind(fd) == ResourceRepository:
+			return true
+		case fd.Kind() == protoreflect.MessageKind && namesRepos(fd.Message(), depth+1):
+			return true
+		}
+	}
+	return false
+}
