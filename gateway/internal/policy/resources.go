@@ -1,70 +1,39 @@
 package policy
 
 import (
-	"strings"
 	"sync"
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
 )
 
-// ResourceOption is the proto field option that marks a field naming a
-// resource (proto/ghops/v1: ghops.v1.resource, enum ResourceKind). The
-// policy reads it from the descriptors, so a new tool whose fields carry
-// the marking is covered without code here.
-const ResourceOption protoreflect.FullName = "ghops.v1.resource"
+// Resources are read from the descriptors: the contract marks every field
+// that names a repository, ref or path with the field option
+// (ghops.v1.resource) (proto/ghops/v1/tool.proto), so a new tool whose
+// fields carry the marking is covered without code here.
 
-// The resource kinds the policy acts on (ResourceKind's value names
-// without their RESOURCE_KIND_ prefix).
-const (
-	// ResourceRepository marks an owner/name.
-	ResourceRepository = "REPOSITORY"
-	// ResourceRef marks a branch, tag or other ref name.
-	ResourceRef = "REF"
-	// ResourcePath marks a path inside a repository.
-	ResourcePath = "PATH"
-)
+// fieldKinds caches each field's resource kind.
+var fieldKinds sync.Map // protoreflect.FullName -> ghopsv1.ResourceKind
 
-// fieldKinds caches each field's resource kind ("" for none).
-var fieldKinds sync.Map // protoreflect.FullName -> string
-
-// ResourceKind returns the resource kind fd is marked with ("" for none).
-// Before the contract carried the option (no extension registered), a
-// string field named "repo" (requests) or "full_name" (answers) counts
-// as a repository, as the contract has always named them.
-func ResourceKind(fd protoreflect.FieldDescriptor) string {
+// ResourceKind returns the resource kind fd is marked with
+// (RESOURCE_KIND_UNSPECIFIED for none).
+func ResourceKind(fd protoreflect.FieldDescriptor) ghopsv1.ResourceKind {
 	if k, ok := fieldKinds.Load(fd.FullName()); ok {
-		return k.(string)
+		return k.(ghopsv1.ResourceKind)
 	}
-	k := resourceKind(fd)
+	k := ghopsv1.ResourceKind_RESOURCE_KIND_UNSPECIFIED
+	if opts := fd.Options(); opts != nil && proto.HasExtension(opts, ghopsv1.E_Resource) {
+		k = proto.GetExtension(opts, ghopsv1.E_Resource).(ghopsv1.ResourceKind)
+	}
 	fieldKinds.Store(fd.FullName(), k)
 	return k
 }
 
-// resourceKind reads the option of fd.
-func resourceKind(fd protoreflect.FieldDescriptor) string {
-	xt, err := protoregistry.GlobalTypes.FindExtensionByName(ResourceOption)
-	if err != nil {
-		if fd.Kind() == protoreflect.StringKind && (fd.Name() == "repo" || fd.Name() == "full_name") {
-			return ResourceRepository
-		}
-		return ""
-	}
-	opts := fd.Options()
-	if opts == nil || !proto.HasExtension(opts, xt) {
-		return ""
-	}
-	xd := xt.TypeDescriptor()
-	v := opts.ProtoReflect().Get(xd)
-	if xd.Kind() != protoreflect.EnumKind {
-		return ""
-	}
-	ev := xd.Enum().Values().ByNumber(v.Enum())
-	if ev == nil {
-		return ""
-	}
-	return strings.TrimPrefix(string(ev.Name()), "RESOURCE_KIND_")
+// isRepo reports whether fd is a string field naming repositories.
+func isRepo(fd protoreflect.FieldDescriptor) bool {
+	return fd.Kind() == protoreflect.StringKind && ResourceKind(fd) == ghopsv1.ResourceKind_RESOURCE_KIND_REPOSITORY
 }
 
 // maxDepth bounds the walk over nested messages (the contract nests a few
@@ -92,7 +61,7 @@ func collect(m protoreflect.Message, depth int, out *[]string) bool {
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
 		case fd.IsMap():
-		case fd.Kind() == protoreflect.StringKind && ResourceKind(fd) == ResourceRepository:
+		case isRepo(fd):
 			if fd.IsList() {
 				for i := range v.List().Len() {
 					*out = append(*out, v.List().Get(i).String())
@@ -139,7 +108,7 @@ func confine(pr *Principal, m protoreflect.Message, depth int) string {
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
 		case fd.IsMap():
-		case fd.Kind() == protoreflect.StringKind && ResourceKind(fd) == ResourceRepository && fd.IsList():
+		case isRepo(fd) && fd.IsList():
 			l := v.List()
 			n := 0
 			for i := range l.Len() {
@@ -149,7 +118,7 @@ func confine(pr *Principal, m protoreflect.Message, depth int) string {
 				}
 			}
 			l.Truncate(n)
-		case fd.Kind() == protoreflect.StringKind && ResourceKind(fd) == ResourceRepository:
+		case isRepo(fd):
 			if s := v.String(); s != "" && !RepoAllowed(pr, s) {
 				denied = s
 			}
@@ -208,7 +177,7 @@ func namesRepos(md protoreflect.MessageDescriptor, depth int) bool {
 		fd := fs.Get(i)
 		switch {
 		case fd.IsMap():
-		case fd.Kind() == protoreflect.StringKind && ResourceKind(fd) == ResourceRepository:
+		case isRepo(fd):
 			return true
 		case fd.Kind() == protoreflect.MessageKind && namesRepos(fd.Message(), depth+1):
 			return true
