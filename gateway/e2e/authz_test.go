@@ -293,6 +293,9 @@ func TestSearchIsConfined(t *testing.T) {
 			if !slices.Equal(names, tc.want) || r.TotalCount != len(tc.want) {
 				t.Fatalf("got %v total %d, want %v", names, r.TotalCount, tc.want)
 			}
+			if tc.key == keyBot && (strings.Contains(string(out["result"]), "octo-org/empty") || strings.Contains(st.Gateway.Logs(), "octo-org/empty")) {
+				t.Fatal("a hidden repository reached the answer or the log")
+			}
 		})
 	}
 	t.Run("another case of a hidden repository", func(t *testing.T) {

@@ -166,9 +166,24 @@ func confine(pr *Principal, m protoreflect.Message, depth int) string {
 	return ""
 }
 
+// messageRepos caches namesRepos by message.
+var messageRepos sync.Map // protoreflect.FullName -> bool
+
 // namesRepos reports whether messages of type md carry a repository field
 // at some depth (their lists are the ones Confine filters).
 func namesRepos(md protoreflect.MessageDescriptor, depth int) bool {
+	if v, ok := messageRepos.Load(md.FullName()); ok {
+		return v.(bool)
+	}
+	r := walkRepos(md, depth)
+	if depth == 0 {
+		messageRepos.Store(md.FullName(), r)
+	}
+	return r
+}
+
+// walkRepos is namesRepos without the cache.
+func walkRepos(md protoreflect.MessageDescriptor, depth int) bool {
 	if depth > maxDepth {
 		return false
 	}

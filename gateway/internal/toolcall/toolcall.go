@@ -226,7 +226,13 @@ func (c *Caller) admit(_ context.Context, caller *policy.Caller, tool *toolschem
 	if caller != nil {
 		pr = caller.Principal
 	}
-	repos, ok := policy.Repos(req)
+	var repos []string
+	ok := true
+	if pr != nil && len(pr.Repos) > 0 {
+		// Only a principal with repos globs has repositories to check: the
+		// walk over the request is skipped on every other call.
+		repos, ok = policy.Repos(req)
+	}
 	d := policy.Check(pr, policy.Tool{Name: tool.Name, ReadOnly: tool.Annotations.ReadOnlyHint}, repos, c.readOnly)
 	if d == nil && !ok {
 		d = &policy.Denial{Rule: "repos", Detail: "the request nests too deep to be checked"}
