@@ -43,6 +43,7 @@ import (
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
 	"ghops.dev/services/github/internal/redisconn"
+	"ghops.dev/services/github/internal/reposcope"
 	"ghops.dev/services/github/internal/retry"
 	"ghops.dev/services/github/internal/validation"
 )
@@ -114,6 +115,9 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes, cacheOpts...)
 	rt = &retry.Transport{Base: s.cache, Retries: max(cfg.ReadRetries, 0), BaseDelay: cfg.RetryBaseDelay, MaxRetryAfter: cfg.MaxRetryAfter}
 	rt = budget.Sole{Base: rt}
+	// Outermost, so that a request outside the call's repository is neither
+	// sent, retried, cached nor counted (package reposcope).
+	rt = &reposcope.Transport{Base: rt, API: base, Allow: reposcope.Endpoints(base, ops.GraphQLURL(base))}
 	newClient := func(rt http.RoundTripper) *github.Client {
 		c := github.NewClient(&http.Client{Transport: rt})
 		c.BaseURL, c.UploadURL, c.UserAgent = base, base, "ghops-github"
@@ -142,7 +146,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	// Authentication follows metrics (refusals are counted) and precedes
 	// validation: an unauthenticated caller learns nothing of the rules.
 	serverOpts := []grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary),
+		grpc.ChainUnaryInterceptor(s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary, reposcope.Unary),
 		grpc.ChainStreamInterceptor(s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, s.auth.Stream, val.Stream),
 		// Calls run on long-lived workers whose stacks have already grown:
 		// a goroutine per call spent a tenth of the service's CPU growing
