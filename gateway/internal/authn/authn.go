@@ -10,10 +10,16 @@
 //     of two issuers:
 //   - GitHub: the caller's GitHub token is verified once (GET /user),
 //     cached briefly by its hash, forwarded to the service for that
-//     caller's calls only, and its login is the principal.
+//     caller's calls only, and its login names the principal
+//     ("github:<login>"). Only GitHub-shaped bearers are ever sent there.
 //   - any OIDC issuer: a JWT access token verified against the issuer's
 //     JWKS (signature, iss, aud, exp; github.com/coreos/go-oidc), whose
-//     configured claim names the principal.
+//     configured claim names the principal ("oidc:<value>"). The JWKS is
+//     fetched at most once per JWKSMinInterval (jwks.go).
+//
+// Principals are keyed by kind (policy.ForIdentity): an identity never
+// takes an API-key principal's rules or quota. OAuth on a wildcard address
+// needs an explicit resource URL (docs/security.md).
 //
 // A missing or invalid credential gets 401 with WWW-Authenticate; an
 // identity the policy file does not admit gets 403. Both carry a JSON-RPC
