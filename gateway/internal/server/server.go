@@ -4,7 +4,8 @@
 //	POST /mcp      MCP Streamable HTTP (Options.MCP)
 //	GET  /healthz  200 while the process runs
 //	GET  /readyz   200 only when the service's health check answers SERVING, else 503
-//	GET  /metrics  Prometheus metrics
+//	GET  /metrics  Prometheus metrics, behind the same authentication as /rpc and
+//	               /mcp (Options.MetricsProtect), or on -metrics-addr only
 //
 // and serves them with a graceful shutdown (Serve drains in-flight requests
 // when its context ends). /rpc and /mcp are the same pipeline (package edge)
