@@ -312,7 +312,13 @@ func serveMetrics(addr string, h http.Handler, log *slog.Logger) (stop func(), e
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(lis) }()
 	log.Info("metrics listening", "addr", lis.Addr().String())
-	return func() { _ = srv.Close() }, nil
+	return func() {
+		// A scrape in progress finishes; a stuck one does not hold the
+		// gateway's exit.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}, nil
 }
 
 // serveDebug serves net/http/pprof on addr (loopback, checked by config)
