@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -144,12 +145,18 @@ func TestStartupRefusal(t *testing.T) {
 		mutate  func(*config.Config)
 		wantErr bool
 		warn    bool
+		wantMsg string // the refusal names this (else it is ErrNoAuth)
 	}{
-		{"loopback, no auth", func(c *config.Config) { c.Addr = "127.0.0.1:0" }, false, false},
-		{"all interfaces, no auth", func(c *config.Config) { c.Addr = "0.0.0.0:0" }, true, false},
-		{"all interfaces, insecure", func(c *config.Config) { c.Addr = "0.0.0.0:0"; c.InsecureNoAuth = true }, false, true},
-		{"all interfaces, API keys", func(c *config.Config) { c.Addr = "0.0.0.0:0"; c.PolicyFile = keys }, false, false},
-		{"all interfaces, OAuth", func(c *config.Config) { c.Addr = "0.0.0.0:0"; c.OAuthIssuer = "github" }, false, false},
+		{"loopback, no auth", func(c *config.Config) { c.Addr = "127.0.0.1:0" }, false, false, ""},
+		{"all interfaces, no auth", func(c *config.Config) { c.Addr = "0.0.0.0:0" }, true, false, ""},
+		{"all interfaces, insecure", func(c *config.Config) { c.Addr = "0.0.0.0:0"; c.InsecureNoAuth = true }, false, true, ""},
+		{"all interfaces, API keys", func(c *config.Config) { c.Addr = "0.0.0.0:0"; c.PolicyFile = keys }, false, false, ""},
+		{"all interfaces, OAuth with its resource URL", func(c *config.Config) {
+			c.Addr, c.OAuthIssuer, c.ResourceURL = "0.0.0.0:0", "github", "https://ghops.example/mcp"
+		}, false, false, ""},
+		{"all interfaces, OAuth without a resource URL", func(c *config.Config) { c.Addr = "0.0.0.0:0"; c.OAuthIssuer = "github" }, true, false, "-resource-url"},
+		{"all IPv6 interfaces, OAuth without a resource URL", func(c *config.Config) { c.Addr = "[::]:0"; c.OAuthIssuer = "github" }, true, false, "-resource-url"},
+		{"empty host, OAuth without a resource URL", func(c *config.Config) { c.Addr = ":0"; c.OAuthIssuer = "github" }, true, false, "-resource-url"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,6 +166,12 @@ func TestStartupRefusal(t *testing.T) {
 			a, err := app.New(cfg, logs)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("err = %v", err)
+			}
+			if err != nil && tc.wantMsg != "" {
+				if !strings.Contains(err.Error(), tc.wantMsg) {
+					t.Fatalf("err = %v, want it to name %s", err, tc.wantMsg)
+				}
+				return
 			}
 			if err != nil {
 				if !errors.Is(err, app.ErrNoAuth) {
@@ -401,8 +414,12 @@ func TestAudit(t *testing.T) {
 // so another caller's) cannot.
 func TestOAuthGitHub(t *testing.T) {
 	const alice = "ghp_alice0123456789abcdef0123456789abcd"
+	const bob = "gho_bob0123456789abcdef0123456789abcdef"
 	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{GitHubOAuth: true, Hub: &fakehub.Config{Seed: "demo",
-		Tokens: []fakehub.Token{{Value: alice, Login: "alice", Repos: map[string]fakehub.Permission{"octo-org/secret": fakehub.PermRead}}}}})
+		Tokens: []fakehub.Token{
+			{Value: alice, Login: "alice", Repos: map[string]fakehub.Permission{"octo-org/secret": fakehub.PermRead}},
+			{Value: bob, Login: "bob", Repos: map[string]fakehub.Permission{"octo-org/hello-world": fakehub.PermRead}},
+		}}})
 	for _, path := range []string{"/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"} {
 		resp, b := httpcall.Do(t, http.MethodGet, st.URL+path, "")
 		var m struct {
@@ -424,21 +441,29 @@ func TestOAuthGitHub(t *testing.T) {
 			t.Fatalf("call %d with alice's token: %s", i, out["error"])
 		}
 	}
-	if _, out := rpcCall(t, st.URL, "fetch", `{"repo":"octo-org/secret"}`, "Authorization", "Bearer "+fakehub.DemoToken); out["result"] != nil {
-		t.Fatal("octocat read alice's repository: her token was not forwarded for her calls only")
+	if _, out := rpcCall(t, st.URL, "fetch", `{"repo":"octo-org/secret"}`, "Authorization", "Bearer "+bob); out["result"] != nil {
+		t.Fatal("bob read alice's repository: her token was not forwarded for her calls only")
+	}
+	// Bearers that are not GitHub-shaped (the service's demo token, an API
+	// key of this or another gateway) are refused without reaching GitHub.
+	for _, foreign := range []string{fakehub.DemoToken, keyBot, "ghk_writer_0123456789abcdef012345"} {
+		if resp, out := rpcCall(t, st.URL, "fetch", `{"repo":"octo-org/hello-world"}`, "Authorization", "Bearer "+foreign); resp.StatusCode != 401 || out["result"] != nil {
+			t.Fatalf("a non-GitHub bearer got %d %s", resp.StatusCode, out["error"])
+		}
 	}
 	if n := st.Hub.Stats().ByRoute["GET /user"]; n != 2 {
-		t.Errorf("GET /user called %d times, want 2 (once per token, then cached)", n)
+		t.Errorf("GET /user called %d times, want 2 (once per GitHub-shaped token, then cached; never for other bearers)", n)
 	}
-	if strings.Contains(st.Gateway.Logs(), alice) || strings.Contains(st.Gateway.Logs(), fakehub.DemoToken) {
+	if strings.Contains(st.Gateway.Logs(), alice) || strings.Contains(st.Gateway.Logs(), bob) || strings.Contains(st.Gateway.Logs(), fakehub.DemoToken) {
 		t.Error("a caller's token reached the logs")
 	}
 }
 
 // oidcIssuer is a local OIDC issuer: a JWKS endpoint and a signing key.
 type oidcIssuer struct {
-	url    string
-	signer jose.Signer
+	url     string
+	signer  jose.Signer
+	fetches *atomic.Int64 // JWKS requests served
 }
 
 func startIssuer(t *testing.T) *oidcIssuer {
@@ -448,7 +473,9 @@ func startIssuer(t *testing.T) *oidcIssuer {
 		t.Fatal(err)
 	}
 	jwk := jose.JSONWebKey{Key: &key.PublicKey, KeyID: "k1", Algorithm: string(jose.ES256), Use: "sig"}
+	fetches := &atomic.Int64{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		fetches.Add(1)
 		_ = json.NewEncoder(w).Encode(jose.JSONWebKeySet{Keys: []jose.JSONWebKey{jwk}})
 	}))
 	t.Cleanup(srv.Close)
@@ -456,7 +483,7 @@ func startIssuer(t *testing.T) *oidcIssuer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &oidcIssuer{url: srv.URL, signer: signer}
+	return &oidcIssuer{url: srv.URL, signer: signer, fetches: fetches}
 }
 
 // token signs claims with the issuer's key (or signer, when given).

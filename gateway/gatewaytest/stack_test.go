@@ -113,6 +113,10 @@ func TestStackEveryTool(t *testing.T) {
 	}
 }
 
+// callerToken is a GitHub-shaped token fakehub knows (the gateway sends
+// only GitHub-shaped bearers to GitHub's /user).
+const callerToken = "ghu_carol0123456789abcdef0123456789ab"
+
 // TestStackFaults provokes the codes that need GitHub to misbehave.
 func TestStackFaults(t *testing.T) {
 	tests := []struct {
@@ -125,8 +129,9 @@ func TestStackFaults(t *testing.T) {
 	}{
 		{name: "bad caller token -32001", opts: StackOptions{GitHubOAuth: true}, hdr: []string{"Authorization", "Bearer not-a-valid-token"},
 			params: `{"repo":"octo-org/hello-world"}`, wantCode: -32001},
-		{name: "caller token forwarded", opts: StackOptions{GitHubOAuth: true}, hdr: []string{"Authorization", "Bearer " + fakehub.DemoToken},
-			params: `{"repo":"octo-org/hello-world"}`},
+		{name: "caller token forwarded", opts: StackOptions{GitHubOAuth: true, Hub: &fakehub.Config{Seed: "demo", Tokens: []fakehub.Token{
+			{Value: callerToken, Login: "carol", Repos: map[string]fakehub.Permission{"octo-org/hello-world": fakehub.PermRead}}}}},
+			hdr: []string{"Authorization", "Bearer " + callerToken}, params: `{"repo":"octo-org/hello-world"}`},
 		{name: "rate limited -32004", opts: StackOptions{Hub: &fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{RateLimit: "primary"}}}},
 			params: `{"repo":"octo-org/hello-world"}`, wantCode: -32004, wantRetry: true},
 		{name: "upstream 500 -32603", opts: StackOptions{Hub: &fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{ErrorRate: 1, ErrorStatus: 500}}}},

@@ -140,7 +140,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.Auth, err = authn.New(context.Background(), authn.Options{
 		Policy: a.Policy, Issuer: cfg.OAuthIssuer, JWKSURL: cfg.OAuthJWKSURL, Audience: cfg.OAuthAudience,
 		Claim: cfg.OAuthClaim, GitHubAPIURL: cfg.GitHubURL, CacheTTL: cfg.TokenCacheTTL,
-		ResourceURL: cfg.ResourceURL, Sink: a.Sink, Logger: logger,
+		ResourceURL: cfg.ResourceURL, JWKSMinInterval: cfg.JWKSMinInterval, Sink: a.Sink, Logger: logger,
 	})
 	if err != nil {
 		return fail(err)
@@ -232,6 +232,10 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		Logger:        logger,
 		Ready:         a.serviceReady,
 		Metrics:       metrics,
+		MetricsProtect: func(h http.Handler) http.Handler {
+			return a.Auth.Handler(h)
+		},
+		MetricsElsewhere: cfg.MetricsAddr != "",
 	})
 	return a, nil
 }
@@ -241,6 +245,13 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 func (a *App) Serve(ctx context.Context, lis net.Listener) error {
 	if a.Config.DebugAddr != "" {
 		stop, err := serveDebug(a.Config.DebugAddr, a.Logger)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
+	if a.Config.MetricsAddr != "" {
+		stop, err := serveMetrics(a.Config.MetricsAddr, a.Server.MetricsHandler(), a.Logger)
 		if err != nil {
 			return err
 		}
@@ -320,13 +331,35 @@ func (a *App) localCaller() (*policy.Caller, error) {
 		name = u.Username
 	}
 	if a.Policy == nil {
-		return &policy.Caller{Principal: &policy.Principal{Name: name}, Via: "stdio"}, nil
+		return &policy.Caller{Principal: &policy.Principal{Name: name}, Via: policy.KindLocal}, nil
 	}
-	pr := a.Policy.ForIdentity(name)
+	pr := a.Policy.ForIdentity(policy.KindLocal, name)
 	if pr == nil {
 		return nil, fmt.Errorf("the policy file has no principal %q (the local user) and no default", name)
 	}
-	return &policy.Caller{Principal: pr, Via: "stdio"}, nil
+	return &policy.Caller{Principal: pr, Via: policy.KindLocal}, nil
+}
+
+// serveMetrics serves /metrics alone on addr (-metrics-addr) until stop is
+// called: a scraper reaches it without the callers' credentials, so it
+// belongs on an address only the monitoring network reaches.
+func serveMetrics(addr string, h http.Handler, log *slog.Logger) (stop func(), err error) {
+	lis, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics listener: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", h)
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(lis) }()
+	log.Info("metrics listening", "addr", lis.Addr().String())
+	return func() {
+		// A scrape in progress finishes; a stuck one does not hold the
+		// gateway's exit.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(ctx)
+	}, nil
 }
 
 // serveDebug serves net/http/pprof on addr (loopback, checked by config)

@@ -10,10 +10,16 @@
 //     of two issuers:
 //   - GitHub: the caller's GitHub token is verified once (GET /user),
 //     cached briefly by its hash, forwarded to the service for that
-//     caller's calls only, and its login is the principal.
+//     caller's calls only, and its login names the principal
+//     ("github:<login>"). Only GitHub-shaped bearers are ever sent there.
 //   - any OIDC issuer: a JWT access token verified against the issuer's
 //     JWKS (signature, iss, aud, exp; github.com/coreos/go-oidc), whose
-//     configured claim names the principal.
+//     configured claim names the principal ("oidc:<value>"). The JWKS is
+//     fetched at most once per JWKSMinInterval (jwks.go).
+//
+// Principals are keyed by kind (policy.ForIdentity): an identity never
+// takes an API-key principal's rules or quota. OAuth on a wildcard address
+// needs an explicit resource URL (docs/security.md).
 //
 // A missing or invalid credential gets 401 with WWW-Authenticate; an
 // identity the policy file does not admit gets 403. Both carry a JSON-RPC
@@ -31,8 +37,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -53,6 +61,11 @@ const IssuerGitHub = "github"
 // GitHubAuthorizationServer is GitHub's OAuth authorization server, as the
 // metadata document names it.
 const GitHubAuthorizationServer = "https://github.com/login/oauth"
+
+// DefaultJWKSMinInterval is the least time between two JWKS fetches when
+// none is configured (-oauth-jwks-min-interval): a key rotated in at the
+// issuer is accepted at most this long after the last fetch.
+const DefaultJWKSMinInterval = 30 * time.Second
 
 // MetadataPath is where the RFC 9728 metadata is served; the same document
 // is also served at MetadataPath + the resource's path (/mcp), where MCP
@@ -80,6 +93,12 @@ type Options struct {
 	ResourceURL string
 	// HTTPClient calls GitHub and the JWKS (default: 10 s timeout).
 	HTTPClient *http.Client
+	// JWKSMinInterval is the least time between two fetches of the JWKS
+	// (default DefaultJWKSMinInterval): a token whose key is unknown makes
+	// go-oidc fetch the set again, and a stream of forged tokens must not
+	// become a stream of fetches. Within the interval the last set fetched
+	// is used again.
+	JWKSMinInterval time.Duration
 	// Sink reports refusals; Logger gets the rest.
 	Sink   *rpcerror.Sink
 	Logger *slog.Logger
@@ -130,12 +149,19 @@ func New(ctx context.Context, o Options) (*Authenticator, error) {
 		if aud == "" {
 			aud = o.ResourceURL
 		}
-		keys := oidc.NewRemoteKeySet(oidc.ClientContext(ctx, o.HTTPClient), o.JWKSURL)
+		if o.JWKSMinInterval <= 0 {
+			o.JWKSMinInterval = DefaultJWKSMinInterval
+		}
+		jwksClient := &http.Client{Timeout: o.HTTPClient.Timeout, Transport: newJWKSLimiter(o.HTTPClient.Transport, o.JWKSMinInterval)}
+		keys := oidc.NewRemoteKeySet(oidc.ClientContext(ctx, jwksClient), o.JWKSURL)
 		a.oidc = oidc.NewVerifier(o.Issuer, keys, &oidc.Config{ClientID: aud, SupportedSigningAlgs: []string{
 			oidc.RS256, oidc.RS384, oidc.RS512, oidc.ES256, oidc.ES384, oidc.ES512, oidc.PS256, oidc.PS384, oidc.PS512, oidc.EdDSA,
 		}})
 	}
 	if o.Issuer != "" {
+		if err := checkResourceURL(o.ResourceURL); err != nil {
+			return nil, err
+		}
 		as := o.Issuer
 		if o.Issuer == IssuerGitHub {
 			as = GitHubAuthorizationServer
@@ -217,12 +243,20 @@ func (a *Authenticator) Handler(next http.Handler) http.Handler {
 			return
 		case c.Principal == nil:
 			a.refuse(w, r, http.StatusForbidden, rpcerror.PermissionDenied,
-				"Permission denied: "+c.Via+" identity is not a principal of the policy", &rpcerror.Policy{Rule: "principals", Detail: "no entry and no default in the policy file"})
+				"Permission denied: "+string(c.Via)+" identity is not a principal of the policy", &rpcerror.Policy{Rule: "principals", Detail: "no entry and no default in the policy file"})
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(policy.WithCaller(r.Context(), c)))
 	})
 }
+
+// githubShaped is what a GitHub token looks like: the prefixed shapes
+// (ghp_ classic, gho_ OAuth, ghu_ user-to-server, ghs_ server-to-server,
+// ghr_ refresh, github_pat_ fine-grained) and the 40-hex-digit OAuth tokens
+// of before 2021. Any other bearer (a mistyped or foreign API key, a
+// token meant for another service) is refused without being sent to
+// GitHub: a secret is never shown to a party it was not made for.
+var githubShaped = regexp.MustCompile(`^(?:gh[pousr]_[A-Za-z0-9_]{8,251}|github_pat_[A-Za-z0-9_]{8,251}|[0-9a-f]{40})$`)
 
 // errInvalid marks a credential that is wrong (401), as opposed to one that
 // cannot be checked now.
@@ -233,7 +267,7 @@ var errInvalid = errors.New("authn: invalid credential")
 // that name.
 func (a *Authenticator) authenticate(ctx context.Context, token string) (*policy.Caller, error) {
 	if pr := a.o.Policy.ByKey(token); pr != nil {
-		return &policy.Caller{Principal: pr, Via: "api-key"}, nil
+		return &policy.Caller{Principal: pr, Via: policy.KindAPIKey}, nil
 	}
 	switch {
 	case a.oidc != nil && strings.Count(token, ".") == 2:
@@ -249,13 +283,13 @@ func (a *Authenticator) authenticate(ctx context.Context, token string) (*policy
 		if id == "" {
 			return nil, fmt.Errorf("%w: no %q claim", errInvalid, a.o.Claim)
 		}
-		return &policy.Caller{Principal: a.o.Policy.ForIdentity(id), Via: "oidc"}, nil
-	case a.github != nil:
+		return &policy.Caller{Principal: a.o.Policy.ForIdentity(policy.KindOIDC, id), Via: policy.KindOIDC}, nil
+	case a.github != nil && githubShaped.MatchString(token):
 		login, err := a.github.verify(ctx, token)
 		if err != nil {
 			return nil, err
 		}
-		return &policy.Caller{Principal: a.o.Policy.ForIdentity(login), Via: "github", GitHubToken: token}, nil
+		return &policy.Caller{Principal: a.o.Policy.ForIdentity(policy.KindGitHub, login), Via: policy.KindGitHub, GitHubToken: token}, nil
 	}
 	return nil, errInvalid
 }
@@ -312,6 +346,21 @@ func bearer(h string) (string, bool) {
 	}
 	t := strings.TrimSpace(h[len(prefix):])
 	return t, t != ""
+}
+
+// checkResourceURL refuses a resource URL on a wildcard host: the metadata
+// would send clients to http://0.0.0.0:P/mcp (or [::]), which names no
+// server, and tokens would be minted for that audience.
+func checkResourceURL(resource string) error {
+	u, err := url.Parse(resource)
+	if err != nil {
+		return fmt.Errorf("authn: resource URL %q: %w", resource, err)
+	}
+	h := u.Hostname()
+	if ip := net.ParseIP(h); h == "" || ip != nil && ip.IsUnspecified() {
+		return fmt.Errorf("authn: OAuth on a wildcard address needs -resource-url (GHOPS_RESOURCE_URL), the URL clients reach the MCP endpoint at; %q names no server", resource)
+	}
+	return nil
 }
 
 // isLoopbackHost reports whether h is localhost or a loopback IP (an OIDC

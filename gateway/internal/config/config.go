@@ -22,7 +22,9 @@
 //	-oauth-claim          GHOPS_OAUTH_CLAIM              sub (OIDC claim naming the principal)
 //	-github-url           GITHUB_API_URL                 https://api.github.com/ (verifying GitHub tokens)
 //	-token-cache-ttl      GHOPS_TOKEN_CACHE_TTL          60s (a verified GitHub token is trusted this long)
-//	-resource-url         GHOPS_RESOURCE_URL             http://<addr>/mcp (RFC 9728 resource)
+//	-resource-url         GHOPS_RESOURCE_URL             http://<addr>/mcp (RFC 9728 resource; required with OAuth on a wildcard address)
+//	-oauth-jwks-min-interval GHOPS_OAUTH_JWKS_MIN_INTERVAL 30s (least time between two JWKS fetches)
+//	-metrics-addr         GHOPS_METRICS_ADDR             "" (/metrics on the main listener, behind its authentication; else only on this address)
 //	-read-only            GHOPS_READ_ONLY                false (refuse every writing tool)
 //	-insecure-no-auth     GHOPS_INSECURE_NO_AUTH         false (allow a non-loopback address without auth)
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
@@ -128,6 +130,12 @@ type Config struct {
 	TokenCacheTTL time.Duration
 	// ResourceURL is the MCP endpoint's canonical URL (RFC 9728).
 	ResourceURL string
+	// JWKSMinInterval is the least time between two fetches of the OIDC
+	// issuer's JWKS (a forged token must not cause a fetch each time).
+	JWKSMinInterval time.Duration
+	// MetricsAddr serves /metrics on its own listener ("": on the main
+	// one, which then asks for the same credentials as /rpc and /mcp).
+	MetricsAddr string
 	// ReadOnly refuses every tool that is not read-only.
 	ReadOnly bool
 	// InsecureNoAuth allows serving a non-loopback address without
@@ -187,6 +195,7 @@ func Default() Config {
 		OAuthClaim:       "sub",
 		GitHubURL:        "https://api.github.com/",
 		TokenCacheTTL:    time.Minute,
+		JWKSMinInterval:  30 * time.Second,
 		RedisTimeout:     50 * time.Millisecond,
 		QuotaFailOpen:    true,
 		SessionSecret:    randomSecret(),
@@ -266,6 +275,8 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		ghURL    = fs.String("github-url", env("GITHUB_API_URL", c.GitHubURL), "GitHub's REST root, for verifying callers' GitHub tokens (GITHUB_API_URL)")
 		cacheTTL = fs.String("token-cache-ttl", env("GHOPS_TOKEN_CACHE_TTL", c.TokenCacheTTL.String()), "how long a verified GitHub token is trusted (GHOPS_TOKEN_CACHE_TTL)")
 		resource = fs.String("resource-url", env("GHOPS_RESOURCE_URL", ""), "canonical URL of the MCP endpoint, for OAuth metadata; default http://<addr>/mcp (GHOPS_RESOURCE_URL)")
+		jwksMin  = fs.String("oauth-jwks-min-interval", env("GHOPS_OAUTH_JWKS_MIN_INTERVAL", c.JWKSMinInterval.String()), "least time between two fetches of the OIDC issuer's JWKS (GHOPS_OAUTH_JWKS_MIN_INTERVAL)")
+		metrics  = fs.String("metrics-addr", env("GHOPS_METRICS_ADDR", ""), "serve /metrics on this address only; on the main listener, behind its authentication, when empty (GHOPS_METRICS_ADDR)")
 		readOnly = fs.Bool("read-only", envBool("read-only", "GHOPS_READ_ONLY"), "refuse every tool that writes, whoever calls (GHOPS_READ_ONLY)")
 		insecure = fs.Bool("insecure-no-auth", envBool("insecure-no-auth", "GHOPS_INSECURE_NO_AUTH"), "serve a non-loopback address without authentication (GHOPS_INSECURE_NO_AUTH)")
 		publish  = fs.String("published-addr", env("GHOPS_PUBLISHED_ADDR", ""), "host:port the container runtime publishes -addr on (docker -p, compose ports); a loopback one silences the not-loopback warning (GHOPS_PUBLISHED_ADDR)")
@@ -362,6 +373,15 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		c.ResourceURL = "http://" + c.Addr + "/mcp"
 	} else if !isHTTPURL(c.ResourceURL) {
 		bad("resource-url", errors.New("must be an http(s) URL"))
+	}
+	if c.JWKSMinInterval, err = positiveDuration(*jwksMin); err != nil {
+		bad("oauth-jwks-min-interval", err)
+	}
+	c.MetricsAddr = *metrics
+	if c.MetricsAddr != "" {
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			bad("metrics-addr", errors.New("must be host:port"))
+		}
 	}
 	if *secret != "" {
 		if len(*secret) < 16 {

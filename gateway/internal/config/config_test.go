@@ -54,6 +54,25 @@ func TestLoad(t *testing.T) {
 				}
 			}},
 		{name: "oidc without jwks", args: []string{"-oauth-issuer", "https://idp.example"}, wantErr: "oauth-jwks-url"},
+		{name: "jwks interval and metrics address defaults", check: func(t *testing.T, c Config) {
+			if c.JWKSMinInterval != 30*time.Second || c.MetricsAddr != "" {
+				t.Errorf("defaults: %v %q", c.JWKSMinInterval, c.MetricsAddr)
+			}
+		}},
+		{name: "jwks interval and metrics address from env", env: map[string]string{"GHOPS_OAUTH_JWKS_MIN_INTERVAL": "5m", "GHOPS_METRICS_ADDR": "0.0.0.0:9090"},
+			check: func(t *testing.T, c Config) {
+				if c.JWKSMinInterval != 5*time.Minute || c.MetricsAddr != "0.0.0.0:9090" {
+					t.Errorf("env: %v %q", c.JWKSMinInterval, c.MetricsAddr)
+				}
+			}},
+		{name: "jwks interval flag beats env", args: []string{"-oauth-jwks-min-interval", "1s"}, env: map[string]string{"GHOPS_OAUTH_JWKS_MIN_INTERVAL": "5m"},
+			check: func(t *testing.T, c Config) {
+				if c.JWKSMinInterval != time.Second {
+					t.Errorf("flag: %v", c.JWKSMinInterval)
+				}
+			}},
+		{name: "bad jwks interval", args: []string{"-oauth-jwks-min-interval", "0s"}, wantErr: "oauth-jwks-min-interval"},
+		{name: "bad metrics address", args: []string{"-metrics-addr", "9090"}, wantErr: "metrics-addr"},
 		{name: "bad issuer", args: []string{"-oauth-issuer", "gitlab"}, wantErr: "oauth-issuer"},
 		{name: "bad in-flight", args: []string{"-max-in-flight", "0"}, wantErr: "max-in-flight"},
 		{name: "profiler off loopback", args: []string{"-debug-addr", "0.0.0.0:6060"}, wantErr: "debug-addr"},

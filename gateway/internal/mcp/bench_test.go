@@ -73,7 +73,7 @@ func BenchmarkToolsCallStateless(b *testing.B) {
 func BenchmarkToolsCallSession(b *testing.B) {
 	h, s := benchHandler(b)
 	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"x"}}}`
-	sid := s.sess.mint(V20250618)
+	sid := s.sess.mint(V20250618, "")
 	b.ReportAllocs()
 	for b.Loop() {
 		benchPost(b, h, body, "MCP-Protocol-Version", V20250618, "Mcp-Session-Id", sid)

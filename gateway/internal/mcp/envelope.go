@@ -17,6 +17,7 @@ import (
 
 	"ghops.dev/gateway/internal/edge"
 	wire "ghops.dev/gateway/internal/jsonrpc"
+	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolschema"
 )
@@ -46,6 +47,7 @@ type envelope struct {
 	header    string   // MCP-Protocol-Version as sent
 	hasHeader bool     // the header was sent
 	sessionID string   // Mcp-Session-Id as sent
+	binding   string   // the principal the session was checked against
 	session   string   // the valid session's version ("" otherwise)
 	methods   []string // Mcp-Method values
 	names     []string // Mcp-Name values
@@ -74,7 +76,7 @@ func connOf(x *edge.Exchange) *conn {
 }
 
 // Begin implements edge.Transport: the rules that concern a whole body.
-func (t *transport) Begin(_ context.Context, x *edge.Exchange, calls []*edge.Call, batch bool) *edge.Refusal {
+func (t *transport) Begin(ctx context.Context, x *edge.Exchange, calls []*edge.Call, batch bool) *edge.Refusal {
 	version := ""
 	if t.stdio {
 		version, _ = connOf(x).negotiated()
@@ -93,13 +95,13 @@ func (t *transport) Begin(_ context.Context, x *edge.Exchange, calls []*edge.Cal
 			return &edge.Refusal{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
 		}
 		if env.sessionID != "" {
-			v, err := t.s.sess.check(env.sessionID)
+			v, err := t.s.sess.check(env.sessionID, binding(ctx))
 			if err != nil && !(len(calls) == 1 && calls[0].Request != nil && calls[0].Request.Method == "initialize") {
 				e := rpcerror.New(rpcerror.InvalidRequest, "")
 				e.Message = "Unknown or expired session: initialize a new one"
 				return &edge.Refusal{Err: e, Status: http.StatusNotFound}
 			}
-			env.session = v
+			env.session, env.binding = v, binding(ctx)
 		}
 		switch {
 		case env.hasHeader && isSupported(env.header):
@@ -420,7 +422,7 @@ func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Ca
 		cn.version = res.ProtocolVersion
 		cn.mu.Unlock()
 	} else {
-		x.SetHeader(headerSessionID, t.s.sess.mint(res.ProtocolVersion))
+		x.SetHeader(headerSessionID, t.s.sess.mint(res.ProtocolVersion, binding(ctx)))
 	}
 	return a
 }
@@ -429,9 +431,11 @@ func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Ca
 func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Call, r resolved) edge.Answer {
 	name := r.p.name
 	if _, ok := t.s.reg.Lookup(name); !ok {
+		// The allowed values are the tools this caller can see (its
+		// tools/list), never the hidden ones.
 		e := rpcerror.InvalidParams(name, []toolschema.Violation{{
 			Message: "must be equal to one of the allowed values", Path: "/name", Keyword: "enum",
-			Params: map[string]any{"allowedValues": t.s.names}, Value: name,
+			Params: map[string]any{"allowedValues": t.s.visible(ctx)}, Value: name,
 		}})
 		e.Message = "Unknown tool: " + clip(name, 100)
 		return edge.Answer{Err: e, Tool: "unknown"}
@@ -484,9 +488,22 @@ func (t *transport) scope(x *edge.Exchange) string {
 		return fmt.Sprintf("stdio:%p", x.Stream)
 	}
 	if env, ok := x.State.(*envelope); ok && env.session != "" {
-		return "http:" + env.sessionID
+		// The id was checked against this principal (Begin); naming the
+		// principal here too keeps scopes apart even so.
+		return "http:" + env.binding + "\x00" + env.sessionID
 	}
 	return ""
+}
+
+// binding names the principal of ctx's caller for the session ids: its
+// kind (how it authenticated) and name; "" without authentication (every
+// caller of such a gateway is the same principal).
+func binding(ctx context.Context) string {
+	c := policy.CallerFrom(ctx)
+	if c == nil {
+		return ""
+	}
+	return string(c.Via) + ":" + c.Name()
 }
 
 // inflightKey names an in-flight request within its scope.

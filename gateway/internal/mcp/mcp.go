@@ -296,6 +296,24 @@ func (s *Server) toolsetFor(ctx context.Context) (*toolset, error) {
 	return ts, nil
 }
 
+// visible returns the names of the tools ctx's caller sees in tools/list,
+// for an unknown tool's error.
+func (s *Server) visible(ctx context.Context) []any {
+	var pr *policy.Principal
+	if c := policy.CallerFrom(ctx); c != nil {
+		pr = c.Principal
+	}
+	if pr == nil && !s.readOnly {
+		return s.names
+	}
+	names := policy.Allowed(pr, s.tools, s.readOnly)
+	out := make([]any, len(names))
+	for i, n := range names {
+		out[i] = n
+	}
+	return out
+}
+
 // Close ends the server's sessions.
 func (s *Server) Close() {
 	s.mu.Lock()

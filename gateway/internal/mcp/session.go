@@ -20,6 +20,12 @@ import (
 // Any replica holding the same secret accepts an id any other replica minted;
 // an id with a bad mac, an unknown version or older than the maximum age is
 // refused, which the transport answers with 404 (the client re-initializes).
+//
+// A session is bound to the principal that initialized it: the MAC also
+// covers the principal's kind and name (binding), which the id does not
+// carry, so an id presented by another principal fails the check like a
+// forged one: it gives no access and its notifications/cancelled reach
+// nothing (docs/security.md).
 type sessions struct {
 	secret []byte
 	maxAge time.Duration
@@ -44,33 +50,38 @@ const maxVerified = 10000
 // errBadSession says a session id was forged, garbled, unknown or expired.
 var errBadSession = errors.New("mcp: unknown or expired session")
 
-// mint returns a new session id for a session negotiated at version.
-func (s *sessions) mint(version string) string {
+// mint returns a new session id for a session negotiated at version by the
+// principal binding names.
+func (s *sessions) mint(version, binding string) string {
 	var nonce [9]byte
 	_, _ = rand.Read(nonce[:])
 	payload := version + "." + strconv.FormatInt(s.now().Unix(), 10) + "." + base64.RawURLEncoding.EncodeToString(nonce[:])
 	p := base64.RawURLEncoding.EncodeToString([]byte(payload))
-	return "s1." + p + "." + base64.RawURLEncoding.EncodeToString(s.mac(p))
+	return "s1." + p + "." + base64.RawURLEncoding.EncodeToString(s.mac(p, binding))
 }
 
-// mac is the truncated HMAC of the encoded payload.
-func (s *sessions) mac(p string) []byte {
+// mac is the truncated HMAC of the encoded payload and the binding.
+func (s *sessions) mac(p, binding string) []byte {
 	m := hmac.New(sha256.New, s.secret)
 	m.Write([]byte("ghops-mcp-session\x00"))
+	m.Write([]byte(binding))
+	m.Write([]byte{0})
 	m.Write([]byte(p))
 	return m.Sum(nil)[:16]
 }
 
-// check verifies id and returns the protocol version the session negotiated.
-func (s *sessions) check(id string) (string, error) {
-	if v, ok := s.verified.Load(id); ok {
+// check verifies id as presented by the principal binding names and returns
+// the protocol version the session negotiated.
+func (s *sessions) check(id, binding string) (string, error) {
+	key := binding + "\x00" + id
+	if v, ok := s.verified.Load(key); ok {
 		e := v.(verifiedID)
 		if err := s.fresh(e.issued); err != nil {
 			return "", err
 		}
 		return e.version, nil
 	}
-	version, issued, err := s.verify(id)
+	version, issued, err := s.verify(id, binding)
 	if err != nil {
 		return "", err
 	}
@@ -78,7 +89,7 @@ func (s *sessions) check(id string) (string, error) {
 		s.verified.Clear()
 		s.count.Store(1)
 	}
-	s.verified.Store(id, verifiedID{version: version, issued: issued})
+	s.verified.Store(key, verifiedID{version: version, issued: issued})
 	return version, nil
 }
 
@@ -93,8 +104,9 @@ func (s *sessions) fresh(issued time.Time) error {
 	return nil
 }
 
-// verify checks id's MAC and fields and returns its version and issue time.
-func (s *sessions) verify(id string) (string, time.Time, error) {
+// verify checks id's MAC (under binding) and fields and returns its
+// version and issue time.
+func (s *sessions) verify(id, binding string) (string, time.Time, error) {
 	if len(id) > 256 {
 		return "", time.Time{}, errBadSession
 	}
@@ -103,7 +115,7 @@ func (s *sessions) verify(id string) (string, time.Time, error) {
 		return "", time.Time{}, errBadSession
 	}
 	got, err := base64.RawURLEncoding.DecodeString(parts[2])
-	if err != nil || !hmac.Equal(got, s.mac(parts[1])) {
+	if err != nil || !hmac.Equal(got, s.mac(parts[1], binding)) {
 		return "", time.Time{}, errBadSession
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(parts[1])

@@ -37,7 +37,7 @@ func TestSessionsAcrossReplicas(t *testing.T) {
 func TestSessionIDs(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	s := &sessions{secret: []byte("k"), maxAge: time.Hour, now: func() time.Time { return now }}
-	id := s.mint(V20250618)
+	id := s.mint(V20250618, "api-key:a")
 	tests := []struct {
 		name    string
 		id      string
@@ -50,13 +50,18 @@ func TestSessionIDs(t *testing.T) {
 		{"tampered mac", id[:len(id)-2] + "AA", now, true},
 		{"tampered payload", strings.Replace(id, "s1.", "s1.A", 1), now, true},
 		{"garbage", "hello", now, true},
+		{"another principal", id, now, true},
 		{"empty", "", now, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			at := tc.at
 			s.now = func() time.Time { return at }
-			v, err := s.check(tc.id)
+			b := "api-key:a"
+			if tc.name == "another principal" {
+				b = "github:a"
+			}
+			v, err := s.check(tc.id, b)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("check err %v, wantErr %v", err, tc.wantErr)
 			}

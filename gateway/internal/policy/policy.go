@@ -5,15 +5,32 @@
 // A policy file:
 //
 //	principals:
-//	  - name: ci-bot            # unique; also the identity OAuth and stdio map to
+//	  - name: ci-bot            # unique; an API-key principal (it has a key)
 //	    key_sha256: 9f86d0...   # hex SHA-256 of an API key (keys are never stored in clear)
 //	    read_only: true         # only read-only tools
 //	    tools: ["get_*", "read_file"]   # tool names or globs (default: all)
 //	    repos: ["octo-org/*"]   # owner/name globs (default: all)
 //	    rate_per_minute: 120    # token bucket, burst of one minute (default: unlimited)
 //	    concurrency: 4          # calls in flight at once (default: unlimited)
+//	  - name: github:octocat    # a GitHub login (OAuth with GitHub as the issuer)
+//	    repos: ["octo-org/*"]
+//	  - name: oidc:auth0|12345  # an OIDC identity (the -oauth-claim value, "sub" by default)
+//	  - name: alice             # no key, no prefix: any signed-in identity named alice
 //	default:                    # rules for an authenticated identity with no entry
 //	  read_only: true           # (absent: such identities are refused)
+//
+// Principals are keyed by kind (docs/security.md): an API key finds its
+// principal by the key's hash only; a GitHub login finds "github:<login>"
+// (case-insensitively, as GitHub compares logins), an OIDC identity
+// "oidc:<value>", and either of them then a principal of that bare name
+// that has no key (the format of earlier policy files). A login or a claim
+// equal to an API-key principal's name never takes that principal's rules
+// or quota: under the default rules it is named "github:<login>" or
+// "oidc:<value>", a name no API-key principal can have. The local user of
+// stdio (the operator) maps to the principal of its bare name, as before.
+//
+// Repository globs are matched case-insensitively against the canonical
+// (lower-cased) owner/name, as GitHub resolves owner and name.
 //
 // Decoding is strict: unknown fields, duplicate names or keys, malformed
 // hashes, invalid globs and tool globs that match no tool are errors, each
@@ -61,10 +78,26 @@ type Principal struct {
 	Rules `yaml:",inline"`
 }
 
+// Kind is how an identity was established; principals are keyed by it so
+// that identities of different kinds never share rules or quota.
+type Kind string
+
+// The kinds of identity.
+const (
+	// KindAPIKey is an API key of the policy file.
+	KindAPIKey Kind = "api-key"
+	// KindGitHub is a GitHub login (GitHub as the OAuth issuer).
+	KindGitHub Kind = "github"
+	// KindOIDC is an OIDC token's claim.
+	KindOIDC Kind = "oidc"
+	// KindLocal is the user running a stdio gateway.
+	KindLocal Kind = "stdio"
+)
+
 // Policy is a parsed, checked policy file.
 type Policy struct {
 	principals []*Principal
-	byName     map[string]*Principal
+	byName     map[string]*Principal // bare names and canonical "kind:id" names
 	byKey      map[[sha256.Size]byte]*Principal
 	fallback   *Rules
 }
@@ -75,9 +108,30 @@ type file struct {
 	Default    *Rules       `yaml:"default"`
 }
 
-// nameRE is what a principal name may look like (it reaches logs and
-// metrics labels).
+// nameRE is what a principal's bare name may look like (it reaches logs
+// and metrics labels).
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@+-]{0,99}$`)
+
+// loginRE is a GitHub login (a bot's "[bot]" suffix included).
+var loginRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]{0,38}(\[bot\])?$`)
+
+// claimRE is an OIDC claim value a policy file may name: printable ASCII
+// without spaces (subjects such as "auth0|123" or URLs), bounded.
+var claimRE = regexp.MustCompile(`^[\x21-\x7e]{1,255}$`)
+
+// canonicalName returns the key a principal's name is stored under and
+// whether the name is well-formed: "github:<lower-cased login>",
+// "oidc:<claim>", or the bare name.
+func canonicalName(name string) (string, bool) {
+	switch {
+	case strings.HasPrefix(name, string(KindGitHub)+":"):
+		login := name[len(KindGitHub)+1:]
+		return string(KindGitHub) + ":" + strings.ToLower(login), loginRE.MatchString(login)
+	case strings.HasPrefix(name, string(KindOIDC)+":"):
+		return name, claimRE.MatchString(name[len(KindOIDC)+1:])
+	}
+	return name, nameRE.MatchString(name)
+}
 
 // Load reads and checks a policy file; tools are the tool names that exist
 // (every tool glob must match one of them).
@@ -112,17 +166,21 @@ func Parse(doc []byte, tools []string) (*Policy, error) {
 			continue
 		}
 		where := fmt.Sprintf("principal %q", pr.Name)
-		if !nameRE.MatchString(pr.Name) {
-			errs = append(errs, fmt.Errorf("principals[%d]: name %q must be 1-100 letters, digits or ._@+- and start with a letter or digit", i, pr.Name))
+		key, ok := canonicalName(pr.Name)
+		if !ok {
+			errs = append(errs, fmt.Errorf("principals[%d]: name %q must be 1-100 letters, digits or ._@+- and start with a letter or digit, "+
+				"or github:<login>, or oidc:<claim value> (printable, no spaces)", i, pr.Name))
 			continue
 		}
-		if p.byName[pr.Name] != nil {
+		if p.byName[key] != nil {
 			errs = append(errs, fmt.Errorf("%s: named twice", where))
 			continue
 		}
-		p.byName[pr.Name] = pr
+		p.byName[key] = pr
 		p.principals = append(p.principals, pr)
-		if pr.KeySHA256 != "" {
+		if pr.KeySHA256 != "" && strings.Contains(pr.Name, ":") {
+			errs = append(errs, fmt.Errorf("%s: a github: or oidc: principal has no API key (give the key to a principal with a bare name)", where))
+		} else if pr.KeySHA256 != "" {
 			sum, err := hex.DecodeString(pr.KeySHA256)
 			if err != nil || len(sum) != sha256.Size || strings.ToLower(pr.KeySHA256) != pr.KeySHA256 {
 				errs = append(errs, fmt.Errorf("%s: key_sha256 must be 64 lowercase hex digits (sha256sum of the key)", where))
@@ -169,10 +227,25 @@ func checkRules(where string, r *Rules, tools []string) []error {
 }
 
 // match reports whether name matches glob (case-sensitive, as tool names
-// and GitHub owner/name paths in the API are compared).
+// are compared).
 func match(glob, name string) bool {
 	ok, err := path.Match(glob, name)
 	return err == nil && ok
+}
+
+// CanonicalRepo is the form of an owner/name the policy compares: GitHub
+// resolves owners and names case-insensitively, so "Octo-Org/Secret" is
+// the repository "octo-org/secret" and must meet the same rules.
+func CanonicalRepo(repo string) string { return strings.ToLower(repo) }
+
+// RepoAllowed reports whether pr may touch repository repo (any case):
+// true without a principal or without repos globs.
+func RepoAllowed(pr *Principal, repo string) bool {
+	if pr == nil || len(pr.Repos) == 0 {
+		return true
+	}
+	c := CanonicalRepo(repo)
+	return slices.ContainsFunc(pr.Repos, func(g string) bool { return match(strings.ToLower(g), c) })
 }
 
 // ByKey returns the principal whose API key is key (nil if none). The key
@@ -188,18 +261,32 @@ func (p *Policy) ByKey(key string) *Principal {
 // HasKeys reports whether some principal has an API key.
 func (p *Policy) HasKeys() bool { return p != nil && len(p.byKey) > 0 }
 
-// ForIdentity returns the principal an authenticated identity (a GitHub
-// login, an OIDC claim, the local user) maps to: its entry, else the
-// default rules under that name, else nil (refused).
-func (p *Policy) ForIdentity(identity string) *Principal {
-	if p == nil {
-		return &Principal{Name: identity}
+// ForIdentity returns the principal an authenticated identity of kind
+// (a GitHub login, an OIDC claim, the local user) maps to: its
+// "kind:identity" entry, else an entry of the bare name that has no API
+// key (the local user: any entry of that name), else the default rules
+// under the name "kind:identity" (the bare name for the local user), else
+// nil (refused). An API-key principal is never the answer for a GitHub or
+// OIDC identity: only its key finds it.
+func (p *Policy) ForIdentity(kind Kind, identity string) *Principal {
+	qualified := identity
+	switch kind {
+	case KindGitHub:
+		qualified = string(KindGitHub) + ":" + strings.ToLower(identity)
+	case KindOIDC:
+		qualified = string(KindOIDC) + ":" + identity
 	}
-	if pr := p.byName[identity]; pr != nil {
+	if p == nil {
+		return &Principal{Name: qualified}
+	}
+	if pr := p.byName[qualified]; pr != nil {
+		return pr
+	}
+	if pr := p.byName[identity]; pr != nil && (kind == KindLocal || pr.KeySHA256 == "") {
 		return pr
 	}
 	if p.fallback != nil {
-		return &Principal{Name: identity, Rules: *p.fallback}
+		return &Principal{Name: qualified, Rules: *p.fallback}
 	}
 	return nil
 }
@@ -221,9 +308,10 @@ type Tool struct {
 	ReadOnly bool
 }
 
-// Check decides a call of tool on repo ("" when the tool names none) by pr,
-// under the gateway-wide readOnly; nil means allowed.
-func Check(pr *Principal, tool Tool, repo string, readOnly bool) *Denial {
+// Check decides a call of tool on repos (every repository the call names;
+// none for a tool that names none) by pr, under the gateway-wide readOnly;
+// nil means allowed. Repositories are compared in canonical form.
+func Check(pr *Principal, tool Tool, repos []string, readOnly bool) *Denial {
 	if readOnly && !tool.ReadOnly {
 		return &Denial{Rule: "read_only", Detail: "the gateway is read-only: " + tool.Name + " writes"}
 	}
@@ -236,8 +324,10 @@ func Check(pr *Principal, tool Tool, repo string, readOnly bool) *Denial {
 	if pr.ReadOnly && !tool.ReadOnly {
 		return &Denial{Rule: "read_only", Detail: "principal " + pr.Name + " is read-only: " + tool.Name + " writes"}
 	}
-	if repo != "" && len(pr.Repos) > 0 && !slices.ContainsFunc(pr.Repos, func(g string) bool { return match(g, repo) }) {
-		return &Denial{Rule: "repos", Detail: "allowed repositories: " + strings.Join(pr.Repos, ", ")}
+	for _, repo := range repos {
+		if !RepoAllowed(pr, repo) {
+			return &Denial{Rule: "repos", Detail: "allowed repositories: " + strings.Join(pr.Repos, ", ")}
+		}
 	}
 	return nil
 }
@@ -247,7 +337,7 @@ func Check(pr *Principal, tool Tool, repo string, readOnly bool) *Denial {
 func Allowed(pr *Principal, all []Tool, readOnly bool) []string {
 	var out []string
 	for _, t := range all {
-		if d := Check(pr, t, "", readOnly); d == nil {
+		if d := Check(pr, t, nil, readOnly); d == nil {
 			out = append(out, t.Name)
 		}
 	}
@@ -260,7 +350,7 @@ type Caller struct {
 	// (every tool, every repository).
 	Principal *Principal
 	// Via names how it authenticated: "api-key", "github", "oidc", "stdio".
-	Via string
+	Via Kind
 	// GitHubToken is the caller's own GitHub token (GitHub as the OAuth
 	// issuer), forwarded to the service for this caller's calls only.
 	GitHubToken string

@@ -35,6 +35,12 @@ func TestParseRefuses(t *testing.T) {
 		{"repo not owner/name", "principals:\n  - name: a\n    repos: [octo-org]\n", "owner/name"},
 		{"negative rate", "principals:\n  - name: a\n    rate_per_minute: -1\n", "must not be negative"},
 		{"bad default", "default:\n  tools: [nope]\n", "default: tools entry"},
+		{"github principal with a key", "principals:\n  - name: github:octocat\n    key_sha256: " + keyHash("k") + "\n", "has no API key"},
+		{"oidc principal with a key", "principals:\n  - name: oidc:auth0|1\n    key_sha256: " + keyHash("k") + "\n", "has no API key"},
+		{"bad github login", "principals:\n  - name: github:octo_cat\n", "github:<login>"},
+		{"oidc claim with a space", "principals:\n  - name: \"oidc:a b\"\n", "oidc:<claim value>"},
+		{"unknown kind", "principals:\n  - name: gitlab:octocat\n", "must be 1-100"},
+		{"same login in two cases", "principals:\n  - name: github:octocat\n  - name: github:OctoCat\n", "named twice"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,7 +75,7 @@ default:
 	if p.ByKey("secret-key-2") != nil || p.ByKey("") != nil {
 		t.Fatal("an unknown key matched")
 	}
-	if pr := p.ForIdentity("someone"); pr == nil || pr.Name != "someone" || !pr.ReadOnly {
+	if pr := p.ForIdentity(KindGitHub, "someone"); pr == nil || pr.Name != "github:someone" || !pr.ReadOnly {
 		t.Fatalf("default: %+v", pr)
 	}
 	read := Tool{Name: "read_file", ReadOnly: true}
@@ -86,17 +92,23 @@ default:
 		{"read in its repos", p.ByKey("secret-key-1"), read, "octo-org/x", false, ""},
 		{"read outside its repos", p.ByKey("secret-key-1"), read, "other/x", false, "repos"},
 		{"write when read-only", p.ByKey("secret-key-1"), write, "octo-org/x", false, "read_only"},
-		{"tool outside its tools", p.ForIdentity("writer"), merge, "octo-org/hello-world", false, "tools"},
-		{"allowed write", p.ForIdentity("writer"), write, "octo-org/hello-world", false, ""},
-		{"glob tool", p.ForIdentity("writer"), read, "octo-org/hello-world", false, ""},
-		{"gateway read-only beats everything", p.ForIdentity("writer"), write, "octo-org/hello-world", true, "read_only"},
+		{"tool outside its tools", p.ForIdentity(KindGitHub, "writer"), merge, "octo-org/hello-world", false, "tools"},
+		{"allowed write", p.ForIdentity(KindGitHub, "writer"), write, "octo-org/hello-world", false, ""},
+		{"glob tool", p.ForIdentity(KindGitHub, "writer"), read, "octo-org/hello-world", false, ""},
+		{"gateway read-only beats everything", p.ForIdentity(KindGitHub, "writer"), write, "octo-org/hello-world", true, "read_only"},
 		{"no principal, no policy", nil, write, "any/repo", false, ""},
 		{"no principal, read-only gateway", nil, write, "any/repo", true, "read_only"},
 		{"repo rule skips tools without a repo", p.ByKey("secret-key-1"), Tool{Name: "search", ReadOnly: true}, "", false, ""},
+		{"repo in another case is the same repo", p.ForIdentity(KindGitHub, "writer"), write, "Octo-Org/Hello-World", false, ""},
+		{"repo in another case outside the globs", p.ByKey("secret-key-1"), read, "OTHER/x", false, "repos"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			d := Check(tc.pr, tc.tool, tc.repo, tc.readOnly)
+			var repos []string
+			if tc.repo != "" {
+				repos = []string{tc.repo}
+			}
+			d := Check(tc.pr, tc.tool, repos, tc.readOnly)
 			got := ""
 			if d != nil {
 				got = d.Rule
@@ -107,7 +119,7 @@ default:
 		})
 	}
 	all := []Tool{{"search", true}, read, {"get_branches", true}, write, merge}
-	if got := Allowed(p.ForIdentity("writer"), all, false); !slices.Equal(got, []string{"read_file", "commit_files"}) {
+	if got := Allowed(p.ForIdentity(KindGitHub, "writer"), all, false); !slices.Equal(got, []string{"read_file", "commit_files"}) {
 		t.Errorf("writer sees %v", got)
 	}
 	if got := Allowed(p.ByKey("secret-key-1"), all, false); !slices.Equal(got, []string{"search", "read_file", "get_branches"}) {
@@ -125,7 +137,7 @@ func TestNoDefaultRefusesStrangers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.ForIdentity("mallory") != nil || p.ForIdentity("alice") == nil {
+	if p.ForIdentity(KindGitHub, "mallory") != nil || p.ForIdentity(KindGitHub, "alice") == nil {
 		t.Fatal("identity mapping")
 	}
 	if p.HasKeys() {
@@ -152,5 +164,69 @@ func TestREADMEExample(t *testing.T) {
 	}
 	if p.ByKey("foo") == nil || p.ByKey("foo").Name != "ci-bot" || p.ByKey("bar") == nil || !p.ByKey("foo").ReadOnly {
 		t.Fatal("the README's principals are not what it says")
+	}
+}
+
+// TestIdentityKinds: principals are keyed by kind. A GitHub login or an
+// OIDC subject equal to an API-key principal's name never gets that
+// principal's rules or its quota name; the explicit github:/oidc: entries
+// and keyless bare names (the earlier format) still map.
+func TestIdentityKinds(t *testing.T) {
+	doc := `principals:
+  - name: ci-bot
+    key_sha256: ` + keyHash("bot-key") + `
+    tools: ["commit_files"]
+  - name: github:OctoCat
+    repos: ["octo-org/*"]
+  - name: oidc:auth0|42
+    read_only: true
+  - name: alice
+    tools: ["read_file"]
+default:
+  read_only: true
+  repos: ["public/*"]
+`
+	p, err := Parse([]byte(doc), tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		kind     Kind
+		identity string
+		want     string // principal name; "" for refused
+		wantRule string // a distinguishing rule: its tools[0] or repos[0]
+	}{
+		{"github login named like an API-key principal", KindGitHub, "ci-bot", "github:ci-bot", "public/*"},
+		{"oidc subject named like an API-key principal", KindOIDC, "ci-bot", "oidc:ci-bot", "public/*"},
+		{"explicit github entry, any case", KindGitHub, "octocat", "github:OctoCat", "octo-org/*"},
+		{"explicit oidc entry", KindOIDC, "auth0|42", "oidc:auth0|42", ""},
+		{"oidc entry is not a github login", KindGitHub, "auth0|42", "github:auth0|42", "public/*"},
+		{"github entry is not an oidc subject", KindOIDC, "octocat", "oidc:octocat", "public/*"},
+		{"keyless bare name maps for github", KindGitHub, "alice", "alice", "read_file"},
+		{"keyless bare name maps for oidc", KindOIDC, "alice", "alice", "read_file"},
+		{"local user keeps its bare name", KindLocal, "ci-bot", "ci-bot", "commit_files"},
+		{"stranger gets the default under a qualified name", KindGitHub, "mallory", "github:mallory", "public/*"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pr := p.ForIdentity(tc.kind, tc.identity)
+			if pr == nil || pr.Name != tc.want {
+				t.Fatalf("principal %+v, want %q", pr, tc.want)
+			}
+			rule := ""
+			switch {
+			case len(pr.Tools) > 0:
+				rule = pr.Tools[0]
+			case len(pr.Repos) > 0:
+				rule = pr.Repos[0]
+			}
+			if rule != tc.wantRule {
+				t.Fatalf("rules %+v, want %q", pr.Rules, tc.wantRule)
+			}
+			if bot := p.ByKey("bot-key"); tc.kind != KindLocal && pr == bot {
+				t.Fatal("an identity took the API-key principal")
+			}
+		})
 	}
 }

@@ -4,7 +4,8 @@
 //	POST /mcp      MCP Streamable HTTP (Options.MCP)
 //	GET  /healthz  200 while the process runs
 //	GET  /readyz   200 only when the service's health check answers SERVING, else 503
-//	GET  /metrics  Prometheus metrics
+//	GET  /metrics  Prometheus metrics, behind the same authentication as /rpc and
+//	               /mcp (Options.MetricsProtect), or on -metrics-addr only
 //
 // and serves them with a graceful shutdown (Serve drains in-flight requests
 // when its context ends). /rpc and /mcp are the same pipeline (package edge)
@@ -51,6 +52,13 @@ type Options struct {
 	Ready func(context.Context) error
 	// Metrics are the metrics to record into (nil: new ones).
 	Metrics *Metrics
+	// MetricsProtect wraps /metrics on this listener (authentication:
+	// the figures name principals and tools, and an authenticated
+	// listener must not tell them to anyone); nil: not wrapped.
+	MetricsProtect func(http.Handler) http.Handler
+	// MetricsElsewhere leaves /metrics off this listener (-metrics-addr
+	// serves MetricsHandler on its own address).
+	MetricsElsewhere bool
 }
 
 // Server is the gateway's HTTP server.
@@ -91,13 +99,23 @@ func New(o Options) *Server {
 		_, _ = w.Write([]byte("ok\n"))
 	})))
 	mux.Handle("GET /readyz", s.metrics.instrument("readyz", http.HandlerFunc(s.serveReady)))
-	mux.Handle("GET /metrics", s.metrics.Handler())
+	if !o.MetricsElsewhere {
+		h := s.metrics.Handler()
+		if o.MetricsProtect != nil {
+			h = o.MetricsProtect(h)
+		}
+		mux.Handle("GET /metrics", h)
+	}
 	s.handler = mux
 	return s
 }
 
 // Handler returns the routes.
 func (s *Server) Handler() http.Handler { return s.handler }
+
+// MetricsHandler serves the Prometheus metrics, unprotected (for
+// -metrics-addr).
+func (s *Server) MetricsHandler() http.Handler { return s.metrics.Handler() }
 
 // Metrics returns the server's metrics (for the MCP layer to record into).
 func (s *Server) Metrics() *Metrics { return s.metrics }

@@ -30,6 +30,7 @@ import (
 	"log/slog"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -172,8 +173,7 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 		return nil, e
 	}
 	caller := policy.CallerFrom(ctx)
-	fields := fieldsOf(req, nil)
-	if e := c.admit(ctx, caller, tool, fields.repo); e != nil {
+	if e := c.admit(ctx, caller, tool, req); e != nil {
 		e.RequestID = info.RequestID
 		e.Log = fillLog(e.Log, args)
 		return nil, e
@@ -207,6 +207,10 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 		e.Log = fillLog(e.Log, args)
 		return nil, e
 	}
+	if e := confine(caller, tool.Name, resp); e != nil {
+		e.RequestID = info.RequestID
+		return nil, e
+	}
 	out, err := tool.EncodeResult(resp)
 	if err != nil {
 		return nil, rpcerror.Internal(name, info.RequestID, fmt.Errorf("encode result: %w", err))
@@ -214,19 +218,46 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	return out, nil
 }
 
-// admit applies the policy: -32001 naming the rule that refused the call.
-func (c *Caller) admit(_ context.Context, caller *policy.Caller, tool *toolschema.Tool, repo string) *rpcerror.Error {
+// admit applies the policy to every repository the request names (the
+// fields the contract marks as repositories): -32001 naming the rule that
+// refused the call.
+func (c *Caller) admit(_ context.Context, caller *policy.Caller, tool *toolschema.Tool, req proto.Message) *rpcerror.Error {
 	var pr *policy.Principal
 	if caller != nil {
 		pr = caller.Principal
 	}
-	d := policy.Check(pr, policy.Tool{Name: tool.Name, ReadOnly: tool.Annotations.ReadOnlyHint}, repo, c.readOnly)
+	var repos []string
+	ok := true
+	if pr != nil && len(pr.Repos) > 0 {
+		// Only a principal with repos globs has repositories to check: the
+		// walk over the request is skipped on every other call.
+		repos, ok = policy.Repos(req)
+	}
+	d := policy.Check(pr, policy.Tool{Name: tool.Name, ReadOnly: tool.Annotations.ReadOnlyHint}, repos, c.readOnly)
+	if d == nil && !ok {
+		d = &policy.Denial{Rule: "repos", Detail: "the request nests too deep to be checked"}
+	}
 	if d == nil {
 		return nil
 	}
 	e := rpcerror.New(rpcerror.PermissionDenied, tool.Name)
 	e.Message = "Permission denied: " + d.Detail
 	e.Data.Policy = &rpcerror.Policy{Principal: caller.Name(), Rule: d.Rule, Detail: d.Detail}
+	return e
+}
+
+// confine removes from a successful answer what the caller's principal
+// may not see (policy.Confine); an answer about a repository outside its
+// globs is refused whole with -32001, which names the principal's globs,
+// never the repository.
+func confine(caller *policy.Caller, tool string, resp proto.Message) *rpcerror.Error {
+	if caller == nil || policy.Confine(caller.Principal, resp) == "" {
+		return nil
+	}
+	d := "allowed repositories: " + strings.Join(caller.Principal.Repos, ", ")
+	e := rpcerror.New(rpcerror.PermissionDenied, tool)
+	e.Message = "Permission denied: the answer names a repository outside " + d
+	e.Data.Policy = &rpcerror.Policy{Principal: caller.Name(), Rule: "repos", Detail: d}
 	return e
 }
 

@@ -117,8 +117,8 @@ func TestCallMetadata(t *testing.T) {
 		wantToken []string
 	}{
 		{"no caller", nil, nil},
-		{"api key caller", &policy.Caller{Principal: &policy.Principal{Name: "bot"}, Via: "api-key"}, nil},
-		{"github caller", &policy.Caller{Principal: &policy.Principal{Name: "octocat"}, Via: "github", GitHubToken: "ghp_x"}, []string{"ghp_x"}},
+		{"api key caller", &policy.Caller{Principal: &policy.Principal{Name: "bot"}, Via: policy.KindAPIKey}, nil},
+		{"github caller", &policy.Caller{Principal: &policy.Principal{Name: "octocat"}, Via: policy.KindGitHub, GitHubToken: "ghp_x"}, []string{"ghp_x"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -257,5 +257,57 @@ func TestWaitBoundedByDeadline(t *testing.T) {
 	}
 	if g.max != 1 {
 		t.Fatalf("%d in flight", g.max)
+	}
+}
+
+// TestAnswersAreConfined: a confined principal's answer loses the search
+// results outside its repos globs (total_count counts what is left), an
+// answer about another repository is refused whole without naming it, and
+// a request naming a repository outside the globs in any case never
+// reaches the service.
+func TestAnswersAreConfined(t *testing.T) {
+	reg := registry(t)
+	calls := 0
+	conn := fakeConn{fn: func(_ context.Context, method string, _, reply any) error {
+		calls++
+		switch method {
+		case "/ghops.v1.GitHubService/Search":
+			proto.Merge(reply.(proto.Message), &ghopsv1.SearchResponse{TotalCount: 40, Repositories: []*ghopsv1.RepositorySummary{
+				{FullName: "octo-org/hello-world"}, {FullName: "octo-org/secret", Description: "hidden"}}})
+		case "/ghops.v1.GitHubService/Fetch":
+			proto.Merge(reply.(proto.Message), &ghopsv1.FetchResponse{Repository: &ghopsv1.Repository{FullName: "octo-org/secret", Description: "hidden"}})
+		}
+		return nil
+	}}
+	c := New(reg, conn)
+	bot := policy.WithCaller(context.Background(), &policy.Caller{Principal: &policy.Principal{Name: "bot", Rules: policy.Rules{Repos: []string{"octo-org/hello-world"}}}, Via: policy.KindAPIKey})
+	tests := []struct {
+		name, tool, args string
+		wantCode         int
+		wantCalls        int
+		want             string // in the result
+	}{
+		{"search filtered", "search", `{"query":"org:octo-org"}`, 0, 1, `"total_count":1`},
+		{"fetch answering about another repository", "fetch", `{"repo":"octo-org/hello-world"}`, rpcerror.PermissionDenied, 1, ""},
+		{"request naming a hidden repository in another case", "fetch", `{"repo":"Octo-Org/Secret"}`, rpcerror.PermissionDenied, 0, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			calls = 0
+			res, e := c.Call(bot, tc.tool, json.RawMessage(tc.args), CallInfo{})
+			code := 0
+			if e != nil {
+				code = e.Code
+				if b, _ := json.Marshal(e.JSONRPC()); strings.Contains(string(b), "secret") || strings.Contains(string(b), "hidden") {
+					t.Fatalf("the error names the hidden repository: %s", b)
+				}
+			}
+			if code != tc.wantCode || calls != tc.wantCalls {
+				t.Fatalf("code %d calls %d, want %d %d (%v)", code, calls, tc.wantCode, tc.wantCalls, e)
+			}
+			if strings.Contains(string(res), "secret") || !strings.Contains(string(res), tc.want) {
+				t.Fatalf("result %s", res)
+			}
+		})
 	}
 }

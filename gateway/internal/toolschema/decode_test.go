@@ -36,6 +36,9 @@ func TestDecodeViolations(t *testing.T) {
 	repoPattern := `^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$`
 	shaPattern := `^[a-f0-9]{7,40}$`
 	b64 := `^[A-Za-z0-9+/]*={0,2}$`
+	cf2 := func(branch string) string {
+		return `{"repo":"o/r","branch":` + branch + `,"message":"m","files":[{"path":"a","content":""}]}`
+	}
 	cf := func(files string) string {
 		return `{"repo":"o/r","branch":"main","message":"m","files":` + files + `}`
 	}
@@ -71,6 +74,25 @@ func TestDecodeViolations(t *testing.T) {
 			list(v(`must match pattern "`+shaPattern+`"`, "/sha", "pattern", `{"pattern":"`+shaPattern+`"}`, `"abcdef"`))},
 		{"sha of 41 chars", "get_checks_for_sha", `{"repo":"o/r","sha":"` + strings.Repeat("a", 41) + `"}`,
 			list(v(`must match pattern "`+shaPattern+`"`, "/sha", "pattern", `{"pattern":"`+shaPattern+`"}`, `"`+strings.Repeat("a", 41)+`"`))},
+		{"branch with ..", "apply_patch", `{"repo":"o/r","branch":"a/../../x","message":"m","patch":"p"}`,
+			list(v(`must not contain ".."`, "/branch", "ref_name", `{"rule":"ref_name.dot_dot"}`, `"a/../../x"`),
+				v(`no segment may start with "."`, "/branch", "ref_name", `{"rule":"ref_name.dot_segment"}`, `"a/../../x"`))},
+		{"branch with every broken ref rule", "commit_files", cf2(`"/.a//b..c.lock/@{/"`),
+			list(v(`must match pattern "^[a-zA-Z0-9._/-]+$"`, "/branch", "pattern", `{"pattern":"^[a-zA-Z0-9._/-]+$"}`, `"/.a//b..c.lock/@{/"`),
+				v(`must not contain ".."`, "/branch", "ref_name", `{"rule":"ref_name.dot_dot"}`, `"/.a//b..c.lock/@{/"`),
+				v(`must not contain an empty segment ("//")`, "/branch", "ref_name", `{"rule":"ref_name.empty_segment"}`, `"/.a//b..c.lock/@{/"`),
+				v(`must not start or end with "/"`, "/branch", "ref_name", `{"rule":"ref_name.slash_edge"}`, `"/.a//b..c.lock/@{/"`),
+				v(`no segment may start with "."`, "/branch", "ref_name", `{"rule":"ref_name.dot_segment"}`, `"/.a//b..c.lock/@{/"`),
+				v(`no segment may end with ".lock"`, "/branch", "ref_name", `{"rule":"ref_name.lock_suffix"}`, `"/.a//b..c.lock/@{/"`),
+				v(`must not contain "@{"`, "/branch", "ref_name", `{"rule":"ref_name.at_brace"}`, `"/.a//b..c.lock/@{/"`))},
+		{"ref segment ending in .lock", "get_tree", `{"repo":"o/r","ref":"heads.lock/x"}`,
+			list(v(`no segment may end with ".lock"`, "/ref", "ref_name", `{"rule":"ref_name.lock_suffix"}`, `"heads.lock/x"`))},
+		{"ref . and ref ..", "read_file", `{"repo":"o/r","path":"a","ref":"."}`,
+			list(v(`must not start or end with "."`, "/ref", "ref_name", `{"rule":"ref_name.dot_edge"}`, `"."`))},
+		{"repo ../..", "fetch", `{"repo":"../.."}`,
+			list(v(`owner and name must not be "." or ".."`, "/repo", "repo_name", `{"rule":"repo_name.dot_segment"}`, `"../.."`))},
+		{"repo o/.", "get_branches", `{"repo":"o/."}`,
+			list(v(`owner and name must not be "." or ".."`, "/repo", "repo_name", `{"rule":"repo_name.dot_segment"}`, `"o/."`))},
 		{"repo not owner/repo", "fetch", `{"repo":"nope"}`,
 			list(v(`must match pattern "`+repoPattern+`"`, "/repo", "pattern", `{"pattern":"`+repoPattern+`"}`, `"nope"`))},
 		{"21 files", "commit_files", cf(files21),

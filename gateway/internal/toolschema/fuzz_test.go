@@ -15,7 +15,8 @@ func FuzzDecode(f *testing.F) {
 		`{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"!!","encoding":"base64"}]}`,
 		`{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"aGk=","encoding":"base64"},{"path":"b","content":null}]}`,
 		`{"repo":"o/r","sha":"abcdef0"}`, `{"repo":"o/r","state":"all","page":100}`, `{"a":{"b":[[[[{}]]]]}}`,
-		"{\"query\":\"\xff\"}", `{"query":"x"} {}`, `{"query":"x",}`, `{"query":01}`,
+		`{"repo":"../..","branch":"a/../../../x","message":"m","patch":"p"}`, `{"repo":"o/r","ref":"a.lock/.b//c@{"}`,
+		`{"repo":"o/r","path":"a","branch":"x\u0000y"}`, "{\"query\":\"\xff\"}", `{"query":"x"} {}`, `{"query":"x",}`, `{"query":01}`,
 	}
 	n := len(registry(f).Tools())
 	for i, s := range seeds {

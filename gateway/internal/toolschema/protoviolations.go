@@ -26,6 +26,7 @@ import (
 //	repeated.min_items/max_items  -> minItems / maxItems
 //	message.oneof                 -> not (path of the object)
 //	file.content_base64 (CEL)     -> pattern on the content field, the rule the schema states with if/then
+//	ref_name.*, repo_name.*       -> the shared rule's keyword, its message, params {"rule": id}
 //
 // Anything else keeps protovalidate's rule id as keyword and its message.
 // src and root may be nil (no JSON at hand); value is then taken from the
@@ -135,6 +136,9 @@ func (t *Tool) translate(pv *protovalidate.Violation, msg protoreflect.Message, 
 	case rule == "repeated.max_items" && n != nil && n.maxItems >= 0:
 		vio.Keyword, vio.Message = "maxItems", "must NOT have more than "+strconv.Itoa(n.maxItems)+" items"
 		vio.Params = map[string]any{"limit": n.maxItems}
+	case knownStringRules[rule].broken != nil:
+		vio.Keyword, vio.Message = rule[:strings.IndexByte(rule, '.')], pv.Proto.GetMessage()
+		vio.Params = map[string]any{"rule": rule}
 	default:
 		if frag, ok := knownCEL[rule]; ok && n != nil && n.thenS != nil {
 			vio.Path = displayPath(path + "/" + frag.thenField)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"google.golang.org/protobuf/proto"
@@ -28,6 +29,11 @@ type node struct {
 	minLength, maxLength int // -1: absent
 	pattern              string
 	re                   *regexp.Regexp
+	// named are the contract's shared string rules (ref_name, repo_name)
+	// this string obeys. They are enforced but not published: JSON Schema
+	// has no keyword that states them in words (a pattern would say only
+	// "must match pattern"), and the service enforces them again anyway.
+	named []namedRule
 
 	minimum, maximum *int64
 
@@ -65,7 +71,7 @@ func (n *node) prop(name string) *node {
 // keywords of this schema in the string, array or object rule group; when it
 // does, a type mismatch is reported in that group's turn, otherwise up front.
 func (n *node) hasStringRules() bool {
-	return n.minLength >= 0 || n.maxLength >= 0 || n.pattern != ""
+	return n.minLength >= 0 || n.maxLength >= 0 || n.pattern != "" || len(n.named) > 0
 }
 
 func (n *node) hasArrayRules() bool {
@@ -223,6 +229,77 @@ var knownCEL = map[string]celFragment{
 		thenField:  "content",
 		pattern:    "^[A-Za-z0-9+/]*={0,2}$",
 	},
+}
+
+// namedRule is one check of a shared string rule of the contract (a
+// protovalidate predefined rule of proto/ghops/v1/rules.proto): keyword is
+// the rule's name (the extension, e.g. "ref_name"), id and message the
+// check's own, broken its Go equivalent of the check's CEL expression.
+type namedRule struct {
+	keyword, id, message string
+	broken               func(string) bool
+}
+
+// knownStringRules are the checks of the shared string rules this package
+// can evaluate, by id. As with knownCEL, the expression is pinned: a check
+// whose expression changed in proto, or a new check, fails NewRegistry
+// instead of being enforced stale. They are hand-written because the
+// gateway evaluates rules in its AJV-style evaluator, not with CEL.
+var knownStringRules = map[string]struct {
+	expression string
+	broken     func(string) bool
+}{
+	"ref_name.dot_dot": {"!rule || !this.contains('..')",
+		func(s string) bool { return strings.Contains(s, "..") }},
+	"ref_name.empty_segment": {"!rule || !this.contains('//')",
+		func(s string) bool { return strings.Contains(s, "//") }},
+	"ref_name.slash_edge": {"!rule || !(this.startsWith('/') || this.endsWith('/'))",
+		func(s string) bool { return strings.HasPrefix(s, "/") || strings.HasSuffix(s, "/") }},
+	"ref_name.dot_edge": {"!rule || !(this.startsWith('.') || this.endsWith('.'))",
+		func(s string) bool { return strings.HasPrefix(s, ".") || strings.HasSuffix(s, ".") }},
+	"ref_name.dot_segment": {"!rule || !this.contains('/.')",
+		func(s string) bool { return strings.Contains(s, "/.") }},
+	"ref_name.lock_suffix": {"!rule || !this.matches('[.]lock(/|$)')",
+		regexp.MustCompile(`[.]lock(/|$)`).MatchString},
+	"ref_name.at_brace": {"!rule || !this.contains('@{')",
+		func(s string) bool { return strings.Contains(s, "@{") }},
+	"ref_name.control": {"!rule || !this.matches('[[:cntrl:]]')",
+		regexp.MustCompile(`[[:cntrl:]]`).MatchString},
+	"repo_name.dot_segment": {"!rule || !this.matches('^[.]{1,2}/|/[.]{1,2}$')",
+		regexp.MustCompile(`^[.]{1,2}/|/[.]{1,2}$`).MatchString},
+}
+
+// namedRules returns the shared rules set on a field's string rules (true
+// boolean extensions of buf.validate.StringRules) and the rules without
+// them, for onlyFields.
+func namedRules(sr *validate.StringRules) ([]namedRule, *validate.StringRules, error) {
+	plain, _ := proto.Clone(sr).(*validate.StringRules)
+	var out []namedRule
+	var err error
+	sr.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if !fd.IsExtension() {
+			return true
+		}
+		plain.ProtoReflect().Clear(fd)
+		pr, _ := proto.GetExtension(fd.Options(), validate.E_Predefined).(*validate.PredefinedRules)
+		if fd.Kind() != protoreflect.BoolKind || fd.IsList() || len(pr.GetCel()) == 0 {
+			err = fmt.Errorf("string rule %s cannot be expressed in JSON Schema", fd.FullName())
+			return false
+		}
+		if !v.Bool() {
+			return true
+		}
+		for _, c := range pr.GetCel() {
+			k, ok := knownStringRules[c.GetId()]
+			if !ok || k.expression != c.GetExpression() {
+				err = fmt.Errorf("string rule %s: check %q cannot be expressed in JSON Schema", fd.FullName(), c.GetId())
+				return false
+			}
+			out = append(out, namedRule{keyword: string(fd.Name()), id: c.GetId(), message: c.GetMessage(), broken: k.broken})
+		}
+		return true
+	})
+	return out, plain, err
 }
 
 // builder turns message descriptors into schemas.
@@ -401,9 +478,14 @@ func (bd *builder) inputScalarOrMessage(fd protoreflect.FieldDescriptor, fr *val
 		}
 		n := newNode("string")
 		if sr := fr.GetString_(); sr != nil {
-			if err := onlyFields(sr, "min_len", "max_len", "pattern", "in"); err != nil {
+			named, plain, err := namedRules(sr)
+			if err != nil {
 				return nil, fmt.Errorf("%s: %w", fd.FullName(), err)
 			}
+			if err := onlyFields(plain, "min_len", "max_len", "pattern", "in"); err != nil {
+				return nil, fmt.Errorf("%s: %w", fd.FullName(), err)
+			}
+			n.named = named
 			if sr.MinLen != nil {
 				n.minLength = int(sr.GetMinLen())
 			}

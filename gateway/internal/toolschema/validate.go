@@ -19,7 +19,10 @@ import (
 //     (integer and boolean always; string with only enum);
 //  2. the "any" group: const, enum, not, if/then;
 //  3. numbers: maximum, minimum;
-//  4. strings: maxLength, minLength, pattern (type error here otherwise);
+//  4. strings: maxLength, minLength, pattern, then the contract's shared
+//     string rules (ref_name, repo_name) as custom keywords, one violation
+//     per broken check with the check's message and params {"rule": id}
+//     (type error here otherwise);
 //  5. arrays: maxItems, minItems, items (type error here otherwise);
 //  6. objects: required, additionalProperties (in instance key order), then
 //     properties (in schema order) (type error here otherwise).
@@ -160,6 +163,11 @@ func (e *evaluator) eval(n *node, v *jvalue, path string) {
 			}
 			if n.re != nil && !n.re.MatchString(v.s) {
 				e.add(path, "pattern", `must match pattern "`+n.pattern+`"`, map[string]any{"pattern": n.pattern}, v)
+			}
+			for _, r := range n.named {
+				if r.broken(v.s) {
+					e.add(path, r.keyword, r.message, map[string]any{"rule": r.id}, v)
+				}
 			}
 		} else if n.typ == "string" {
 			e.typeError(n, v, path)

@@ -58,6 +58,10 @@ const (
 // service enforces them in an interceptor; the gateway turns them into JSON
 // Schema. Optional parameters use explicit presence so that an explicit bad
 // value (page 0) is told apart from an absent one.
+//
+// Resources: every field that names a repository, a ref or a path carries
+// (ghops.v1.resource), in requests and in answers that name repositories,
+// so that authorization reads the descriptors instead of a list per tool.
 type GitHubServiceClient interface {
 	// Search searches repositories with GitHub's search syntax.
 	Search(ctx context.Context, in *SearchRequest, opts ...grpc.CallOption) (*SearchResponse, error)
@@ -284,6 +288,10 @@ func (c *gitHubServiceClient) ValidateEnvironment(ctx context.Context, in *Valid
 // service enforces them in an interceptor; the gateway turns them into JSON
 // Schema. Optional parameters use explicit presence so that an explicit bad
 // value (page 0) is told apart from an absent one.
+//
+// Resources: every field that names a repository, a ref or a path carries
+// (ghops.v1.resource), in requests and in answers that name repositories,
+// so that authorization reads the descriptors instead of a list per tool.
 type GitHubServiceServer interface {
 	// Search searches repositories with GitHub's search syntax.
 	Search(context.Context, *SearchRequest) (*SearchResponse, error)

@@ -22,6 +22,69 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// ResourceKind says what a string field names on GitHub, so that code that
+// decides on resources (the gateway's policy, the service's request guard)
+// finds them in the descriptors instead of a list per tool: a new tool whose
+// fields carry the marking is covered without code.
+type ResourceKind int32
+
+const (
+	// RESOURCE_KIND_UNSPECIFIED marks nothing; it is the default of unmarked fields.
+	ResourceKind_RESOURCE_KIND_UNSPECIFIED ResourceKind = 0
+	// RESOURCE_KIND_REPOSITORY marks an "owner/repo" value: the repository a
+	// request acts on, or a repository an answer names (search results), so
+	// that answers can be confined to the repositories a principal may see.
+	ResourceKind_RESOURCE_KIND_REPOSITORY ResourceKind = 1
+	// RESOURCE_KIND_REF marks a git ref a request reads or writes (a branch,
+	// tag or commit sha), which must stay a name and never become a path.
+	ResourceKind_RESOURCE_KIND_REF ResourceKind = 2
+	// RESOURCE_KIND_PATH marks a file or directory path inside the repository.
+	ResourceKind_RESOURCE_KIND_PATH ResourceKind = 3
+)
+
+// Enum value maps for ResourceKind.
+var (
+	ResourceKind_name = map[int32]string{
+		0: "RESOURCE_KIND_UNSPECIFIED",
+		1: "RESOURCE_KIND_REPOSITORY",
+		2: "RESOURCE_KIND_REF",
+		3: "RESOURCE_KIND_PATH",
+	}
+	ResourceKind_value = map[string]int32{
+		"RESOURCE_KIND_UNSPECIFIED": 0,
+		"RESOURCE_KIND_REPOSITORY":  1,
+		"RESOURCE_KIND_REF":         2,
+		"RESOURCE_KIND_PATH":        3,
+	}
+)
+
+func (x ResourceKind) Enum() *ResourceKind {
+	p := new(ResourceKind)
+	*p = x
+	return p
+}
+
+func (x ResourceKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ResourceKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_ghops_v1_tool_proto_enumTypes[0].Descriptor()
+}
+
+func (ResourceKind) Type() protoreflect.EnumType {
+	return &file_ghops_v1_tool_proto_enumTypes[0]
+}
+
+func (x ResourceKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ResourceKind.Descriptor instead.
+func (ResourceKind) EnumDescriptor() ([]byte, []int) {
+	return file_ghops_v1_tool_proto_rawDescGZIP(), []int{0}
+}
+
 // ToolOptions describes how an RPC is offered to agents as an MCP tool.
 //
 // The gateway builds its tool list from these options alone: adding an RPC
@@ -148,6 +211,14 @@ var file_ghops_v1_tool_proto_extTypes = []protoimpl.ExtensionInfo{
 		Tag:           "bytes,51234,opt,name=tool",
 		Filename:      "ghops/v1/tool.proto",
 	},
+	{
+		ExtendedType:  (*descriptorpb.FieldOptions)(nil),
+		ExtensionType: (*ResourceKind)(nil),
+		Field:         51235,
+		Name:          "ghops.v1.resource",
+		Tag:           "varint,51235,opt,name=resource,enum=ghops.v1.ResourceKind",
+		Filename:      "ghops/v1/tool.proto",
+	},
 }
 
 // Extension fields to descriptorpb.MethodOptions.
@@ -157,6 +228,15 @@ var (
 	//
 	// optional ghops.v1.ToolOptions tool = 51234;
 	E_Tool = &file_ghops_v1_tool_proto_extTypes[0]
+)
+
+// Extension fields to descriptorpb.FieldOptions.
+var (
+	// resource marks a field as naming a GitHub resource (see ResourceKind).
+	// 51235 is next to tool's number in the organisation's own range.
+	//
+	// optional ghops.v1.ResourceKind resource = 51235;
+	E_Resource = &file_ghops_v1_tool_proto_extTypes[1]
 )
 
 var File_ghops_v1_tool_proto protoreflect.FileDescriptor
@@ -175,8 +255,14 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"idempotent\x12\x1d\n" +
 	"\n" +
 	"open_world\x18\a \x01(\bR\topenWorld\x12!\n" +
-	"\fgateway_info\x18\b \x01(\bR\vgatewayInfo:K\n" +
-	"\x04tool\x12\x1e.google.protobuf.MethodOptions\x18\xa2\x90\x03 \x01(\v2\x15.ghops.v1.ToolOptionsR\x04toolB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\fgateway_info\x18\b \x01(\bR\vgatewayInfo*z\n" +
+	"\fResourceKind\x12\x1d\n" +
+	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
+	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
+	"\x11RESOURCE_KIND_REF\x10\x02\x12\x16\n" +
+	"\x12RESOURCE_KIND_PATH\x10\x03:K\n" +
+	"\x04tool\x12\x1e.google.protobuf.MethodOptions\x18\xa2\x90\x03 \x01(\v2\x15.ghops.v1.ToolOptionsR\x04tool:S\n" +
+	"\bresource\x12\x1d.google.protobuf.FieldOptions\x18\xa3\x90\x03 \x01(\x0e2\x16.ghops.v1.ResourceKindR\bresourceB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_tool_proto_rawDescOnce sync.Once
@@ -190,18 +276,23 @@ func file_ghops_v1_tool_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_tool_proto_rawDescData
 }
 
+var file_ghops_v1_tool_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
 var file_ghops_v1_tool_proto_msgTypes = make([]protoimpl.MessageInfo, 1)
 var file_ghops_v1_tool_proto_goTypes = []any{
-	(*ToolOptions)(nil),                // 0: ghops.v1.ToolOptions
-	(*descriptorpb.MethodOptions)(nil), // 1: google.protobuf.MethodOptions
+	(ResourceKind)(0),                  // 0: ghops.v1.ResourceKind
+	(*ToolOptions)(nil),                // 1: ghops.v1.ToolOptions
+	(*descriptorpb.MethodOptions)(nil), // 2: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),  // 3: google.protobuf.FieldOptions
 }
 var file_ghops_v1_tool_proto_depIdxs = []int32{
-	1, // 0: ghops.v1.tool:extendee -> google.protobuf.MethodOptions
-	0, // 1: ghops.v1.tool:type_name -> ghops.v1.ToolOptions
-	2, // [2:2] is the sub-list for method output_type
-	2, // [2:2] is the sub-list for method input_type
-	1, // [1:2] is the sub-list for extension type_name
-	0, // [0:1] is the sub-list for extension extendee
+	2, // 0: ghops.v1.tool:extendee -> google.protobuf.MethodOptions
+	3, // 1: ghops.v1.resource:extendee -> google.protobuf.FieldOptions
+	1, // 2: ghops.v1.tool:type_name -> ghops.v1.ToolOptions
+	0, // 3: ghops.v1.resource:type_name -> ghops.v1.ResourceKind
+	4, // [4:4] is the sub-list for method output_type
+	4, // [4:4] is the sub-list for method input_type
+	2, // [2:4] is the sub-list for extension type_name
+	0, // [0:2] is the sub-list for extension extendee
 	0, // [0:0] is the sub-list for field type_name
 }
 
@@ -215,13 +306,14 @@ func file_ghops_v1_tool_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_tool_proto_rawDesc), len(file_ghops_v1_tool_proto_rawDesc)),
-			NumEnums:      0,
+			NumEnums:      1,
 			NumMessages:   1,
-			NumExtensions: 1,
+			NumExtensions: 2,
 			NumServices:   0,
 		},
 		GoTypes:           file_ghops_v1_tool_proto_goTypes,
 		DependencyIndexes: file_ghops_v1_tool_proto_depIdxs,
+		EnumInfos:         file_ghops_v1_tool_proto_enumTypes,
 		MessageInfos:      file_ghops_v1_tool_proto_msgTypes,
 		ExtensionInfos:    file_ghops_v1_tool_proto_extTypes,
 	}.Build()

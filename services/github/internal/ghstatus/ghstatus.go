@@ -23,6 +23,8 @@ import (
 	"ghops.dev/redact"
 
 	"ghops.dev/services/github/internal/budget"
+	"ghops.dev/services/github/internal/ghpath"
+	"ghops.dev/services/github/internal/reposcope"
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -161,6 +163,19 @@ func FromError(err error, c Context) error {
 	}
 	if st := fromRefusal(err, c); st != nil {
 		return st
+	}
+	var pe *ghpath.Error
+	if errors.As(err, &pe) {
+		// A request value that would have left its place in the URL
+		// (package ghpath): the caller's input, refused with its field.
+		return New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, "invalid request: "+pe.Error(), c, nil,
+			&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: pe.Field, Description: pe.Reason, Reason: pe.Rule}}})
+	}
+	var rf *reposcope.Refused
+	if errors.As(err, &rf) {
+		// A request outside the call's repository that ghpath did not
+		// catch is our bug: nothing was sent, nothing of it is told.
+		return Internal(c)
 	}
 	var rl *github.RateLimitError
 	if errors.As(err, &rl) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-github/v66/github"
 
+	"ghops.dev/services/github/internal/ghpath"
 	"ghops.dev/services/github/internal/jsonmemo"
 )
 
@@ -77,8 +78,16 @@ func (c *contents) UnmarshalJSON(b []byte) error {
 }
 
 // getContents is go-github's Repositories.GetContents through the memo.
+// The path goes through ghpath: go-github's own escaping keeps ".."
+// segments, which URL resolution would then apply.
 func (s *Service) getContents(ctx context.Context, gh *github.Client, owner, name, path, ref string) (*github.RepositoryContent, []*github.RepositoryContent, error) {
-	escaped := (&url.URL{Path: strings.TrimSuffix(path, "/")}).String()
-	c, _, err := get[contents](ctx, s, gh, "repos/"+owner+"/"+name+"/contents/"+escaped, query("ref", ref))
+	u, err := ghpath.Repo("repo", owner+"/"+name, ghpath.Lit("contents"), ghpath.Segments("path", strings.TrimSuffix(path, "/")))
+	if err != nil {
+		return nil, nil, err
+	}
+	if path == "" {
+		u += "/" // the root directory, as go-github asks for it
+	}
+	c, _, err := get[contents](ctx, s, gh, u, query("ref", ref))
 	return c.file, c.dir, err
 }

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/grpc/metadata"
 
 	"ghops.dev/services/github/internal/ghstatus"
+	"ghops.dev/services/github/internal/reposcope"
 )
 
 // Environment is what validate_environment reports about the service's own
@@ -96,12 +97,14 @@ func (s *Service) ValidateEnvironment(ctx context.Context, req *ghopsv1.Validate
 			}
 			add("rate_limit."+r.name, level, "%d of %d left, reset at %s", r.rate.Remaining, r.rate.Limit, r.rate.Reset.UTC().Format(time.RFC3339))
 		}
-		repo := req.GetRepo()
+		repo, rctx := req.GetRepo(), ctx
 		if repo == "" {
-			repo = s.env.CheckRepo
+			// The service's own configuration, not input: the call may
+			// reach it (package reposcope).
+			repo, rctx = s.env.CheckRepo, reposcope.With(ctx, s.env.CheckRepo)
 		}
 		if repo != "" {
-			s.checkRepo(ctx, gh, repo, add)
+			s.checkRepo(rctx, gh, repo, add)
 		}
 	}
 

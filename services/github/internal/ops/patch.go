@@ -41,7 +41,7 @@ func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest
 	}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
-	ref, _, err := gh.Git.GetRef(ctx, owner, name, "heads/"+req.GetBranch())
+	ref, err := branchRef(ctx, gh, owner, name, req.GetBranch())
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}

@@ -10,6 +10,7 @@ import (
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
 
+	"ghops.dev/services/github/internal/ghpath"
 	"ghops.dev/services/github/internal/ghstatus"
 )
 
@@ -97,6 +98,9 @@ func (s *Service) GetChecksForSha(ctx context.Context, req *ghopsv1.GetChecksFor
 }
 
 func (s *Service) checks(ctx context.Context, gh *github.Client, owner, name, sha string) (*ghopsv1.ChecksSummary, []*ghopsv1.Check, bool, error) {
+	if err := ghpath.Check("sha", sha); err != nil {
+		return nil, nil, false, err
+	}
 	runs, _, err := gh.Checks.ListCheckRunsForRef(ctx, owner, name, sha, &github.ListCheckRunsOptions{ListOptions: github.ListOptions{PerPage: 100}})
 	if err != nil {
 		return nil, nil, false, err
@@ -218,7 +222,10 @@ func (s *Service) UpdatePullRequest(ctx context.Context, req *ghopsv1.UpdatePull
 	if req.State != nil {
 		body["state"] = req.GetState()
 	}
-	u := "repos/" + owner + "/" + name + "/pulls/" + itoa(int(req.GetPrNumber()))
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("pulls"), ghpath.One("prNumber", itoa(int(req.GetPrNumber()))))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
 	patch := func() (*github.PullRequest, error) {
 		hreq, err := gh.NewRequest(http.MethodPatch, u, body)
 		if err != nil {
@@ -239,7 +246,6 @@ func (s *Service) UpdatePullRequest(ctx context.Context, req *ghopsv1.UpdatePull
 	}
 	patchLater := len(body) > 0 && req.GetState() == "closed"
 	var pr *github.PullRequest
-	var err error
 	if len(body) > 0 && !patchLater {
 		pr, err = patch()
 	} else {
@@ -290,7 +296,7 @@ func (s *Service) MergePullRequest(ctx context.Context, req *ghopsv1.MergePullRe
 		if pr, _, perr := gh.PullRequests.Get(ctx, owner, name, int(req.GetPrNumber())); perr == nil {
 			head := pr.GetHead()
 			if head.GetRepo().GetFullName() == "" || strings.EqualFold(head.GetRepo().GetFullName(), req.GetRepo()) {
-				if _, derr := gh.Git.DeleteRef(ctx, owner, name, "heads/"+head.GetRef()); derr == nil {
+				if derr := deleteBranch(ctx, gh, owner, name, head.GetRef()); derr == nil {
 					out.BranchDeleted = true
 				} else {
 					s.log.InfoContext(ctx, "head branch not deleted after merge", "repo", req.GetRepo(), "status", ghstatus.HTTPStatus(derr))
@@ -320,7 +326,7 @@ func (s *Service) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesReque
 		}
 		seen[f.GetPath()] = true
 	}
-	ref, _, err := gh.Git.GetRef(ctx, owner, name, "heads/"+req.GetBranch())
+	ref, err := branchRef(ctx, gh, owner, name, req.GetBranch())
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -380,4 +386,25 @@ func (s *Service) writeCommit(ctx context.Context, gh *github.Client, c ghstatus
 		return "", s.fail(ctx, err, c)
 	}
 	return commit.GetSHA(), nil
+}
+
+// branchRef reads a branch's ref. The branch goes through ghpath.Check
+// first: go-github escapes a ref's segments but keeps "..", which URL
+// resolution would apply (another repository's ref).
+func branchRef(ctx context.Context, gh *github.Client, owner, name, branch string) (*github.Reference, error) {
+	if err := ghpath.Check("branch", branch); err != nil {
+		return nil, err
+	}
+	ref, _, err := gh.Git.GetRef(ctx, owner, name, "heads/"+branch)
+	return ref, err
+}
+
+// deleteBranch deletes a branch GitHub named (a pull request's head),
+// through ghpath.Check like every ref.
+func deleteBranch(ctx context.Context, gh *github.Client, owner, name, branch string) error {
+	if err := ghpath.Check("head", branch); err != nil {
+		return err
+	}
+	_, err := gh.Git.DeleteRef(ctx, owner, name, "heads/"+branch)
+	return err
 }

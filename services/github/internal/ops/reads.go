@@ -14,6 +14,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 
+	"ghops.dev/services/github/internal/ghpath"
 	"ghops.dev/services/github/internal/ghstatus"
 )
 
@@ -210,7 +211,11 @@ func (s *Service) fileContent(ctx context.Context, gh *github.Client, owner, nam
 }
 
 func (s *Service) rawBlobPrefix(ctx context.Context, gh *github.Client, owner, name, sha string, n int) ([]byte, error) {
-	req, err := gh.NewRequest(http.MethodGet, "repos/"+owner+"/"+name+"/git/blobs/"+sha, nil)
+	u, err := ghpath.Repo("repo", owner+"/"+name, ghpath.Lit("git/blobs"), ghpath.One("sha", sha))
+	if err != nil {
+		return nil, err
+	}
+	req, err := gh.NewRequest(http.MethodGet, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -337,8 +342,11 @@ func (s *Service) GetCommits(ctx context.Context, req *ghopsv1.GetCommitsRequest
 // GetBranches implements the get_branches tool.
 func (s *Service) GetBranches(ctx context.Context, req *ghopsv1.GetBranchesRequest) (*ghopsv1.GetBranchesResponse, error) {
 	p, pp := pageOf(req.Page, req.PerPage)
-	owner, name := splitRepo(req.GetRepo())
-	list, resp, err := get[[]*github.Branch](ctx, s, s.client(ctx), "repos/"+owner+"/"+name+"/branches", listQuery(p, pp))
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("branches"))
+	if err != nil {
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "get_branches", Repo: req.GetRepo()})
+	}
+	list, resp, err := get[[]*github.Branch](ctx, s, s.client(ctx), u, listQuery(p, pp))
 	if err != nil {
 		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "get_branches", Repo: req.GetRepo()})
 	}
@@ -356,8 +364,11 @@ func (s *Service) ListPullRequests(ctx context.Context, req *ghopsv1.ListPullReq
 	if state == "" {
 		state = "open"
 	}
-	owner, name := splitRepo(req.GetRepo())
-	list, resp, err := get[[]*github.PullRequest](ctx, s, s.client(ctx), "repos/"+owner+"/"+name+"/pulls", listQuery(p, pp, "state", state))
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("pulls"))
+	if err != nil {
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "list_pull_requests", Repo: req.GetRepo()})
+	}
+	list, resp, err := get[[]*github.PullRequest](ctx, s, s.client(ctx), u, listQuery(p, pp, "state", state))
 	if err != nil {
 		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "list_pull_requests", Repo: req.GetRepo()})
 	}

@@ -386,14 +386,18 @@ func TestConditionalCache(t *testing.T) {
 	}
 }
 
+// TestCallerToken: a caller's own token is used when allowed; without
+// -allow-caller-token a call that carries one is refused, naming the flag,
+// and never served with the service's own token (the hub sees no request).
 func TestCallerToken(t *testing.T) {
 	tests := []struct {
-		name  string
-		allow bool
-		code  codes.Code
+		name     string
+		allow    bool
+		code     codes.Code
+		wantText string
 	}{
 		{name: "caller token used when allowed", allow: true, code: codes.Unauthenticated},
-		{name: "caller token ignored by default", allow: false, code: codes.OK},
+		{name: "caller token refused without the flag", allow: false, code: codes.PermissionDenied, wantText: "-allow-caller-token"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -405,6 +409,14 @@ func TestCallerToken(t *testing.T) {
 			}
 			if err != nil && strings.Contains(err.Error(), "not-a-valid-token") {
 				t.Errorf("token in error: %v", err)
+			}
+			if tt.wantText != "" {
+				if !strings.Contains(err.Error(), tt.wantText) {
+					t.Errorf("error %v does not name %s", err, tt.wantText)
+				}
+				if n := e.hub.Stats().Total; n != 0 {
+					t.Errorf("the refused call reached GitHub %d times", n)
+				}
 			}
 		})
 	}

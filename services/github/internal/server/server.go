@@ -22,6 +22,7 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
@@ -42,6 +43,7 @@ import (
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
 	"ghops.dev/services/github/internal/redisconn"
+	"ghops.dev/services/github/internal/reposcope"
 	"ghops.dev/services/github/internal/retry"
 	"ghops.dev/services/github/internal/validation"
 )
@@ -116,6 +118,9 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes, cacheOpts...)
 	rt = &retry.Transport{Base: s.cache, Retries: max(cfg.ReadRetries, 0), BaseDelay: cfg.RetryBaseDelay, MaxRetryAfter: cfg.MaxRetryAfter}
 	rt = budget.Sole{Base: rt}
+	// Outermost, so that a request outside the call's repository is neither
+	// sent, retried, cached nor counted (package reposcope).
+	rt = &reposcope.Transport{Base: rt, API: base, Allow: reposcope.Endpoints(base, ops.GraphQLURL(base))}
 	newClient := func(rt http.RoundTripper) *github.Client {
 		c := github.NewClient(&http.Client{Transport: rt})
 		c.BaseURL, c.UploadURL, c.UserAgent = base, base, "ghops-github"
@@ -144,7 +149,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	// Authentication follows metrics (refusals are counted) and precedes
 	// validation: an unauthenticated caller learns nothing of the rules.
 	serverOpts := []grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryTimeout, val.Unary),
+		grpc.ChainUnaryInterceptor(s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary, reposcope.Unary),
 		grpc.ChainStreamInterceptor(s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, s.auth.Stream, val.Stream),
 		// Calls run on long-lived workers whose stacks have already grown:
 		// a goroutine per call spent a tenth of the service's CPU growing
@@ -401,6 +406,35 @@ func (s *Server) streamRecover(srv any, ss grpc.ServerStream, info *grpc.StreamS
 	}()
 	return handler(srv, ss)
 }
+
+// unaryCallerToken refuses a call that carries a caller's own GitHub token
+// (x-github-token: a gateway with -oauth-issuer github forwards its
+// signed-in user's) when the service was started without
+// -allow-caller-token: serving it with the service's own token would give
+// that user whatever the service's token may do (docs/security.md).
+func (s *Server) unaryCallerToken(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+	if s.cfg.AllowCallerToken {
+		return handler(ctx, req)
+	}
+	if md, ok := metadata.FromIncomingContext(ctx); ok && len(md.Get(TokenKey)) > 0 {
+		return nil, errCallerToken
+	}
+	return handler(ctx, req)
+}
+
+// errCallerToken is unaryCallerToken's refusal: -32001 at the gateway, with
+// this message, which names the flag that is missing.
+var errCallerToken = func() error {
+	st := status.New(codes.PermissionDenied, "Permission denied: the call carries the caller's own GitHub token, "+
+		"but the GitHub service was started without -allow-caller-token (GHOPS_ALLOW_CALLER_TOKEN) and never serves "+
+		"a caller's call with its own token; start it with -allow-caller-token, or the gateway without -oauth-issuer github")
+	if d, err := st.WithDetails(&errdetails.ErrorInfo{
+		Reason: ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED.String(), Domain: ghstatus.Domain,
+	}); err == nil {
+		st = d
+	}
+	return st.Err()
+}()
 
 func (s *Server) unaryTimeout(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
