@@ -38,6 +38,7 @@ import (
 	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/embedded"
 	"ghops.dev/probe"
+	"ghops.dev/telemetry"
 )
 
 // version is stamped at build time with -ldflags "-X main.version=...".
@@ -97,9 +98,17 @@ func run(args []string) int {
 		return 0
 	}
 
-	var opts []app.Option
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "ghops-gateway", Version: version})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ghops-gateway: tracing:", err)
+		return 2
+	}
+	// Deferred first, so it runs last: after the server has drained and
+	// the service (embedded one included) has stopped, SIGTERM included.
+	defer flushTraces(tel)
+	opts := []app.Option{app.WithTelemetry(tel)}
 	if cfg.Embedded {
-		opt, err := embedded.Start(cfg, os.Getenv, os.Stderr)
+		opt, err := embedded.Start(cfg, os.Getenv, os.Stderr, tel)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "ghops-gateway:", err)
 			return 2
@@ -132,4 +141,17 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// flushTimeout bounds the export of the last spans at exit.
+const flushTimeout = 5 * time.Second
+
+// flushTraces exports the spans still buffered (nothing when tracing is
+// off).
+func flushTraces(tel *telemetry.Provider) {
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	if err := tel.Shutdown(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "ghops-gateway: flushing traces:", err)
+	}
 }

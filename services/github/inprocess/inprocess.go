@@ -20,6 +20,7 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"ghops.dev/redact"
+	"ghops.dev/telemetry"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/server"
 )
@@ -59,6 +60,9 @@ type Options struct {
 	BudgetFailClosed                   bool
 	GitHubConcurrency, WritesPerMinute int
 	CacheEntryBytes                    int
+	// Telemetry traces the calls and their GitHub requests (nil: off);
+	// the gateway passes its own, so that one trace holds both.
+	Telemetry *telemetry.Provider
 }
 
 // OptionsFromEnv reads the options from the environment variables the
@@ -98,14 +102,16 @@ func Start(o Options) (*Service, error) {
 		RedisURL: o.RedisURL, RedisTimeout: o.RedisTimeout, CacheTTL: o.CacheTTL, BudgetFailClosed: o.BudgetFailClosed,
 		GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute, CacheEntryBytes: o.CacheEntryBytes,
 		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID}.WithDefaults()
-	srv, err := server.New(cfg, server.WithLogger(log))
+	srv, err := server.New(cfg, server.WithLogger(log), server.WithTelemetry(o.Telemetry))
 	if err != nil {
 		return nil, err
 	}
 	lis := bufconn.Listen(bufSize)
-	conn, err := grpc.NewClient("passthrough:///ghops-github-inprocess",
+	dial := append([]grpc.DialOption{
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+	}, o.Telemetry.DialOptions()...)
+	conn, err := grpc.NewClient("passthrough:///ghops-github-inprocess", dial...)
 	if err != nil {
 		_ = lis.Close()
 		return nil, err
