@@ -64,8 +64,8 @@ func (p *Provider) HTTPHandler(h http.Handler) http.Handler {
 
 // GitHubTransport wraps the transport of the GitHub client: one client
 // span per request sent (cache hits send none), carrying the status, the
-// rate limit GitHub reports and GitHub's request id, and the URL with its
-// query values redacted (a search query is the caller's text). otelhttp
+// rate limit GitHub reports and GitHub's request id, and the URL without
+// its query (RedactURL). otelhttp
 // records no header, so the Authorization header never reaches a span.
 // Off: rt itself.
 func (p *Provider) GitHubTransport(rt http.RoundTripper) http.RoundTripper {
@@ -100,9 +100,10 @@ func (g githubAttributes) RoundTrip(r *http.Request) (*http.Response, error) {
 	return resp, err
 }
 
-// RedactURL is u as spans may show it: no user information, every query
-// value replaced by "REDACTED" (the names stay, they tell what was asked),
-// and token shapes in the path redacted (package redact).
+// RedactURL is u as spans may show it: package redact's rule for URLs
+// (no user information, no query: any parameter may be a secret, and a
+// search query is the caller's text) and token shapes in the path
+// redacted.
 func RedactURL(u *url.URL) string {
 	if u == nil {
 		return ""
@@ -110,16 +111,6 @@ func RedactURL(u *url.URL) string {
 	c := *u
 	c.User = nil
 	c.Fragment, c.RawFragment = "", ""
-	if c.RawQuery != "" {
-		q := c.Query()
-		for k, vs := range q {
-			for i := range vs {
-				vs[i] = "REDACTED"
-			}
-			q[k] = vs
-		}
-		c.RawQuery = q.Encode()
-	}
 	return redact.String(c.String())
 }
 
