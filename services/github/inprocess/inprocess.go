@@ -20,9 +20,9 @@ import (
 	"google.golang.org/grpc/test/bufconn"
 
 	"ghops.dev/redact"
-	"ghops.dev/telemetry"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/server"
+	"ghops.dev/telemetry"
 )
 
 // bufSize is the in-memory pipe's buffer; a larger message just flows
