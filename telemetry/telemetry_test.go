@@ -4,16 +4,12 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	"google.golang.org/protobuf/proto"
-
 	"ghops.dev/telemetry"
+	"ghops.dev/telemetry/telemetrytest"
 )
 
 // otelVars are every variable the tests set; each test starts with all of
@@ -114,54 +110,6 @@ func (c *countingTransport) RoundTrip(*http.Request) (*http.Response, error) {
 	return nil, io.EOF
 }
 
-// collector is an OTLP/HTTP trace receiver on 127.0.0.1: it keeps the
-// names of the spans it is sent and their service.name.
-type collector struct {
-	URL      string
-	mu       sync.Mutex
-	spans    []string
-	services []string
-}
-
-func startCollector(t *testing.T) *collector {
-	t.Helper()
-	c := &collector{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, err := io.ReadAll(r.Body)
-		var req coltracepb.ExportTraceServiceRequest
-		if err != nil || r.URL.Path != "/v1/traces" || proto.Unmarshal(b, &req) != nil {
-			http.Error(w, "bad export", http.StatusBadRequest)
-			return
-		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		for _, rs := range req.GetResourceSpans() {
-			for _, a := range rs.GetResource().GetAttributes() {
-				if a.GetKey() == "service.name" {
-					c.services = append(c.services, a.GetValue().GetStringValue())
-				}
-			}
-			for _, ss := range rs.GetScopeSpans() {
-				for _, s := range ss.GetSpans() {
-					c.spans = append(c.spans, s.GetName())
-				}
-			}
-		}
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		out, _ := proto.Marshal(&coltracepb.ExportTraceServiceResponse{})
-		_, _ = w.Write(out)
-	}))
-	t.Cleanup(srv.Close)
-	c.URL = srv.URL
-	return c
-}
-
-func (c *collector) received() (spans, services []string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.spans), slices.Clone(c.services)
-}
-
 // TestSetupExports starts a span under each environment and shuts the
 // provider down (as the binaries do on SIGTERM): the span reaches the
 // collector exactly when the variables ask for export, and Shutdown alone
@@ -187,7 +135,7 @@ func TestSetupExports(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clearEnv(t)
-			c := startCollector(t)
+			c := telemetrytest.Start(t)
 			for k, v := range tt.env(c.URL) {
 				t.Setenv(k, v)
 			}
@@ -200,13 +148,13 @@ func TestSetupExports(t *testing.T) {
 			}
 			_, span := p.Tracer().Start(context.Background(), "probe-span")
 			span.End()
-			if spans, _ := c.received(); len(spans) != 0 {
+			if spans := c.Spans(); len(spans) != 0 {
 				t.Fatalf("exported before Shutdown: %v", spans)
 			}
 			if err := p.Shutdown(context.Background()); err != nil {
 				t.Fatalf("Shutdown: %v", err)
 			}
-			spans, services := c.received()
+			spans, services := c.Spans(), c.Services()
 			if !tt.want {
 				if len(spans) != 0 {
 					t.Fatalf("exported %v with tracing off", spans)

@@ -78,7 +78,7 @@ func cleanEnv(extra map[string]string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GHOPS_") || strings.HasPrefix(k, "GITHUB_") {
+		if strings.HasPrefix(k, "GHOPS_") || strings.HasPrefix(k, "GITHUB_") || strings.HasPrefix(k, "OTEL_") {
 			continue
 		}
 		env = append(env, kv)
@@ -241,10 +241,14 @@ type httpGateway struct {
 
 // startHTTP starts the binary with -embedded on a random loopback port and
 // waits until it listens; it is killed at cleanup if still running.
-func startHTTP(t *testing.T, hub *fakehubtest.Server) *httpGateway {
+func startHTTP(t *testing.T, hub *fakehubtest.Server, extraEnv map[string]string) *httpGateway {
 	t.Helper()
 	cmd := exec.Command(gatewayBinary(t), "-embedded", "-addr", "127.0.0.1:0")
-	cmd.Env = cleanEnv(demoEnv(hub))
+	env := demoEnv(hub)
+	for k, v := range extraEnv {
+		env[k] = v
+	}
+	cmd.Env = cleanEnv(env)
 	pr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -294,7 +298,7 @@ func httpSession(t *testing.T, url string) *sdk.ClientSession {
 func TestEmbeddedHTTP(t *testing.T) {
 	bin := gatewayBinary(t)
 	hub := fakehubtest.Start(t, fakehub.Config{Seed: "demo"})
-	g := startHTTP(t, hub)
+	g := startHTTP(t, hub, nil)
 	checkSession(t, httpSession(t, "http://"+g.addr+"/mcp"))
 
 	l, err := net.Listen("tcp", "127.0.0.1:0")
