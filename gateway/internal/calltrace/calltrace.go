@@ -12,9 +12,9 @@
 package calltrace
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 
 	"github.com/tidwall/gjson"
 	"go.opentelemetry.io/otel/attribute"
@@ -85,14 +85,12 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 	ctx, span := t.tracer.Start(ctx, name, opts...)
 	defer span.End()
 	a := t.Transport.Serve(ctx, x, c)
-	switch {
-	case a.Err != nil:
+	// Err is set for MCP's isError results too (edge.Answer): the span
+	// says the call failed however the failure was rendered. The message
+	// stays out: it may quote the caller's input.
+	if a.Err != nil {
 		span.SetAttributes(telemetry.AttrJSONRPCErrorCode.Int(a.Err.Code))
-		span.SetStatus(codes.Error, "JSON-RPC error")
-	case t.mcp && bytes.Contains(a.Result, []byte(`"isError":true`)):
-		// A tool failure MCP answers as a result (docs/errors.md); its
-		// code is in result._meta, the status says it failed.
-		span.SetStatus(codes.Error, "tool error result")
+		span.SetStatus(codes.Error, "JSON-RPC error "+strconv.Itoa(a.Err.Code))
 	}
 	return a
 }
