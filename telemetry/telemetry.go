@@ -13,8 +13,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
+
+	"go.opentelemetry.io/otel"
 
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
@@ -24,6 +27,8 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/noop"
+
+	"ghops.dev/redact"
 )
 
 // ScopeName is the instrumentation scope of the spans ghops starts itself
@@ -54,6 +59,10 @@ type Options struct {
 	Service string
 	// Version is service.version.
 	Version string
+	// Logger receives the SDK's own errors (an export that failed), as
+	// one redacted JSON record each instead of the SDK's plain-text line
+	// on stderr (nil: the SDK's default).
+	Logger *slog.Logger
 }
 
 // Provider is a binary's tracing: on (an SDK tracer provider exporting
@@ -179,6 +188,12 @@ func Setup(ctx context.Context, o Options) (*Provider, error) {
 	if err != nil && !errors.Is(err, resource.ErrPartialResource) {
 		_ = exp.Shutdown(ctx)
 		return Off(), fmt.Errorf("trace resource: %w", err)
+	}
+	if o.Logger != nil {
+		log := o.Logger
+		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+			log.Warn("opentelemetry", "error", redact.Error(err).Error())
+		}))
 	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res))
 	return &Provider{tp: tp, prop: propagator(), shutdown: tp.Shutdown}, nil

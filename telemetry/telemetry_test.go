@@ -1,9 +1,12 @@
 package telemetry_test
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -165,5 +168,28 @@ func TestSetupExports(t *testing.T) {
 				t.Fatalf("collector got spans %v of services %v, want [probe-span] of [%s]", spans, services, tt.service)
 			}
 		})
+	}
+}
+
+// TestExportErrorsAreLogged: an export the collector refuses is one JSON
+// record on the binary's logger, redacted like every other.
+func TestExportErrorsAreLogged(t *testing.T) {
+	const secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
+	clearEnv(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "refused for "+secret, http.StatusBadRequest)
+	}))
+	t.Cleanup(srv.Close)
+	t.Setenv(telemetry.EnvEndpoint, srv.URL)
+	var logs bytes.Buffer
+	p, err := telemetry.Setup(context.Background(), telemetry.Options{Service: "ghops-test", Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := p.Tracer().Start(context.Background(), "refused")
+	span.End()
+	_ = p.Shutdown(context.Background())
+	if !strings.Contains(logs.String(), `"msg":"opentelemetry"`) || strings.Contains(logs.String(), secret) {
+		t.Fatalf("logs %q: want the export error, redacted", logs.String())
 	}
 }

@@ -98,7 +98,8 @@ func run(args []string) int {
 		return 0
 	}
 
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "ghops-gateway", Version: version})
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "ghops-gateway", Version: version,
+		Logger: app.NewLogger(os.Stderr, cfg.LogLevel)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ghops-gateway: tracing:", err)
 		return 2

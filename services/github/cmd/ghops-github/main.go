@@ -107,7 +107,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// Every record is redacted, whatever its author passed (package redact).
 	log := slog.New(redact.Handler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
 	log.Info("ghops-github starting", "version", version)
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "ghops-github", Version: version})
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "ghops-github", Version: version, Logger: log})
 	if err != nil {
 		log.Error("ghops-github: tracing", "error", err.Error())
 		return 2
