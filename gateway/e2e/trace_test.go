@@ -23,14 +23,14 @@ import (
 
 // tracedStack is the whole stack tracing into one in-memory recorder, as
 // a collector would receive it from the gateway and the service.
-func tracedStack(t *testing.T, embedded bool) (*gatewaytest.Stack, *tracetest.SpanRecorder, *telemetry.Provider) {
+func tracedStack(t *testing.T, opts gatewaytest.StackOptions) (*gatewaytest.Stack, *tracetest.SpanRecorder, *telemetry.Provider) {
 	t.Helper()
 	rec := tracetest.NewSpanRecorder()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
-	p := telemetry.New(tp)
-	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{Embedded: embedded, Telemetry: p})
-	return st, rec, p
+	opts.Telemetry = telemetry.New(tp)
+	st := gatewaytest.StartStack(t, opts)
+	return st, rec, opts.Telemetry
 }
 
 // traceSpans are the ended spans of one trace, by role.
@@ -151,15 +151,28 @@ func mustTraceID(t *testing.T, s string) trace.TraceID {
 // gateway's HTTP span, its call span, the gRPC client and server spans and
 // each GitHub request, each the child of the one before, with the tool,
 // the repository, the request id, the GitHub status and rate limit as
-// attributes, and no token anywhere.
+// attributes, and no token anywhere: neither the service's nor, with
+// GitHub as the OAuth issuer, the caller's own, sent in the Authorization
+// header and forwarded to the service.
 func TestTraceAcrossTheStack(t *testing.T) {
+	type run struct {
+		name string
+		opts gatewaytest.StackOptions
+		hdr  []string
+	}
+	var runs []run
 	for _, shape := range gatewaytest.Shapes {
-		t.Run(shape.Name, func(t *testing.T) {
-			st, rec, _ := tracedStack(t, shape.Embedded)
+		runs = append(runs, run{name: shape.Name, opts: gatewaytest.StackOptions{Embedded: shape.Embedded}})
+	}
+	runs = append(runs, run{name: "caller's own token", opts: gatewaytest.StackOptions{GitHubOAuth: true},
+		hdr: []string{"Authorization", "Bearer " + fakehub.DemoToken}})
+	for _, r := range runs {
+		t.Run(r.name, func(t *testing.T) {
+			st, rec, _ := tracedStack(t, r.opts)
 			body := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"read_file","arguments":{"repo":"octo-org/hello-world","path":"README.md"}}}`
-			resp, b := httpcall.Do(t, http.MethodPost, st.URL+"/mcp", body, "Content-Type", "application/json",
+			resp, b := httpcall.Do(t, http.MethodPost, st.URL+"/mcp", body, append([]string{"Content-Type", "application/json",
 				"Accept", "application/json, text/event-stream", "X-Request-Id", "trace-e2e-1",
-				"Traceparent", "00-"+traceID1+"-"+parentSpan+"-01")
+				"Traceparent", "00-" + traceID1 + "-" + parentSpan + "-01"}, r.hdr...)...)
 			if resp.StatusCode != http.StatusOK || !strings.Contains(string(b), "hello-world") && !strings.Contains(string(b), `"content"`) {
 				t.Fatalf("answer %d %s", resp.StatusCode, b)
 			}
@@ -206,7 +219,7 @@ func TestTraceAcrossTheStack(t *testing.T) {
 // params._meta (HTTP and stdio); when both are sent, _meta's is the call's
 // parent and the HTTP request's span is linked to it.
 func TestTraceparentContinued(t *testing.T) {
-	st, rec, tel := tracedStack(t, false)
+	st, rec, tel := tracedStack(t, gatewaytest.StackOptions{})
 	const (
 		headerTrace = "11111111111111111111111111111111"
 		metaTrace   = "22222222222222222222222222222222"
