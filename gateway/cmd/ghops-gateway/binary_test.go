@@ -344,6 +344,10 @@ func TestEmbeddedHTTP(t *testing.T) {
 	if !strings.Contains(logs, `"msg":"gateway stopped"`) || !strings.Contains(logs, `"version":"`+stampedVersion+`"`) {
 		t.Errorf("no orderly stop or no version in the log:\n%s", logs)
 	}
+	// No OTEL_ variable (cleanEnv): tracing off, nothing exported.
+	if !strings.Contains(logs, `"tracing":false`) {
+		t.Errorf("the start-up line does not say tracing is off:\n%s", logs)
+	}
 	if strings.Contains(logs, fakehub.DemoToken) {
 		t.Error("the token reached the logs")
 	}

@@ -123,7 +123,7 @@ func run(args []string) int {
 		return 1
 	}
 	defer a.Close()
-	a.Logger.Info("ghops-gateway starting", "version", version, "embedded", cfg.Embedded)
+	a.Logger.Info("ghops-gateway starting", "version", version, "embedded", cfg.Embedded, "tracing", tel.Enabled())
 
 	if cfg.Command == config.CommandStdio {
 		if err := a.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -25,6 +26,9 @@ func TestBinaryFlushesTracesOnSIGTERM(t *testing.T) {
 		"OTEL_BSP_SCHEDULE_DELAY":     "3600000",
 	})
 	checkSession(t, httpSession(t, "http://"+g.addr+"/mcp"))
+	if !strings.Contains(g.stderr.String(), `"tracing":true`) {
+		t.Errorf("the start-up line does not say tracing is on:\n%s", g.stderr.String())
+	}
 	if spans := col.Spans(); len(spans) != 0 {
 		t.Fatalf("exported before SIGTERM: %q", spans)
 	}

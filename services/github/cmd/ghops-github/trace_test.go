@@ -59,6 +59,9 @@ func TestTracesFlushedAtStop(t *testing.T) {
 	if code := <-done; code != 0 {
 		t.Fatalf("exit %d\n%s", code, logs.String())
 	}
+	if !strings.Contains(logs.String(), `"tracing":true`) {
+		t.Errorf("the listening line does not say tracing is on:\n%s", logs.String())
+	}
 	spans := col.Spans()
 	for _, want := range []string{"ghops.v1.GitHubService/ReadFile", "GET"} {
 		if !slices.Contains(spans, want) {

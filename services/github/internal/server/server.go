@@ -303,7 +303,8 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Du
 	go func() { errc <- s.Serve(lis) }()
 	log.Info("ghops-github listening", "addr", lis.Addr().String(), "github_url", ghstatus.Sanitize(s.cfg.GitHubURL),
 		"service_token", s.cfg.Token != "", "github_app", s.cfg.GitHubApp(), "allow_caller_token", s.cfg.AllowCallerToken,
-		"caller_auth", s.auth.Mode(), "tls", s.cfg.TLSCert != "", "reflection", s.cfg.Reflection, "shared_state", s.redis != nil)
+		"caller_auth", s.auth.Mode(), "tls", s.cfg.TLSCert != "", "reflection", s.cfg.Reflection, "shared_state", s.redis != nil,
+		"tracing", s.tel.Enabled())
 	select {
 	case <-ctx.Done():
 	case err := <-errc:
