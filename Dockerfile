@@ -34,6 +34,7 @@ WORKDIR /src
 COPY gen/go.mod gen/go.sum gen/
 COPY redact/go.mod redact/
 COPY probe/go.mod probe/
+COPY telemetry/go.mod telemetry/go.sum telemetry/
 COPY services/fakehub/go.mod services/fakehub/go.sum services/fakehub/
 COPY services/github/go.mod services/github/go.sum services/github/
 COPY gateway/go.mod gateway/go.sum gateway/
@@ -43,6 +44,7 @@ RUN --mount=type=cache,target=/go/pkg/mod ["/usr/local/go/bin/go", "-C", "client
 COPY gen/ gen/
 COPY redact/ redact/
 COPY probe/ probe/
+COPY telemetry/ telemetry/
 COPY services/ services/
 COPY gateway/ gateway/
 COPY client/ client/

@@ -20,6 +20,7 @@ import (
 	"ghops.dev/services/fakehub"
 	"ghops.dev/services/fakehub/fakehubtest"
 	"ghops.dev/services/github/servicetest"
+	"ghops.dev/telemetry"
 
 	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
@@ -82,6 +83,10 @@ type StackOptions struct {
 	// client certificates of its CA, and gives the gateway that CA and a
 	// client certificate (-service-tls-*).
 	ServicePKI *servicetest.PKI
+	// Telemetry traces the gateway and the service (split or embedded)
+	// into one provider, such as a test's SDK provider over an in-memory
+	// exporter (nil: tracing off, as the binaries without OTEL_ variables).
+	Telemetry *telemetry.Provider
 }
 
 // Gateway is a running gateway.
@@ -132,7 +137,7 @@ func StartStack(t testing.TB, opts StackOptions) *Stack {
 	}
 	so := servicetest.Options{
 		GitHubURL: hub.URL, Token: fakehub.DemoToken, AllowCallerToken: opts.GitHubOAuth, CallTimeout: opts.CallTimeout,
-		CallerSecret: opts.ServiceSecret,
+		CallerSecret: opts.ServiceSecret, Telemetry: opts.Telemetry,
 	}
 	if p := opts.ServicePKI; p != nil {
 		so.TLSCert, so.TLSKey, so.TLSClientCA = p.ServerCert, p.ServerKey, p.CA
@@ -197,7 +202,7 @@ func (opts StackOptions) config(t testing.TB, serviceAddr string) config.Config 
 // is drained and stopped when the test ends.
 func StartGateway(t testing.TB, serviceAddr string, opts StackOptions) *Gateway {
 	t.Helper()
-	return serve(t, opts.config(t, serviceAddr), &SyncBuffer{})
+	return serve(t, opts.config(t, serviceAddr), &SyncBuffer{}, app.WithTelemetry(opts.Telemetry))
 }
 
 // NewApp assembles, without serving it, a gateway of the stack's shape
@@ -215,9 +220,10 @@ func NewApp(t testing.TB, st *Stack, opts StackOptions, logs *SyncBuffer) *app.A
 		addr = st.Service.Addr
 	}
 	cfg = opts.config(t, addr)
+	opt = append(opt, app.WithTelemetry(opts.Telemetry))
 	if st.Service == nil {
 		cfg.Embedded = true
-		o, err := embedded.Start(cfg, embeddedEnv(st.HubURL, opts), logs)
+		o, err := embedded.Start(cfg, embeddedEnv(st.HubURL, opts), logs, opts.Telemetry)
 		if err != nil {
 			t.Fatalf("gatewaytest: %v", err)
 		}
@@ -243,11 +249,11 @@ func startEmbedded(t testing.TB, githubURL string, opts StackOptions) *Gateway {
 	cfg := opts.config(t, "")
 	cfg.Embedded = true
 	logs := &SyncBuffer{}
-	opt, err := embedded.Start(cfg, embeddedEnv(githubURL, opts), logs)
+	opt, err := embedded.Start(cfg, embeddedEnv(githubURL, opts), logs, opts.Telemetry)
 	if err != nil {
 		t.Fatalf("gatewaytest: %v", err)
 	}
-	return serve(t, cfg, logs, opt)
+	return serve(t, cfg, logs, opt, app.WithTelemetry(opts.Telemetry))
 }
 
 // embeddedEnv is the environment the embedded service reads: the GitHub

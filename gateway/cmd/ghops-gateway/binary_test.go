@@ -88,7 +88,7 @@ func cleanEnv(extra map[string]string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GHOPS_") || strings.HasPrefix(k, "GITHUB_") {
+		if strings.HasPrefix(k, "GHOPS_") || strings.HasPrefix(k, "GITHUB_") || strings.HasPrefix(k, "OTEL_") {
 			continue
 		}
 		env = append(env, kv)
@@ -251,10 +251,14 @@ type httpGateway struct {
 
 // startHTTP starts the binary with -embedded on a random loopback port and
 // waits until it listens; it is killed at cleanup if still running.
-func startHTTP(t *testing.T, hub *fakehubtest.Server) *httpGateway {
+func startHTTP(t *testing.T, hub *fakehubtest.Server, extraEnv map[string]string) *httpGateway {
 	t.Helper()
 	cmd := exec.Command(gatewayBinary(t), "-embedded", "-addr", "127.0.0.1:0")
-	cmd.Env = cleanEnv(demoEnv(hub))
+	env := demoEnv(hub)
+	for k, v := range extraEnv {
+		env[k] = v
+	}
+	cmd.Env = cleanEnv(env)
 	pr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +308,7 @@ func httpSession(t *testing.T, url string) *sdk.ClientSession {
 func TestEmbeddedHTTP(t *testing.T) {
 	bin := gatewayBinary(t)
 	hub := fakehubtest.Start(t, fakehub.Config{Seed: "demo"})
-	g := startHTTP(t, hub)
+	g := startHTTP(t, hub, nil)
 	checkSession(t, httpSession(t, "http://"+g.addr+"/mcp"))
 
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -349,6 +353,10 @@ func TestEmbeddedHTTP(t *testing.T) {
 	logs := g.stderr.String()
 	if !strings.Contains(logs, `"msg":"gateway stopped"`) || !strings.Contains(logs, `"version":"`+stampedVersion+`"`) {
 		t.Errorf("no orderly stop or no version in the log:\n%s", logs)
+	}
+	// No OTEL_ variable (cleanEnv): tracing off, nothing exported.
+	if !strings.Contains(logs, `"tracing":false`) {
+		t.Errorf("the start-up line does not say tracing is off:\n%s", logs)
 	}
 	if strings.Contains(logs, fakehub.DemoToken) {
 		t.Error("the token reached the logs")

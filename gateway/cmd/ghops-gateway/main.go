@@ -43,6 +43,7 @@ import (
 	"ghops.dev/gateway/internal/embedded"
 	"ghops.dev/probe"
 	"ghops.dev/probe/buildinfo"
+	"ghops.dev/telemetry"
 )
 
 // probeTimeout bounds one healthcheck.
@@ -99,9 +100,18 @@ func run(args []string) int {
 		return 0
 	}
 
-	var opts []app.Option
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "ghops-gateway", Version: cfg.Version,
+		Logger: app.NewLogger(os.Stderr, cfg.LogLevel)})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "ghops-gateway: tracing:", err)
+		return 2
+	}
+	// Deferred first, so it runs last: after the server has drained and
+	// the service (embedded one included) has stopped, SIGTERM included.
+	defer flushTraces(tel)
+	opts := []app.Option{app.WithTelemetry(tel)}
 	if cfg.Embedded {
-		opt, err := embedded.Start(cfg, os.Getenv, os.Stderr)
+		opt, err := embedded.Start(cfg, os.Getenv, os.Stderr, tel)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "ghops-gateway:", err)
 			return 2
@@ -115,7 +125,7 @@ func run(args []string) int {
 		return 1
 	}
 	defer a.Close()
-	a.Logger.Info("ghops-gateway starting", "version", cfg.Version, "embedded", cfg.Embedded)
+	a.Logger.Info("ghops-gateway starting", "version", cfg.Version, "embedded", cfg.Embedded, "tracing", tel.Enabled())
 
 	if cfg.Command == config.CommandStdio {
 		// A local MCP host shows stderr: fail fast with the fix rather than
@@ -142,4 +152,17 @@ func run(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// flushTimeout bounds the export of the last spans at exit.
+const flushTimeout = 5 * time.Second
+
+// flushTraces exports the spans still buffered (nothing when tracing is
+// off).
+func flushTraces(tel *telemetry.Provider) {
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	if err := tel.Shutdown(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "ghops-gateway: flushing traces:", err)
+	}
 }

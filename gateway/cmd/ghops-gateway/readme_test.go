@@ -163,7 +163,7 @@ func TestREADMEHostConfigs(t *testing.T) {
 	matches := hostSnippet.FindAllStringSubmatch(string(readme), -1)
 	seen := map[string]bool{}
 	hub := fakehubtest.Start(t, fakehub.Config{Seed: "demo"})
-	gw := startHTTP(t, hub)
+	gw := startHTTP(t, hub, nil)
 	wantURL := "http://" + config.Default().Addr + "/mcp"
 	for _, m := range matches {
 		host, kind, lang, body := m[1], m[2], m[3], m[4]

@@ -25,8 +25,10 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/redact"
+	"ghops.dev/telemetry"
 
 	"ghops.dev/gateway/internal/authn"
+	"ghops.dev/gateway/internal/calltrace"
 	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/guard"
@@ -63,6 +65,8 @@ type App struct {
 	Server *server.Server
 	// Logger is the structured logger.
 	Logger *slog.Logger
+	// Telemetry traces the calls (off unless WithTelemetry).
+	Telemetry *telemetry.Provider
 
 	redis        *redis.Client // nil without -redis-url
 	closeService func() error
@@ -75,6 +79,7 @@ type Option func(*options)
 type options struct {
 	conn         grpc.ClientConnInterface
 	closeService func() error
+	tel          *telemetry.Provider
 }
 
 // WithService makes the gateway call the service over conn instead of
@@ -82,6 +87,14 @@ type options struct {
 // service's connection); Close calls closeService (nil: nothing to close).
 func WithService(conn grpc.ClientConnInterface, closeService func() error) Option {
 	return func(o *options) { o.conn, o.closeService = conn, closeService }
+}
+
+// WithTelemetry traces every call through the gateway and into the
+// service (package telemetry; the binary passes telemetry.Setup's
+// provider). Without it tracing is off. An embedded service gets the same
+// provider from package embedded.
+func WithTelemetry(p *telemetry.Provider) Option {
+	return func(o *options) { o.tel = p }
 }
 
 // NewRegistry builds the tool registry from the generated descriptors.
@@ -122,7 +135,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	}
 	// From here on every failure closes what was handed in (an embedded
 	// service) or opened.
-	a := &App{Config: cfg, Registry: reg, Logger: logger, closeService: o.closeService}
+	a := &App{Config: cfg, Registry: reg, Logger: logger, Telemetry: o.tel, closeService: o.closeService}
 	fail := func(err error) (*App, error) {
 		_ = a.Close()
 		return nil, err
@@ -169,8 +182,8 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		if err != nil {
 			return fail(err)
 		}
-		cc, err := grpc.NewClient(cfg.ServiceAddr, append(dial,
-			grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`))...)
+		dial = append(dial, grpc.WithDefaultServiceConfig(`{"loadBalancingConfig":[{"round_robin":{}}]}`))
+		cc, err := grpc.NewClient(cfg.ServiceAddr, append(dial, o.tel.DialOptions()...)...)
 		if err != nil {
 			return fail(fmt.Errorf("dial service %s: %w", cfg.ServiceAddr, err))
 		}
@@ -224,8 +237,9 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.Server = server.New(server.Options{
 		Config:        cfg,
 		Pipeline:      a.Pipeline,
-		RPC:           plainrpc.New(a.Caller, cfg.HTTPStatusMapping),
-		MCP:           a.MCP.HTTP(),
+		RPC:           calltrace.Wrap(o.tel, plainrpc.New(a.Caller, cfg.HTTPStatusMapping)),
+		MCP:           calltrace.Wrap(o.tel, a.MCP.HTTP()),
+		Trace:         o.tel.HTTPHandler,
 		Protect:       func(h http.Handler) http.Handler { return g.Handler(a.Auth.Handler(h)) },
 		Metadata:      a.Auth.MetadataHandler(),
 		MetadataPaths: []string{authn.MetadataPath, authn.MetadataPath + a.Auth.ResourcePath()},
@@ -321,7 +335,7 @@ func (a *App) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error
 	}
 	a.Logger.Info("gateway serving MCP on stdio", "service", a.Config.ServiceAddr, "tools", len(a.Registry.Tools()),
 		"principal", c.Name(), "read_only", a.Config.ReadOnly)
-	return a.Pipeline.ServeStream(policy.WithCaller(ctx, c), a.MCP.Stdio(), in, out)
+	return a.Pipeline.ServeStream(policy.WithCaller(ctx, c), calltrace.Wrap(a.Telemetry, a.MCP.Stdio()), in, out)
 }
 
 // localCaller is stdio's caller: the user running the process.

@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"ghops.dev/services/github/inprocess"
+	"ghops.dev/telemetry"
 
 	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
@@ -20,8 +21,10 @@ import (
 // GHOPS_GITHUB_CALL_TIMEOUT), logging to logOut at cfg.LogLevel. With
 // GitHub as the OAuth issuer the service honours the callers' own tokens,
 // which the gateway forwards. The returned option gives app.New the
-// connection; the App's Close stops the service.
-func Start(cfg config.Config, getenv func(string) string, logOut io.Writer) (app.Option, error) {
+// connection; the App's Close stops the service. tel traces the service's
+// calls and GitHub requests (nil: off); give the gateway the same one
+// (app.WithTelemetry), so that one trace holds both.
+func Start(cfg config.Config, getenv func(string) string, logOut io.Writer, tel *telemetry.Provider) (app.Option, error) {
 	o, err := inprocess.OptionsFromEnv(getenv)
 	if err != nil {
 		return nil, fmt.Errorf("embedded service: %w", err)
@@ -30,6 +33,7 @@ func Start(cfg config.Config, getenv func(string) string, logOut io.Writer) (app
 	// The service is built into this binary: its version is the gateway's.
 	o.Version = cfg.Version
 	o.Logger = app.NewLogger(logOut, cfg.LogLevel)
+	o.Telemetry = tel
 	svc, err := inprocess.Start(o)
 	if err != nil {
 		return nil, fmt.Errorf("embedded service: %w", err)

@@ -59,6 +59,9 @@ type Options struct {
 	// MetricsElsewhere leaves /metrics off this listener (-metrics-addr
 	// serves MetricsHandler on its own address).
 	MetricsElsewhere bool
+	// Trace wraps /rpc and /mcp, outside Protect, in a span per HTTP
+	// request (telemetry.Provider.HTTPHandler); nil: not traced.
+	Trace func(http.Handler) http.Handler
 }
 
 // Server is the gateway's HTTP server.
@@ -82,12 +85,16 @@ func New(o Options) *Server {
 	if protect == nil {
 		protect = func(h http.Handler) http.Handler { return h }
 	}
+	traced := o.Trace
+	if traced == nil {
+		traced = func(h http.Handler) http.Handler { return h }
+	}
 	mux := http.NewServeMux()
 	if o.RPC != nil {
-		mux.Handle("/rpc", s.metrics.instrument("rpc", protect(o.Pipeline.Handler(o.RPC))))
+		mux.Handle("/rpc", s.metrics.instrument("rpc", traced(protect(o.Pipeline.Handler(o.RPC)))))
 	}
 	if o.MCP != nil {
-		mux.Handle("/mcp", s.metrics.instrument("mcp", protect(o.Pipeline.Handler(o.MCP))))
+		mux.Handle("/mcp", s.metrics.instrument("mcp", traced(protect(o.Pipeline.Handler(o.MCP)))))
 	}
 	if o.Metadata != nil {
 		for _, p := range o.MetadataPaths {

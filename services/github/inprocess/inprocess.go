@@ -22,6 +22,7 @@ import (
 	"ghops.dev/redact"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/server"
+	"ghops.dev/telemetry"
 )
 
 // bufSize is the in-memory pipe's buffer; a larger message just flows
@@ -63,6 +64,9 @@ type Options struct {
 	// version: the embedding binary's, since the service is built into it
 	// ("" reads as dev).
 	Version string
+	// Telemetry traces the calls and their GitHub requests (nil: off);
+	// the gateway passes its own, so that one trace holds both.
+	Telemetry *telemetry.Provider
 }
 
 // OptionsFromEnv reads the options from the environment variables the
@@ -103,14 +107,16 @@ func Start(o Options) (*Service, error) {
 		GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute, CacheEntryBytes: o.CacheEntryBytes,
 		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID,
 		Version: o.Version}.WithDefaults()
-	srv, err := server.New(cfg, server.WithLogger(log))
+	srv, err := server.New(cfg, server.WithLogger(log), server.WithTelemetry(o.Telemetry))
 	if err != nil {
 		return nil, err
 	}
 	lis := bufconn.Listen(bufSize)
-	conn, err := grpc.NewClient("passthrough:///ghops-github-inprocess",
+	dial := append([]grpc.DialOption{
 		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+	}, o.Telemetry.DialOptions()...)
+	conn, err := grpc.NewClient("passthrough:///ghops-github-inprocess", dial...)
 	if err != nil {
 		_ = lis.Close()
 		return nil, err

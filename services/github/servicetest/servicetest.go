@@ -19,6 +19,7 @@ import (
 
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/server"
+	"ghops.dev/telemetry"
 )
 
 // Options configures the service under test.
@@ -56,6 +57,8 @@ type Options struct {
 	// GitHubConcurrency and WritesPerMinute are the shared budget's caps
 	// (0: the defaults).
 	GitHubConcurrency, WritesPerMinute int
+	// Telemetry traces the calls and their GitHub requests (nil: off).
+	Telemetry *telemetry.Provider
 }
 
 // Service is a running service and a client connected to it.
@@ -72,7 +75,7 @@ type Service struct {
 // Start runs the service until the test ends (t.Cleanup drains it).
 func Start(t testing.TB, o Options) *Service {
 	t.Helper()
-	var opts []server.Option
+	opts := []server.Option{server.WithTelemetry(o.Telemetry)}
 	if o.Logger != nil {
 		opts = append(opts, server.WithLogger(o.Logger))
 	}

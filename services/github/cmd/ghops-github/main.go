@@ -32,6 +32,7 @@ import (
 
 	"ghops.dev/probe/buildinfo"
 	"ghops.dev/redact"
+	"ghops.dev/telemetry"
 
 	"ghops.dev/services/github/internal/callerauth"
 	"ghops.dev/services/github/internal/config"
@@ -104,10 +105,29 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	// Every record is redacted, whatever its author passed (package redact).
 	log := slog.New(redact.Handler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))
 	log.Info("ghops-github starting", "version", cfg.Version)
-	if err := server.Run(ctx, cfg, log, cfg.CallTimeout+5*time.Second); err != nil {
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "ghops-github", Version: cfg.Version, Logger: log})
+	if err != nil {
+		log.Error("ghops-github: tracing", "error", err.Error())
+		return 2
+	}
+	// Flushed once the calls have drained, SIGTERM included.
+	defer flushTraces(tel, log)
+	if err := server.Run(ctx, cfg, log, cfg.CallTimeout+5*time.Second, server.WithTelemetry(tel)); err != nil {
 		log.Error("ghops-github failed", "error", err.Error())
 		return 1
 	}
 	log.Info("ghops-github stopped")
 	return 0
+}
+
+// flushTimeout bounds the export of the last spans at exit.
+const flushTimeout = 5 * time.Second
+
+// flushTraces exports the spans still buffered (no-op when tracing is off).
+func flushTraces(tel *telemetry.Provider, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
+	defer cancel()
+	if err := tel.Shutdown(ctx); err != nil {
+		log.Warn("ghops-github: flushing traces", "error", err.Error())
+	}
 }

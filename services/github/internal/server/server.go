@@ -46,6 +46,7 @@ import (
 	"ghops.dev/services/github/internal/reposcope"
 	"ghops.dev/services/github/internal/retry"
 	"ghops.dev/services/github/internal/validation"
+	"ghops.dev/telemetry"
 )
 
 // Metadata keys the service reads and writes.
@@ -67,6 +68,7 @@ type Server struct {
 	memo    *jsonmemo.Memo
 	auth    *callerauth.Authenticator
 	redis   *redisconn.Conn // nil without -redis-url
+	tel     *telemetry.Provider
 }
 
 // Option adjusts a Server.
@@ -74,6 +76,9 @@ type Option func(*Server)
 
 // WithLogger sets the structured logger (default: discard).
 func WithLogger(l *slog.Logger) Option { return func(s *Server) { s.log = l } }
+
+// WithTelemetry traces the calls and their GitHub requests (default: off).
+func WithTelemetry(p *telemetry.Provider) Option { return func(s *Server) { s.tel = p } }
 
 // New builds a Server from cfg (defaults applied).
 func New(cfg config.Config, opts ...Option) (*Server, error) {
@@ -90,6 +95,11 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	}
 	base, _ := url.Parse(cfg.GitHubURL)
 	var rt http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
+	// Tracing (package telemetry), nearest the wire: a client span per
+	// request actually sent to GitHub, retries and the App's token
+	// requests included; off, rt itself.
+	rt = s.tel.GitHubTransport(rt)
+	// End of tracing.
 	rt = s.metrics.Transport(rt, base.Path)
 	var app *appauth.Transport
 	if cfg.GitHubApp() {
@@ -148,14 +158,20 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	}
 	// Authentication follows metrics (refusals are counted) and precedes
 	// validation: an unauthenticated caller learns nothing of the rules.
+	unary := []grpc.UnaryServerInterceptor{s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary, reposcope.Unary}
+	if s.tel.Enabled() {
+		// After unaryLog, which settles the request id the span carries.
+		unary = append([]grpc.UnaryServerInterceptor{unary[0], s.unaryTrace}, unary[1:]...)
+	}
 	serverOpts := []grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary, reposcope.Unary),
+		grpc.ChainUnaryInterceptor(unary...),
 		grpc.ChainStreamInterceptor(s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, s.auth.Stream, val.Stream),
 		// Calls run on long-lived workers whose stacks have already grown:
 		// a goroutine per call spent a tenth of the service's CPU growing
 		// its stack through the handler chain (docs/benchmarks.md).
 		grpc.NumStreamWorkers(streamWorkers),
 	}
+	serverOpts = append(serverOpts, s.tel.ServerOptions()...)
 	if cfg.TLSCert != "" {
 		tc, err := callerauth.ServerTLS(cfg.TLSCert, cfg.TLSKey, cfg.TLSClientCA)
 		if err != nil {
@@ -259,12 +275,14 @@ var ErrNoAuth = errors.New("refusing to serve a non-loopback address without cal
 // ends, then shuts down gracefully within grace. It refuses (ErrNoAuth) a
 // non-loopback address whose callers would not authenticate, unless
 // cfg.InsecureNoAuth, and then warns.
-func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Duration) error {
+//
+// opts adjust the server (WithTelemetry); the logger is log.
+func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Duration, opts ...Option) error {
 	cfg = cfg.WithDefaults()
 	if err := CheckExposure(cfg, log); err != nil {
 		return err
 	}
-	s, err := New(cfg, WithLogger(log))
+	s, err := New(cfg, append([]Option{WithLogger(log)}, opts...)...)
 	if err != nil {
 		return err
 	}
@@ -293,7 +311,8 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger, grace time.Du
 	go func() { errc <- s.Serve(lis) }()
 	log.Info("ghops-github listening", "addr", lis.Addr().String(), "github_url", ghstatus.Sanitize(s.cfg.GitHubURL),
 		"service_token", s.cfg.Token != "", "github_app", s.cfg.GitHubApp(), "allow_caller_token", s.cfg.AllowCallerToken,
-		"caller_auth", s.auth.Mode(), "tls", s.cfg.TLSCert != "", "reflection", s.cfg.Reflection, "shared_state", s.redis != nil)
+		"caller_auth", s.auth.Mode(), "tls", s.cfg.TLSCert != "", "reflection", s.cfg.Reflection, "shared_state", s.redis != nil,
+		"tracing", s.tel.Enabled())
 	select {
 	case <-ctx.Done():
 	case err := <-errc:
