@@ -250,14 +250,17 @@ func inScope(req, repo string) bool {
 		return true
 	}
 	_, path, _ := strings.Cut(req, " ")
-	for _, seg := range strings.Split(path, "/") {
-		if s, err := url.PathUnescape(seg); err != nil || s == "." || s == ".." || strings.Contains(s, "/") {
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		s, err := url.PathUnescape(seg)
+		if err != nil || s == "." || s == ".." || strings.Contains(s, "/") {
 			return false
 		}
+		segs[i] = strings.ToLower(s)
 	}
-	prefix := "/repos/" + strings.ToLower(repo)
-	p := strings.ToLower(path)
-	return p == prefix || strings.HasPrefix(p, prefix+"/")
+	// /repos/{owner}/{name}, then anything: the owner and name exactly.
+	owner, name, ok := strings.Cut(strings.ToLower(repo), "/")
+	return ok && len(segs) >= 4 && segs[0] == "" && segs[1] == "repos" && segs[2] == owner && segs[3] == name && owner != "" && name != ""
 }
 
 // checkHostile runs one call and checks its outcome; want is the rule
