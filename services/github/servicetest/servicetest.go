@@ -56,6 +56,8 @@ type Options struct {
 	// GitHubConcurrency and WritesPerMinute are the shared budget's caps
 	// (0: the defaults).
 	GitHubConcurrency, WritesPerMinute int
+	// CheckRepo is validate_environment's default repository (-check-repo).
+	CheckRepo string
 }
 
 // Service is a running service and a client connected to it.
@@ -81,6 +83,7 @@ func Start(t testing.TB, o Options) *Service {
 		RedisURL: o.RedisURL, GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute,
 		TLSCert: o.TLSCert, TLSKey: o.TLSKey, TLSClientCA: o.TLSClientCA, Reflection: o.Reflection,
 		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID,
+		CheckRepo: o.CheckRepo,
 	}
 	if o.CallerSecret != "" {
 		cfg.CallerSecretFile = filepath.Join(t.TempDir(), "caller-secret")
