@@ -8,7 +8,11 @@
 // The schema a tool publishes and the one Decode enforces are the same value,
 // so they cannot drift; protovalidate then runs on the decoded request as a
 // safety net, and a proto rule that the schema cannot express makes
-// NewRegistry fail instead of silently publishing a weaker schema.
+// NewRegistry fail instead of silently publishing a weaker schema. The one
+// exception is the contract's shared string rules (ref_name, repo_name of
+// proto/ghops/v1/rules.proto): JSON Schema has no keyword that states them
+// in words, so Decode enforces them as custom keywords (docs/errors.md,
+// "Refs and repositories") without publishing them.
 package toolschema
 
 import (

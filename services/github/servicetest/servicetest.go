@@ -59,6 +59,8 @@ type Options struct {
 	GitHubConcurrency, WritesPerMinute int
 	// Telemetry traces the calls and their GitHub requests (nil: off).
 	Telemetry *telemetry.Provider
+	// CheckRepo is validate_environment's default repository (-check-repo).
+	CheckRepo string
 }
 
 // Service is a running service and a client connected to it.
@@ -84,6 +86,7 @@ func Start(t testing.TB, o Options) *Service {
 		RedisURL: o.RedisURL, GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute,
 		TLSCert: o.TLSCert, TLSKey: o.TLSKey, TLSClientCA: o.TLSClientCA, Reflection: o.Reflection,
 		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID,
+		CheckRepo: o.CheckRepo,
 	}
 	if o.CallerSecret != "" {
 		cfg.CallerSecretFile = filepath.Join(t.TempDir(), "caller-secret")

@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/services/github/internal/ghpath"
+	"ghops.dev/services/github/internal/reposcope"
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -39,6 +41,10 @@ func TestGolden(t *testing.T) {
 		{name: "head_sha_mismatch", err: errResp(409, "Head branch was modified. Review and try the merge again."), c: Context{Tool: ToolMerge, Repo: "o/r", PR: 1, SHA: "abcdef0", ExpectedSHA: "abcdef0", ActualSHA: "1234567"}},
 		{name: "branch_moved", err: errResp(422, "Update is not a fast forward"), c: Context{Tool: ToolCommitFiles, Repo: "o/r", ExpectedSHA: "aaa", ActualSHA: "bbb"}},
 		{name: "internal", err: errors.New("boom with secret ghp_0123456789abcdefghij"), c: Context{Tool: "fetch", Repo: "o/r"}},
+		{name: "path_refused", err: &url.Error{Op: "Get", URL: "x", Err: &ghpath.Error{Field: "branch", Rule: ghpath.RuleDotSegment, Reason: `must not have a "." or ".." segment`}},
+			c: Context{Tool: "apply_patch", Repo: "o/r"}},
+		{name: "outside_repository", err: &url.Error{Op: "Get", URL: "https://api.github.com/repos/o/secret", Err: &reposcope.Refused{Method: "GET", Path: "/repos/o/secret", Why: "not the repository of the call"}},
+			c: Context{Tool: "read_file", Repo: "o/r"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -362,6 +362,11 @@ func (s *Service) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesReque
 // GitHub refuses if the branch moved (answered as BRANCH_MOVED). Nothing is
 // visible until the ref update succeeds.
 func (s *Service) writeCommit(ctx context.Context, gh *github.Client, c ghstatus.Context, branch, message, parent, baseTree string, entries []*github.TreeEntry) (string, error) {
+	// The callers read the branch through branchRef already; checked again
+	// here since this is where the ref is written (Git.UpdateRef).
+	if err := ghpath.Check("branch", branch); err != nil {
+		return "", s.fail(ctx, err, c)
+	}
 	owner, name := splitRepo(c.Repo)
 	tree, _, err := gh.Git.CreateTree(ctx, owner, name, baseTree, entries)
 	if err != nil {
@@ -378,7 +383,7 @@ func (s *Service) writeCommit(ctx context.Context, gh *github.Client, c ghstatus
 	}, false)
 	if err != nil {
 		if ghstatus.HTTPStatus(err) == http.StatusUnprocessableEntity || ghstatus.HTTPStatus(err) == http.StatusConflict {
-			if now, _, rerr := gh.Git.GetRef(ctx, owner, name, "heads/"+branch); rerr == nil && now.GetObject().GetSHA() != parent {
+			if now, rerr := branchRef(ctx, gh, owner, name, branch); rerr == nil && now.GetObject().GetSHA() != parent {
 				c.ActualSHA = now.GetObject().GetSHA()
 				return "", ghstatus.BranchMoved(c, &ghopsv1.GitHubError{Status: int32(ghstatus.HTTPStatus(err))})
 			}

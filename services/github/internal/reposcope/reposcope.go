@@ -182,9 +182,14 @@ func (t *Transport) check(req *http.Request) error {
 	}
 	owner, _ := url.PathUnescape(parts[1])
 	name, _ := url.PathUnescape(parts[2])
+	if owner == "" || name == "" {
+		return refuse("no owner or no name")
+	}
 	for _, r := range From(req.Context()) {
-		o, n, _ := strings.Cut(r, "/")
-		if strings.EqualFold(o, owner) && strings.EqualFold(n, name) {
+		// A scope value that is not "owner/name" (validation would have
+		// refused it) scopes nothing.
+		o, n, ok := strings.Cut(r, "/")
+		if ok && o != "" && n != "" && !strings.Contains(n, "/") && strings.EqualFold(o, owner) && strings.EqualFold(n, name) {
 			return nil
 		}
 	}

@@ -73,6 +73,8 @@ func TestTransport(t *testing.T) {
 		{"search with the wrong method", "DELETE", "api/v3/search/repositories", scoped, false},
 		{"outside the API", "GET", "other/repos/octo-org/hello-world", scoped, false},
 		{"graphql of the REST path", "POST", "api/v3/graphql", scoped, false},
+		{"no name", "GET", "api/v3/repos/octo-org/", With(context.Background(), "octo-org"), false},
+		{"a scope that is not owner/name", "GET", "api/v3/repos/octo-org/hello-world", With(context.Background(), "octo-org/hello-world/x"), false},
 		{"another host", "GET", "http://example.invalid/api/v3/repos/octo-org/hello-world", scoped, false},
 	}
 	for _, tc := range tests {

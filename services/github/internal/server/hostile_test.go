@@ -56,7 +56,7 @@ func (p *pathRecorder) take() []string {
 
 // startRecorded starts fakehub (demo data, plus a token that sees every
 // repository) behind a pathRecorder on 127.0.0.1, and the service on it.
-func startRecorded(tb testing.TB) (*pathRecorder, ghopsv1.GitHubServiceClient) {
+func startRecorded(tb testing.TB, opts ...func(*servicetest.Options)) (*pathRecorder, ghopsv1.GitHubServiceClient) {
 	tb.Helper()
 	hub, err := fakehub.New(fakehub.Config{Seed: "demo", Tokens: []fakehub.Token{{Value: wideToken, Login: "admin",
 		Repos: map[string]fakehub.Permission{authorized: fakehub.PermWrite, "octo-org/secret": fakehub.PermWrite}}}})
@@ -72,7 +72,11 @@ func startRecorded(tb testing.TB) (*pathRecorder, ghopsv1.GitHubServiceClient) {
 	srv.Listener = l
 	srv.Start()
 	tb.Cleanup(srv.Close)
-	svc := servicetest.Start(tb, servicetest.Options{GitHubURL: srv.URL + "/", Token: wideToken})
+	o := servicetest.Options{GitHubURL: srv.URL + "/", Token: wideToken}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	svc := servicetest.Start(tb, o)
 	return rec, svc.Client
 }
 
@@ -250,14 +254,17 @@ func inScope(req, repo string) bool {
 		return true
 	}
 	_, path, _ := strings.Cut(req, " ")
-	for _, seg := range strings.Split(path, "/") {
-		if s, err := url.PathUnescape(seg); err != nil || s == "." || s == ".." || strings.Contains(s, "/") {
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		s, err := url.PathUnescape(seg)
+		if err != nil || s == "." || s == ".." || strings.Contains(s, "/") {
 			return false
 		}
+		segs[i] = strings.ToLower(s)
 	}
-	prefix := "/repos/" + strings.ToLower(repo)
-	p := strings.ToLower(path)
-	return p == prefix || strings.HasPrefix(p, prefix+"/")
+	// /repos/{owner}/{name}, then anything: the owner and name exactly.
+	owner, name, ok := strings.Cut(strings.ToLower(repo), "/")
+	return ok && len(segs) >= 4 && segs[0] == "" && segs[1] == "repos" && segs[2] == owner && segs[3] == name && owner != "" && name != ""
 }
 
 // checkHostile runs one call and checks its outcome; want is the rule
@@ -373,4 +380,50 @@ func FuzzHostileValues(f *testing.F) {
 		}
 		checkHostile(t, rec, c, hf, value, want)
 	})
+}
+
+// TestScopeOfTheConfiguredRepository: validate_environment's default
+// repository comes from the service's configuration, not the request, and
+// the call may reach it (and only it besides the endpoints of no
+// repository).
+func TestScopeOfTheConfiguredRepository(t *testing.T) {
+	rec, c := startRecorded(t, func(o *servicetest.Options) { o.CheckRepo = authorized })
+	tests := []struct {
+		name, repo, want string
+	}{
+		{"the configured repository", "", authorized},
+		{"the request's own repository", "octo-org/secret", "octo-org/secret"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			rec.take()
+			req := &ghopsv1.ValidateEnvironmentRequest{}
+			if tc.repo != "" {
+				req.Repo = &tc.repo
+			}
+			resp, err := c.ValidateEnvironment(ctx(t), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var repoCheck *ghopsv1.EnvironmentCheck
+			for _, ch := range resp.GetChecks() {
+				if ch.GetName() == "github.repo" {
+					repoCheck = ch
+				}
+			}
+			if repoCheck == nil || repoCheck.GetLevel() != "ok" || !strings.HasPrefix(repoCheck.GetMessage(), tc.want+":") {
+				t.Fatalf("github.repo check = %v, want ok for %s", repoCheck, tc.want)
+			}
+			reached := false
+			for _, r := range rec.take() {
+				if !inScope(r, tc.want) {
+					t.Errorf("request outside %s: %s", tc.want, r)
+				}
+				reached = reached || strings.HasPrefix(r, "GET /repos/")
+			}
+			if !reached {
+				t.Error("the repository was not read")
+			}
+		})
+	}
 }

@@ -2,6 +2,7 @@ package validation
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -107,3 +108,61 @@ func TestToolOf(t *testing.T) {
 		})
 	}
 }
+
+// TestSharedRules checks that the contract's shared string rules
+// (proto/ghops/v1/rules.proto) reach the service's answer in words, with
+// their ids as the BadRequest reasons.
+func TestSharedRules(t *testing.T) {
+	v, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		req     proto.Message
+		message string
+		reasons []string
+	}{
+		{"branch through another repository", &ghopsv1.ApplyPatchRequest{Repo: "o/r", Branch: "a/../../../../o/secret/git/ref/heads/main", Message: "m", Patch: "p"},
+			`invalid request: branch: must not contain ".."; branch: no segment may start with "."`, []string{"ref_name.dot_dot", "ref_name.dot_segment"}},
+		{"ref ending in .lock", &ghopsv1.GetTreeRequest{Repo: "o/r", Ref: ptr("main.lock")},
+			`invalid request: ref: no segment may end with ".lock"`, []string{"ref_name.lock_suffix"}},
+		{"head with an empty segment", &ghopsv1.CreatePullRequestRequest{Repo: "o/r", Title: "t", Head: "a//b", Base: "main"},
+			`invalid request: head: must not contain an empty segment ("//")`, []string{"ref_name.empty_segment"}},
+		{"base starting with a slash", &ghopsv1.CreatePullRequestRequest{Repo: "o/r", Title: "t", Head: "a", Base: "/main"},
+			`invalid request: base: must not start or end with "/"`, []string{"ref_name.slash_edge"}},
+		{"repository ../..", &ghopsv1.FetchRequest{Repo: "../.."},
+			`invalid request: repo: owner and name must not be "." or ".."`, []string{"repo_name.dot_segment"}},
+		{"optional repository o/.", &ghopsv1.ValidateEnvironmentRequest{Repo: ptr("o/.")},
+			`invalid request: repo: owner and name must not be "." or ".."`, []string{"repo_name.dot_segment"}},
+		{"names that only look like dots pass", &ghopsv1.GetCommitsRequest{Repo: "o/r", Branch: ptr("release/v1.2")}, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := v.Check(tt.req, "/ghops.v1.GitHubService/ApplyPatch")
+			if tt.message == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			st := status.Convert(err)
+			if st.Code() != codes.InvalidArgument || st.Message() != tt.message {
+				t.Fatalf("got %v %q, want InvalidArgument %q", st.Code(), st.Message(), tt.message)
+			}
+			var got []string
+			for _, d := range st.Details() {
+				if br, ok := d.(*errdetails.BadRequest); ok {
+					for _, fv := range br.FieldViolations {
+						got = append(got, fv.Reason)
+					}
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tt.reasons, ",") {
+				t.Errorf("reasons %v, want %v", got, tt.reasons)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
