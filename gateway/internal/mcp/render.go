@@ -25,6 +25,9 @@ func RenderError(e *rpcerror.Error) string {
 	for _, v := range e.Data.ValidationErrors {
 		fmt.Fprintf(&b, "\n  - %s: %s", v.Path, v.Message)
 	}
+	if n := e.Data.ValidationErrorsOmitted; n > 0 {
+		fmt.Fprintf(&b, "\n  - and %d more", n)
+	}
 	d := e.Data
 	var lines []string
 	add := func(k, v string) {

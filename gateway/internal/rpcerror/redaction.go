@@ -19,17 +19,23 @@ import (
 // kept (the Sink logs it redacted).
 func (e *Error) Redacted() *Error {
 	c := *e
-	c.Message = redact.String(e.Message)
+	c.Message = cut(redact.String(e.Message), MaxStringBytes)
 	c.Data = e.Data.redacted()
 	c.Log = LogFields{Repo: redact.String(e.Log.Repo), PR: redact.String(e.Log.PR), SHA: redact.String(e.Log.SHA), State: redact.String(e.Log.State)}
 	c.RequestID = redact.String(e.RequestID)
 	return &c
 }
 
-// redacted returns d with every string redacted; the structs it points to
-// are copied when they change (or always, for the rare ones), never modified.
+// redacted returns d with every string redacted and then bounded (see
+// bound.go: the violations are capped before they are redacted, so that a
+// flood of them costs nothing, and cut after, so that a cut never leaves
+// the start of a token behind); the structs it points to are copied when
+// they change (or always, for the rare ones), never modified.
 func (d Data) redacted() Data {
 	d.Tool = redact.String(d.Tool)
+	var omitted int
+	d.ValidationErrors, omitted = capViolations(d.ValidationErrors)
+	d.ValidationErrorsOmitted += omitted
 	d.ValidationErrors = redactViolations(d.ValidationErrors)
 	if g := d.GitHub; g != nil {
 		if m, u := redact.String(g.Message), redact.String(g.DocumentationURL); m != g.Message || u != g.DocumentationURL {
@@ -60,7 +66,7 @@ func (d Data) redacted() Data {
 	}
 	d.RequestID = redact.String(d.RequestID)
 	d.Timestamp = redact.String(d.Timestamp)
-	return d
+	return d.bounded()
 }
 
 // redactViolations returns a copy of vs with every string redacted (the
