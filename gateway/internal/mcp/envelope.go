@@ -429,6 +429,10 @@ func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Ca
 func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Call, r resolved) edge.Answer {
 	name := r.p.name
 	if _, ok := t.s.reg.Lookup(name); !ok {
+		if e := t.s.caller.Spend(ctx, name); e != nil {
+			e.RequestID = c.RequestID
+			return edge.Answer{Err: e, Tool: "unknown"}
+		}
 		e := rpcerror.InvalidParams(name, []toolschema.Violation{{
 			Message: "must be equal to one of the allowed values", Path: "/name", Keyword: "enum",
 			Params: map[string]any{"allowedValues": t.s.names}, Value: name,
