@@ -10,6 +10,7 @@ require (
 )
 
 require (
+	ghops.dev/infra v0.0.0 // indirect
 	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect
 	github.com/bradleyfalzon/ghinstallation/v2 v2.19.0 // indirect
 	github.com/coreos/go-oidc/v3 v3.21.0 // indirect
@@ -75,6 +76,7 @@ require (
 replace (
 	ghops.dev/gateway => ../gateway
 	ghops.dev/gen => ../gen
+	ghops.dev/infra => ../infra
 	ghops.dev/redact => ../redact
 	ghops.dev/services/fakehub => ../services/fakehub
 	ghops.dev/services/github => ../services/github

@@ -31,6 +31,7 @@ import (
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
+	"ghops.dev/infra/redisconn"
 	"ghops.dev/services/github/internal/appauth"
 	"ghops.dev/services/github/internal/budget"
 	"ghops.dev/services/github/internal/cachestore"
@@ -41,7 +42,6 @@ import (
 	"ghops.dev/services/github/internal/jsonmemo"
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
-	"ghops.dev/services/github/internal/redisconn"
 	"ghops.dev/services/github/internal/retry"
 	"ghops.dev/services/github/internal/validation"
 )
