@@ -46,7 +46,15 @@ var (
 	// ErrInternal is -32603: the gateway failed; ErrorData.RequestID names the
 	// log entries.
 	ErrInternal = errors.New("internal error")
+	// ErrOutcomeUnknown matches a -32603 whose data.outcome is "unknown": a
+	// write was sent and its answer lost, so it may have landed. Do not
+	// retry blindly: ErrorData.Check says what to read first (docs/errors.md,
+	// "Outcome unknown"). Such an error matches ErrInternal too.
+	ErrOutcomeUnknown = errors.New("outcome unknown: the write may have landed")
 )
+
+// OutcomeUnknown is data.outcome of a write whose answer was lost.
+const OutcomeUnknown = "unknown"
 
 // Error is a JSON-RPC error object answered by the gateway. Every JSON-RPC
 // error the client returns is an *Error or wraps one (*InvalidParamsError,
@@ -93,6 +101,12 @@ type ErrorData struct {
 	Patch *PatchInfo `json:"patch,omitempty"`
 	// RequestID identifies the gateway's log entries, for -32603.
 	RequestID string `json:"requestId,omitempty"`
+	// Outcome is "unknown" (OutcomeUnknown) for a -32603 write whose answer
+	// was lost: it may have landed.
+	Outcome string `json:"outcome,omitempty"`
+	// Check says, for such a write, how to find out whether it landed
+	// (the gateway's wording).
+	Check string `json:"check,omitempty"`
 }
 
 // PatchInfo is data.patch: apply_patch's refusal and where.
@@ -154,17 +168,32 @@ type RateLimitInfo struct {
 }
 
 // Error renders "jsonrpc error -32002 (not found): message", the message
-// redacted (package redact): whatever answered may have echoed a secret.
+// redacted (package redact): whatever answered may have echoed a secret. An
+// unknown outcome adds what to check.
 func (e *Error) Error() string {
 	msg := redact.String(e.Message)
+	if e.OutcomeUnknown() && e.Data.Check != "" {
+		msg += " (" + redact.String(e.Data.Check) + ")"
+	}
 	if s, ok := codeSentinels[e.Code]; ok {
 		return fmt.Sprintf("jsonrpc error %d (%s): %s", e.Code, s, msg)
 	}
 	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, msg)
 }
 
-// Is reports whether target is the sentinel of e's code.
+// OutcomeUnknown reports whether e is a write whose answer was lost: it may
+// have landed, so read the state it would have changed (e.Data.Check)
+// before retrying it.
+func (e *Error) OutcomeUnknown() bool {
+	return e.Code == CodeInternal && e.Data.Outcome == OutcomeUnknown
+}
+
+// Is reports whether target is the sentinel of e's code, or
+// ErrOutcomeUnknown for a write whose answer was lost.
 func (e *Error) Is(target error) bool {
+	if target == ErrOutcomeUnknown {
+		return e.OutcomeUnknown()
+	}
 	s, ok := codeSentinels[e.Code]
 	return ok && s == target
 }

@@ -68,6 +68,8 @@ func RenderError(e *rpcerror.Error) string {
 	if d.Protocol != nil {
 		add("protocol", "requested "+d.Protocol.Requested+", supported "+strings.Join(d.Protocol.Supported, ", "))
 	}
+	add("outcome", d.Outcome)
+	add("check", d.Check)
 	add("requestId", d.RequestID)
 	for _, l := range lines {
 		b.WriteString("\n  - " + l)

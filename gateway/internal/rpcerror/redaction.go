@@ -65,6 +65,8 @@ func (d Data) redacted() Data {
 		d.Policy = &Policy{Principal: redact.String(p.Principal), Rule: redact.String(p.Rule), Detail: redact.String(p.Detail)}
 	}
 	d.RequestID = redact.String(d.RequestID)
+	d.Outcome = redact.String(d.Outcome)
+	d.Check = redact.String(d.Check)
 	d.Timestamp = redact.String(d.Timestamp)
 	return d.bounded()
 }

@@ -166,6 +166,11 @@ type Data struct {
 	Policy *Policy `json:"policy,omitempty"`
 	// RequestID identifies the call in the logs (-32603 always has it).
 	RequestID string `json:"requestId,omitempty"`
+	// Outcome is "unknown" for a write whose answer was lost: it may have
+	// landed (-32603 only; see outcome.go).
+	Outcome string `json:"outcome,omitempty"`
+	// Check says how to find out whether such a write landed.
+	Check string `json:"check,omitempty"`
 	// Timestamp is when the error happened, RFC 3339 UTC with milliseconds.
 	Timestamp string `json:"timestamp"`
 }

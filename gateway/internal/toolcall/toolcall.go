@@ -208,11 +208,15 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	ctx = metadata.NewOutgoingContext(ctx, md)
 	resp := tool.NewResponse()
 	err := c.conn.Invoke(ctx, tool.FullMethod, req, resp)
-	if !tool.Annotations.ReadOnlyHint {
+	write := !tool.Annotations.ReadOnlyHint
+	if write {
 		c.writeAudit(ctx, caller, name, info.RequestID, req, resp, err)
 	}
 	if err != nil {
 		e := rpcerror.FromStatus(name, err, info.RequestID)
+		if write && rpcerror.LostAnswer(err) {
+			e.MarkOutcomeUnknown()
+		}
 		e.Log = fillLog(e.Log, args)
 		return nil, e
 	}
@@ -376,7 +380,8 @@ func first(a, b string) string {
 }
 
 // writeAudit writes the one audit record of a write call: who, what, where,
-// the resulting sha and the outcome. It never holds a token or key: the
+// the resulting sha and the outcome ("ok", the error code, or "unknown" when
+// the answer was lost: rpcerror.LostAnswer). It never holds a token or key: the
 // principal's name is all there is of the caller.
 func (c *Caller) writeAudit(ctx context.Context, caller *policy.Caller, tool, requestID string, req, resp proto.Message, err error) {
 	if c.audit == nil {
@@ -384,10 +389,15 @@ func (c *Caller) writeAudit(ctx context.Context, caller *policy.Caller, tool, re
 	}
 	outcome := "ok"
 	var result proto.Message
-	if err != nil {
+	switch {
+	case rpcerror.LostAnswer(err):
+		// The write was sent and its answer lost: it may have landed, and
+		// the record must not say it failed.
+		outcome = rpcerror.OutcomeUnknown
+	case err != nil:
 		e := rpcerror.FromStatus(tool, err, requestID)
 		outcome = strconv.Itoa(e.Code)
-	} else {
+	default:
 		result = resp
 	}
 	f := fieldsOf(req, result)
