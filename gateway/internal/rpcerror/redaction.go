@@ -1,6 +1,8 @@
 package rpcerror
 
 import (
+	"encoding/json"
+
 	"ghops.dev/redact"
 
 	"ghops.dev/gateway/internal/toolschema"
@@ -78,13 +80,30 @@ func redactViolations(vs []toolschema.Violation) []toolschema.Violation {
 		return nil
 	}
 	out := make([]toolschema.Violation, len(vs))
+	// Violations of one object echo the same argument text (toolschema
+	// shares it): redact each text once, not once per violation.
+	type rawKey struct {
+		p *byte
+		n int
+	}
+	seen := map[rawKey]any{}
 	for i, v := range vs {
+		var value any
+		if raw, ok := v.Value.(json.RawMessage); ok && len(raw) > 0 {
+			k := rawKey{&raw[0], len(raw)}
+			if value, ok = seen[k]; !ok {
+				value = redact.Value(v.Value)
+				seen[k] = value
+			}
+		} else {
+			value = redact.Value(v.Value)
+		}
 		out[i] = toolschema.Violation{
 			Message: redact.String(v.Message),
 			Path:    redact.String(v.Path),
 			Keyword: redact.String(v.Keyword),
 			Params:  v.Params,
-			Value:   redact.Value(v.Value),
+			Value:   value,
 		}
 		if p, ok := redact.Value(v.Params).(map[string]any); ok {
 			out[i].Params = p
