@@ -10,7 +10,7 @@ require (
 )
 
 require (
-	ghops.dev/infra v0.0.0 // indirect
+	ghops.dev/infra v0.0.0
 	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect
 	github.com/bradleyfalzon/ghinstallation/v2 v2.19.0 // indirect
 	github.com/coreos/go-oidc/v3 v3.21.0 // indirect

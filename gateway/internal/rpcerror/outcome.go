@@ -7,22 +7,21 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"ghops.dev/infra/outcome"
 )
 
-// The one wording of a write whose answer was lost (docs/errors.md,
-// "Outcome unknown"): the audit record, the error's message and its data
-// all come from here, and the client library reads them from data.
+// The wording of a write whose answer was lost (docs/errors.md, "Outcome
+// unknown") lives in ghops.dev/infra/outcome, shared with the Go client;
+// these names keep the error contract's vocabulary in this package.
 const (
 	// OutcomeUnknown is data.outcome, and the audit record's outcome, of a
 	// write whose answer was lost after it was sent.
-	OutcomeUnknown = "unknown"
+	OutcomeUnknown = outcome.Unknown
 	// OutcomeUnknownMessage is the message of such an error.
-	OutcomeUnknownMessage = "Outcome unknown: the write may have landed"
+	OutcomeUnknownMessage = outcome.Message
 	// OutcomeUnknownCheck is data.check: how to find out before retrying.
-	OutcomeUnknownCheck = "The answer was lost after the write was sent, so it may have been applied. " +
-		"Before retrying, read the state it would have changed: the branch head (get_branches) or its latest " +
-		"commits (get_commits) for commit_files and apply_patch, the pull request (list_pull_requests, " +
-		"get_pr_mergeability) for the pull request tools."
+	OutcomeUnknownCheck = outcome.Check
 )
 
 // LostAnswer reports whether err, the failure of a service call, leaves
