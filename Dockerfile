@@ -32,6 +32,7 @@ WORKDIR /src
 # Module downloads first, keyed on the go.mod and go.sum files only. Each
 # module builds on its own (GOWORK=off): its replace lines name its siblings.
 COPY gen/go.mod gen/go.sum gen/
+COPY infra/go.mod infra/go.sum infra/
 COPY redact/go.mod redact/
 COPY probe/go.mod probe/
 COPY telemetry/go.mod telemetry/go.sum telemetry/
@@ -42,6 +43,7 @@ COPY client/go.mod client/go.sum client/
 RUN --mount=type=cache,target=/go/pkg/mod ["/usr/local/go/bin/go", "-C", "gateway", "mod", "download"]
 RUN --mount=type=cache,target=/go/pkg/mod ["/usr/local/go/bin/go", "-C", "client", "mod", "download"]
 COPY gen/ gen/
+COPY infra/ infra/
 COPY redact/ redact/
 COPY probe/ probe/
 COPY telemetry/ telemetry/

@@ -11,7 +11,7 @@ SHELL := /bin/bash
 # dependencies (sergi/go-diff under go-git, among others) for the whole
 # workspace, so that tests would no longer build what the image builds
 # (GOWORK=off, module by module). They are tested and linted on their own.
-MODULES := gen redact probe telemetry services/fakehub services/github gateway client
+MODULES := gen infra redact probe telemetry services/fakehub services/github gateway client
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 STANDALONE := tools/lint tools/errgen deploy
 

@@ -177,6 +177,9 @@ func (c *Client) CallRaw(ctx context.Context, tool string, args json.RawMessage)
 		} else {
 			res, err = c.rpcCall(ctx, tool, args)
 		}
+		if err != nil && known && !info.ReadOnly {
+			err = markOutcome(err)
+		}
 		if err == nil || !retryable || attempt >= c.retries {
 			return res, err
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"ghops.dev/infra/outcome"
 	"ghops.dev/redact"
 )
 
@@ -46,7 +47,17 @@ var (
 	// ErrInternal is -32603: the gateway failed; ErrorData.RequestID names the
 	// log entries.
 	ErrInternal = errors.New("internal error")
+	// ErrOutcomeUnknown matches a -32603 whose data.outcome is "unknown" (a
+	// write the gateway sent whose answer it lost) and a *TransportError
+	// with OutcomeUnknown (a write whose answer the client lost): either
+	// way it may have landed. Do not retry blindly: ErrorData.Check (and the
+	// error's text) says what to read first (docs/errors.md, "Outcome
+	// unknown"). The gateway's error matches ErrInternal too.
+	ErrOutcomeUnknown = errors.New("outcome unknown: the write may have landed")
 )
+
+// OutcomeUnknown is data.outcome of a write whose answer was lost.
+const OutcomeUnknown = outcome.Unknown
 
 // Error is a JSON-RPC error object answered by the gateway. Every JSON-RPC
 // error the client returns is an *Error or wraps one (*InvalidParamsError,
@@ -93,6 +104,12 @@ type ErrorData struct {
 	Patch *PatchInfo `json:"patch,omitempty"`
 	// RequestID identifies the gateway's log entries, for -32603.
 	RequestID string `json:"requestId,omitempty"`
+	// Outcome is "unknown" (OutcomeUnknown) for a -32603 write whose answer
+	// was lost: it may have landed.
+	Outcome string `json:"outcome,omitempty"`
+	// Check says, for such a write, how to find out whether it landed
+	// (the gateway's wording).
+	Check string `json:"check,omitempty"`
 }
 
 // PatchInfo is data.patch: apply_patch's refusal and where.
@@ -154,17 +171,32 @@ type RateLimitInfo struct {
 }
 
 // Error renders "jsonrpc error -32002 (not found): message", the message
-// redacted (package redact): whatever answered may have echoed a secret.
+// redacted (package redact): whatever answered may have echoed a secret. An
+// unknown outcome adds what to check.
 func (e *Error) Error() string {
 	msg := redact.String(e.Message)
+	if e.OutcomeUnknown() && e.Data.Check != "" {
+		msg += " (" + redact.String(e.Data.Check) + ")"
+	}
 	if s, ok := codeSentinels[e.Code]; ok {
 		return fmt.Sprintf("jsonrpc error %d (%s): %s", e.Code, s, msg)
 	}
 	return fmt.Sprintf("jsonrpc error %d: %s", e.Code, msg)
 }
 
-// Is reports whether target is the sentinel of e's code.
+// OutcomeUnknown reports whether e is a write whose answer was lost: it may
+// have landed, so read the state it would have changed (e.Data.Check)
+// before retrying it.
+func (e *Error) OutcomeUnknown() bool {
+	return e.Code == CodeInternal && e.Data.Outcome == OutcomeUnknown
+}
+
+// Is reports whether target is the sentinel of e's code, or
+// ErrOutcomeUnknown for a write whose answer was lost.
 func (e *Error) Is(target error) bool {
+	if target == ErrOutcomeUnknown {
+		return e.OutcomeUnknown()
+	}
 	s, ok := codeSentinels[e.Code]
 	return ok && s == target
 }
@@ -322,6 +354,13 @@ type TransportError struct {
 	RetryAfter time.Duration
 	// Err is the underlying cause, if any.
 	Err error
+	// OutcomeUnknown is set on the failure of a write (a tool that is not
+	// read-only) whose request may have reached the gateway but whose answer
+	// was lost (ErrConnection after the connection was made, ErrTruncated):
+	// the write may have landed. It matches ErrOutcomeUnknown.
+	OutcomeUnknown bool
+
+	sent bool // the request may have left (not a failed dial)
 }
 
 // Error renders one line saying what happened and where.
@@ -345,11 +384,27 @@ func (e *TransportError) Error() string {
 	if e.Snippet != "" {
 		b.WriteString(": body starts " + strconv.Quote(e.Snippet))
 	}
+	if e.OutcomeUnknown {
+		b.WriteString(": " + outcome.Message + " (" + outcome.Check + ")")
+	}
 	return b.String()
 }
 
-// Is matches ErrTransport and e.Kind.
-func (e *TransportError) Is(target error) bool { return target == ErrTransport || target == e.Kind }
+// Is matches ErrTransport and e.Kind, and ErrOutcomeUnknown when
+// e.OutcomeUnknown.
+func (e *TransportError) Is(target error) bool {
+	return target == ErrTransport || target == e.Kind || (target == ErrOutcomeUnknown && e.OutcomeUnknown)
+}
+
+// markOutcome sets OutcomeUnknown on err, the failure of a call of a write,
+// when it is a transport failure after the request may have left.
+func markOutcome(err error) error {
+	var te *TransportError
+	if errors.As(err, &te) && te.sent && (te.Kind == ErrConnection || te.Kind == ErrTruncated) {
+		te.OutcomeUnknown = true
+	}
+	return err
+}
 
 // Unwrap returns the cause.
 func (e *TransportError) Unwrap() error { return e.Err }

@@ -206,3 +206,38 @@ func TestErrorTextRedacted(t *testing.T) {
 		})
 	}
 }
+
+// TestOutcomeUnknown: a -32603 whose data.outcome is "unknown" (a write whose
+// answer was lost, docs/errors.md) matches ErrOutcomeUnknown and
+// ErrInternal, says what to check, and no other error matches it.
+func TestOutcomeUnknown(t *testing.T) {
+	const check = "Before retrying, read the branch head (get_branches)."
+	tests := []struct {
+		name    string
+		code    int
+		data    string
+		unknown bool
+	}{
+		{"lost answer of a write", -32603, `{"tool":"commit_files","requestId":"r","outcome":"unknown","check":"` + check + `","timestamp":"t"}`, true},
+		{"plain internal error", -32603, `{"tool":"commit_files","requestId":"r","timestamp":"t"}`, false},
+		{"outcome on another code", -32003, `{"tool":"commit_files","outcome":"unknown","timestamp":"t"}`, false},
+		{"no data", -32603, ``, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := NewError(tc.code, "Outcome unknown: the write may have landed", json.RawMessage(tc.data), 0)
+			if got := errors.Is(err, ErrOutcomeUnknown); got != tc.unknown {
+				t.Fatalf("errors.Is(ErrOutcomeUnknown) = %v, want %v", got, tc.unknown)
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.OutcomeUnknown() != tc.unknown {
+				t.Fatalf("OutcomeUnknown() wrong for %v", err)
+			}
+			if tc.unknown {
+				if !errors.Is(err, ErrInternal) || e.Data.Check != check || !strings.Contains(err.Error(), check) {
+					t.Errorf("%v: check %q", err, e.Data.Check)
+				}
+			}
+		})
+	}
+}

@@ -11,6 +11,7 @@ require (
 )
 
 require (
+	ghops.dev/infra v0.0.0
 	ghops.dev/telemetry v0.0.0 // indirect
 	github.com/bluekeyes/go-gitdiff v0.9.0 // indirect
 	github.com/bradleyfalzon/ghinstallation/v2 v2.19.0 // indirect
@@ -95,6 +96,7 @@ require (
 replace (
 	ghops.dev/gateway => ../gateway
 	ghops.dev/gen => ../gen
+	ghops.dev/infra => ../infra
 	ghops.dev/probe => ../probe
 	ghops.dev/redact => ../redact
 	ghops.dev/services/fakehub => ../services/fakehub

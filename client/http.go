@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -45,7 +46,11 @@ func (c *Client) post(ctx context.Context, u string, body []byte, header http.He
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return nil, &TransportError{Kind: ErrConnection, URL: redact.String(u), Err: c.cause(ctx, err)}
+		// Unless the connection was never made, the request may have
+		// reached the gateway: CallRaw tells a write's caller so.
+		var op *net.OpError
+		sent := !errors.As(err, &op) || op.Op != "dial"
+		return nil, &TransportError{Kind: ErrConnection, URL: redact.String(u), Err: c.cause(ctx, err), sent: sent}
 	}
 	defer func() { _ = resp.Body.Close() }()
 	ans := &httpAnswer{status: resp.StatusCode, header: resp.Header, retryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())}
@@ -55,7 +60,7 @@ func (c *Client) post(ctx context.Context, u string, body []byte, header http.He
 	ans.body, err = io.ReadAll(io.LimitReader(resp.Body, c.maxResponse+1))
 	if err != nil {
 		return nil, &TransportError{Kind: ErrTruncated, URL: redact.String(u), StatusCode: ans.status, ContentType: ans.contentType,
-			Snippet: c.snippet(ans.body), RetryAfter: ans.retryAfter, Err: c.cause(ctx, err)}
+			Snippet: c.snippet(ans.body), RetryAfter: ans.retryAfter, Err: c.cause(ctx, err), sent: true}
 	}
 	if int64(len(ans.body)) > c.maxResponse {
 		return nil, &TransportError{Kind: ErrResponseTooLarge, URL: redact.String(u), StatusCode: ans.status, ContentType: ans.contentType,

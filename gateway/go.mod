@@ -6,6 +6,7 @@ require (
 	buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go v1.36.12-20260825204119-511051f7f437.2
 	buf.build/go/protovalidate v1.4.0
 	ghops.dev/gen v0.0.0
+	ghops.dev/infra v0.0.0
 	ghops.dev/services/fakehub v0.0.0
 	ghops.dev/services/github v0.0.0
 	github.com/coreos/go-oidc/v3 v3.21.0
@@ -96,6 +97,7 @@ require (
 
 replace (
 	ghops.dev/gen => ../gen
+	ghops.dev/infra => ../infra
 	ghops.dev/redact => ../redact
 	ghops.dev/services/fakehub => ../services/fakehub
 	ghops.dev/services/github => ../services/github

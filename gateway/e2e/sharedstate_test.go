@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"ghops.dev/infra/redistest"
 	"ghops.dev/services/fakehub"
 	"ghops.dev/services/fakehub/fakehubtest"
-	"ghops.dev/services/github/redistest"
 	"ghops.dev/services/github/servicetest"
 
 	"ghops.dev/gateway/gatewaytest"

@@ -5,6 +5,7 @@ go 1.26.7
 require (
 	buf.build/go/protovalidate v1.4.0
 	ghops.dev/gen v0.0.0
+	ghops.dev/infra v0.0.0
 	ghops.dev/services/fakehub v0.0.0
 	github.com/bluekeyes/go-gitdiff v0.9.0
 	github.com/bradleyfalzon/ghinstallation/v2 v2.19.0
@@ -80,6 +81,7 @@ require (
 
 replace (
 	ghops.dev/gen => ../../gen
+	ghops.dev/infra => ../../infra
 	ghops.dev/redact => ../../redact
 	ghops.dev/services/fakehub => ../fakehub
 )

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"ghops.dev/infra/redisconn"
 	"io"
 	"log/slog"
 	"net"
@@ -19,7 +20,6 @@ import (
 	"os/user"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/status"
 
@@ -68,7 +68,7 @@ type App struct {
 	// Telemetry traces the calls (off unless WithTelemetry).
 	Telemetry *telemetry.Provider
 
-	redis        *redis.Client // nil without -redis-url
+	redis        *redisconn.Conn // nil without -redis-url
 	closeService func() error
 	serviceReady func(context.Context) error // the service's gRPC health check
 }
@@ -194,18 +194,15 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	metrics := server.NewMetrics()
 	var q quota.Quota = quota.NewLocal()
 	if cfg.RedisURL != "" {
-		opts, err := redis.ParseURL(cfg.RedisURL)
+		rc, err := redisconn.Dial(cfg.RedisURL, redisconn.Options{
+			Timeout: cfg.RedisTimeout, Logger: logger, OnError: metrics.ObserveRedisError,
+			DownMessage: quota.DownMessage(cfg.QuotaFailOpen), UpMessage: quota.UpMessage,
+		})
 		if err != nil {
 			return fail(fmt.Errorf("-redis-url: %w", err))
 		}
-		// One attempt per operation: the timeout, not retries, bounds how
-		// long a call waits on Redis.
-		opts.MaxRetries = -1
-		a.redis = redis.NewClient(opts)
-		q = quota.NewRedis(a.redis, quota.RedisOptions{
-			Timeout: cfg.RedisTimeout, FailOpen: cfg.QuotaFailOpen, Lease: cfg.CallTimeout + 30*time.Second,
-			Logger: logger, OnError: metrics.ObserveRedisError,
-		})
+		a.redis = rc
+		q = quota.NewRedis(rc, quota.RedisOptions{FailOpen: cfg.QuotaFailOpen, Lease: cfg.CallTimeout + 30*time.Second})
 	}
 	a.Caller = toolcall.New(reg, conn,
 		toolcall.WithTimeout(cfg.CallTimeout),

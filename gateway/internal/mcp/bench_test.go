@@ -24,6 +24,8 @@ func (echoCaller) Call(context.Context, string, json.RawMessage, toolcall.CallIn
 	return json.RawMessage(`{"ok":true}`), nil
 }
 
+func (echoCaller) Spend(context.Context, string) *rpcerror.Error { return nil }
+
 // benchHandler is the /mcp handler over an instant call path.
 func benchHandler(b *testing.B) (http.Handler, *Server) {
 	s, err := New(newRegistry(b), echoCaller{}, WithLogger(slog.New(slog.DiscardHandler)))

@@ -431,6 +431,10 @@ func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Ca
 func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Call, r resolved) edge.Answer {
 	name := r.p.name
 	if _, ok := t.s.reg.Lookup(name); !ok {
+		if e := t.s.caller.Spend(ctx, name); e != nil {
+			e.RequestID = c.RequestID
+			return edge.Answer{Err: e, Tool: "unknown"}
+		}
 		// The allowed values are the tools this caller can see (its
 		// tools/list), never the hidden ones.
 		e := rpcerror.InvalidParams(name, []toolschema.Violation{{

@@ -89,6 +89,9 @@ const callStateKey = "dev.ghops/call"
 // toolCaller is the part of *toolcall.Caller the server uses.
 type toolCaller interface {
 	Call(ctx context.Context, name string, args json.RawMessage, info toolcall.CallInfo) (json.RawMessage, *rpcerror.Error)
+	// Spend charges a call refused before Call (an unknown tool) to the
+	// caller's rate.
+	Spend(ctx context.Context, name string) *rpcerror.Error
 }
 
 // Server is the MCP layer: an SDK server with the registry's tools and its

@@ -25,6 +25,9 @@ func RenderError(e *rpcerror.Error) string {
 	for _, v := range e.Data.ValidationErrors {
 		fmt.Fprintf(&b, "\n  - %s: %s", v.Path, v.Message)
 	}
+	if n := e.Data.ValidationErrorsOmitted; n > 0 {
+		fmt.Fprintf(&b, "\n  - and %d more", n)
+	}
 	d := e.Data
 	var lines []string
 	add := func(k, v string) {
@@ -65,6 +68,8 @@ func RenderError(e *rpcerror.Error) string {
 	if d.Protocol != nil {
 		add("protocol", "requested "+d.Protocol.Requested+", supported "+strings.Join(d.Protocol.Supported, ", "))
 	}
+	add("outcome", d.Outcome)
+	add("check", d.Check)
 	add("requestId", d.RequestID)
 	for _, l := range lines {
 		b.WriteString("\n  - " + l)

@@ -3,15 +3,12 @@ package quota
 import (
 	"context"
 	"errors"
-	"fmt"
-	"net"
-	"os/exec"
-	"strconv"
-	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
+	"ghops.dev/infra/redisconn"
+	"ghops.dev/infra/redistest"
 )
 
 // TestLocalRate: a minute's burst, then refusals telling how long until
@@ -62,54 +59,27 @@ func TestLocalConcurrency(t *testing.T) {
 	}
 }
 
-// startRedis runs a throw-away redis-server on a free 127.0.0.1 port for
-// the test; a missing redis-server fails the test (it is not optional).
-func startRedis(t *testing.T) (addr string, stop func()) {
+// newRedisQuota is a shared quota over srv through the shared connection
+// helper, as the gateway builds it, with a counter of the Redis operations
+// that failed (each one a call that waited on Redis).
+func newRedisQuota(t *testing.T, srv *redistest.Server, failOpen bool, pause time.Duration) (*Redis, *atomic.Int32) {
 	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Fatal("redis-server is needed: apt-get install -y redis-server")
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	errs := new(atomic.Int32)
+	c, err := redisconn.Dial(srv.URL, redisconn.Options{Timeout: 100 * time.Millisecond, Pause: pause,
+		OnError: func(string) { errs.Add(1) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	_ = l.Close()
-	cmd := exec.Command(bin, "--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no")
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	addr = fmt.Sprintf("127.0.0.1:%d", port)
-	var once sync.Once
-	stop = func() { once.Do(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }) }
-	t.Cleanup(stop)
-	c := redis.NewClient(&redis.Options{Addr: addr})
-	defer c.Close()
-	for i := 0; ; i++ {
-		if c.Ping(context.Background()).Err() == nil {
-			return addr, stop
-		}
-		if i > 200 {
-			t.Fatal("redis-server did not start")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	t.Cleanup(func() { _ = c.Close() })
+	return NewRedis(c, RedisOptions{FailOpen: failOpen, Lease: 5 * time.Second}), errs
 }
 
 // TestRedisShared: two quotas on one Redis (two gateway replicas) share a
 // rate and the concurrency slots; with Redis gone, fail-open counts per
-// replica and fail-closed refuses, within the operation timeout.
+// replica and fail-closed refuses.
 func TestRedisShared(t *testing.T) {
-	addr, stop := startRedis(t)
-	newQ := func(failOpen bool) (*Redis, *int) {
-		c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1})
-		t.Cleanup(func() { _ = c.Close() })
-		errs := new(int)
-		var mu sync.Mutex
-		return NewRedis(c, RedisOptions{FailOpen: failOpen, Timeout: 100 * time.Millisecond, Lease: 5 * time.Second,
-			OnError: func(string) { mu.Lock(); *errs++; mu.Unlock() }}), errs
-	}
+	srv := redistest.Start(t)
+	newQ := func(failOpen bool) (*Redis, *atomic.Int32) { return newRedisQuota(t, srv, failOpen, time.Second) }
 	a, _ := newQ(true)
 	b, _ := newQ(true)
 	l := Limits{PerMinute: 5}
@@ -148,8 +118,7 @@ func TestRedisShared(t *testing.T) {
 
 	open, openErrs := newQ(true)
 	closed, _ := newQ(false)
-	stop()
-	start := time.Now()
+	srv.Stop()
 	if r, _, err := open.Take(context.Background(), "p2", Limits{PerMinute: 1, Concurrency: 1}); err != nil {
 		t.Fatalf("fail-open with Redis down: %v", err)
 	} else {
@@ -161,10 +130,61 @@ func TestRedisShared(t *testing.T) {
 	if _, _, err := closed.Take(context.Background(), "p3", Limits{PerMinute: 1}); !errors.Is(err, ErrStore) {
 		t.Fatalf("fail-closed with Redis down: %v", err)
 	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("calls waited %v on a dead Redis", d)
-	}
-	if *openErrs == 0 {
+	if openErrs.Load() == 0 {
 		t.Error("Redis failures were not counted")
+	}
+}
+
+// TestRedisHung: with Redis hung (SIGSTOP: connections are accepted, never
+// answered), the first call waits one operation timeout, and every call
+// after it gets the configured answer from the breaker without touching
+// Redis: fail-closed refuses with ErrStore, fail-open counts in process.
+// Counted, not timed: the connection's failure hook fires once per
+// operation that actually waited on Redis.
+func TestRedisHung(t *testing.T) {
+	const calls = 20
+	tests := []struct {
+		name     string
+		failOpen bool
+		l        Limits
+		check    func(t *testing.T, i int, err error)
+	}{
+		{"fail closed", false, Limits{PerMinute: 1000, Concurrency: 5}, func(t *testing.T, i int, err error) {
+			if !errors.Is(err, ErrStore) {
+				t.Fatalf("call %d: %v, want ErrStore", i, err)
+			}
+		}},
+		{"fail open counts in process", true, Limits{PerMinute: calls / 2}, func(t *testing.T, i int, err error) {
+			// Every call, the first (which waited on Redis) included, is
+			// counted by the in-process fallback.
+			if wantErr := i >= calls/2; errors.Is(err, ErrRate) != wantErr || (err != nil && !errors.Is(err, ErrRate)) {
+				t.Fatalf("call %d: %v", i, err)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := redistest.Start(t)
+			// A pause longer than the test: the breaker stays open for
+			// every call after the first.
+			q, hits := newRedisQuota(t, srv, tc.failOpen, time.Hour)
+			if r, _, err := q.Take(context.Background(), "warm", Limits{PerMinute: 10, Concurrency: 1}); err != nil {
+				t.Fatalf("before the freeze: %v", err)
+			} else {
+				r()
+			}
+			srv.Freeze(t)
+			t.Cleanup(func() { srv.Thaw(t) })
+			for i := range calls {
+				r, _, err := q.Take(context.Background(), "p", tc.l)
+				tc.check(t, i, err)
+				if r != nil {
+					r()
+				}
+			}
+			if n := hits.Load(); n != 1 {
+				t.Fatalf("%d Redis operations waited on the hung Redis for %d calls, want 1 (then the breaker)", n, calls)
+			}
+		})
 	}
 }

@@ -5,12 +5,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"log/slog"
 	"strconv"
-	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"ghops.dev/infra/redisconn"
 )
 
 // ErrStore says the shared store could not be reached in time and the
@@ -21,9 +21,6 @@ var ErrStore = errors.New("quota: the shared quota store cannot be reached")
 type RedisOptions struct {
 	// Prefix starts every key (default "ghops:quota:").
 	Prefix string
-	// Timeout bounds each Redis operation (default 50 ms): no call waits
-	// on Redis longer.
-	Timeout time.Duration
 	// FailOpen decides what happens while Redis is down: true, the
 	// in-process quota counts instead (the limits then hold per replica);
 	// false, calls are refused with ErrStore.
@@ -32,37 +29,42 @@ type RedisOptions struct {
 	// slots of a replica that died are freed (default 1 minute; set it
 	// above the call timeout).
 	Lease time.Duration
-	// Logger gets one record when Redis starts failing and one when it is
-	// back.
-	Logger *slog.Logger
-	// OnError is called for every failed Redis operation (a metric).
-	OnError func(op string)
 }
 
 // Redis is the Quota shared by every gateway replica through one Redis: a
 // GCRA rate per principal and a sorted set of leased concurrency slots,
 // each updated by one Lua script, on Redis's own clock so that replicas'
-// clocks do not matter.
+// clocks do not matter. Every operation goes through the shared
+// connection helper (ghops.dev/infra/redisconn), as the service's do: each
+// is bounded by its timeout (-redis-timeout), and after a failure Redis is
+// left alone for a pause, during which calls get the fail-open or
+// fail-closed answer at once, so a hung Redis costs a call at most one
+// timeout.
 type Redis struct {
-	c     redis.UniversalClient
+	c     *redisconn.Conn
 	o     RedisOptions
 	local *Local
-	down  atomic.Bool
 }
 
+// DownMessage is the warning the gateway's Redis connection logs when Redis
+// starts failing, given the fail setting.
+func DownMessage(failOpen bool) string {
+	if failOpen {
+		return "quota store unreachable; quotas now fail open (counted per replica)"
+	}
+	return "quota store unreachable; quotas now fail closed"
+}
+
+// UpMessage is logged when the quota store answers again.
+const UpMessage = "quota store reachable again"
+
 // NewRedis returns the shared quota over c.
-func NewRedis(c redis.UniversalClient, o RedisOptions) *Redis {
+func NewRedis(c *redisconn.Conn, o RedisOptions) *Redis {
 	if o.Prefix == "" {
 		o.Prefix = "ghops:quota:"
 	}
-	if o.Timeout <= 0 {
-		o.Timeout = 50 * time.Millisecond
-	}
 	if o.Lease <= 0 {
 		o.Lease = time.Minute
-	}
-	if o.Logger == nil {
-		o.Logger = slog.Default()
 	}
 	return &Redis{c: c, o: o, local: NewLocal()}
 }
@@ -132,53 +134,40 @@ func (q *Redis) Take(ctx context.Context, key string, l Limits) (func(), time.Du
 // rate runs the GCRA script; it returns the wait in milliseconds (0:
 // allowed).
 func (q *Redis) rate(ctx context.Context, key string, interval, tolerance int64) (int64, error) {
-	ctx, cancel := context.WithTimeout(ctx, q.o.Timeout)
-	defer cancel()
-	n, err := rateScript.Run(ctx, q.c, []string{q.o.Prefix + "rate:" + key}, interval, tolerance).Int64()
-	q.observe("rate", err)
+	var n int64
+	err := q.c.Do(ctx, "rate", func(ctx context.Context, r redis.UniversalClient) error {
+		var err error
+		n, err = rateScript.Run(ctx, r, []string{q.o.Prefix + "rate:" + key}, interval, tolerance).Int64()
+		return err
+	})
 	return n, err
 }
 
 // slot runs the slot script.
 func (q *Redis) slot(ctx context.Context, key string, limit int, member string) (bool, error) {
-	ctx, cancel := context.WithTimeout(ctx, q.o.Timeout)
-	defer cancel()
-	n, err := slotScript.Run(ctx, q.c, []string{key}, limit, member, q.o.Lease.Milliseconds()).Int64()
-	q.observe("slot", err)
+	var n int64
+	err := q.c.Do(ctx, "slot", func(ctx context.Context, r redis.UniversalClient) error {
+		var err error
+		n, err = slotScript.Run(ctx, r, []string{key}, limit, member, q.o.Lease.Milliseconds()).Int64()
+		return err
+	})
 	return n == 1, err
 }
 
 // release gives a slot back; if that fails its lease frees it later.
 func (q *Redis) release(key, member string) {
-	ctx, cancel := context.WithTimeout(context.Background(), q.o.Timeout)
-	defer cancel()
-	q.observe("release", q.c.ZRem(ctx, key, member).Err())
+	_ = q.c.Do(context.Background(), "release", func(ctx context.Context, r redis.UniversalClient) error {
+		return r.ZRem(ctx, key, member).Err()
+	})
 }
 
 // fallback applies the fail-open or fail-closed setting after a Redis
-// failure.
+// failure (or during the pause that follows one).
 func (q *Redis) fallback(ctx context.Context, key string, l Limits, _ error) (func(), time.Duration, error) {
 	if !q.o.FailOpen {
 		return nil, time.Second, ErrStore
 	}
 	return q.local.Take(ctx, key, l)
-}
-
-// observe counts a failure and logs the edges of an outage, once each.
-func (q *Redis) observe(op string, err error) {
-	if err != nil && !errors.Is(err, redis.Nil) {
-		if q.o.OnError != nil {
-			q.o.OnError(op)
-		}
-		if !q.down.Swap(true) {
-			q.o.Logger.Warn("quota store unreachable; quotas now fail "+map[bool]string{true: "open (counted per replica)", false: "closed"}[q.o.FailOpen],
-				"op", op, "error", err.Error())
-		}
-		return
-	}
-	if q.down.Swap(false) {
-		q.o.Logger.Info("quota store reachable again")
-	}
 }
 
 // randomMember names one slot lease.

@@ -60,7 +60,7 @@ func (e *Error) LogLine() string {
 	b.WriteString(" state=")
 	b.WriteString(field(e.Log.State))
 	b.WriteString(" msg=")
-	b.WriteString(strconv.QuoteToASCII(redact.String(e.Message)))
+	b.WriteString(strconv.QuoteToASCII(cut(redact.String(e.Message), MaxStringBytes)))
 	return b.String()
 }
 

@@ -1,6 +1,8 @@
 package rpcerror
 
 import (
+	"encoding/json"
+
 	"ghops.dev/redact"
 
 	"ghops.dev/gateway/internal/toolschema"
@@ -19,17 +21,23 @@ import (
 // kept (the Sink logs it redacted).
 func (e *Error) Redacted() *Error {
 	c := *e
-	c.Message = redact.String(e.Message)
+	c.Message = cut(redact.String(e.Message), MaxStringBytes)
 	c.Data = e.Data.redacted()
 	c.Log = LogFields{Repo: redact.String(e.Log.Repo), PR: redact.String(e.Log.PR), SHA: redact.String(e.Log.SHA), State: redact.String(e.Log.State)}
 	c.RequestID = redact.String(e.RequestID)
 	return &c
 }
 
-// redacted returns d with every string redacted; the structs it points to
-// are copied when they change (or always, for the rare ones), never modified.
+// redacted returns d with every string redacted and then bounded (see
+// bound.go: the violations are capped before they are redacted, so that a
+// flood of them costs nothing, and cut after, so that a cut never leaves
+// the start of a token behind); the structs it points to are copied when
+// they change (or always, for the rare ones), never modified.
 func (d Data) redacted() Data {
 	d.Tool = redact.String(d.Tool)
+	var omitted int
+	d.ValidationErrors, omitted = capViolations(d.ValidationErrors)
+	d.ValidationErrorsOmitted += omitted
 	d.ValidationErrors = redactViolations(d.ValidationErrors)
 	if g := d.GitHub; g != nil {
 		if m, u := redact.String(g.Message), redact.String(g.DocumentationURL); m != g.Message || u != g.DocumentationURL {
@@ -59,8 +67,10 @@ func (d Data) redacted() Data {
 		d.Policy = &Policy{Principal: redact.String(p.Principal), Rule: redact.String(p.Rule), Detail: redact.String(p.Detail)}
 	}
 	d.RequestID = redact.String(d.RequestID)
+	d.Outcome = redact.String(d.Outcome)
+	d.Check = redact.String(d.Check)
 	d.Timestamp = redact.String(d.Timestamp)
-	return d
+	return d.bounded()
 }
 
 // redactViolations returns a copy of vs with every string redacted (the
@@ -70,13 +80,30 @@ func redactViolations(vs []toolschema.Violation) []toolschema.Violation {
 		return nil
 	}
 	out := make([]toolschema.Violation, len(vs))
+	// Violations of one object echo the same argument text (toolschema
+	// shares it): redact each text once, not once per violation.
+	type rawKey struct {
+		p *byte
+		n int
+	}
+	seen := map[rawKey]any{}
 	for i, v := range vs {
+		var value any
+		if raw, ok := v.Value.(json.RawMessage); ok && len(raw) > 0 {
+			k := rawKey{&raw[0], len(raw)}
+			if value, ok = seen[k]; !ok {
+				value = redact.Value(v.Value)
+				seen[k] = value
+			}
+		} else {
+			value = redact.Value(v.Value)
+		}
 		out[i] = toolschema.Violation{
 			Message: redact.String(v.Message),
 			Path:    redact.String(v.Path),
 			Keyword: redact.String(v.Keyword),
 			Params:  v.Params,
-			Value:   redact.Value(v.Value),
+			Value:   value,
 		}
 		if p, ok := redact.Value(v.Params).(map[string]any); ok {
 			out[i].Params = p

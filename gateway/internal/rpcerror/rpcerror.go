@@ -134,6 +134,9 @@ type Data struct {
 	Tool string `json:"tool"`
 	// ValidationErrors are -32602's AJV-style violations.
 	ValidationErrors []toolschema.Violation `json:"validation_errors,omitempty"`
+	// ValidationErrorsOmitted is how many violations were found beyond
+	// those listed (see MaxViolations).
+	ValidationErrorsOmitted int `json:"validation_errors_omitted,omitempty"`
 	// GitHub is what GitHub answered, for upstream errors.
 	GitHub *GitHub `json:"github,omitempty"`
 	// Resource names what was not found or refused.
@@ -163,6 +166,11 @@ type Data struct {
 	Policy *Policy `json:"policy,omitempty"`
 	// RequestID identifies the call in the logs (-32603 always has it).
 	RequestID string `json:"requestId,omitempty"`
+	// Outcome is "unknown" for a write whose answer was lost: it may have
+	// landed (-32603 only; see outcome.go).
+	Outcome string `json:"outcome,omitempty"`
+	// Check says how to find out whether such a write landed.
+	Check string `json:"check,omitempty"`
 	// Timestamp is when the error happened, RFC 3339 UTC with milliseconds.
 	Timestamp string `json:"timestamp"`
 }
@@ -272,9 +280,12 @@ func Unavailable(tool, requestID string, cause error) *Error {
 // "Validation errors: " followed by the violations' messages.
 func InvalidParams(tool string, vs []toolschema.Violation) *Error {
 	e := New(InvalidParamsCode, tool)
-	vs = redactViolations(vs)
-	e.Message = toolschema.Message(vs)
 	e.Data.ValidationErrors = vs
+	e.Data = e.Data.redacted()
+	e.Message = cut(toolschema.Message(e.Data.ValidationErrors), MaxStringBytes-64)
+	if e.Data.ValidationErrorsOmitted > 0 {
+		e.Message += omittedMessage(e.Data.ValidationErrorsOmitted)
+	}
 	return e
 }
 
@@ -282,7 +293,7 @@ func InvalidParams(tool string, vs []toolschema.Violation) *Error {
 // transport set after construction is checked once more on the way out.
 func (e *Error) JSONRPC() *jsonrpc.Error {
 	d := e.Data.redacted()
-	return &jsonrpc.Error{Code: e.Code, Message: redact.String(e.Message), Data: &d}
+	return &jsonrpc.Error{Code: e.Code, Message: cut(redact.String(e.Message), MaxStringBytes), Data: &d}
 }
 
 // FromStatus maps any error of a service call to a contract error: a gRPC

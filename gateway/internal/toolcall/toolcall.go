@@ -9,7 +9,9 @@
 // of a write, and render the response as the tool's JSON result.
 //
 // Every refusal happens before the service is called, so a refused call
-// costs GitHub nothing.
+// costs GitHub nothing; but every call, refused or not, first spends one
+// unit of its principal's rate, so that invalid calls cannot be sent for
+// free (docs/errors.md).
 //
 // The API:
 //
@@ -156,6 +158,14 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 			res, rerr = nil, rpcerror.Internal(name, info.RequestID, fmt.Errorf("panic in tool call: %v", p))
 		}
 	}()
+	caller := policy.CallerFrom(ctx)
+	// The rate is spent before anything else, so that a call refused for
+	// its name or its arguments costs its principal as much as a good one
+	// (issue 19: a flood of invalid calls is throttled like any other).
+	if e := c.Spend(ctx, name); e != nil {
+		e.RequestID = info.RequestID
+		return nil, e
+	}
 	tool, ok := c.reg.Lookup(name)
 	if !ok {
 		e := rpcerror.New(rpcerror.MethodNotFound, name)
@@ -172,7 +182,6 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 		e.Log = fillLog(e.Log, args)
 		return nil, e
 	}
-	caller := policy.CallerFrom(ctx)
 	if e := c.admit(ctx, caller, tool, req); e != nil {
 		e.RequestID = info.RequestID
 		e.Log = fillLog(e.Log, args)
@@ -199,11 +208,15 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	ctx = metadata.NewOutgoingContext(ctx, md)
 	resp := tool.NewResponse()
 	err := c.conn.Invoke(ctx, tool.FullMethod, req, resp)
-	if !tool.Annotations.ReadOnlyHint {
+	write := !tool.Annotations.ReadOnlyHint
+	if write {
 		c.writeAudit(ctx, caller, name, info.RequestID, req, resp, err)
 	}
 	if err != nil {
 		e := rpcerror.FromStatus(name, err, info.RequestID)
+		if write && rpcerror.LostAnswer(err) {
+			e.MarkOutcomeUnknown()
+		}
 		e.Log = fillLog(e.Log, args)
 		return nil, e
 	}
@@ -261,30 +274,32 @@ func confine(caller *policy.Caller, tool string, resp proto.Message) *rpcerror.E
 	return e
 }
 
-// take admits the call under the principal's quota and the global cap.
+// Spend spends one unit of the calling principal's rate (rate_per_minute)
+// for a call of tool: nil when there is one (or no rate applies), else the
+// -32004 (or, with the shared store unreachable and failing closed, the
+// -32603) to answer instead. Call spends it for every call; a transport
+// that refuses a call before Call (an unknown tool on /mcp) spends it
+// itself, so that no refused call is free.
+func (c *Caller) Spend(ctx context.Context, tool string) *rpcerror.Error {
+	caller := policy.CallerFrom(ctx)
+	if caller == nil || caller.Principal == nil || caller.Principal.RatePerMinute <= 0 {
+		return nil
+	}
+	pr := caller.Principal
+	_, e := c.quotaTake(ctx, tool, pr, quota.Limits{PerMinute: pr.RatePerMinute})
+	return e
+}
+
+// take admits the call under the principal's concurrency and the global
+// cap (its rate was spent by Spend).
 func (c *Caller) take(ctx context.Context, caller *policy.Caller, tool string) (func(), *rpcerror.Error) {
 	release := func() {}
-	if caller != nil && caller.Principal != nil {
-		pr := caller.Principal
-		l := quota.Limits{PerMinute: pr.RatePerMinute, Concurrency: pr.Concurrency}
-		if l.PerMinute > 0 || l.Concurrency > 0 {
-			wait, cancel := context.WithTimeout(ctx, c.timeout)
-			r, retry, err := c.quota.Take(wait, pr.Name, l)
-			cancel()
-			switch {
-			case errors.Is(err, quota.ErrRate):
-				return nil, limited(tool, pr.Name, "rate_per_minute", strconv.Itoa(pr.RatePerMinute)+" calls a minute", retry)
-			case errors.Is(err, quota.ErrConcurrency):
-				return nil, limited(tool, pr.Name, "concurrency", strconv.Itoa(pr.Concurrency)+" calls in flight", retry)
-			case errors.Is(err, quota.ErrStore):
-				e := rpcerror.Unavailable(tool, "", err)
-				e.Message = "Service unavailable: the quota store cannot be reached"
-				return nil, e
-			case err != nil:
-				return nil, rpcerror.Internal(tool, "", fmt.Errorf("quota: %w", err))
-			}
-			release = r
+	if caller != nil && caller.Principal != nil && caller.Principal.Concurrency > 0 {
+		r, e := c.quotaTake(ctx, tool, caller.Principal, quota.Limits{Concurrency: caller.Principal.Concurrency})
+		if e != nil {
+			return nil, e
 		}
+		release = r
 	}
 	if c.inflight == nil {
 		return release, nil
@@ -298,6 +313,27 @@ func (c *Caller) take(ctx context.Context, caller *policy.Caller, tool string) (
 		release()
 		return nil, limited(tool, caller.Name(), "max_in_flight", strconv.Itoa(cap(c.inflight))+" calls in flight at the gateway", time.Second)
 	}
+}
+
+// quotaTake takes l of pr's quota, waiting for a slot at most the call
+// timeout, and maps a refusal to the contract.
+func (c *Caller) quotaTake(ctx context.Context, tool string, pr *policy.Principal, l quota.Limits) (func(), *rpcerror.Error) {
+	wait, cancel := context.WithTimeout(ctx, c.timeout)
+	r, retry, err := c.quota.Take(wait, pr.Name, l)
+	cancel()
+	switch {
+	case errors.Is(err, quota.ErrRate):
+		return nil, limited(tool, pr.Name, "rate_per_minute", strconv.Itoa(pr.RatePerMinute)+" calls a minute", retry)
+	case errors.Is(err, quota.ErrConcurrency):
+		return nil, limited(tool, pr.Name, "concurrency", strconv.Itoa(pr.Concurrency)+" calls in flight", retry)
+	case errors.Is(err, quota.ErrStore):
+		e := rpcerror.Unavailable(tool, "", err)
+		e.Message = "Service unavailable: the quota store cannot be reached"
+		return nil, e
+	case err != nil:
+		return nil, rpcerror.Internal(tool, "", fmt.Errorf("quota: %w", err))
+	}
+	return r, nil
 }
 
 // limited is -32004 for one of the gateway's own limits: GitHub was not
@@ -375,7 +411,8 @@ func first(a, b string) string {
 }
 
 // writeAudit writes the one audit record of a write call: who, what, where,
-// the resulting sha and the outcome. It never holds a token or key: the
+// the resulting sha and the outcome ("ok", the error code, or "unknown" when
+// the answer was lost: rpcerror.LostAnswer). It never holds a token or key: the
 // principal's name is all there is of the caller.
 func (c *Caller) writeAudit(ctx context.Context, caller *policy.Caller, tool, requestID string, req, resp proto.Message, err error) {
 	if c.audit == nil {
@@ -383,10 +420,15 @@ func (c *Caller) writeAudit(ctx context.Context, caller *policy.Caller, tool, re
 	}
 	outcome := "ok"
 	var result proto.Message
-	if err != nil {
+	switch {
+	case rpcerror.LostAnswer(err):
+		// The write was sent and its answer lost: it may have landed, and
+		// the record must not say it failed.
+		outcome = rpcerror.OutcomeUnknown
+	case err != nil:
 		e := rpcerror.FromStatus(tool, err, requestID)
 		outcome = strconv.Itoa(e.Code)
-	} else {
+	default:
 		result = resp
 	}
 	f := fieldsOf(req, result)

@@ -311,3 +311,44 @@ func TestAnswersAreConfined(t *testing.T) {
 		})
 	}
 }
+
+// TestInvalidCallsSpendTheRate: calls refused for their name, their
+// arguments or the policy spend the principal's rate like good ones, so a
+// flood of them is throttled with -32004 (and a Retry-After); none of them
+// reaches the service.
+func TestInvalidCallsSpendTheRate(t *testing.T) {
+	const rate = 3
+	invalid := []struct {
+		name, tool, args string
+		code             int
+	}{
+		{"unknown tool", "no_such_tool", `{}`, rpcerror.MethodNotFound},
+		{"bad arguments", "search", `{"nope":1}`, rpcerror.InvalidParamsCode},
+		{"repository outside the policy", "fetch", `{"repo":"o/secret"}`, rpcerror.PermissionDenied},
+	}
+	for _, tc := range invalid {
+		t.Run(tc.name, func(t *testing.T) {
+			var invoked int
+			c := New(registry(t), fakeConn{func(context.Context, string, any, any) error { invoked++; return nil }})
+			ctx := policy.WithCaller(context.Background(), &policy.Caller{Principal: &policy.Principal{Name: "flood",
+				Rules: policy.Rules{RatePerMinute: rate, Repos: []string{"o/r"}}}})
+			for i := range rate {
+				if _, e := c.Call(ctx, tc.tool, json.RawMessage(tc.args), CallInfo{}); e == nil || e.Code != tc.code {
+					t.Fatalf("call %d: got %+v, want %d", i+1, e, tc.code)
+				}
+			}
+			for _, next := range []struct{ tool, args string }{{tc.tool, tc.args}, {"fetch", `{"repo":"o/r"}`}} {
+				_, e := c.Call(ctx, next.tool, json.RawMessage(next.args), CallInfo{})
+				if e == nil || e.Code != rpcerror.RateLimited || e.Data.Policy == nil || e.Data.Policy.Rule != "rate_per_minute" || e.RetryAfter < 1 {
+					t.Fatalf("%s after %d invalid calls: got %+v", next.tool, rate, e)
+				}
+			}
+			if e := c.Spend(ctx, "no_such_tool"); e == nil || e.Code != rpcerror.RateLimited {
+				t.Fatalf("Spend on a spent rate: %+v", e)
+			}
+			if invoked != 0 {
+				t.Fatalf("the service was called %d times", invoked)
+			}
+		})
+	}
+}

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"ghops.dev/infra/redisconn"
+	"ghops.dev/infra/redistest"
 	"ghops.dev/services/github/internal/budget"
-	"ghops.dev/services/github/internal/redisconn"
-	"ghops.dev/services/github/redistest"
 )
 
 // replicas returns two budgets that stand for two replicas: two Locals

@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"ghops.dev/services/github/internal/redisconn"
+	"ghops.dev/infra/redisconn"
 )
 
 // Redis is the Budget shared by every replica through Redis. Each token's

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"ghops.dev/infra/redisconn"
+	"ghops.dev/infra/redistest"
 	"ghops.dev/services/github/internal/cachestore"
-	"ghops.dev/services/github/internal/redisconn"
-	"ghops.dev/services/github/redistest"
 )
 
 func entry(body string) *cachestore.Entry {

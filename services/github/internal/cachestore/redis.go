@@ -7,7 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"ghops.dev/services/github/internal/redisconn"
+	"ghops.dev/infra/redisconn"
 )
 
 // Redis is the shared tier: each entry is one string key that expires

@@ -48,7 +48,7 @@ import (
 	"strings"
 	"time"
 
-	"ghops.dev/services/github/internal/redisconn"
+	"ghops.dev/infra/redisconn"
 )
 
 // Defaults of the configuration; Load documents each one in its flag usage.

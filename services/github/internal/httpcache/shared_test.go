@@ -16,10 +16,10 @@ import (
 	"ghops.dev/services/fakehub"
 	"ghops.dev/services/fakehub/fakehubtest"
 
+	"ghops.dev/infra/redisconn"
+	"ghops.dev/infra/redistest"
 	"ghops.dev/services/github/internal/cachestore"
 	"ghops.dev/services/github/internal/httpcache"
-	"ghops.dev/services/github/internal/redisconn"
-	"ghops.dev/services/github/redistest"
 )
 
 const repo = "octo-org/hello-world"

@@ -32,6 +32,7 @@ import (
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
+	"ghops.dev/infra/redisconn"
 	"ghops.dev/services/github/internal/appauth"
 	"ghops.dev/services/github/internal/budget"
 	"ghops.dev/services/github/internal/cachestore"
@@ -42,7 +43,6 @@ import (
 	"ghops.dev/services/github/internal/jsonmemo"
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
-	"ghops.dev/services/github/internal/redisconn"
 	"ghops.dev/services/github/internal/reposcope"
 	"ghops.dev/services/github/internal/retry"
 	"ghops.dev/services/github/internal/validation"

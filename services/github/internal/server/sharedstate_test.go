@@ -17,10 +17,10 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 
+	"ghops.dev/infra/redistest"
 	"ghops.dev/services/fakehub/fakehubtest"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/server"
-	"ghops.dev/services/github/redistest"
 	"ghops.dev/services/github/servicetest"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"ghops.dev/services/github/redistest"
+	"ghops.dev/infra/redistest"
 )
 
 func TestStartStop(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"ghops.dev/services/github/internal/redisconn"
-	"ghops.dev/services/github/redistest"
+	"ghops.dev/infra/redisconn"
+	"ghops.dev/infra/redistest"
 )
 
 func TestValidate(t *testing.T) {

@@ -1,9 +1,11 @@
-// Package redisconn is the service's one connection to the Redis it shares
-// with the other replicas: the client, the tight timeout every operation
+// Package redisconn is the one connection helper of every ghops binary
+// that shares state through Redis (the GitHub service's cache and budget,
+// the gateway's quotas): the client, the tight timeout every operation
 // runs under, and the outage bookkeeping (one log record when Redis starts
 // failing and one when it is back, a hook per failed operation for the
-// metric, and a short pause after a failure so that an outage costs each
-// call one timeout at most, not one per operation).
+// metric, and a short pause after a failure, a breaker, so that an outage
+// costs each call one timeout at most, not one per operation, and calls
+// during the pause get their fallback without waiting at all).
 package redisconn
 
 import (
@@ -35,9 +37,14 @@ type Options struct {
 	// OnError is called with the operation's name for every failure (a
 	// metric); nil for none.
 	OnError func(op string)
+	// DownMessage is the warning logged when Redis starts failing; it says
+	// what the binary does meanwhile (default: the service's).
+	DownMessage string
+	// UpMessage is logged when Redis answers again (default: the service's).
+	UpMessage string
 }
 
-// Conn is a Redis client with the service's failure policy.
+// Conn is a Redis client with the shared failure policy.
 type Conn struct {
 	// Client is the go-redis client; run operations through Do.
 	Client redis.UniversalClient
@@ -97,6 +104,12 @@ func New(c redis.UniversalClient, o Options) *Conn {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
+	if o.DownMessage == "" {
+		o.DownMessage = "redis unreachable; reads go on uncached and budgets follow the fail setting"
+	}
+	if o.UpMessage == "" {
+		o.UpMessage = "redis reachable again; shared state back in use"
+	}
 	return &Conn{Client: c, o: o}
 }
 
@@ -120,7 +133,7 @@ func (c *Conn) Do(ctx context.Context, op string, fn func(ctx context.Context, r
 func (c *Conn) observe(ctx context.Context, op string, err error) {
 	if err == nil || errors.Is(err, redis.Nil) {
 		if c.down.Swap(false) {
-			c.o.Logger.Info("redis reachable again; shared state back in use")
+			c.o.Logger.Info(c.o.UpMessage)
 		}
 		return
 	}
@@ -132,7 +145,7 @@ func (c *Conn) observe(ctx context.Context, op string, err error) {
 		c.o.OnError(op)
 	}
 	if !c.down.Swap(true) {
-		c.o.Logger.Warn("redis unreachable; reads go on uncached and budgets follow the fail setting", "op", op, "error", err.Error())
+		c.o.Logger.Warn(c.o.DownMessage, "op", op, "error", err.Error())
 	}
 }
 
