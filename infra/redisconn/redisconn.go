@@ -123,22 +123,25 @@ func (c *Conn) Do(ctx context.Context, op string, fn func(ctx context.Context, r
 	if time.Now().UnixNano() < c.until.Load() {
 		return ErrDown
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.o.Timeout)
+	octx, cancel := context.WithTimeout(ctx, c.o.Timeout)
 	defer cancel()
-	err := fn(ctx, c.Client)
-	c.observe(ctx, op, err)
+	err := fn(octx, c.Client)
+	if err != nil && ctx.Err() != nil {
+		// The caller's own deadline or cancellation ended the operation
+		// (a quota wait giving up, a call going away): Redis did nothing
+		// wrong, and the breaker stays closed for everyone else.
+		return err
+	}
+	c.observe(op, err)
 	return err
 }
 
-func (c *Conn) observe(ctx context.Context, op string, err error) {
+func (c *Conn) observe(op string, err error) {
 	if err == nil || errors.Is(err, redis.Nil) {
 		if c.down.Swap(false) {
 			c.o.Logger.Info(c.o.UpMessage)
 		}
 		return
-	}
-	if errors.Is(err, context.Canceled) && ctx.Err() != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return // the call went away, Redis did nothing wrong
 	}
 	c.until.Store(time.Now().Add(c.o.Pause).UnixNano())
 	if c.o.OnError != nil {

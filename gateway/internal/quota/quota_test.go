@@ -65,7 +65,10 @@ func TestLocalConcurrency(t *testing.T) {
 func newRedisQuota(t *testing.T, srv *redistest.Server, failOpen bool, pause time.Duration) (*Redis, *atomic.Int32) {
 	t.Helper()
 	errs := new(atomic.Int32)
-	c, err := redisconn.Dial(srv.URL, redisconn.Options{Timeout: 100 * time.Millisecond, Pause: pause,
+	// A generous operation timeout: the assertions count operations, and a
+	// loaded machine (-race, every package at once) must not turn a healthy
+	// Redis into a failed one; a hung Redis costs one timeout either way.
+	c, err := redisconn.Dial(srv.URL, redisconn.Options{Timeout: time.Second, Pause: pause,
 		OnError: func(string) { errs.Add(1) }})
 	if err != nil {
 		t.Fatal(err)

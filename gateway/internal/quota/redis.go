@@ -116,6 +116,11 @@ func (q *Redis) Take(ctx context.Context, key string, l Limits) (func(), time.Du
 	for delay := 10 * time.Millisecond; ; delay = min(2*delay, 200*time.Millisecond) {
 		ok, err := q.slot(ctx, slots, l.Concurrency, member)
 		if err != nil {
+			if ctx.Err() != nil {
+				// The caller's wait ended, not Redis: the slots are
+				// still all taken.
+				return nil, time.Second, ErrConcurrency
+			}
 			// The rate was already counted in Redis: only the slot is
 			// taken locally.
 			return q.fallback(ctx, key, Limits{Concurrency: l.Concurrency}, err)
