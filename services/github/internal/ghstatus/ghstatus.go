@@ -38,6 +38,7 @@ const Domain = "ghops.dev"
 const (
 	ToolMerge       = "merge_pull_request"
 	ToolCommitFiles = "commit_files"
+	ToolApplyPatch  = "apply_patch"
 )
 
 // Context is what the handler knows about the failed call; every field is
@@ -302,7 +303,7 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 		return New(codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH, msg, c, gh)
 	case code == http.StatusConflict && strings.Contains(msgLower, "repository is empty"):
 		return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY, "the repository is empty", c, gh)
-	case code == http.StatusUnprocessableEntity && c.Tool == ToolCommitFiles && strings.Contains(msgLower, "not a fast forward"):
+	case code == http.StatusUnprocessableEntity && (c.Tool == ToolCommitFiles || c.Tool == ToolApplyPatch) && strings.Contains(msgLower, "not a fast forward"):
 		return BranchMoved(c, gh)
 	case code == http.StatusUnprocessableEntity:
 		br := &errdetails.BadRequest{}

@@ -15,9 +15,6 @@ import (
 	"ghops.dev/services/github/internal/treepatch"
 )
 
-// toolApplyPatch is apply_patch's tool name.
-const toolApplyPatch = "apply_patch"
-
 // maxPatchBytes is the largest patch apply_patch reads (1 MiB).
 const maxPatchBytes = 1 << 20
 
@@ -27,7 +24,7 @@ const maxPatchBytes = 1 << 20
 // commit_files' tail (tree, commit, non-forced ref update). A patch that
 // does not apply exactly, or a branch that moved, writes nothing.
 func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest) (*ghopsv1.ApplyPatchResponse, error) {
-	c := ghstatus.Context{Tool: toolApplyPatch, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "branch", Id: req.GetRepo() + "@" + req.GetBranch()}}
+	c := ghstatus.Context{Tool: ghstatus.ToolApplyPatch, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "branch", Id: req.GetRepo() + "@" + req.GetBranch()}}
 	if len(req.GetPatch()) > maxPatchBytes {
 		// The schema's maxLength counts characters; the contract's bound is bytes.
 		return nil, ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, "patch is larger than 1 MiB",
