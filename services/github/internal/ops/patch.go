@@ -2,8 +2,13 @@ package ops
 
 import (
 	"context"
+	"crypto/sha1" //nolint:gosec // git's object ids, not a security use
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -69,39 +74,58 @@ func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest
 		}
 	}
 
+	if err := treepatch.CheckTree(changes, func(p string) bool { _, ok := blobs[p]; return ok }); err != nil {
+		return nil, patchStatus(c, err)
+	}
 	entries := make([]*github.TreeEntry, 0, len(changes)+1)
 	files := make([]*ghopsv1.PatchedFile, 0, len(changes))
-	for _, ch := range changes {
-		var old []byte
-		mode := ch.Mode
-		if src := ch.Source(); src != "" {
-			e, ok := blobs[src]
-			if !ok {
-				return nil, patchStatus(c, &treepatch.Error{Code: treepatch.CodeFileNotFound, File: src, Detail: "no file " + src + " at the branch head " + parent})
-			}
-			if mode == "" {
-				mode = e.GetMode()
-			}
-			if ch.Kind != treepatch.KindMode || ch.Added+ch.Removed > 0 {
-				if old, err = s.blob(ctx, gh, owner, name, e.GetSHA(), c); err != nil {
-					return nil, err
-				}
-			}
-		} else if _, exists := blobs[ch.Path]; exists {
-			return nil, patchStatus(c, &treepatch.Error{Code: treepatch.CodeDoesNotApply, File: ch.Path, Detail: "the patch adds " + ch.Path + ", which already exists at the branch head"})
+	contents := map[string][]byte{} // by blob sha: each blob is read once
+	read := func(e *github.TreeEntry) ([]byte, error) {
+		if b, ok := contents[e.GetSHA()]; ok {
+			return b, nil
 		}
-		if ch.OldPath != "" && ch.Kind == treepatch.KindRenamed {
-			entries = append(entries, &github.TreeEntry{Path: github.String(ch.OldPath), Mode: github.String(blobs[ch.OldPath].GetMode()), Type: github.String("blob")})
+		b, err := s.blob(ctx, gh, owner, name, e.GetSHA(), c)
+		contents[e.GetSHA()] = b
+		return b, err
+	}
+	for _, ch := range changes {
+		var src *github.TreeEntry // the head's entry the change starts from
+		mode := ch.Mode
+		if p := ch.Source(); p != "" {
+			src = blobs[p]
+			if mode == "" {
+				mode = src.GetMode()
+			}
+		}
+		if ch.Kind == treepatch.KindRenamed {
+			entries = append(entries, &github.TreeEntry{Path: github.String(ch.OldPath), Mode: github.String(src.GetMode()), Type: github.String("blob")})
 		}
 		switch {
 		case ch.Kind == treepatch.KindDeleted:
-			if _, err := ch.Apply(old); err != nil {
-				return nil, patchStatus(c, err)
+			// A deletion whose hunks are the whole file is checked against
+			// the entry's blob hash, with no read; only one that does not
+			// match is read, to say where it differs.
+			if want, ok := ch.DeletedContent(); !ok || !sameBlob(want, src.GetSHA()) {
+				old, err := read(src)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := ch.Apply(old); err != nil {
+					return nil, patchStatus(c, err)
+				}
 			}
 			entries = append(entries, &github.TreeEntry{Path: github.String(ch.Path), Mode: github.String(mode), Type: github.String("blob")})
-		case ch.Kind == treepatch.KindMode && ch.Added+ch.Removed == 0:
-			entries = append(entries, &github.TreeEntry{Path: github.String(ch.Path), Mode: github.String(mode), Type: github.String("blob"), SHA: blobs[ch.Path].SHA})
+		case src != nil && !ch.HasHunks():
+			// A mode change, or a rename or copy without edits: the same
+			// blob under its new path or mode, nothing to read.
+			entries = append(entries, &github.TreeEntry{Path: github.String(ch.Path), Mode: github.String(mode), Type: github.String("blob"), SHA: src.SHA})
 		default:
+			var old []byte
+			if src != nil {
+				if old, err = read(src); err != nil {
+					return nil, err
+				}
+			}
 			content, err := ch.Apply(old)
 			if err != nil {
 				return nil, patchStatus(c, err)
@@ -125,6 +149,28 @@ func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest
 		return nil, err
 	}
 	return &ghopsv1.ApplyPatchResponse{CommitSha: sha, ParentSha: parent, Branch: req.GetBranch(), Files: files}, nil
+}
+
+// sameBlob tells whether content is the blob whose git object id is sha
+// (SHA-1, or SHA-256 for a repository in that object format).
+func sameBlob(content []byte, sha string) bool {
+	header := "blob " + strconv.Itoa(len(content)) + "\x00"
+	var sum []byte
+	switch len(sha) {
+	case 2 * sha1.Size:
+		h := sha1.New()
+		h.Write([]byte(header))
+		h.Write(content)
+		sum = h.Sum(nil)
+	case 2 * sha256.Size:
+		h := sha256.New()
+		h.Write([]byte(header))
+		h.Write(content)
+		sum = h.Sum(nil)
+	default:
+		return false
+	}
+	return hex.EncodeToString(sum) == strings.ToLower(sha)
 }
 
 // blob reads a file's content by its blob sha.
