@@ -23,6 +23,7 @@ import (
 	"ghops.dev/redact"
 
 	"ghops.dev/services/github/internal/budget"
+	"ghops.dev/services/github/internal/callcap"
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -222,7 +223,17 @@ func fromRefusal(err error, c Context) error {
 	var ex *budget.Exhausted
 	var busy *budget.Busy
 	var paced *budget.Paced
+	var capped *callcap.Exceeded
 	switch {
+	case errors.As(err, &capped):
+		// -32602, not -32004: the call itself is too large for the
+		// per-call cap, so the same call fails the same way after any
+		// wait; the caller must narrow it (docs/limits-service.md).
+		msg := capped.Error() + "; nothing was written: narrow the call"
+		return New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg, Context{Tool: c.Tool}, nil,
+			&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
+				Description: msg, Reason: "maxRequestsPerCall",
+			}}})
 	case errors.As(err, &ex):
 		rate := &ghopsv1.RateLimit{Limit: int32(ex.Limit), Remaining: int32(ex.Remaining), Reset_: ex.Reset.Unix(), Resource: Sanitize(ex.Resource)}
 		wait := max(time.Until(ex.Reset), time.Second)

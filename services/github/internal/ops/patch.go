@@ -1,12 +1,14 @@
 package ops
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha1" //nolint:gosec // git's object ids, not a security use
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -20,26 +22,36 @@ import (
 	"ghops.dev/services/github/internal/treepatch"
 )
 
-// maxPatchBytes is the largest patch apply_patch reads (1 MiB).
-const maxPatchBytes = 1 << 20
+// The default caps of a patch (config.DefaultMaxPatchFiles and
+// config.DefaultMaxPatchBytes, repeated here for a Service built without
+// them).
+const (
+	DefaultMaxPatchFiles = 64
+	DefaultMaxPatchBytes = 1 << 20
+)
 
-// ApplyPatch implements the apply_patch tool: the patch is read and checked
-// before any GitHub call; then the branch head, its commit, its tree (one
-// recursive read), one blob read per file the patch changes, and
-// commit_files' tail (tree, commit, non-forced ref update). A patch that
-// does not apply exactly, or a branch that moved, writes nothing.
+// ApplyPatch implements the apply_patch tool: the patch is read, checked
+// and held to the size caps before any GitHub call; then the branch head,
+// its commit, its tree (one recursive read), one blob read per file whose
+// hunks need its content (none for deletions, which are checked against
+// the blob hash, pure renames, copies and mode changes), a blob write per
+// file whose result is not UTF-8, and commit_files' tail (tree, commit,
+// non-forced ref update): at most 6 + 2×files requests, plus one re-read
+// of the head when the update is refused. A patch that does not apply
+// exactly, or a branch that moved, writes nothing.
 func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest) (*ghopsv1.ApplyPatchResponse, error) {
 	c := ghstatus.Context{Tool: ghstatus.ToolApplyPatch, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "branch", Id: req.GetRepo() + "@" + req.GetBranch()}}
-	if len(req.GetPatch()) > maxPatchBytes {
-		// The schema's maxLength counts characters; the contract's bound is bytes.
-		return nil, ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, "patch is larger than 1 MiB",
-			ghstatus.Context{Tool: c.Tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
-				Field: "patch", Description: "must be at most 1048576 bytes", Reason: "string.max_len",
-			}}})
+	maxBytes, maxFiles := cmp.Or(s.limits.MaxPatchBytes, DefaultMaxPatchBytes), cmp.Or(s.limits.MaxPatchFiles, DefaultMaxPatchFiles)
+	if n := len(req.GetPatch()); n > maxBytes {
+		// The schema's maxLength counts characters; the service's bound is bytes.
+		return nil, patchTooLarge(c, fmt.Sprintf("the patch is %d bytes; at most %d are accepted (the limit -max-patch-bytes)", n, maxBytes), "string.max_len")
 	}
 	changes, err := treepatch.Parse(req.GetPatch())
 	if err != nil {
 		return nil, patchStatus(c, err)
+	}
+	if len(changes) > maxFiles {
+		return nil, patchTooLarge(c, fmt.Sprintf("the patch changes %d files; at most %d are accepted in one call (the limit -max-patch-files): split it", len(changes), maxFiles), "maxPatchFiles")
 	}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
@@ -201,6 +213,15 @@ func stripNewlines(s string) string {
 		}
 	}
 	return string(out)
+}
+
+// patchTooLarge is the -32602 of a patch over a size cap: msg names the
+// limit; no GitHub request was sent.
+func patchTooLarge(c ghstatus.Context, msg, reason string) error {
+	return ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg,
+		ghstatus.Context{Tool: c.Tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
+			Field: "patch", Description: msg, Reason: reason,
+		}}})
 }
 
 // patchStatus turns treepatch's refusals into the contract's statuses:

@@ -34,6 +34,7 @@ import (
 	"ghops.dev/services/github/internal/appauth"
 	"ghops.dev/services/github/internal/budget"
 	"ghops.dev/services/github/internal/cachestore"
+	"ghops.dev/services/github/internal/callcap"
 	"ghops.dev/services/github/internal/callerauth"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/ghstatus"
@@ -106,6 +107,10 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		return nil, err
 	}
 	rt = &budget.Transport{Base: rt, Budget: bud}
+	// Above the budget, below the cache: every request that would leave
+	// for GitHub counts against its call's cap (retries included, cache
+	// hits not), and one past the cap takes no budget slot.
+	rt = callcap.Transport{Base: rt}
 	// Decoded answers take about as much room as the bodies the cache
 	// keeps; a quarter of its bytes holds the hot ones.
 	s.memo = jsonmemo.New(cfg.CacheBytes / 4)
@@ -169,6 +174,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	ghopsv1.RegisterGitHubServiceServer(s.grpc, ops.New(clientFor, ops.Limits{
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
+		MaxPatchFiles: cfg.MaxPatchFiles, MaxPatchBytes: cfg.MaxPatchBytes,
 	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo))
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
@@ -399,9 +405,13 @@ func (s *Server) streamRecover(srv any, ss grpc.ServerStream, info *grpc.StreamS
 	return handler(srv, ss)
 }
 
+// unaryTimeout bounds each call's time and, through package callcap, its
+// GitHub requests (-call-timeout, -max-requests-per-call): every RPC, with
+// no code in the handlers.
 func (s *Server) unaryTimeout(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
 	defer cancel()
+	ctx, _ = callcap.With(ctx, s.cfg.MaxRequestsPerCall)
 	return handler(ctx, req)
 }
 
