@@ -224,7 +224,14 @@ func fromRefusal(err error, c Context) error {
 	var busy *budget.Busy
 	var paced *budget.Paced
 	var capped *callcap.Exceeded
+	var spent *budget.Spent
 	switch {
+	case errors.As(err, &spent):
+		wait := max(time.Until(spent.Reset), time.Second)
+		secs := int32((wait + time.Second - 1) / time.Second)
+		rate := &ghopsv1.RateLimit{Limit: int32(spent.Share), Remaining: 0, Reset_: spent.Reset.Unix(), Resource: Sanitize(spent.Resource), RetryAfterSeconds: secs}
+		return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, Sanitize(spent.Error())+fmt.Sprintf(" (retry after %ds)", secs), c,
+			&ghopsv1.GitHubError{RateLimit: rate}, &errdetails.RetryInfo{RetryDelay: durationpb.New(time.Duration(secs) * time.Second)})
 	case errors.As(err, &capped):
 		// -32602, not -32004: the call itself is too large for the
 		// per-call cap, so the same call fails the same way after any

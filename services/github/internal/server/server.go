@@ -18,7 +18,10 @@ import (
 	"net/url"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
@@ -53,6 +56,10 @@ const (
 	TokenKey = "x-github-token"
 	// RequestIDKey carries the request id; it is echoed in response headers.
 	RequestIDKey = "x-request-id"
+	// PrincipalKey carries the gateway's principal ("kind:name", such as
+	// "apikey:ci-bot" or "github:octocat"), whose share of the GitHub
+	// budget the call spends (-principal-share).
+	PrincipalKey = "x-ghops-principal"
 )
 
 // Server is one gRPC server with its GitHub client.
@@ -106,7 +113,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt = &budget.Transport{Base: rt, Budget: bud}
+	rt = &budget.Transport{Base: rt, Budget: bud, SharePercent: cfg.PrincipalShare}
 	// Above the budget, below the cache: every request that would leave
 	// for GitHub counts against its call's cap (retries included, cache
 	// hits not), and one past the cap takes no budget slot.
@@ -412,7 +419,34 @@ func (s *Server) unaryTimeout(ctx context.Context, req any, info *grpc.UnaryServ
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
 	defer cancel()
 	ctx, _ = callcap.With(ctx, s.cfg.MaxRequestsPerCall)
+	ctx = budget.WithPrincipal(ctx, s.principal(ctx))
 	return handler(ctx, req)
+}
+
+// Anonymous is the principal every call is charged to that names none, or
+// whose caller the service does not trust to name one: together they get
+// one share of the token's budget, never more.
+const Anonymous = "anonymous"
+
+// maxPrincipalBytes bounds the principal a caller may name.
+const maxPrincipalBytes = 256
+
+// principal is who the call is charged to (package budget's share): the
+// gateway's x-ghops-principal ("kind:name"), believed only from a caller
+// the service trusts with its GitHub credentials at all: one that
+// authenticated (-caller-secret-file, -tls-client-ca) or, with neither, one
+// on a loopback-only listener (the same trust CheckExposure extends to it).
+func (s *Server) principal(ctx context.Context) string {
+	if !s.cfg.CallerAuth() && !s.cfg.Loopback() {
+		return Anonymous
+	}
+	md, _ := metadata.FromIncomingContext(ctx)
+	v := md.Get(PrincipalKey)
+	if len(v) != 1 || len(v[0]) > maxPrincipalBytes || !strings.Contains(v[0], ":") || !utf8.ValidString(v[0]) ||
+		strings.ContainsFunc(v[0], unicode.IsControl) {
+		return Anonymous
+	}
+	return v[0]
 }
 
 // environment is what validate_environment says of this service: its
