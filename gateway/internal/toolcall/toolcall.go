@@ -53,6 +53,11 @@ const (
 	MDRequestID = "x-request-id"
 	// MDGitHubToken carries the caller's own GitHub token.
 	MDGitHubToken = "x-github-token"
+	// MDPrincipal carries the caller's principal as "kind:name"
+	// ("apikey:ci-bot", "github:octocat", "oidc:<sub>"): the service
+	// charges the call's GitHub requests to that principal's share of its
+	// token's budget (docs/limits-service.md).
+	MDPrincipal = "x-ghops-principal"
 	// MDGatewayVersion carries the gateway's version to tools with the
 	// gateway_info option.
 	MDGatewayVersion = "x-ghops-gateway-version"
@@ -191,6 +196,13 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	md := metadata.Pairs(MDRequestID, info.RequestID)
 	if caller != nil && caller.GitHubToken != "" {
 		md.Set(MDGitHubToken, caller.GitHubToken)
+	}
+	if name := caller.Name(); name != "" {
+		kind := caller.Via
+		if kind == "api-key" {
+			kind = "apikey"
+		}
+		md.Set(MDPrincipal, kind+":"+name)
 	}
 	if tool.GatewayInfo {
 		md.Set(MDGatewayVersion, c.info.Version)

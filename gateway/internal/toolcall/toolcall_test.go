@@ -112,13 +112,16 @@ func TestCall(t *testing.T) {
 // caller's calls, and no other credential ever.
 func TestCallMetadata(t *testing.T) {
 	tests := []struct {
-		name      string
-		caller    *policy.Caller
-		wantToken []string
+		name          string
+		caller        *policy.Caller
+		wantToken     []string
+		wantPrincipal []string
 	}{
-		{"no caller", nil, nil},
-		{"api key caller", &policy.Caller{Principal: &policy.Principal{Name: "bot"}, Via: "api-key"}, nil},
-		{"github caller", &policy.Caller{Principal: &policy.Principal{Name: "octocat"}, Via: "github", GitHubToken: "ghp_x"}, []string{"ghp_x"}},
+		{"no caller", nil, nil, nil},
+		{"api key caller", &policy.Caller{Principal: &policy.Principal{Name: "bot"}, Via: "api-key"}, nil, []string{"apikey:bot"}},
+		{"github caller", &policy.Caller{Principal: &policy.Principal{Name: "octocat"}, Via: "github", GitHubToken: "ghp_x"}, []string{"ghp_x"}, []string{"github:octocat"}},
+		{"oidc caller", &policy.Caller{Principal: &policy.Principal{Name: "auth0|5f7c"}, Via: "oidc"}, nil, []string{"oidc:auth0|5f7c"}},
+		{"caller without a principal", &policy.Caller{Via: "api-key"}, nil, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,6 +142,9 @@ func TestCallMetadata(t *testing.T) {
 			}
 			if got := md.Get(MDGitHubToken); strings.Join(got, ",") != strings.Join(tc.wantToken, ",") {
 				t.Errorf("token md %v want %v", got, tc.wantToken)
+			}
+			if got := md.Get(MDPrincipal); strings.Join(got, ",") != strings.Join(tc.wantPrincipal, ",") {
+				t.Errorf("principal md %v want %v", got, tc.wantPrincipal)
 			}
 			if ids := md.Get(MDRequestID); len(ids) != 1 || len(ids[0]) != 32 {
 				t.Errorf("request id md %v", ids)
