@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // file is one file of a tree: its content and whether it is executable.
@@ -229,6 +231,56 @@ func TestMatchesGitApply(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed: the oracle of this test is git apply") // the CI image has git
 	}
+	base, edits, targets, patchMutations := gitCorpus()
+	var agreed, offsets int
+	for _, e := range edits {
+		patch := diff(t, base, e.after)
+		if patch == "" {
+			t.Fatalf("%s: git diff wrote nothing", e.name)
+		}
+		touched := touchedBy(base, e.after, patch)
+		for _, tg := range targets {
+			target := tg.make(base, e.after, touched)
+			for _, pm := range patchMutations {
+				text := pm.fn(patch)
+				t.Run(e.name+"/"+tg.name+"/"+pm.name, func(t *testing.T) {
+					if compare(t, target, text) {
+						offsets++
+					} else {
+						agreed++
+					}
+				})
+			}
+		}
+	}
+	t.Logf("%d cases agree with git apply; %d refused where git applied with an offset", agreed, offsets)
+	if agreed == 0 {
+		t.Fatal("no case agreed")
+	}
+}
+
+// corpusEdit is a change made in a temporary repository: git diff writes
+// the patch from the base to after.
+type corpusEdit struct {
+	name  string
+	after tree
+}
+
+// corpusTarget mutates the tree a patch is applied to.
+type corpusTarget struct {
+	name string
+	make func(before, after tree, touched []string) tree
+}
+
+// corpusMutation mutates a patch's text.
+type corpusMutation struct {
+	name string
+	fn   func(string) string
+}
+
+// gitCorpus is the differential test's base tree, edits, target trees and
+// patch mutations.
+func gitCorpus() (tree, []corpusEdit, []corpusTarget, []corpusMutation) {
 	base := tree{
 		"a.txt":       {content: lines("a", 12)},
 		"b.txt":       {content: lines("b", 5)},
@@ -239,10 +291,7 @@ func TestMatchesGitApply(t *testing.T) {
 		"run.sh":      {content: "#!/bin/sh\necho hi\n"},
 		"dir/big.txt": {content: lines("big", 40)},
 	}
-	edits := []struct {
-		name  string
-		after tree
-	}{
+	edits := []corpusEdit{
 		{name: "modify middle", after: edit(base, func(tr tree) {
 			setContent(tr, "a.txt", strings.Replace(lines("a", 12), "a line 6\n", "a line six\n", 1))
 		})},
@@ -266,10 +315,7 @@ func TestMatchesGitApply(t *testing.T) {
 		{name: "add newline at end", after: edit(base, func(tr tree) { setContent(tr, "noeol.txt", "x\ny\nz\n") })},
 	}
 	// targets mutate the tree the patch is applied to.
-	targets := []struct {
-		name string
-		make func(before, after tree, touched []string) tree
-	}{
+	targets := []corpusTarget{
 		{name: "as made", make: func(before, _ tree, _ []string) tree { return before }},
 		{name: "applied twice", make: func(_, after tree, _ []string) tree { return after }},
 		{name: "context line changed", make: func(before, _ tree, touched []string) tree {
@@ -318,10 +364,7 @@ func TestMatchesGitApply(t *testing.T) {
 		}},
 	}
 	// patchMutations mutate the patch text.
-	patchMutations := []struct {
-		name string
-		fn   func(string) string
-	}{
+	patchMutations := []corpusMutation{
 		{name: "as written", fn: func(p string) string { return p }},
 		{name: "last hunk line dropped", fn: func(p string) string {
 			ls := strings.SplitAfter(p, "\n")
@@ -341,49 +384,101 @@ func TestMatchesGitApply(t *testing.T) {
 			return strings.Join(ls, "")
 		}},
 	}
-	var agreed, offsets int
-	for _, e := range edits {
-		patch := diff(t, base, e.after)
-		if patch == "" {
-			t.Fatalf("%s: git diff wrote nothing", e.name)
-		}
-		var touched []string
-		for _, p := range slices.Sorted(maps.Keys(base)) {
-			if a, ok := e.after[p]; !ok || a != base[p] {
-				touched = append(touched, p)
-			}
-		}
-		if strings.Contains(patch, "copy from ") {
-			touched = append(touched, "dir/d.txt")
-		}
-		for _, tg := range targets {
-			target := tg.make(base, e.after, touched)
-			for _, pm := range patchMutations {
-				text := pm.fn(patch)
-				t.Run(e.name+"/"+tg.name+"/"+pm.name, func(t *testing.T) {
-					gitOK, offset, want := gitApply(t, target, text)
-					got, err := treeApply(target, text)
-					var pe *Error
-					var pathErr *PathError
-					if err != nil && !errors.As(err, &pe) && !errors.As(err, &pathErr) {
-						t.Fatalf("untyped error %T: %v", err, err)
-					}
-					switch {
-					case gitOK && offset && err != nil:
-						offsets++ // by design: no offsets
-					case gitOK != (err == nil):
-						t.Fatalf("git apply accepts: %v (offset %v); treepatch: %v\npatch:\n%s", gitOK, offset, err, text)
-					case gitOK && !maps.Equal(got, want):
-						t.Fatalf("trees differ\ngit:       %v\ntreepatch: %v\npatch:\n%s", want, got, text)
-					default:
-						agreed++
-					}
-				})
-			}
+	return base, edits, targets, patchMutations
+}
+
+// touchedBy lists the base's paths an edit changes or copies from.
+func touchedBy(base, after tree, patch string) []string {
+	var touched []string
+	for _, p := range slices.Sorted(maps.Keys(base)) {
+		if a, ok := after[p]; !ok || a != base[p] {
+			touched = append(touched, p)
 		}
 	}
-	t.Logf("%d cases agree with git apply; %d refused where git applied with an offset", agreed, offsets)
-	if agreed == 0 {
-		t.Fatal("no case agreed")
+	if strings.Contains(patch, "copy from ") {
+		touched = append(touched, "dir/d.txt")
 	}
+	return touched
+}
+
+// compare applies text to target with git apply and with treepatch and
+// fails t unless both accept (with the same tree) or both refuse; it
+// reports true for the one difference allowed by design, a hunk git
+// applied with an offset and treepatch refused.
+func compare(t *testing.T, target tree, text string) (offsetOnly bool) {
+	t.Helper()
+	gitOK, offset, want := gitApply(t, target, text)
+	got, err := treeApply(target, text)
+	var pe *Error
+	var pathErr *PathError
+	if err != nil && !errors.As(err, &pe) && !errors.As(err, &pathErr) {
+		t.Fatalf("untyped error %T: %v", err, err)
+	}
+	switch {
+	case gitOK && offset && err != nil:
+		return true // by design: no offsets
+	case gitOK != (err == nil):
+		t.Fatalf("git apply accepts: %v (offset %v); treepatch: %v\npatch:\n%s", gitOK, offset, err, text)
+	case gitOK && !maps.Equal(got, want):
+		t.Fatalf("trees differ\ngit:       %v\ntreepatch: %v\npatch:\n%s", want, got, text)
+	}
+	return false
+}
+
+// FuzzMatchesGitApply goes further than TestMatchesGitApply: it takes one
+// of the corpus's patches and target trees and mutates a line of its hunks
+// (dropped, duplicated or replaced by the fuzzer's text), and holds
+// treepatch to git apply as the test does. Its seeds run in go test.
+func FuzzMatchesGitApply(f *testing.F) {
+	if _, err := exec.LookPath("git"); err != nil {
+		f.Skip("git is not installed: the oracle of this test is git apply") // the CI image has git
+	}
+	f.Add(uint8(0), uint8(0), uint8(2), uint16(6), " a line 5")
+	f.Add(uint8(1), uint8(1), uint8(0), uint16(0), "")
+	f.Add(uint8(5), uint8(4), uint8(1), uint16(5), "")
+	f.Add(uint8(9), uint8(0), uint8(2), uint16(7), "+an added line")
+	f.Add(uint8(10), uint8(5), uint8(3), uint16(3), "")
+	base, edits, targets, _ := gitCorpus()
+	var mu sync.Mutex
+	patches := map[int]string{} // git diff is the slow part: once per edit
+	f.Fuzz(func(t *testing.T, edit, target, op uint8, line uint16, text string) {
+		if strings.ContainsAny(text, "\r\n") || !utf8.ValidString(text) {
+			return // one line of text; the patch's lines are cut at newlines
+		}
+		e := edits[int(edit)%len(edits)]
+		mu.Lock()
+		patch, ok := patches[int(edit)%len(edits)]
+		if !ok {
+			patch = diff(t, base, e.after)
+			patches[int(edit)%len(edits)] = patch
+		}
+		mu.Unlock()
+		tg := targets[int(target)%len(targets)].make(base, e.after, touchedBy(base, e.after, patch))
+		ls := strings.SplitAfter(patch, "\n")
+		k := int(line) % len(ls)
+		if !isHunkLine(ls[k]) {
+			// Headers are go-gitdiff's to read, and git's reader differs
+			// from it on broken ones (it skips a repeated "diff --git"
+			// line): the fuzzer holds the application to git, not that.
+			return
+		}
+		switch op % 4 {
+		case 1:
+			ls = slices.Delete(ls, k, k+1)
+		case 2:
+			ls[k] = text + "\n"
+		case 3:
+			ls = slices.Insert(ls, k, ls[k])
+		}
+		compare(t, tg, strings.Join(ls, ""))
+	})
+}
+
+// isHunkLine tells a line of a hunk (its header, context, removed, added or
+// "\ No newline" line) from a file header line.
+func isHunkLine(l string) bool {
+	if strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ") {
+		return false
+	}
+	return l != "" && strings.ContainsRune(" +-\\@", rune(l[0]))
 }
