@@ -26,7 +26,9 @@ import (
 // config.DefaultMaxPatchBytes, repeated here for a Service built without
 // them).
 const (
+	// DefaultMaxPatchFiles caps the files one patch changes.
 	DefaultMaxPatchFiles = 64
+	// DefaultMaxPatchBytes caps the bytes of one patch.
 	DefaultMaxPatchBytes = 1 << 20
 )
 
