@@ -12,7 +12,8 @@ import (
 
 // TestPrincipal: the gateway's x-ghops-principal is believed only from a
 // caller the service trusts (authenticated, or on a loopback-only
-// listener); anything else, or a malformed value, is charged as Anonymous.
+// listener); anything else, or a malformed value, is charged as Anonymous;
+// a call with the caller's own token is charged to nobody.
 func TestPrincipal(t *testing.T) {
 	authed := config.Config{Addr: "0.0.0.0:50051", CallerSecretFile: "/run/secret"}
 	loopback := config.Config{Addr: "127.0.0.1:50051"}
@@ -21,8 +22,11 @@ func TestPrincipal(t *testing.T) {
 		name   string
 		cfg    config.Config
 		values []string
+		token  string // x-github-token
 		want   string
 	}{
+		{name: "caller's own token", cfg: config.Config{Addr: "127.0.0.1:50051", AllowCallerToken: true}, values: []string{"github:octocat"}, token: "gho_x", want: ""},
+		{name: "caller's token not allowed", cfg: loopback, values: []string{"github:octocat"}, token: "gho_x", want: "github:octocat"},
 		{name: "authenticated caller", cfg: authed, values: []string{"apikey:ci-bot"}, want: "apikey:ci-bot"},
 		{name: "loopback caller", cfg: loopback, values: []string{"github:octocat"}, want: "github:octocat"},
 		{name: "oidc subject", cfg: authed, values: []string{"oidc:auth0|5f7c"}, want: "oidc:auth0|5f7c"},
@@ -38,6 +42,9 @@ func TestPrincipal(t *testing.T) {
 			md := metadata.MD{}
 			for _, v := range tt.values {
 				md.Append(PrincipalKey, v)
+			}
+			if tt.token != "" {
+				md.Append(TokenKey, tt.token)
 			}
 			s := &Server{cfg: tt.cfg}
 			if got := s.principal(metadata.NewIncomingContext(context.Background(), md)); got != tt.want {

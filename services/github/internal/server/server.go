@@ -436,11 +436,18 @@ const maxPrincipalBytes = 256
 // the service trusts with its GitHub credentials at all: one that
 // authenticated (-caller-secret-file, -tls-client-ca) or, with neither, one
 // on a loopback-only listener (the same trust CheckExposure extends to it).
+//
+// A call made with the caller's own GitHub token (-allow-caller-token) is
+// charged to nobody (""): that token is its caller's alone, and GitHub's
+// own limit is its budget.
 func (s *Server) principal(ctx context.Context) string {
+	md, _ := metadata.FromIncomingContext(ctx)
+	if tok := md.Get(TokenKey); s.cfg.AllowCallerToken && len(tok) > 0 && tok[0] != "" {
+		return ""
+	}
 	if !s.cfg.CallerAuth() && !s.cfg.Loopback() {
 		return Anonymous
 	}
-	md, _ := metadata.FromIncomingContext(ctx)
 	v := md.Get(PrincipalKey)
 	if len(v) != 1 || len(v[0]) > maxPrincipalBytes || !strings.Contains(v[0], ":") || !utf8.ValidString(v[0]) ||
 		strings.ContainsFunc(v[0], unicode.IsControl) {
