@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"ghops.dev/services/fakehub"
@@ -41,5 +44,29 @@ func TestPrincipalShare(t *testing.T) {
 	}
 	if code, e := call(keyBot); code != 0 {
 		t.Errorf("ci-bot refused: %d %s", code, e)
+	}
+}
+
+// TestOversizedPatch replays the reproduction: one apply_patch
+// over 6,000 files (about 900 KB) is refused with -32602 naming the
+// service's -max-patch-files before any GitHub request (it cost 4,994).
+func TestOversizedPatch(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	var b strings.Builder
+	for i := range 6000 {
+		fmt.Fprintf(&b, "diff --git a/f/%d.txt b/f/%d.txt\n--- a/f/%d.txt\n+++ b/f/%d.txt\n@@ -1 +1 @@\n-a\n+b\n", i, i, i, i)
+	}
+	params, err := json.Marshal(map[string]string{"repo": "octo-org/hello-world", "branch": "main", "message": "big", "patch": b.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := githubCalls(st)
+	_, out := rpcCall(t, st.URL, "apply_patch", string(params))
+	code, data := errOf(t, out)
+	if code != -32602 || !bytes.Contains(data["validation_errors"], []byte("-max-patch-files")) || !bytes.Contains(data["validation_errors"], []byte("6000 files")) {
+		t.Fatalf("answer %d %s", code, out["error"])
+	}
+	if n := githubCalls(st) - before; n != 0 {
+		t.Errorf("the refused patch sent %d GitHub requests", n)
 	}
 }
