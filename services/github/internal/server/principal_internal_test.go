@@ -12,8 +12,9 @@ import (
 
 // TestPrincipal: the gateway's x-ghops-principal is believed only from a
 // caller the service trusts (authenticated, or on a loopback-only
-// listener); anything else, or a malformed value, is charged as Anonymous;
-// a call with the caller's own token is charged to nobody.
+// listener); an untrusted caller, or a malformed value, is charged as
+// Anonymous; a trusted caller naming nobody, or a call with the caller's
+// own token, is charged to nobody.
 func TestPrincipal(t *testing.T) {
 	authed := config.Config{Addr: "0.0.0.0:50051", CallerSecretFile: "/run/secret"}
 	loopback := config.Config{Addr: "127.0.0.1:50051"}
@@ -31,7 +32,8 @@ func TestPrincipal(t *testing.T) {
 		{name: "loopback caller", cfg: loopback, values: []string{"github:octocat"}, want: "github:octocat"},
 		{name: "oidc subject", cfg: authed, values: []string{"oidc:auth0|5f7c"}, want: "oidc:auth0|5f7c"},
 		{name: "unauthenticated caller on an open listener", cfg: open, values: []string{"apikey:ci-bot"}, want: Anonymous},
-		{name: "none named", cfg: authed, want: Anonymous},
+		{name: "none named by a trusted caller", cfg: authed, want: ""},
+		{name: "none named by an untrusted caller", cfg: open, want: Anonymous},
 		{name: "two named", cfg: authed, values: []string{"apikey:a", "apikey:b"}, want: Anonymous},
 		{name: "no kind", cfg: authed, values: []string{"ci-bot"}, want: Anonymous},
 		{name: "control character", cfg: authed, values: []string{"apikey:a\x7fb"}, want: Anonymous},

@@ -423,9 +423,9 @@ func (s *Server) unaryTimeout(ctx context.Context, req any, info *grpc.UnaryServ
 	return handler(ctx, req)
 }
 
-// Anonymous is the principal every call is charged to that names none, or
-// whose caller the service does not trust to name one: together they get
-// one share of the token's budget, never more.
+// Anonymous is the principal every call is charged to whose caller the
+// service does not trust to name one, or that names a malformed one:
+// together they get one share of the token's budget, never more.
 const Anonymous = "anonymous"
 
 // maxPrincipalBytes bounds the principal a caller may name.
@@ -436,6 +436,7 @@ const maxPrincipalBytes = 256
 // the service trusts with its GitHub credentials at all: one that
 // authenticated (-caller-secret-file, -tls-client-ca) or, with neither, one
 // on a loopback-only listener (the same trust CheckExposure extends to it).
+// A trusted caller that names no principal is charged to nobody ("").
 //
 // A call made with the caller's own GitHub token (-allow-caller-token) is
 // charged to nobody (""): that token is its caller's alone, and GitHub's
@@ -449,6 +450,11 @@ func (s *Server) principal(ctx context.Context) string {
 		return Anonymous
 	}
 	v := md.Get(PrincipalKey)
+	if len(v) == 0 {
+		// A trusted caller that names nobody has no principals to share
+		// the budget among (a gateway without a policy): nothing to charge.
+		return ""
+	}
 	if len(v) != 1 || len(v[0]) > maxPrincipalBytes || !strings.Contains(v[0], ":") || !utf8.ValidString(v[0]) ||
 		strings.ContainsFunc(v[0], unicode.IsControl) {
 		return Anonymous
