@@ -1,6 +1,8 @@
 package server_test
 
 import (
+	"fmt"
+	"sync"
 	"testing"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -57,4 +59,44 @@ func TestLostRaceIsBranchMoved(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestConcurrentWritersLoseWithBranchMoved races writers of both tools on
+// one branch: every call either lands or is -32006 BRANCH_MOVED (never
+// -32003), and the branch ends with exactly the winners' commits.
+func TestConcurrentWritersLoseWithBranchMoved(t *testing.T) {
+	e := start(t, fakehub.Config{}, servicetest.Options{})
+	if _, err := e.hub.Commit(repo, "main", "seed", map[string]string{"race.txt": "one\n"}); err != nil {
+		t.Fatal(err)
+	}
+	const writers = 8
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Go(func() {
+			if i%2 == 0 {
+				_, errs[i] = e.svc.Client.CommitFiles(ctx(t), &ghopsv1.CommitFilesRequest{Repo: repo, Branch: "main", Message: "w",
+					Files: []*ghopsv1.FileChange{{Path: fmt.Sprintf("w%d.txt", i), Content: ptr("w\n")}}})
+				return
+			}
+			_, errs[i] = e.svc.Client.ApplyPatch(ctx(t), &ghopsv1.ApplyPatchRequest{Repo: repo, Branch: "main", Message: "w",
+				Patch: fmt.Sprintf("diff --git a/w%d.txt b/w%d.txt\nnew file mode 100644\n--- /dev/null\n+++ b/w%d.txt\n@@ -0,0 +1 @@\n+w\n", i, i, i)})
+		})
+	}
+	wg.Wait()
+	won := 0
+	for i, err := range errs {
+		if err == nil {
+			won++
+			continue
+		}
+		wantStatus(t, err, codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_BRANCH_MOVED)
+		if _, ferr := e.svc.Client.ReadFile(ctx(t), &ghopsv1.ReadFileRequest{Repo: repo, Path: fmt.Sprintf("w%d.txt", i)}); statusCode(ferr) != codes.NotFound {
+			t.Errorf("writer %d lost, yet its file is there (%v)", i, ferr)
+		}
+	}
+	if won == 0 {
+		t.Fatal("no writer won")
+	}
+	t.Logf("%d of %d writers won, the others got BRANCH_MOVED", won, writers)
 }
