@@ -77,7 +77,7 @@ func (b *Local) Charge(_ context.Context, token, principal, resource string, sha
 	defer b.mu.Unlock()
 	c := b.spent[k]
 	if !c.start.Equal(start) {
-		c = shareCount{start: start}
+		c = shareCount{start: start, end: end}
 	}
 	if c.n >= share {
 		b.hooks.refuse("share")
@@ -86,7 +86,7 @@ func (b *Local) Charge(_ context.Context, token, principal, resource string, sha
 	c.n++
 	if len(b.spent) >= sweepAt {
 		for k, v := range b.spent {
-			if !v.start.Add(ShareWindow(resource)).After(now) {
+			if !v.end.After(now) {
 				delete(b.spent, k)
 			}
 		}
@@ -97,8 +97,8 @@ func (b *Local) Charge(_ context.Context, token, principal, resource string, sha
 
 // shareCount is one principal's requests in one window.
 type shareCount struct {
-	start time.Time
-	n     int
+	start, end time.Time
+	n          int
 }
 
 // chargeScript counts one request in KEYS[1] (expiring after the window)

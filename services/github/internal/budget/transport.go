@@ -13,9 +13,8 @@ import (
 
 // Transport applies a Budget to every request it sends: the principal's
 // share (Charge) and Admit before, Observe the answer's x-ratelimit-*
-// headers after. A refused request is
-// not sent and its error (from RoundTrip, so wrapped in a *url.Error by
-// net/http) is the budget's.
+// headers after. A refused request is not sent and its error (from
+// RoundTrip, so wrapped in a *url.Error by net/http) is the budget's.
 type Transport struct {
 	// Base sends the requests (http.DefaultTransport when nil).
 	Base http.RoundTripper
@@ -75,7 +74,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	release()
 	if resp != nil {
 		if s, ok := SnapshotOf(resp.Header); ok {
-			t.limits.Store(token+"\x00"+s.Resource, s.Limit)
+			if PrincipalOf(ctx) != "" {
+				// Only tokens whose budget is shared among principals (the
+				// service's own, one identity) are kept: callers' own tokens
+				// would grow the map without end.
+				t.limits.Store(token+"\x00"+s.Resource, s.Limit)
+			}
 			t.Budget.Observe(ctx, token, s)
 		}
 	}
