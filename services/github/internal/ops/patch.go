@@ -9,6 +9,9 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -34,7 +37,8 @@ const (
 
 // ApplyPatch implements the apply_patch tool: the patch is read, checked
 // and held to the size caps before any GitHub call; then the branch head,
-// its commit, its tree (one recursive read), one blob read per file whose
+// its commit, its tree (one recursive read; when GitHub truncates it, one
+// read per directory the patch touches instead), one blob read per file whose
 // hunks need its content (none for deletions, which are checked against
 // the blob hash, pure renames, copies and mode changes), a blob write per
 // file whose result is not UTF-8, and commit_files' tail (tree, commit,
@@ -78,13 +82,18 @@ func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	if tree.GetTruncated() {
-		return nil, patchStatus(c, &treepatch.Error{Code: treepatch.CodeDoesNotApply, Detail: "the repository's tree is too large to be read in one call (GitHub truncated it); use commit_files"})
-	}
 	blobs := make(map[string]*github.TreeEntry, len(tree.Entries))
-	for _, e := range tree.Entries {
-		if e.GetType() == "blob" {
-			blobs[e.GetPath()] = e
+	if tree.GetTruncated() {
+		// GitHub cut the listing (over 100,000 entries or 7 MB): read the
+		// directories the patch touches instead, one request each.
+		if blobs, err = s.touchedBlobs(ctx, gh, owner, name, baseTree, changes, c); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, e := range tree.Entries {
+			if e.GetType() == "blob" {
+				blobs[e.GetPath()] = e
+			}
 		}
 	}
 
@@ -163,6 +172,68 @@ func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest
 		return nil, err
 	}
 	return &ghopsv1.ApplyPatchResponse{CommitSha: sha, ParentSha: parent, Branch: req.GetBranch(), Files: files}, nil
+}
+
+// touchedBlobs lists the files of every directory a path of the patch is
+// in, reading each directory's tree once (non-recursively) from the root
+// down: the patch's own part of a repository too large for one recursive
+// read. A directory that does not exist holds no files.
+func (s *Service) touchedBlobs(ctx context.Context, gh *github.Client, owner, name, root string, changes []*treepatch.Change, c ghstatus.Context) (map[string]*github.TreeEntry, error) {
+	dirs := map[string]bool{}
+	for _, ch := range changes {
+		for _, p := range []string{ch.Path, ch.OldPath} {
+			if p == "" {
+				continue
+			}
+			for d := path.Dir(p); ; d = path.Dir(d) {
+				if d == "." {
+					d = ""
+				}
+				dirs[d] = true
+				if d == "" {
+					break
+				}
+			}
+		}
+	}
+	// Parents before children: a directory's sha is in its parent's listing.
+	depth := func(d string) int {
+		if d == "" {
+			return 0
+		}
+		return strings.Count(d, "/") + 1
+	}
+	order := slices.SortedFunc(maps.Keys(dirs), func(a, b string) int {
+		return cmp.Or(cmp.Compare(depth(a), depth(b)), cmp.Compare(a, b))
+	})
+	shas := map[string]string{"": root}
+	blobs := map[string]*github.TreeEntry{}
+	for _, d := range order {
+		sha, ok := shas[d]
+		if !ok {
+			continue // its parent has no such directory
+		}
+		t, _, err := gh.Git.GetTree(ctx, owner, name, sha, false)
+		if err != nil {
+			return nil, s.fail(ctx, err, c)
+		}
+		for _, e := range t.Entries {
+			p := e.GetPath()
+			if d != "" {
+				p = d + "/" + p
+			}
+			switch e.GetType() {
+			case "blob":
+				// A copy: the decoded answer may be shared (package jsonmemo).
+				full := *e
+				full.Path = github.String(p)
+				blobs[p] = &full
+			case "tree":
+				shas[p] = e.GetSHA()
+			}
+		}
+	}
+	return blobs, nil
 }
 
 // sameBlob tells whether content is the blob whose git object id is sha
