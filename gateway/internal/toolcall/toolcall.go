@@ -56,6 +56,11 @@ const (
 	MDRequestID = "x-request-id"
 	// MDGitHubToken carries the caller's own GitHub token.
 	MDGitHubToken = "x-github-token"
+	// MDPrincipal carries the caller's principal as "kind:name"
+	// ("apikey:ci-bot", "github:octocat", "oidc:<sub>"): the service
+	// charges the call's GitHub requests to that principal's share of its
+	// token's budget (docs/limits-service.md).
+	MDPrincipal = "x-ghops-principal"
 	// MDGatewayVersion carries the gateway's version to tools with the
 	// gateway_info option.
 	MDGatewayVersion = "x-ghops-gateway-version"
@@ -200,6 +205,9 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	md := metadata.Pairs(MDRequestID, info.RequestID)
 	if caller != nil && caller.GitHubToken != "" {
 		md.Set(MDGitHubToken, caller.GitHubToken)
+	}
+	if name := caller.Name(); name != "" {
+		md.Set(MDPrincipal, principalKey(caller.Via, name))
 	}
 	if tool.GatewayInfo {
 		md.Set(MDGatewayVersion, c.info.Version)
@@ -469,4 +477,22 @@ func fillLog(l rpcerror.LogFields, args json.RawMessage) rpcerror.LogFields {
 		}
 	}
 	return l
+}
+
+// principalKey is the "kind:name" the service charges a call to (its share
+// of the token's GitHub budget): kinds keep identities apart there as they
+// do in the policy, and a name that already carries its kind (an OAuth
+// principal without a policy file) is not prefixed twice.
+func principalKey(via policy.Kind, name string) string {
+	kind := string(via)
+	switch via {
+	case policy.KindAPIKey:
+		kind = "apikey"
+	case "":
+		kind = "principal"
+	}
+	if strings.HasPrefix(name, kind+":") {
+		return name
+	}
+	return kind + ":" + name
 }

@@ -112,13 +112,17 @@ func TestCall(t *testing.T) {
 // caller's calls, and no other credential ever.
 func TestCallMetadata(t *testing.T) {
 	tests := []struct {
-		name      string
-		caller    *policy.Caller
-		wantToken []string
+		name          string
+		caller        *policy.Caller
+		wantToken     []string
+		wantPrincipal []string
 	}{
-		{"no caller", nil, nil},
-		{"api key caller", &policy.Caller{Principal: &policy.Principal{Name: "bot"}, Via: policy.KindAPIKey}, nil},
-		{"github caller", &policy.Caller{Principal: &policy.Principal{Name: "octocat"}, Via: policy.KindGitHub, GitHubToken: "ghp_x"}, []string{"ghp_x"}},
+		{"no caller", nil, nil, nil},
+		{"api key caller", &policy.Caller{Principal: &policy.Principal{Name: "bot"}, Via: policy.KindAPIKey}, nil, []string{"apikey:bot"}},
+		{"github caller", &policy.Caller{Principal: &policy.Principal{Name: "octocat"}, Via: policy.KindGitHub, GitHubToken: "ghp_x"}, []string{"ghp_x"}, []string{"github:octocat"}},
+		{"oidc caller", &policy.Caller{Principal: &policy.Principal{Name: "auth0|5f7c"}, Via: policy.KindOIDC}, nil, []string{"oidc:auth0|5f7c"}},
+		{"caller without a principal", &policy.Caller{Via: policy.KindAPIKey}, nil, nil},
+		{"name already of its kind", &policy.Caller{Principal: &policy.Principal{Name: "github:octocat"}, Via: policy.KindGitHub}, nil, []string{"github:octocat"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,6 +143,9 @@ func TestCallMetadata(t *testing.T) {
 			}
 			if got := md.Get(MDGitHubToken); strings.Join(got, ",") != strings.Join(tc.wantToken, ",") {
 				t.Errorf("token md %v want %v", got, tc.wantToken)
+			}
+			if got := md.Get(MDPrincipal); strings.Join(got, ",") != strings.Join(tc.wantPrincipal, ",") {
+				t.Errorf("principal md %v want %v", got, tc.wantPrincipal)
 			}
 			if ids := md.Get(MDRequestID); len(ids) != 1 || len(ids[0]) != 32 {
 				t.Errorf("request id md %v", ids)

@@ -67,12 +67,18 @@ type Options struct {
 	// Telemetry traces the calls and their GitHub requests (nil: off);
 	// the gateway passes its own, so that one trace holds both.
 	Telemetry *telemetry.Provider
+	// MaxRequestsPerCall, MaxPatchFiles, MaxPatchBytes and PrincipalShare
+	// are ghops-github's -max-requests-per-call, -max-patch-files,
+	// -max-patch-bytes and -principal-share (0: their defaults).
+	MaxRequestsPerCall, MaxPatchFiles, MaxPatchBytes, PrincipalShare int
 }
 
 // OptionsFromEnv reads the options from the environment variables the
 // ghops-github binary reads, with its defaults and checks: GITHUB_TOKEN,
 // GITHUB_API_URL, GHOPS_ALLOW_CALLER_TOKEN, GHOPS_GITHUB_CALL_TIMEOUT,
-// the GitHub App's GHOPS_GITHUB_APP_*, and the shared state's
+// the GitHub App's GHOPS_GITHUB_APP_*, the cost limits'
+// (GHOPS_MAX_REQUESTS_PER_CALL, GHOPS_MAX_PATCH_FILES,
+// GHOPS_MAX_PATCH_BYTES, GHOPS_PRINCIPAL_SHARE), and the shared state's
 // (GHOPS_REDIS_URL and the variables after it in package config). The
 // listen and metrics addresses and caller authentication do not apply:
 // nothing listens on a port, and the only caller is the process itself.
@@ -84,7 +90,8 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 	return Options{GitHubURL: c.GitHubURL, Token: c.Token, AllowCallerToken: c.AllowCallerToken, CallTimeout: c.CallTimeout,
 		RedisURL: c.RedisURL, RedisTimeout: c.RedisTimeout, CacheTTL: c.CacheTTL, BudgetFailClosed: c.BudgetFailClosed,
 		GitHubConcurrency: c.GitHubConcurrency, WritesPerMinute: c.WritesPerMinute, CacheEntryBytes: c.CacheEntryBytes,
-		GitHubAppID: c.GitHubAppID, GitHubAppKeyFile: c.GitHubAppKeyFile, GitHubAppInstallationID: c.GitHubAppInstallationID}, nil
+		GitHubAppID: c.GitHubAppID, GitHubAppKeyFile: c.GitHubAppKeyFile, GitHubAppInstallationID: c.GitHubAppInstallationID,
+		MaxRequestsPerCall: c.MaxRequestsPerCall, MaxPatchFiles: c.MaxPatchFiles, MaxPatchBytes: c.MaxPatchBytes, PrincipalShare: c.PrincipalShare}, nil
 }
 
 // Service is the service running in this process.
@@ -106,7 +113,7 @@ func Start(o Options) (*Service, error) {
 		RedisURL: o.RedisURL, RedisTimeout: o.RedisTimeout, CacheTTL: o.CacheTTL, BudgetFailClosed: o.BudgetFailClosed,
 		GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute, CacheEntryBytes: o.CacheEntryBytes,
 		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID,
-		Version: o.Version}.WithDefaults()
+		Version: o.Version, MaxRequestsPerCall: o.MaxRequestsPerCall, MaxPatchFiles: o.MaxPatchFiles, MaxPatchBytes: o.MaxPatchBytes, PrincipalShare: o.PrincipalShare}.WithDefaults()
 	srv, err := server.New(cfg, server.WithLogger(log), server.WithTelemetry(o.Telemetry))
 	if err != nil {
 		return nil, err

@@ -119,10 +119,15 @@ func TestShutdown(t *testing.T) {
 }
 
 func TestOptionsFromEnv(t *testing.T) {
-	// with sets the shared state's defaults on o.
+	// limits sets the cost limits' defaults on o.
+	limits := func(o inprocess.Options) inprocess.Options {
+		o.MaxRequestsPerCall, o.MaxPatchFiles, o.MaxPatchBytes, o.PrincipalShare = 200, 64, 1<<20, 50
+		return o
+	}
+	// with sets the shared state's and the cost limits' defaults on o.
 	with := func(o inprocess.Options) inprocess.Options {
 		o.RedisTimeout, o.CacheTTL, o.GitHubConcurrency, o.WritesPerMinute, o.CacheEntryBytes = 50*time.Millisecond, 24*time.Hour, 50, 80, 1<<20
-		return o
+		return limits(o)
 	}
 	tests := []struct {
 		name    string
@@ -138,8 +143,15 @@ func TestOptionsFromEnv(t *testing.T) {
 		{name: "the shared state's variables", env: map[string]string{
 			"GHOPS_REDIS_URL": "redis://127.0.0.1:6379/1", "GHOPS_REDIS_TIMEOUT": "30ms", "GHOPS_BUDGET_FAIL_OPEN": "false",
 			"GHOPS_GITHUB_CONCURRENCY": "20", "GHOPS_GITHUB_WRITES_PER_MINUTE": "40", "GHOPS_CACHE_TTL": "1h", "GHOPS_CACHE_ENTRY_BYTES": "2048",
-		}, want: inprocess.Options{GitHubURL: "https://api.github.com/", CallTimeout: 30 * time.Second, RedisURL: "redis://127.0.0.1:6379/1",
-			RedisTimeout: 30 * time.Millisecond, BudgetFailClosed: true, GitHubConcurrency: 20, WritesPerMinute: 40, CacheTTL: time.Hour, CacheEntryBytes: 2048}},
+		}, want: limits(inprocess.Options{GitHubURL: "https://api.github.com/", CallTimeout: 30 * time.Second, RedisURL: "redis://127.0.0.1:6379/1",
+			RedisTimeout: 30 * time.Millisecond, BudgetFailClosed: true, GitHubConcurrency: 20, WritesPerMinute: 40, CacheTTL: time.Hour, CacheEntryBytes: 2048})},
+		{name: "the cost limits' variables", env: map[string]string{
+			"GHOPS_MAX_REQUESTS_PER_CALL": "-1", "GHOPS_MAX_PATCH_FILES": "10", "GHOPS_MAX_PATCH_BYTES": "4096", "GHOPS_PRINCIPAL_SHARE": "25",
+		}, want: func() inprocess.Options {
+			o := with(inprocess.Options{GitHubURL: "https://api.github.com/", CallTimeout: 30 * time.Second})
+			o.MaxRequestsPerCall, o.MaxPatchFiles, o.MaxPatchBytes, o.PrincipalShare = -1, 10, 4096, 25
+			return o
+		}()},
 		{name: "bad URL", env: map[string]string{"GITHUB_API_URL": "http://127.0.0.1:1", "GITHUB_TOKEN": "secret-tok-123"}, wantErr: "must end in"},
 		{name: "bad timeout", env: map[string]string{"GHOPS_GITHUB_CALL_TIMEOUT": "-1s", "GITHUB_TOKEN": "secret-tok-123"}, wantErr: "call-timeout"},
 	}

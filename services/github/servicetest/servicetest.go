@@ -61,6 +61,9 @@ type Options struct {
 	Telemetry *telemetry.Provider
 	// CheckRepo is validate_environment's default repository (-check-repo).
 	CheckRepo string
+	// MaxRequestsPerCall, MaxPatchFiles, MaxPatchBytes and PrincipalShare
+	// are the cost limits (0: the defaults; see package config).
+	MaxRequestsPerCall, MaxPatchFiles, MaxPatchBytes, PrincipalShare int
 }
 
 // Service is a running service and a client connected to it.
@@ -84,6 +87,7 @@ func Start(t testing.TB, o Options) *Service {
 	cfg := config.Config{
 		Addr: "127.0.0.1:0", GitHubURL: o.GitHubURL, Token: o.Token, AllowCallerToken: o.AllowCallerToken, CallTimeout: o.CallTimeout,
 		RedisURL: o.RedisURL, GitHubConcurrency: o.GitHubConcurrency, WritesPerMinute: o.WritesPerMinute,
+		MaxRequestsPerCall: o.MaxRequestsPerCall, MaxPatchFiles: o.MaxPatchFiles, MaxPatchBytes: o.MaxPatchBytes, PrincipalShare: o.PrincipalShare,
 		TLSCert: o.TLSCert, TLSKey: o.TLSKey, TLSClientCA: o.TLSClientCA, Reflection: o.Reflection,
 		GitHubAppID: o.GitHubAppID, GitHubAppKeyFile: o.GitHubAppKeyFile, GitHubAppInstallationID: o.GitHubAppInstallationID,
 		CheckRepo: o.CheckRepo,

@@ -1,8 +1,9 @@
 // Package budget keeps each token's GitHub budget so that every replica of
 // the service spends it as one: the primary rate limit GitHub reported
 // (remaining and reset, per resource), the number of requests in flight
-// (capped per token, default 50, under GitHub's 100), and the pace of
-// writes (under GitHub's content-creation limit, 80 a minute). Local keeps
+// (capped per token, default 50, under GitHub's 100), the pace of
+// writes (under GitHub's content-creation limit, 80 a minute), and each
+// principal's share of the token's limit (default 50%, share.go). Local keeps
 // it in the process; Redis shares it through Redis, falling back to Local
 // or refusing while Redis is down (the fail-open setting). Transport
 // applies a Budget to every request sent to GitHub.
@@ -52,6 +53,11 @@ type Budget interface {
 	Admit(ctx context.Context, token, resource string, write bool) (release func(), err error)
 	// Observe records the figures of an answer GitHub sent for token.
 	Observe(ctx context.Context, token string, s Snapshot)
+	// Charge counts one request of principal to resource against its
+	// share (share requests per window, see ShareWindow) of token's
+	// budget; past it the error is a *Spent (or ErrUnavailable) and the
+	// request is not sent.
+	Charge(ctx context.Context, token, principal, resource string, share int) error
 }
 
 // Hooks report what a budget did, for metrics; nil fields are skipped.
@@ -140,7 +146,8 @@ func IsRefusal(err error) bool {
 	var ex *Exhausted
 	var busy *Busy
 	var paced *Paced
-	return errors.As(err, &ex) || errors.As(err, &busy) || errors.As(err, &paced) || errors.Is(err, ErrUnavailable)
+	var spent *Spent
+	return errors.As(err, &ex) || errors.As(err, &busy) || errors.As(err, &paced) || errors.As(err, &spent) || errors.Is(err, ErrUnavailable)
 }
 
 // pace returns the GCRA parameters for perMinute writes a minute: the

@@ -15,11 +15,12 @@ type Local struct {
 	blocks   map[string]Snapshot // token + resource -> a spent limit
 	inFlight map[string]int      // token -> requests in flight
 	tat      map[string]time.Time
+	spent    map[string]shareCount // token + principal + resource -> this window's requests
 }
 
 // NewLocal returns an empty in-process budget.
 func NewLocal(l Limits, h Hooks) *Local {
-	return &Local{limits: l, hooks: h, blocks: map[string]Snapshot{}, inFlight: map[string]int{}, tat: map[string]time.Time{}}
+	return &Local{limits: l, hooks: h, blocks: map[string]Snapshot{}, inFlight: map[string]int{}, tat: map[string]time.Time{}, spent: map[string]shareCount{}}
 }
 
 // Blocked returns the snapshot that forbids token's requests to resource

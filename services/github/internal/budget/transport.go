@@ -1,23 +1,41 @@
 package budget
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"ghops.dev/services/github/internal/tokenid"
 )
 
-// Transport applies a Budget to every request it sends: Admit before,
-// Observe the answer's x-ratelimit-* headers after. A refused request is
-// not sent and its error (from RoundTrip, so wrapped in a *url.Error by
-// net/http) is the budget's.
+// Transport applies a Budget to every request it sends: the principal's
+// share (Charge) and Admit before, Observe the answer's x-ratelimit-*
+// headers after. A refused request is not sent and its error (from
+// RoundTrip, so wrapped in a *url.Error by net/http) is the budget's.
 type Transport struct {
 	// Base sends the requests (http.DefaultTransport when nil).
 	Base http.RoundTripper
 	// Budget is the state; nil sends everything.
 	Budget Budget
+	// SharePercent is the percentage of a token's limit one principal
+	// may spend per window (0 or 100 and above: no share is kept).
+	SharePercent int
+
+	limits sync.Map // token + "\x00" + resource -> the limit GitHub last reported
+}
+
+// share is the number of requests a principal may send to resource with
+// token in one window: SharePercent of the token's limit (GitHub's last
+// reported figure, else DefaultLimit), at least one.
+func (t *Transport) share(token, resource string) (share, limit int) {
+	limit = DefaultLimit(resource)
+	if v, ok := t.limits.Load(token + "\x00" + resource); ok {
+		limit = v.(int)
+	}
+	return max(limit*t.SharePercent/100, 1), limit
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -31,7 +49,21 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	ctx := req.Context()
 	token := tokenid.Of(req)
-	release, err := t.Budget.Admit(ctx, token, ResourceOf(req.URL.Path), IsWrite(req))
+	resource := ResourceOf(req.URL.Path)
+	if principal := PrincipalOf(ctx); principal != "" && t.SharePercent > 0 && t.SharePercent < 100 {
+		share, limit := t.share(token, resource)
+		if err := t.Budget.Charge(ctx, token, principal, resource, share); err != nil {
+			var spent *Spent
+			if errors.As(err, &spent) {
+				spent.Percent, spent.Limit = t.SharePercent, limit
+			}
+			if req.Body != nil {
+				_ = req.Body.Close()
+			}
+			return nil, err
+		}
+	}
+	release, err := t.Budget.Admit(ctx, token, resource, IsWrite(req))
 	if err != nil {
 		if req.Body != nil {
 			_ = req.Body.Close()
@@ -42,6 +74,12 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	release()
 	if resp != nil {
 		if s, ok := SnapshotOf(resp.Header); ok {
+			if PrincipalOf(ctx) != "" {
+				// Only tokens whose budget is shared among principals (the
+				// service's own, one identity) are kept: callers' own tokens
+				// would grow the map without end.
+				t.limits.Store(token+"\x00"+s.Resource, s.Limit)
+			}
 			t.Budget.Observe(ctx, token, s)
 		}
 	}

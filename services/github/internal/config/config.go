@@ -26,6 +26,10 @@
 //	-github-writes-per-minute    GHOPS_GITHUB_WRITES_PER_MINUTE    80 (writes per token per minute across replicas; with Redis)
 //	-cache-ttl                   GHOPS_CACHE_TTL                   24h (life of a cached answer in Redis)
 //	-cache-entry-bytes           GHOPS_CACHE_ENTRY_BYTES           1048576 (largest answer kept in Redis)
+//	-max-requests-per-call       GHOPS_MAX_REQUESTS_PER_CALL       200 (GitHub requests one call may send; -1 no cap)
+//	-max-patch-files             GHOPS_MAX_PATCH_FILES             64 (files one apply_patch may change)
+//	-max-patch-bytes             GHOPS_MAX_PATCH_BYTES             1048576 (bytes of one apply_patch patch)
+//	-principal-share             GHOPS_PRINCIPAL_SHARE             50 (percent of the token's GitHub budget one principal may spend per window; 100 no cap)
 //
 // -version (print the version and exit) and -h are actions, not settings,
 // and have no variable. The token comes from GITHUB_TOKEN only, never a flag, so that it never
@@ -85,6 +89,20 @@ const (
 	DefaultCacheTTL = 24 * time.Hour
 	// DefaultCacheEntryBytes is the largest answer kept in Redis (1 MiB).
 	DefaultCacheEntryBytes = 1 << 20
+	// DefaultMaxRequestsPerCall caps the GitHub requests of one call:
+	// above what any tool needs within its own caps (apply_patch at
+	// DefaultMaxPatchFiles needs at most 6 + 2×64 + 1), far below a
+	// token's hourly 5,000 (docs/limits-service.md).
+	DefaultMaxRequestsPerCall = 200
+	// DefaultMaxPatchFiles caps the files one apply_patch changes.
+	DefaultMaxPatchFiles = 64
+	// DefaultMaxPatchBytes caps one apply_patch patch (1 MiB, the
+	// contract's bound of the patch field).
+	DefaultMaxPatchBytes = 1 << 20
+	// DefaultPrincipalShare is the percentage of the token's GitHub budget
+	// (per resource and GitHub window) one principal may spend, so that
+	// one principal cannot exhaust it for every other.
+	DefaultPrincipalShare = 50
 )
 
 // CommandHealthcheck is the command that probes a running service instead
@@ -148,6 +166,17 @@ type Config struct {
 	CacheTTL time.Duration
 	// CacheEntryBytes is the largest answer kept in Redis (default DefaultCacheEntryBytes).
 	CacheEntryBytes int
+	// MaxRequestsPerCall caps the GitHub requests of one call (default
+	// DefaultMaxRequestsPerCall; -1 no cap).
+	MaxRequestsPerCall int
+	// MaxPatchFiles caps the files one apply_patch changes (default DefaultMaxPatchFiles).
+	MaxPatchFiles int
+	// MaxPatchBytes caps the bytes of one apply_patch patch (default DefaultMaxPatchBytes).
+	MaxPatchBytes int
+	// PrincipalShare is the percentage of the token's GitHub budget one
+	// principal may spend per window (default DefaultPrincipalShare; 100
+	// no cap).
+	PrincipalShare int
 	// Command is "" (serve) or CommandHealthcheck, from the command line.
 	Command string
 	// ShowVersion asks the binary to print its version and exit (-version).
@@ -252,6 +281,18 @@ func (c Config) WithDefaults() Config {
 	if c.CacheEntryBytes <= 0 {
 		c.CacheEntryBytes = DefaultCacheEntryBytes
 	}
+	if c.MaxRequestsPerCall == 0 {
+		c.MaxRequestsPerCall = DefaultMaxRequestsPerCall
+	}
+	if c.MaxPatchFiles <= 0 {
+		c.MaxPatchFiles = DefaultMaxPatchFiles
+	}
+	if c.MaxPatchBytes <= 0 {
+		c.MaxPatchBytes = DefaultMaxPatchBytes
+	}
+	if c.PrincipalShare <= 0 {
+		c.PrincipalShare = DefaultPrincipalShare
+	}
 	return c
 }
 
@@ -280,6 +321,9 @@ func (c Config) Validate() error {
 		if c.Token != "" {
 			return errors.New("config: GITHUB_TOKEN and the GitHub App settings exclude each other: give one")
 		}
+	}
+	if c.PrincipalShare > 100 {
+		return errors.New("config: -principal-share is a percentage: at most 100")
 	}
 	if c.RedisURL != "" {
 		if err := redisconn.Validate(c.RedisURL); err != nil {
@@ -351,6 +395,8 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	fs.StringVar(&instID, "github-app-installation-id", env("GHOPS_GITHUB_APP_INSTALLATION_ID", ""), "the GitHub App installation the service acts as (env GHOPS_GITHUB_APP_INSTALLATION_ID)")
 	var shared sharedFlags
 	shared.register(fs, env, envBool)
+	var lim limitFlags
+	lim.register(fs, env)
 	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		return Config{}, err
@@ -392,6 +438,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		errs = append(errs, fmt.Errorf("config: -log-level: %q is not debug, info, warn or error", level))
 	}
 	errs = append(errs, shared.apply(&c)...)
+	errs = append(errs, lim.apply(&c)...)
 	if err := errors.Join(errs...); err != nil {
 		return Config{}, err
 	}

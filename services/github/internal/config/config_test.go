@@ -41,6 +41,21 @@ func TestLoad(t *testing.T) {
 					t.Errorf("got %+v", c)
 				}
 			}},
+		{name: "limit defaults", check: func(t *testing.T, c Config) {
+			if c.MaxRequestsPerCall != 200 || c.MaxPatchFiles != 64 || c.MaxPatchBytes != 1<<20 || c.PrincipalShare != 50 {
+				t.Errorf("limits %d %d %d %d", c.MaxRequestsPerCall, c.MaxPatchFiles, c.MaxPatchBytes, c.PrincipalShare)
+			}
+		}},
+		{name: "limits by env and flag", args: []string{"-max-patch-files", "9"},
+			env: map[string]string{"GHOPS_MAX_REQUESTS_PER_CALL": "-1", "GHOPS_MAX_PATCH_FILES": "3", "GHOPS_MAX_PATCH_BYTES": "1000", "GHOPS_PRINCIPAL_SHARE": "100"},
+			check: func(t *testing.T, c Config) {
+				if c.MaxRequestsPerCall != -1 || c.MaxPatchFiles != 9 || c.MaxPatchBytes != 1000 || c.PrincipalShare != 100 {
+					t.Errorf("limits %d %d %d %d", c.MaxRequestsPerCall, c.MaxPatchFiles, c.MaxPatchBytes, c.PrincipalShare)
+				}
+			}},
+		{name: "share over 100", args: []string{"-principal-share", "101"}, wantErr: "-principal-share"},
+		{name: "zero requests per call", env: map[string]string{"GHOPS_MAX_REQUESTS_PER_CALL": "0"}, wantErr: "-max-requests-per-call"},
+		{name: "patch files not a number", args: []string{"-max-patch-files", "many"}, wantErr: "-max-patch-files"},
 		{name: "metrics off by env", env: map[string]string{"GHOPS_GITHUB_METRICS_ADDR": "off"}, check: func(t *testing.T, c Config) {
 			if c.MetricsAddr != "" {
 				t.Errorf("metrics addr %q", c.MetricsAddr)

@@ -23,6 +23,7 @@ import (
 	"ghops.dev/redact"
 
 	"ghops.dev/services/github/internal/budget"
+	"ghops.dev/services/github/internal/callcap"
 	"ghops.dev/services/github/internal/ghpath"
 	"ghops.dev/services/github/internal/reposcope"
 	"github.com/google/go-github/v66/github"
@@ -40,6 +41,7 @@ const Domain = "ghops.dev"
 const (
 	ToolMerge       = "merge_pull_request"
 	ToolCommitFiles = "commit_files"
+	ToolApplyPatch  = "apply_patch"
 )
 
 // Context is what the handler knows about the failed call; every field is
@@ -236,7 +238,24 @@ func fromRefusal(err error, c Context) error {
 	var ex *budget.Exhausted
 	var busy *budget.Busy
 	var paced *budget.Paced
+	var capped *callcap.Exceeded
+	var spent *budget.Spent
 	switch {
+	case errors.As(err, &spent):
+		wait := max(time.Until(spent.Reset), time.Second)
+		secs := int32((wait + time.Second - 1) / time.Second)
+		rate := &ghopsv1.RateLimit{Limit: int32(spent.Share), Remaining: 0, Reset_: spent.Reset.Unix(), Resource: Sanitize(spent.Resource), RetryAfterSeconds: secs}
+		return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, Sanitize(spent.Error())+fmt.Sprintf(" (retry after %ds)", secs), c,
+			&ghopsv1.GitHubError{RateLimit: rate}, &errdetails.RetryInfo{RetryDelay: durationpb.New(time.Duration(secs) * time.Second)})
+	case errors.As(err, &capped):
+		// -32602, not -32004: the call itself is too large for the
+		// per-call cap, so the same call fails the same way after any
+		// wait; the caller must narrow it (docs/limits-service.md).
+		msg := capped.Error() + "; nothing was written: narrow the call"
+		return New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg, Context{Tool: c.Tool}, nil,
+			&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
+				Description: msg, Reason: "maxRequestsPerCall",
+			}}})
 	case errors.As(err, &ex):
 		rate := &ghopsv1.RateLimit{Limit: int32(ex.Limit), Remaining: int32(ex.Remaining), Reset_: ex.Reset.Unix(), Resource: Sanitize(ex.Resource)}
 		wait := max(time.Until(ex.Reset), time.Second)
@@ -317,7 +336,7 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 		return New(codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH, msg, c, gh)
 	case code == http.StatusConflict && strings.Contains(msgLower, "repository is empty"):
 		return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY, "the repository is empty", c, gh)
-	case code == http.StatusUnprocessableEntity && c.Tool == ToolCommitFiles && strings.Contains(msgLower, "not a fast forward"):
+	case code == http.StatusUnprocessableEntity && (c.Tool == ToolCommitFiles || c.Tool == ToolApplyPatch) && strings.Contains(msgLower, "not a fast forward"):
 		return BranchMoved(c, gh)
 	case code == http.StatusUnprocessableEntity:
 		br := &errdetails.BadRequest{}

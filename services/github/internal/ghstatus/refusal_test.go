@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"ghops.dev/services/github/internal/budget"
+	"ghops.dev/services/github/internal/callcap"
 	"ghops.dev/services/github/internal/ghstatus"
 )
 
@@ -40,6 +41,12 @@ func TestRefusals(t *testing.T) {
 			wantCode: codes.ResourceExhausted, wantReason: ghopsv1.ErrorReason_ERROR_REASON_SECONDARY_RATE_LIMITED, wantText: []string{"not sent", "retry after 3s"}},
 		{name: "shared budget unreachable, failing closed", err: wrap(budget.ErrUnavailable),
 			wantCode: codes.Unavailable, wantReason: ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, wantText: []string{"not sent"}},
+		{name: "principal's share spent", err: wrap(&budget.Spent{Principal: "apikey:ci-bot", Resource: "core", Share: 2500, Percent: 50, Limit: 5000, Reset: reset}),
+			wantCode: codes.ResourceExhausted, wantReason: ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED,
+			wantText: []string{"not sent", "principal apikey:ci-bot", "-principal-share 50%", "2500 of the token's 5000", reset.UTC().Format(time.RFC3339), "retry after"}},
+		{name: "per-call request cap", err: wrap(&callcap.Exceeded{Limit: 200}),
+			wantCode: codes.InvalidArgument, wantReason: ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT,
+			wantText: []string{"not sent", "more than 200 GitHub requests", "-max-requests-per-call", "narrow the call"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

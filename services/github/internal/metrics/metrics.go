@@ -57,7 +57,7 @@ func New() *Metrics {
 		Buckets: []float64{0.005, 0.025, 0.1, 0.5, 1, 5, 15, 60},
 	}, []string{"kind"})
 	m.budgetRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
-		Name: "ghops_budget_refusals_total", Help: "GitHub requests not sent because of the token's budget, by reason (exhausted, busy, paced, unavailable).",
+		Name: "ghops_budget_refusals_total", Help: "GitHub requests not sent because of the token's budget, by reason (exhausted, busy, paced, share, unavailable).",
 	}, []string{"reason"})
 	m.Registry.MustRegister(m.cacheLookups, m.redisErrors, m.budgetWaits, m.budgetRefused)
 	m.Registry.MustRegister(m.rpcs, m.githubCalls, m.rateRemaining,

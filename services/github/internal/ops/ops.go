@@ -33,6 +33,10 @@ type Limits struct {
 	MergeabilityAttempts int
 	// MergeabilityBackoff is its first delay, doubled after each attempt.
 	MergeabilityBackoff time.Duration
+	// MaxPatchFiles caps the files one apply_patch changes (0: DefaultMaxPatchFiles).
+	MaxPatchFiles int
+	// MaxPatchBytes caps the bytes of one apply_patch patch (0: DefaultMaxPatchBytes).
+	MaxPatchBytes int
 }
 
 // Service implements ghopsv1.GitHubServiceServer.

@@ -1,9 +1,19 @@
 package ops
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha1" //nolint:gosec // git's object ids, not a security use
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -15,29 +25,39 @@ import (
 	"ghops.dev/services/github/internal/treepatch"
 )
 
-// toolApplyPatch is apply_patch's tool name.
-const toolApplyPatch = "apply_patch"
+// The default caps of a patch (config.DefaultMaxPatchFiles and
+// config.DefaultMaxPatchBytes, repeated here for a Service built without
+// them).
+const (
+	// DefaultMaxPatchFiles caps the files one patch changes.
+	DefaultMaxPatchFiles = 64
+	// DefaultMaxPatchBytes caps the bytes of one patch.
+	DefaultMaxPatchBytes = 1 << 20
+)
 
-// maxPatchBytes is the largest patch apply_patch reads (1 MiB).
-const maxPatchBytes = 1 << 20
-
-// ApplyPatch implements the apply_patch tool: the patch is read and checked
-// before any GitHub call; then the branch head, its commit, its tree (one
-// recursive read), one blob read per file the patch changes, and
-// commit_files' tail (tree, commit, non-forced ref update). A patch that
-// does not apply exactly, or a branch that moved, writes nothing.
+// ApplyPatch implements the apply_patch tool: the patch is read, checked
+// and held to the size caps before any GitHub call; then the branch head,
+// its commit, its tree (one recursive read; when GitHub truncates it, one
+// read per directory the patch touches instead), one blob read per file whose
+// hunks need its content (none for deletions, which are checked against
+// the blob hash, pure renames, copies and mode changes), a blob write per
+// file whose result is not UTF-8, and commit_files' tail (tree, commit,
+// non-forced ref update): at most 6 + 2×files requests, plus one re-read
+// of the head when the update is refused. A patch that does not apply
+// exactly, or a branch that moved, writes nothing.
 func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest) (*ghopsv1.ApplyPatchResponse, error) {
-	c := ghstatus.Context{Tool: toolApplyPatch, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "branch", Id: req.GetRepo() + "@" + req.GetBranch()}}
-	if len(req.GetPatch()) > maxPatchBytes {
-		// The schema's maxLength counts characters; the contract's bound is bytes.
-		return nil, ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, "patch is larger than 1 MiB",
-			ghstatus.Context{Tool: c.Tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
-				Field: "patch", Description: "must be at most 1048576 bytes", Reason: "string.max_len",
-			}}})
+	c := ghstatus.Context{Tool: ghstatus.ToolApplyPatch, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "branch", Id: req.GetRepo() + "@" + req.GetBranch()}}
+	maxBytes, maxFiles := cmp.Or(s.limits.MaxPatchBytes, DefaultMaxPatchBytes), cmp.Or(s.limits.MaxPatchFiles, DefaultMaxPatchFiles)
+	if n := len(req.GetPatch()); n > maxBytes {
+		// The schema's maxLength counts characters; the service's bound is bytes.
+		return nil, patchTooLarge(c, fmt.Sprintf("the patch is %d bytes; at most %d are accepted (the limit -max-patch-bytes)", n, maxBytes), "string.max_len")
 	}
 	changes, err := treepatch.Parse(req.GetPatch())
 	if err != nil {
 		return nil, patchStatus(c, err)
+	}
+	if len(changes) > maxFiles {
+		return nil, patchTooLarge(c, fmt.Sprintf("the patch changes %d files; at most %d are accepted in one call (the limit -max-patch-files): split it", len(changes), maxFiles), "maxPatchFiles")
 	}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
@@ -62,49 +82,73 @@ func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	if tree.GetTruncated() {
-		return nil, patchStatus(c, &treepatch.Error{Code: treepatch.CodeDoesNotApply, Detail: "the repository's tree is too large to be read in one call (GitHub truncated it); use commit_files"})
-	}
 	blobs := make(map[string]*github.TreeEntry, len(tree.Entries))
-	for _, e := range tree.Entries {
-		if e.GetType() == "blob" {
-			blobs[e.GetPath()] = e
+	if tree.GetTruncated() {
+		// GitHub cut the listing (over 100,000 entries or 7 MB): read the
+		// directories the patch touches instead, one request each.
+		if blobs, err = s.touchedBlobs(ctx, gh, owner, name, baseTree, changes, c); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, e := range tree.Entries {
+			if e.GetType() == "blob" {
+				blobs[e.GetPath()] = e
+			}
 		}
 	}
 
+	if err := treepatch.CheckTree(changes, func(p string) bool { _, ok := blobs[p]; return ok }); err != nil {
+		return nil, patchStatus(c, err)
+	}
 	entries := make([]*github.TreeEntry, 0, len(changes)+1)
 	files := make([]*ghopsv1.PatchedFile, 0, len(changes))
-	for _, ch := range changes {
-		var old []byte
-		mode := ch.Mode
-		if src := ch.Source(); src != "" {
-			e, ok := blobs[src]
-			if !ok {
-				return nil, patchStatus(c, &treepatch.Error{Code: treepatch.CodeFileNotFound, File: src, Detail: "no file " + src + " at the branch head " + parent})
-			}
-			if mode == "" {
-				mode = e.GetMode()
-			}
-			if ch.Kind != treepatch.KindMode || ch.Added+ch.Removed > 0 {
-				if old, err = s.blob(ctx, gh, owner, name, e.GetSHA(), c); err != nil {
-					return nil, err
-				}
-			}
-		} else if _, exists := blobs[ch.Path]; exists {
-			return nil, patchStatus(c, &treepatch.Error{Code: treepatch.CodeDoesNotApply, File: ch.Path, Detail: "the patch adds " + ch.Path + ", which already exists at the branch head"})
+	contents := map[string][]byte{} // by blob sha: each blob is read once
+	read := func(e *github.TreeEntry) ([]byte, error) {
+		if b, ok := contents[e.GetSHA()]; ok {
+			return b, nil
 		}
-		if ch.OldPath != "" && ch.Kind == treepatch.KindRenamed {
-			entries = append(entries, &github.TreeEntry{Path: github.String(ch.OldPath), Mode: github.String(blobs[ch.OldPath].GetMode()), Type: github.String("blob")})
+		b, err := s.blob(ctx, gh, owner, name, e.GetSHA(), c)
+		contents[e.GetSHA()] = b
+		return b, err
+	}
+	for _, ch := range changes {
+		var src *github.TreeEntry // the head's entry the change starts from
+		mode := ch.Mode
+		if p := ch.Source(); p != "" {
+			src = blobs[p]
+			if mode == "" {
+				mode = src.GetMode()
+			}
+		}
+		if ch.Kind == treepatch.KindRenamed {
+			entries = append(entries, &github.TreeEntry{Path: github.String(ch.OldPath), Mode: github.String(src.GetMode()), Type: github.String("blob")})
 		}
 		switch {
 		case ch.Kind == treepatch.KindDeleted:
-			if _, err := ch.Apply(old); err != nil {
-				return nil, patchStatus(c, err)
+			// A deletion whose hunks are the whole file is checked against
+			// the entry's blob hash, with no read; only one that does not
+			// match is read, to say where it differs.
+			if want, ok := ch.DeletedContent(); !ok || !sameBlob(want, src.GetSHA()) {
+				old, err := read(src)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := ch.Apply(old); err != nil {
+					return nil, patchStatus(c, err)
+				}
 			}
 			entries = append(entries, &github.TreeEntry{Path: github.String(ch.Path), Mode: github.String(mode), Type: github.String("blob")})
-		case ch.Kind == treepatch.KindMode && ch.Added+ch.Removed == 0:
-			entries = append(entries, &github.TreeEntry{Path: github.String(ch.Path), Mode: github.String(mode), Type: github.String("blob"), SHA: blobs[ch.Path].SHA})
+		case src != nil && !ch.HasHunks():
+			// A mode change, or a rename or copy without edits: the same
+			// blob under its new path or mode, nothing to read.
+			entries = append(entries, &github.TreeEntry{Path: github.String(ch.Path), Mode: github.String(mode), Type: github.String("blob"), SHA: src.SHA})
 		default:
+			var old []byte
+			if src != nil {
+				if old, err = read(src); err != nil {
+					return nil, err
+				}
+			}
 			content, err := ch.Apply(old)
 			if err != nil {
 				return nil, patchStatus(c, err)
@@ -128,6 +172,90 @@ func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest
 		return nil, err
 	}
 	return &ghopsv1.ApplyPatchResponse{CommitSha: sha, ParentSha: parent, Branch: req.GetBranch(), Files: files}, nil
+}
+
+// touchedBlobs lists the files of every directory a path of the patch is
+// in, reading each directory's tree once (non-recursively) from the root
+// down: the patch's own part of a repository too large for one recursive
+// read. A directory that does not exist holds no files.
+func (s *Service) touchedBlobs(ctx context.Context, gh *github.Client, owner, name, root string, changes []*treepatch.Change, c ghstatus.Context) (map[string]*github.TreeEntry, error) {
+	dirs := map[string]bool{}
+	for _, ch := range changes {
+		for _, p := range []string{ch.Path, ch.OldPath} {
+			if p == "" {
+				continue
+			}
+			for d := path.Dir(p); ; d = path.Dir(d) {
+				if d == "." {
+					d = ""
+				}
+				dirs[d] = true
+				if d == "" {
+					break
+				}
+			}
+		}
+	}
+	// Parents before children: a directory's sha is in its parent's listing.
+	depth := func(d string) int {
+		if d == "" {
+			return 0
+		}
+		return strings.Count(d, "/") + 1
+	}
+	order := slices.SortedFunc(maps.Keys(dirs), func(a, b string) int {
+		return cmp.Or(cmp.Compare(depth(a), depth(b)), cmp.Compare(a, b))
+	})
+	shas := map[string]string{"": root}
+	blobs := map[string]*github.TreeEntry{}
+	for _, d := range order {
+		sha, ok := shas[d]
+		if !ok {
+			continue // its parent has no such directory
+		}
+		t, _, err := gh.Git.GetTree(ctx, owner, name, sha, false)
+		if err != nil {
+			return nil, s.fail(ctx, err, c)
+		}
+		for _, e := range t.Entries {
+			p := e.GetPath()
+			if d != "" {
+				p = d + "/" + p
+			}
+			switch e.GetType() {
+			case "blob":
+				// A copy: the decoded answer may be shared (package jsonmemo).
+				full := *e
+				full.Path = github.String(p)
+				blobs[p] = &full
+			case "tree":
+				shas[p] = e.GetSHA()
+			}
+		}
+	}
+	return blobs, nil
+}
+
+// sameBlob tells whether content is the blob whose git object id is sha
+// (SHA-1, or SHA-256 for a repository in that object format).
+func sameBlob(content []byte, sha string) bool {
+	header := "blob " + strconv.Itoa(len(content)) + "\x00"
+	var sum []byte
+	switch len(sha) {
+	case 2 * sha1.Size:
+		h := sha1.New()
+		h.Write([]byte(header))
+		h.Write(content)
+		sum = h.Sum(nil)
+	case 2 * sha256.Size:
+		h := sha256.New()
+		h.Write([]byte(header))
+		h.Write(content)
+		sum = h.Sum(nil)
+	default:
+		return false
+	}
+	return hex.EncodeToString(sum) == strings.ToLower(sha)
 }
 
 // blob reads a file's content by its blob sha.
@@ -158,6 +286,15 @@ func stripNewlines(s string) string {
 		}
 	}
 	return string(out)
+}
+
+// patchTooLarge is the -32602 of a patch over a size cap: msg names the
+// limit; no GitHub request was sent.
+func patchTooLarge(c ghstatus.Context, msg, reason string) error {
+	return ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg,
+		ghstatus.Context{Tool: c.Tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
+			Field: "patch", Description: msg, Reason: reason,
+		}}})
 }
 
 // patchStatus turns treepatch's refusals into the contract's statuses:

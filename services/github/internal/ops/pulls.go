@@ -382,11 +382,18 @@ func (s *Service) writeCommit(ctx context.Context, gh *github.Client, c ghstatus
 		Ref: github.String("refs/heads/" + branch), Object: &github.GitObject{SHA: commit.SHA},
 	}, false)
 	if err != nil {
-		if ghstatus.HTTPStatus(err) == http.StatusUnprocessableEntity || ghstatus.HTTPStatus(err) == http.StatusConflict {
+		if st := ghstatus.HTTPStatus(err); st == http.StatusUnprocessableEntity || st == http.StatusConflict {
+			// The new commit's only parent is the head read at the start, so
+			// a non-forced update of that head is a fast forward by
+			// construction: GitHub refuses it only because the branch moved
+			// (or went away) meanwhile, whatever its wording ("Update is not
+			// a fast forward", "Reference cannot be updated", ...). Every
+			// such refusal is a lost race, -32006 (docs/errors.md); the
+			// re-read only names the head that won, when it can.
 			if now, rerr := branchRef(ctx, gh, owner, name, branch); rerr == nil && now.GetObject().GetSHA() != parent {
 				c.ActualSHA = now.GetObject().GetSHA()
-				return "", ghstatus.BranchMoved(c, &ghopsv1.GitHubError{Status: int32(ghstatus.HTTPStatus(err))})
 			}
+			return "", ghstatus.BranchMoved(c, &ghopsv1.GitHubError{Status: int32(st)})
 		}
 		return "", s.fail(ctx, err, c)
 	}

@@ -18,7 +18,10 @@ import (
 	"net/url"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
@@ -36,6 +39,7 @@ import (
 	"ghops.dev/services/github/internal/appauth"
 	"ghops.dev/services/github/internal/budget"
 	"ghops.dev/services/github/internal/cachestore"
+	"ghops.dev/services/github/internal/callcap"
 	"ghops.dev/services/github/internal/callerauth"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/ghstatus"
@@ -55,6 +59,10 @@ const (
 	TokenKey = "x-github-token"
 	// RequestIDKey carries the request id; it is echoed in response headers.
 	RequestIDKey = "x-request-id"
+	// PrincipalKey carries the gateway's principal ("kind:name", such as
+	// "apikey:ci-bot" or "github:octocat"), whose share of the GitHub
+	// budget the call spends (-principal-share).
+	PrincipalKey = "x-ghops-principal"
 )
 
 // Server is one gRPC server with its GitHub client.
@@ -120,7 +128,11 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt = &budget.Transport{Base: rt, Budget: bud}
+	rt = &budget.Transport{Base: rt, Budget: bud, SharePercent: cfg.PrincipalShare}
+	// Above the budget, below the cache: every request that would leave
+	// for GitHub counts against its call's cap (retries included, cache
+	// hits not), and one past the cap takes no budget slot.
+	rt = callcap.Transport{Base: rt}
 	// Decoded answers take about as much room as the bodies the cache
 	// keeps; a quarter of its bytes holds the hot ones.
 	s.memo = jsonmemo.New(cfg.CacheBytes / 4)
@@ -193,6 +205,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	ghopsv1.RegisterGitHubServiceServer(s.grpc, ops.New(clientFor, ops.Limits{
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
+		MaxPatchFiles: cfg.MaxPatchFiles, MaxPatchBytes: cfg.MaxPatchBytes,
 	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo))
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
@@ -455,9 +468,14 @@ var errCallerToken = func() error {
 	return st.Err()
 }()
 
+// unaryTimeout bounds each call's time and, through package callcap, its
+// GitHub requests (-call-timeout, -max-requests-per-call): every RPC, with
+// no code in the handlers.
 func (s *Server) unaryTimeout(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
 	defer cancel()
+	ctx, _ = callcap.With(ctx, s.cfg.MaxRequestsPerCall)
+	ctx = budget.WithPrincipal(ctx, s.principal(ctx))
 	return handler(ctx, req)
 }
 
@@ -474,6 +492,45 @@ func credentialWarning(cfg config.Config) string {
 		w += ", except those that bring their own token (-allow-caller-token)"
 	}
 	return w
+}
+
+// Anonymous is the principal every call is charged to whose caller the
+// service does not trust to name one, or that names a malformed one:
+// together they get one share of the token's budget, never more.
+const Anonymous = "anonymous"
+
+// maxPrincipalBytes bounds the principal a caller may name.
+const maxPrincipalBytes = 256
+
+// principal is who the call is charged to (package budget's share): the
+// gateway's x-ghops-principal ("kind:name"), believed only from a caller
+// the service trusts with its GitHub credentials at all: one that
+// authenticated (-caller-secret-file, -tls-client-ca) or, with neither, one
+// on a loopback-only listener (the same trust CheckExposure extends to it).
+// A trusted caller that names no principal is charged to nobody ("").
+//
+// A call made with the caller's own GitHub token (-allow-caller-token) is
+// charged to nobody (""): that token is its caller's alone, and GitHub's
+// own limit is its budget.
+func (s *Server) principal(ctx context.Context) string {
+	md, _ := metadata.FromIncomingContext(ctx)
+	if tok := md.Get(TokenKey); s.cfg.AllowCallerToken && len(tok) > 0 && tok[0] != "" {
+		return ""
+	}
+	if !s.cfg.CallerAuth() && !s.cfg.Loopback() {
+		return Anonymous
+	}
+	v := md.Get(PrincipalKey)
+	if len(v) == 0 {
+		// A trusted caller that names nobody has no principals to share
+		// the budget among (a gateway without a policy): nothing to charge.
+		return ""
+	}
+	if len(v) != 1 || len(v[0]) > maxPrincipalBytes || !strings.Contains(v[0], ":") || !utf8.ValidString(v[0]) ||
+		strings.ContainsFunc(v[0], unicode.IsControl) {
+		return Anonymous
+	}
+	return v[0]
 }
 
 // environment is what validate_environment says of this service: its

@@ -241,16 +241,108 @@ func gitMode(m os.FileMode) (string, error) {
 // the head (nil for an added file). A hunk that does not match exactly is
 // an *Error with CodeDoesNotApply naming the hunk, the file's line and the
 // expected against the found text.
+//
+// Beyond the hunks' lines it checks what `git apply` checks (apply.c,
+// whose rules the differential test holds this to): a hunk without
+// trailing context is anchored at the end of the file, so it applies only
+// where the file ends right after it (an end-of-file append does not apply
+// twice); and a deletion must leave nothing, so its hunks must be the whole
+// file (a hunkless deletion only removes an empty file).
 func (c *Change) Apply(old []byte) ([]byte, error) {
+	if err := c.checkAnchors(old); err != nil {
+		return nil, err
+	}
+	out, err := c.apply(old)
+	if err != nil {
+		return nil, err
+	}
 	if c.Kind == KindDeleted {
-		// A deletion applies when its hunk matches the whole file.
-		if _, err := c.apply(old); err != nil {
-			return nil, err
+		if len(out) > 0 {
+			return nil, &Error{Code: CodeDoesNotApply, File: c.Path,
+				Detail: fmt.Sprintf("the deletion does not remove the whole file: %d bytes of it are not in the patch", len(out))}
 		}
 		return nil, nil
 	}
-	return c.apply(old)
+	return out, nil
 }
+
+// checkAnchors refuses a hunk without trailing context that does not end
+// where the file ends. git diff writes such a hunk only at the end of a
+// file; git apply (without --unidiff-zero) keeps it there, and so does this.
+func (c *Change) checkAnchors(old []byte) error {
+	if c.Kind == KindDeleted {
+		return nil // the deletion's own rule (nothing left) says more
+	}
+	n := len(splitLines(old))
+	for i, frag := range c.file.TextFragments {
+		if frag.TrailingContext > 0 {
+			continue
+		}
+		end := int(frag.OldPosition + frag.OldLines - 1) // last old line
+		if frag.OldLines == 0 {
+			end = int(frag.OldPosition) // inserted after this line
+		}
+		if end != n {
+			return &Error{Code: CodeDoesNotApply, File: c.Path, Hunk: i + 1, Line: end + 1,
+				Detail: fmt.Sprintf("the hunk has no trailing context, so it applies only at the end of the file, which ends at line %d, not %d", n, end)}
+		}
+	}
+	return nil
+}
+
+// DeletedContent is the whole content a deletion removes, read from its
+// hunks, when they describe a whole file (context-free, consecutive, from
+// line 1); ok is false otherwise. The caller compares its blob hash with
+// the head's entry instead of reading the file: equal means the deletion
+// applies, different means it does not (Apply then says where).
+func (c *Change) DeletedContent() (content []byte, ok bool) {
+	if c.Kind != KindDeleted {
+		return nil, false
+	}
+	next := int64(1)
+	var b bytes.Buffer
+	for _, frag := range c.file.TextFragments {
+		if frag.OldPosition != next || frag.LinesAdded != 0 || frag.LeadingContext != 0 || frag.TrailingContext != 0 {
+			return nil, false
+		}
+		for _, l := range frag.Lines {
+			if l.Op != gitdiff.OpDelete {
+				return nil, false
+			}
+			b.WriteString(l.Line)
+		}
+		next += frag.OldLines
+	}
+	return b.Bytes(), true
+}
+
+// HasHunks tells a change that needs the file's content (it has hunks)
+// from one that moves, copies or re-modes a file as it is.
+func (c *Change) HasHunks() bool { return len(c.file.TextFragments) > 0 }
+
+// CheckTree applies the rules about paths that `git apply` checks before
+// any content: every file the patch modifies, renames, copies or deletes
+// exists at the head (else CodeFileNotFound), and no file it adds, or
+// renames or copies onto, exists (else CodeDoesNotApply). exists reports
+// whether the head has a file at a path. Parse already refused a patch
+// that names a path twice.
+func CheckTree(changes []*Change, exists func(path string) bool) error {
+	for _, ch := range changes {
+		if src := ch.Source(); src != "" && !exists(src) {
+			return &Error{Code: CodeFileNotFound, File: src, Detail: "no file " + src + " at the branch head"}
+		}
+		switch ch.Kind {
+		case KindAdded, KindRenamed, KindCopied:
+			if exists(ch.Path) {
+				return &Error{Code: CodeDoesNotApply, File: ch.Path, Detail: "the patch " + verb[ch.Kind] + " " + ch.Path + ", which already exists at the branch head"}
+			}
+		}
+	}
+	return nil
+}
+
+// verb says what a change does to its path, for CheckTree's details.
+var verb = map[string]string{KindAdded: "adds", KindRenamed: "renames a file onto", KindCopied: "copies a file onto"}
 
 func (c *Change) apply(old []byte) ([]byte, error) {
 	var out bytes.Buffer

@@ -80,6 +80,18 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// appendReadme adds a line at the end of readme: its hunk has no
+// trailing context.
+const appendReadme = `diff --git a/README.md b/README.md
+--- a/README.md
++++ b/README.md
+@@ -3,3 +3,4 @@
+ line 3
+ line 4
+ line 5
++line 6
+`
+
 func TestApply(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -94,6 +106,9 @@ func TestApply(t *testing.T) {
 		{name: "removed line differs", patch: modifyReadme, old: "# hello\n\nline 33\nline 4\n", wantLine: 3, wantDetail: `expected "line 3", found "line 33"`},
 		{name: "file too short", patch: modifyReadme, old: "# hello\n", wantLine: 2, wantDetail: "found the end of the file"},
 		{name: "no fuzz: shifted by one line", patch: modifyReadme, old: "extra\n" + readme, wantLine: 2},
+		{name: "end-of-file append at the end", patch: appendReadme, old: readme, want: readme + "line 6\n"},
+		{name: "end-of-file append applied twice", patch: appendReadme, old: readme + "line 6\n", wantLine: 6, wantDetail: "applies only at the end of the file"},
+		{name: "end-of-file append on a longer file", patch: appendReadme, old: readme + "more\n", wantLine: 6, wantDetail: "applies only at the end of the file"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,6 +126,74 @@ func TestApply(t *testing.T) {
 			var pe *Error
 			if !errors.As(err, &pe) || pe.Code != CodeDoesNotApply || pe.File != "README.md" || pe.Hunk != 1 || pe.Line != tt.wantLine || !strings.Contains(pe.Detail, tt.wantDetail) {
 				t.Fatalf("err = %#v, want %s hunk 1 line %d %q", err, CodeDoesNotApply, tt.wantLine, tt.wantDetail)
+			}
+		})
+	}
+}
+
+// TestDelete holds a deletion to the whole file: its content must match,
+// and a hunkless deletion removes only an empty file.
+func TestDelete(t *testing.T) {
+	const del = "diff --git a/x.txt b/x.txt\ndeleted file mode 100644\n--- a/x.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n"
+	const hunkless = "diff --git a/x.txt b/x.txt\ndeleted file mode 100644\nindex e69de29..0000000\n"
+	tests := []struct {
+		name       string
+		patch, old string
+		wantErr    string // "" when it applies
+		whole      bool   // DeletedContent describes the file
+	}{
+		{name: "matches", patch: del, old: "a\nb\n", whole: true},
+		{name: "file has more", patch: del, old: "a\nb\nc\n", wantErr: "after full delete", whole: true},
+		{name: "file differs", patch: del, old: "a\nB\n", wantErr: `expected "b", found "B"`, whole: true},
+		{name: "hunkless on an empty file", patch: hunkless, old: "", whole: true},
+		{name: "hunkless on a non-empty file", patch: hunkless, old: "a\n", wantErr: "does not remove the whole file", whole: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs, err := Parse(tt.patch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = cs[0].Apply([]byte(tt.old))
+			var pe *Error
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("Apply: %v", err)
+			case tt.wantErr != "" && (!errors.As(err, &pe) || pe.Code != CodeDoesNotApply || !strings.Contains(pe.Detail, tt.wantErr)):
+				t.Fatalf("Apply err = %v, want %s ~%q", err, CodeDoesNotApply, tt.wantErr)
+			}
+			content, whole := cs[0].DeletedContent()
+			if whole != tt.whole || (whole && (string(content) == tt.old) != (tt.wantErr == "")) {
+				t.Errorf("DeletedContent = %q, %v; want whole %v, equal to the file exactly when it applies", content, whole, tt.whole)
+			}
+		})
+	}
+}
+
+// TestCheckTree: the path rules git apply checks before content.
+func TestCheckTree(t *testing.T) {
+	head := map[string]bool{"a.txt": true, "b.txt": true}
+	tests := []struct {
+		name, patch string
+		wantCode    string // "" when accepted
+	}{
+		{name: "rename to a new path", patch: "diff --git a/a.txt b/c.txt\nsimilarity index 100%\nrename from a.txt\nrename to c.txt\n"},
+		{name: "rename onto an existing path", patch: "diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to b.txt\n", wantCode: CodeDoesNotApply},
+		{name: "copy onto an existing path", patch: "diff --git a/a.txt b/b.txt\nsimilarity index 100%\ncopy from a.txt\ncopy to b.txt\n", wantCode: CodeDoesNotApply},
+		{name: "rename of a missing file", patch: "diff --git a/z.txt b/c.txt\nsimilarity index 100%\nrename from z.txt\nrename to c.txt\n", wantCode: CodeFileNotFound},
+		{name: "add an existing path", patch: "diff --git a/a.txt b/a.txt\nnew file mode 100644\n--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+x\n", wantCode: CodeDoesNotApply},
+		{name: "delete a missing file", patch: "diff --git a/z.txt b/z.txt\ndeleted file mode 100644\n--- a/z.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n", wantCode: CodeFileNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cs, err := Parse(tt.patch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = CheckTree(cs, func(p string) bool { return head[p] })
+			var pe *Error
+			if tt.wantCode == "" && err != nil || tt.wantCode != "" && (!errors.As(err, &pe) || pe.Code != tt.wantCode) {
+				t.Fatalf("CheckTree = %v, want %q", err, tt.wantCode)
 			}
 		})
 	}
