@@ -59,7 +59,7 @@ const (
 	// MDPrincipal carries the caller's principal as "kind:name"
 	// ("apikey:ci-bot", "github:octocat", "oidc:<sub>"): the service
 	// charges the call's GitHub requests to that principal's share of its
-	// token's budget (docs/limits-service.md).
+	// token's budget (docs/security.md).
 	MDPrincipal = "x-ghops-principal"
 	// MDGatewayVersion carries the gateway's version to tools with the
 	// gateway_info option.

@@ -9,7 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// A principal's share (issue 19, docs/limits-service.md): each request a
+// A principal's share (issue 19, docs/security.md): each request a
 // principal's call sends is charged to that principal in the current
 // window of its resource (GitHub's: an hour for core and graphql, a minute
 // for the search buckets), and refused once the principal has spent its

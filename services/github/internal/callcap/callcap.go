@@ -1,5 +1,5 @@
 // Package callcap bounds how many requests one RPC may send to GitHub
-// (issue 19, docs/limits-service.md): the server's interceptor gives each
+// (issue 19, docs/security.md): the server's interceptor gives each
 // call's context a Counter, and Transport, in the service's one HTTP
 // client stack, counts every request that leaves for GitHub under the
 // context it is sent with. The request that would go past the cap is not

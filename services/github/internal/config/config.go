@@ -92,7 +92,7 @@ const (
 	// DefaultMaxRequestsPerCall caps the GitHub requests of one call:
 	// above what any tool needs within its own caps (apply_patch at
 	// DefaultMaxPatchFiles needs at most 6 + 2×64 + 1), far below a
-	// token's hourly 5,000 (docs/limits-service.md).
+	// token's hourly 5,000 (docs/security.md).
 	DefaultMaxRequestsPerCall = 200
 	// DefaultMaxPatchFiles caps the files one apply_patch changes.
 	DefaultMaxPatchFiles = 64

@@ -7,7 +7,7 @@ import (
 )
 
 // limitFlags are the flags that bound one call's cost (issue 19,
-// docs/limits-service.md), parsed as text and applied after flag.Parse.
+// docs/security.md), parsed as text and applied after flag.Parse.
 type limitFlags struct {
 	requests, patchFiles, patchBytes, share string
 }

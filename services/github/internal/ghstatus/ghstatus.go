@@ -250,7 +250,7 @@ func fromRefusal(err error, c Context) error {
 	case errors.As(err, &capped):
 		// -32602, not -32004: the call itself is too large for the
 		// per-call cap, so the same call fails the same way after any
-		// wait; the caller must narrow it (docs/limits-service.md).
+		// wait; the caller must narrow it (docs/security.md).
 		msg := capped.Error() + "; nothing was written: narrow the call"
 		return New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg, Context{Tool: c.Tool}, nil,
 			&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{

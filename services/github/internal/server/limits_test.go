@@ -60,7 +60,7 @@ func renamePatch(from, to int) string {
 // fakehub's counter: 6 (head, commit, tree; tree, commit, ref update) plus
 // one blob read per modified file; deletions, pure renames and mode
 // changes read nothing (issue 19, point 4: the bound of
-// docs/limits-service.md).
+// docs/security.md).
 func TestApplyPatchRequests(t *testing.T) {
 	tests := []struct {
 		name  string
