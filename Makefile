@@ -56,6 +56,11 @@ $(VALIDATE_PROTO):
 	@dir=$$(cd /tmp && GOWORK=off GOFLAGS=-mod=mod go mod download -json github.com/bufbuild/protovalidate@$(PROTOVALIDATE_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p'); \
 		install -m 0644 "$$dir/proto/protovalidate/buf/validate/validate.proto" $@
 
+# The test tool of every field kind: a proto of the gateway's tests, generated
+# like gen/ (Go code and schemas) into a package the tests import.
+KINDS_TEMPLATE := buf.gen.kinds.yaml
+KINDS_DIR := internal/toolschema/internal/kindsv1
+
 # tools/errgen (its own module, outside go.work like tools/lint) writes the
 # error contract's tables from gen/'s compiled errors.proto: the gateway's
 # (gateway/internal/rpcerror/table_gen.go), the client's (client/codes_gen.go)
@@ -67,6 +72,7 @@ ERRGEN := cd tools/errgen && GOWORK=off go run .
 generate: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Regenerate gen/ and the error tables from proto/ (local plugins only).
 	$(SCHEMAGEN)
 	$(BUF) generate
+	$(BUF) generate --template $(KINDS_TEMPLATE)
 	$(ERRGEN)
 
 .PHONY: check-generated
@@ -77,6 +83,10 @@ check-generated: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Fail when the committed gener
 		if ! diff -r -x '*_test.go' -x 'go.mod' -x 'go.sum' "$$tmp/gen" gen >/dev/null; then \
 			diff -r -x '*_test.go' -x 'go.mod' -x 'go.sum' "$$tmp/gen" gen | head -40; \
 			echo "gen/ is stale: run 'make generate' and commit the result" >&2; exit 1; \
+		fi; \
+		$(BUF) generate --template $(KINDS_TEMPLATE) -o "$$tmp"; \
+		if ! diff -r "$$tmp/gateway/$(KINDS_DIR)" gateway/$(KINDS_DIR); then \
+			echo "gateway/$(KINDS_DIR) is stale: run 'make generate' and commit the result" >&2; exit 1; \
 		fi
 	@$(ERRGEN) -check
 	@echo "generated code is up to date"

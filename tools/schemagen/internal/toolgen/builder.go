@@ -248,7 +248,19 @@ func (bd *builder) inputField(fd protoreflect.FieldDescriptor, at string) (*node
 		return nil, false, err
 	}
 	required := fr.GetRequired()
-	if !required && !fd.HasPresence() && zeroFails(n) {
+	if fd.Kind() == protoreflect.EnumKind {
+		// An absent enum is its zero value (UNSPECIFIED), which defined_only
+		// accepts; only in and not_in can refuse it.
+		er := fr.GetEnum()
+		zeroOK := len(er.GetIn()) == 0
+		for _, x := range er.GetIn() {
+			zeroOK = zeroOK || x == 0
+		}
+		for _, x := range er.GetNotIn() {
+			zeroOK = zeroOK && x != 0
+		}
+		required = required || (!fd.HasPresence() && !zeroOK)
+	} else if !required && !fd.HasPresence() && zeroFails(n) {
 		// Without presence, an absent field is its zero value, which protovalidate
 		// checks: when the zero value breaks a rule, the field is required.
 		required = true
