@@ -62,6 +62,7 @@ type Tool struct {
 
 	schema   *jsonschema.Schema
 	index    schemaIndex
+	enums    map[string]map[string]string // contract name to proto name, by enum
 	reqType  protoreflect.MessageType
 	respType protoreflect.MessageType
 }
@@ -104,6 +105,7 @@ type generated struct {
 		Pattern string `json:"pattern"`
 		Words   string `json:"words"`
 	} `json:"words"`
+	Enums map[string]map[string]string `json:"enums"`
 }
 
 // NewRegistry builds the tools of a service: one per unary RPC carrying the
@@ -218,6 +220,7 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 		GatewayInfo:  to.GetGatewayInfo(),
 		schema:       sch,
 		index:        index,
+		enums:        g.Enums,
 		reqType:      reqType,
 		respType:     respType,
 	}, nil
@@ -355,6 +358,12 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 		return nil, ad.result(), stageSchema
 	}
 	msg := t.NewRequest()
+	if t.enums != nil {
+		protoEnumNames(t.reqType.Descriptor(), inst.(map[string]any), t.enums)
+		if src, err = encodeInstance(inst); err != nil {
+			return nil, []Violation{{Message: "must be valid", Path: "root", Keyword: "type", Params: map[string]any{"type": "object"}, Value: srcs.raw(nil)}}, stageProtojson
+		}
+	}
 	if err := (protojson.UnmarshalOptions{}).Unmarshal(src, msg); err != nil {
 		// Unreachable when the schema and protojson agree (fuzzed). The
 		// decoder's error quotes the input, so it is not echoed.

@@ -18,6 +18,7 @@ import (
 type builder struct {
 	visiting map[protoreflect.FullName]bool
 	checks   []Check
+	enums    map[string]map[string]string
 }
 
 // enter marks md as being built and returns the function that unmarks it;
@@ -423,16 +424,28 @@ func (bd *builder) inputValue(fd protoreflect.FieldDescriptor, fr *validate.Fiel
 		}
 		return n, nil
 	case protoreflect.EnumKind:
+		ed := fd.Enum()
+		if bd.enums == nil {
+			bd.enums = map[string]map[string]string{}
+		}
+		names := map[string]string{}
+		for i := 0; i < ed.Values().Len(); i++ {
+			ev := ed.Values().Get(i)
+			names[EnumWireName(ev)] = string(ev.Name())
+		}
+		bd.enums[string(ed.FullName())] = names
 		return enumValue(fd, rules)
 	case protoreflect.MessageKind:
 		if rules != nil {
 			return nil, fmt.Errorf("%s: scalar rules on a message field", fd.FullName())
 		}
 		if fd.Message().FullName() == "google.protobuf.Timestamp" {
-			// protojson reads a Timestamp from an RFC 3339 string with a "Z"
-			// or an offset, which is JSON Schema's date-time format.
+			// protojson reads a Timestamp from an RFC 3339 string (JSON
+			// Schema's date-time format) narrowed by the pattern: upper-case
+			// T and Z, years 0001 to 9999, at most nine fraction digits.
 			n := newNode("string")
 			n.format = "date-time"
+			n.pattern = timestampPattern
 			return n, nil
 		}
 		if isWellKnown(fd.Message()) {
@@ -533,6 +546,10 @@ func enumValue(fd protoreflect.FieldDescriptor, rules protoreflect.Message) (*no
 	}
 	return n, nil
 }
+
+// timestampPattern is the part of protojson's Timestamp syntax that the
+// date-time format does not state.
+const timestampPattern = `^(?:[1-9][0-9]{3}|0[1-9][0-9]{2}|00[1-9][0-9]|000[1-9])-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:[.][0-9]{1,9})?(?:Z|[+-][0-9]{2}:[0-9]{2})$`
 
 // zeroFails reports whether the zero value of a scalar breaks a rule.
 func zeroFails(n *node) bool {

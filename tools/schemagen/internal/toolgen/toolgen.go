@@ -40,6 +40,9 @@ type Tool struct {
 	// Words state in words the input's patterns that are too long to read
 	// (the field's own comment), for the text a model reads.
 	Words []Words `json:"words,omitempty"`
+	// Enums maps the contract's name of each value of every enum of the
+	// input (lowercase, unprefixed) to its proto name, which protojson reads.
+	Enums map[string]map[string]string `json:"enums,omitempty"`
 }
 
 // Words is the rule of a pattern in words.
@@ -110,6 +113,7 @@ func generateTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions) (*To
 		InputSchema:  in.marshal(),
 		OutputSchema: out.marshal(),
 		Checks:       bd.checks,
+		Enums:        bd.enums,
 	}
 	seen := map[string]bool{}
 	in.walk(func(n *node) {
