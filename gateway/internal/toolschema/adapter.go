@@ -238,6 +238,7 @@ func (a *adapter) convert(e *jsonschema.ValidationError, thens map[string]bool) 
 			passing = k.Subschemas
 		}
 		a.add(with(key, rankOneOf), loc, "oneOf", "must match exactly one schema in oneOf", map[string]any{"passingSchemas": passing})
+
 	case *kind.Maximum:
 		a.add(with(key, rankMaximum), loc, "maximum", "must be <= "+limit("maximum").String(), map[string]any{"comparison": "<=", "limit": limit("maximum")})
 	case *kind.Minimum:
@@ -252,6 +253,7 @@ func (a *adapter) convert(e *jsonschema.ValidationError, thens map[string]bool) 
 		a.add(with(key, rankMinLength), loc, "minLength", "must NOT be shorter than "+strconv.Itoa(k.Want)+" characters", map[string]any{"limit": k.Want})
 	case *kind.Pattern:
 		a.add(with(key, rankPattern), loc, "pattern", `must match pattern "`+s.pattern+`"`, map[string]any{"pattern": s.pattern})
+
 	case *kind.Format:
 		a.add(with(key, rankFormat), loc, "format", `must match format "`+k.Want+`"`, map[string]any{"format": k.Want})
 	case *kind.MaxItems:

@@ -23,6 +23,10 @@ type subschema struct {
 	pattern  string
 	upfront  bool // a type error comes before the "any" group (AJV)
 	checks   []check
+	// alternatives are the required sets of anyOf or oneOf: the names a
+	// model is told for not (at most one of) and oneOf (exactly one of).
+	alternatives [][]string
+	words        string // the pattern in words, when it is too long to read
 }
 
 // schemaIndex maps the JSON Pointer of every subschema of a tool's input
@@ -104,6 +108,14 @@ func (idx schemaIndex) read(dec *jsontext.Decoder, ptr string) error {
 				err = json.Unmarshal(v, &s.required)
 			case "pattern":
 				err = json.Unmarshal(v, &s.pattern)
+			case "anyOf", "oneOf":
+				var alts []struct {
+					Required []string `json:"required"`
+				}
+				err = json.Unmarshal(v, &alts)
+				for _, a := range alts {
+					s.alternatives = append(s.alternatives, a.Required)
+				}
 			case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
 				s.numbers[key] = json.Number(v)
 			}

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -80,13 +81,7 @@ func (t *Tool) NewResponse() proto.Message { return t.respType.New().Interface()
 type Registry struct {
 	tools  []*Tool
 	byName map[string]*Tool
-	words  map[string]string // long patterns in words
 }
-
-// Words returns the rule of a pattern in words when the pattern is too long
-// to read (the safe-path rule), "" otherwise: the text a model reads carries
-// the words, the JSON payload keeps the contract's AJV wording.
-func (r *Registry) Words(pattern string) string { return r.words[pattern] }
 
 // generated is the generated part of a tool (gen/ghops/v1/toolschemas.json,
 // written by tools/schemagen).
@@ -131,7 +126,7 @@ func newRegistry(sd protoreflect.ServiceDescriptor, schemas []byte) (*Registry, 
 	for i := range file.Tools {
 		gens[file.Tools[i].Method] = &file.Tools[i]
 	}
-	r := &Registry{byName: make(map[string]*Tool), words: map[string]string{}}
+	r := &Registry{byName: make(map[string]*Tool)}
 	methods := sd.Methods()
 	for i := 0; i < methods.Len(); i++ {
 		m := methods.Get(i)
@@ -153,9 +148,6 @@ func newRegistry(sd protoreflect.ServiceDescriptor, schemas []byte) (*Registry, 
 		}
 		r.byName[t.Name] = t
 		r.tools = append(r.tools, t)
-		for _, w := range g.Words {
-			r.words[w.Pattern] = w.Words
-		}
 	}
 	return r, nil
 }
@@ -198,6 +190,13 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 		}
 		s.checks = append(s.checks, check{keyword: c.Keyword, id: c.ID, message: c.Message, broken: f})
 		s.upfront = false // the checks are string rules (AJV's string group)
+	}
+	words := map[string]string{}
+	for _, w := range g.Words {
+		words[w.Pattern] = w.Words
+	}
+	for _, s := range index {
+		s.words = words[s.pattern]
 	}
 	sch, err := compileSchema(to.GetName(), in)
 	if err != nil {
@@ -252,6 +251,81 @@ func compileSchema(name string, schema []byte) (*jsonschema.Schema, error) {
 	return c.Compile(url)
 }
 
+// Text is the violation of a call of the named tool as a model reads it:
+// Violation.Text, and what only the tool's schema knows: the properties of
+// which at most one (not) or exactly one (oneOf) may be given, and a
+// pattern too long to read as its rule in words (the field's description).
+func (r *Registry) Text(tool string, v Violation) string {
+	t, ok := r.byName[tool]
+	if !ok {
+		return v.Text()
+	}
+	s, ptr := t.subschemaAt(v.Path)
+	if s == nil {
+		return v.Text()
+	}
+	switch v.Keyword {
+	case "not":
+		if not := t.index[ptr+"/not"]; not != nil {
+			names := append([]string(nil), not.required...)
+			for _, alt := range not.alternatives {
+				for _, n := range alt {
+					if !slices.Contains(names, n) {
+						names = append(names, n)
+					}
+				}
+			}
+			if len(names) > 0 {
+				return v.Message + ": give at most one of " + strings.Join(names, ", ")
+			}
+		}
+	case "oneOf":
+		var names []string
+		for _, alt := range s.alternatives {
+			names = append(names, alt...)
+		}
+		if len(names) > 0 {
+			return v.Message + ": give exactly one of " + strings.Join(names, ", ")
+		}
+	case "pattern":
+		if s.words != "" {
+			return "must follow the rule: " + s.words
+		}
+	}
+	return v.Text()
+}
+
+// subschemaAt finds the subschema that applies to an instance path (the
+// contract's path: "root" or a JSON Pointer) and its schema pointer.
+func (t *Tool) subschemaAt(path string) (*subschema, string) {
+	ptr := ""
+	if path == "root" {
+		return t.index[ptr], ptr
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		s := t.index[ptr]
+		if s == nil {
+			return nil, ""
+		}
+		switch {
+		case s.props != nil && hasKey(s.props, unescapePointer(tok)):
+			ptr += "/properties/" + tok
+		case t.index[ptr+"/items"] != nil:
+			ptr += "/items"
+		case t.index[ptr+"/additionalProperties"] != nil:
+			ptr += "/additionalProperties"
+		default:
+			return nil, ""
+		}
+	}
+	return t.index[ptr], ptr
+}
+
+func hasKey(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 // Tools returns the tools in proto declaration order. The slice is the
 // caller's; the tools are shared and must not be modified.
 func (r *Registry) Tools() []*Tool { return append([]*Tool(nil), r.tools...) }
@@ -274,6 +348,38 @@ type Violation struct {
 	Keyword string         `json:"keyword"`
 	Params  map[string]any `json:"params"`
 	Value   any            `json:"value"`
+}
+
+// Text is the violation as a model reads it (docs/errors.md, the rendered
+// text of -32602): the message, naming the offending property and saying
+// what is expected where the AJV message does not (the unknown property's
+// name, the allowed values). The JSON payload keeps the contract's AJV
+// wording. Registry.Text says more where the tool's schema is needed.
+func (v Violation) Text() string {
+	switch v.Keyword {
+	case "additionalProperties":
+		if p, ok := v.Params["additionalProperty"].(string); ok {
+			return v.Message + " (" + p + ")"
+		}
+	case "enum":
+		var vals []string
+		switch a := v.Params["allowedValues"].(type) {
+		case []string:
+			vals = a
+		case []any:
+			for _, x := range a {
+				vals = append(vals, fmt.Sprint(x))
+			}
+		}
+		if len(vals) > 0 {
+			return v.Message + ": " + strings.Join(vals, ", ")
+		}
+	case "const":
+		if c, ok := v.Params["allowedValue"]; ok {
+			return v.Message + ": " + fmt.Sprint(c)
+		}
+	}
+	return v.Message
 }
 
 // Message renders violations as the contract's top-level message:
