@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"strconv"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -23,7 +24,11 @@ const maxDepth = 128
 // decoder saw another would be a bypass. jsontext refuses all three (I-JSON,
 // RFC 7493) and trailing data.
 func readInstance(src []byte) (any, error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(src))
+	r := readers.Get().(*reader)
+	defer r.release()
+	r.src.Reset(src)
+	r.dec.Reset(&r.src)
+	dec := r.dec
 	v, err := readValue(dec)
 	if err != nil {
 		return nil, err
@@ -32,6 +37,27 @@ func readInstance(src []byte) (any, error) {
 		return nil, errors.New("unexpected data after the value")
 	}
 	return v, nil
+}
+
+// reader is a pooled strict decoder: every call reads its arguments, and a
+// decoder's buffers are the larger part of what reading them allocates.
+type reader struct {
+	src bytes.Reader
+	dec *jsontext.Decoder
+}
+
+var readers = sync.Pool{New: func() any {
+	r := &reader{}
+	r.dec = jsontext.NewDecoder(&r.src)
+	return r
+}}
+
+// release drops the arguments (a pooled decoder must not keep them alive)
+// and returns r to the pool.
+func (r *reader) release() {
+	r.src.Reset(nil)
+	r.dec.Reset(&r.src)
+	readers.Put(r)
 }
 
 func readValue(dec *jsontext.Decoder) (any, error) {
