@@ -42,8 +42,8 @@ const (
 	rankArrayType
 	rankMaxItems
 	rankMinItems
+	rankUniqueItems // AJV: the validation vocabulary's array keywords, then items
 	rankItems
-	rankUniqueItems
 	rankObjectType
 	rankMaxProperties
 	rankMinProperties
