@@ -19,6 +19,7 @@ type builder struct {
 	visiting map[protoreflect.FullName]bool
 	checks   []Check
 	enums    map[string]map[string]string
+	cel      []CEL
 }
 
 // enter marks md as being built and returns the function that unmarks it;
@@ -95,7 +96,7 @@ func (bd *builder) inputSchema(md protoreflect.MessageDescriptor, at string) (*n
 			return nil, fmt.Errorf("%s: %w", od.FullName(), err)
 		}
 	}
-	if err := bd.messageRules(md, n); err != nil {
+	if err := bd.messageRules(md, n, at); err != nil {
 		return nil, err
 	}
 	return n, nil
@@ -138,7 +139,7 @@ func (n *node) oneOfFields(names []string, required bool) error {
 	return nil
 }
 
-func (bd *builder) messageRules(md protoreflect.MessageDescriptor, n *node) error {
+func (bd *builder) messageRules(md protoreflect.MessageDescriptor, n *node, at string) error {
 	opts, ok := md.Options().(*descriptorpb.MessageOptions)
 	if !ok || opts == nil || !proto.HasExtension(opts, validate.E_Message) {
 		return nil
@@ -162,11 +163,13 @@ func (bd *builder) messageRules(md protoreflect.MessageDescriptor, n *node) erro
 	}
 	for _, c := range mr.GetCel() {
 		frag, ok := knownCEL[c.GetId()]
-		if !ok || frag.expression != c.GetExpression() {
-			return fmt.Errorf("%s: CEL rule %q cannot be expressed in JSON Schema", md.FullName(), c.GetId())
-		}
-		if n.ifS != nil {
-			return fmt.Errorf("%s: more than one CEL rule is not supported", md.FullName())
+		if !ok || frag.expression != c.GetExpression() || n.ifS != nil {
+			// Not expressible in JSON Schema: the gateway runs protovalidate
+			// for this rule alone and reports it AJV-style.
+			if err := bd.addCEL(c, at); err != nil {
+				return fmt.Errorf("%s: %w", md.FullName(), err)
+			}
+			continue
 		}
 		ifFD := md.Fields().ByName(protoreflect.Name(frag.ifField))
 		thenFD := md.Fields().ByName(protoreflect.Name(frag.thenField))
@@ -193,6 +196,15 @@ func (bd *builder) messageRules(md protoreflect.MessageDescriptor, n *node) erro
 // inputField returns a field's schema and whether the field is required.
 func (bd *builder) inputField(fd protoreflect.FieldDescriptor, at string) (*node, bool, error) {
 	fr := fieldRules(fd)
+	if len(fr.GetCel()) > 0 {
+		for _, c := range fr.GetCel() {
+			if err := bd.addCEL(c, at); err != nil {
+				return nil, false, fmt.Errorf("%s: %w", fd.FullName(), err)
+			}
+		}
+		fr, _ = proto.Clone(fr).(*validate.FieldRules)
+		fr.SetCel(nil)
+	}
 	switch {
 	case fd.IsMap():
 		if err := onlyFields(fr, "required", "map"); err != nil {
@@ -267,6 +279,27 @@ func (bd *builder) inputField(fd protoreflect.FieldDescriptor, at string) (*node
 		required = true
 	}
 	return n, required, nil
+}
+
+// CEL is a CEL rule (message or field level) that JSON Schema cannot
+// express: the gateway has protovalidate check it after the schema and
+// reports a broken one AJV-style (keyword the id's first part, params
+// {"rule": id}, the rule's message), at At (the schema pointer of the
+// message or field it is on).
+type CEL struct {
+	ID      string `json:"id"`
+	Message string `json:"message"`
+	At      string `json:"at"`
+}
+
+func (bd *builder) addCEL(c *validate.Rule, at string) error {
+	if c.GetId() == "" || c.GetMessage() == "" {
+		// Without an id and a message the gateway could neither recognise
+		// the rule's violations nor say what they mean.
+		return fmt.Errorf("CEL rule %q needs an id and a message to be reported", c.GetExpression())
+	}
+	bd.cel = append(bd.cel, CEL{ID: c.GetId(), Message: c.GetMessage(), At: at})
+	return nil
 }
 
 // ruleField is the field of buf.validate.FieldRules that holds the rules of
