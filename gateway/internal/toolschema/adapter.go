@@ -295,24 +295,24 @@ func (a *adapter) convert(e *jsonschema.ValidationError, thens map[string]bool) 
 
 // checkStrings adds the broken shared-rule checks of the strings of inst.
 func (a *adapter) checkStrings(inst any) {
-	for ptr, s := range a.t.index {
-		if len(s.checks) == 0 {
-			continue
-		}
-		a.visit(inst, strings.Split(strings.TrimPrefix(ptr, "/"), "/"), nil, ptr, s)
+	for _, c := range a.t.checked {
+		a.visit(inst, c.toks, nil, c.ptr, c.s)
 	}
 }
 
 // visit walks inst along a schema pointer to every string it applies to.
 func (a *adapter) visit(inst any, toks, loc []string, ptr string, s *subschema) {
-	if len(toks) == 0 || (len(toks) == 1 && toks[0] == "") {
+	if len(toks) == 0 {
 		str, ok := inst.(string)
 		if !ok {
 			return
 		}
-		key, _ := a.place(ptr, loc)
+		var key []int // the sort key, computed only for a broken check
 		for i, c := range s.checks {
 			if c.broken(str) {
+				if key == nil {
+					key, _ = a.place(ptr, loc)
+				}
 				a.add(with(key, rankCheck, i), loc, c.keyword, c.message, map[string]any{"rule": c.id})
 			}
 		}

@@ -67,7 +67,9 @@ type Tool struct {
 	enums  map[string]map[string]string // contract name to proto name, by enum
 	// cel are the ids of the CEL rules JSON Schema cannot express, checked
 	// by protovalidate after the schema; validator is nil without them.
-	cel       map[string]bool
+	cel map[string]bool
+	// checked are the subschemas with shared-rule checks, in schema order.
+	checked   []checkedAt
 	validator protovalidate.Validator
 	reqType   protoreflect.MessageType
 	respType  protoreflect.MessageType
@@ -218,6 +220,13 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 		s.checks = append(s.checks, check{keyword: c.Keyword, id: c.ID, message: c.Message, broken: f})
 		s.upfront = false // the checks are string rules (AJV's string group)
 	}
+	var checked []checkedAt
+	for _, c := range g.Checks {
+		if len(checked) > 0 && checked[len(checked)-1].ptr == c.At {
+			continue
+		}
+		checked = append(checked, checkedAt{ptr: c.At, toks: strings.Split(strings.TrimPrefix(c.At, "/"), "/"), s: index[c.At]})
+	}
 	words := map[string]string{}
 	for _, w := range g.Words {
 		words[w.Pattern] = w.Words
@@ -248,9 +257,17 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 		index:        index,
 		enums:        g.Enums,
 		cel:          celIDs(g),
+		checked:      checked,
 		reqType:      reqType,
 		respType:     respType,
 	}, nil
+}
+
+// checkedAt is a subschema with shared-rule checks and its pointer, split.
+type checkedAt struct {
+	ptr  string
+	toks []string
+	s    *subschema
 }
 
 func celIDs(g *generated) map[string]bool {
