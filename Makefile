@@ -13,7 +13,7 @@ SHELL := /bin/bash
 # (GOWORK=off, module by module). They are tested and linted on their own.
 MODULES := gen infra redact probe telemetry services/fakehub services/github gateway client
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
-STANDALONE := tools/lint tools/errgen deploy
+STANDALONE := tools/lint tools/errgen tools/schemagen deploy
 
 # protovalidate's validate.proto comes from the Go module proxy, since the
 # Buf Schema Registry is not reachable. v1.2.2 matches buf.build/go/protovalidate v1.4.0.
@@ -23,6 +23,10 @@ VALIDATE_PROTO := third_party/protovalidate/buf/validate/validate.proto
 BIN := $(CURDIR)/bin
 BUF := $(BIN)/buf
 GEN_TOOLS := $(BUF) $(BIN)/protoc-gen-go $(BIN)/protoc-gen-go-grpc
+# Our own buf plugin: the tools' JSON Schemas (tools/schemagen, its own module
+# outside go.work like tools/errgen, since it depends on gen), rebuilt by
+# every generate and check-generated so that it is never stale.
+SCHEMAGEN := cd tools/schemagen && GOWORK=off go build -o $(BIN)/protoc-gen-ghops-schema .
 TEST_FLAGS ?= -race -count=1
 BENCH ?= .
 
@@ -57,9 +61,10 @@ $(VALIDATE_PROTO):
 	@dir=$$(cd /tmp && GOWORK=off GOFLAGS=-mod=mod go mod download -json github.com/bufbuild/protovalidate@$(PROTOVALIDATE_VERSION) | sed -n 's/^\t"Dir": "\(.*\)",$$/\1/p'); \
 		install -m 0644 "$$dir/proto/protovalidate/buf/validate/validate.proto" $@
 
-# The gateway embeds our descriptors with their comments (protoc-gen-go strips
-# them) to publish request-field comments as parameter descriptions.
-SOURCE_DESCRIPTORS := gateway/internal/toolschema/descriptors.binpb
+# The test tool of every field kind: a proto of the gateway's tests, generated
+# like gen/ (Go code and schemas) into a package the tests import.
+KINDS_TEMPLATE := buf.gen.kinds.yaml
+KINDS_DIR := internal/toolschema/internal/kindsv1
 
 # tools/errgen (its own module, outside go.work like tools/lint) writes the
 # error contract's tables from gen/'s compiled errors.proto: the gateway's
@@ -70,21 +75,23 @@ ERRGEN := cd tools/errgen && GOWORK=off go run .
 
 .PHONY: generate
 generate: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Regenerate gen/ and the error tables from proto/ (local plugins only).
+	$(SCHEMAGEN)
 	$(BUF) generate
-	$(BUF) build proto --exclude-imports -o $(SOURCE_DESCRIPTORS)
+	$(BUF) generate --template $(KINDS_TEMPLATE)
 	$(ERRGEN)
 
 .PHONY: check-generated
 check-generated: $(GEN_TOOLS) $(VALIDATE_PROTO) ## Fail when the committed generated code is stale.
+	@$(SCHEMAGEN)
 	@tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 		$(BUF) generate -o "$$tmp"; \
 		if ! diff -r -x '*_test.go' -x 'go.mod' -x 'go.sum' "$$tmp/gen" gen >/dev/null; then \
 			diff -r -x '*_test.go' -x 'go.mod' -x 'go.sum' "$$tmp/gen" gen | head -40; \
 			echo "gen/ is stale: run 'make generate' and commit the result" >&2; exit 1; \
 		fi; \
-		$(BUF) build proto --exclude-imports -o "$$tmp/descriptors.binpb"; \
-		if ! cmp -s "$$tmp/descriptors.binpb" $(SOURCE_DESCRIPTORS); then \
-			echo "$(SOURCE_DESCRIPTORS) is stale: run 'make generate' and commit the result" >&2; exit 1; \
+		$(BUF) generate --template $(KINDS_TEMPLATE) -o "$$tmp"; \
+		if ! diff -r "$$tmp/gateway/$(KINDS_DIR)" gateway/$(KINDS_DIR); then \
+			echo "gateway/$(KINDS_DIR) is stale: run 'make generate' and commit the result" >&2; exit 1; \
 		fi
 	@$(ERRGEN) -check
 	@echo "generated code is up to date"
@@ -108,6 +115,7 @@ lint: $(GEN_TOOLS) $(VALIDATE_PROTO) ## gofmt, go vet, doc comments (revive, pkg
 	cd deploy && GOWORK=off go vet ./...
 	cd tools/lint && GOWORK=off go vet ./... && GOWORK=off go build -o $(BIN)/ tool ./pkgdoc
 	cd tools/errgen && GOWORK=off go vet ./...
+	cd tools/schemagen && GOWORK=off go vet ./...
 	$(BIN)/revive -config revive.toml -set_exit_status $(addsuffix /...,$(addprefix ./,$(DOC_LINT_DIRS)))
 	$(BIN)/pkgdoc $(DOC_LINT_DIRS)
 	$(BUF) lint

@@ -41,7 +41,7 @@ func (s *Server) encodeToolResult(o toolOutcome, modern bool) json.RawMessage {
 	}
 	b.WriteString(`"content":[{"type":"text","text":`)
 	if o.err != nil {
-		b.Write(marshalString(RenderError(o.err)))
+		b.Write(marshalString(RenderError(o.err, o.reg)))
 	} else {
 		b.Write(marshalString(string(o.res)))
 	}

@@ -403,6 +403,7 @@ type toolOutcome struct {
 	err      *rpcerror.Error // the failure
 	asResult bool            // the failure is answered as an isError result
 	version  string          // the protocol version of the answer
+	reg      *toolschema.Registry
 }
 
 // run calls tool name with args through the shared call path and applies
@@ -410,7 +411,7 @@ type toolOutcome struct {
 func (s *Server) run(ctx context.Context, cs *callState, name string, args json.RawMessage) toolOutcome {
 	res, e := s.caller.Call(ctx, name, stripMeta(args), toolcall.CallInfo{RequestID: cs.requestID})
 	cs.err = e
-	return toolOutcome{res: res, err: e, asResult: e != nil && s.asResult(cs), version: cs.version}
+	return toolOutcome{res: res, err: e, asResult: e != nil && s.asResult(cs), version: cs.version, reg: s.reg}
 }
 
 // sdkResult is the outcome as the SDK's CallToolResult.
@@ -418,7 +419,7 @@ func (o toolOutcome) sdkResult() *sdk.CallToolResult {
 	if o.err != nil {
 		return &sdk.CallToolResult{
 			IsError: true,
-			Content: []sdk.Content{&sdk.TextContent{Text: RenderError(o.err)}},
+			Content: []sdk.Content{&sdk.TextContent{Text: RenderError(o.err, o.reg)}},
 			Meta:    sdk.Meta{ErrorMetaKey: json.RawMessage(errorObject(o.err))},
 		}
 	}

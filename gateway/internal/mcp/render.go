@@ -8,13 +8,25 @@ import (
 	"strings"
 
 	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolschema"
+	"ghops.dev/redact"
 )
 
 // RenderError renders a contract error as text for the model, the content
 // of an isError result (docs/errors.md): "Error <code>: <title>", then one
 // "  - path: message" line per violation (-32602), or one "  - key: value"
-// line per context field.
-func RenderError(e *rpcerror.Error) string {
+// line per context field. Each violation's text names the offending
+// property and says what is expected (toolschema.Registry.Text, from the
+// tool's schema when reg has the tool), not only AJV's message.
+func RenderError(e *rpcerror.Error, reg *toolschema.Registry) string {
+	texts := make([]string, len(e.Data.ValidationErrors))
+	for i, v := range e.Data.ValidationErrors {
+		if reg != nil {
+			texts[i] = reg.Text(e.Data.Tool, v)
+		} else {
+			texts[i] = v.Text()
+		}
+	}
 	e = e.Redacted() // the text reaches the model and, through it, anyone
 	var b strings.Builder
 	title := e.Message
@@ -22,8 +34,12 @@ func RenderError(e *rpcerror.Error) string {
 		title = "Invalid params"
 	}
 	fmt.Fprintf(&b, "Error %d: %s", e.Code, title)
-	for _, v := range e.Data.ValidationErrors {
-		fmt.Fprintf(&b, "\n  - %s: %s", v.Path, v.Message)
+	for i, v := range e.Data.ValidationErrors {
+		text := v.Message
+		if i < len(texts) {
+			text = redact.String(texts[i])
+		}
+		fmt.Fprintf(&b, "\n  - %s: %s", v.Path, text)
 	}
 	if n := e.Data.ValidationErrorsOmitted; n > 0 {
 		fmt.Fprintf(&b, "\n  - and %d more", n)

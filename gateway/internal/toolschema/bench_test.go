@@ -10,6 +10,8 @@ import (
 func BenchmarkDecode(b *testing.B) {
 	cases := []struct{ name, tool, args string }{
 		{"search/valid", "search", `{"query":"language:go","page":2,"per_page":50}`},
+		{"get_branches/valid", "get_branches", `{"repo":"octo-org/hello-world"}`},
+		{"read_file/valid", "read_file", `{"repo":"octo-org/hello-world","path":"README.md","branch":"main"}`},
 		{"search/invalid", "search", `{"page":0,"foo":1}`},
 		{"commit_files/valid", "commit_files", `{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"hello"},{"path":"b","content":"aGk=","encoding":"base64"},{"path":"c/d.txt","content":"x"}]}`},
 	}

@@ -3,6 +3,8 @@ package toolschema
 import (
 	"encoding/json"
 	"testing"
+
+	"buf.build/go/protovalidate"
 )
 
 func FuzzDecode(f *testing.F) {
@@ -30,7 +32,7 @@ func FuzzDecode(f *testing.F) {
 		if (msg == nil) == (len(vs) == 0) {
 			t.Fatalf("%s %q: message %v with %d violations", tl.Name, args, msg, len(vs))
 		}
-		if st == stageProtojson || st == stageProtovalidate {
+		if st == stageProtojson {
 			t.Fatalf("%s %q: schema accepted what a later stage refused: %s", tl.Name, args, mustMarshal(t, vs))
 		}
 		for _, v := range vs {
@@ -44,6 +46,39 @@ func FuzzDecode(f *testing.F) {
 		if msg != nil {
 			if _, err := tl.EncodeResult(tl.NewResponse()); err != nil {
 				t.Fatalf("EncodeResult: %v", err)
+			}
+		}
+	})
+}
+
+// FuzzDecodeKinds holds the test tool of every field kind to the same rule
+// as the real tools: what the schema accepts decodes, and protovalidate (the
+// service's check) accepts it too.
+func FuzzDecodeKinds(f *testing.F) {
+	for _, s := range []string{
+		`{"id":1,"ref":"main"}`, `{"id":9223372036854775807,"sha":"abcdef0"}`, `{"id":1,"prNumber":1,"big":18446744073709551615}`,
+		`{"id":1,"ref":"main","state":"open","labels":["a"],"items":[{"name":"n"}],"env":{"k":"v"},"draft":true,"ratio":0.5,"since":"2024-01-02T03:04:05Z","limit":7}`,
+		`{"id":1e2,"ref":"main"}`, `{"id":1,"ref":"main","ratio":1e400}`, `{"id":1,"ref":"main","since":"2024-01-02t03:04:05z"}`,
+		`{"id":1,"ref":"main","since":"0000-01-01T00:00:00Z"}`, `{"id":1,"ref":"main","env":{"":""}}`, `{"id":1,"ref":"..","sha":"x"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	tl := kindsTool(f)
+	validator, err := protovalidate.New()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		msg, vs, st := tl.decode(json.RawMessage(args))
+		if (msg == nil) == (len(vs) == 0) {
+			t.Fatalf("%q: message %v with %d violations", args, msg, len(vs))
+		}
+		if st == stageProtojson {
+			t.Fatalf("%q: schema accepted what protojson refused: %s", args, mustMarshal(t, vs))
+		}
+		if msg != nil {
+			if err := validator.Validate(msg); err != nil {
+				t.Fatalf("%q: schema accepted what protovalidate refuses: %v", args, err)
 			}
 		}
 	})

@@ -109,15 +109,6 @@ func TestRegistryTools(t *testing.T) {
 	}
 }
 
-func TestNoDescriptorComments(t *testing.T) {
-	// Field descriptions would come from proto comments, which protoc-gen-go
-	// strips from the embedded descriptor: if that ever changes, the schema
-	// could start carrying them.
-	if n := ghopsv1.File_ghops_v1_github_service_proto.SourceLocations().Len(); n != 0 {
-		t.Errorf("embedded descriptor has %d source locations; consider emitting field descriptions", n)
-	}
-}
-
 func TestDecodeConcurrent(t *testing.T) {
 	tl := tool(t, "commit_files")
 	args := json.RawMessage(`{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"aGk=","encoding":"base64"}]}`)

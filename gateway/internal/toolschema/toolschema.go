@@ -1,18 +1,18 @@
-// Package toolschema turns the RPCs of ghops.v1.GitHubService that carry the
-// (ghops.v1.tool) option into MCP tools: it derives each tool's input and
-// output JSON Schema (2020-12) from the proto descriptors and their
-// protovalidate rules, validates tool arguments against the input schema with
-// AJV v8 semantics and the contract's messages, decodes them into the request
-// message, and renders responses as structured tool results.
+// Package toolschema offers the RPCs of ghops.v1.GitHubService that carry
+// the (ghops.v1.tool) option as MCP tools: their input and output JSON Schemas
+// (2020-12) are generated from proto at build time (tools/schemagen, into
+// gen/ghops/v1/toolschemas.json) and embedded; tool arguments are validated
+// against the input schema by a maintained JSON Schema library
+// (santhosh-tekuri/jsonschema), whose errors one adapter reports as the
+// contract's AJV-style violations (docs/errors.md); valid arguments are
+// decoded into the request message, and responses rendered as structured
+// tool results.
 //
-// The schema a tool publishes and the one Decode enforces are the same value,
-// so they cannot drift; protovalidate then runs on the decoded request as a
-// safety net, and a proto rule that the schema cannot express makes
-// NewRegistry fail instead of silently publishing a weaker schema. The one
-// exception is the contract's shared string rules (ref_name, repo_name of
-// proto/ghops/v1/rules.proto): JSON Schema has no keyword that states them
-// in words, so Decode enforces them as custom keywords (docs/errors.md,
-// "Refs and repositories") without publishing them.
+// The schema a tool publishes and the one Decode enforces are the same
+// generated text, so they cannot drift. protovalidate stays the service's
+// check: every rule of the contract is expressed in the schema (the
+// generator fails on one it cannot express), so the gateway does not run it
+// again.
 package toolschema
 
 import (
@@ -20,9 +20,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"buf.build/go/protovalidate"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -60,10 +62,17 @@ type Tool struct {
 	// call (the tool option gateway_info).
 	GatewayInfo bool `json:"-"`
 
-	in, out   *node
+	schema *jsonschema.Schema
+	index  schemaIndex
+	enums  map[string]map[string]string // contract name to proto name, by enum
+	// cel are the ids of the CEL rules JSON Schema cannot express, checked
+	// by protovalidate after the schema; validator is nil without them.
+	cel map[string]bool
+	// checked are the subschemas with shared-rule checks, in schema order.
+	checked   []checkedAt
+	validator protovalidate.Validator
 	reqType   protoreflect.MessageType
 	respType  protoreflect.MessageType
-	validator protovalidate.Validator
 }
 
 // NewRequest returns a new, empty request message of the tool's generated
@@ -81,21 +90,54 @@ type Registry struct {
 	byName map[string]*Tool
 }
 
+// generated is the generated part of a tool (gen/ghops/v1/toolschemas.json,
+// written by tools/schemagen).
+type generated struct {
+	Method       string          `json:"method"`
+	Name         string          `json:"name"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Checks       []struct {
+		At      string `json:"at"`
+		Keyword string `json:"keyword"`
+		ID      string `json:"id"`
+		Message string `json:"message"`
+	} `json:"checks"`
+	Words []struct {
+		Pattern string `json:"pattern"`
+		Words   string `json:"words"`
+	} `json:"words"`
+	Enums map[string]map[string]string `json:"enums"`
+	CEL   []struct {
+		ID string `json:"id"`
+	} `json:"cel"`
+}
+
 // NewRegistry builds the tools of a service: one per unary RPC carrying the
-// (ghops.v1.tool) option, in proto declaration order. It fails on a
-// streaming tool RPC, a missing or duplicate tool name, a request or
-// response type not linked into the binary, or a field or protovalidate rule
-// that the JSON Schema cannot express.
+// (ghops.v1.tool) option, in proto declaration order, each with the schemas
+// generated for it. It fails on a streaming tool RPC, a missing or duplicate
+// tool name, a request or response type not linked into the binary, or a
+// tool whose schemas were not generated (run make generate).
 func NewRegistry(sd protoreflect.ServiceDescriptor) (*Registry, error) {
+	return newRegistry(sd, ghopsv1.ToolSchemas)
+}
+
+func newRegistry(sd protoreflect.ServiceDescriptor, schemas []byte) (*Registry, error) {
 	if sd == nil {
 		return nil, errors.New("toolschema: nil service descriptor")
 	}
-	docs, err := loadDescriptions(sourceDescriptors)
-	if err != nil {
-		return nil, fmt.Errorf("toolschema: %w", err)
+	var file struct {
+		Tools []generated `json:"tools"`
+	}
+	if err := json.Unmarshal(schemas, &file); err != nil {
+		return nil, fmt.Errorf("toolschema: generated schemas: %w", err)
+	}
+	gens := map[string]*generated{}
+	for i := range file.Tools {
+		gens[file.Tools[i].Method] = &file.Tools[i]
 	}
 	r := &Registry{byName: make(map[string]*Tool)}
-	var inputs []protoreflect.MessageDescriptor
+	var withCEL []*Tool
 	methods := sd.Methods()
 	for i := 0; i < methods.Len(); i++ {
 		m := methods.Get(i)
@@ -104,7 +146,11 @@ func NewRegistry(sd protoreflect.ServiceDescriptor) (*Registry, error) {
 			continue
 		}
 		to, _ := proto.GetExtension(opts, ghopsv1.E_Tool).(*ghopsv1.ToolOptions)
-		t, err := newTool(m, to, docs)
+		g, ok := gens[string(m.FullName())]
+		if !ok {
+			return nil, fmt.Errorf("toolschema: %s: no generated schema (run make generate)", m.FullName())
+		}
+		t, err := newTool(m, to, g)
 		if err != nil {
 			return nil, fmt.Errorf("toolschema: %s: %w", m.FullName(), err)
 		}
@@ -113,26 +159,37 @@ func NewRegistry(sd protoreflect.ServiceDescriptor) (*Registry, error) {
 		}
 		r.byName[t.Name] = t
 		r.tools = append(r.tools, t)
-		inputs = append(inputs, m.Input())
+		if t.cel != nil {
+			withCEL = append(withCEL, t)
+		}
 	}
-	// One validator for all tools, its rules compiled now rather than on the
-	// first call of each tool.
-	v, err := protovalidate.New(protovalidate.WithMessageDescriptors(inputs...))
-	if err != nil {
-		return nil, fmt.Errorf("toolschema: protovalidate: %w", err)
-	}
-	for _, t := range r.tools {
-		t.validator = v
+	if len(withCEL) > 0 {
+		// One validator for the tools that need one, its rules compiled now
+		// rather than on the first call.
+		var mds []protoreflect.MessageDescriptor
+		for _, t := range withCEL {
+			mds = append(mds, t.reqType.Descriptor())
+		}
+		v, err := protovalidate.New(protovalidate.WithMessageDescriptors(mds...))
+		if err != nil {
+			return nil, fmt.Errorf("toolschema: protovalidate: %w", err)
+		}
+		for _, t := range withCEL {
+			t.validator = v
+		}
 	}
 	return r, nil
 }
 
-func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, docs *descriptions) (*Tool, error) {
+func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *generated) (*Tool, error) {
 	if m.IsStreamingClient() || m.IsStreamingServer() {
 		return nil, errors.New("streaming RPCs cannot be tools")
 	}
 	if to.GetName() == "" {
 		return nil, errors.New("tool option without a name")
+	}
+	if g.Name != to.GetName() {
+		return nil, fmt.Errorf("generated schema is of tool %q, not %q (run make generate)", g.Name, to.GetName())
 	}
 	reqType, err := protoregistry.GlobalTypes.FindMessageByName(m.Input().FullName())
 	if err != nil {
@@ -142,14 +199,44 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, docs *des
 	if err != nil {
 		return nil, fmt.Errorf("response type %s: %w", m.Output().FullName(), err)
 	}
-	bd := &builder{visiting: map[protoreflect.FullName]bool{}, docs: docs}
-	in, err := bd.inputSchema(m.Input())
+	in, err := compact(g.InputSchema)
 	if err != nil {
 		return nil, err
 	}
-	out, err := bd.outputSchema(m.Output())
+	out, err := compact(g.OutputSchema)
 	if err != nil {
 		return nil, err
+	}
+	index, err := indexSchema(in)
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
+	}
+	for _, c := range g.Checks {
+		s, ok := index[c.At]
+		f := checkFuncs[c.ID]
+		if !ok || f == nil {
+			return nil, fmt.Errorf("shared rule check %q at %q is not known to the gateway", c.ID, c.At)
+		}
+		s.checks = append(s.checks, check{keyword: c.Keyword, id: c.ID, message: c.Message, broken: f})
+		s.upfront = false // the checks are string rules (AJV's string group)
+	}
+	var checked []checkedAt
+	for _, c := range g.Checks {
+		if len(checked) > 0 && checked[len(checked)-1].ptr == c.At {
+			continue
+		}
+		checked = append(checked, checkedAt{ptr: c.At, toks: strings.Split(strings.TrimPrefix(c.At, "/"), "/"), s: index[c.At]})
+	}
+	words := map[string]string{}
+	for _, w := range g.Words {
+		words[w.Pattern] = w.Words
+	}
+	for _, s := range index {
+		s.words = words[s.pattern]
+	}
+	sch, err := compileSchema(to.GetName(), in)
+	if err != nil {
+		return nil, fmt.Errorf("input schema: %w", err)
 	}
 	return &Tool{
 		Name:        to.GetName(),
@@ -161,16 +248,138 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, docs *des
 			IdempotentHint:  to.GetIdempotent(),
 			OpenWorldHint:   to.GetOpenWorld(),
 		},
-		InputSchema:  in.marshal(),
-		OutputSchema: out.marshal(),
+		InputSchema:  in,
+		OutputSchema: out,
 		FullMethod:   "/" + string(m.Parent().FullName()) + "/" + string(m.Name()),
 		Method:       m,
 		GatewayInfo:  to.GetGatewayInfo(),
-		in:           in,
-		out:          out,
+		schema:       sch,
+		index:        index,
+		enums:        g.Enums,
+		cel:          celIDs(g),
+		checked:      checked,
 		reqType:      reqType,
 		respType:     respType,
 	}, nil
+}
+
+// checkedAt is a subschema with shared-rule checks and its pointer, split.
+type checkedAt struct {
+	ptr  string
+	toks []string
+	s    *subschema
+}
+
+func celIDs(g *generated) map[string]bool {
+	if len(g.CEL) == 0 {
+		return nil
+	}
+	ids := map[string]bool{}
+	for _, c := range g.CEL {
+		ids[c.ID] = true
+	}
+	return ids
+}
+
+func compact(b []byte) (json.RawMessage, error) {
+	var c bytes.Buffer
+	if err := json.Compact(&c, b); err != nil {
+		return nil, fmt.Errorf("generated schema: %w", err)
+	}
+	return json.RawMessage(c.Bytes()), nil
+}
+
+// compileSchema compiles a generated schema with the library: draft
+// 2020-12, formats asserted (date-time), Go's regexp for patterns (the
+// contract's patterns are RE2 and ECMA-262 alike).
+func compileSchema(name string, schema []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	url := "https://ghops.dev/tools/" + name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
+
+// Text is the violation of a call of the named tool as a model reads it:
+// Violation.Text, and what only the tool's schema knows: the properties of
+// which at most one (not) or exactly one (oneOf) may be given, and a
+// pattern too long to read as its rule in words (the field's description).
+func (r *Registry) Text(tool string, v Violation) string {
+	t, ok := r.byName[tool]
+	if !ok {
+		return v.Text()
+	}
+	s, ptr := t.subschemaAt(v.Path)
+	if s == nil {
+		return v.Text()
+	}
+	switch v.Keyword {
+	case "not":
+		if not := t.index[ptr+"/not"]; not != nil {
+			names := append([]string(nil), not.required...)
+			for _, alt := range not.alternatives {
+				for _, n := range alt {
+					if !slices.Contains(names, n) {
+						names = append(names, n)
+					}
+				}
+			}
+			if len(names) > 0 {
+				return v.Message + ": give at most one of " + strings.Join(names, ", ")
+			}
+		}
+	case "oneOf":
+		var names []string
+		for _, alt := range s.alternatives {
+			names = append(names, alt...)
+		}
+		if len(names) > 0 {
+			return v.Message + ": give exactly one of " + strings.Join(names, ", ")
+		}
+	case "pattern":
+		if s.words != "" {
+			return "must follow the rule: " + s.words
+		}
+	}
+	return v.Text()
+}
+
+// subschemaAt finds the subschema that applies to an instance path (the
+// contract's path: "root" or a JSON Pointer) and its schema pointer.
+func (t *Tool) subschemaAt(path string) (*subschema, string) {
+	ptr := ""
+	if path == "root" {
+		return t.index[ptr], ptr
+	}
+	for _, tok := range strings.Split(strings.TrimPrefix(path, "/"), "/") {
+		s := t.index[ptr]
+		if s == nil {
+			return nil, ""
+		}
+		switch {
+		case s.props != nil && hasKey(s.props, unescapePointer(tok)):
+			ptr += "/properties/" + tok
+		case t.index[ptr+"/items"] != nil:
+			ptr += "/items"
+		case t.index[ptr+"/additionalProperties"] != nil:
+			ptr += "/additionalProperties"
+		default:
+			return nil, ""
+		}
+	}
+	return t.index[ptr], ptr
+}
+
+func hasKey(m map[string]int, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // Tools returns the tools in proto declaration order. The slice is the
@@ -197,6 +406,38 @@ type Violation struct {
 	Value   any            `json:"value"`
 }
 
+// Text is the violation as a model reads it (docs/errors.md, the rendered
+// text of -32602): the message, naming the offending property and saying
+// what is expected where the AJV message does not (the unknown property's
+// name, the allowed values). The JSON payload keeps the contract's AJV
+// wording. Registry.Text says more where the tool's schema is needed.
+func (v Violation) Text() string {
+	switch v.Keyword {
+	case "additionalProperties":
+		if p, ok := v.Params["additionalProperty"].(string); ok {
+			return v.Message + " (" + p + ")"
+		}
+	case "enum":
+		var vals []string
+		switch a := v.Params["allowedValues"].(type) {
+		case []string:
+			vals = a
+		case []any:
+			for _, x := range a {
+				vals = append(vals, fmt.Sprint(x))
+			}
+		}
+		if len(vals) > 0 {
+			return v.Message + ": " + strings.Join(vals, ", ")
+		}
+	case "const":
+		if c, ok := v.Params["allowedValue"]; ok {
+			return v.Message + ": " + fmt.Sprint(c)
+		}
+	}
+	return v.Message
+}
+
 // Message renders violations as the contract's top-level message:
 // "Validation errors: " followed by the messages joined with ", ".
 func Message(vs []Violation) string {
@@ -212,8 +453,7 @@ func Message(vs []Violation) string {
 }
 
 // Decode validates raw JSON arguments against the tool's input schema with
-// AJV semantics (all errors), decodes them into the request message, then
-// runs protovalidate as a safety net. It returns either a valid request or a
+// AJV semantics (all errors) and decodes them into the request message. It returns either a valid request or a
 // non-empty list of violations, never both.
 //
 // Empty input (nil or only whitespace) is taken as {}: MCP makes arguments
@@ -237,7 +477,7 @@ const (
 	stageSyntax
 	stageSchema
 	stageProtojson
-	stageProtovalidate
+	stageCEL // a CEL rule JSON Schema cannot express, checked by protovalidate
 )
 
 func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) {
@@ -245,7 +485,7 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 	if len(bytes.TrimSpace(src)) == 0 {
 		src = []byte("{}")
 	}
-	root, err := parseJSON(src)
+	inst, err := readInstance(src)
 	if err != nil {
 		return nil, []Violation{{
 			Message: "must be valid JSON",
@@ -255,21 +495,38 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 			Value:   nil,
 		}}, stageSyntax
 	}
-	if root.kind != jObject {
+	srcs := &source{src: src}
+	if _, ok := inst.(map[string]any); !ok {
 		return nil, []Violation{{
 			Message: "must be object",
 			Path:    "root",
 			Keyword: "type",
 			Params:  map[string]any{"type": "object"},
-			Value:   root.raw(src),
+			Value:   srcs.raw(nil),
 		}}, stageSchema
 	}
-	ev := evaluator{src: src}
-	ev.eval(t.in, &root, "")
-	if len(ev.out) > 0 {
-		return nil, ev.out, stageSchema
+	ad := adapter{t: t, src: srcs, inst: inst}
+	if err := t.schema.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			return nil, []Violation{{Message: "must be valid", Path: "root", Keyword: "type", Params: map[string]any{"type": "object"}, Value: srcs.raw(nil)}}, stageSchema
+		}
+		thens := map[string]bool{}
+		for _, e := range leaves(ve, nil) {
+			ad.convert(e, thens)
+		}
+	}
+	ad.checkStrings(inst)
+	if len(ad.out) > 0 {
+		return nil, ad.result(), stageSchema
 	}
 	msg := t.NewRequest()
+	if t.enums != nil {
+		protoEnumNames(t.reqType.Descriptor(), inst.(map[string]any), t.enums)
+		if src, err = encodeInstance(inst); err != nil {
+			return nil, []Violation{{Message: "must be valid", Path: "root", Keyword: "type", Params: map[string]any{"type": "object"}, Value: srcs.raw(nil)}}, stageProtojson
+		}
+	}
 	if err := (protojson.UnmarshalOptions{}).Unmarshal(src, msg); err != nil {
 		// Unreachable when the schema and protojson agree (fuzzed). The
 		// decoder's error quotes the input, so it is not echoed.
@@ -278,11 +535,13 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 			Path:    "root",
 			Keyword: "type",
 			Params:  map[string]any{"type": "object"},
-			Value:   root.raw(src),
+			Value:   srcs.raw(nil),
 		}}, stageProtojson
 	}
-	if vs := t.protoViolations(msg, src, &root); len(vs) > 0 {
-		return nil, vs, stageProtovalidate
+	if t.validator != nil {
+		if vs := t.celViolations(msg, srcs); len(vs) > 0 {
+			return nil, vs, stageCEL
+		}
 	}
 	return msg, nil, stageOK
 }
