@@ -147,7 +147,7 @@ func (h *Hub) createInstallationToken(c *reqCtx) *reply {
 	val := "ghs_" + (rand.Text() + rand.Text())[:36]
 	exp := now.Add(ttl)
 	h.apps.tokens[val] = &appToken{
-		info:    &tokenInfo{Token: Token{Value: val, Login: in.Login, Repos: in.Repos}, id: 1_000_000 + in.ID},
+		info:    &tokenInfo{Token: Token{Value: val, Login: in.Login, Repos: in.Repos}, id: 1_000_000 + in.ID, installation: true},
 		expires: exp,
 	}
 	h.apps.issued++

@@ -80,6 +80,12 @@ func toJSONSchema(v any) any {
 				out[k] = props
 				continue
 			}
+			if k == "oneOf" {
+				// GitHub's description writes oneOf where its alternatives overlap (a 422 is a
+				// validation error or a rule violation whose schema requires nothing, so every
+				// error matches both); JSON Schema's oneOf would then refuse every answer.
+				k = "anyOf"
+			}
 			out[k] = toJSONSchema(val)
 		}
 		if n, _ := x["nullable"].(bool); n {
@@ -104,7 +110,13 @@ func toJSONSchema(v any) any {
 }
 
 func (c *contract) schema(method, tmpl string, status int) (*jsonschema.Schema, bool, error) {
-	key := fmt.Sprintf("%s %s %d", method, tmpl, status)
+	return c.schemaFor(method, tmpl, status, "application/json")
+}
+
+// schemaFor is the response schema of one operation, status and media type; has is false when
+// the description documents that status without a body in that media type.
+func (c *contract) schemaFor(method, tmpl string, status int, mediaType string) (*jsonschema.Schema, bool, error) {
+	key := fmt.Sprintf("%s %s %d %s", method, tmpl, status, mediaType)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.schemas[key]; ok {
@@ -116,7 +128,7 @@ func (c *contract) schema(method, tmpl string, status int) (*jsonschema.Schema, 
 		return nil, false, fmt.Errorf("status %d is not documented for %s %s", status, method, tmpl)
 	}
 	content, _ := resp["content"].(map[string]any)
-	media, _ := content["application/json"].(map[string]any)
+	media, _ := content[mediaType].(map[string]any)
 	if media == nil {
 		c.schemas[key] = nil
 		return nil, false, nil

@@ -159,7 +159,11 @@ func decode(c *reqCtx, v any) *reply {
 
 func (h *Hub) getRateLimit(c *reqCtx) *reply {
 	res := obj{}
-	for _, resource := range []string{"core", "search"} {
+	names := []string{"core", "search"}
+	for _, rr := range rateResources {
+		names = append(names, rr.name)
+	}
+	for _, resource := range names {
 		id, limit, window := h.bucketFor(c, resource)
 		s := h.limiter.Peek(id, resource, limit, window)
 		res[resource] = obj{"limit": s.Limit, "remaining": s.Remaining, "used": s.Used, "reset": s.Reset.Unix(), "resource": resource}
@@ -175,7 +179,11 @@ func (h *Hub) getAuthenticatedUser(c *reqCtx) *reply {
 	if c.tok == nil {
 		return errReply(401, "Requires authentication", docRest)
 	}
-	return okReply(200, c.user(c.tok.Login))
+	if c.tok.installation {
+		// An installation token acts as the App, not as a user.
+		return errReply(403, "Resource not accessible by integration", "https://docs.github.com/rest/users/users#get-the-authenticated-user")
+	}
+	return okReply(200, c.privateUser(c.tok.Login))
 }
 
 // visibleRepos lists repositories the caller may read.
@@ -420,7 +428,33 @@ func (h *Hub) getContents(c *reqCtx, r *repo) *reply {
 		return fail
 	}
 	p := strings.Trim(c.p["path"], "/")
+	media := mediaParam(c.r.Header.Get("Accept"))
 	if e, ok := files[p]; ok && p != "" {
+		if e.Mode == filemode.Symlink {
+			// GitHub answers a symlink to a file in the repository with that file's content, and
+			// any other symlink with an object describing the link (its target included).
+			text, err := r.git.Blob(e.Hash)
+			if err != nil {
+				return notFound()
+			}
+			if tp, ok := symlinkTarget(p, string(text)); ok {
+				if te, ok := files[tp]; ok && te.Mode != filemode.Symlink && te.Mode != filemode.Submodule {
+					p, e = tp, te
+				}
+			}
+			if e.Mode == filemode.Symlink {
+				o := c.contentEntry(r, sha.String(), ref, p, e, int64(len(text)))
+				o["target"] = string(text)
+				return okReply(200, o)
+			}
+		}
+		if media == mediaRaw {
+			data, err := r.git.Blob(e.Hash)
+			if err != nil {
+				return notFound()
+			}
+			return rawReply(data)
+		}
 		return c.fileReply(r, sha, ref, p, e)
 	}
 	// Directory: its direct children.
@@ -459,6 +493,15 @@ func (h *Hub) getContents(c *reqCtx, r *repo) *reply {
 	}
 	if len(list) > 1000 {
 		list = list[:1000]
+	}
+	if media == mediaObject {
+		// The object media type answers a directory as one object with its listing in entries.
+		o := c.dirEntry(r, sha, ref, p)
+		if p == "" {
+			o = c.rootDirEntry(r, sha, ref)
+		}
+		o["entries"] = list
+		return okReply(200, o)
 	}
 	return okReply(200, list)
 }
@@ -514,6 +557,19 @@ func (c *reqCtx) dirEntry(r *repo, commit plumbing.Hash, ref, p string) obj {
 		"git_url": git, "html_url": html, "download_url": nil, "_links": obj{"self": self, "git": git, "html": html}}
 }
 
+// rootDirEntry describes the repository's root directory, for the object media type.
+func (c *reqCtx) rootDirEntry(r *repo, commit plumbing.Hash, ref string) obj {
+	self := c.repoURL(r) + "/contents/"
+	if ref != "" {
+		self += "?ref=" + ref
+	}
+	tree, _ := r.git.CommitTree(commit)
+	git := c.repoURL(r) + "/git/trees/" + tree.String()
+	html := c.web + "/" + r.fullName() + "/tree/" + firstNonEmpty(ref, r.opts.DefaultBranch)
+	return obj{"type": "dir", "size": 0, "name": "", "path": "", "sha": tree.String(), "url": self,
+		"git_url": git, "html_url": html, "download_url": nil, "_links": obj{"self": self, "git": git, "html": html}}
+}
+
 func firstNonEmpty(a, b string) string {
 	if a != "" {
 		return a
@@ -546,10 +602,17 @@ func (h *Hub) raw(c *reqCtx, r *repo) *reply {
 	return &reply{status: 200, raw: data, ctype: ct}
 }
 
+// GitHub's limits of one tree listing (docs.github.com, "Get a tree"): past either, the listing
+// stops and says truncated.
+const (
+	maxTreeEntries = 100000
+	maxTreeBytes   = 7 << 20 // the size of the tree array as JSON
+)
+
 // treeEntries lists a tree, recursively if asked, in git's order.
 func (c *reqCtx) treeEntries(r *repo, h plumbing.Hash, recursive bool) ([]obj, bool, error) {
 	var out []obj
-	const maxEntries = 100000
+	size := 0
 	var walk func(h plumbing.Hash, prefix string) error
 	walk = func(h plumbing.Hash, prefix string) error {
 		t, err := r.git.Tree(h)
@@ -557,7 +620,7 @@ func (c *reqCtx) treeEntries(r *repo, h plumbing.Hash, recursive bool) ([]obj, b
 			return err
 		}
 		for _, e := range t.Entries {
-			if len(out) >= maxEntries {
+			if len(out) >= maxTreeEntries {
 				return errTruncated
 			}
 			o := obj{"path": prefix + e.Name, "mode": mode(e.Mode), "sha": e.Hash.String()}
@@ -569,6 +632,13 @@ func (c *reqCtx) treeEntries(r *repo, h plumbing.Hash, recursive bool) ([]obj, b
 			default:
 				size, _ := r.git.BlobSize(e.Hash)
 				o["type"], o["size"], o["url"] = "blob", size, c.repoURL(r)+"/git/blobs/"+e.Hash.String()
+			}
+			b, err := json.Marshal(o)
+			if err != nil {
+				return err
+			}
+			if size += len(b) + 1; size > maxTreeBytes {
+				return errTruncated
 			}
 			out = append(out, o)
 			if recursive && e.Mode == filemode.Dir {
@@ -632,6 +702,10 @@ func (h *Hub) getTree(c *reqCtx, r *repo) *reply {
 	return okReply(200, obj{"sha": tree.String(), "url": c.repoURL(r) + "/git/trees/" + tree.String(), "tree": entries, "truncated": truncated})
 }
 
+// treeModes are the modes GitHub accepts in a new tree: file, executable, directory, submodule
+// and symlink (docs.github.com, "Create a tree").
+var treeModes = map[string]bool{"100644": true, "100755": true, "040000": true, "160000": true, "120000": true}
+
 type treeEntryIn struct {
 	Path    string  `json:"path"`
 	Mode    string  `json:"mode"`
@@ -642,6 +716,9 @@ type treeEntryIn struct {
 }
 
 func (h *Hub) createTree(c *reqCtx, r *repo) *reply {
+	if r.empty() {
+		return emptyRepo()
+	}
 	var in struct {
 		BaseTree string            `json:"base_tree"`
 		Tree     []json.RawMessage `json:"tree"`
@@ -691,7 +768,7 @@ func (h *Hub) createTree(c *reqCtx, r *repo) *reply {
 			continue
 		}
 		fm, err := filemode.New(e.Mode)
-		if err != nil || e.Mode == "" {
+		if err != nil || !treeModes[e.Mode] {
 			return validation(invalid("Tree", "mode", "invalid", ""))
 		}
 		switch {
@@ -732,7 +809,7 @@ func (h *Hub) createTree(c *reqCtx, r *repo) *reply {
 	if err != nil {
 		return errReply(500, "Server Error", "")
 	}
-	return okReply(201, obj{"sha": tree.String(), "url": c.repoURL(r) + "/git/trees/" + tree.String(), "tree": entries, "truncated": truncated})
+	return created(obj{"sha": tree.String(), "url": c.repoURL(r) + "/git/trees/" + tree.String(), "tree": entries, "truncated": truncated})
 }
 
 func (h *Hub) getBlob(c *reqCtx, r *repo) *reply {
@@ -744,11 +821,17 @@ func (h *Hub) getBlob(c *reqCtx, r *repo) *reply {
 	if err != nil {
 		return notFound()
 	}
+	if mediaParam(c.r.Header.Get("Accept")) == mediaRaw {
+		return rawReply(data)
+	}
 	return okReply(200, obj{"sha": sha, "node_id": nodeID("Blob", int64(len(data))), "size": len(data),
 		"url": c.repoURL(r) + "/git/blobs/" + sha, "content": wrap64(data), "encoding": "base64"})
 }
 
 func (h *Hub) createBlob(c *reqCtx, r *repo) *reply {
+	if r.empty() {
+		return emptyRepo()
+	}
 	var in struct {
 		Content  *string `json:"content"`
 		Encoding string  `json:"encoding"`
@@ -775,7 +858,7 @@ func (h *Hub) createBlob(c *reqCtx, r *repo) *reply {
 	if err != nil {
 		return errReply(500, "Server Error", "")
 	}
-	return okReply(201, obj{"sha": sha.String(), "url": c.repoURL(r) + "/git/blobs/" + sha.String()})
+	return created(obj{"sha": sha.String(), "url": c.repoURL(r) + "/git/blobs/" + sha.String()})
 }
 
 func (h *Hub) getGitCommit(c *reqCtx, r *repo) *reply {
@@ -857,7 +940,7 @@ func (h *Hub) createGitCommit(c *reqCtx, r *repo) *reply {
 		return errReply(500, "Server Error", "")
 	}
 	cm, _ := r.git.Commit(sha)
-	return okReply(201, c.gitCommit(r, cm))
+	return created(c.gitCommit(r, cm))
 }
 
 func (c *reqCtx) refObj(r *repo, name string, sha plumbing.Hash) obj {
@@ -903,7 +986,7 @@ func (h *Hub) createRef(c *reqCtx, r *repo) *reply {
 	if err := r.git.SetRef(in.Ref, sha); err != nil {
 		return errReply(500, "Server Error", "")
 	}
-	return okReply(201, c.refObj(r, in.Ref, sha))
+	return created(c.refObj(r, in.Ref, sha))
 }
 
 func (h *Hub) updateRef(c *reqCtx, r *repo) *reply {
@@ -914,7 +997,9 @@ func (h *Hub) updateRef(c *reqCtx, r *repo) *reply {
 	if bad := decode(c, &in); bad != nil {
 		return bad
 	}
-	name := "refs/" + strings.TrimPrefix(c.p["ref"], "refs/")
+	// The path names a ref below refs/ (heads/x): GitHub reads refs/heads/x there as
+	// refs/refs/heads/x, which does not exist.
+	name := "refs/" + c.p["ref"]
 	cur, err := r.git.Ref(name)
 	if err != nil {
 		return validation(&validationError{Message: "Reference does not exist"})
@@ -1034,8 +1119,25 @@ func (h *Hub) listCheckRuns(c *reqCtx, r *repo) *reply {
 		return validation(&validationError{Message: "No commit found for SHA: " + c.p["ref"]})
 	}
 	q := c.r.URL.Query()
+	filter := q.Get("filter")
+	if filter == "" {
+		filter = "latest"
+	}
+	if filter != "latest" && filter != "all" {
+		return validation(&validationError{Message: "Validation Failed", Errors: []fieldError{{Resource: "CheckRun", Field: "filter", Code: "invalid"}}})
+	}
+	all := r.checks[sha.String()]
+	// latest (GitHub's default) keeps only the most recent run of each name, so a re-run
+	// replaces the run it repeats; all keeps every run. Runs are recorded in order.
+	latest := map[string]*checkRun{}
+	for _, cr := range all {
+		latest[cr.name] = cr
+	}
 	var runs []*checkRun
-	for _, cr := range r.checks[sha.String()] {
+	for _, cr := range all {
+		if filter == "latest" && latest[cr.name] != cr {
+			continue
+		}
 		if n := q.Get("check_name"); n != "" && n != cr.name {
 			continue
 		}

@@ -114,6 +114,8 @@ type Hub struct {
 type tokenInfo struct {
 	Token
 	id int64
+	// installation marks a GitHub App installation token, which GitHub refuses on user endpoints.
+	installation bool
 }
 
 // maxRequestLog bounds the request log so that benchmarks do not grow it without end.

@@ -101,7 +101,7 @@ func TestRateLimitStatusAdmin(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
-	if resp.StatusCode != 429 || resp.Header.Get("X-RateLimit-Resource") != "search" || resp.Header.Get("X-RateLimit-Remaining") != "0" {
+	if resp.StatusCode != 429 || resp.Header.Get("X-RateLimit-Resource") != "code_search" || resp.Header.Get("X-RateLimit-Remaining") != "0" {
 		t.Fatalf("status %d headers %v", resp.StatusCode, resp.Header)
 	}
 }

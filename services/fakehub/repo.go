@@ -51,6 +51,9 @@ type pull struct {
 	headSHA, baseSHA   string // frozen when closed or merged
 	seenPair, donePair [2]string
 	mergeable          bool
+	// testMergeSHA is the test merge commit of donePair while mergeable: GitHub's merge_commit_sha
+	// of an open pull request.
+	testMergeSHA string
 }
 
 func (r *repo) fullName() string { return r.opts.Owner + "/" + r.opts.Name }
@@ -188,13 +191,41 @@ func (r *repo) mergeability(p *pull, compute bool) (*bool, string) {
 			p.seenPair = pair
 			return nil, "unknown"
 		}
-		_, conflicts, err := r.testMerge(plumbing.NewHash(head), plumbing.NewHash(base))
+		tree, conflicts, err := r.testMerge(plumbing.NewHash(head), plumbing.NewHash(base))
 		p.mergeable = err == nil && len(conflicts) == 0
+		p.testMergeSHA = ""
+		if p.mergeable {
+			p.testMergeSHA = r.writeTestMerge(p, tree, plumbing.NewHash(head), plumbing.NewHash(base))
+		}
 		p.donePair = pair
 		p.seenPair = pair
 	}
 	m := p.mergeable
 	return &m, r.mergeState(p, head, base)
+}
+
+// writeTestMerge records the test merge GitHub makes of a mergeable pull request (base first,
+// then head, as refs/pull/N/merge), dated by the later of the two commits so that the same pair
+// always gives the same id; "" if it cannot be written.
+func (r *repo) writeTestMerge(p *pull, tree, head, base plumbing.Hash) string {
+	hc, err := r.git.Commit(head)
+	if err != nil {
+		return ""
+	}
+	bc, err := r.git.Commit(base)
+	if err != nil {
+		return ""
+	}
+	when := hc.Committer.When
+	if bc.Committer.When.After(when) {
+		when = bc.Committer.When
+	}
+	msg := fmt.Sprintf("Merge %s into %s", head, base)
+	sha, err := r.git.WriteCommit(tree, []plumbing.Hash{base, head}, msg, systemSig(when), systemSig(when))
+	if err != nil {
+		return ""
+	}
+	return sha.String()
 }
 
 // mergeabilitySettled reports whether mergeability(p, false) would change nothing.

@@ -62,16 +62,35 @@ func notFound() *reply { return errReply(404, "Not Found", "") }
 func validation(v *validationError) *reply {
 	errs := make([]obj, len(v.Errors))
 	for i, e := range v.Errors {
-		o := obj{"resource": e.Resource, "field": e.Field, "code": e.Code}
+		// GitHub leaves out what does not apply: custom errors name no field.
+		o := obj{"resource": e.Resource, "code": e.Code}
+		if e.Field != "" {
+			o["field"] = e.Field
+		}
 		if e.Message != "" {
 			o["message"] = e.Message
 		}
 		errs[i] = o
 	}
-	return &reply{status: 422, body: obj{"message": v.Message, "errors": errs, "documentation_url": docRest, "status": "422"}}
+	body := obj{"message": v.Message, "documentation_url": docRest, "status": "422"}
+	if len(errs) > 0 {
+		// A ref error is a bare message; GitHub sends no empty errors list.
+		body["errors"] = errs
+	}
+	return &reply{status: 422, body: body}
 }
 
 func okReply(status int, body any) *reply { return &reply{status: status, body: body} }
+
+// created answers 201 with a Location header naming the new object, as GitHub does for git
+// objects and refs: the object's own url.
+func created(body obj) *reply {
+	rep := okReply(201, body)
+	if u, ok := body["url"].(string); ok {
+		rep.setHeader("Location", u)
+	}
+	return rep
+}
 
 // ServeHTTP serves the API under / and /api/v3/, and the admin API under /_fakehub/.
 func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -108,6 +127,9 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 	}
 	resource := "core"
 	switch {
+	case template == "/search/code":
+		// GitHub counts code search in its own bucket, 10 requests a minute.
+		resource = "code_search"
 	case strings.HasPrefix(template, "/search/"):
 		resource = "search"
 	case strings.HasSuffix(template, "/graphql"):
@@ -133,9 +155,13 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 			}
 		}
 		if c.tok == nil {
-			rec.Status = 401
+			// GitHub answers bad credentials with the anonymous limit's headers and counts the
+			// request against it, so a client retrying a revoked token runs into 403s.
+			id, limit, window := h.bucketFor(c, resource)
+			snap, _ := h.limiter.Spend(id, resource, limit, window, 1)
+			rec.Status, rec.Counted = 401, true
 			h.record(rec)
-			h.write(w, r, c, errReply(401, "Bad credentials", docRest), nil)
+			h.write(w, r, c, errReply(401, "Bad credentials", docRest), &snap)
 			return
 		}
 	}
@@ -267,20 +293,59 @@ func clientIP(r *http.Request) string {
 }
 
 // bucketFor picks the rate-limit bucket: per token identity, or per client address when anonymous
-// (60/hour core, 10/minute search, as GitHub grants unauthenticated clients).
+// (60/hour core, 10/minute search, as GitHub grants unauthenticated clients). Resources other than
+// core, search and code_search get GitHub's published limits (rateResources).
 func (h *Hub) bucketFor(c *reqCtx, resource string) (identity string, limit int, window time.Duration) {
 	if c.tok != nil {
 		identity = "user:" + strconv.FormatInt(c.tok.id, 10)
-		if resource == "search" {
+		switch resource {
+		case "search":
 			return identity, h.cfg.SearchLimit, time.Minute
+		case "core":
+			return identity, h.cfg.CoreLimit, time.Hour
 		}
-		return identity, h.cfg.CoreLimit, time.Hour
+	} else {
+		identity = "ip:" + clientIP(c.r)
+		switch resource {
+		case "search":
+			return identity, 10, time.Minute
+		case "core":
+			return identity, 60, time.Hour
+		}
 	}
-	identity = "ip:" + clientIP(c.r)
-	if resource == "search" {
-		return identity, 10, time.Minute
+	for _, rr := range rateResources {
+		if rr.name == resource {
+			if c.tok == nil {
+				return identity, rr.anonymous, rr.window
+			}
+			return identity, rr.authenticated, rr.window
+		}
 	}
-	return identity, 60, time.Hour
+	return identity, h.cfg.CoreLimit, time.Hour
+}
+
+// rateResource is one bucket GET /rate_limit lists.
+type rateResource struct {
+	name                     string
+	authenticated, anonymous int
+	window                   time.Duration
+}
+
+// rateResources are the buckets GitHub's /rate_limit lists beside core and search (its OpenAPI
+// description's rate-limit-overview), with the limits GitHub documents for a user token
+// (docs.github.com, "Rate limits for the REST API"; graphql counts points, here requests).
+// fakehub counts requests in core, search, code_search and graphql; the others are listed unused.
+var rateResources = []rateResource{
+	{"graphql", 5000, 60, time.Hour}, // anonymous GraphQL is refused (401) before it counts
+	{"code_search", 10, 10, time.Minute},
+	{"integration_manifest", 5000, 5000, time.Hour},
+	{"source_import", 100, 100, time.Minute},
+	{"actions_runner_registration", 10000, 10000, time.Hour},
+	{"scim", 15000, 15000, time.Hour},
+	{"dependency_snapshots", 100, 100, time.Minute},
+	{"dependency_sbom", 100, 100, time.Hour},
+	{"code_scanning_autofix", 10, 10, time.Minute},
+	{"copilot_usage_records", 10, 10, time.Minute},
 }
 
 // call runs a route's handler under the hub lock: shared when the route is registered as a reader

@@ -191,8 +191,12 @@ func (c *reqCtx) pullObj(r *repo, p *pull, full bool) obj {
 		return obj{"label": r.opts.Owner + ":" + branch, "ref": branch, "sha": sha, "user": c.user(r.opts.Owner), "repo": c.fullRepo(r)}
 	}
 	var mergeCommit any
-	if p.mergeCommitSHA != "" {
+	switch {
+	case p.mergeCommitSHA != "":
 		mergeCommit = p.mergeCommitSHA
+	case !p.merged && p.state == "open" && p.mergeable && p.testMergeSHA != "" && p.donePair == [2]string{headSHA, baseSHA}:
+		// While GitHub knows the pull request is mergeable, merge_commit_sha is its test merge.
+		mergeCommit = p.testMergeSHA
 	}
 	o := obj{
 		"url": u, "id": p.id, "node_id": pullNodeID(r, p.number), "html_url": html, "diff_url": html + ".diff",
@@ -250,4 +254,21 @@ func (c *reqCtx) linkHeader(page, perPage, total int) string {
 		parts = append(parts, mk(1, "first"), mk(page-1, "prev"))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// privateUser is GET /user's answer: the user object with the profile and plan counters GitHub's
+// private-user schema requires. fakehub keeps no profiles, so they are empty or zero.
+func (c *reqCtx) privateUser(login string) obj {
+	u := c.user(login)
+	profile := obj{
+		"name": login, "company": nil, "blog": "", "location": nil, "email": nil, "hireable": nil, "bio": nil,
+		"public_repos": 0, "public_gists": 0, "followers": 0, "following": 0,
+		"created_at": ts(seedEpoch), "updated_at": ts(seedEpoch),
+		"private_gists": 0, "total_private_repos": 0, "owned_private_repos": 0, "disk_usage": 0, "collaborators": 0,
+		"two_factor_authentication": true,
+	}
+	for k, v := range profile {
+		u[k] = v
+	}
+	return u
 }

@@ -1,0 +1,736 @@
+package fakehub_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"ghops.dev/services/fakehub"
+	"ghops.dev/services/fakehub/fakehubtest"
+	"ghops.dev/services/fakehub/internal/openapisubset"
+)
+
+// serviceOperations are the GitHub operations the GitHub service (services/github/internal/ops
+// and appauth) calls, by the go-github call that makes them. Each must be served and listed in
+// testdata/openapi-operations.txt, so that the conformance test covers it.
+var serviceOperations = map[string]string{
+	"RateLimit.Get":                    "GET /rate_limit",
+	"Users.Get":                        "GET /user",
+	"Search.Repositories":              "GET /search/repositories",
+	"Repositories.Get":                 "GET /repos/{owner}/{repo}",
+	"Repositories.GetReadme":           "GET /repos/{owner}/{repo}/readme",
+	"contents (read_file, list_dir)":   "GET /repos/{owner}/{repo}/contents/{path}",
+	"Repositories.ListCommits":         "GET /repos/{owner}/{repo}/commits",
+	"Repositories.GetCombinedStatus":   "GET /repos/{owner}/{repo}/commits/{ref}/status",
+	"Checks.ListCheckRunsForRef":       "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+	"branches (list_branches)":         "GET /repos/{owner}/{repo}/branches",
+	"Git.GetRef":                       "GET /repos/{owner}/{repo}/git/ref/{ref}",
+	"Git.GetCommit":                    "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
+	"Git.GetTree":                      "GET /repos/{owner}/{repo}/git/trees/{tree_sha}",
+	"Git.GetBlob and the raw blob":     "GET /repos/{owner}/{repo}/git/blobs/{file_sha}",
+	"Git.CreateBlob":                   "POST /repos/{owner}/{repo}/git/blobs",
+	"Git.CreateTree":                   "POST /repos/{owner}/{repo}/git/trees",
+	"Git.CreateCommit":                 "POST /repos/{owner}/{repo}/git/commits",
+	"Git.UpdateRef":                    "PATCH /repos/{owner}/{repo}/git/refs/{ref}",
+	"Git.DeleteRef":                    "DELETE /repos/{owner}/{repo}/git/refs/{ref}",
+	"pulls (list_pull_requests)":       "GET /repos/{owner}/{repo}/pulls",
+	"PullRequests.Create":              "POST /repos/{owner}/{repo}/pulls",
+	"PullRequests.Get":                 "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+	"pull update (update_pr)":          "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
+	"PullRequests.Merge":               "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
+	"appauth installation token":       "POST /app/installations/{installation_id}/access_tokens",
+	"Git.CreateRef (tests, next tool)": "POST /repos/{owner}/{repo}/git/refs",
+}
+
+// notYetServed are the operations the next tools will call that fakehub does not serve yet, each
+// with a request that must still answer 404. When fakehub learns one, this test fails: move it to
+// testdata/openapi-operations.txt, refresh the subset (testdata/README.md) and give it
+// conformance cases.
+var notYetServed = []struct{ op, method, path string }{
+	{"GET /repos/{owner}/{repo}/issues", "GET", "repos/octo-org/hello-world/issues"},
+	{"POST /repos/{owner}/{repo}/issues", "POST", "repos/octo-org/hello-world/issues"},
+	{"GET /repos/{owner}/{repo}/issues/{issue_number}", "GET", "repos/octo-org/hello-world/issues/1"},
+	{"PATCH /repos/{owner}/{repo}/issues/{issue_number}", "PATCH", "repos/octo-org/hello-world/issues/1"},
+	{"GET /repos/{owner}/{repo}/issues/{issue_number}/comments", "GET", "repos/octo-org/hello-world/issues/1/comments"},
+	{"POST /repos/{owner}/{repo}/issues/{issue_number}/comments", "POST", "repos/octo-org/hello-world/issues/1/comments"},
+	{"GET /repos/{owner}/{repo}/labels", "GET", "repos/octo-org/hello-world/labels"},
+	{"POST /repos/{owner}/{repo}/issues/{issue_number}/labels", "POST", "repos/octo-org/hello-world/issues/1/labels"},
+	{"GET /repos/{owner}/{repo}/milestones", "GET", "repos/octo-org/hello-world/milestones"},
+	{"GET /repos/{owner}/{repo}/pulls/{pull_number}/files", "GET", "repos/octo-org/hello-world/pulls/1/files"},
+	{"GET /repos/{owner}/{repo}/compare/{basehead}", "GET", "repos/octo-org/hello-world/compare/main...feature/clean"},
+	{"GET /search/issues", "GET", "search/issues?q=greet"},
+	{"GET /repos/{owner}/{repo}/check-runs/{check_run_id}", "GET", "repos/octo-org/hello-world/check-runs/1"},
+	{"GET /repos/{owner}/{repo}/actions/runs", "GET", "repos/octo-org/hello-world/actions/runs"},
+	{"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", "GET", "repos/octo-org/hello-world/actions/runs/1/jobs"},
+	{"GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", "GET", "repos/octo-org/hello-world/actions/jobs/1/logs"},
+	{"POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun", "POST", "repos/octo-org/hello-world/actions/runs/1/rerun"},
+	{"POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", "POST", "repos/octo-org/hello-world/actions/runs/1/rerun-failed-jobs"},
+}
+
+// notAPI are routes fakehub serves that are no REST operation of GitHub's description: raw
+// downloads (raw.githubusercontent.com's role) and GraphQL, which has no OpenAPI description.
+var notAPI = []string{
+	"GET /raw/{owner}/{repo}/{sha}/{path}",
+	"POST /graphql",
+	"POST /api/graphql",
+}
+
+// rateLimitHeaders are on every API answer GitHub gives, errors included (docs.github.com, "Rate
+// limits for the REST API").
+var rateLimitHeaders = []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Used", "X-RateLimit-Reset", "X-RateLimit-Resource"}
+
+// conformanceCase is one request and what GitHub's description allows as its answer.
+type conformanceCase struct {
+	name   string
+	op     string // "METHOD /template" of testdata/openapi-operations.txt
+	path   string // request path below the API root, query included
+	token  string // "token ..." or "Bearer ..." Authorization, or none
+	accept string
+	body   string
+	status int
+	// undocumented says why GitHub answers a status its description does not list for op; such
+	// answers are checked against GitHub's error shape.
+	undocumented string
+	// raw, when set, is the body a raw media type answer must carry instead of JSON.
+	raw []byte
+	// link requires a Link header (the case asks for one item of several).
+	link bool
+	// then checks what the schema cannot: the fixes of issue 23 in particular.
+	then func(t *testing.T, resp *http.Response, body []byte)
+}
+
+// conformanceFixture is the hub the conformance cases run against: the demo dataset, a
+// repository with a large file and symlinks, and an App installation.
+type conformanceFixture struct {
+	srv      *fakehubtest.Server
+	instTok  string
+	appJWT   string
+	big      []byte
+	conf     string // octo-org/conformance's main head
+	confTree string
+	bigBlob  string
+	main     string // hello-world's main head
+	clean    string // feature/clean's head
+}
+
+func newConformanceFixture(t *testing.T) *conformanceFixture {
+	t.Helper()
+	key := rsaKey(t)
+	s := startHub(t, fakehub.Config{Apps: []fakehub.App{{ID: 42, PublicKey: &key.PublicKey,
+		Installations: []fakehub.Installation{{ID: 7, Repos: map[string]fakehub.Permission{"octo-org/hello-world": fakehub.PermRead}}}}}})
+	f := &conformanceFixture{srv: s}
+	now := time.Now()
+	f.appJWT = appJWT(t, jwt.SigningMethodRS256, key, "42", now.Add(-30*time.Second), now.Add(5*time.Minute))
+	status, body := do(t, http.MethodPost, s.URL+"app/installations/7/access_tokens", "Bearer "+f.appJWT)
+	if status != 201 {
+		t.Fatalf("installation token: %d %v", status, body)
+	}
+	f.instTok, _ = body["token"].(string)
+
+	if err := s.Hub.CreateRepo(fakehub.RepoOptions{Owner: "octo-org", Name: "conformance", DefaultBranch: "main"}); err != nil {
+		t.Fatal(err)
+	}
+	// Over 1 MB: the contents API answers encoding "none" and the raw blob is the way to the bytes.
+	f.big = bytes.Repeat([]byte("0123456789abcdef\n"), 70000)
+	if _, err := s.Hub.Commit("octo-org/conformance", "main", "Add files", map[string]string{
+		"big.txt": string(f.big), "docs/a.md": "# A\n", "docs/b.md": "# B\n",
+	}); err != nil {
+		t.Fatal(err)
+	}
+	head, err := s.Hub.BranchSHA("octo-org/conformance", "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Symlinks are made through the API, as a client would: a tree with mode 120000 entries.
+	_, cm := do2(t, s, "GET", "repos/octo-org/conformance/git/commits/"+head, "", writer)
+	base := cm["tree"].(map[string]any)["sha"].(string)
+	_, tree := do2(t, s, "POST", "repos/octo-org/conformance/git/trees", fmt.Sprintf(`{"base_tree":%q,"tree":[
+		{"path":"link-to-file","mode":"120000","type":"blob","content":"docs/a.md"},
+		{"path":"docs/up","mode":"120000","type":"blob","content":"../big.txt"},
+		{"path":"link-outside","mode":"120000","type":"blob","content":"../../etc/passwd"},
+		{"path":"link-to-dir","mode":"120000","type":"blob","content":"docs"}]}`, base), writer)
+	f.confTree = tree["sha"].(string)
+	_, commit := do2(t, s, "POST", "repos/octo-org/conformance/git/commits",
+		fmt.Sprintf(`{"message":"Add symlinks","tree":%q,"parents":[%q]}`, f.confTree, head), writer)
+	f.conf = commit["sha"].(string)
+	if st, b := do2(t, s, "PATCH", "repos/octo-org/conformance/git/refs/heads/main", fmt.Sprintf(`{"sha":%q,"force":false}`, f.conf), writer); st != 200 {
+		t.Fatalf("update ref: %d %v", st, b)
+	}
+	_, blobs := do2(t, s, "GET", "repos/octo-org/conformance/contents/big.txt", "", writer)
+	f.bigBlob = blobs["sha"].(string)
+	if f.main, err = s.Hub.BranchSHA("octo-org/hello-world", "main"); err != nil {
+		t.Fatal(err)
+	}
+	if f.clean, err = s.Hub.BranchSHA("octo-org/hello-world", "feature/clean"); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// do2 sends one JSON request with a token and decodes an object answer.
+func do2(t *testing.T, s *fakehubtest.Server, method, path, body, token string) (int, map[string]any) {
+	t.Helper()
+	req, err := http.NewRequest(method, s.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "token "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out map[string]any
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	if resp.StatusCode >= 300 {
+		t.Fatalf("%s %s: %d %v", method, path, resp.StatusCode, out)
+	}
+	return resp.StatusCode, out
+}
+
+func (f *conformanceFixture) cases() []conformanceCase {
+	w, ro, inst := "token "+writer, "token "+readOnly, "token "+f.instTok
+	const hw = "repos/octo-org/hello-world/"
+	const cf = "repos/octo-org/conformance/"
+	const empty = "repos/octo-org/empty/"
+	missingSHA := strings.Repeat("0", 40)
+	return []conformanceCase{
+		{name: "rate limit", op: "GET /rate_limit", path: "rate_limit", token: w, status: 200, then: rateLimitResources},
+		{name: "rate limit, bad credentials", op: "GET /rate_limit", path: "rate_limit", token: "token revoked", status: 401,
+			undocumented: "GitHub answers bad credentials 401 on every operation"},
+
+		{name: "user", op: "GET /user", path: "user", token: w, status: 200},
+		{name: "user without a token", op: "GET /user", path: "user", status: 401},
+		{name: "user with an installation token", op: "GET /user", path: "user", token: inst, status: 403,
+			then: wantMessage("Resource not accessible by integration")},
+
+		{name: "search repositories", op: "GET /search/repositories", path: "search/repositories?q=greeter", token: w, status: 200},
+		{name: "search repositories without q", op: "GET /search/repositories", path: "search/repositories", token: w, status: 422},
+		{name: "search code", op: "GET /search/code", path: "search/code?q=Hello+repo:octo-org/hello-world", token: w, status: 200,
+			then: wantHeader("X-RateLimit-Resource", "code_search")},
+		{name: "search code without q", op: "GET /search/code", path: "search/code", token: w, status: 422},
+
+		{name: "repository", op: "GET /repos/{owner}/{repo}", path: "repos/octo-org/hello-world", token: w, status: 200},
+		{name: "repository it cannot see", op: "GET /repos/{owner}/{repo}", path: "repos/octo-org/secret", token: ro, status: 404},
+		{name: "readme", op: "GET /repos/{owner}/{repo}/readme", path: hw + "readme", token: w, status: 200},
+		{name: "readme of an empty repository", op: "GET /repos/{owner}/{repo}/readme", path: empty + "readme", token: w, status: 404},
+
+		{name: "contents of a file", op: "GET /repos/{owner}/{repo}/contents/{path}", path: hw + "contents/go.mod", token: w, status: 200},
+		{name: "contents of a directory", op: "GET /repos/{owner}/{repo}/contents/{path}", path: hw + "contents/cmd", token: w, status: 200},
+		{name: "contents of the root, object media type", op: "GET /repos/{owner}/{repo}/contents/{path}", path: hw + "contents/",
+			token: w, accept: "application/vnd.github.object", status: 200, then: wantEntries},
+		{name: "contents of a directory, object media type", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/docs",
+			token: w, accept: "application/vnd.github.object+json", status: 200, then: wantEntries},
+		{name: "contents of a file, raw", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/docs/a.md",
+			token: w, accept: "application/vnd.github.raw", status: 200, raw: []byte("# A\n")},
+		{name: "contents of a file, raw+json", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/docs/b.md",
+			token: w, accept: "application/vnd.github.raw+json", status: 200, raw: []byte("# B\n")},
+		{name: "contents of a large file", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/big.txt", token: w, status: 200,
+			then: wantFields(map[string]any{"encoding": "none", "content": "", "size": float64(len(f.big))})},
+		{name: "contents of a large file, raw", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/big.txt",
+			token: w, accept: "application/vnd.github.raw", status: 200, raw: f.big},
+		{name: "symlink to a file", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/link-to-file", token: w, status: 200,
+			then: wantFields(map[string]any{"type": "file", "path": "docs/a.md", "content": "IyBBCg==\n"})},
+		{name: "symlink to a file above it", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/docs/up", token: w, status: 200,
+			then: wantFields(map[string]any{"type": "file", "path": "big.txt", "encoding": "none"})},
+		{name: "symlink to a file, raw", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/link-to-file",
+			token: w, accept: "application/vnd.github.raw", status: 200, raw: []byte("# A\n")},
+		{name: "symlink out of the repository", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/link-outside", token: w, status: 200,
+			then: wantFields(map[string]any{"type": "symlink", "target": "../../etc/passwd", "path": "link-outside"})},
+		{name: "symlink to a directory", op: "GET /repos/{owner}/{repo}/contents/{path}", path: cf + "contents/link-to-dir", token: w, status: 200,
+			then: wantFields(map[string]any{"type": "symlink", "target": "docs"})},
+		{name: "contents of a missing path", op: "GET /repos/{owner}/{repo}/contents/{path}", path: hw + "contents/nope", token: w, status: 404},
+
+		{name: "tree, recursive", op: "GET /repos/{owner}/{repo}/git/trees/{tree_sha}", path: cf + "git/trees/main?recursive=1", token: w, status: 200,
+			then: wantFields(map[string]any{"truncated": false})},
+		{name: "tree of a missing sha", op: "GET /repos/{owner}/{repo}/git/trees/{tree_sha}", path: hw + "git/trees/" + missingSHA, token: w, status: 404},
+		{name: "tree of an empty repository", op: "GET /repos/{owner}/{repo}/git/trees/{tree_sha}", path: empty + "git/trees/main", token: w, status: 409},
+		{name: "create tree", op: "POST /repos/{owner}/{repo}/git/trees", path: hw + "git/trees", token: w, status: 201,
+			body: `{"tree":[{"path":"a.txt","mode":"100644","type":"blob","content":"a\n"}]}`},
+		{name: "create tree with a bad mode", op: "POST /repos/{owner}/{repo}/git/trees", path: hw + "git/trees", token: w, status: 422,
+			body: `{"tree":[{"path":"a.txt","mode":"777","type":"blob","content":"a\n"}]}`},
+		{name: "create tree without write access", op: "POST /repos/{owner}/{repo}/git/trees", path: hw + "git/trees", token: ro, status: 403,
+			body: `{"tree":[{"path":"a.txt","mode":"100644","type":"blob","content":"a\n"}]}`},
+		{name: "create tree in an empty repository", op: "POST /repos/{owner}/{repo}/git/trees", path: empty + "git/trees", token: w, status: 409,
+			body: `{"tree":[{"path":"a.txt","mode":"100644","type":"blob","content":"a\n"}]}`},
+
+		{name: "blob", op: "GET /repos/{owner}/{repo}/git/blobs/{file_sha}", path: cf + "git/blobs/" + f.bigBlob, token: w, status: 200},
+		{name: "blob, raw", op: "GET /repos/{owner}/{repo}/git/blobs/{file_sha}", path: cf + "git/blobs/" + f.bigBlob,
+			token: w, accept: "application/vnd.github.raw", status: 200, raw: f.big},
+		{name: "blob, raw+json", op: "GET /repos/{owner}/{repo}/git/blobs/{file_sha}", path: cf + "git/blobs/" + f.bigBlob,
+			token: w, accept: "application/vnd.github.raw+json", status: 200, raw: f.big},
+		{name: "missing blob", op: "GET /repos/{owner}/{repo}/git/blobs/{file_sha}", path: hw + "git/blobs/" + missingSHA, token: w, status: 404},
+		{name: "create blob", op: "POST /repos/{owner}/{repo}/git/blobs", path: hw + "git/blobs", token: w, status: 201, body: `{"content":"aGk=","encoding":"base64"}`},
+		{name: "create blob with a bad encoding", op: "POST /repos/{owner}/{repo}/git/blobs", path: hw + "git/blobs", token: w, status: 422,
+			body: `{"content":"hi","encoding":"rot13"}`, then: noEmptyField},
+		{name: "create blob without write access", op: "POST /repos/{owner}/{repo}/git/blobs", path: hw + "git/blobs", token: ro, status: 403, body: `{"content":"hi"}`},
+		{name: "create blob in an empty repository", op: "POST /repos/{owner}/{repo}/git/blobs", path: empty + "git/blobs", token: w, status: 409,
+			body: `{"content":"hi"}`, then: wantMessage("Git Repository is empty.")},
+
+		{name: "commit", op: "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", path: hw + "git/commits/" + f.main, token: w, status: 200},
+		{name: "missing commit", op: "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", path: hw + "git/commits/" + missingSHA, token: w, status: 404},
+		{name: "commit in an empty repository", op: "GET /repos/{owner}/{repo}/git/commits/{commit_sha}", path: empty + "git/commits/" + missingSHA, token: w, status: 409},
+		{name: "create commit", op: "POST /repos/{owner}/{repo}/git/commits", path: cf + "git/commits", token: w, status: 201,
+			body: fmt.Sprintf(`{"message":"again","tree":%q,"parents":[%q]}`, f.confTree, f.conf)},
+		{name: "create commit of a missing tree", op: "POST /repos/{owner}/{repo}/git/commits", path: cf + "git/commits", token: w, status: 422,
+			body: fmt.Sprintf(`{"message":"again","tree":%q}`, missingSHA), then: noEmptyField},
+
+		{name: "ref", op: "GET /repos/{owner}/{repo}/git/ref/{ref}", path: hw + "git/ref/heads/feature/clean", token: w, status: 200},
+		{name: "missing ref", op: "GET /repos/{owner}/{repo}/git/ref/{ref}", path: hw + "git/ref/heads/nope", token: w, status: 404},
+		{name: "ref in an empty repository", op: "GET /repos/{owner}/{repo}/git/ref/{ref}", path: empty + "git/ref/heads/main", token: w, status: 409},
+		{name: "create ref", op: "POST /repos/{owner}/{repo}/git/refs", path: cf + "git/refs", token: w, status: 201,
+			body: fmt.Sprintf(`{"ref":"refs/heads/conformance","sha":%q}`, f.conf)},
+		{name: "create an existing ref", op: "POST /repos/{owner}/{repo}/git/refs", path: cf + "git/refs", token: w, status: 422,
+			body: fmt.Sprintf(`{"ref":"refs/heads/main","sha":%q}`, f.conf), then: wantMessage("Reference already exists")},
+		{name: "update ref", op: "PATCH /repos/{owner}/{repo}/git/refs/{ref}", path: cf + "git/refs/heads/conformance", token: w, status: 200,
+			body: fmt.Sprintf(`{"sha":%q,"force":false}`, f.conf)},
+		{name: "update a fully qualified ref", op: "PATCH /repos/{owner}/{repo}/git/refs/{ref}", path: cf + "git/refs/refs/heads/conformance", token: w, status: 422,
+			body: fmt.Sprintf(`{"sha":%q,"force":true}`, f.conf), then: wantMessage("Reference does not exist")},
+		{name: "update ref, not a fast forward", op: "PATCH /repos/{owner}/{repo}/git/refs/{ref}", path: hw + "git/refs/heads/feature/clean", token: w, status: 422,
+			body: fmt.Sprintf(`{"sha":%q,"force":false}`, f.main), then: wantMessage("Update is not a fast forward")},
+		{name: "delete ref", op: "DELETE /repos/{owner}/{repo}/git/refs/{ref}", path: cf + "git/refs/heads/conformance", token: w, status: 204},
+		{name: "delete a missing ref", op: "DELETE /repos/{owner}/{repo}/git/refs/{ref}", path: cf + "git/refs/heads/conformance", token: w, status: 422},
+
+		{name: "commits, one a page", op: "GET /repos/{owner}/{repo}/commits", path: hw + "commits?per_page=1", token: w, status: 200, link: true},
+		{name: "commits of a missing ref", op: "GET /repos/{owner}/{repo}/commits", path: hw + "commits?sha=nope", token: w, status: 404},
+		{name: "commits of an empty repository", op: "GET /repos/{owner}/{repo}/commits", path: empty + "commits", token: w, status: 409},
+		{name: "check runs", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: hw + "commits/feature/clean/check-runs", token: w, status: 200},
+		{name: "check runs, all", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: hw + "commits/feature/clean/check-runs?filter=all", token: w, status: 200},
+		{name: "check runs, unknown filter", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: hw + "commits/main/check-runs?filter=some", token: w, status: 422,
+			undocumented: "the description lists only 200; GitHub refuses a value outside filter's enum with 422", then: noEmptyField},
+		{name: "check runs of a missing repository", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: "repos/octo-org/nope/commits/main/check-runs", token: w, status: 404,
+			undocumented: "the description lists only 200; GitHub answers a repository it cannot see 404 everywhere"},
+		{name: "combined status", op: "GET /repos/{owner}/{repo}/commits/{ref}/status", path: hw + "commits/main/status", token: w, status: 200},
+		{name: "combined status of a missing ref", op: "GET /repos/{owner}/{repo}/commits/{ref}/status", path: hw + "commits/nope/status", token: w, status: 404},
+
+		{name: "branches", op: "GET /repos/{owner}/{repo}/branches", path: hw + "branches?per_page=1", token: w, status: 200, link: true},
+		{name: "branches of a missing repository", op: "GET /repos/{owner}/{repo}/branches", path: "repos/octo-org/nope/branches", token: w, status: 404},
+		{name: "branch", op: "GET /repos/{owner}/{repo}/branches/{branch}", path: hw + "branches/feature/clean", token: w, status: 200},
+		{name: "missing branch", op: "GET /repos/{owner}/{repo}/branches/{branch}", path: hw + "branches/nope", token: w, status: 404},
+
+		{name: "pull requests", op: "GET /repos/{owner}/{repo}/pulls", path: hw + "pulls?per_page=1", token: w, status: 200, link: true},
+		{name: "pull requests in a bad state", op: "GET /repos/{owner}/{repo}/pulls", path: hw + "pulls?state=nope", token: w, status: 422, then: noEmptyField},
+		{name: "create pull request", op: "POST /repos/{owner}/{repo}/pulls", path: cf + "pulls", token: w, status: 201,
+			body: `{"title":"t","head":"feature/x","base":"main"}`, then: nil},
+		{name: "create pull request without commits", op: "POST /repos/{owner}/{repo}/pulls", path: hw + "pulls", token: w, status: 422,
+			body: `{"title":"t","head":"main","base":"main"}`, then: noEmptyField},
+		{name: "create pull request without write access", op: "POST /repos/{owner}/{repo}/pulls", path: hw + "pulls", token: ro, status: 403,
+			body: `{"title":"t","head":"feature/clean","base":"main"}`},
+		{name: "mergeable pull request", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/1", token: w, status: 200, then: wantTestMerge},
+		{name: "conflicting pull request", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/2", token: w, status: 200,
+			then: wantFields(map[string]any{"mergeable": false, "merge_commit_sha": nil})},
+		{name: "missing pull request", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/99", token: w, status: 404},
+		{name: "update pull request", op: "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/2", token: w, status: 200, body: `{"title":"Greet casually"}`},
+		{name: "update pull request to a bad state", op: "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/2", token: w, status: 422,
+			body: `{"state":"merged"}`, then: noEmptyField},
+		{name: "update pull request without write access", op: "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/2", token: ro, status: 403, body: `{"title":"x"}`},
+		{name: "merge a conflicting pull request", op: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", path: hw + "pulls/2/merge", token: w, status: 405, body: `{}`},
+		{name: "merge with a stale head", op: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", path: hw + "pulls/1/merge", token: w, status: 409,
+			body: fmt.Sprintf(`{"sha":%q}`, f.main)},
+		{name: "merge a missing pull request", op: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", path: hw + "pulls/99/merge", token: w, status: 404, body: `{}`},
+		{name: "merge without write access", op: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", path: hw + "pulls/1/merge", token: ro, status: 403, body: `{}`},
+		{name: "not merged yet", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/merge", path: hw + "pulls/1/merge", token: w, status: 404},
+		{name: "merge", op: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", path: hw + "pulls/1/merge", token: w, status: 200,
+			body: fmt.Sprintf(`{"sha":%q}`, f.clean)},
+		{name: "merged", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/merge", path: hw + "pulls/1/merge", token: w, status: 204},
+
+		{name: "installation token", op: "POST /app/installations/{installation_id}/access_tokens", path: "app/installations/7/access_tokens",
+			token: "Bearer " + f.appJWT, status: 201},
+		{name: "installation token without a JWT", op: "POST /app/installations/{installation_id}/access_tokens", path: "app/installations/7/access_tokens", status: 401},
+	}
+}
+
+// TestConformance sends every case to fakehub and checks status, headers and body against
+// GitHub's OpenAPI description (testdata/openapi-subset.json), in order: later cases see what
+// earlier ones wrote.
+func TestConformance(t *testing.T) {
+	c := loadContract(t)
+	f := newConformanceFixture(t)
+	// feature/x on the conformance repository, for the pull request case.
+	if _, err := f.srv.Hub.Commit("octo-org/conformance", "feature/x", "x", map[string]string{"x.txt": "x\n"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range f.cases() {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest(strings.Fields(tc.op)[0], f.srv.URL+tc.path, strings.NewReader(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.token != "" {
+				req.Header.Set("Authorization", tc.token)
+			}
+			if tc.accept != "" {
+				req.Header.Set("Accept", tc.accept)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %s", resp.StatusCode, tc.status, body)
+			}
+			c.conform(t, tc, resp, body)
+			if tc.then != nil {
+				tc.then(t, resp, body)
+			}
+		})
+	}
+}
+
+// conform checks one answer against the description of tc.op.
+func (c *contract) conform(t testing.TB, tc conformanceCase, resp *http.Response, body []byte) {
+	t.Helper()
+	method, tmpl, _ := strings.Cut(tc.op, " ")
+	op, ok := c.paths[tmpl].(map[string]any)[strings.ToLower(method)].(map[string]any)
+	if !ok {
+		t.Errorf("%s is not in testdata/openapi-subset.json", tc.op)
+		return
+	}
+	for _, h := range rateLimitHeaders {
+		v := resp.Header.Get(h)
+		if _, err := strconv.Atoi(v); v == "" || err != nil && h != "X-RateLimit-Resource" {
+			t.Errorf("header %s = %q, want GitHub's rate-limit header on every answer", h, v)
+		}
+	}
+	documented, isDocumented := op["responses"].(map[string]any)[strconv.Itoa(resp.StatusCode)].(map[string]any)
+	switch {
+	case isDocumented && tc.undocumented != "":
+		t.Errorf("status %d is documented for %s; drop the case's undocumented reason", resp.StatusCode, tc.op)
+	case !isDocumented && tc.undocumented == "":
+		t.Errorf("status %d is not documented for %s: %s", resp.StatusCode, tc.op, body)
+		return
+	}
+	if content, _ := documented["content"].(map[string]any); resp.StatusCode >= 400 && (!isDocumented || len(content) > 0) {
+		checkBasicError(t, method, tc.path, resp.StatusCode, body)
+		checkErrorList(t, body)
+	}
+	if !isDocumented {
+		return
+	}
+	// Headers the description declares for this answer. Link is only sent when there is another
+	// page, so it is required where the case asks for one.
+	headers, _ := documented["headers"].(map[string]any)
+	for h := range headers {
+		if strings.EqualFold(h, "Link") && !tc.link {
+			continue
+		}
+		if resp.Header.Get(h) == "" {
+			t.Errorf("header %s missing; the description declares it for %d", h, resp.StatusCode)
+		}
+	}
+	if tc.link && resp.Header.Get("Link") == "" {
+		t.Errorf("no Link header on a page of several")
+	}
+	content, _ := documented["content"].(map[string]any)
+	if len(content) == 0 {
+		return
+	}
+	mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil {
+		t.Errorf("Content-Type %q: %v", resp.Header.Get("Content-Type"), err)
+		return
+	}
+	if tc.raw != nil {
+		// The raw media type (docs.github.com, "Media types") is outside the description.
+		if mt != "application/vnd.github.raw" {
+			t.Errorf("Content-Type %q, want application/vnd.github.raw", mt)
+			return
+		}
+		if !bytes.Equal(body, tc.raw) {
+			t.Errorf("raw body of %d bytes differs from the %d wanted (starts %q)", len(body), len(tc.raw), body[:min(len(body), 40)])
+			return
+		}
+		return
+	}
+	want := "application/json"
+	if _, ok := content[tc.accept]; ok && tc.accept != "" {
+		want = tc.accept // an alternative representation the description documents
+	} else if strings.HasSuffix(tc.accept, "+json") {
+		if _, ok := content[strings.TrimSuffix(tc.accept, "+json")]; ok {
+			want = strings.TrimSuffix(tc.accept, "+json")
+		}
+	}
+	if mt != "application/json" {
+		t.Errorf("Content-Type %q, want application/json", mt)
+	}
+	s, has, err := c.schemaFor(method, tmpl, resp.StatusCode, want)
+	if err != nil {
+		t.Errorf("schema: %v", err)
+		return
+	}
+	if !has {
+		t.Errorf("no %s schema for %s %d", want, tc.op, resp.StatusCode)
+		return
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	if err != nil {
+		t.Errorf("body is not JSON: %v", err)
+		return
+	}
+	if err := s.Validate(inst); err != nil {
+		t.Errorf("%s %d does not match the %s schema: %v", tc.op, resp.StatusCode, want, err)
+	}
+	if resp.StatusCode == http.StatusCreated {
+		if loc, u := resp.Header.Get("Location"), fieldOf(body, "url"); u != nil && loc != u {
+			t.Errorf("Location %q, want the new object's url %v", loc, u)
+		}
+	}
+}
+
+// checkErrorList holds 422 bodies to what GitHub sends: an errors list only when it has items,
+// and no item naming an empty field.
+func checkErrorList(t testing.TB, body []byte) {
+	t.Helper()
+	var e struct {
+		Errors *[]map[string]any `json:"errors"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil || e.Errors == nil {
+		return
+	}
+	if len(*e.Errors) == 0 {
+		t.Errorf("empty errors list: %s", body)
+	}
+	for _, item := range *e.Errors {
+		if f, ok := item["field"]; ok && f == "" {
+			t.Errorf(`error item with "field": "": %s`, body)
+		}
+	}
+}
+
+func fieldOf(body []byte, name string) any {
+	var m map[string]any
+	if json.Unmarshal(body, &m) != nil {
+		return nil
+	}
+	return m[name]
+}
+
+func wantMessage(msg string) func(*testing.T, *http.Response, []byte) {
+	return func(t *testing.T, _ *http.Response, body []byte) {
+		t.Helper()
+		if got := fieldOf(body, "message"); got != msg {
+			t.Errorf("message %v, want %q", got, msg)
+		}
+	}
+}
+
+func wantHeader(name, value string) func(*testing.T, *http.Response, []byte) {
+	return func(t *testing.T, resp *http.Response, _ []byte) {
+		t.Helper()
+		if got := resp.Header.Get(name); got != value {
+			t.Errorf("%s = %q, want %q", name, got, value)
+		}
+	}
+}
+
+func wantFields(want map[string]any) func(*testing.T, *http.Response, []byte) {
+	return func(t *testing.T, _ *http.Response, body []byte) {
+		t.Helper()
+		for k, v := range want {
+			if got := fieldOf(body, k); got != v {
+				t.Errorf("%s = %#v, want %#v", k, got, v)
+			}
+		}
+	}
+}
+
+func noEmptyField(t *testing.T, _ *http.Response, body []byte) {
+	t.Helper()
+	if bytes.Contains(body, []byte(`"field":""`)) {
+		t.Errorf(`"field":"" in %s`, body)
+	}
+}
+
+func wantEntries(t *testing.T, _ *http.Response, body []byte) {
+	t.Helper()
+	var o struct {
+		Type    string `json:"type"`
+		Entries []any  `json:"entries"`
+	}
+	if err := json.Unmarshal(body, &o); err != nil || o.Type != "dir" || len(o.Entries) == 0 {
+		t.Errorf("want a dir object with entries, got %.200s (%v)", body, err)
+	}
+}
+
+// wantTestMerge: while a pull request is mergeable, merge_commit_sha names its test merge, a
+// commit whose parents are the base and the head.
+func wantTestMerge(t *testing.T, _ *http.Response, body []byte) {
+	t.Helper()
+	var p struct {
+		Mergeable *bool   `json:"mergeable"`
+		SHA       *string `json:"merge_commit_sha"`
+		Head      struct{ SHA string }
+		Base      struct{ SHA string }
+	}
+	if err := json.Unmarshal(body, &p); err != nil || p.Mergeable == nil || !*p.Mergeable || p.SHA == nil {
+		t.Fatalf("want mergeable with a merge_commit_sha: %.300s (%v)", body, err)
+	}
+	if *p.SHA == p.Head.SHA || *p.SHA == p.Base.SHA {
+		t.Fatalf("merge_commit_sha %s is a branch head, not a test merge", *p.SHA)
+	}
+}
+
+// rateLimitResources: /rate_limit lists every resource the description's schema names.
+func rateLimitResources(t *testing.T, _ *http.Response, body []byte) {
+	t.Helper()
+	c := theContract
+	schema := c.paths["/rate_limit"].(map[string]any)["get"].(map[string]any)["responses"].(map[string]any)["200"].(map[string]any)["content"].(map[string]any)["application/json"].(map[string]any)["schema"].(map[string]any)
+	props := schema["properties"].(map[string]any)["resources"].(map[string]any)["properties"].(map[string]any)
+	var got struct {
+		Resources map[string]struct{ Limit, Remaining int } `json:"resources"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	for name := range props {
+		r, ok := got.Resources[name]
+		if !ok {
+			t.Errorf("resource %s missing", name)
+			continue
+		}
+		if r.Limit <= 0 {
+			t.Errorf("resource %s has limit %d", name, r.Limit)
+		}
+	}
+	if got.Resources["code_search"].Limit != 10 || got.Resources["search"].Limit == 10 && got.Resources["core"].Limit > 60 {
+		t.Errorf("code_search limit %d, search %d: want code search in its own bucket of 10", got.Resources["code_search"].Limit, got.Resources["search"].Limit)
+	}
+}
+
+// TestConformanceCoverage: every API route fakehub serves is listed in
+// testdata/openapi-operations.txt and has a success and an error case; every operation the
+// service calls is served; the next tools' operations are not served yet.
+func TestConformanceCoverage(t *testing.T) {
+	data, err := os.ReadFile("testdata/openapi-operations.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops, err := openapisubset.ReadOperations(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, op := range ops {
+		listed[op.String()] = true
+	}
+	f := newConformanceFixture(t)
+	served := fakehub.Routes(f.srv.Hub)
+	t.Run("served routes are listed", func(t *testing.T) {
+		for _, r := range served {
+			if !listed[r] && !slices.Contains(notAPI, r) {
+				t.Errorf("fakehub serves %s, which testdata/openapi-operations.txt does not list", r)
+			}
+		}
+		for op := range listed {
+			if !slices.Contains(served, op) {
+				t.Errorf("%s is listed but not served", op)
+			}
+		}
+	})
+	t.Run("each operation has a success and an error case", func(t *testing.T) {
+		ok, bad := map[string]bool{}, map[string]bool{}
+		for _, tc := range f.cases() {
+			if !listed[tc.op] {
+				t.Errorf("case %q: %s is not listed", tc.name, tc.op)
+			}
+			if tc.status < 400 {
+				ok[tc.op] = true
+			} else {
+				bad[tc.op] = true
+			}
+		}
+		for op := range listed {
+			if !ok[op] || !bad[op] {
+				t.Errorf("%s: success case %v, error case %v", op, ok[op], bad[op])
+			}
+		}
+	})
+	t.Run("the service's operations are served", func(t *testing.T) {
+		for call, op := range serviceOperations {
+			if !listed[op] {
+				t.Errorf("the service's %s calls %s, which fakehub does not serve", call, op)
+			}
+		}
+	})
+	for _, n := range notYetServed {
+		t.Run("not yet served: "+n.op, func(t *testing.T) {
+			req, err := http.NewRequest(n.method, f.srv.URL+n.path, strings.NewReader("{}"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Authorization", "token "+writer)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusNotFound {
+				t.Fatalf("%s answers %d: fakehub serves it now, so list it in testdata/openapi-operations.txt and give it conformance cases", n.op, resp.StatusCode)
+			}
+		})
+	}
+}
+
+// TestConformanceCheckerRejects shows conform can fail: each answer breaks one rule.
+func TestConformanceCheckerRejects(t *testing.T) {
+	c := loadContract(t)
+	okHeaders := func() http.Header {
+		h := http.Header{"Content-Type": {"application/json; charset=utf-8"}}
+		for _, n := range rateLimitHeaders {
+			h.Set(n, "1")
+		}
+		h.Set("X-RateLimit-Resource", "core")
+		return h
+	}
+	blob := `{"sha":"a","url":"http://x/repos/o/r/git/blobs/a"}`
+	tests := []struct {
+		name   string
+		tc     conformanceCase
+		status int
+		header func(http.Header)
+		body   string
+	}{
+		{"no Location on a 201", conformanceCase{op: "POST /repos/{owner}/{repo}/git/blobs"}, 201, func(h http.Header) {}, blob},
+		{"Location elsewhere", conformanceCase{op: "POST /repos/{owner}/{repo}/git/blobs"}, 201, func(h http.Header) { h.Set("Location", "http://x/other") }, blob},
+		{"no rate-limit headers", conformanceCase{op: "POST /repos/{owner}/{repo}/git/blobs"}, 201, func(h http.Header) {
+			h.Set("Location", "http://x/repos/o/r/git/blobs/a")
+			h.Del("X-RateLimit-Used")
+		}, blob},
+		{"body off the schema", conformanceCase{op: "POST /repos/{owner}/{repo}/git/blobs"}, 201, func(h http.Header) { h.Set("Location", "http://x/repos/o/r/git/blobs/a") }, `{"sha":"a"}`},
+		{"undocumented status", conformanceCase{op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs"}, 404, func(h http.Header) {}, `{"message":"Not Found","documentation_url":"d","status":"404"}`},
+		{"empty errors list", conformanceCase{op: "POST /repos/{owner}/{repo}/git/refs"}, 422, func(h http.Header) {}, `{"message":"m","documentation_url":"d","status":"422","errors":[]}`},
+		{"empty field", conformanceCase{op: "POST /repos/{owner}/{repo}/git/refs"}, 422, func(h http.Header) {}, `{"message":"m","documentation_url":"d","status":"422","errors":[{"resource":"Ref","field":"","code":"custom"}]}`},
+		{"JSON where raw was asked", conformanceCase{op: "GET /repos/{owner}/{repo}/git/blobs/{file_sha}", raw: []byte("hi")}, 200, func(h http.Header) {}, `{"sha":"a"}`},
+		{"no Link on a page of several", conformanceCase{op: "GET /repos/{owner}/{repo}/branches", link: true}, 200, func(h http.Header) {}, `[]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := okHeaders()
+			tc.header(h)
+			resp := &http.Response{StatusCode: tc.status, Header: h}
+			rec := &recordingTB{TB: t}
+			c.conform(rec, tc.tc, resp, []byte(tc.body))
+			failed := rec.failed
+			if !failed {
+				t.Fatalf("conform accepted it")
+			}
+		})
+	}
+}
