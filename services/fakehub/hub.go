@@ -2,6 +2,11 @@
 // git objects and merges, tokens with per-repository permissions, GitHub's error bodies and rate
 // limits, ETags and paging, fault injection and request accounting. Start it in-process with New and
 // serve it with any http.Server (or fakehubtest.Start), or run cmd/fakehub.
+//
+// Its answers are held to GitHub's own OpenAPI description: the conformance test
+// (conformance_test.go) checks status, headers and body of every operation it serves against
+// testdata/openapi-subset.json, which cmd/openapi-subset cuts out of the npm package
+// @octokit/openapi (testdata/README.md).
 package fakehub
 
 import (
@@ -65,7 +70,8 @@ type Fault struct {
 }
 
 // Config configures a Hub. Zero values select defaults: CoreLimit 5000/hour, SearchLimit 30/minute,
-// Now time.Now, Logger discarding. AdminToken empty disables the /_fakehub/ admin endpoints.
+// Now time.Now, Logger discarding. AdminToken empty disables the /_fakehub/ admin endpoints. Code
+// search is not in SearchLimit's bucket: as on GitHub it has its own, code_search, of 10 a minute.
 type Config struct {
 	Tokens []Token
 	// Apps are the GitHub Apps whose installations may get tokens (apps.go).

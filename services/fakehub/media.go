@@ -55,7 +55,7 @@ func symlinkTarget(linkPath, text string) (string, bool) {
 		return "", false
 	}
 	p := path.Join(path.Dir(linkPath), text)
-	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
+	if p == "." || p == ".." || strings.HasPrefix(p, "../") || strings.HasPrefix(p, "/") {
 		return "", false
 	}
 	return p, true

@@ -50,6 +50,7 @@ var rpcCases = []struct {
 	{"invalid_params_required", call("1", "search", `{}`)},
 	{"invalid_params_many", call("1", "search", `{"query":"`+strings.Repeat("q", 257)+`","page":0,"extra":true}`)},
 	{"invalid_params_wrapped", call("1", "get_pr_mergeability", `{"input":{"repo":"not a repo","prNumber":"2"}}`)},
+	{"invalid_params_ref_name", call("1", "apply_patch", `{"repo":"octo-org/hello-world","branch":"a/../../../../octo-org/secret/git/ref/heads/main","message":"m","patch":"p"}`)},
 	{"permission_denied", fetch("1", "o/denied")},
 	{"not_found", fetch("1", "o/missing")},
 	{"github_validation", fetch("1", "o/unprocessable")},

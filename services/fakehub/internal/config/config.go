@@ -56,7 +56,7 @@ type Config struct {
 	// (flag -core-limit, env FAKEHUB_CORE_LIMIT).
 	CoreLimit int
 	// SearchLimit is the search requests per minute per token; 0 (the default) means 30
-	// (flag -search-limit, env FAKEHUB_SEARCH_LIMIT).
+	// (flag -search-limit, env FAKEHUB_SEARCH_LIMIT). Code search has its own bucket of 10.
 	SearchLimit int
 	// AppsFile names a JSON file of GitHub Apps whose installations may get
 	// tokens, [{"ID":42,"PublicKeyFile":"app.pem","Installations":[{"ID":7,"Repos":{"*":"write"}}]}]
