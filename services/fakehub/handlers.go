@@ -20,7 +20,7 @@ import (
 )
 
 func (h *Hub) buildRoutes() {
-	h.routes = router.New("path", "ref", "branch", "tree_sha")
+	h.routes = router.New("path", "ref", "branch", "tree_sha", "basehead")
 	h.handle = map[*router.Route]handlerFunc{}
 	h.readers = map[*router.Route]func(*reqCtx) bool{}
 	always := func(*reqCtx) bool { return true }
@@ -69,6 +69,7 @@ func (h *Hub) buildRoutes() {
 	add("POST", appTokenRoute, h.createInstallationToken)
 	add("POST", "/graphql", h.graphqlHandler)
 	add("POST", "/api/graphql", h.graphqlHandler) // GitHub Enterprise Server's layout
+	h.agentLoopRoutes(add)
 }
 
 // perm is a token's permission on a repository; public repositories are readable by anyone.
