@@ -50,6 +50,8 @@ var serviceOperations = map[string]string{
 	"PullRequests.Get":               "GET /repos/{owner}/{repo}/pulls/{pull_number}",
 	"pull update (update_pr)":        "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
 	"PullRequests.Merge":             "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
+	"PullRequests.ListFiles":         "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
+	"compare (compare_refs)":         "GET /repos/{owner}/{repo}/compare/{basehead}",
 	"appauth installation token":     "POST /app/installations/{installation_id}/access_tokens",
 }
 
@@ -67,8 +69,6 @@ var notYetServed = []struct{ op, method, path string }{
 	{"GET /repos/{owner}/{repo}/labels", "GET", "repos/octo-org/hello-world/labels"},
 	{"POST /repos/{owner}/{repo}/issues/{issue_number}/labels", "POST", "repos/octo-org/hello-world/issues/1/labels"},
 	{"GET /repos/{owner}/{repo}/milestones", "GET", "repos/octo-org/hello-world/milestones"},
-	{"GET /repos/{owner}/{repo}/pulls/{pull_number}/files", "GET", "repos/octo-org/hello-world/pulls/1/files"},
-	{"GET /repos/{owner}/{repo}/compare/{basehead}", "GET", "repos/octo-org/hello-world/compare/main...feature/clean"},
 	{"GET /search/issues", "GET", "search/issues?q=greet"},
 	{"GET /repos/{owner}/{repo}/check-runs/{check_run_id}", "GET", "repos/octo-org/hello-world/check-runs/1"},
 	{"GET /repos/{owner}/{repo}/actions/runs", "GET", "repos/octo-org/hello-world/actions/runs"},
@@ -329,6 +329,15 @@ func (f *conformanceFixture) cases() []conformanceCase {
 			body: `{"title":"t","head":"main","base":"main"}`, then: noEmptyField},
 		{name: "create pull request without write access", op: "POST /repos/{owner}/{repo}/pulls", path: hw + "pulls", token: ro, status: 403,
 			body: `{"title":"t","head":"feature/clean","base":"main"}`},
+		{name: "pull request files", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", path: hw + "pulls/1/files", token: w, status: 200,
+			then: wantPatch("docs/guide.md", "+## Packages")},
+		{name: "pull request files, one per page", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", path: hw + "pulls/2/files?per_page=1", token: w, status: 200},
+		{name: "files of a missing pull request", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", path: hw + "pulls/99/files", token: w, status: 404,
+			undocumented: "GitHub answers 404 for a pull request that does not exist"},
+		{name: "compare diverged branches", op: "GET /repos/{owner}/{repo}/compare/{basehead}", path: hw + "compare/main...feature/conflict", token: w, status: 200,
+			then: wantFields(map[string]any{"status": "diverged", "ahead_by": float64(1), "behind_by": float64(1), "total_commits": float64(1)})},
+		{name: "compare with a page of commits", op: "GET /repos/{owner}/{repo}/compare/{basehead}", path: hw + "compare/main...feature/clean?per_page=1", token: w, status: 200},
+		{name: "compare a missing ref", op: "GET /repos/{owner}/{repo}/compare/{basehead}", path: hw + "compare/main...nope", token: w, status: 404},
 		{name: "mergeable pull request", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/1", token: w, status: 200, then: wantTestMerge},
 		{name: "conflicting pull request", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/2", token: w, status: 200,
 			then: wantFields(map[string]any{"mergeable": false, "merge_commit_sha": nil})},
@@ -747,5 +756,25 @@ func TestConformanceCheckerRejects(t *testing.T) {
 				t.Fatalf("conform accepted it")
 			}
 		})
+	}
+}
+
+// wantPatch requires the first diff entry to be file with a patch that
+// starts at a hunk header (GitHub's patch has no file headers) and contains
+// line.
+func wantPatch(file, line string) func(*testing.T, *http.Response, []byte) {
+	return func(t *testing.T, _ *http.Response, body []byte) {
+		t.Helper()
+		var files []struct {
+			Filename string `json:"filename"`
+			Patch    string `json:"patch"`
+		}
+		if err := json.Unmarshal(body, &files); err != nil || len(files) == 0 {
+			t.Fatalf("want diff entries, got %.200s (%v)", body, err)
+		}
+		f := files[0]
+		if f.Filename != file || !strings.HasPrefix(f.Patch, "@@ -") || !strings.Contains(f.Patch, "\n"+line) {
+			t.Errorf("entry = %s with patch %q, want %s with a patch holding %q", f.Filename, f.Patch, file, line)
+		}
 	}
 }
