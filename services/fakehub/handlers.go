@@ -1157,13 +1157,11 @@ func (h *Hub) listCheckRuns(c *reqCtx, r *repo) *reply {
 		}
 		items = append(items, obj{
 			"id": cr.id, "node_id": nodeID("CheckRun", cr.id), "head_sha": cr.sha, "name": cr.name, "url": u,
-			"html_url": c.web + "/" + r.fullName() + "/runs/" + strconv.FormatInt(cr.id, 10), "details_url": nil,
+			"html_url": c.web + "/" + r.fullName() + "/runs/" + strconv.FormatInt(cr.id, 10), "details_url": c.checkDetailsURL(r, cr),
 			"status": cr.status, "conclusion": conclusion, "started_at": nullTime(cr.started), "completed_at": nullTime(cr.completed),
 			"external_id": nil, "check_suite": obj{"id": cr.id}, "pull_requests": []any{},
 			"output": obj{"title": nil, "summary": nil, "text": nil, "annotations_count": 0, "annotations_url": u + "/annotations"},
-			"app": obj{"id": 1, "slug": "fakehub-ci", "node_id": nodeID("App", 1), "owner": c.user(r.opts.Owner), "name": "fakehub CI",
-				"description": nil, "external_url": c.web, "html_url": c.web + "/apps/fakehub-ci", "created_at": ts(r.created),
-				"updated_at": ts(r.created), "permissions": obj{"checks": "write"}, "events": []string{}},
+			"app":    c.checkApp(r, cr),
 		})
 	}
 	rep.body = obj{"total_count": len(runs), "check_runs": items}
