@@ -41,10 +41,10 @@ func TestCITools(t *testing.T) {
 	}
 	var failed *ghopsv1.FailedCheck
 	ciCalls := map[string]int{
-		"GET /repos/{owner}/{repo}/commits/{ref}/check-runs":  1,
+		"GET /repos/{owner}/{repo}/commits/{ref}/check-runs":   1,
 		"GET /repos/{owner}/{repo}/actions/jobs/{job_id}":      1,
 		"GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs": 1,
-		"GET /_logs/{owner}/{repo}/jobs/{job_id}":             1,
+		"GET /_logs/{owner}/{repo}/jobs/{job_id}":              1,
 	}
 	with := func(extra string) map[string]int {
 		m := map[string]int{}
