@@ -83,6 +83,15 @@ func TestCITools(t *testing.T) {
 		checkFailure(t, r)
 		assertCalls(t, e.hub, with(""))
 	})
+	t.Run("get_ci_failures by short sha", func(t *testing.T) {
+		e.hub.ResetStats()
+		r, err := c.GetCiFailures(ctx(t), &ghopsv1.GetCiFailuresRequest{Repo: repo, Sha: ptr(head[:7])})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFailure(t, r)
+		assertCalls(t, e.hub, with("GET /repos/{owner}/{repo}/commits"))
+	})
 	t.Run("get_ci_failures of a commit that passed", func(t *testing.T) {
 		r, err := c.GetCiFailures(ctx(t), &ghopsv1.GetCiFailuresRequest{Repo: repo, Ref: ptr("feature/clean")})
 		if err != nil {
