@@ -179,6 +179,10 @@ func capPatch(patch string, limit int) (string, bool) {
 	} else {
 		cut = ""
 	}
+	// A hunk header left last announces lines that are not there.
+	for strings.HasPrefix(cut[strings.LastIndexByte(cut, '\n')+1:], "@@") {
+		cut = cut[:max(strings.LastIndexByte(cut, '\n'), 0)]
+	}
 	return cut, true
 }
 

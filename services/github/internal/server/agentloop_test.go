@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -177,4 +178,68 @@ func TestBranchAndPullRequestFailures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPatchCaps checks the documented caps of the diff answers: each patch
+// at 8,192 bytes cut at a line end, all patches of an answer at 65,536
+// bytes, later files then without patch, every cut flagged.
+func TestPatchCaps(t *testing.T) {
+	e := start(t, fakehub.Config{}, servicetest.Options{})
+	c := e.svc.Client
+	if err := e.hub.CreateBranch(repo, "feature/big", "main"); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"small.txt": "one line\n"}
+	line := strings.Repeat("x", 39) + "\n"
+	for i := 0; i < 12; i++ {
+		files[fmt.Sprintf("big%02d.txt", i)] = strings.Repeat(line, 300) // 12,000 bytes, over the per-file cap
+	}
+	if _, err := e.hub.Commit(repo, "feature/big", "Add big files", files); err != nil {
+		t.Fatal(err)
+	}
+	n, err := e.hub.CreatePullRequest(repo, "feature/big", "main", "Big", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, got []*ghopsv1.ChangedFile) {
+		t.Helper()
+		if len(got) != 13 {
+			t.Fatalf("%d files, want 13", len(got))
+		}
+		total, without := 0, 0
+		for i, f := range got {
+			total += len(f.Patch)
+			if f.Patch == "" {
+				without++
+			}
+			switch {
+			case f.Path == "small.txt": // whole when it fits in what the answer's cap leaves, else left out
+				if f.PatchTruncated != (f.Patch == "") || (f.Patch != "" && f.Patch != "@@ -0,0 +1 @@\n+one line") {
+					t.Errorf("small.txt: %q truncated %v", f.Patch, f.PatchTruncated)
+				}
+			case !f.PatchTruncated || len(f.Patch) > 8192 || (f.Patch != "" && !strings.HasSuffix(f.Patch, "x")):
+				t.Errorf("file %d %s: %d bytes, truncated %v, ends %q", i, f.Path, len(f.Patch), f.PatchTruncated, f.Patch[max(0, len(f.Patch)-5):])
+			}
+		}
+		if total > 65536 || without == 0 {
+			t.Errorf("patches total %d bytes, %d files without patch; want at most 65,536 and some left out", total, without)
+		}
+	}
+	t.Run("list_pull_request_files", func(t *testing.T) {
+		r, err := c.ListPullRequestFiles(ctx(t), &ghopsv1.ListPullRequestFilesRequest{Repo: repo, PrNumber: int32(n)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, r.Files)
+	})
+	t.Run("compare_refs", func(t *testing.T) {
+		r, err := c.CompareRefs(ctx(t), &ghopsv1.CompareRefsRequest{Repo: repo, Base: "main", Head: "feature/big"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status != "ahead" || r.AheadBy != 1 || r.BehindBy != 0 {
+			t.Errorf("got status %s ahead %d behind %d", r.Status, r.AheadBy, r.BehindBy)
+		}
+		check(t, r.Files)
+	})
 }
