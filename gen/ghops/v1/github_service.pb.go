@@ -6140,7 +6140,8 @@ func (x *GetCiFailuresRequest) GetPrNumber() int32 {
 	return 0
 }
 
-// GetCiFailuresResponse says why a commit's CI failed.
+// GetCiFailuresResponse says why a commit's CI failed, from its latest check
+// runs (commit statuses carry no log and are left to get_checks_for_sha).
 type GetCiFailuresResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// sha is the commit inspected.
