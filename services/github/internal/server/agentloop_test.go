@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -28,12 +29,30 @@ func TestBranchAndPullRequestTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A lightweight tag on feature/clean's head, made as a client would.
+	tag, err := http.NewRequest(http.MethodPost, e.url+"repos/"+repo+"/git/refs", strings.NewReader(`{"ref":"refs/tags/v0.1.0","sha":"`+cleanSHA+`"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag.Header.Set("Authorization", "token "+fakehub.DemoToken)
+	if resp, err := http.DefaultClient.Do(tag); err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("tag: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	tests := []struct {
 		name  string
 		call  func(ctx context.Context) (proto.Message, error)
 		calls map[string]int
 		check func(t *testing.T, m proto.Message)
 	}{
+		{name: "create_branch from a tag", call: func(x context.Context) (proto.Message, error) {
+			return c.CreateBranch(x, &ghopsv1.CreateBranchRequest{Repo: repo, Branch: "topic/tagged", From: ptr("v0.1.0")})
+		}, calls: map[string]int{"GET /repos/{owner}/{repo}/commits": 1, "POST /repos/{owner}/{repo}/git/refs": 1}, check: func(t *testing.T, m proto.Message) {
+			if r := m.(*ghopsv1.CreateBranchResponse); r.Sha != cleanSHA || r.Branch != "topic/tagged" {
+				t.Errorf("got %v, want %s", r, cleanSHA)
+			}
+		}},
 		{name: "create_branch from the default branch", call: func(x context.Context) (proto.Message, error) {
 			return c.CreateBranch(x, &ghopsv1.CreateBranchRequest{Repo: repo, Branch: "topic/one"})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/commits": 1, "POST /repos/{owner}/{repo}/git/refs": 1}, check: func(t *testing.T, m proto.Message) {
