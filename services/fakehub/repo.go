@@ -22,6 +22,7 @@ type repo struct {
 	checks    map[string][]*checkRun
 	statuses  map[string][]*commitStatus
 	protected map[string][]string
+	actions   *actionsData // Actions runs and jobs (actions.go), nil until the first
 }
 
 type checkRun struct {
@@ -29,6 +30,7 @@ type checkRun struct {
 	name, status, conclusion string
 	sha                      string
 	started, completed       time.Time
+	actionsRun               int64 // the workflow run of a github-actions job's check run; 0 otherwise
 }
 
 type commitStatus struct {
@@ -91,7 +93,7 @@ func (r *repo) resolve(ref string) (plumbing.Hash, bool) {
 			return h, true
 		}
 	}
-	return plumbing.ZeroHash, false
+	return r.resolveShort(ref)
 }
 
 // commitFiles commits files on top of branch (created from the default branch if missing).
