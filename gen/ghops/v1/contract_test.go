@@ -55,6 +55,14 @@ func TestContractRules(t *testing.T) {
 		}
 		return out
 	}
+	// labels makes count label names of size characters each.
+	labels := func(count, size int) []string {
+		out := make([]string, count)
+		for k := range out {
+			out[k] = n("l", size)
+		}
+		return out
+	}
 	tools := map[string][]ruleCase{
 		"search": {
 			{"valid minimal", &ghopsv1.SearchRequest{Query: "q"}, nil},
@@ -196,6 +204,131 @@ func TestContractRules(t *testing.T) {
 			{"sha short", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Branch: "main", Message: "m", Patch: "p", Sha: s("abc1234")}, []violation{{"sha", "string.pattern"}}},
 			{"branch missing", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Message: "m", Patch: "p"}, []violation{{"branch", "required"}}},
 			{"message missing", &ghopsv1.ApplyPatchRequest{Repo: "a/b", Branch: "main", Patch: "p"}, []violation{{"message", "required"}}},
+		},
+		"create_branch": {
+			{"valid minimal", &ghopsv1.CreateBranchRequest{Repo: "a/b", Branch: "feature/x"}, nil},
+			{"valid from sha", &ghopsv1.CreateBranchRequest{Repo: "a/b", Branch: n("b", 100), From: s(sha7)}, nil},
+			{"valid from tag", &ghopsv1.CreateBranchRequest{Repo: "a/b", Branch: "x", From: s("v1.0.0")}, nil},
+			{"repo missing", &ghopsv1.CreateBranchRequest{Branch: "x"}, []violation{{"repo", "required"}}},
+			{"branch missing", &ghopsv1.CreateBranchRequest{Repo: "a/b"}, []violation{{"branch", "required"}}},
+			{"branch 101", &ghopsv1.CreateBranchRequest{Repo: "a/b", Branch: n("b", 101)}, []violation{{"branch", "string.max_len"}}},
+			{"branch dot dot", &ghopsv1.CreateBranchRequest{Repo: "a/b", Branch: "a..b"}, []violation{{"branch", "ref_name.dot_dot"}}},
+			{"branch lock", &ghopsv1.CreateBranchRequest{Repo: "a/b", Branch: "x.lock"}, []violation{{"branch", "ref_name.lock_suffix"}}},
+			{"from bad char", &ghopsv1.CreateBranchRequest{Repo: "a/b", Branch: "x", From: s("main~1")}, []violation{{"from", "string.pattern"}}},
+			{"from dot segment", &ghopsv1.CreateBranchRequest{Repo: "a/b", Branch: "x", From: s("a/.b")}, []violation{{"from", "ref_name.dot_segment"}}},
+			{"repo dot dot", &ghopsv1.CreateBranchRequest{Repo: "../b", Branch: "x"}, []violation{{"repo", "repo_name.dot_segment"}}},
+		},
+		"get_pull_request": {
+			{"valid", &ghopsv1.GetPullRequestRequest{Repo: "a/b", PrNumber: 1}, nil},
+			{"prNumber missing", &ghopsv1.GetPullRequestRequest{Repo: "a/b"}, []violation{{"pr_number", "required"}}},
+			{"prNumber -1", &ghopsv1.GetPullRequestRequest{Repo: "a/b", PrNumber: -1}, []violation{{"pr_number", "int32.gte"}}},
+			{"repo missing", &ghopsv1.GetPullRequestRequest{PrNumber: 1}, []violation{{"repo", "required"}}},
+		},
+		"list_pull_request_files": {
+			{"valid", &ghopsv1.ListPullRequestFilesRequest{Repo: "a/b", PrNumber: 2, Page: i(100), PerPage: i(1)}, nil},
+			{"prNumber missing", &ghopsv1.ListPullRequestFilesRequest{Repo: "a/b"}, []violation{{"pr_number", "required"}}},
+			{"page 0", &ghopsv1.ListPullRequestFilesRequest{Repo: "a/b", PrNumber: 1, Page: i(0)}, []violation{{"page", "int32.gte_lte"}}},
+			{"per_page 101", &ghopsv1.ListPullRequestFilesRequest{Repo: "a/b", PrNumber: 1, PerPage: i(101)}, []violation{{"per_page", "int32.gte_lte"}}},
+		},
+		"compare_refs": {
+			{"valid", &ghopsv1.CompareRefsRequest{Repo: "a/b", Base: "main", Head: sha40, Page: i(1), PerPage: i(100)}, nil},
+			{"base missing", &ghopsv1.CompareRefsRequest{Repo: "a/b", Head: "x"}, []violation{{"base", "required"}}},
+			{"head missing", &ghopsv1.CompareRefsRequest{Repo: "a/b", Base: "main"}, []violation{{"head", "required"}}},
+			{"head with owner", &ghopsv1.CompareRefsRequest{Repo: "a/b", Base: "main", Head: "me:x"}, []violation{{"head", "string.pattern"}}},
+			{"base at brace", &ghopsv1.CompareRefsRequest{Repo: "a/b", Base: "main@{1}", Head: "x"}, []violation{{"base", "ref_name.at_brace"}, {"base", "string.pattern"}}},
+			{"base trailing slash", &ghopsv1.CompareRefsRequest{Repo: "a/b", Base: "main/", Head: "x"}, []violation{{"base", "ref_name.slash_edge"}}},
+			{"per_page 0", &ghopsv1.CompareRefsRequest{Repo: "a/b", Base: "a", Head: "b", PerPage: i(0)}, []violation{{"per_page", "int32.gte_lte"}}},
+		},
+		"list_issues": {
+			{"valid minimal", &ghopsv1.ListIssuesRequest{Repo: "a/b"}, nil},
+			{"valid all filters", &ghopsv1.ListIssuesRequest{Repo: "a/b", State: s("all"), Labels: labels(100, 100), Assignee: s("*"), Since: s("2024-05-01T00:00:00Z"), Page: i(1), PerPage: i(100)}, nil},
+			{"valid since offset", &ghopsv1.ListIssuesRequest{Repo: "a/b", Since: s("2024-05-01T10:00:00.123+02:00"), Assignee: s("none")}, nil},
+			{"state merged", &ghopsv1.ListIssuesRequest{Repo: "a/b", State: s("merged")}, []violation{{"state", "string.in"}}},
+			{"labels 101", &ghopsv1.ListIssuesRequest{Repo: "a/b", Labels: labels(101, 1)}, []violation{{"labels", "repeated.max_items"}}},
+			{"label 101 chars", &ghopsv1.ListIssuesRequest{Repo: "a/b", Labels: []string{"bug", n("l", 101)}}, []violation{{"labels[1]", "string.max_len"}}},
+			{"label empty", &ghopsv1.ListIssuesRequest{Repo: "a/b", Labels: []string{""}}, []violation{{"labels[0]", "string.min_len"}}},
+			{"assignee 40", &ghopsv1.ListIssuesRequest{Repo: "a/b", Assignee: s(n("a", 40))}, []violation{{"assignee", "string.max_len"}}},
+			{"assignee bad char", &ghopsv1.ListIssuesRequest{Repo: "a/b", Assignee: s("a b")}, []violation{{"assignee", "string.pattern"}}},
+			{"since date only", &ghopsv1.ListIssuesRequest{Repo: "a/b", Since: s("2024-05-01")}, []violation{{"since", "string.pattern"}}},
+			{"page 101", &ghopsv1.ListIssuesRequest{Repo: "a/b", Page: i(101)}, []violation{{"page", "int32.gte_lte"}}},
+		},
+		"get_issue": {
+			{"valid", &ghopsv1.GetIssueRequest{Repo: "a/b", IssueNumber: 1}, nil},
+			{"issueNumber missing", &ghopsv1.GetIssueRequest{Repo: "a/b"}, []violation{{"issue_number", "required"}}},
+			{"issueNumber -1", &ghopsv1.GetIssueRequest{Repo: "a/b", IssueNumber: -1}, []violation{{"issue_number", "int32.gte"}}},
+		},
+		"list_issue_comments": {
+			{"valid", &ghopsv1.ListIssueCommentsRequest{Repo: "a/b", IssueNumber: 3, Page: i(2), PerPage: i(100)}, nil},
+			{"issueNumber missing", &ghopsv1.ListIssueCommentsRequest{Repo: "a/b"}, []violation{{"issue_number", "required"}}},
+			{"per_page 101", &ghopsv1.ListIssueCommentsRequest{Repo: "a/b", IssueNumber: 1, PerPage: i(101)}, []violation{{"per_page", "int32.gte_lte"}}},
+		},
+		"search_issues": {
+			{"valid", &ghopsv1.SearchIssuesRequest{Query: n("q", 256), Page: i(1), PerPage: i(100)}, nil},
+			{"query missing", &ghopsv1.SearchIssuesRequest{}, []violation{{"query", "required"}}},
+			{"query 257", &ghopsv1.SearchIssuesRequest{Query: n("q", 257)}, []violation{{"query", "string.max_len"}}},
+			{"page 0", &ghopsv1.SearchIssuesRequest{Query: "q", Page: i(0)}, []violation{{"page", "int32.gte_lte"}}},
+		},
+		"create_issue": {
+			{"valid minimal", &ghopsv1.CreateIssueRequest{Repo: "a/b", Title: "t"}, nil},
+			{"valid full", &ghopsv1.CreateIssueRequest{Repo: "a/b", Title: n("t", 256), Body: s(n("b", 65536)), Labels: labels(100, 100), Assignees: labels(100, 1), Milestone: i(1)}, nil},
+			{"title missing", &ghopsv1.CreateIssueRequest{Repo: "a/b"}, []violation{{"title", "required"}}},
+			{"title 257", &ghopsv1.CreateIssueRequest{Repo: "a/b", Title: n("t", 257)}, []violation{{"title", "string.max_len"}}},
+			{"body 65537", &ghopsv1.CreateIssueRequest{Repo: "a/b", Title: "t", Body: s(n("b", 65537))}, []violation{{"body", "string.max_len"}}},
+			{"assignees 101", &ghopsv1.CreateIssueRequest{Repo: "a/b", Title: "t", Assignees: labels(101, 1)}, []violation{{"assignees", "repeated.max_items"}}},
+			{"label 101 chars", &ghopsv1.CreateIssueRequest{Repo: "a/b", Title: "t", Labels: []string{n("l", 101)}}, []violation{{"labels[0]", "string.max_len"}}},
+			{"milestone 0", &ghopsv1.CreateIssueRequest{Repo: "a/b", Title: "t", Milestone: i(0)}, []violation{{"milestone", "int32.gte"}}},
+		},
+		"update_issue": {
+			{"valid", &ghopsv1.UpdateIssueRequest{Repo: "a/b", IssueNumber: 1, Title: s("t"), Body: s(""), State: s("closed"), StateReason: s("not_planned"), Labels: []string{"bug"}, Assignees: []string{"octocat"}, Milestone: i(2)}, nil},
+			{"valid duplicate", &ghopsv1.UpdateIssueRequest{Repo: "a/b", IssueNumber: 1, State: s("closed"), StateReason: s("duplicate")}, nil},
+			{"issueNumber missing", &ghopsv1.UpdateIssueRequest{Repo: "a/b"}, []violation{{"issue_number", "required"}}},
+			{"title empty", &ghopsv1.UpdateIssueRequest{Repo: "a/b", IssueNumber: 1, Title: s("")}, []violation{{"title", "string.min_len"}}},
+			{"body 65537", &ghopsv1.UpdateIssueRequest{Repo: "a/b", IssueNumber: 1, Body: s(n("b", 65537))}, []violation{{"body", "string.max_len"}}},
+			{"state all", &ghopsv1.UpdateIssueRequest{Repo: "a/b", IssueNumber: 1, State: s("all")}, []violation{{"state", "string.in"}}},
+			{"state_reason wontfix", &ghopsv1.UpdateIssueRequest{Repo: "a/b", IssueNumber: 1, StateReason: s("wontfix")}, []violation{{"state_reason", "string.in"}}},
+			{"labels 101", &ghopsv1.UpdateIssueRequest{Repo: "a/b", IssueNumber: 1, Labels: labels(101, 1)}, []violation{{"labels", "repeated.max_items"}}},
+		},
+		"add_issue_comment": {
+			{"valid", &ghopsv1.AddIssueCommentRequest{Repo: "a/b", IssueNumber: 1, Body: n("b", 65536)}, nil},
+			{"body missing", &ghopsv1.AddIssueCommentRequest{Repo: "a/b", IssueNumber: 1}, []violation{{"body", "required"}}},
+			{"body 65537", &ghopsv1.AddIssueCommentRequest{Repo: "a/b", IssueNumber: 1, Body: n("b", 65537)}, []violation{{"body", "string.max_len"}}},
+			{"issueNumber missing", &ghopsv1.AddIssueCommentRequest{Repo: "a/b", Body: "b"}, []violation{{"issue_number", "required"}}},
+		},
+		"search_code": {
+			{"valid", &ghopsv1.SearchCodeRequest{Query: "greeting repo:a/b", Page: i(100), PerPage: i(1)}, nil},
+			{"query missing", &ghopsv1.SearchCodeRequest{}, []violation{{"query", "required"}}},
+			{"query 257", &ghopsv1.SearchCodeRequest{Query: n("q", 257)}, []violation{{"query", "string.max_len"}}},
+			{"per_page 0", &ghopsv1.SearchCodeRequest{Query: "q", PerPage: i(0)}, []violation{{"per_page", "int32.gte_lte"}}},
+		},
+		"get_ci_failures": {
+			{"valid ref", &ghopsv1.GetCiFailuresRequest{Repo: "a/b", Ref: s("main")}, nil},
+			{"valid sha", &ghopsv1.GetCiFailuresRequest{Repo: "a/b", Sha: s(sha40)}, nil},
+			{"valid prNumber", &ghopsv1.GetCiFailuresRequest{Repo: "a/b", PrNumber: i(1)}, nil},
+			{"none", &ghopsv1.GetCiFailuresRequest{Repo: "a/b"}, []violation{{"", "message.oneof"}}},
+			{"ref and sha", &ghopsv1.GetCiFailuresRequest{Repo: "a/b", Ref: s("main"), Sha: s(sha7)}, []violation{{"", "message.oneof"}}},
+			{"sha and prNumber", &ghopsv1.GetCiFailuresRequest{Repo: "a/b", Sha: s(sha7), PrNumber: i(1)}, []violation{{"", "message.oneof"}}},
+			{"sha 6", &ghopsv1.GetCiFailuresRequest{Repo: "a/b", Sha: s("abcdef")}, []violation{{"sha", "string.pattern"}}},
+			{"ref dot dot", &ghopsv1.GetCiFailuresRequest{Repo: "a/b", Ref: s("a/../b")}, []violation{{"ref", "ref_name.dot_dot"}, {"ref", "ref_name.dot_segment"}}},
+			{"prNumber 0", &ghopsv1.GetCiFailuresRequest{Repo: "a/b", PrNumber: i(0)}, []violation{{"pr_number", "int32.gte"}}},
+		},
+		"get_job_log": {
+			{"valid tail", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: 1 << 40, TailLines: i(500)}, nil},
+			{"valid window", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: 1, StartLine: i(1), MaxLines: i(500)}, nil},
+			{"job_id missing", &ghopsv1.GetJobLogRequest{Repo: "a/b", TailLines: i(1)}, []violation{{"job_id", "required"}}},
+			{"job_id -1", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: -1, TailLines: i(1)}, []violation{{"job_id", "int64.gte"}}},
+			{"neither", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: 1}, []violation{{"", "job_log.window"}}},
+			{"tail and window", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: 1, TailLines: i(1), StartLine: i(1), MaxLines: i(1)}, []violation{{"", "job_log.window"}}},
+			{"start_line alone", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: 1, StartLine: i(1)}, []violation{{"", "job_log.window"}}},
+			{"max_lines alone", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: 1, MaxLines: i(1)}, []violation{{"", "job_log.window"}}},
+			{"tail_lines 501", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: 1, TailLines: i(501)}, []violation{{"tail_lines", "int32.gte_lte"}}},
+			{"max_lines 501", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: 1, StartLine: i(1), MaxLines: i(501)}, []violation{{"max_lines", "int32.gte_lte"}}},
+			{"start_line 0", &ghopsv1.GetJobLogRequest{Repo: "a/b", JobId: 1, StartLine: i(0), MaxLines: i(1)}, []violation{{"start_line", "int32.gte"}}},
+		},
+		"rerun_failed_jobs": {
+			{"valid", &ghopsv1.RerunFailedJobsRequest{Repo: "a/b", RunId: 1 << 40}, nil},
+			{"run_id missing", &ghopsv1.RerunFailedJobsRequest{Repo: "a/b"}, []violation{{"run_id", "required"}}},
+			{"run_id -5", &ghopsv1.RerunFailedJobsRequest{Repo: "a/b", RunId: -5}, []violation{{"run_id", "int64.gte"}}},
+			{"repo missing", &ghopsv1.RerunFailedJobsRequest{RunId: 1}, []violation{{"repo", "required"}}},
 		},
 		"validate_environment": {
 			{"valid empty", &ghopsv1.ValidateEnvironmentRequest{}, nil},

@@ -626,8 +626,9 @@ func (x *RateLimit) GetResource() string {
 // Resource names a GitHub object.
 type Resource struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// type is the kind of object, e.g. "repository", "pull_request", "file",
-	// "branch", "commit".
+	// type is the kind of object: "repository", "pull_request", "issue",
+	// "comment", "file", "directory", "ref", "branch", "commit", "run", "job",
+	// "label" or "milestone".
 	Type string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
 	// id identifies it, e.g. "octo-org/hello-world", "octo-org/hello-world#2".
 	Id            string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`

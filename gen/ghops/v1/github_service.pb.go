@@ -3628,6 +3628,3044 @@ func (x *ValidateEnvironmentResponse) GetChecks() []*EnvironmentCheck {
 	return nil
 }
 
+// CreateBranchRequest is the input of the create_branch tool.
+type CreateBranchRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Name of the new branch.
+	Branch string `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
+	// Branch, tag or commit sha (7 to 40 hex characters) to start from
+	// (default: the default branch).
+	From          *string `protobuf:"bytes,3,opt,name=from,proto3,oneof" json:"from,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateBranchRequest) Reset() {
+	*x = CreateBranchRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateBranchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateBranchRequest) ProtoMessage() {}
+
+func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
+func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *CreateBranchRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CreateBranchRequest) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *CreateBranchRequest) GetFrom() string {
+	if x != nil && x.From != nil {
+		return *x.From
+	}
+	return ""
+}
+
+// CreateBranchResponse is the branch created.
+type CreateBranchResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// branch is the new branch's name.
+	Branch string `protobuf:"bytes,1,opt,name=branch,proto3" json:"branch,omitempty"`
+	// sha is the commit the branch points at.
+	Sha           string `protobuf:"bytes,2,opt,name=sha,proto3" json:"sha,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateBranchResponse) Reset() {
+	*x = CreateBranchResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateBranchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateBranchResponse) ProtoMessage() {}
+
+func (x *CreateBranchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateBranchResponse.ProtoReflect.Descriptor instead.
+func (*CreateBranchResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *CreateBranchResponse) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *CreateBranchResponse) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+// GetPullRequestRequest is the input of the get_pull_request tool.
+type GetPullRequestRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Pull request number.
+	PrNumber      int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPullRequestRequest) Reset() {
+	*x = GetPullRequestRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPullRequestRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPullRequestRequest) ProtoMessage() {}
+
+func (x *GetPullRequestRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPullRequestRequest.ProtoReflect.Descriptor instead.
+func (*GetPullRequestRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *GetPullRequestRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetPullRequestRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+// GetPullRequestResponse is one pull request.
+type GetPullRequestResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// pull_request is the pull request.
+	PullRequest   *PullRequestDetails `protobuf:"bytes,1,opt,name=pull_request,json=pullRequest,proto3" json:"pull_request,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPullRequestResponse) Reset() {
+	*x = GetPullRequestResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPullRequestResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPullRequestResponse) ProtoMessage() {}
+
+func (x *GetPullRequestResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPullRequestResponse.ProtoReflect.Descriptor instead.
+func (*GetPullRequestResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *GetPullRequestResponse) GetPullRequest() *PullRequestDetails {
+	if x != nil {
+		return x.PullRequest
+	}
+	return nil
+}
+
+// PullRequestDetails is one pull request in full.
+type PullRequestDetails struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// number is the pull request's number.
+	Number int32 `protobuf:"varint,1,opt,name=number,proto3" json:"number,omitempty"`
+	// title is its title.
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// body is its description (Markdown), at most 65,536 characters as on GitHub.
+	Body string `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
+	// state is "open" or "closed".
+	State string `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	// draft is true for a draft pull request.
+	Draft bool `protobuf:"varint,5,opt,name=draft,proto3" json:"draft,omitempty"`
+	// merged is true when it was merged (state is then "closed").
+	Merged bool `protobuf:"varint,6,opt,name=merged,proto3" json:"merged,omitempty"`
+	// author is the author's login.
+	Author string `protobuf:"bytes,7,opt,name=author,proto3" json:"author,omitempty"`
+	// head is the head branch.
+	Head string `protobuf:"bytes,8,opt,name=head,proto3" json:"head,omitempty"`
+	// base is the base branch.
+	Base string `protobuf:"bytes,9,opt,name=base,proto3" json:"base,omitempty"`
+	// head_sha is the head branch's commit.
+	HeadSha string `protobuf:"bytes,10,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	// base_sha is the base branch's commit when the pull request last changed.
+	BaseSha string `protobuf:"bytes,11,opt,name=base_sha,json=baseSha,proto3" json:"base_sha,omitempty"`
+	// mergeable_state is GitHub's: clean, dirty, blocked, behind, unstable,
+	// has_hooks, draft or unknown (unknown while GitHub computes it).
+	MergeableState string `protobuf:"bytes,12,opt,name=mergeable_state,json=mergeableState,proto3" json:"mergeable_state,omitempty"`
+	// labels are the label names.
+	Labels []string `protobuf:"bytes,13,rep,name=labels,proto3" json:"labels,omitempty"`
+	// html_url is the pull request's page, for people.
+	HtmlUrl string `protobuf:"bytes,14,opt,name=html_url,json=htmlUrl,proto3" json:"html_url,omitempty"`
+	// commits counts the pull request's commits.
+	Commits int32 `protobuf:"varint,15,opt,name=commits,proto3" json:"commits,omitempty"`
+	// changed_files counts the files it changes.
+	ChangedFiles int32 `protobuf:"varint,16,opt,name=changed_files,json=changedFiles,proto3" json:"changed_files,omitempty"`
+	// additions counts the lines added.
+	Additions int32 `protobuf:"varint,17,opt,name=additions,proto3" json:"additions,omitempty"`
+	// deletions counts the lines removed.
+	Deletions int32 `protobuf:"varint,18,opt,name=deletions,proto3" json:"deletions,omitempty"`
+	// updated_at is when it last changed.
+	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,19,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PullRequestDetails) Reset() {
+	*x = PullRequestDetails{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PullRequestDetails) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PullRequestDetails) ProtoMessage() {}
+
+func (x *PullRequestDetails) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PullRequestDetails.ProtoReflect.Descriptor instead.
+func (*PullRequestDetails) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *PullRequestDetails) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *PullRequestDetails) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetDraft() bool {
+	if x != nil {
+		return x.Draft
+	}
+	return false
+}
+
+func (x *PullRequestDetails) GetMerged() bool {
+	if x != nil {
+		return x.Merged
+	}
+	return false
+}
+
+func (x *PullRequestDetails) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetHead() string {
+	if x != nil {
+		return x.Head
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetBase() string {
+	if x != nil {
+		return x.Base
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetBaseSha() string {
+	if x != nil {
+		return x.BaseSha
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetMergeableState() string {
+	if x != nil {
+		return x.MergeableState
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetLabels() []string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *PullRequestDetails) GetHtmlUrl() string {
+	if x != nil {
+		return x.HtmlUrl
+	}
+	return ""
+}
+
+func (x *PullRequestDetails) GetCommits() int32 {
+	if x != nil {
+		return x.Commits
+	}
+	return 0
+}
+
+func (x *PullRequestDetails) GetChangedFiles() int32 {
+	if x != nil {
+		return x.ChangedFiles
+	}
+	return 0
+}
+
+func (x *PullRequestDetails) GetAdditions() int32 {
+	if x != nil {
+		return x.Additions
+	}
+	return 0
+}
+
+func (x *PullRequestDetails) GetDeletions() int32 {
+	if x != nil {
+		return x.Deletions
+	}
+	return 0
+}
+
+func (x *PullRequestDetails) GetUpdatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return nil
+}
+
+// ListPullRequestFilesRequest is the input of the list_pull_request_files tool.
+type ListPullRequestFilesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Pull request number.
+	PrNumber int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// Page number, from 1 (default 1).
+	Page *int32 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Results per page (default 30).
+	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestFilesRequest) Reset() {
+	*x = ListPullRequestFilesRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestFilesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestFilesRequest) ProtoMessage() {}
+
+func (x *ListPullRequestFilesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestFilesRequest.ProtoReflect.Descriptor instead.
+func (*ListPullRequestFilesRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{52}
+}
+
+func (x *ListPullRequestFilesRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListPullRequestFilesRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *ListPullRequestFilesRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *ListPullRequestFilesRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// ListPullRequestFilesResponse is one page of a pull request's files.
+type ListPullRequestFilesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// files are in GitHub's order.
+	Files []*ChangedFile `protobuf:"bytes,1,rep,name=files,proto3" json:"files,omitempty"`
+	// page describes this page.
+	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestFilesResponse) Reset() {
+	*x = ListPullRequestFilesResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestFilesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestFilesResponse) ProtoMessage() {}
+
+func (x *ListPullRequestFilesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestFilesResponse.ProtoReflect.Descriptor instead.
+func (*ListPullRequestFilesResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{53}
+}
+
+func (x *ListPullRequestFilesResponse) GetFiles() []*ChangedFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *ListPullRequestFilesResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+// ChangedFile is one file changed by a pull request or between two refs.
+//
+// Patches are capped: each at 8,192 bytes, and all patches of one answer
+// together at 65,536 bytes (later files then come without patch); a patch
+// is cut at a line end and patch_truncated is set.
+type ChangedFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// path is the file's path.
+	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// status is GitHub's: added, removed, modified, renamed, copied, changed
+	// or unchanged.
+	Status string `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	// additions counts the lines added.
+	Additions int32 `protobuf:"varint,3,opt,name=additions,proto3" json:"additions,omitempty"`
+	// deletions counts the lines removed.
+	Deletions int32 `protobuf:"varint,4,opt,name=deletions,proto3" json:"deletions,omitempty"`
+	// previous_path is the path before a rename; empty otherwise.
+	PreviousPath string `protobuf:"bytes,5,opt,name=previous_path,json=previousPath,proto3" json:"previous_path,omitempty"`
+	// patch is the file's unified diff hunks, capped; empty for binary files
+	// and for diffs GitHub does not show.
+	Patch string `protobuf:"bytes,6,opt,name=patch,proto3" json:"patch,omitempty"`
+	// patch_truncated is true when patch holds only the start of the diff,
+	// or none of it because of the answer's cap.
+	PatchTruncated bool `protobuf:"varint,7,opt,name=patch_truncated,json=patchTruncated,proto3" json:"patch_truncated,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ChangedFile) Reset() {
+	*x = ChangedFile{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ChangedFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ChangedFile) ProtoMessage() {}
+
+func (x *ChangedFile) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ChangedFile.ProtoReflect.Descriptor instead.
+func (*ChangedFile) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{54}
+}
+
+func (x *ChangedFile) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ChangedFile) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *ChangedFile) GetAdditions() int32 {
+	if x != nil {
+		return x.Additions
+	}
+	return 0
+}
+
+func (x *ChangedFile) GetDeletions() int32 {
+	if x != nil {
+		return x.Deletions
+	}
+	return 0
+}
+
+func (x *ChangedFile) GetPreviousPath() string {
+	if x != nil {
+		return x.PreviousPath
+	}
+	return ""
+}
+
+func (x *ChangedFile) GetPatch() string {
+	if x != nil {
+		return x.Patch
+	}
+	return ""
+}
+
+func (x *ChangedFile) GetPatchTruncated() bool {
+	if x != nil {
+		return x.PatchTruncated
+	}
+	return false
+}
+
+// CompareRefsRequest is the input of the compare_refs tool.
+type CompareRefsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Base: branch, tag or commit sha.
+	Base string `protobuf:"bytes,2,opt,name=base,proto3" json:"base,omitempty"`
+	// Head: branch, tag or commit sha.
+	Head string `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
+	// Page number, from 1 (default 1).
+	Page *int32 `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Results per page (default 30).
+	PerPage       *int32 `protobuf:"varint,5,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompareRefsRequest) Reset() {
+	*x = CompareRefsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompareRefsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompareRefsRequest) ProtoMessage() {}
+
+func (x *CompareRefsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompareRefsRequest.ProtoReflect.Descriptor instead.
+func (*CompareRefsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{55}
+}
+
+func (x *CompareRefsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CompareRefsRequest) GetBase() string {
+	if x != nil {
+		return x.Base
+	}
+	return ""
+}
+
+func (x *CompareRefsRequest) GetHead() string {
+	if x != nil {
+		return x.Head
+	}
+	return ""
+}
+
+func (x *CompareRefsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *CompareRefsRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// CompareRefsResponse is how head differs from base.
+type CompareRefsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// status is "ahead", "behind", "diverged" or "identical".
+	Status string `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	// ahead_by counts the commits of head not in base.
+	AheadBy int32 `protobuf:"varint,2,opt,name=ahead_by,json=aheadBy,proto3" json:"ahead_by,omitempty"`
+	// behind_by counts the commits of base not in head.
+	BehindBy int32 `protobuf:"varint,3,opt,name=behind_by,json=behindBy,proto3" json:"behind_by,omitempty"`
+	// merge_base_sha is the best common ancestor.
+	MergeBaseSha string `protobuf:"bytes,4,opt,name=merge_base_sha,json=mergeBaseSha,proto3" json:"merge_base_sha,omitempty"`
+	// commits are this page of the commits of head not in base, oldest first;
+	// messages are capped at 1,024 bytes.
+	Commits []*Commit `protobuf:"bytes,5,rep,name=commits,proto3" json:"commits,omitempty"`
+	// files are the files changed (capped as ChangedFile says; GitHub lists at
+	// most 300).
+	Files []*ChangedFile `protobuf:"bytes,6,rep,name=files,proto3" json:"files,omitempty"`
+	// page describes this page of commits.
+	Page *PageInfo `protobuf:"bytes,7,opt,name=page,proto3" json:"page,omitempty"`
+	// files_truncated is true when files is incomplete (GitHub's 300-file
+	// limit).
+	FilesTruncated bool `protobuf:"varint,8,opt,name=files_truncated,json=filesTruncated,proto3" json:"files_truncated,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *CompareRefsResponse) Reset() {
+	*x = CompareRefsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompareRefsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompareRefsResponse) ProtoMessage() {}
+
+func (x *CompareRefsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompareRefsResponse.ProtoReflect.Descriptor instead.
+func (*CompareRefsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{56}
+}
+
+func (x *CompareRefsResponse) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CompareRefsResponse) GetAheadBy() int32 {
+	if x != nil {
+		return x.AheadBy
+	}
+	return 0
+}
+
+func (x *CompareRefsResponse) GetBehindBy() int32 {
+	if x != nil {
+		return x.BehindBy
+	}
+	return 0
+}
+
+func (x *CompareRefsResponse) GetMergeBaseSha() string {
+	if x != nil {
+		return x.MergeBaseSha
+	}
+	return ""
+}
+
+func (x *CompareRefsResponse) GetCommits() []*Commit {
+	if x != nil {
+		return x.Commits
+	}
+	return nil
+}
+
+func (x *CompareRefsResponse) GetFiles() []*ChangedFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *CompareRefsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *CompareRefsResponse) GetFilesTruncated() bool {
+	if x != nil {
+		return x.FilesTruncated
+	}
+	return false
+}
+
+// ListIssuesRequest is the input of the list_issues tool.
+type ListIssuesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Which issues to list (default "open").
+	State *string `protobuf:"bytes,2,opt,name=state,proto3,oneof" json:"state,omitempty"`
+	// Only issues with all these labels.
+	Labels []string `protobuf:"bytes,3,rep,name=labels,proto3" json:"labels,omitempty"`
+	// Only issues assigned to this login; "none" for unassigned, "*" for any.
+	Assignee *string `protobuf:"bytes,4,opt,name=assignee,proto3,oneof" json:"assignee,omitempty"`
+	// Only issues updated at or after this time (RFC 3339, e.g.
+	// 2024-05-01T00:00:00Z).
+	Since *string `protobuf:"bytes,5,opt,name=since,proto3,oneof" json:"since,omitempty"`
+	// Page number, from 1 (default 1).
+	Page *int32 `protobuf:"varint,6,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Results per page (default 30).
+	PerPage       *int32 `protobuf:"varint,7,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListIssuesRequest) Reset() {
+	*x = ListIssuesRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListIssuesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListIssuesRequest) ProtoMessage() {}
+
+func (x *ListIssuesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListIssuesRequest.ProtoReflect.Descriptor instead.
+func (*ListIssuesRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{57}
+}
+
+func (x *ListIssuesRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListIssuesRequest) GetState() string {
+	if x != nil && x.State != nil {
+		return *x.State
+	}
+	return ""
+}
+
+func (x *ListIssuesRequest) GetLabels() []string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *ListIssuesRequest) GetAssignee() string {
+	if x != nil && x.Assignee != nil {
+		return *x.Assignee
+	}
+	return ""
+}
+
+func (x *ListIssuesRequest) GetSince() string {
+	if x != nil && x.Since != nil {
+		return *x.Since
+	}
+	return ""
+}
+
+func (x *ListIssuesRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *ListIssuesRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// ListIssuesResponse is one page of issues.
+type ListIssuesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// issues are newest first; pull requests are left out.
+	Issues []*IssueSummary `protobuf:"bytes,1,rep,name=issues,proto3" json:"issues,omitempty"`
+	// page describes this page.
+	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListIssuesResponse) Reset() {
+	*x = ListIssuesResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListIssuesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListIssuesResponse) ProtoMessage() {}
+
+func (x *ListIssuesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListIssuesResponse.ProtoReflect.Descriptor instead.
+func (*ListIssuesResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{58}
+}
+
+func (x *ListIssuesResponse) GetIssues() []*IssueSummary {
+	if x != nil {
+		return x.Issues
+	}
+	return nil
+}
+
+func (x *ListIssuesResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+// IssueSummary is one issue in a list.
+type IssueSummary struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// number is the issue's number.
+	Number int32 `protobuf:"varint,1,opt,name=number,proto3" json:"number,omitempty"`
+	// title is its title.
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// state is "open" or "closed".
+	State string `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	// labels are the label names.
+	Labels []string `protobuf:"bytes,4,rep,name=labels,proto3" json:"labels,omitempty"`
+	// author is the author's login.
+	Author string `protobuf:"bytes,5,opt,name=author,proto3" json:"author,omitempty"`
+	// comments counts its comments.
+	Comments int32 `protobuf:"varint,6,opt,name=comments,proto3" json:"comments,omitempty"`
+	// updated_at is when it last changed.
+	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IssueSummary) Reset() {
+	*x = IssueSummary{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IssueSummary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IssueSummary) ProtoMessage() {}
+
+func (x *IssueSummary) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IssueSummary.ProtoReflect.Descriptor instead.
+func (*IssueSummary) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{59}
+}
+
+func (x *IssueSummary) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *IssueSummary) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *IssueSummary) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *IssueSummary) GetLabels() []string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *IssueSummary) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *IssueSummary) GetComments() int32 {
+	if x != nil {
+		return x.Comments
+	}
+	return 0
+}
+
+func (x *IssueSummary) GetUpdatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return nil
+}
+
+// GetIssueRequest is the input of the get_issue tool.
+type GetIssueRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Issue number.
+	IssueNumber   int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetIssueRequest) Reset() {
+	*x = GetIssueRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetIssueRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetIssueRequest) ProtoMessage() {}
+
+func (x *GetIssueRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetIssueRequest.ProtoReflect.Descriptor instead.
+func (*GetIssueRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{60}
+}
+
+func (x *GetIssueRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetIssueRequest) GetIssueNumber() int32 {
+	if x != nil {
+		return x.IssueNumber
+	}
+	return 0
+}
+
+// GetIssueResponse is one issue.
+type GetIssueResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// issue is the issue.
+	Issue         *Issue `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetIssueResponse) Reset() {
+	*x = GetIssueResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetIssueResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetIssueResponse) ProtoMessage() {}
+
+func (x *GetIssueResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetIssueResponse.ProtoReflect.Descriptor instead.
+func (*GetIssueResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{61}
+}
+
+func (x *GetIssueResponse) GetIssue() *Issue {
+	if x != nil {
+		return x.Issue
+	}
+	return nil
+}
+
+// Issue is one issue in full.
+type Issue struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// number is the issue's number.
+	Number int32 `protobuf:"varint,1,opt,name=number,proto3" json:"number,omitempty"`
+	// title is its title.
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// body is its description (Markdown), at most 65,536 characters as on GitHub.
+	Body string `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
+	// state is "open" or "closed".
+	State string `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	// state_reason is GitHub's: completed, not_planned, duplicate or reopened;
+	// empty when none.
+	StateReason string `protobuf:"bytes,5,opt,name=state_reason,json=stateReason,proto3" json:"state_reason,omitempty"`
+	// labels are the label names.
+	Labels []string `protobuf:"bytes,6,rep,name=labels,proto3" json:"labels,omitempty"`
+	// assignees are the assignees' logins.
+	Assignees []string `protobuf:"bytes,7,rep,name=assignees,proto3" json:"assignees,omitempty"`
+	// milestone is the milestone's title; empty when none.
+	Milestone string `protobuf:"bytes,8,opt,name=milestone,proto3" json:"milestone,omitempty"`
+	// milestone_number is the milestone's number; 0 when none.
+	MilestoneNumber int32 `protobuf:"varint,9,opt,name=milestone_number,json=milestoneNumber,proto3" json:"milestone_number,omitempty"`
+	// author is the author's login.
+	Author string `protobuf:"bytes,10,opt,name=author,proto3" json:"author,omitempty"`
+	// comments counts its comments.
+	Comments int32 `protobuf:"varint,11,opt,name=comments,proto3" json:"comments,omitempty"`
+	// html_url is the issue's page, for people.
+	HtmlUrl string `protobuf:"bytes,12,opt,name=html_url,json=htmlUrl,proto3" json:"html_url,omitempty"`
+	// created_at is when it was opened.
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// updated_at is when it last changed.
+	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Issue) Reset() {
+	*x = Issue{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Issue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Issue) ProtoMessage() {}
+
+func (x *Issue) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Issue.ProtoReflect.Descriptor instead.
+func (*Issue) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{62}
+}
+
+func (x *Issue) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *Issue) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Issue) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *Issue) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *Issue) GetStateReason() string {
+	if x != nil {
+		return x.StateReason
+	}
+	return ""
+}
+
+func (x *Issue) GetLabels() []string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *Issue) GetAssignees() []string {
+	if x != nil {
+		return x.Assignees
+	}
+	return nil
+}
+
+func (x *Issue) GetMilestone() string {
+	if x != nil {
+		return x.Milestone
+	}
+	return ""
+}
+
+func (x *Issue) GetMilestoneNumber() int32 {
+	if x != nil {
+		return x.MilestoneNumber
+	}
+	return 0
+}
+
+func (x *Issue) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *Issue) GetComments() int32 {
+	if x != nil {
+		return x.Comments
+	}
+	return 0
+}
+
+func (x *Issue) GetHtmlUrl() string {
+	if x != nil {
+		return x.HtmlUrl
+	}
+	return ""
+}
+
+func (x *Issue) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *Issue) GetUpdatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return nil
+}
+
+// ListIssueCommentsRequest is the input of the list_issue_comments tool.
+type ListIssueCommentsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Issue or pull request number.
+	IssueNumber int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	// Page number, from 1 (default 1).
+	Page *int32 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Results per page (default 30).
+	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListIssueCommentsRequest) Reset() {
+	*x = ListIssueCommentsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListIssueCommentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListIssueCommentsRequest) ProtoMessage() {}
+
+func (x *ListIssueCommentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListIssueCommentsRequest.ProtoReflect.Descriptor instead.
+func (*ListIssueCommentsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{63}
+}
+
+func (x *ListIssueCommentsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListIssueCommentsRequest) GetIssueNumber() int32 {
+	if x != nil {
+		return x.IssueNumber
+	}
+	return 0
+}
+
+func (x *ListIssueCommentsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *ListIssueCommentsRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// ListIssueCommentsResponse is one page of comments.
+type ListIssueCommentsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// comments are oldest first.
+	Comments []*IssueComment `protobuf:"bytes,1,rep,name=comments,proto3" json:"comments,omitempty"`
+	// page describes this page.
+	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListIssueCommentsResponse) Reset() {
+	*x = ListIssueCommentsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListIssueCommentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListIssueCommentsResponse) ProtoMessage() {}
+
+func (x *ListIssueCommentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListIssueCommentsResponse.ProtoReflect.Descriptor instead.
+func (*ListIssueCommentsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{64}
+}
+
+func (x *ListIssueCommentsResponse) GetComments() []*IssueComment {
+	if x != nil {
+		return x.Comments
+	}
+	return nil
+}
+
+func (x *ListIssueCommentsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+// IssueComment is one comment.
+type IssueComment struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the comment's id.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// author is the author's login.
+	Author string `protobuf:"bytes,2,opt,name=author,proto3" json:"author,omitempty"`
+	// body is the comment (Markdown), capped at 8,192 bytes.
+	Body string `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
+	// created_at is when it was written.
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// body_truncated is true when body holds only the start of the comment.
+	BodyTruncated bool `protobuf:"varint,5,opt,name=body_truncated,json=bodyTruncated,proto3" json:"body_truncated,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IssueComment) Reset() {
+	*x = IssueComment{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IssueComment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IssueComment) ProtoMessage() {}
+
+func (x *IssueComment) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IssueComment.ProtoReflect.Descriptor instead.
+func (*IssueComment) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{65}
+}
+
+func (x *IssueComment) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *IssueComment) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *IssueComment) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *IssueComment) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *IssueComment) GetBodyTruncated() bool {
+	if x != nil {
+		return x.BodyTruncated
+	}
+	return false
+}
+
+// SearchIssuesRequest is the input of the search_issues tool.
+type SearchIssuesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// GitHub search syntax.
+	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
+	// Page number, from 1 (default 1).
+	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Results per page (default 30).
+	PerPage       *int32 `protobuf:"varint,3,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchIssuesRequest) Reset() {
+	*x = SearchIssuesRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchIssuesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchIssuesRequest) ProtoMessage() {}
+
+func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchIssuesRequest.ProtoReflect.Descriptor instead.
+func (*SearchIssuesRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{66}
+}
+
+func (x *SearchIssuesRequest) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *SearchIssuesRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *SearchIssuesRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// SearchIssuesResponse is one page of issue search results.
+type SearchIssuesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// total_count is GitHub's count of all matches.
+	TotalCount int32 `protobuf:"varint,1,opt,name=total_count,json=totalCount,proto3" json:"total_count,omitempty"`
+	// incomplete_results is true when GitHub's search timed out.
+	IncompleteResults bool `protobuf:"varint,2,opt,name=incomplete_results,json=incompleteResults,proto3" json:"incomplete_results,omitempty"`
+	// items are this page's matches, best first.
+	Items []*IssueSearchItem `protobuf:"bytes,3,rep,name=items,proto3" json:"items,omitempty"`
+	// page describes this page.
+	Page          *PageInfo `protobuf:"bytes,4,opt,name=page,proto3" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchIssuesResponse) Reset() {
+	*x = SearchIssuesResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchIssuesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchIssuesResponse) ProtoMessage() {}
+
+func (x *SearchIssuesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchIssuesResponse.ProtoReflect.Descriptor instead.
+func (*SearchIssuesResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{67}
+}
+
+func (x *SearchIssuesResponse) GetTotalCount() int32 {
+	if x != nil {
+		return x.TotalCount
+	}
+	return 0
+}
+
+func (x *SearchIssuesResponse) GetIncompleteResults() bool {
+	if x != nil {
+		return x.IncompleteResults
+	}
+	return false
+}
+
+func (x *SearchIssuesResponse) GetItems() []*IssueSearchItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+func (x *SearchIssuesResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+// IssueSearchItem is one issue or pull request found.
+type IssueSearchItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// repo is "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// number is the issue's or pull request's number.
+	Number int32 `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
+	// title is its title.
+	Title string `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	// state is "open" or "closed".
+	State string `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	// is_pull_request is true for a pull request.
+	IsPullRequest bool `protobuf:"varint,5,opt,name=is_pull_request,json=isPullRequest,proto3" json:"is_pull_request,omitempty"`
+	// labels are the label names.
+	Labels        []string `protobuf:"bytes,6,rep,name=labels,proto3" json:"labels,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IssueSearchItem) Reset() {
+	*x = IssueSearchItem{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IssueSearchItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IssueSearchItem) ProtoMessage() {}
+
+func (x *IssueSearchItem) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IssueSearchItem.ProtoReflect.Descriptor instead.
+func (*IssueSearchItem) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{68}
+}
+
+func (x *IssueSearchItem) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *IssueSearchItem) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *IssueSearchItem) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *IssueSearchItem) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *IssueSearchItem) GetIsPullRequest() bool {
+	if x != nil {
+		return x.IsPullRequest
+	}
+	return false
+}
+
+func (x *IssueSearchItem) GetLabels() []string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+// CreateIssueRequest is the input of the create_issue tool.
+type CreateIssueRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Issue title.
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// Description (Markdown).
+	Body *string `protobuf:"bytes,3,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	// Label names.
+	Labels []string `protobuf:"bytes,4,rep,name=labels,proto3" json:"labels,omitempty"`
+	// Assignee logins.
+	Assignees []string `protobuf:"bytes,5,rep,name=assignees,proto3" json:"assignees,omitempty"`
+	// Milestone number.
+	Milestone     *int32 `protobuf:"varint,6,opt,name=milestone,proto3,oneof" json:"milestone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateIssueRequest) Reset() {
+	*x = CreateIssueRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateIssueRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateIssueRequest) ProtoMessage() {}
+
+func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateIssueRequest.ProtoReflect.Descriptor instead.
+func (*CreateIssueRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{69}
+}
+
+func (x *CreateIssueRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CreateIssueRequest) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *CreateIssueRequest) GetBody() string {
+	if x != nil && x.Body != nil {
+		return *x.Body
+	}
+	return ""
+}
+
+func (x *CreateIssueRequest) GetLabels() []string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *CreateIssueRequest) GetAssignees() []string {
+	if x != nil {
+		return x.Assignees
+	}
+	return nil
+}
+
+func (x *CreateIssueRequest) GetMilestone() int32 {
+	if x != nil && x.Milestone != nil {
+		return *x.Milestone
+	}
+	return 0
+}
+
+// CreateIssueResponse is the issue created.
+type CreateIssueResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// issue is the issue as created.
+	Issue         *Issue `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateIssueResponse) Reset() {
+	*x = CreateIssueResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateIssueResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateIssueResponse) ProtoMessage() {}
+
+func (x *CreateIssueResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateIssueResponse.ProtoReflect.Descriptor instead.
+func (*CreateIssueResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{70}
+}
+
+func (x *CreateIssueResponse) GetIssue() *Issue {
+	if x != nil {
+		return x.Issue
+	}
+	return nil
+}
+
+// UpdateIssueRequest is the input of the update_issue tool.
+type UpdateIssueRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Issue number.
+	IssueNumber int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	// New title.
+	Title *string `protobuf:"bytes,3,opt,name=title,proto3,oneof" json:"title,omitempty"`
+	// New description (Markdown).
+	Body *string `protobuf:"bytes,4,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	// "closed" to close, "open" to reopen.
+	State *string `protobuf:"bytes,5,opt,name=state,proto3,oneof" json:"state,omitempty"`
+	// Why it is closed or reopened.
+	StateReason *string `protobuf:"bytes,6,opt,name=state_reason,proto3,oneof" json:"state_reason,omitempty"`
+	// Label names; replace the labels when given.
+	Labels []string `protobuf:"bytes,7,rep,name=labels,proto3" json:"labels,omitempty"`
+	// Assignee logins; replace the assignees when given.
+	Assignees []string `protobuf:"bytes,8,rep,name=assignees,proto3" json:"assignees,omitempty"`
+	// Milestone number.
+	Milestone     *int32 `protobuf:"varint,9,opt,name=milestone,proto3,oneof" json:"milestone,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateIssueRequest) Reset() {
+	*x = UpdateIssueRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateIssueRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateIssueRequest) ProtoMessage() {}
+
+func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
+func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{71}
+}
+
+func (x *UpdateIssueRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *UpdateIssueRequest) GetIssueNumber() int32 {
+	if x != nil {
+		return x.IssueNumber
+	}
+	return 0
+}
+
+func (x *UpdateIssueRequest) GetTitle() string {
+	if x != nil && x.Title != nil {
+		return *x.Title
+	}
+	return ""
+}
+
+func (x *UpdateIssueRequest) GetBody() string {
+	if x != nil && x.Body != nil {
+		return *x.Body
+	}
+	return ""
+}
+
+func (x *UpdateIssueRequest) GetState() string {
+	if x != nil && x.State != nil {
+		return *x.State
+	}
+	return ""
+}
+
+func (x *UpdateIssueRequest) GetStateReason() string {
+	if x != nil && x.StateReason != nil {
+		return *x.StateReason
+	}
+	return ""
+}
+
+func (x *UpdateIssueRequest) GetLabels() []string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *UpdateIssueRequest) GetAssignees() []string {
+	if x != nil {
+		return x.Assignees
+	}
+	return nil
+}
+
+func (x *UpdateIssueRequest) GetMilestone() int32 {
+	if x != nil && x.Milestone != nil {
+		return *x.Milestone
+	}
+	return 0
+}
+
+// UpdateIssueResponse is the issue after the change.
+type UpdateIssueResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// issue is the issue as updated.
+	Issue         *Issue `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateIssueResponse) Reset() {
+	*x = UpdateIssueResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateIssueResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateIssueResponse) ProtoMessage() {}
+
+func (x *UpdateIssueResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateIssueResponse.ProtoReflect.Descriptor instead.
+func (*UpdateIssueResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{72}
+}
+
+func (x *UpdateIssueResponse) GetIssue() *Issue {
+	if x != nil {
+		return x.Issue
+	}
+	return nil
+}
+
+// AddIssueCommentRequest is the input of the add_issue_comment tool.
+type AddIssueCommentRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Issue or pull request number.
+	IssueNumber int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	// Comment (Markdown).
+	Body          string `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddIssueCommentRequest) Reset() {
+	*x = AddIssueCommentRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddIssueCommentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddIssueCommentRequest) ProtoMessage() {}
+
+func (x *AddIssueCommentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddIssueCommentRequest.ProtoReflect.Descriptor instead.
+func (*AddIssueCommentRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{73}
+}
+
+func (x *AddIssueCommentRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *AddIssueCommentRequest) GetIssueNumber() int32 {
+	if x != nil {
+		return x.IssueNumber
+	}
+	return 0
+}
+
+func (x *AddIssueCommentRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+// AddIssueCommentResponse is the comment created.
+type AddIssueCommentResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the comment's id.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// url is the comment's page, for people.
+	Url           string `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddIssueCommentResponse) Reset() {
+	*x = AddIssueCommentResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddIssueCommentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddIssueCommentResponse) ProtoMessage() {}
+
+func (x *AddIssueCommentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddIssueCommentResponse.ProtoReflect.Descriptor instead.
+func (*AddIssueCommentResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{74}
+}
+
+func (x *AddIssueCommentResponse) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *AddIssueCommentResponse) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// SearchCodeRequest is the input of the search_code tool.
+type SearchCodeRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// GitHub search syntax.
+	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
+	// Page number, from 1 (default 1).
+	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Results per page (default 30).
+	PerPage       *int32 `protobuf:"varint,3,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchCodeRequest) Reset() {
+	*x = SearchCodeRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchCodeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchCodeRequest) ProtoMessage() {}
+
+func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchCodeRequest.ProtoReflect.Descriptor instead.
+func (*SearchCodeRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{75}
+}
+
+func (x *SearchCodeRequest) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *SearchCodeRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *SearchCodeRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// SearchCodeResponse is one page of code search results.
+type SearchCodeResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// total_count is GitHub's count of all matches.
+	TotalCount int32 `protobuf:"varint,1,opt,name=total_count,json=totalCount,proto3" json:"total_count,omitempty"`
+	// incomplete_results is true when GitHub's search timed out.
+	IncompleteResults bool `protobuf:"varint,2,opt,name=incomplete_results,json=incompleteResults,proto3" json:"incomplete_results,omitempty"`
+	// items are this page's matches, best first.
+	Items []*CodeSearchItem `protobuf:"bytes,3,rep,name=items,proto3" json:"items,omitempty"`
+	// page describes this page.
+	Page          *PageInfo `protobuf:"bytes,4,opt,name=page,proto3" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchCodeResponse) Reset() {
+	*x = SearchCodeResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchCodeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchCodeResponse) ProtoMessage() {}
+
+func (x *SearchCodeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchCodeResponse.ProtoReflect.Descriptor instead.
+func (*SearchCodeResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{76}
+}
+
+func (x *SearchCodeResponse) GetTotalCount() int32 {
+	if x != nil {
+		return x.TotalCount
+	}
+	return 0
+}
+
+func (x *SearchCodeResponse) GetIncompleteResults() bool {
+	if x != nil {
+		return x.IncompleteResults
+	}
+	return false
+}
+
+func (x *SearchCodeResponse) GetItems() []*CodeSearchItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+func (x *SearchCodeResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+// CodeSearchItem is one file found.
+type CodeSearchItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// repo is "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// path is the file's path; read it with read_file.
+	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// sha is the file's blob sha.
+	Sha           string `protobuf:"bytes,3,opt,name=sha,proto3" json:"sha,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CodeSearchItem) Reset() {
+	*x = CodeSearchItem{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CodeSearchItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CodeSearchItem) ProtoMessage() {}
+
+func (x *CodeSearchItem) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CodeSearchItem.ProtoReflect.Descriptor instead.
+func (*CodeSearchItem) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{77}
+}
+
+func (x *CodeSearchItem) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CodeSearchItem) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *CodeSearchItem) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+// GetCiFailuresRequest is the input of the get_ci_failures tool.
+type GetCiFailuresRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Branch or tag whose head commit to inspect.
+	Ref *string `protobuf:"bytes,2,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
+	// Commit sha (7 to 40 hex characters).
+	Sha *string `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
+	// Pull request whose head commit to inspect.
+	PrNumber      *int32 `protobuf:"varint,4,opt,name=pr_number,json=prNumber,proto3,oneof" json:"pr_number,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCiFailuresRequest) Reset() {
+	*x = GetCiFailuresRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCiFailuresRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCiFailuresRequest) ProtoMessage() {}
+
+func (x *GetCiFailuresRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCiFailuresRequest.ProtoReflect.Descriptor instead.
+func (*GetCiFailuresRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{78}
+}
+
+func (x *GetCiFailuresRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetCiFailuresRequest) GetRef() string {
+	if x != nil && x.Ref != nil {
+		return *x.Ref
+	}
+	return ""
+}
+
+func (x *GetCiFailuresRequest) GetSha() string {
+	if x != nil && x.Sha != nil {
+		return *x.Sha
+	}
+	return ""
+}
+
+func (x *GetCiFailuresRequest) GetPrNumber() int32 {
+	if x != nil && x.PrNumber != nil {
+		return *x.PrNumber
+	}
+	return 0
+}
+
+// GetCiFailuresResponse says why a commit's CI failed.
+type GetCiFailuresResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sha is the commit inspected.
+	Sha string `protobuf:"bytes,1,opt,name=sha,proto3" json:"sha,omitempty"`
+	// failed are the failed checks (failure, timed_out, cancelled,
+	// action_required, startup_failure), at most 10; the first 3 carry a
+	// log excerpt.
+	Failed []*FailedCheck `protobuf:"bytes,2,rep,name=failed,proto3" json:"failed,omitempty"`
+	// passed counts successful, neutral and skipped checks.
+	Passed int32 `protobuf:"varint,3,opt,name=passed,proto3" json:"passed,omitempty"`
+	// pending counts queued and running checks.
+	Pending int32 `protobuf:"varint,4,opt,name=pending,proto3" json:"pending,omitempty"`
+	// truncated is true when more checks failed than failed holds, or the
+	// commit has more checks than were read.
+	Truncated     bool `protobuf:"varint,5,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCiFailuresResponse) Reset() {
+	*x = GetCiFailuresResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCiFailuresResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCiFailuresResponse) ProtoMessage() {}
+
+func (x *GetCiFailuresResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCiFailuresResponse.ProtoReflect.Descriptor instead.
+func (*GetCiFailuresResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{79}
+}
+
+func (x *GetCiFailuresResponse) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+func (x *GetCiFailuresResponse) GetFailed() []*FailedCheck {
+	if x != nil {
+		return x.Failed
+	}
+	return nil
+}
+
+func (x *GetCiFailuresResponse) GetPassed() int32 {
+	if x != nil {
+		return x.Passed
+	}
+	return 0
+}
+
+func (x *GetCiFailuresResponse) GetPending() int32 {
+	if x != nil {
+		return x.Pending
+	}
+	return 0
+}
+
+func (x *GetCiFailuresResponse) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
+// FailedCheck is one failed check run and, for GitHub Actions, its job.
+type FailedCheck struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// name is the check run's (job's) name.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// conclusion is GitHub's conclusion, e.g. "failure".
+	Conclusion string `protobuf:"bytes,2,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	// run_id is the Actions workflow run; 0 for checks of other apps.
+	RunId int64 `protobuf:"varint,3,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// job_id is the Actions job; pass it to get_job_log. 0 for other apps.
+	JobId int64 `protobuf:"varint,4,opt,name=job_id,json=jobId,proto3" json:"job_id,omitempty"`
+	// failed_steps are the names of the job's failed steps.
+	FailedSteps []string `protobuf:"bytes,5,rep,name=failed_steps,json=failedSteps,proto3" json:"failed_steps,omitempty"`
+	// log_excerpt is the job log around its first error; absent when there is
+	// no log or it was not read.
+	LogExcerpt *LogExcerpt `protobuf:"bytes,6,opt,name=log_excerpt,json=logExcerpt,proto3" json:"log_excerpt,omitempty"`
+	// summary is the check run's output title, when set.
+	Summary       string `protobuf:"bytes,7,opt,name=summary,proto3" json:"summary,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FailedCheck) Reset() {
+	*x = FailedCheck{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FailedCheck) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FailedCheck) ProtoMessage() {}
+
+func (x *FailedCheck) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FailedCheck.ProtoReflect.Descriptor instead.
+func (*FailedCheck) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{80}
+}
+
+func (x *FailedCheck) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *FailedCheck) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+func (x *FailedCheck) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+func (x *FailedCheck) GetJobId() int64 {
+	if x != nil {
+		return x.JobId
+	}
+	return 0
+}
+
+func (x *FailedCheck) GetFailedSteps() []string {
+	if x != nil {
+		return x.FailedSteps
+	}
+	return nil
+}
+
+func (x *FailedCheck) GetLogExcerpt() *LogExcerpt {
+	if x != nil {
+		return x.LogExcerpt
+	}
+	return nil
+}
+
+func (x *FailedCheck) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+// LogExcerpt is a window of a job log: at most 50 lines, each capped at
+// 1,024 bytes; lines[i] is line first_line+i of the log.
+type LogExcerpt struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// first_line is the 1-based number of lines[0].
+	FirstLine int32 `protobuf:"varint,1,opt,name=first_line,json=firstLine,proto3" json:"first_line,omitempty"`
+	// error_line is the number of the first line that reports an error.
+	ErrorLine int32 `protobuf:"varint,2,opt,name=error_line,json=errorLine,proto3" json:"error_line,omitempty"`
+	// lines are the log's lines, timestamps removed.
+	Lines []string `protobuf:"bytes,3,rep,name=lines,proto3" json:"lines,omitempty"`
+	// total_lines counts the log's lines.
+	TotalLines    int32 `protobuf:"varint,4,opt,name=total_lines,json=totalLines,proto3" json:"total_lines,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LogExcerpt) Reset() {
+	*x = LogExcerpt{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LogExcerpt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LogExcerpt) ProtoMessage() {}
+
+func (x *LogExcerpt) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LogExcerpt.ProtoReflect.Descriptor instead.
+func (*LogExcerpt) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{81}
+}
+
+func (x *LogExcerpt) GetFirstLine() int32 {
+	if x != nil {
+		return x.FirstLine
+	}
+	return 0
+}
+
+func (x *LogExcerpt) GetErrorLine() int32 {
+	if x != nil {
+		return x.ErrorLine
+	}
+	return 0
+}
+
+func (x *LogExcerpt) GetLines() []string {
+	if x != nil {
+		return x.Lines
+	}
+	return nil
+}
+
+func (x *LogExcerpt) GetTotalLines() int32 {
+	if x != nil {
+		return x.TotalLines
+	}
+	return 0
+}
+
+// GetJobLogRequest is the input of the get_job_log tool.
+type GetJobLogRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Actions job id (from get_ci_failures).
+	JobId int64 `protobuf:"varint,2,opt,name=job_id,proto3" json:"job_id,omitempty"`
+	// Return the last tail_lines lines (1 to 500).
+	TailLines *int32 `protobuf:"varint,3,opt,name=tail_lines,proto3,oneof" json:"tail_lines,omitempty"`
+	// First line to return, from 1 (with max_lines).
+	StartLine *int32 `protobuf:"varint,4,opt,name=start_line,proto3,oneof" json:"start_line,omitempty"`
+	// Lines to return from start_line (1 to 500).
+	MaxLines      *int32 `protobuf:"varint,5,opt,name=max_lines,proto3,oneof" json:"max_lines,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetJobLogRequest) Reset() {
+	*x = GetJobLogRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetJobLogRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetJobLogRequest) ProtoMessage() {}
+
+func (x *GetJobLogRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetJobLogRequest.ProtoReflect.Descriptor instead.
+func (*GetJobLogRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{82}
+}
+
+func (x *GetJobLogRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetJobLogRequest) GetJobId() int64 {
+	if x != nil {
+		return x.JobId
+	}
+	return 0
+}
+
+func (x *GetJobLogRequest) GetTailLines() int32 {
+	if x != nil && x.TailLines != nil {
+		return *x.TailLines
+	}
+	return 0
+}
+
+func (x *GetJobLogRequest) GetStartLine() int32 {
+	if x != nil && x.StartLine != nil {
+		return *x.StartLine
+	}
+	return 0
+}
+
+func (x *GetJobLogRequest) GetMaxLines() int32 {
+	if x != nil && x.MaxLines != nil {
+		return *x.MaxLines
+	}
+	return 0
+}
+
+// GetJobLogResponse is a window of a job log: at most 500 lines, each capped
+// at 1,024 bytes.
+type GetJobLogResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// lines are the log's lines, timestamps removed.
+	Lines []string `protobuf:"bytes,1,rep,name=lines,proto3" json:"lines,omitempty"`
+	// first_line is the 1-based number of lines[0] (0 when lines is empty).
+	FirstLine int32 `protobuf:"varint,2,opt,name=first_line,json=firstLine,proto3" json:"first_line,omitempty"`
+	// total_lines counts the log's lines.
+	TotalLines int32 `protobuf:"varint,3,opt,name=total_lines,json=totalLines,proto3" json:"total_lines,omitempty"`
+	// truncated is true when lines is not the whole log or a line was cut.
+	Truncated     bool `protobuf:"varint,4,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetJobLogResponse) Reset() {
+	*x = GetJobLogResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetJobLogResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetJobLogResponse) ProtoMessage() {}
+
+func (x *GetJobLogResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetJobLogResponse.ProtoReflect.Descriptor instead.
+func (*GetJobLogResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{83}
+}
+
+func (x *GetJobLogResponse) GetLines() []string {
+	if x != nil {
+		return x.Lines
+	}
+	return nil
+}
+
+func (x *GetJobLogResponse) GetFirstLine() int32 {
+	if x != nil {
+		return x.FirstLine
+	}
+	return 0
+}
+
+func (x *GetJobLogResponse) GetTotalLines() int32 {
+	if x != nil {
+		return x.TotalLines
+	}
+	return 0
+}
+
+func (x *GetJobLogResponse) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
+// RerunFailedJobsRequest is the input of the rerun_failed_jobs tool.
+type RerunFailedJobsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Repository as "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Actions workflow run id (from get_ci_failures).
+	RunId         int64 `protobuf:"varint,2,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RerunFailedJobsRequest) Reset() {
+	*x = RerunFailedJobsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RerunFailedJobsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RerunFailedJobsRequest) ProtoMessage() {}
+
+func (x *RerunFailedJobsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RerunFailedJobsRequest.ProtoReflect.Descriptor instead.
+func (*RerunFailedJobsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{84}
+}
+
+func (x *RerunFailedJobsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *RerunFailedJobsRequest) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+// RerunFailedJobsResponse is the run after the re-run was requested.
+type RerunFailedJobsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// run_id is the workflow run.
+	RunId int64 `protobuf:"varint,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// status is the run's status after the request, e.g. "queued".
+	Status        string `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RerunFailedJobsResponse) Reset() {
+	*x = RerunFailedJobsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RerunFailedJobsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RerunFailedJobsResponse) ProtoMessage() {}
+
+func (x *RerunFailedJobsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RerunFailedJobsResponse.ProtoReflect.Descriptor instead.
+func (*RerunFailedJobsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{85}
+}
+
+func (x *RerunFailedJobsResponse) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+func (x *RerunFailedJobsResponse) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -3961,7 +6999,299 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\amessage\x18\x03 \x01(\tR\amessage\"g\n" +
 	"\x1bValidateEnvironmentResponse\x12\x14\n" +
 	"\x05level\x18\x01 \x01(\tR\x05level\x122\n" +
-	"\x06checks\x18\x02 \x03(\v2\x1a.ghops.v1.EnvironmentCheckR\x06checks2\x9c%\n" +
+	"\x06checks\x18\x02 \x03(\v2\x1a.ghops.v1.EnvironmentCheckR\x06checks\"\xe8\x01\n" +
+	"\x13CreateBranchRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12>\n" +
+	"\x06branch\x18\x02 \x01(\tB&\xbaH\x1f\xc8\x01\x01r\x1a\xa0\x82\x19\x01\x18d2\x12^[a-zA-Z0-9._/-]+$\x98\x82\x19\x02R\x06branch\x12<\n" +
+	"\x04from\x18\x03 \x01(\tB#\xbaH\x1cr\x1a\xa0\x82\x19\x01\x18d2\x12^[a-zA-Z0-9._/-]+$\x98\x82\x19\x02H\x00R\x04from\x88\x01\x01B\a\n" +
+	"\x05_from\"@\n" +
+	"\x14CreateBranchResponse\x12\x16\n" +
+	"\x06branch\x18\x01 \x01(\tR\x06branch\x12\x10\n" +
+	"\x03sha\x18\x02 \x01(\tR\x03sha\"\x8c\x01\n" +
+	"\x15GetPullRequestRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\bprNumber\"Y\n" +
+	"\x16GetPullRequestResponse\x12?\n" +
+	"\fpull_request\x18\x01 \x01(\v2\x1c.ghops.v1.PullRequestDetailsR\vpullRequest\"\xa2\x04\n" +
+	"\x12PullRequestDetails\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
+	"\x04body\x18\x03 \x01(\tR\x04body\x12\x14\n" +
+	"\x05state\x18\x04 \x01(\tR\x05state\x12\x14\n" +
+	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x16\n" +
+	"\x06merged\x18\x06 \x01(\bR\x06merged\x12\x16\n" +
+	"\x06author\x18\a \x01(\tR\x06author\x12\x12\n" +
+	"\x04head\x18\b \x01(\tR\x04head\x12\x12\n" +
+	"\x04base\x18\t \x01(\tR\x04base\x12\x19\n" +
+	"\bhead_sha\x18\n" +
+	" \x01(\tR\aheadSha\x12\x19\n" +
+	"\bbase_sha\x18\v \x01(\tR\abaseSha\x12'\n" +
+	"\x0fmergeable_state\x18\f \x01(\tR\x0emergeableState\x12\x16\n" +
+	"\x06labels\x18\r \x03(\tR\x06labels\x12\x19\n" +
+	"\bhtml_url\x18\x0e \x01(\tR\ahtmlUrl\x12\x18\n" +
+	"\acommits\x18\x0f \x01(\x05R\acommits\x12#\n" +
+	"\rchanged_files\x18\x10 \x01(\x05R\fchangedFiles\x12\x1c\n" +
+	"\tadditions\x18\x11 \x01(\x05R\tadditions\x12\x1c\n" +
+	"\tdeletions\x18\x12 \x01(\x05R\tdeletions\x129\n" +
+	"\n" +
+	"updated_at\x18\x13 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\xf8\x01\n" +
+	"\x1bListPullRequestFilesRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\bprNumber\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"s\n" +
+	"\x1cListPullRequestFilesResponse\x12+\n" +
+	"\x05files\x18\x01 \x03(\v2\x15.ghops.v1.ChangedFileR\x05files\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xd9\x01\n" +
+	"\vChangedFile\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\x12\x1c\n" +
+	"\tadditions\x18\x03 \x01(\x05R\tadditions\x12\x1c\n" +
+	"\tdeletions\x18\x04 \x01(\x05R\tdeletions\x12#\n" +
+	"\rprevious_path\x18\x05 \x01(\tR\fpreviousPath\x12\x14\n" +
+	"\x05patch\x18\x06 \x01(\tR\x05patch\x12'\n" +
+	"\x0fpatch_truncated\x18\a \x01(\bR\x0epatchTruncated\"\xbe\x02\n" +
+	"\x12CompareRefsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12:\n" +
+	"\x04base\x18\x02 \x01(\tB&\xbaH\x1f\xc8\x01\x01r\x1a\xa0\x82\x19\x01\x18d2\x12^[a-zA-Z0-9._/-]+$\x98\x82\x19\x02R\x04base\x12:\n" +
+	"\x04head\x18\x03 \x01(\tB&\xbaH\x1f\xc8\x01\x01r\x1a\xa0\x82\x19\x01\x18d2\x12^[a-zA-Z0-9._/-]+$\x98\x82\x19\x02R\x04head\x12\"\n" +
+	"\x04page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x05 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"\xb5\x02\n" +
+	"\x13CompareRefsResponse\x12\x16\n" +
+	"\x06status\x18\x01 \x01(\tR\x06status\x12\x19\n" +
+	"\bahead_by\x18\x02 \x01(\x05R\aaheadBy\x12\x1b\n" +
+	"\tbehind_by\x18\x03 \x01(\x05R\bbehindBy\x12$\n" +
+	"\x0emerge_base_sha\x18\x04 \x01(\tR\fmergeBaseSha\x12*\n" +
+	"\acommits\x18\x05 \x03(\v2\x10.ghops.v1.CommitR\acommits\x12+\n" +
+	"\x05files\x18\x06 \x03(\v2\x15.ghops.v1.ChangedFileR\x05files\x12&\n" +
+	"\x04page\x18\a \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12'\n" +
+	"\x0ffiles_truncated\x18\b \x01(\bR\x0efilesTruncated\"\x8f\x04\n" +
+	"\x11ListIssuesRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x123\n" +
+	"\x05state\x18\x02 \x01(\tB\x18\xbaH\x15r\x13R\x04openR\x06closedR\x03allH\x00R\x05state\x88\x01\x01\x12(\n" +
+	"\x06labels\x18\x03 \x03(\tB\x10\xbaH\r\x92\x01\n" +
+	"\x10d\"\x06r\x04\x10\x01\x18dR\x06labels\x12A\n" +
+	"\bassignee\x18\x04 \x01(\tB \xbaH\x1dr\x1b\x10\x01\x18'2\x15^([a-zA-Z0-9-]+|[*])$H\x01R\bassignee\x88\x01\x01\x12\x84\x01\n" +
+	"\x05since\x18\x05 \x01(\tBi\xbaHfrd\x18#2`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$H\x02R\x05since\x88\x01\x01\x12\"\n" +
+	"\x04page\x18\x06 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x03R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\a \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x04R\bper_page\x88\x01\x01B\b\n" +
+	"\x06_stateB\v\n" +
+	"\t_assigneeB\b\n" +
+	"\x06_sinceB\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"l\n" +
+	"\x12ListIssuesResponse\x12.\n" +
+	"\x06issues\x18\x01 \x03(\v2\x16.ghops.v1.IssueSummaryR\x06issues\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xd9\x01\n" +
+	"\fIssueSummary\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
+	"\x05state\x18\x03 \x01(\tR\x05state\x12\x16\n" +
+	"\x06labels\x18\x04 \x03(\tR\x06labels\x12\x16\n" +
+	"\x06author\x18\x05 \x01(\tR\x06author\x12\x1a\n" +
+	"\bcomments\x18\x06 \x01(\x05R\bcomments\x129\n" +
+	"\n" +
+	"updated_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\x8c\x01\n" +
+	"\x0fGetIssueRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12-\n" +
+	"\fissue_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\vissueNumber\"9\n" +
+	"\x10GetIssueResponse\x12%\n" +
+	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\"\xc6\x03\n" +
+	"\x05Issue\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
+	"\x04body\x18\x03 \x01(\tR\x04body\x12\x14\n" +
+	"\x05state\x18\x04 \x01(\tR\x05state\x12!\n" +
+	"\fstate_reason\x18\x05 \x01(\tR\vstateReason\x12\x16\n" +
+	"\x06labels\x18\x06 \x03(\tR\x06labels\x12\x1c\n" +
+	"\tassignees\x18\a \x03(\tR\tassignees\x12\x1c\n" +
+	"\tmilestone\x18\b \x01(\tR\tmilestone\x12)\n" +
+	"\x10milestone_number\x18\t \x01(\x05R\x0fmilestoneNumber\x12\x16\n" +
+	"\x06author\x18\n" +
+	" \x01(\tR\x06author\x12\x1a\n" +
+	"\bcomments\x18\v \x01(\x05R\bcomments\x12\x19\n" +
+	"\bhtml_url\x18\f \x01(\tR\ahtmlUrl\x129\n" +
+	"\n" +
+	"created_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
+	"\n" +
+	"updated_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\xfb\x01\n" +
+	"\x18ListIssueCommentsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12-\n" +
+	"\fissue_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\vissueNumber\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"w\n" +
+	"\x19ListIssueCommentsResponse\x122\n" +
+	"\bcomments\x18\x01 \x03(\v2\x16.ghops.v1.IssueCommentR\bcomments\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xac\x01\n" +
+	"\fIssueComment\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x16\n" +
+	"\x06author\x18\x02 \x01(\tR\x06author\x12\x12\n" +
+	"\x04body\x18\x03 \x01(\tR\x04body\x129\n" +
+	"\n" +
+	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12%\n" +
+	"\x0ebody_truncated\x18\x05 \x01(\bR\rbodyTruncated\"\xa0\x01\n" +
+	"\x13SearchIssuesRequest\x12#\n" +
+	"\x05query\x18\x01 \x01(\tB\r\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05query\x12\"\n" +
+	"\x04page\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"\xbf\x01\n" +
+	"\x14SearchIssuesResponse\x12\x1f\n" +
+	"\vtotal_count\x18\x01 \x01(\x05R\n" +
+	"totalCount\x12-\n" +
+	"\x12incomplete_results\x18\x02 \x01(\bR\x11incompleteResults\x12/\n" +
+	"\x05items\x18\x03 \x03(\v2\x19.ghops.v1.IssueSearchItemR\x05items\x12&\n" +
+	"\x04page\x18\x04 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xaf\x01\n" +
+	"\x0fIssueSearchItem\x12\x18\n" +
+	"\x04repo\x18\x01 \x01(\tB\x04\x98\x82\x19\x01R\x04repo\x12\x16\n" +
+	"\x06number\x18\x02 \x01(\x05R\x06number\x12\x14\n" +
+	"\x05title\x18\x03 \x01(\tR\x05title\x12\x14\n" +
+	"\x05state\x18\x04 \x01(\tR\x05state\x12&\n" +
+	"\x0fis_pull_request\x18\x05 \x01(\bR\risPullRequest\x12\x16\n" +
+	"\x06labels\x18\x06 \x03(\tR\x06labels\"\xc6\x02\n" +
+	"\x12CreateIssueRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12#\n" +
+	"\x05title\x18\x02 \x01(\tB\r\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05title\x12\"\n" +
+	"\x04body\x18\x03 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x00R\x04body\x88\x01\x01\x12(\n" +
+	"\x06labels\x18\x04 \x03(\tB\x10\xbaH\r\x92\x01\n" +
+	"\x10d\"\x06r\x04\x10\x01\x18dR\x06labels\x12.\n" +
+	"\tassignees\x18\x05 \x03(\tB\x10\xbaH\r\x92\x01\n" +
+	"\x10d\"\x06r\x04\x10\x01\x18dR\tassignees\x12*\n" +
+	"\tmilestone\x18\x06 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\tmilestone\x88\x01\x01B\a\n" +
+	"\x05_bodyB\f\n" +
+	"\n" +
+	"_milestone\"<\n" +
+	"\x13CreateIssueResponse\x12%\n" +
+	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\"\xa9\x04\n" +
+	"\x12UpdateIssueRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12-\n" +
+	"\fissue_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\vissueNumber\x12%\n" +
+	"\x05title\x18\x03 \x01(\tB\n" +
+	"\xbaH\ar\x05\x10\x01\x18\x80\x02H\x00R\x05title\x88\x01\x01\x12\"\n" +
+	"\x04body\x18\x04 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x01R\x04body\x88\x01\x01\x12.\n" +
+	"\x05state\x18\x05 \x01(\tB\x13\xbaH\x10r\x0eR\x04openR\x06closedH\x02R\x05state\x88\x01\x01\x12[\n" +
+	"\fstate_reason\x18\x06 \x01(\tB2\xbaH/r-R\tcompletedR\vnot_plannedR\tduplicateR\breopenedH\x03R\fstate_reason\x88\x01\x01\x12(\n" +
+	"\x06labels\x18\a \x03(\tB\x10\xbaH\r\x92\x01\n" +
+	"\x10d\"\x06r\x04\x10\x01\x18dR\x06labels\x12.\n" +
+	"\tassignees\x18\b \x03(\tB\x10\xbaH\r\x92\x01\n" +
+	"\x10d\"\x06r\x04\x10\x01\x18dR\tassignees\x12*\n" +
+	"\tmilestone\x18\t \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x04R\tmilestone\x88\x01\x01B\b\n" +
+	"\x06_titleB\a\n" +
+	"\x05_bodyB\b\n" +
+	"\x06_stateB\x0f\n" +
+	"\r_state_reasonB\f\n" +
+	"\n" +
+	"_milestone\"<\n" +
+	"\x13UpdateIssueResponse\x12%\n" +
+	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\"\xb7\x01\n" +
+	"\x16AddIssueCommentRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12-\n" +
+	"\fissue_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\vissueNumber\x12\"\n" +
+	"\x04body\x18\x03 \x01(\tB\x0e\xbaH\v\xc8\x01\x01r\x06\x10\x01\x18\x80\x80\x04R\x04body\";\n" +
+	"\x17AddIssueCommentResponse\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\"\x9e\x01\n" +
+	"\x11SearchCodeRequest\x12#\n" +
+	"\x05query\x18\x01 \x01(\tB\r\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05query\x12\"\n" +
+	"\x04page\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"\xbc\x01\n" +
+	"\x12SearchCodeResponse\x12\x1f\n" +
+	"\vtotal_count\x18\x01 \x01(\x05R\n" +
+	"totalCount\x12-\n" +
+	"\x12incomplete_results\x18\x02 \x01(\bR\x11incompleteResults\x12.\n" +
+	"\x05items\x18\x03 \x03(\v2\x18.ghops.v1.CodeSearchItemR\x05items\x12&\n" +
+	"\x04page\x18\x04 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"P\n" +
+	"\x0eCodeSearchItem\x12\x18\n" +
+	"\x04repo\x18\x01 \x01(\tB\x04\x98\x82\x19\x01R\x04repo\x12\x12\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12\x10\n" +
+	"\x03sha\x18\x03 \x01(\tR\x03sha\"\xb9\x02\n" +
+	"\x14GetCiFailuresRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12:\n" +
+	"\x03ref\x18\x02 \x01(\tB#\xbaH\x1cr\x1a\xa0\x82\x19\x01\x18d2\x12^[a-zA-Z0-9._/-]+$\x98\x82\x19\x02H\x00R\x03ref\x88\x01\x01\x122\n" +
+	"\x03sha\x18\x03 \x01(\tB\x1b\xbaH\x14r\x122\x10^[a-f0-9]{7,40}$\x98\x82\x19\x02H\x01R\x03sha\x88\x01\x01\x12)\n" +
+	"\tpr_number\x18\x04 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x02R\bprNumber\x88\x01\x01:\x1c\xbaH\x19\"\x17\n" +
+	"\x03ref\n" +
+	"\x03sha\n" +
+	"\tpr_number\x10\x01B\x06\n" +
+	"\x04_refB\x06\n" +
+	"\x04_shaB\f\n" +
+	"\n" +
+	"_pr_number\"\xa8\x01\n" +
+	"\x15GetCiFailuresResponse\x12\x10\n" +
+	"\x03sha\x18\x01 \x01(\tR\x03sha\x12-\n" +
+	"\x06failed\x18\x02 \x03(\v2\x15.ghops.v1.FailedCheckR\x06failed\x12\x16\n" +
+	"\x06passed\x18\x03 \x01(\x05R\x06passed\x12\x18\n" +
+	"\apending\x18\x04 \x01(\x05R\apending\x12\x1c\n" +
+	"\ttruncated\x18\x05 \x01(\bR\ttruncated\"\xe3\x01\n" +
+	"\vFailedCheck\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1e\n" +
+	"\n" +
+	"conclusion\x18\x02 \x01(\tR\n" +
+	"conclusion\x12\x15\n" +
+	"\x06run_id\x18\x03 \x01(\x03R\x05runId\x12\x15\n" +
+	"\x06job_id\x18\x04 \x01(\x03R\x05jobId\x12!\n" +
+	"\ffailed_steps\x18\x05 \x03(\tR\vfailedSteps\x125\n" +
+	"\vlog_excerpt\x18\x06 \x01(\v2\x14.ghops.v1.LogExcerptR\n" +
+	"logExcerpt\x12\x18\n" +
+	"\asummary\x18\a \x01(\tR\asummary\"\x81\x01\n" +
+	"\n" +
+	"LogExcerpt\x12\x1d\n" +
+	"\n" +
+	"first_line\x18\x01 \x01(\x05R\tfirstLine\x12\x1d\n" +
+	"\n" +
+	"error_line\x18\x02 \x01(\x05R\terrorLine\x12\x14\n" +
+	"\x05lines\x18\x03 \x03(\tR\x05lines\x12\x1f\n" +
+	"\vtotal_lines\x18\x04 \x01(\x05R\n" +
+	"totalLines\"\xff\x03\n" +
+	"\x10GetJobLogRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\"\n" +
+	"\x06job_id\x18\x02 \x01(\x03B\n" +
+	"\xbaH\a\xc8\x01\x01\"\x02(\x01R\x06job_id\x12/\n" +
+	"\n" +
+	"tail_lines\x18\x03 \x01(\x05B\n" +
+	"\xbaH\a\x1a\x05\x18\xf4\x03(\x01H\x00R\n" +
+	"tail_lines\x88\x01\x01\x12,\n" +
+	"\n" +
+	"start_line\x18\x04 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\n" +
+	"start_line\x88\x01\x01\x12-\n" +
+	"\tmax_lines\x18\x05 \x01(\x05B\n" +
+	"\xbaH\a\x1a\x05\x18\xf4\x03(\x01H\x02R\tmax_lines\x88\x01\x01:\xc0\x01\xbaH\xbc\x01\x1a\xb9\x01\n" +
+	"\x0ejob_log.window\x123give either tail_lines, or start_line and max_lines\x1arhas(this.tail_lines) ? !has(this.start_line) && !has(this.max_lines) : has(this.start_line) && has(this.max_lines)B\r\n" +
+	"\v_tail_linesB\r\n" +
+	"\v_start_lineB\f\n" +
+	"\n" +
+	"_max_lines\"\x87\x01\n" +
+	"\x11GetJobLogResponse\x12\x14\n" +
+	"\x05lines\x18\x01 \x03(\tR\x05lines\x12\x1d\n" +
+	"\n" +
+	"first_line\x18\x02 \x01(\x05R\tfirstLine\x12\x1f\n" +
+	"\vtotal_lines\x18\x03 \x01(\x05R\n" +
+	"totalLines\x12\x1c\n" +
+	"\ttruncated\x18\x04 \x01(\bR\ttruncated\"\x88\x01\n" +
+	"\x16RerunFailedJobsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\"\n" +
+	"\x06run_id\x18\x02 \x01(\x03B\n" +
+	"\xbaH\a\xc8\x01\x01\"\x02(\x01R\x06run_id\"H\n" +
+	"\x17RerunFailedJobsResponse\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\x03R\x05runId\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status2\xc8A\n" +
 	"\rGitHubService\x12\xc3\x02\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x85\x02\x92\x82\x19\xfd\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\xd7\x01Search GitHub repositories with GitHub search syntax (qualifiers such as user:, org:, language:, in:name, plus plain words). Each result's full_name (owner/repo) can be passed as `repo` to fetch and the other tools. \x010\x018\x01\x90\x02\x01\x12\x82\x02\n" +
@@ -3996,7 +7326,39 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\x94\x03\x92\x82\x19\x8f\x03\n" +
 	"\vapply_patch\x12\vApply patch\x1a\xee\x02Apply a unified diff (as `git diff` writes it: modified, added, deleted and renamed files, mode changes) to an existing branch as ONE commit. Every hunk must apply exactly at the branch head; otherwise nothing is written and data.patch says which file, hunk and line differ. Pass `sha` (the head the patch was made against) to refuse with -32006 if the branch moved.(\x018\x01\x12\xa2\x03\n" +
 	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\xbd\x02\x92\x82\x19\xb8\x02\n" +
-	"\x14validate_environment\x12\x14Validate environment\x1a\x81\x02Diagnose the deployment: GitHub reachable and its latency, the token (valid, whose, which kind, its rights on a repository), rate limits, service and gateway versions, configuration warnings. Each check has a level (ok, warning, error). Never shows a token. \x010\x018\x01@\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\x14validate_environment\x12\x14Validate environment\x1a\x81\x02Diagnose the deployment: GitHub reachable and its latency, the token (valid, whose, which kind, its rights on a repository), rate limits, service and gateway versions, configuration warnings. Each check has a level (ok, warning, error). Never shows a token. \x010\x018\x01@\x01\x12\xee\x01\n" +
+	"\fCreateBranch\x12\x1d.ghops.v1.CreateBranchRequest\x1a\x1e.ghops.v1.CreateBranchResponse\"\x9e\x01\x92\x82\x19\x99\x01\n" +
+	"\rcreate_branch\x12\rCreate branch\x1awCreate a branch from a branch, tag or commit sha (default: the default branch). Fails with -32003 if the branch exists.8\x01\x12\xed\x01\n" +
+	"\x0eGetPullRequest\x12\x1f.ghops.v1.GetPullRequestRequest\x1a .ghops.v1.GetPullRequestResponse\"\x97\x01\x92\x82\x19\x8f\x01\n" +
+	"\x10get_pull_request\x12\x10Get pull request\x1acGet one pull request: title, body, state, author, branches and their shas, mergeable_state, labels. \x010\x018\x01\x90\x02\x01\x12\xa8\x02\n" +
+	"\x14ListPullRequestFiles\x12%.ghops.v1.ListPullRequestFilesRequest\x1a&.ghops.v1.ListPullRequestFilesResponse\"\xc0\x01\x92\x82\x19\xb8\x01\n" +
+	"\x17list_pull_request_files\x12\x17List pull request files\x1a~List the files a pull request changes with their patches, one page at a time. Patches are capped; `patch_truncated` says when. \x010\x018\x01\x90\x02\x01\x12\xfe\x01\n" +
+	"\vCompareRefs\x12\x1c.ghops.v1.CompareRefsRequest\x1a\x1d.ghops.v1.CompareRefsResponse\"\xb1\x01\x92\x82\x19\xa9\x01\n" +
+	"\fcompare_refs\x12\fCompare refs\x1a\x84\x01Compare `head` with `base` (branches, tags or shas): ahead/behind counts, merge base, commits and changed files with capped patches. \x010\x018\x01\x90\x02\x01\x12\xe3\x01\n" +
+	"\n" +
+	"ListIssues\x12\x1b.ghops.v1.ListIssuesRequest\x1a\x1c.ghops.v1.ListIssuesResponse\"\x99\x01\x92\x82\x19\x91\x01\n" +
+	"\vlist_issues\x12\vList issues\x1aoList a repository's issues (never pull requests) by state, labels, assignee or update time, one page at a time. \x010\x018\x01\x90\x02\x01\x12\xcc\x01\n" +
+	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"\x88\x01\x92\x82\x19\x80\x01\n" +
+	"\tget_issue\x12\tGet issue\x1abGet one issue: title, body, state and reason, labels, assignees, milestone, author, comment count. \x010\x018\x01\x90\x02\x01\x12\xe9\x01\n" +
+	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"\x8a\x01\x92\x82\x19\x82\x01\n" +
+	"\x13list_issue_comments\x12\x13List issue comments\x1aPList the comments of an issue or pull request, oldest first, one page at a time. \x010\x018\x01\x90\x02\x01\x12\xe8\x01\n" +
+	"\fSearchIssues\x12\x1d.ghops.v1.SearchIssuesRequest\x1a\x1e.ghops.v1.SearchIssuesResponse\"\x98\x01\x92\x82\x19\x90\x01\n" +
+	"\rsearch_issues\x12\rSearch issues\x1ajSearch issues and pull requests with GitHub search syntax (repo:, is:issue, is:open, label:, plain words). \x010\x018\x01\x90\x02\x01\x12\xb9\x01\n" +
+	"\vCreateIssue\x12\x1c.ghops.v1.CreateIssueRequest\x1a\x1d.ghops.v1.CreateIssueResponse\"m\x92\x82\x19i\n" +
+	"\fcreate_issue\x12\fCreate issue\x1aIOpen an issue with optional body, labels, assignees and milestone number.8\x01\x12\x84\x02\n" +
+	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"\xb7\x01\x92\x82\x19\xaf\x01\n" +
+	"\fupdate_issue\x12\fUpdate issue\x1a\x8c\x01Change an issue's title, body, state (with state_reason), labels, assignees or milestone. Only the given fields change; given lists replace.0\x018\x01\x90\x02\x02\x12\xd3\x01\n" +
+	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"{\x92\x82\x19w\n" +
+	"\x11add_issue_comment\x12\x11Add issue comment\x1aMAdd a comment to an issue or a pull request (pass its number as issueNumber).8\x01\x12\xf1\x01\n" +
+	"\n" +
+	"SearchCode\x12\x1b.ghops.v1.SearchCodeRequest\x1a\x1c.ghops.v1.SearchCodeResponse\"\xa7\x01\x92\x82\x19\x9f\x01\n" +
+	"\vsearch_code\x12\vSearch code\x1a}Search code with GitHub code search syntax (repo:, path:, language:, plain words); returns repo, path and blob sha per match. \x010\x018\x01\x90\x02\x01\x12\xd3\x02\n" +
+	"\rGetCiFailures\x12\x1e.ghops.v1.GetCiFailuresRequest\x1a\x1f.ghops.v1.GetCiFailuresResponse\"\x80\x02\x92\x82\x19\xf8\x01\n" +
+	"\x0fget_ci_failures\x12\x0fGet CI failures\x1a\xcd\x01Explain why CI failed for a ref, sha or pull request: each failed check with its failed steps and a log excerpt around the first error (at most 50 numbered lines), plus counts of passed and pending checks. \x010\x018\x01\x90\x02\x01\x12\xd8\x01\n" +
+	"\tGetJobLog\x12\x1a.ghops.v1.GetJobLogRequest\x1a\x1b.ghops.v1.GetJobLogResponse\"\x91\x01\x92\x82\x19\x89\x01\n" +
+	"\vget_job_log\x12\vGet job log\x1agRead an Actions job's log: the last `tail_lines`, or `max_lines` from `start_line` (at most 500 lines). \x010\x018\x01\x90\x02\x01\x12\xd2\x01\n" +
+	"\x0fRerunFailedJobs\x12 .ghops.v1.RerunFailedJobsRequest\x1a!.ghops.v1.RerunFailedJobsResponse\"z\x92\x82\x19v\n" +
+	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1aKRe-run the failed jobs of an Actions workflow run (and the jobs they need).8\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -4010,75 +7372,114 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 86)
 var file_ghops_v1_github_service_proto_goTypes = []any{
-	(*SearchRequest)(nil),               // 0: ghops.v1.SearchRequest
-	(*SearchResponse)(nil),              // 1: ghops.v1.SearchResponse
-	(*RepositorySummary)(nil),           // 2: ghops.v1.RepositorySummary
-	(*PageInfo)(nil),                    // 3: ghops.v1.PageInfo
-	(*FetchRequest)(nil),                // 4: ghops.v1.FetchRequest
-	(*FetchResponse)(nil),               // 5: ghops.v1.FetchResponse
-	(*Repository)(nil),                  // 6: ghops.v1.Repository
-	(*Readme)(nil),                      // 7: ghops.v1.Readme
-	(*ListDirectoryRequest)(nil),        // 8: ghops.v1.ListDirectoryRequest
-	(*ListDirectoryResponse)(nil),       // 9: ghops.v1.ListDirectoryResponse
-	(*DirectoryEntry)(nil),              // 10: ghops.v1.DirectoryEntry
-	(*ReadFileRequest)(nil),             // 11: ghops.v1.ReadFileRequest
-	(*ReadFileResponse)(nil),            // 12: ghops.v1.ReadFileResponse
-	(*GetTreeRequest)(nil),              // 13: ghops.v1.GetTreeRequest
-	(*GetTreeResponse)(nil),             // 14: ghops.v1.GetTreeResponse
-	(*TreeEntry)(nil),                   // 15: ghops.v1.TreeEntry
-	(*GetCommitsRequest)(nil),           // 16: ghops.v1.GetCommitsRequest
-	(*GetCommitsResponse)(nil),          // 17: ghops.v1.GetCommitsResponse
-	(*Commit)(nil),                      // 18: ghops.v1.Commit
-	(*GetBranchesRequest)(nil),          // 19: ghops.v1.GetBranchesRequest
-	(*GetBranchesResponse)(nil),         // 20: ghops.v1.GetBranchesResponse
-	(*Branch)(nil),                      // 21: ghops.v1.Branch
-	(*ListPullRequestsRequest)(nil),     // 22: ghops.v1.ListPullRequestsRequest
-	(*ListPullRequestsResponse)(nil),    // 23: ghops.v1.ListPullRequestsResponse
-	(*PullRequestSummary)(nil),          // 24: ghops.v1.PullRequestSummary
-	(*GetPrMergeabilityRequest)(nil),    // 25: ghops.v1.GetPrMergeabilityRequest
-	(*GetPrMergeabilityResponse)(nil),   // 26: ghops.v1.GetPrMergeabilityResponse
-	(*ChecksSummary)(nil),               // 27: ghops.v1.ChecksSummary
-	(*GetChecksForShaRequest)(nil),      // 28: ghops.v1.GetChecksForShaRequest
-	(*GetChecksForShaResponse)(nil),     // 29: ghops.v1.GetChecksForShaResponse
-	(*Check)(nil),                       // 30: ghops.v1.Check
-	(*CreatePullRequestRequest)(nil),    // 31: ghops.v1.CreatePullRequestRequest
-	(*CreatePullRequestResponse)(nil),   // 32: ghops.v1.CreatePullRequestResponse
-	(*PullRequest)(nil),                 // 33: ghops.v1.PullRequest
-	(*UpdatePullRequestRequest)(nil),    // 34: ghops.v1.UpdatePullRequestRequest
-	(*UpdatePullRequestResponse)(nil),   // 35: ghops.v1.UpdatePullRequestResponse
-	(*MergePullRequestRequest)(nil),     // 36: ghops.v1.MergePullRequestRequest
-	(*MergePullRequestResponse)(nil),    // 37: ghops.v1.MergePullRequestResponse
-	(*CommitFilesRequest)(nil),          // 38: ghops.v1.CommitFilesRequest
-	(*FileChange)(nil),                  // 39: ghops.v1.FileChange
-	(*CommitFilesResponse)(nil),         // 40: ghops.v1.CommitFilesResponse
-	(*ApplyPatchRequest)(nil),           // 41: ghops.v1.ApplyPatchRequest
-	(*PatchedFile)(nil),                 // 42: ghops.v1.PatchedFile
-	(*ApplyPatchResponse)(nil),          // 43: ghops.v1.ApplyPatchResponse
-	(*ValidateEnvironmentRequest)(nil),  // 44: ghops.v1.ValidateEnvironmentRequest
-	(*EnvironmentCheck)(nil),            // 45: ghops.v1.EnvironmentCheck
-	(*ValidateEnvironmentResponse)(nil), // 46: ghops.v1.ValidateEnvironmentResponse
-	(*timestamppb.Timestamp)(nil),       // 47: google.protobuf.Timestamp
+	(*SearchRequest)(nil),                // 0: ghops.v1.SearchRequest
+	(*SearchResponse)(nil),               // 1: ghops.v1.SearchResponse
+	(*RepositorySummary)(nil),            // 2: ghops.v1.RepositorySummary
+	(*PageInfo)(nil),                     // 3: ghops.v1.PageInfo
+	(*FetchRequest)(nil),                 // 4: ghops.v1.FetchRequest
+	(*FetchResponse)(nil),                // 5: ghops.v1.FetchResponse
+	(*Repository)(nil),                   // 6: ghops.v1.Repository
+	(*Readme)(nil),                       // 7: ghops.v1.Readme
+	(*ListDirectoryRequest)(nil),         // 8: ghops.v1.ListDirectoryRequest
+	(*ListDirectoryResponse)(nil),        // 9: ghops.v1.ListDirectoryResponse
+	(*DirectoryEntry)(nil),               // 10: ghops.v1.DirectoryEntry
+	(*ReadFileRequest)(nil),              // 11: ghops.v1.ReadFileRequest
+	(*ReadFileResponse)(nil),             // 12: ghops.v1.ReadFileResponse
+	(*GetTreeRequest)(nil),               // 13: ghops.v1.GetTreeRequest
+	(*GetTreeResponse)(nil),              // 14: ghops.v1.GetTreeResponse
+	(*TreeEntry)(nil),                    // 15: ghops.v1.TreeEntry
+	(*GetCommitsRequest)(nil),            // 16: ghops.v1.GetCommitsRequest
+	(*GetCommitsResponse)(nil),           // 17: ghops.v1.GetCommitsResponse
+	(*Commit)(nil),                       // 18: ghops.v1.Commit
+	(*GetBranchesRequest)(nil),           // 19: ghops.v1.GetBranchesRequest
+	(*GetBranchesResponse)(nil),          // 20: ghops.v1.GetBranchesResponse
+	(*Branch)(nil),                       // 21: ghops.v1.Branch
+	(*ListPullRequestsRequest)(nil),      // 22: ghops.v1.ListPullRequestsRequest
+	(*ListPullRequestsResponse)(nil),     // 23: ghops.v1.ListPullRequestsResponse
+	(*PullRequestSummary)(nil),           // 24: ghops.v1.PullRequestSummary
+	(*GetPrMergeabilityRequest)(nil),     // 25: ghops.v1.GetPrMergeabilityRequest
+	(*GetPrMergeabilityResponse)(nil),    // 26: ghops.v1.GetPrMergeabilityResponse
+	(*ChecksSummary)(nil),                // 27: ghops.v1.ChecksSummary
+	(*GetChecksForShaRequest)(nil),       // 28: ghops.v1.GetChecksForShaRequest
+	(*GetChecksForShaResponse)(nil),      // 29: ghops.v1.GetChecksForShaResponse
+	(*Check)(nil),                        // 30: ghops.v1.Check
+	(*CreatePullRequestRequest)(nil),     // 31: ghops.v1.CreatePullRequestRequest
+	(*CreatePullRequestResponse)(nil),    // 32: ghops.v1.CreatePullRequestResponse
+	(*PullRequest)(nil),                  // 33: ghops.v1.PullRequest
+	(*UpdatePullRequestRequest)(nil),     // 34: ghops.v1.UpdatePullRequestRequest
+	(*UpdatePullRequestResponse)(nil),    // 35: ghops.v1.UpdatePullRequestResponse
+	(*MergePullRequestRequest)(nil),      // 36: ghops.v1.MergePullRequestRequest
+	(*MergePullRequestResponse)(nil),     // 37: ghops.v1.MergePullRequestResponse
+	(*CommitFilesRequest)(nil),           // 38: ghops.v1.CommitFilesRequest
+	(*FileChange)(nil),                   // 39: ghops.v1.FileChange
+	(*CommitFilesResponse)(nil),          // 40: ghops.v1.CommitFilesResponse
+	(*ApplyPatchRequest)(nil),            // 41: ghops.v1.ApplyPatchRequest
+	(*PatchedFile)(nil),                  // 42: ghops.v1.PatchedFile
+	(*ApplyPatchResponse)(nil),           // 43: ghops.v1.ApplyPatchResponse
+	(*ValidateEnvironmentRequest)(nil),   // 44: ghops.v1.ValidateEnvironmentRequest
+	(*EnvironmentCheck)(nil),             // 45: ghops.v1.EnvironmentCheck
+	(*ValidateEnvironmentResponse)(nil),  // 46: ghops.v1.ValidateEnvironmentResponse
+	(*CreateBranchRequest)(nil),          // 47: ghops.v1.CreateBranchRequest
+	(*CreateBranchResponse)(nil),         // 48: ghops.v1.CreateBranchResponse
+	(*GetPullRequestRequest)(nil),        // 49: ghops.v1.GetPullRequestRequest
+	(*GetPullRequestResponse)(nil),       // 50: ghops.v1.GetPullRequestResponse
+	(*PullRequestDetails)(nil),           // 51: ghops.v1.PullRequestDetails
+	(*ListPullRequestFilesRequest)(nil),  // 52: ghops.v1.ListPullRequestFilesRequest
+	(*ListPullRequestFilesResponse)(nil), // 53: ghops.v1.ListPullRequestFilesResponse
+	(*ChangedFile)(nil),                  // 54: ghops.v1.ChangedFile
+	(*CompareRefsRequest)(nil),           // 55: ghops.v1.CompareRefsRequest
+	(*CompareRefsResponse)(nil),          // 56: ghops.v1.CompareRefsResponse
+	(*ListIssuesRequest)(nil),            // 57: ghops.v1.ListIssuesRequest
+	(*ListIssuesResponse)(nil),           // 58: ghops.v1.ListIssuesResponse
+	(*IssueSummary)(nil),                 // 59: ghops.v1.IssueSummary
+	(*GetIssueRequest)(nil),              // 60: ghops.v1.GetIssueRequest
+	(*GetIssueResponse)(nil),             // 61: ghops.v1.GetIssueResponse
+	(*Issue)(nil),                        // 62: ghops.v1.Issue
+	(*ListIssueCommentsRequest)(nil),     // 63: ghops.v1.ListIssueCommentsRequest
+	(*ListIssueCommentsResponse)(nil),    // 64: ghops.v1.ListIssueCommentsResponse
+	(*IssueComment)(nil),                 // 65: ghops.v1.IssueComment
+	(*SearchIssuesRequest)(nil),          // 66: ghops.v1.SearchIssuesRequest
+	(*SearchIssuesResponse)(nil),         // 67: ghops.v1.SearchIssuesResponse
+	(*IssueSearchItem)(nil),              // 68: ghops.v1.IssueSearchItem
+	(*CreateIssueRequest)(nil),           // 69: ghops.v1.CreateIssueRequest
+	(*CreateIssueResponse)(nil),          // 70: ghops.v1.CreateIssueResponse
+	(*UpdateIssueRequest)(nil),           // 71: ghops.v1.UpdateIssueRequest
+	(*UpdateIssueResponse)(nil),          // 72: ghops.v1.UpdateIssueResponse
+	(*AddIssueCommentRequest)(nil),       // 73: ghops.v1.AddIssueCommentRequest
+	(*AddIssueCommentResponse)(nil),      // 74: ghops.v1.AddIssueCommentResponse
+	(*SearchCodeRequest)(nil),            // 75: ghops.v1.SearchCodeRequest
+	(*SearchCodeResponse)(nil),           // 76: ghops.v1.SearchCodeResponse
+	(*CodeSearchItem)(nil),               // 77: ghops.v1.CodeSearchItem
+	(*GetCiFailuresRequest)(nil),         // 78: ghops.v1.GetCiFailuresRequest
+	(*GetCiFailuresResponse)(nil),        // 79: ghops.v1.GetCiFailuresResponse
+	(*FailedCheck)(nil),                  // 80: ghops.v1.FailedCheck
+	(*LogExcerpt)(nil),                   // 81: ghops.v1.LogExcerpt
+	(*GetJobLogRequest)(nil),             // 82: ghops.v1.GetJobLogRequest
+	(*GetJobLogResponse)(nil),            // 83: ghops.v1.GetJobLogResponse
+	(*RerunFailedJobsRequest)(nil),       // 84: ghops.v1.RerunFailedJobsRequest
+	(*RerunFailedJobsResponse)(nil),      // 85: ghops.v1.RerunFailedJobsResponse
+	(*timestamppb.Timestamp)(nil),        // 86: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,  // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	3,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
-	47, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	86, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	6,  // 3: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	7,  // 4: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
-	47, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	47, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	86, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	86, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	10, // 7: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	15, // 8: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	18, // 9: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	3,  // 10: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	47, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	86, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	21, // 12: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	3,  // 13: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	24, // 14: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	3,  // 15: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	47, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	86, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	27, // 17: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	27, // 18: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	30, // 19: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
@@ -4087,43 +7488,97 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	39, // 22: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
 	42, // 23: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
 	45, // 24: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
-	0,  // 25: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	4,  // 26: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	8,  // 27: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	11, // 28: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	13, // 29: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	16, // 30: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	19, // 31: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	22, // 32: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	25, // 33: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	28, // 34: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	31, // 35: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	34, // 36: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	36, // 37: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	38, // 38: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	41, // 39: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	44, // 40: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	1,  // 41: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	5,  // 42: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	9,  // 43: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	12, // 44: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	14, // 45: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	17, // 46: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	20, // 47: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	23, // 48: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	26, // 49: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	29, // 50: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	32, // 51: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	35, // 52: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	37, // 53: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	40, // 54: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	43, // 55: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	46, // 56: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	41, // [41:57] is the sub-list for method output_type
-	25, // [25:41] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	51, // 25: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
+	86, // 26: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	54, // 27: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
+	3,  // 28: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
+	18, // 29: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
+	54, // 30: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
+	3,  // 31: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
+	59, // 32: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
+	3,  // 33: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	86, // 34: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	62, // 35: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
+	86, // 36: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	86, // 37: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	65, // 38: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	3,  // 39: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	86, // 40: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	68, // 41: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
+	3,  // 42: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	62, // 43: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
+	62, // 44: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
+	77, // 45: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
+	3,  // 46: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
+	80, // 47: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
+	81, // 48: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
+	0,  // 49: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	4,  // 50: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	8,  // 51: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	11, // 52: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	13, // 53: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	16, // 54: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	19, // 55: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	22, // 56: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	25, // 57: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	28, // 58: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	31, // 59: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	34, // 60: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	36, // 61: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	38, // 62: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	41, // 63: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	44, // 64: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	47, // 65: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	49, // 66: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	52, // 67: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	55, // 68: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	57, // 69: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	60, // 70: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	63, // 71: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	66, // 72: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	69, // 73: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	71, // 74: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	73, // 75: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	75, // 76: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	78, // 77: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	82, // 78: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	84, // 79: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	1,  // 80: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	5,  // 81: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	9,  // 82: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	12, // 83: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	14, // 84: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	17, // 85: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	20, // 86: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	23, // 87: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	26, // 88: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	29, // 89: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	32, // 90: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	35, // 91: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	37, // 92: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	40, // 93: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	43, // 94: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	46, // 95: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	48, // 96: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	50, // 97: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	53, // 98: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	56, // 99: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	58, // 100: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	61, // 101: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	64, // 102: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	67, // 103: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	70, // 104: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	72, // 105: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	74, // 106: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	76, // 107: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	79, // 108: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	83, // 109: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	85, // 110: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	80, // [80:111] is the sub-list for method output_type
+	49, // [49:80] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -4147,13 +7602,24 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[39].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[41].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[44].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[47].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[52].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[55].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[57].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[63].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[66].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[69].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[71].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[75].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[78].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[82].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   47,
+			NumMessages:   86,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

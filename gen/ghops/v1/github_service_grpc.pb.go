@@ -19,22 +19,37 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	GitHubService_Search_FullMethodName              = "/ghops.v1.GitHubService/Search"
-	GitHubService_Fetch_FullMethodName               = "/ghops.v1.GitHubService/Fetch"
-	GitHubService_ListDirectory_FullMethodName       = "/ghops.v1.GitHubService/ListDirectory"
-	GitHubService_ReadFile_FullMethodName            = "/ghops.v1.GitHubService/ReadFile"
-	GitHubService_GetTree_FullMethodName             = "/ghops.v1.GitHubService/GetTree"
-	GitHubService_GetCommits_FullMethodName          = "/ghops.v1.GitHubService/GetCommits"
-	GitHubService_GetBranches_FullMethodName         = "/ghops.v1.GitHubService/GetBranches"
-	GitHubService_ListPullRequests_FullMethodName    = "/ghops.v1.GitHubService/ListPullRequests"
-	GitHubService_GetPrMergeability_FullMethodName   = "/ghops.v1.GitHubService/GetPrMergeability"
-	GitHubService_GetChecksForSha_FullMethodName     = "/ghops.v1.GitHubService/GetChecksForSha"
-	GitHubService_CreatePullRequest_FullMethodName   = "/ghops.v1.GitHubService/CreatePullRequest"
-	GitHubService_UpdatePullRequest_FullMethodName   = "/ghops.v1.GitHubService/UpdatePullRequest"
-	GitHubService_MergePullRequest_FullMethodName    = "/ghops.v1.GitHubService/MergePullRequest"
-	GitHubService_CommitFiles_FullMethodName         = "/ghops.v1.GitHubService/CommitFiles"
-	GitHubService_ApplyPatch_FullMethodName          = "/ghops.v1.GitHubService/ApplyPatch"
-	GitHubService_ValidateEnvironment_FullMethodName = "/ghops.v1.GitHubService/ValidateEnvironment"
+	GitHubService_Search_FullMethodName               = "/ghops.v1.GitHubService/Search"
+	GitHubService_Fetch_FullMethodName                = "/ghops.v1.GitHubService/Fetch"
+	GitHubService_ListDirectory_FullMethodName        = "/ghops.v1.GitHubService/ListDirectory"
+	GitHubService_ReadFile_FullMethodName             = "/ghops.v1.GitHubService/ReadFile"
+	GitHubService_GetTree_FullMethodName              = "/ghops.v1.GitHubService/GetTree"
+	GitHubService_GetCommits_FullMethodName           = "/ghops.v1.GitHubService/GetCommits"
+	GitHubService_GetBranches_FullMethodName          = "/ghops.v1.GitHubService/GetBranches"
+	GitHubService_ListPullRequests_FullMethodName     = "/ghops.v1.GitHubService/ListPullRequests"
+	GitHubService_GetPrMergeability_FullMethodName    = "/ghops.v1.GitHubService/GetPrMergeability"
+	GitHubService_GetChecksForSha_FullMethodName      = "/ghops.v1.GitHubService/GetChecksForSha"
+	GitHubService_CreatePullRequest_FullMethodName    = "/ghops.v1.GitHubService/CreatePullRequest"
+	GitHubService_UpdatePullRequest_FullMethodName    = "/ghops.v1.GitHubService/UpdatePullRequest"
+	GitHubService_MergePullRequest_FullMethodName     = "/ghops.v1.GitHubService/MergePullRequest"
+	GitHubService_CommitFiles_FullMethodName          = "/ghops.v1.GitHubService/CommitFiles"
+	GitHubService_ApplyPatch_FullMethodName           = "/ghops.v1.GitHubService/ApplyPatch"
+	GitHubService_ValidateEnvironment_FullMethodName  = "/ghops.v1.GitHubService/ValidateEnvironment"
+	GitHubService_CreateBranch_FullMethodName         = "/ghops.v1.GitHubService/CreateBranch"
+	GitHubService_GetPullRequest_FullMethodName       = "/ghops.v1.GitHubService/GetPullRequest"
+	GitHubService_ListPullRequestFiles_FullMethodName = "/ghops.v1.GitHubService/ListPullRequestFiles"
+	GitHubService_CompareRefs_FullMethodName          = "/ghops.v1.GitHubService/CompareRefs"
+	GitHubService_ListIssues_FullMethodName           = "/ghops.v1.GitHubService/ListIssues"
+	GitHubService_GetIssue_FullMethodName             = "/ghops.v1.GitHubService/GetIssue"
+	GitHubService_ListIssueComments_FullMethodName    = "/ghops.v1.GitHubService/ListIssueComments"
+	GitHubService_SearchIssues_FullMethodName         = "/ghops.v1.GitHubService/SearchIssues"
+	GitHubService_CreateIssue_FullMethodName          = "/ghops.v1.GitHubService/CreateIssue"
+	GitHubService_UpdateIssue_FullMethodName          = "/ghops.v1.GitHubService/UpdateIssue"
+	GitHubService_AddIssueComment_FullMethodName      = "/ghops.v1.GitHubService/AddIssueComment"
+	GitHubService_SearchCode_FullMethodName           = "/ghops.v1.GitHubService/SearchCode"
+	GitHubService_GetCiFailures_FullMethodName        = "/ghops.v1.GitHubService/GetCiFailures"
+	GitHubService_GetJobLog_FullMethodName            = "/ghops.v1.GitHubService/GetJobLog"
+	GitHubService_RerunFailedJobs_FullMethodName      = "/ghops.v1.GitHubService/RerunFailedJobs"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -97,6 +112,36 @@ type GitHubServiceClient interface {
 	// reachable, the token's identity and rights, rate limits, versions and
 	// configuration warnings.
 	ValidateEnvironment(ctx context.Context, in *ValidateEnvironmentRequest, opts ...grpc.CallOption) (*ValidateEnvironmentResponse, error)
+	// CreateBranch creates a branch from a branch, tag or commit.
+	CreateBranch(ctx context.Context, in *CreateBranchRequest, opts ...grpc.CallOption) (*CreateBranchResponse, error)
+	// GetPullRequest returns one pull request.
+	GetPullRequest(ctx context.Context, in *GetPullRequestRequest, opts ...grpc.CallOption) (*GetPullRequestResponse, error)
+	// ListPullRequestFiles lists the files a pull request changes.
+	ListPullRequestFiles(ctx context.Context, in *ListPullRequestFilesRequest, opts ...grpc.CallOption) (*ListPullRequestFilesResponse, error)
+	// CompareRefs compares two refs.
+	CompareRefs(ctx context.Context, in *CompareRefsRequest, opts ...grpc.CallOption) (*CompareRefsResponse, error)
+	// ListIssues lists issues, never pull requests.
+	ListIssues(ctx context.Context, in *ListIssuesRequest, opts ...grpc.CallOption) (*ListIssuesResponse, error)
+	// GetIssue returns one issue.
+	GetIssue(ctx context.Context, in *GetIssueRequest, opts ...grpc.CallOption) (*GetIssueResponse, error)
+	// ListIssueComments lists the comments of an issue or pull request.
+	ListIssueComments(ctx context.Context, in *ListIssueCommentsRequest, opts ...grpc.CallOption) (*ListIssueCommentsResponse, error)
+	// SearchIssues searches issues and pull requests.
+	SearchIssues(ctx context.Context, in *SearchIssuesRequest, opts ...grpc.CallOption) (*SearchIssuesResponse, error)
+	// CreateIssue opens an issue.
+	CreateIssue(ctx context.Context, in *CreateIssueRequest, opts ...grpc.CallOption) (*CreateIssueResponse, error)
+	// UpdateIssue changes an issue.
+	UpdateIssue(ctx context.Context, in *UpdateIssueRequest, opts ...grpc.CallOption) (*UpdateIssueResponse, error)
+	// AddIssueComment comments on an issue or pull request.
+	AddIssueComment(ctx context.Context, in *AddIssueCommentRequest, opts ...grpc.CallOption) (*AddIssueCommentResponse, error)
+	// SearchCode searches code.
+	SearchCode(ctx context.Context, in *SearchCodeRequest, opts ...grpc.CallOption) (*SearchCodeResponse, error)
+	// GetCiFailures explains why a commit's CI failed.
+	GetCiFailures(ctx context.Context, in *GetCiFailuresRequest, opts ...grpc.CallOption) (*GetCiFailuresResponse, error)
+	// GetJobLog returns part of an Actions job's log.
+	GetJobLog(ctx context.Context, in *GetJobLogRequest, opts ...grpc.CallOption) (*GetJobLogResponse, error)
+	// RerunFailedJobs re-runs the failed jobs of a workflow run.
+	RerunFailedJobs(ctx context.Context, in *RerunFailedJobsRequest, opts ...grpc.CallOption) (*RerunFailedJobsResponse, error)
 }
 
 type gitHubServiceClient struct {
@@ -267,6 +312,156 @@ func (c *gitHubServiceClient) ValidateEnvironment(ctx context.Context, in *Valid
 	return out, nil
 }
 
+func (c *gitHubServiceClient) CreateBranch(ctx context.Context, in *CreateBranchRequest, opts ...grpc.CallOption) (*CreateBranchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateBranchResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateBranch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) GetPullRequest(ctx context.Context, in *GetPullRequestRequest, opts ...grpc.CallOption) (*GetPullRequestResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetPullRequestResponse)
+	err := c.cc.Invoke(ctx, GitHubService_GetPullRequest_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListPullRequestFiles(ctx context.Context, in *ListPullRequestFilesRequest, opts ...grpc.CallOption) (*ListPullRequestFilesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListPullRequestFilesResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListPullRequestFiles_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CompareRefs(ctx context.Context, in *CompareRefsRequest, opts ...grpc.CallOption) (*CompareRefsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CompareRefsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CompareRefs_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListIssues(ctx context.Context, in *ListIssuesRequest, opts ...grpc.CallOption) (*ListIssuesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListIssuesResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListIssues_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) GetIssue(ctx context.Context, in *GetIssueRequest, opts ...grpc.CallOption) (*GetIssueResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetIssueResponse)
+	err := c.cc.Invoke(ctx, GitHubService_GetIssue_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListIssueComments(ctx context.Context, in *ListIssueCommentsRequest, opts ...grpc.CallOption) (*ListIssueCommentsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListIssueCommentsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListIssueComments_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) SearchIssues(ctx context.Context, in *SearchIssuesRequest, opts ...grpc.CallOption) (*SearchIssuesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SearchIssuesResponse)
+	err := c.cc.Invoke(ctx, GitHubService_SearchIssues_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateIssue(ctx context.Context, in *CreateIssueRequest, opts ...grpc.CallOption) (*CreateIssueResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateIssueResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateIssue_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) UpdateIssue(ctx context.Context, in *UpdateIssueRequest, opts ...grpc.CallOption) (*UpdateIssueResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateIssueResponse)
+	err := c.cc.Invoke(ctx, GitHubService_UpdateIssue_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) AddIssueComment(ctx context.Context, in *AddIssueCommentRequest, opts ...grpc.CallOption) (*AddIssueCommentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AddIssueCommentResponse)
+	err := c.cc.Invoke(ctx, GitHubService_AddIssueComment_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) SearchCode(ctx context.Context, in *SearchCodeRequest, opts ...grpc.CallOption) (*SearchCodeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SearchCodeResponse)
+	err := c.cc.Invoke(ctx, GitHubService_SearchCode_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) GetCiFailures(ctx context.Context, in *GetCiFailuresRequest, opts ...grpc.CallOption) (*GetCiFailuresResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetCiFailuresResponse)
+	err := c.cc.Invoke(ctx, GitHubService_GetCiFailures_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) GetJobLog(ctx context.Context, in *GetJobLogRequest, opts ...grpc.CallOption) (*GetJobLogResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetJobLogResponse)
+	err := c.cc.Invoke(ctx, GitHubService_GetJobLog_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) RerunFailedJobs(ctx context.Context, in *RerunFailedJobsRequest, opts ...grpc.CallOption) (*RerunFailedJobsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RerunFailedJobsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_RerunFailedJobs_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GitHubServiceServer is the server API for GitHubService service.
 // All implementations must embed UnimplementedGitHubServiceServer
 // for forward compatibility.
@@ -327,6 +522,36 @@ type GitHubServiceServer interface {
 	// reachable, the token's identity and rights, rate limits, versions and
 	// configuration warnings.
 	ValidateEnvironment(context.Context, *ValidateEnvironmentRequest) (*ValidateEnvironmentResponse, error)
+	// CreateBranch creates a branch from a branch, tag or commit.
+	CreateBranch(context.Context, *CreateBranchRequest) (*CreateBranchResponse, error)
+	// GetPullRequest returns one pull request.
+	GetPullRequest(context.Context, *GetPullRequestRequest) (*GetPullRequestResponse, error)
+	// ListPullRequestFiles lists the files a pull request changes.
+	ListPullRequestFiles(context.Context, *ListPullRequestFilesRequest) (*ListPullRequestFilesResponse, error)
+	// CompareRefs compares two refs.
+	CompareRefs(context.Context, *CompareRefsRequest) (*CompareRefsResponse, error)
+	// ListIssues lists issues, never pull requests.
+	ListIssues(context.Context, *ListIssuesRequest) (*ListIssuesResponse, error)
+	// GetIssue returns one issue.
+	GetIssue(context.Context, *GetIssueRequest) (*GetIssueResponse, error)
+	// ListIssueComments lists the comments of an issue or pull request.
+	ListIssueComments(context.Context, *ListIssueCommentsRequest) (*ListIssueCommentsResponse, error)
+	// SearchIssues searches issues and pull requests.
+	SearchIssues(context.Context, *SearchIssuesRequest) (*SearchIssuesResponse, error)
+	// CreateIssue opens an issue.
+	CreateIssue(context.Context, *CreateIssueRequest) (*CreateIssueResponse, error)
+	// UpdateIssue changes an issue.
+	UpdateIssue(context.Context, *UpdateIssueRequest) (*UpdateIssueResponse, error)
+	// AddIssueComment comments on an issue or pull request.
+	AddIssueComment(context.Context, *AddIssueCommentRequest) (*AddIssueCommentResponse, error)
+	// SearchCode searches code.
+	SearchCode(context.Context, *SearchCodeRequest) (*SearchCodeResponse, error)
+	// GetCiFailures explains why a commit's CI failed.
+	GetCiFailures(context.Context, *GetCiFailuresRequest) (*GetCiFailuresResponse, error)
+	// GetJobLog returns part of an Actions job's log.
+	GetJobLog(context.Context, *GetJobLogRequest) (*GetJobLogResponse, error)
+	// RerunFailedJobs re-runs the failed jobs of a workflow run.
+	RerunFailedJobs(context.Context, *RerunFailedJobsRequest) (*RerunFailedJobsResponse, error)
 	mustEmbedUnimplementedGitHubServiceServer()
 }
 
@@ -384,6 +609,51 @@ func (UnimplementedGitHubServiceServer) ApplyPatch(context.Context, *ApplyPatchR
 }
 func (UnimplementedGitHubServiceServer) ValidateEnvironment(context.Context, *ValidateEnvironmentRequest) (*ValidateEnvironmentResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ValidateEnvironment not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateBranch(context.Context, *CreateBranchRequest) (*CreateBranchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateBranch not implemented")
+}
+func (UnimplementedGitHubServiceServer) GetPullRequest(context.Context, *GetPullRequestRequest) (*GetPullRequestResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetPullRequest not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListPullRequestFiles(context.Context, *ListPullRequestFilesRequest) (*ListPullRequestFilesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListPullRequestFiles not implemented")
+}
+func (UnimplementedGitHubServiceServer) CompareRefs(context.Context, *CompareRefsRequest) (*CompareRefsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CompareRefs not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListIssues(context.Context, *ListIssuesRequest) (*ListIssuesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListIssues not implemented")
+}
+func (UnimplementedGitHubServiceServer) GetIssue(context.Context, *GetIssueRequest) (*GetIssueResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetIssue not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListIssueComments(context.Context, *ListIssueCommentsRequest) (*ListIssueCommentsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListIssueComments not implemented")
+}
+func (UnimplementedGitHubServiceServer) SearchIssues(context.Context, *SearchIssuesRequest) (*SearchIssuesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SearchIssues not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateIssue(context.Context, *CreateIssueRequest) (*CreateIssueResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateIssue not implemented")
+}
+func (UnimplementedGitHubServiceServer) UpdateIssue(context.Context, *UpdateIssueRequest) (*UpdateIssueResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateIssue not implemented")
+}
+func (UnimplementedGitHubServiceServer) AddIssueComment(context.Context, *AddIssueCommentRequest) (*AddIssueCommentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AddIssueComment not implemented")
+}
+func (UnimplementedGitHubServiceServer) SearchCode(context.Context, *SearchCodeRequest) (*SearchCodeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SearchCode not implemented")
+}
+func (UnimplementedGitHubServiceServer) GetCiFailures(context.Context, *GetCiFailuresRequest) (*GetCiFailuresResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetCiFailures not implemented")
+}
+func (UnimplementedGitHubServiceServer) GetJobLog(context.Context, *GetJobLogRequest) (*GetJobLogResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetJobLog not implemented")
+}
+func (UnimplementedGitHubServiceServer) RerunFailedJobs(context.Context, *RerunFailedJobsRequest) (*RerunFailedJobsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RerunFailedJobs not implemented")
 }
 func (UnimplementedGitHubServiceServer) mustEmbedUnimplementedGitHubServiceServer() {}
 func (UnimplementedGitHubServiceServer) testEmbeddedByValue()                       {}
@@ -694,6 +964,276 @@ func _GitHubService_ValidateEnvironment_Handler(srv interface{}, ctx context.Con
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_CreateBranch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateBranchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateBranch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateBranch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateBranch(ctx, req.(*CreateBranchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_GetPullRequest_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPullRequestRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).GetPullRequest(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_GetPullRequest_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).GetPullRequest(ctx, req.(*GetPullRequestRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListPullRequestFiles_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPullRequestFilesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListPullRequestFiles(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListPullRequestFiles_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListPullRequestFiles(ctx, req.(*ListPullRequestFilesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CompareRefs_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CompareRefsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CompareRefs(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CompareRefs_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CompareRefs(ctx, req.(*CompareRefsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListIssues_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListIssuesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListIssues(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListIssues_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListIssues(ctx, req.(*ListIssuesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_GetIssue_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetIssueRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).GetIssue(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_GetIssue_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).GetIssue(ctx, req.(*GetIssueRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListIssueComments_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListIssueCommentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListIssueComments(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListIssueComments_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListIssueComments(ctx, req.(*ListIssueCommentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_SearchIssues_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SearchIssuesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).SearchIssues(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_SearchIssues_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).SearchIssues(ctx, req.(*SearchIssuesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateIssue_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateIssueRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateIssue(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateIssue_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateIssue(ctx, req.(*CreateIssueRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_UpdateIssue_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateIssueRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).UpdateIssue(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_UpdateIssue_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).UpdateIssue(ctx, req.(*UpdateIssueRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_AddIssueComment_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AddIssueCommentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).AddIssueComment(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_AddIssueComment_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).AddIssueComment(ctx, req.(*AddIssueCommentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_SearchCode_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SearchCodeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).SearchCode(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_SearchCode_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).SearchCode(ctx, req.(*SearchCodeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_GetCiFailures_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetCiFailuresRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).GetCiFailures(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_GetCiFailures_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).GetCiFailures(ctx, req.(*GetCiFailuresRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_GetJobLog_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetJobLogRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).GetJobLog(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_GetJobLog_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).GetJobLog(ctx, req.(*GetJobLogRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_RerunFailedJobs_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RerunFailedJobsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).RerunFailedJobs(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_RerunFailedJobs_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).RerunFailedJobs(ctx, req.(*RerunFailedJobsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GitHubService_ServiceDesc is the grpc.ServiceDesc for GitHubService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -764,6 +1304,66 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ValidateEnvironment",
 			Handler:    _GitHubService_ValidateEnvironment_Handler,
+		},
+		{
+			MethodName: "CreateBranch",
+			Handler:    _GitHubService_CreateBranch_Handler,
+		},
+		{
+			MethodName: "GetPullRequest",
+			Handler:    _GitHubService_GetPullRequest_Handler,
+		},
+		{
+			MethodName: "ListPullRequestFiles",
+			Handler:    _GitHubService_ListPullRequestFiles_Handler,
+		},
+		{
+			MethodName: "CompareRefs",
+			Handler:    _GitHubService_CompareRefs_Handler,
+		},
+		{
+			MethodName: "ListIssues",
+			Handler:    _GitHubService_ListIssues_Handler,
+		},
+		{
+			MethodName: "GetIssue",
+			Handler:    _GitHubService_GetIssue_Handler,
+		},
+		{
+			MethodName: "ListIssueComments",
+			Handler:    _GitHubService_ListIssueComments_Handler,
+		},
+		{
+			MethodName: "SearchIssues",
+			Handler:    _GitHubService_SearchIssues_Handler,
+		},
+		{
+			MethodName: "CreateIssue",
+			Handler:    _GitHubService_CreateIssue_Handler,
+		},
+		{
+			MethodName: "UpdateIssue",
+			Handler:    _GitHubService_UpdateIssue_Handler,
+		},
+		{
+			MethodName: "AddIssueComment",
+			Handler:    _GitHubService_AddIssueComment_Handler,
+		},
+		{
+			MethodName: "SearchCode",
+			Handler:    _GitHubService_SearchCode_Handler,
+		},
+		{
+			MethodName: "GetCiFailures",
+			Handler:    _GitHubService_GetCiFailures_Handler,
+		},
+		{
+			MethodName: "GetJobLog",
+			Handler:    _GitHubService_GetJobLog_Handler,
+		},
+		{
+			MethodName: "RerunFailedJobs",
+			Handler:    _GitHubService_RerunFailedJobs_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
