@@ -23,6 +23,13 @@ func (h *Hub) searchIssues(c *reqCtx) *reply {
 	if bad != nil {
 		return bad
 	}
+	// GitHub also offers semantic and hybrid issue search; fakehub has only the lexical kind, and
+	// says so in search_type as GitHub does.
+	switch c.r.URL.Query().Get("search_type") {
+	case "", "lexical", "semantic", "hybrid":
+	default:
+		return validation(invalid("Search", "search_type", "invalid", ""))
+	}
 	repoQ := searchq.Query{Qualifiers: filterQuals(q, "repo", "user", "org")}
 	var hits []issueHit
 	for _, r := range h.visibleRepos(c) {
@@ -43,7 +50,7 @@ func (h *Hub) searchIssues(c *reqCtx) *reply {
 		o["score"] = 1.0
 		items = append(items, o)
 	}
-	rep.body = obj{"total_count": len(hits), "incomplete_results": false, "items": items}
+	rep.body = obj{"total_count": len(hits), "incomplete_results": false, "items": items, "search_type": "lexical"}
 	return rep
 }
 
