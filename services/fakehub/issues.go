@@ -513,7 +513,7 @@ func (h *Hub) applyMeta(c *reqCtx, r *repo, is *issue, in issueInput) *reply {
 	if assignees != nil {
 		for _, a := range *assignees {
 			if !h.assignable(r, a) {
-				return validation(&validationError{Message: "Validation Failed", Errors: []fieldError{{Resource: "Issue", Field: "assignees", Code: "invalid", Message: a}}})
+				return validation(&validationError{Message: "Validation Failed", Errors: []fieldError{{Resource: "Issue", Field: "assignees", Code: "invalid"}}})
 			}
 		}
 	}
