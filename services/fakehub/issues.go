@@ -220,28 +220,45 @@ func (c *reqCtx) milestoneObj(r *repo, m *milestone) obj {
 	}
 }
 
+// labelObjs are the label objects of names, in their order.
+func (c *reqCtx) labelObjs(r *repo, names []string) []obj {
+	out := []obj{}
+	for _, name := range names {
+		if l := r.labelNamed(name); l != nil {
+			out = append(out, c.labelObj(r, l))
+		}
+	}
+	return out
+}
+
+// assigneeObjs are GitHub's assignee (the first, or null) and assignees of logins.
+func (c *reqCtx) assigneeObjs(logins []string) (any, []obj) {
+	out := []obj{}
+	for _, a := range logins {
+		out = append(out, c.user(a))
+	}
+	if len(out) == 0 {
+		return nil, out
+	}
+	return out[0], out
+}
+
+func (c *reqCtx) milestoneOrNil(r *repo, n int) any {
+	if m := r.milestoneNumbered(n); m != nil {
+		return c.milestoneObj(r, m)
+	}
+	return nil
+}
+
 // issueObj is GitHub's "issue" shape; a pull request's carries the pull_request link object.
 func (c *reqCtx) issueObj(r *repo, x issueRef) obj {
 	n := strconv.Itoa(x.is.number)
 	u := c.repoURL(r) + "/issues/" + n
 	html := c.web + "/" + r.fullName() + "/issues/" + n
-	labels := []obj{}
-	for _, name := range x.is.labels {
-		if l := r.labelNamed(name); l != nil {
-			labels = append(labels, c.labelObj(r, l))
-		}
-	}
-	assignees := []obj{}
-	for _, a := range x.is.assignees {
-		assignees = append(assignees, c.user(a))
-	}
-	var assignee, ms, closedBy any
-	if len(assignees) > 0 {
-		assignee = assignees[0]
-	}
-	if m := r.milestoneNumbered(x.is.milestone); m != nil {
-		ms = c.milestoneObj(r, m)
-	}
+	labels := c.labelObjs(r, x.is.labels)
+	assignee, assignees := c.assigneeObjs(x.is.assignees)
+	ms := c.milestoneOrNil(r, x.is.milestone)
+	var closedBy any
 	state, reason, closedAt := x.state(), nullStr(x.is.stateReason), x.is.closedAt
 	if x.p != nil {
 		closedAt, reason = x.p.closedAt, nil

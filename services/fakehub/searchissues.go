@@ -48,6 +48,10 @@ func (h *Hub) searchIssues(c *reqCtx) *reply {
 	for _, x := range hits[lo:hi] {
 		o := c.issueObj(x.r, x.x)
 		o["score"] = 1.0
+		if o["body"] == nil {
+			// The description types a search item's body as a string, never null.
+			o["body"] = ""
+		}
 		items = append(items, o)
 	}
 	rep.body = obj{"total_count": len(hits), "incomplete_results": false, "items": items, "search_type": "lexical"}
