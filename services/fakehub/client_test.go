@@ -118,7 +118,7 @@ func TestReadOperations(t *testing.T) {
 				}},
 				{"branches", func(t *testing.T) {
 					bs, _, err := gh.Repositories.ListBranches(ctx, "octo-org", "hello-world", nil)
-					if err != nil || len(bs) != 3 {
+					if err != nil || len(bs) != 4 {
 						t.Fatalf("branches %d err %v", len(bs), err)
 					}
 					b, _, err := gh.Repositories.GetBranch(ctx, "octo-org", "hello-world", "feature/clean", 0)

@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -50,6 +51,12 @@ var serviceOperations = map[string]string{
 	"PullRequests.Get":               "GET /repos/{owner}/{repo}/pulls/{pull_number}",
 	"pull update (update_pr)":        "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
 	"PullRequests.Merge":             "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
+	"PullRequests.ListFiles":         "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
+	"compare (compare_refs)":         "GET /repos/{owner}/{repo}/compare/{basehead}",
+	"Actions.GetWorkflowRunByID":     "GET /repos/{owner}/{repo}/actions/runs/{run_id}",
+	"Actions.GetWorkflowJobByID":     "GET /repos/{owner}/{repo}/actions/jobs/{job_id}",
+	"Actions.GetWorkflowJobLogs":     "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
+	"Actions.RerunFailedJobsByID":    "POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs",
 	"appauth installation token":     "POST /app/installations/{installation_id}/access_tokens",
 }
 
@@ -59,14 +66,10 @@ var serviceOperations = map[string]string{
 // conformance cases.
 var notYetServed = []struct{ op, method, path string }{
 	{"POST /repos/{owner}/{repo}/issues/{issue_number}/labels", "POST", "repos/octo-org/hello-world/issues/1/labels"},
-	{"GET /repos/{owner}/{repo}/pulls/{pull_number}/files", "GET", "repos/octo-org/hello-world/pulls/1/files"},
-	{"GET /repos/{owner}/{repo}/compare/{basehead}", "GET", "repos/octo-org/hello-world/compare/main...feature/clean"},
 	{"GET /repos/{owner}/{repo}/check-runs/{check_run_id}", "GET", "repos/octo-org/hello-world/check-runs/1"},
 	{"GET /repos/{owner}/{repo}/actions/runs", "GET", "repos/octo-org/hello-world/actions/runs"},
 	{"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", "GET", "repos/octo-org/hello-world/actions/runs/1/jobs"},
-	{"GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", "GET", "repos/octo-org/hello-world/actions/jobs/1/logs"},
 	{"POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun", "POST", "repos/octo-org/hello-world/actions/runs/1/rerun"},
-	{"POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", "POST", "repos/octo-org/hello-world/actions/runs/1/rerun-failed-jobs"},
 }
 
 // notAPI are routes fakehub serves that are no REST operation of GitHub's description: raw
@@ -75,6 +78,7 @@ var notAPI = []string{
 	"GET /raw/{owner}/{repo}/{sha}/{path}",
 	"POST /graphql",
 	"POST /api/graphql",
+	"GET /_logs/{owner}/{repo}/jobs/{job_id}", // the signed download URL job logs redirect to
 }
 
 // rateLimitHeaders are on every API answer GitHub gives, errors included (docs.github.com, "Rate
@@ -113,6 +117,8 @@ type conformanceFixture struct {
 	bigBlob  string
 	main     string // hello-world's main head
 	clean    string // feature/clean's head
+	ciRun    string // the demo's workflow run on feature/greet-test
+	ciJob    string // its failed "test" job
 	bug      string // the number of the demo issue "Greeting ignores empty names"
 }
 
@@ -167,6 +173,12 @@ func newConformanceFixture(t *testing.T) *conformanceFixture {
 	if f.clean, err = s.Hub.BranchSHA("octo-org/hello-world", "feature/clean"); err != nil {
 		t.Fatal(err)
 	}
+	_, runs := do2(t, s, "GET", "repos/octo-org/hello-world/commits/feature/greet-test/check-runs?check_name=test", "", writer)
+	if list, _ := runs["check_runs"].([]any); len(list) == 1 {
+		f.ciJob = fmt.Sprint(int64(list[0].(map[string]any)["id"].(float64)))
+	}
+	_, job := do2(t, s, "GET", "repos/octo-org/hello-world/actions/jobs/"+f.ciJob, "", writer)
+	f.ciRun = fmt.Sprint(int64(job["run_id"].(float64)))
 	f.bug = strconv.Itoa(demoIssueNumber(t, s, "Greeting ignores empty names"))
 	return f
 }
@@ -325,6 +337,34 @@ func (f *conformanceFixture) cases() []conformanceCase {
 			body: `{"title":"t","head":"main","base":"main"}`, then: noEmptyField},
 		{name: "create pull request without write access", op: "POST /repos/{owner}/{repo}/pulls", path: hw + "pulls", token: ro, status: 403,
 			body: `{"title":"t","head":"feature/clean","base":"main"}`},
+		{name: "pull request files", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", path: hw + "pulls/1/files", token: w, status: 200,
+			then: wantPatch("docs/guide.md", "+## Packages")},
+		{name: "pull request files, one per page", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", path: hw + "pulls/2/files?per_page=1", token: w, status: 200},
+		{name: "files of a missing pull request", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}/files", path: hw + "pulls/99/files", token: w, status: 404,
+			undocumented: "GitHub answers 404 for a pull request that does not exist"},
+		{name: "compare diverged branches", op: "GET /repos/{owner}/{repo}/compare/{basehead}", path: hw + "compare/main...feature/conflict", token: w, status: 200,
+			then: wantFields(map[string]any{"status": "diverged", "ahead_by": float64(1), "behind_by": float64(1), "total_commits": float64(1)})},
+		{name: "compare with a page of commits", op: "GET /repos/{owner}/{repo}/compare/{basehead}", path: hw + "compare/main...feature/clean?per_page=1", token: w, status: 200},
+		{name: "compare a missing ref", op: "GET /repos/{owner}/{repo}/compare/{basehead}", path: hw + "compare/main...nope", token: w, status: 404},
+		{name: "workflow run", op: "GET /repos/{owner}/{repo}/actions/runs/{run_id}", path: hw + "actions/runs/" + f.ciRun, token: w, status: 200,
+			then: wantFields(map[string]any{"status": "completed", "conclusion": "failure", "head_branch": "feature/greet-test"})},
+		{name: "missing workflow run", op: "GET /repos/{owner}/{repo}/actions/runs/{run_id}", path: hw + "actions/runs/1", token: w, status: 404,
+			undocumented: "GitHub answers 404 for a run that does not exist"},
+		{name: "failed job", op: "GET /repos/{owner}/{repo}/actions/jobs/{job_id}", path: hw + "actions/jobs/" + f.ciJob, token: w, status: 200,
+			then: wantFields(map[string]any{"name": "test", "conclusion": "failure"})},
+		{name: "missing job", op: "GET /repos/{owner}/{repo}/actions/jobs/{job_id}", path: hw + "actions/jobs/1", token: w, status: 404,
+			undocumented: "GitHub answers 404 for a job that does not exist"},
+		{name: "job logs redirect", op: "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", path: hw + "actions/jobs/" + f.ciJob + "/logs", token: w, status: 302,
+			then: wantLogAt("--- FAIL: TestHello")},
+		{name: "logs of a missing job", op: "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs", path: hw + "actions/jobs/1/logs", token: w, status: 404,
+			undocumented: "GitHub answers 404 for a job that does not exist"},
+		{name: "re-run failed jobs without write access", op: "POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", path: hw + "actions/runs/" + f.ciRun + "/rerun-failed-jobs", token: ro, status: 403,
+			body: `{}`, undocumented: "GitHub answers 403 to a token without write access on every mutation"},
+		{name: "re-run failed jobs", op: "POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", path: hw + "actions/runs/" + f.ciRun + "/rerun-failed-jobs", token: w, status: 201, body: `{}`},
+		{name: "re-run a run in progress", op: "POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", path: hw + "actions/runs/" + f.ciRun + "/rerun-failed-jobs", token: w, status: 403,
+			body: `{}`, undocumented: "GitHub refuses to re-run a run that has not finished with 403"},
+		{name: "re-run a missing run", op: "POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", path: hw + "actions/runs/1/rerun-failed-jobs", token: w, status: 404,
+			body: `{}`, undocumented: "GitHub answers 404 for a run that does not exist"},
 		{name: "mergeable pull request", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/1", token: w, status: 200, then: wantTestMerge},
 		{name: "conflicting pull request", op: "GET /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/2", token: w, status: 200,
 			then: wantFields(map[string]any{"mergeable": false, "merge_commit_sha": nil})},
@@ -415,7 +455,7 @@ func TestConformance(t *testing.T) {
 			if tc.accept != "" {
 				req.Header.Set("Accept", tc.accept)
 			}
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := noRedirects.Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -434,6 +474,9 @@ func TestConformance(t *testing.T) {
 		})
 	}
 }
+
+// noRedirects sends the cases' requests: a 302 (job logs) is the answer to check, not a hop.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 
 // conform checks one answer against the description of tc.op.
 func (c *contract) conform(t testing.TB, tc conformanceCase, resp *http.Response, body []byte) {
@@ -787,5 +830,50 @@ func TestConformanceCheckerRejects(t *testing.T) {
 				t.Fatalf("conform accepted it")
 			}
 		})
+	}
+}
+
+// wantPatch requires the first diff entry to be file with a patch that
+// starts at a hunk header (GitHub's patch has no file headers) and contains
+// line.
+func wantPatch(file, line string) func(*testing.T, *http.Response, []byte) {
+	return func(t *testing.T, _ *http.Response, body []byte) {
+		t.Helper()
+		var files []struct {
+			Filename string `json:"filename"`
+			Patch    string `json:"patch"`
+		}
+		if err := json.Unmarshal(body, &files); err != nil || len(files) == 0 {
+			t.Fatalf("want diff entries, got %.200s (%v)", body, err)
+		}
+		f := files[0]
+		if f.Filename != file || !strings.HasPrefix(f.Patch, "@@ -") || !strings.Contains(f.Patch, "\n"+line) {
+			t.Errorf("entry = %s with patch %q, want %s with a patch holding %q", f.Filename, f.Patch, file, line)
+		}
+	}
+}
+
+// wantLogAt follows a job logs redirect without a token, as a client must
+// (the signed URL needs none), and requires the log to contain text, each
+// line after GitHub's timestamp.
+func wantLogAt(text string) func(*testing.T, *http.Response, []byte) {
+	return func(t *testing.T, resp *http.Response, _ []byte) {
+		t.Helper()
+		loc := resp.Header.Get("Location")
+		got, err := http.Get(loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer got.Body.Close()
+		log, _ := io.ReadAll(got.Body)
+		if got.StatusCode != 200 || !bytes.Contains(log, []byte(text)) || !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z `).Match(log) {
+			t.Errorf("GET %s: %d %.200q", loc, got.StatusCode, log)
+		}
+		// Without its signature, the URL gives nothing.
+		if bad, err := http.Get(strings.Split(loc, "?")[0]); err != nil || bad.StatusCode != 403 {
+			t.Errorf("unsigned log URL: %v %v", bad, err)
+		} else {
+			bad.Body.Close()
+		}
 	}
 }

@@ -20,7 +20,7 @@ import (
 )
 
 func (h *Hub) buildRoutes() {
-	h.routes = router.New("path", "ref", "branch", "tree_sha")
+	h.routes = router.New("path", "ref", "branch", "tree_sha", "basehead")
 	h.handle = map[*router.Route]handlerFunc{}
 	h.readers = map[*router.Route]func(*reqCtx) bool{}
 	always := func(*reqCtx) bool { return true }
@@ -78,6 +78,7 @@ func (h *Hub) buildRoutes() {
 	add("POST", appTokenRoute, h.createInstallationToken)
 	add("POST", "/graphql", h.graphqlHandler)
 	add("POST", "/api/graphql", h.graphqlHandler) // GitHub Enterprise Server's layout
+	h.agentLoopRoutes(add)
 }
 
 // perm is a token's permission on a repository; public repositories are readable by anyone.
@@ -1165,13 +1166,11 @@ func (h *Hub) listCheckRuns(c *reqCtx, r *repo) *reply {
 		}
 		items = append(items, obj{
 			"id": cr.id, "node_id": nodeID("CheckRun", cr.id), "head_sha": cr.sha, "name": cr.name, "url": u,
-			"html_url": c.web + "/" + r.fullName() + "/runs/" + strconv.FormatInt(cr.id, 10), "details_url": nil,
+			"html_url": c.web + "/" + r.fullName() + "/runs/" + strconv.FormatInt(cr.id, 10), "details_url": c.checkDetailsURL(r, cr),
 			"status": cr.status, "conclusion": conclusion, "started_at": nullTime(cr.started), "completed_at": nullTime(cr.completed),
 			"external_id": nil, "check_suite": obj{"id": cr.id}, "pull_requests": []any{},
 			"output": obj{"title": nil, "summary": nil, "text": nil, "annotations_count": 0, "annotations_url": u + "/annotations"},
-			"app": obj{"id": 1, "slug": "fakehub-ci", "node_id": nodeID("App", 1), "owner": c.user(r.opts.Owner), "name": "fakehub CI",
-				"description": nil, "external_url": c.web, "html_url": c.web + "/apps/fakehub-ci", "created_at": ts(r.created),
-				"updated_at": ts(r.created), "permissions": obj{"checks": "write"}, "events": []string{}},
+			"app":    c.checkApp(r, cr),
 		})
 	}
 	rep.body = obj{"total_count": len(runs), "check_runs": items}

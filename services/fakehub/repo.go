@@ -22,6 +22,7 @@ type repo struct {
 	checks    map[string][]*checkRun
 	statuses  map[string][]*commitStatus
 	protected map[string][]string
+	actions   *actionsData // Actions runs and jobs (actions.go), nil until the first
 	// issues are the plain issues (issues.go); pullIssues the issue side of pull requests by number.
 	issues     []*issue
 	pullIssues map[int]*issue
@@ -34,6 +35,7 @@ type checkRun struct {
 	name, status, conclusion string
 	sha                      string
 	started, completed       time.Time
+	actionsRun               int64 // the workflow run of a github-actions job's check run; 0 otherwise
 }
 
 type commitStatus struct {

@@ -60,6 +60,9 @@ func (h *Hub) seedDemo() error {
 	// The demo shows computed mergeability straight away.
 	r.mergeability(p1, true)
 	r.mergeability(p2, true)
+	if err := h.seedDemoCI(r); err != nil {
+		return err
+	}
 	seedIssues(h, r)
 	if _, err := h.createRepoLocked(RepoOptions{Owner: "octo-org", Name: "secret", Description: "Private; the demo token cannot see it",
 		Private: true, Language: "Go"}); err != nil {

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
@@ -126,18 +125,6 @@ func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueC
 		})
 	}
 	return out, nil
-}
-
-// capText cuts s to at most max bytes without splitting a UTF-8 character.
-func capText(s string, limit int) (string, bool) {
-	if len(s) <= limit {
-		return s, false
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut], true
 }
 
 // SearchIssues implements the search_issues tool: one GitHub search, in the search bucket (30 a

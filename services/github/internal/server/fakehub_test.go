@@ -84,7 +84,7 @@ func TestRPCs(t *testing.T) {
 			return c.GetBranches(x, &ghopsv1.GetBranchesRequest{Repo: repo})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/branches": 1}, check: func(t *testing.T, m proto.Message) {
 			r := m.(*ghopsv1.GetBranchesResponse)
-			if len(r.Branches) != 3 || r.Page.HasNext || r.Page.PerPage != 30 {
+			if len(r.Branches) != 4 || r.Page.HasNext || r.Page.PerPage != 30 {
 				t.Errorf("got %v", r)
 			}
 		}},
@@ -92,7 +92,7 @@ func TestRPCs(t *testing.T) {
 			return c.ListPullRequests(x, &ghopsv1.ListPullRequestsRequest{Repo: repo})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/pulls": 1}, check: func(t *testing.T, m proto.Message) {
 			r := m.(*ghopsv1.ListPullRequestsResponse)
-			if len(r.PullRequests) != 2 || r.PullRequests[0].State != "open" {
+			if len(r.PullRequests) != 3 || r.PullRequests[0].State != "open" {
 				t.Errorf("got %v", r)
 			}
 		}},
