@@ -228,6 +228,10 @@ func (f *conformanceFixture) cases() []conformanceCase {
 		{name: "search issues", op: "GET /search/issues", path: "search/issues?q=greeting+is:issue+is:open+label:bug+repo:octo-org/hello-world", token: w, status: 200,
 			then: wantHeader("X-RateLimit-Resource", "search")},
 		{name: "search issues without q", op: "GET /search/issues", path: "search/issues", token: w, status: 422},
+		{name: "search issues beyond the first 1000 results", op: "GET /search/issues", path: "search/issues?q=greeting&page=11&per_page=100", token: w, status: 422,
+			then: wantMessage("Only the first 1000 search results are available")},
+		{name: "search code beyond the first 1000 results", op: "GET /search/code", path: "search/code?q=greeting&page=35&per_page=30", token: w, status: 422,
+			then: wantMessage("Only the first 1000 search results are available")},
 
 		{name: "repository", op: "GET /repos/{owner}/{repo}", path: "repos/octo-org/hello-world", token: w, status: 200},
 		{name: "repository it cannot see", op: "GET /repos/{owner}/{repo}", path: "repos/octo-org/secret", token: ro, status: 404},

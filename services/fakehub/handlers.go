@@ -297,6 +297,9 @@ func (h *Hub) searchCode(c *reqCtx) *reply {
 	if bad != nil {
 		return bad
 	}
+	if bad := c.searchWindow(); bad != nil {
+		return bad
+	}
 	type hit struct {
 		r    *repo
 		path string

@@ -7,6 +7,16 @@ import (
 	"ghops.dev/services/fakehub/internal/searchq"
 )
 
+// searchWindow refuses a page beyond the first 1000 results, which GitHub's search never serves
+// ("Only the first 1000 search results are available", 422).
+func (c *reqCtx) searchWindow() *reply {
+	page, per := c.paging()
+	if (page-1)*per >= 1000 {
+		return errReply(422, "Only the first 1000 search results are available", "https://docs.github.com/v3/search/")
+	}
+	return nil
+}
+
 // issueHit is one issue or pull request found by issue search.
 type issueHit struct {
 	r *repo
@@ -21,6 +31,9 @@ type issueHit struct {
 func (h *Hub) searchIssues(c *reqCtx) *reply {
 	q, bad := parseSearch(c)
 	if bad != nil {
+		return bad
+	}
+	if bad := c.searchWindow(); bad != nil {
 		return bad
 	}
 	// GitHub also offers semantic and hybrid issue search; fakehub has only the lexical kind, and

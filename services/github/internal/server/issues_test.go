@@ -241,6 +241,15 @@ func TestIssueFailures(t *testing.T) {
 			}
 		})
 	}
+	t.Run("search beyond GitHub's first 1000 results", func(t *testing.T) {
+		_, err := c.SearchIssues(ctx(t), &ghopsv1.SearchIssuesRequest{Query: "greeting", Page: ptr[int32](11), PerPage: ptr[int32](100)})
+		d := wantStatus(t, err, codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION)
+		if d.gh.GetStatus() != 422 || !strings.Contains(d.st.Message(), "first 1000") {
+			t.Errorf("%s: GitHubError %v", d.st.Message(), d.gh)
+		}
+		_, err = c.SearchCode(ctx(t), &ghopsv1.SearchCodeRequest{Query: "greeting", Page: ptr[int32](11), PerPage: ptr[int32](100)})
+		wantStatus(t, err, codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION)
+	})
 	t.Run("the refused changes changed nothing", func(t *testing.T) {
 		r, err := c.GetIssue(ctx(t), &ghopsv1.GetIssueRequest{Repo: repo, IssueNumber: bug})
 		if err != nil {
