@@ -91,6 +91,51 @@ var typedCalls = []struct {
 	{"validate_environment", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.ValidateEnvironment(ctx, &ghopsv1.ValidateEnvironmentRequest{Repo: proto.String("octo-org/hello-world")})
 	}},
+	{"create_branch", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateBranch(ctx, &ghopsv1.CreateBranchRequest{Repo: "octo-org/hello-world", Branch: "fix/greeting", From: proto.String("main")})
+	}},
+	{"get_pull_request", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetPullRequest(ctx, &ghopsv1.GetPullRequestRequest{Repo: "octo-org/hello-world", PrNumber: 3})
+	}},
+	{"list_pull_request_files", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListPullRequestFiles(ctx, &ghopsv1.ListPullRequestFilesRequest{Repo: "octo-org/hello-world", PrNumber: 3, Page: proto.Int32(1), PerPage: proto.Int32(10)})
+	}},
+	{"compare_refs", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CompareRefs(ctx, &ghopsv1.CompareRefsRequest{Repo: "octo-org/hello-world", Base: "main", Head: "feature/clean", PerPage: proto.Int32(5)})
+	}},
+	{"list_issues", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListIssues(ctx, &ghopsv1.ListIssuesRequest{Repo: "octo-org/hello-world", State: proto.String("all"), Labels: []string{"bug"}, Assignee: proto.String("octocat"), Since: proto.String("2024-05-01T00:00:00Z")})
+	}},
+	{"get_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetIssue(ctx, &ghopsv1.GetIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 4})
+	}},
+	{"list_issue_comments", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListIssueComments(ctx, &ghopsv1.ListIssueCommentsRequest{Repo: "octo-org/hello-world", IssueNumber: 4, PerPage: proto.Int32(20)})
+	}},
+	{"search_issues", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.SearchIssues(ctx, &ghopsv1.SearchIssuesRequest{Query: "repo:octo-org/hello-world is:issue is:open label:bug greeting"})
+	}},
+	{"create_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateIssue(ctx, &ghopsv1.CreateIssueRequest{Repo: "octo-org/hello-world", Title: "Greeting is wrong", Body: proto.String("Says good day."), Labels: []string{"bug"}, Assignees: []string{"octocat"}, Milestone: proto.Int32(1)})
+	}},
+	{"update_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.UpdateIssue(ctx, &ghopsv1.UpdateIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 5, State: proto.String("closed"), StateReason: proto.String("duplicate")})
+	}},
+	{"add_issue_comment", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.AddIssueComment(ctx, &ghopsv1.AddIssueCommentRequest{Repo: "octo-org/hello-world", IssueNumber: 3, Body: "Fixed the test."})
+	}},
+	{"search_code", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.SearchCode(ctx, &ghopsv1.SearchCodeRequest{Query: "greeting repo:octo-org/hello-world", PerPage: proto.Int32(5)})
+	}},
+	{"get_ci_failures", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetCiFailures(ctx, &ghopsv1.GetCiFailuresRequest{Repo: "octo-org/hello-world", PrNumber: proto.Int32(3)})
+	}},
+	{"get_job_log", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetJobLog(ctx, &ghopsv1.GetJobLogRequest{Repo: "octo-org/hello-world", JobId: 1234567890123, StartLine: proto.Int32(40), MaxLines: proto.Int32(20)})
+	}},
+	{"rerun_failed_jobs", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.RerunFailedJobs(ctx, &ghopsv1.RerunFailedJobsRequest{Repo: "octo-org/hello-world", RunId: 9876543210})
+	}},
 }
 
 // TestTypedCallsWire checks that every tool has a typed call, that it sends
@@ -149,8 +194,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 16 {
-		t.Fatalf("got %d tools, want 16", len(tools))
+	if len(tools) != 31 {
+		t.Fatalf("got %d tools, want 31", len(tools))
 	}
 	tests := []struct {
 		name               string

@@ -2,6 +2,7 @@ package fakehub
 
 import (
 	"bytes"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -225,4 +226,35 @@ func (h *Hub) compare(c *reqCtx, r *repo) *reply {
 	}
 	rep.body = body
 	return rep
+}
+
+// shortSHA is an abbreviated commit sha, which GitHub resolves wherever it
+// takes a ref (7 characters at least, as git abbreviates).
+var shortSHA = regexp.MustCompile(`^[0-9a-f]{7,39}$`)
+
+// resolveShort finds the one commit reachable from a branch or tag whose
+// sha starts with ref; an ambiguous or unknown prefix resolves to nothing,
+// as on GitHub.
+func (r *repo) resolveShort(ref string) (plumbing.Hash, bool) {
+	if !shortSHA.MatchString(ref) {
+		return plumbing.ZeroHash, false
+	}
+	found := plumbing.ZeroHash
+	seen := map[plumbing.Hash]bool{}
+	for _, prefix := range []string{"refs/heads/", "refs/tags/"} {
+		refs, _ := r.git.Refs(prefix)
+		for _, tip := range refs {
+			for h := range r.git.Ancestors(tip) {
+				if seen[h] || !strings.HasPrefix(h.String(), ref) {
+					continue
+				}
+				seen[h] = true
+				if !found.IsZero() {
+					return plumbing.ZeroHash, false
+				}
+				found = h
+			}
+		}
+	}
+	return found, !found.IsZero()
 }

@@ -98,7 +98,7 @@ func (r *repo) resolve(ref string) (plumbing.Hash, bool) {
 			return h, true
 		}
 	}
-	return plumbing.ZeroHash, false
+	return r.resolveShort(ref)
 }
 
 // commitFiles commits files on top of branch (created from the default branch if missing).

@@ -7,6 +7,7 @@ package ops
 import (
 	"context"
 	"log/slog"
+	"net/http"
 	"strings"
 	"time"
 
@@ -43,6 +44,11 @@ type Service struct {
 	env    Environment
 	memo   *jsonmemo.Memo
 	log    *slog.Logger
+	// logs downloads job logs from the signed URL GitHub redirects to
+	// (another host, such as Azure blob storage): a plain client on
+	// purpose, so that the token never goes there, with a timeout of its
+	// own since the download is outside the API's transports.
+	logs *http.Client
 }
 
 // New returns the handlers.
@@ -50,7 +56,7 @@ func New(client ClientFunc, limits Limits, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{client: client, limits: limits, log: log}
+	return &Service{client: client, limits: limits, log: log, logs: &http.Client{Timeout: logTimeout}}
 }
 
 // fail translates err, logging the cause of an Internal answer (which the

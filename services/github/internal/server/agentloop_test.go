@@ -58,6 +58,13 @@ func TestBranchAndPullRequestTools(t *testing.T) {
 				t.Errorf("got %v, want %s", r, cleanSHA)
 			}
 		}},
+		{name: "create_branch from a short sha", call: func(x context.Context) (proto.Message, error) {
+			return c.CreateBranch(x, &ghopsv1.CreateBranchRequest{Repo: repo, Branch: "topic/four", From: ptr(cleanSHA[:7])})
+		}, calls: map[string]int{"GET /repos/{owner}/{repo}/commits": 1, "POST /repos/{owner}/{repo}/git/refs": 1}, check: func(t *testing.T, m proto.Message) {
+			if r := m.(*ghopsv1.CreateBranchResponse); r.Sha != cleanSHA {
+				t.Errorf("got %v, want %s", r, cleanSHA)
+			}
+		}},
 		{name: "get_pull_request", call: func(x context.Context) (proto.Message, error) {
 			return c.GetPullRequest(x, &ghopsv1.GetPullRequestRequest{Repo: repo, PrNumber: 1})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/pulls/{pull_number}": 1}, check: func(t *testing.T, m proto.Message) {

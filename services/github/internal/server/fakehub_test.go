@@ -84,7 +84,7 @@ func TestRPCs(t *testing.T) {
 			return c.GetBranches(x, &ghopsv1.GetBranchesRequest{Repo: repo})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/branches": 1}, check: func(t *testing.T, m proto.Message) {
 			r := m.(*ghopsv1.GetBranchesResponse)
-			if len(r.Branches) != 4 || r.Page.HasNext || r.Page.PerPage != 30 {
+			if len(r.Branches) != 4 || r.Page.HasNext || r.Page.PerPage != 30 { // main and three pull request heads
 				t.Errorf("got %v", r)
 			}
 		}},
