@@ -65,16 +65,7 @@ var serviceOperations = map[string]string{
 // testdata/openapi-operations.txt, refresh the subset (testdata/README.md) and give it
 // conformance cases.
 var notYetServed = []struct{ op, method, path string }{
-	{"GET /repos/{owner}/{repo}/issues", "GET", "repos/octo-org/hello-world/issues"},
-	{"POST /repos/{owner}/{repo}/issues", "POST", "repos/octo-org/hello-world/issues"},
-	{"GET /repos/{owner}/{repo}/issues/{issue_number}", "GET", "repos/octo-org/hello-world/issues/1"},
-	{"PATCH /repos/{owner}/{repo}/issues/{issue_number}", "PATCH", "repos/octo-org/hello-world/issues/1"},
-	{"GET /repos/{owner}/{repo}/issues/{issue_number}/comments", "GET", "repos/octo-org/hello-world/issues/1/comments"},
-	{"POST /repos/{owner}/{repo}/issues/{issue_number}/comments", "POST", "repos/octo-org/hello-world/issues/1/comments"},
-	{"GET /repos/{owner}/{repo}/labels", "GET", "repos/octo-org/hello-world/labels"},
 	{"POST /repos/{owner}/{repo}/issues/{issue_number}/labels", "POST", "repos/octo-org/hello-world/issues/1/labels"},
-	{"GET /repos/{owner}/{repo}/milestones", "GET", "repos/octo-org/hello-world/milestones"},
-	{"GET /search/issues", "GET", "search/issues?q=greet"},
 	{"GET /repos/{owner}/{repo}/check-runs/{check_run_id}", "GET", "repos/octo-org/hello-world/check-runs/1"},
 	{"GET /repos/{owner}/{repo}/actions/runs", "GET", "repos/octo-org/hello-world/actions/runs"},
 	{"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", "GET", "repos/octo-org/hello-world/actions/runs/1/jobs"},
@@ -128,6 +119,7 @@ type conformanceFixture struct {
 	clean    string // feature/clean's head
 	ciRun    string // the demo's workflow run on feature/greet-test
 	ciJob    string // its failed "test" job
+	bug      string // the number of the demo issue "Greeting ignores empty names"
 }
 
 func newConformanceFixture(t *testing.T) *conformanceFixture {
@@ -187,6 +179,7 @@ func newConformanceFixture(t *testing.T) *conformanceFixture {
 	}
 	_, job := do2(t, s, "GET", "repos/octo-org/hello-world/actions/jobs/"+f.ciJob, "", writer)
 	f.ciRun = fmt.Sprint(int64(job["run_id"].(float64)))
+	f.bug = strconv.Itoa(demoIssueNumber(t, s, "Greeting ignores empty names"))
 	return f
 }
 
@@ -232,6 +225,13 @@ func (f *conformanceFixture) cases() []conformanceCase {
 		{name: "search code", op: "GET /search/code", path: "search/code?q=Hello+repo:octo-org/hello-world", token: w, status: 200,
 			then: wantHeader("X-RateLimit-Resource", "code_search")},
 		{name: "search code without q", op: "GET /search/code", path: "search/code", token: w, status: 422},
+		{name: "search issues", op: "GET /search/issues", path: "search/issues?q=greeting+is:issue+is:open+label:bug+repo:octo-org/hello-world", token: w, status: 200,
+			then: wantHeader("X-RateLimit-Resource", "search")},
+		{name: "search issues without q", op: "GET /search/issues", path: "search/issues", token: w, status: 422},
+		{name: "search issues beyond the first 1000 results", op: "GET /search/issues", path: "search/issues?q=greeting&page=11&per_page=100", token: w, status: 422,
+			then: wantMessage("Only the first 1000 search results are available")},
+		{name: "search code beyond the first 1000 results", op: "GET /search/code", path: "search/code?q=greeting&page=35&per_page=30", token: w, status: 422,
+			then: wantMessage("Only the first 1000 search results are available")},
 
 		{name: "repository", op: "GET /repos/{owner}/{repo}", path: "repos/octo-org/hello-world", token: w, status: 200},
 		{name: "repository it cannot see", op: "GET /repos/{owner}/{repo}", path: "repos/octo-org/secret", token: ro, status: 404},
@@ -377,6 +377,50 @@ func (f *conformanceFixture) cases() []conformanceCase {
 		{name: "update pull request to a bad state", op: "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/2", token: w, status: 422,
 			body: `{"state":"merged"}`, then: noEmptyField},
 		{name: "update pull request without write access", op: "PATCH /repos/{owner}/{repo}/pulls/{pull_number}", path: hw + "pulls/2", token: ro, status: 403, body: `{"title":"x"}`},
+
+		{name: "issues, one a page", op: "GET /repos/{owner}/{repo}/issues", path: hw + "issues?per_page=1", token: w, status: 200, link: true},
+		{name: "issues hold pull requests", op: "GET /repos/{owner}/{repo}/issues", path: hw + "issues?state=all&labels=bug", token: w, status: 200,
+			then: wantIssueNumbers(false)},
+		{name: "issues and pull requests", op: "GET /repos/{owner}/{repo}/issues", path: hw + "issues?state=all", token: w, status: 200,
+			then: wantIssueNumbers(true)},
+		{name: "issues in a bad state", op: "GET /repos/{owner}/{repo}/issues", path: hw + "issues?state=nope", token: w, status: 422, then: noEmptyField},
+		{name: "issues of a missing repository", op: "GET /repos/{owner}/{repo}/issues", path: "repos/octo-org/nope/issues", token: w, status: 404},
+		{name: "create issue", op: "POST /repos/{owner}/{repo}/issues", path: hw + "issues", token: w, status: 201,
+			body: `{"title":"t","body":"b","labels":["bug",{"name":"fresh"}],"assignees":["writer"],"milestone":1}`,
+			then: wantLabels("bug", "fresh")},
+		{name: "create issue without push access drops labels", op: "POST /repos/{owner}/{repo}/issues", path: hw + "issues", token: ro, status: 201,
+			body: `{"title":"t","labels":["bug"],"assignees":["writer"],"milestone":1}`, then: wantLabels()},
+		{name: "create issue without a title", op: "POST /repos/{owner}/{repo}/issues", path: hw + "issues", token: w, status: 422, body: `{"body":"b"}`, then: noEmptyField},
+		{name: "create issue for an unknown assignee", op: "POST /repos/{owner}/{repo}/issues", path: hw + "issues", token: w, status: 422,
+			body: `{"title":"t","assignees":["nobody-here"]}`, then: noEmptyField},
+		{name: "create issue in an unknown milestone", op: "POST /repos/{owner}/{repo}/issues", path: hw + "issues", token: w, status: 422,
+			body: `{"title":"t","milestone":99}`, then: noEmptyField},
+		{name: "issue", op: "GET /repos/{owner}/{repo}/issues/{issue_number}", path: hw + "issues/" + f.bug, token: w, status: 200,
+			then: wantFields(map[string]any{"state": "open", "comments": float64(1)})},
+		{name: "pull request as an issue", op: "GET /repos/{owner}/{repo}/issues/{issue_number}", path: hw + "issues/1", token: w, status: 200,
+			then: wantPullRequestKey},
+		{name: "missing issue", op: "GET /repos/{owner}/{repo}/issues/{issue_number}", path: hw + "issues/999", token: w, status: 404},
+		{name: "close issue as a duplicate", op: "PATCH /repos/{owner}/{repo}/issues/{issue_number}", path: hw + "issues/" + f.bug, token: w, status: 200,
+			body: `{"state":"closed","state_reason":"duplicate"}`, then: wantFields(map[string]any{"state": "closed", "state_reason": "duplicate"})},
+		{name: "reopen issue", op: "PATCH /repos/{owner}/{repo}/issues/{issue_number}", path: hw + "issues/" + f.bug, token: w, status: 200,
+			body: `{"state":"open"}`, then: wantFields(map[string]any{"state": "open", "state_reason": "reopened", "closed_at": nil})},
+		{name: "update issue with a bad state reason", op: "PATCH /repos/{owner}/{repo}/issues/{issue_number}", path: hw + "issues/" + f.bug, token: w, status: 422,
+			body: `{"state":"closed","state_reason":"bored"}`, then: noEmptyField},
+		{name: "update issue without write access", op: "PATCH /repos/{owner}/{repo}/issues/{issue_number}", path: hw + "issues/" + f.bug, token: ro, status: 403,
+			body: `{"title":"x"}`},
+		{name: "update missing issue", op: "PATCH /repos/{owner}/{repo}/issues/{issue_number}", path: hw + "issues/999", token: w, status: 404, body: `{"title":"x"}`},
+		{name: "issue comments", op: "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", path: hw + "issues/" + f.bug + "/comments", token: w, status: 200},
+		{name: "comments of a missing issue", op: "GET /repos/{owner}/{repo}/issues/{issue_number}/comments", path: hw + "issues/999/comments", token: w, status: 404},
+		{name: "comment on a pull request", op: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", path: hw + "issues/1/comments", token: ro, status: 201,
+			body: `{"body":"Looks good"}`},
+		{name: "empty comment", op: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", path: hw + "issues/1/comments", token: w, status: 422,
+			body: `{"body":""}`, then: noEmptyField},
+		{name: "comment on a missing issue", op: "POST /repos/{owner}/{repo}/issues/{issue_number}/comments", path: hw + "issues/999/comments", token: w, status: 404,
+			body: `{"body":"x"}`},
+		{name: "labels", op: "GET /repos/{owner}/{repo}/labels", path: hw + "labels?per_page=1", token: w, status: 200, link: true},
+		{name: "labels of a missing repository", op: "GET /repos/{owner}/{repo}/labels", path: "repos/octo-org/nope/labels", token: w, status: 404},
+		{name: "milestones", op: "GET /repos/{owner}/{repo}/milestones", path: hw + "milestones", token: w, status: 200},
+		{name: "milestones of a missing repository", op: "GET /repos/{owner}/{repo}/milestones", path: "repos/octo-org/nope/milestones", token: w, status: 404},
 		{name: "merge a conflicting pull request", op: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", path: hw + "pulls/2/merge", token: w, status: 405, body: `{}`},
 		{name: "merge with a stale head", op: "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge", path: hw + "pulls/1/merge", token: w, status: 409,
 			body: fmt.Sprintf(`{"sha":%q}`, f.main)},

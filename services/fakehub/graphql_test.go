@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -90,15 +91,18 @@ func TestGraphQLDraftMutations(t *testing.T) {
 	if id2, _ := restPull(t, s.URL, "2"); id2 == id1 {
 		t.Fatalf("two pull requests share node_id %q", id1)
 	}
-	if _, err := s.Hub.CreatePullRequest("octo-org/hello-world", "feature/conflict", "feature/clean", "x", "", false); err != nil {
+	// Issues and pull requests share one sequence of numbers, so the new pull request's number
+	// follows the demo issues'.
+	n3, err := s.Hub.CreatePullRequest("octo-org/hello-world", "feature/conflict", "feature/clean", "x", "", false)
+	if err != nil {
 		t.Fatal(err)
 	}
-	id3, _ := restPull(t, s.URL, "3")
+	id3, _ := restPull(t, s.URL, strconv.Itoa(n3))
 	if code, a := postGraphQL(t, s.URL+"graphql", fakehub.DemoToken, map[string]any{"query": `mutation { markPullRequestReadyForReview(input:{pullRequestId:"` + id3 + `"}) { clientMutationId } }`}); code != 200 || len(a.Errors) != 0 {
 		t.Fatalf("warm-up: %d %+v", code, a)
 	}
 	closed := func() {
-		req, _ := http.NewRequest("PATCH", s.URL+"repos/octo-org/hello-world/pulls/3", strings.NewReader(`{"state":"closed"}`))
+		req, _ := http.NewRequest("PATCH", s.URL+"repos/octo-org/hello-world/pulls/"+strconv.Itoa(n3), strings.NewReader(`{"state":"closed"}`))
 		req.Header.Set("Authorization", "token "+fakehub.DemoToken)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil || resp.StatusCode != 200 {

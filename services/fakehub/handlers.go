@@ -41,6 +41,15 @@ func (h *Hub) buildRoutes() {
 	add("GET", "/user", h.getAuthenticatedUser)
 	add("GET", "/search/repositories", h.searchRepos)
 	add("GET", "/search/code", h.searchCode)
+	add("GET", "/search/issues", h.searchIssues)
+	add("GET", "/repos/{owner}/{repo}/issues", h.withRepo(PermRead, h.listIssues))
+	add("POST", "/repos/{owner}/{repo}/issues", h.withRepo(PermRead, h.createIssue))
+	add("GET", "/repos/{owner}/{repo}/issues/{issue_number}", h.withRepo(PermRead, h.getIssue))
+	add("PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", h.withRepo(PermWrite, h.updateIssue))
+	add("GET", "/repos/{owner}/{repo}/issues/{issue_number}/comments", h.withRepo(PermRead, h.listIssueComments))
+	add("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", h.withRepo(PermRead, h.createIssueComment))
+	add("GET", "/repos/{owner}/{repo}/labels", h.withRepo(PermRead, h.listLabels))
+	add("GET", "/repos/{owner}/{repo}/milestones", h.withRepo(PermRead, h.listMilestones))
 	add("GET", "/repos/{owner}/{repo}", h.withRepo(PermRead, h.getRepo))
 	add("GET", "/repos/{owner}/{repo}/contents/{path}", h.withRepo(PermRead, h.getContents))
 	add("GET", "/repos/{owner}/{repo}/git/trees/{tree_sha}", h.withRepo(PermRead, h.getTree))
@@ -286,6 +295,9 @@ func (h *Hub) searchCode(c *reqCtx) *reply {
 	}
 	q, bad := parseSearch(c)
 	if bad != nil {
+		return bad
+	}
+	if bad := c.searchWindow(); bad != nil {
 		return bad
 	}
 	type hit struct {

@@ -23,6 +23,11 @@ type repo struct {
 	statuses  map[string][]*commitStatus
 	protected map[string][]string
 	actions   *actionsData // Actions runs and jobs (actions.go), nil until the first
+	// issues are the plain issues (issues.go); pullIssues the issue side of pull requests by number.
+	issues     []*issue
+	pullIssues map[int]*issue
+	labels     []*label
+	milestones []*milestone
 }
 
 type checkRun struct {
@@ -365,13 +370,16 @@ func (h *Hub) openPullLocked(r *repo, head, base, title, body string, draft bool
 	return p, nil
 }
 
-func (r *repo) nextNumber() int { return len(r.pulls) + 1 }
+// nextNumber is the next issue or pull request number: GitHub numbers both in one sequence.
+func (r *repo) nextNumber() int { return len(r.pulls) + len(r.issues) + 1 }
 
 func (r *repo) pullByNumber(n int) *pull {
-	if n < 1 || n > len(r.pulls) {
-		return nil
+	for _, p := range r.pulls {
+		if p.number == n {
+			return p
+		}
 	}
-	return r.pulls[n-1]
+	return nil
 }
 
 // mergeOutcome is the result of merging a pull request.

@@ -63,6 +63,7 @@ func (h *Hub) seedDemo() error {
 	if err := h.seedDemoCI(r); err != nil {
 		return err
 	}
+	seedIssues(h, r)
 	if _, err := h.createRepoLocked(RepoOptions{Owner: "octo-org", Name: "secret", Description: "Private; the demo token cannot see it",
 		Private: true, Language: "Go"}); err != nil {
 		return err

@@ -190,6 +190,10 @@ func (c *reqCtx) pullObj(r *repo, p *pull, full bool) obj {
 	side := func(branch, sha string) obj {
 		return obj{"label": r.opts.Owner + ":" + branch, "ref": branch, "sha": sha, "user": c.user(r.opts.Owner), "repo": c.fullRepo(r)}
 	}
+	// Labels, assignees, milestone and conversation comments live on the pull request's issue
+	// side (issues.go), as on GitHub.
+	issueSide := r.issueSideOrZero(p)
+	assignee, assignees := c.assigneeObjs(issueSide.assignees)
 	var mergeCommit any
 	switch {
 	case p.mergeCommitSHA != "":
@@ -204,9 +208,9 @@ func (c *reqCtx) pullObj(r *repo, p *pull, full bool) obj {
 		"review_comments_url": u + "/comments", "review_comment_url": c.repoURL(r) + "/pulls/comments{/number}",
 		"comments_url": issue + "/comments", "statuses_url": c.repoURL(r) + "/statuses/" + headSHA,
 		"number": p.number, "state": p.state, "locked": false, "title": p.title, "user": c.user(p.user),
-		"body": nullStr(p.body), "labels": []any{}, "milestone": nil, "active_lock_reason": nil,
+		"body": nullStr(p.body), "labels": c.labelObjs(r, issueSide.labels), "milestone": c.milestoneOrNil(r, issueSide.milestone), "active_lock_reason": nil,
 		"created_at": ts(p.created), "updated_at": ts(p.updated), "closed_at": nullTime(p.closedAt),
-		"merged_at": nullTime(p.mergedAt), "merge_commit_sha": mergeCommit, "assignee": nil, "assignees": []any{},
+		"merged_at": nullTime(p.mergedAt), "merge_commit_sha": mergeCommit, "assignee": assignee, "assignees": assignees,
 		"requested_reviewers": []any{}, "requested_teams": []any{}, "head": side(p.head, headSHA), "base": side(p.base, baseSHA),
 		"_links": obj{
 			"self": obj{"href": u}, "html": obj{"href": html}, "issue": obj{"href": issue}, "comments": obj{"href": issue + "/comments"},
@@ -226,7 +230,7 @@ func (c *reqCtx) pullObj(r *repo, p *pull, full bool) obj {
 		if p.merged {
 			o["merged_by"] = c.user(r.opts.Owner)
 		}
-		o["comments"], o["review_comments"], o["maintainer_can_modify"] = 0, 0, false
+		o["comments"], o["review_comments"], o["maintainer_can_modify"] = len(issueSide.comments), 0, false
 		adds, dels, files, commits := r.diffStats(headSHA, baseSHA)
 		o["commits"], o["additions"], o["deletions"], o["changed_files"] = commits, adds, dels, files
 	}

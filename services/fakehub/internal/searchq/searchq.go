@@ -1,5 +1,6 @@
 // Package searchq parses GitHub search queries: plain words, quoted phrases and key:value qualifiers
-// such as repo:owner/name, user:, org:, language: and in:name.
+// such as repo:owner/name, user:, org:, language: and in:name, and issue search's is:, state:,
+// label:, author:, assignee: and type:.
 package searchq
 
 import (
@@ -40,6 +41,8 @@ func (q Query) Values(key string) []string {
 var known = map[string]bool{
 	"repo": true, "user": true, "org": true, "language": true, "in": true, "path": true,
 	"filename": true, "extension": true, "is": true, "topic": true, "fork": true, "archived": true,
+	// Issue search's qualifiers.
+	"state": true, "label": true, "author": true, "assignee": true, "type": true,
 }
 
 // Parse splits a query into words and qualifiers. Unknown keys stay plain words, as on GitHub.

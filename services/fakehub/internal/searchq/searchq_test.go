@@ -23,6 +23,10 @@ func TestParse(t *testing.T) {
 		{name: "negated", in: "-language:go x", words: []string{"x"}, quals: []Qualifier{{Key: "language", Value: "go", Negated: true}}},
 		{name: "unknown key stays word", in: "foo:bar", words: []string{"foo:bar"}},
 		{name: "plus separated", in: "a+repo:o/r", words: []string{"a"}, quals: []Qualifier{{Key: "repo", Value: "o/r"}}},
+		{name: "issue qualifiers", in: "greeting is:issue state:open label:bug -label:duplicate author:octocat assignee:none type:pr",
+			words: []string{"greeting"}, quals: []Qualifier{{Key: "is", Value: "issue"}, {Key: "state", Value: "open"}, {Key: "label", Value: "bug"},
+				{Key: "label", Value: "duplicate", Negated: true}, {Key: "author", Value: "octocat"}, {Key: "assignee", Value: "none"}, {Key: "type", Value: "pr"}}},
+		{name: "quoted label", in: `label:"good first issue" x`, words: []string{"x"}, quals: []Qualifier{{Key: "label", Value: "good first issue"}}},
 		{name: "too long", in: strings.Repeat("a", 257), err: ErrTooLong},
 		{name: "exactly 256", in: strings.Repeat("a", 256), words: []string{strings.Repeat("a", 256)}},
 	}

@@ -380,6 +380,14 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 	return Internal(c)
 }
 
+// NotFound is NOT_FOUND for the call's resource when GitHub found something
+// the tool does not serve: get_issue given a pull request's number, which
+// GitHub's issues endpoint answers as an issue. The answer is the one a 404
+// of GitHub's would give, with data.resource from c.
+func NotFound(c Context, why string) error {
+	return notFound(c, &ghopsv1.GitHubError{}, why)
+}
+
 // notFound is NOT_FOUND for the call's resource (its repository when the
 // handler named none), with ResourceInfo; why says which answer it was.
 func notFound(c Context, gh *ghopsv1.GitHubError, why string) error {

@@ -102,13 +102,19 @@ type Endpoint struct {
 
 // Endpoints lists what the service legitimately calls outside any
 // repository, for the GitHub API at base (with its trailing slash) and the
-// GraphQL endpoint graphql: search (the search tool), the token's user and
-// the rate limits (validate_environment) and GraphQL (update_pull_request's
-// draft flag, which REST cannot change).
+// GraphQL endpoint graphql: search (the search, search_issues and
+// search_code tools), the token's user and the rate limits
+// (validate_environment) and GraphQL (update_pull_request's draft flag,
+// which REST cannot change). Search spans repositories by design: the query
+// names them (repo:, org:), not a field this guard could read, so what a
+// search may reach is the gateway's to confine, by the answer items' fields
+// marked as repositories; the requests themselves only read.
 func Endpoints(base, graphql *url.URL) []Endpoint {
 	p := base.EscapedPath()
 	return []Endpoint{
 		{http.MethodGet, p + "search/repositories"},
+		{http.MethodGet, p + "search/issues"},
+		{http.MethodGet, p + "search/code"},
 		{http.MethodGet, p + "user"},
 		{http.MethodGet, p + "rate_limit"},
 		{http.MethodPost, graphql.EscapedPath()},

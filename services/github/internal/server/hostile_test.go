@@ -244,7 +244,7 @@ var hostileValues = []hostile{
 
 // allowedElsewhere are the endpoints of no repository (reposcope.Endpoints).
 var allowedElsewhere = map[string]bool{
-	"GET /search/repositories": true, "GET /user": true, "GET /rate_limit": true, "POST /graphql": true,
+	"GET /search/repositories": true, "GET /search/issues": true, "GET /search/code": true, "GET /user": true, "GET /rate_limit": true, "POST /graphql": true,
 }
 
 // inScope reports whether a recorded request stayed in repo: under

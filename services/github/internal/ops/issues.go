@@ -1,0 +1,263 @@
+package ops
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"github.com/google/go-github/v66/github"
+
+	"ghops.dev/services/github/internal/ghpath"
+	"ghops.dev/services/github/internal/ghstatus"
+)
+
+// Size caps of the issue tools' answers (docs/errors.md lists the caps of every tool). An issue's
+// title (256) and body (65,536 characters) are capped by GitHub itself, so get_issue passes them
+// whole; comments are read in lists, where one long comment would crowd out the others, so each
+// body is cut at MaxCommentBytes and marked body_truncated. Lists hold at most per_page items (at
+// most 100) and say has_next.
+const (
+	// MaxCommentBytes caps each comment body of list_issue_comments.
+	MaxCommentBytes = 8192
+)
+
+// issueResource names issue n of repo for a 404's data.resource.
+func issueResource(repo string, n int32) *ghopsv1.Resource {
+	return &ghopsv1.Resource{Type: "issue", Id: repo + "#" + strconv.Itoa(int(n))}
+}
+
+func issueContext(tool, repo string, n int32) ghstatus.Context {
+	return ghstatus.Context{Tool: tool, Repo: repo, Resource: issueResource(repo, n)}
+}
+
+func labelNames(ls []*github.Label) []string {
+	out := make([]string, 0, len(ls))
+	for _, l := range ls {
+		out = append(out, l.GetName())
+	}
+	return out
+}
+
+func toIssue(is *github.Issue) *ghopsv1.Issue {
+	out := &ghopsv1.Issue{
+		Number: int32(is.GetNumber()), Title: is.GetTitle(), Body: is.GetBody(), State: is.GetState(),
+		StateReason: is.GetStateReason(), Labels: labelNames(is.Labels), Author: is.GetUser().GetLogin(),
+		Comments: int32(is.GetComments()), HtmlUrl: is.GetHTMLURL(), CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt),
+	}
+	for _, a := range is.Assignees {
+		out.Assignees = append(out.Assignees, a.GetLogin())
+	}
+	if m := is.Milestone; m != nil {
+		out.Milestone, out.MilestoneNumber = m.GetTitle(), int32(m.GetNumber())
+	}
+	return out
+}
+
+// ListIssues implements the list_issues tool. GitHub's issues list holds pull requests too (each
+// with a pull_request key); they are left out, so a page may hold fewer than per_page issues while
+// has_next still follows GitHub's paging.
+func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest) (*ghopsv1.ListIssuesResponse, error) {
+	c := ghstatus.Context{Tool: "list_issues", Repo: req.GetRepo()}
+	p, pp := pageOf(req.Page, req.PerPage)
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	q := listQuery(p, pp, "state", req.GetState(), "labels", strings.Join(req.GetLabels(), ","),
+		"assignee", req.GetAssignee(), "since", req.GetSince())
+	list, resp, err := get[[]*github.Issue](ctx, s, s.client(ctx), u, q)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	out := &ghopsv1.ListIssuesResponse{Issues: []*ghopsv1.IssueSummary{}, Page: pageInfo(p, pp, resp)}
+	for _, is := range list {
+		if is.IsPullRequest() {
+			continue
+		}
+		out.Issues = append(out.Issues, &ghopsv1.IssueSummary{
+			Number: int32(is.GetNumber()), Title: is.GetTitle(), State: is.GetState(), Labels: labelNames(is.Labels),
+			Author: is.GetUser().GetLogin(), Comments: int32(is.GetComments()), UpdatedAt: ts(is.UpdatedAt),
+		})
+	}
+	return out, nil
+}
+
+// GetIssue implements the get_issue tool. A pull request's number answers as missing: GitHub's
+// issues endpoint serves pull requests too, but this tool is about issues (get_pull_request reads
+// those), so the agent learns it named the wrong kind instead of reading half a pull request.
+func (s *Service) GetIssue(ctx context.Context, req *ghopsv1.GetIssueRequest) (*ghopsv1.GetIssueResponse, error) {
+	c := issueContext("get_issue", req.GetRepo(), req.GetIssueNumber())
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	is, _, err := get[*github.Issue](ctx, s, s.client(ctx), u, nil)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	if is.IsPullRequest() {
+		return nil, ghstatus.NotFound(c, "the number names a pull request, not an issue")
+	}
+	return &ghopsv1.GetIssueResponse{Issue: toIssue(is)}, nil
+}
+
+// ListIssueComments implements the list_issue_comments tool, on issues and pull requests alike
+// (a pull request's conversation comments are its issue's). Each body is cut at MaxCommentBytes,
+// on a character boundary, and then marked body_truncated.
+func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueCommentsRequest) (*ghopsv1.ListIssueCommentsResponse, error) {
+	c := issueContext("list_issue_comments", req.GetRepo(), req.GetIssueNumber())
+	p, pp := pageOf(req.Page, req.PerPage)
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))), ghpath.Lit("comments"))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	list, resp, err := get[[]*github.IssueComment](ctx, s, s.client(ctx), u, listQuery(p, pp))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	out := &ghopsv1.ListIssueCommentsResponse{Comments: []*ghopsv1.IssueComment{}, Page: pageInfo(p, pp, resp)}
+	for _, cm := range list {
+		body, cut := capText(cm.GetBody(), MaxCommentBytes)
+		out.Comments = append(out.Comments, &ghopsv1.IssueComment{
+			Id: cm.GetID(), Author: cm.GetUser().GetLogin(), Body: body, BodyTruncated: cut, CreatedAt: ts(cm.CreatedAt),
+		})
+	}
+	return out, nil
+}
+
+// SearchIssues implements the search_issues tool: one GitHub search, in the search bucket (30 a
+// minute). Each item's repo comes from its repository_url, the field GitHub always sends.
+func (s *Service) SearchIssues(ctx context.Context, req *ghopsv1.SearchIssuesRequest) (*ghopsv1.SearchIssuesResponse, error) {
+	p, pp := pageOf(req.Page, req.PerPage)
+	res, resp, err := s.client(ctx).Search.Issues(ctx, req.GetQuery(), &github.SearchOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	if err != nil {
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "search_issues"})
+	}
+	out := &ghopsv1.SearchIssuesResponse{
+		TotalCount: int32(res.GetTotal()), IncompleteResults: res.GetIncompleteResults(),
+		Items: []*ghopsv1.IssueSearchItem{}, Page: pageInfo(p, pp, resp),
+	}
+	for _, is := range res.Issues {
+		out.Items = append(out.Items, &ghopsv1.IssueSearchItem{
+			Repo: repoOfURL(is.GetRepositoryURL()), Number: int32(is.GetNumber()), Title: is.GetTitle(),
+			State: is.GetState(), IsPullRequest: is.IsPullRequest(), Labels: labelNames(is.Labels),
+		})
+	}
+	return out, nil
+}
+
+// repoOfURL takes "owner/name" from the end of a repository's API URL
+// (".../repos/owner/name").
+func repoOfURL(u string) string {
+	parts := strings.Split(strings.TrimSuffix(u, "/"), "/")
+	if len(parts) < 3 || parts[len(parts)-3] != "repos" {
+		return ""
+	}
+	return parts[len(parts)-2] + "/" + parts[len(parts)-1]
+}
+
+// SearchCode implements the search_code tool: one GitHub code search, in its own code_search
+// bucket of 10 a minute.
+func (s *Service) SearchCode(ctx context.Context, req *ghopsv1.SearchCodeRequest) (*ghopsv1.SearchCodeResponse, error) {
+	p, pp := pageOf(req.Page, req.PerPage)
+	res, resp, err := s.client(ctx).Search.Code(ctx, req.GetQuery(), &github.SearchOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	if err != nil {
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "search_code"})
+	}
+	out := &ghopsv1.SearchCodeResponse{
+		TotalCount: int32(res.GetTotal()), IncompleteResults: res.GetIncompleteResults(),
+		Items: []*ghopsv1.CodeSearchItem{}, Page: pageInfo(p, pp, resp),
+	}
+	for _, r := range res.CodeResults {
+		out.Items = append(out.Items, &ghopsv1.CodeSearchItem{Repo: r.GetRepository().GetFullName(), Path: r.GetPath(), Sha: r.GetSHA()})
+	}
+	return out, nil
+}
+
+// CreateIssue implements the create_issue tool. GitHub creates the labels it does not know, refuses
+// an unknown milestone or an assignee who cannot be assigned with 422 (INVALID_PARAMS' -32003
+// family through ghstatus), and silently drops labels, assignees and milestone for a token
+// without push access.
+func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueRequest) (*ghopsv1.CreateIssueResponse, error) {
+	c := ghstatus.Context{Tool: "create_issue", Repo: req.GetRepo()}
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	body := &github.IssueRequest{Title: github.String(req.GetTitle()), Body: req.Body}
+	if len(req.GetLabels()) > 0 {
+		body.Labels = &req.Labels
+	}
+	if len(req.GetAssignees()) > 0 {
+		body.Assignees = &req.Assignees
+	}
+	if req.Milestone != nil {
+		m := int(req.GetMilestone())
+		body.Milestone = &m
+	}
+	is, err := s.sendIssue(ctx, http.MethodPost, u, body)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	return &ghopsv1.CreateIssueResponse{Issue: toIssue(is)}, nil
+}
+
+// UpdateIssue implements the update_issue tool in one PATCH: only the given fields change, and
+// given lists replace (an empty list is the same as none, as proto3 cannot tell them apart).
+func (s *Service) UpdateIssue(ctx context.Context, req *ghopsv1.UpdateIssueRequest) (*ghopsv1.UpdateIssueResponse, error) {
+	c := issueContext("update_issue", req.GetRepo(), req.GetIssueNumber())
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	body := &github.IssueRequest{Title: req.Title, Body: req.Body, State: req.State, StateReason: req.StateReason}
+	if len(req.GetLabels()) > 0 {
+		body.Labels = &req.Labels
+	}
+	if len(req.GetAssignees()) > 0 {
+		body.Assignees = &req.Assignees
+	}
+	if req.Milestone != nil {
+		m := int(req.GetMilestone())
+		body.Milestone = &m
+	}
+	is, err := s.sendIssue(ctx, http.MethodPatch, u, body)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	return &ghopsv1.UpdateIssueResponse{Issue: toIssue(is)}, nil
+}
+
+func (s *Service) sendIssue(ctx context.Context, method, u string, body *github.IssueRequest) (*github.Issue, error) {
+	gh := s.client(ctx)
+	hreq, err := gh.NewRequest(method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	is := new(github.Issue)
+	if _, err := gh.Do(ctx, hreq, is); err != nil {
+		return nil, err
+	}
+	return is, nil
+}
+
+// AddIssueComment implements the add_issue_comment tool, on issues and pull requests alike.
+func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueCommentRequest) (*ghopsv1.AddIssueCommentResponse, error) {
+	c := issueContext("add_issue_comment", req.GetRepo(), req.GetIssueNumber())
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))), ghpath.Lit("comments"))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	gh := s.client(ctx)
+	hreq, err := gh.NewRequest(http.MethodPost, u, &github.IssueComment{Body: github.String(req.GetBody())})
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	cm := new(github.IssueComment)
+	if _, err := gh.Do(ctx, hreq, cm); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	return &ghopsv1.AddIssueCommentResponse{Id: cm.GetID(), Url: cm.GetHTMLURL()}, nil
+}
