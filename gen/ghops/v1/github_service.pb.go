@@ -728,10 +728,8 @@ type ListDirectoryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	// "/" for the root.
-	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
-	// Default: the default branch.
-	Branch *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// Branch, tag or commit sha.
+	Path          string  `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	Branch        *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
 	Ref           *string `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -935,13 +933,11 @@ func (x *DirectoryEntry) GetSize() int32 {
 
 // ReadFileRequest is the input of the read_file tool.
 type ReadFileRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	Path  string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
-	// Default: the default branch.
-	Branch *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// Branch, tag or commit sha.
-	Ref           *string `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Path          string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	Branch        *string                `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	Ref           *string                `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1106,12 +1102,10 @@ func (x *ReadFileResponse) GetBinary() bool {
 
 // GetTreeRequest is the input of the get_tree tool.
 type GetTreeRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Default: the default branch.
-	Branch *string `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// Branch, tag or commit sha.
-	Ref           *string `protobuf:"bytes,3,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch        *string                `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	Ref           *string                `protobuf:"bytes,3,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1298,11 +1292,10 @@ func (x *TreeEntry) GetSize() int32 {
 
 // GetCommitsRequest is the input of the get_commits tool.
 type GetCommitsRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Default: the default branch.
-	Branch *string `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// Commit sha; wins over branch.
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Repo   string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch *string                `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	// Wins over branch.
 	Sha  *string `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
 	Page *int32  `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Default 30.
@@ -2435,10 +2428,8 @@ type CreatePullRequestRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	Title string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
-	// Branch with the changes.
-	Head string `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
-	// Branch to merge into.
-	Base string `protobuf:"bytes,4,opt,name=base,proto3" json:"base,omitempty"`
+	Head  string                 `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
+	Base  string                 `protobuf:"bytes,4,opt,name=base,proto3" json:"base,omitempty"`
 	// Markdown.
 	Body          *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
 	Draft         *bool   `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
@@ -2691,7 +2682,7 @@ type UpdatePullRequestRequest struct {
 	// Markdown.
 	Body  *string `protobuf:"bytes,4,opt,name=body,proto3,oneof" json:"body,omitempty"`
 	State *string `protobuf:"bytes,5,opt,name=state,proto3,oneof" json:"state,omitempty"`
-	// true to convert to a draft, false to mark ready for review.
+	// false marks it ready for review.
 	Draft         *bool `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2824,7 +2815,7 @@ type MergePullRequestRequest struct {
 	MergeMethod   *string `protobuf:"bytes,3,opt,name=merge_method,proto3,oneof" json:"merge_method,omitempty"`
 	CommitTitle   *string `protobuf:"bytes,4,opt,name=commit_title,proto3,oneof" json:"commit_title,omitempty"`
 	CommitMessage *string `protobuf:"bytes,5,opt,name=commit_message,proto3,oneof" json:"commit_message,omitempty"`
-	// Head sha you reviewed; refused if the head moved.
+	// Head sha you reviewed; refused (-32006) if the head moved.
 	Sha           *string `protobuf:"bytes,6,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
 	DeleteBranch  *bool   `protobuf:"varint,7,opt,name=delete_branch,proto3,oneof" json:"delete_branch,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -7212,42 +7203,42 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\xbaH\a\xc8\x01\x01\"\x02(\x01R\x06run_id\"H\n" +
 	"\x17RerunFailedJobsResponse\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\x03R\x05runId\x12\x16\n" +
-	"\x06status\x18\x02 \x01(\tR\x06status2\xe00\n" +
-	"\rGitHubService\x12\xf6\x01\n" +
-	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\xb8\x01\x92\x82\x19\xb0\x01\n" +
-	"\x06search\x12\x13Search repositories\x1a\x8a\x01Search repositories (GitHub search syntax: user:, org:, language:, in:name, words). A result's full_name is the `repo` of the other tools. \x010\x018\x01\x90\x02\x01\x12\xd2\x01\n" +
-	"\x05Fetch\x12\x16.ghops.v1.FetchRequest\x1a\x17.ghops.v1.FetchResponse\"\x97\x01\x92\x82\x19\x8f\x01\n" +
-	"\x05fetch\x12\x19Fetch repository overview\x1aeA repository's overview: description, default branch, visibility, topics, counts and README (capped). \x010\x018\x01\x90\x02\x01\x12\xaf\x01\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status2\x95.\n" +
+	"\rGitHubService\x12\xc7\x01\n" +
+	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x89\x01\x92\x82\x19\x81\x01\n" +
+	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01\x90\x02\x01\x12\x97\x01\n" +
+	"\x05Fetch\x12\x16.ghops.v1.FetchRequest\x1a\x17.ghops.v1.FetchResponse\"]\x92\x82\x19V\n" +
+	"\x05fetch\x12\x19Fetch repository overview\x1a,A repository's overview and README (capped). \x010\x018\x01\x90\x02\x01\x12\xaf\x01\n" +
 	"\rListDirectory\x12\x1e.ghops.v1.ListDirectoryRequest\x1a\x1f.ghops.v1.ListDirectoryResponse\"]\x92\x82\x19V\n" +
 	"\x0elist_directory\x12\x0eList directory\x1a.List one directory's files and subdirectories. \x010\x018\x01\x90\x02\x01\x12\xb0\x01\n" +
 	"\bReadFile\x12\x19.ghops.v1.ReadFileRequest\x1a\x1a.ghops.v1.ReadFileResponse\"m\x92\x82\x19f\n" +
-	"\tread_file\x12\tRead file\x1aHRead one file: text as UTF-8, binary as base64; large content is capped. \x010\x018\x01\x90\x02\x01\x12\xad\x01\n" +
-	"\aGetTree\x12\x18.ghops.v1.GetTreeRequest\x1a\x19.ghops.v1.GetTreeResponse\"m\x92\x82\x19f\n" +
-	"\bget_tree\x12\rGet file tree\x1aEList every path of a repository, recursively; large trees are capped. \x010\x018\x01\x90\x02\x01\x12\x8e\x01\n" +
+	"\tread_file\x12\tRead file\x1aHRead one file: text as UTF-8, binary as base64; large content is capped. \x010\x018\x01\x90\x02\x01\x12\x8c\x01\n" +
+	"\aGetTree\x12\x18.ghops.v1.GetTreeRequest\x1a\x19.ghops.v1.GetTreeResponse\"L\x92\x82\x19E\n" +
+	"\bget_tree\x12\rGet file tree\x1a$Every path of a repository (capped). \x010\x018\x01\x90\x02\x01\x12\x8e\x01\n" +
 	"\n" +
 	"GetCommits\x12\x1b.ghops.v1.GetCommitsRequest\x1a\x1c.ghops.v1.GetCommitsResponse\"E\x92\x82\x19>\n" +
 	"\vget_commits\x12\fList commits\x1a\x1bList commits, newest first. \x010\x018\x01\x90\x02\x01\x12\xa3\x01\n" +
 	"\vGetBranches\x12\x1c.ghops.v1.GetBranchesRequest\x1a\x1d.ghops.v1.GetBranchesResponse\"W\x92\x82\x19P\n" +
 	"\fget_branches\x12\rList branches\x1a+List branches with head sha and protection. \x010\x018\x01\x90\x02\x01\x12\xae\x01\n" +
 	"\x10ListPullRequests\x12!.ghops.v1.ListPullRequestsRequest\x1a\".ghops.v1.ListPullRequestsResponse\"S\x92\x82\x19L\n" +
-	"\x12list_pull_requests\x12\x12List pull requests\x1a\x1cList pull requests by state. \x010\x018\x01\x90\x02\x01\x12\x94\x02\n" +
-	"\x11GetPrMergeability\x12\".ghops.v1.GetPrMergeabilityRequest\x1a#.ghops.v1.GetPrMergeabilityResponse\"\xb5\x01\x92\x82\x19\xad\x01\n" +
-	"\x13get_pr_mergeability\x12\x1dGet pull request mergeability\x1aqWhether a pull request can be merged now, its head sha (the `sha` of merge_pull_request) and its checks' summary. \x010\x018\x01\x90\x02\x01\x12\xd7\x01\n" +
+	"\x12list_pull_requests\x12\x12List pull requests\x1a\x1cList pull requests by state. \x010\x018\x01\x90\x02\x01\x12\xf8\x01\n" +
+	"\x11GetPrMergeability\x12\".ghops.v1.GetPrMergeabilityRequest\x1a#.ghops.v1.GetPrMergeabilityResponse\"\x99\x01\x92\x82\x19\x91\x01\n" +
+	"\x13get_pr_mergeability\x12\x1dGet pull request mergeability\x1aUWhether a pull request can be merged now; its head_sha is merge_pull_request's `sha`. \x010\x018\x01\x90\x02\x01\x12\xd7\x01\n" +
 	"\x0fGetChecksForSha\x12 .ghops.v1.GetChecksForShaRequest\x1a!.ghops.v1.GetChecksForShaResponse\"\x7f\x92\x82\x19x\n" +
 	"\x12get_checks_for_sha\x12\x17Get checks for a commit\x1aCA commit's check runs and statuses as one verdict, with each check. \x010\x018\x01\x90\x02\x01\x12\xbc\x01\n" +
 	"\x11CreatePullRequest\x12\".ghops.v1.CreatePullRequestRequest\x1a#.ghops.v1.CreatePullRequestResponse\"^\x92\x82\x19Z\n" +
 	"\x13create_pull_request\x12\x13Create pull request\x1a,Open a pull request from `head` into `base`.8\x01\x12\xc9\x01\n" +
 	"\x11UpdatePullRequest\x12\".ghops.v1.UpdatePullRequestRequest\x1a#.ghops.v1.UpdatePullRequestResponse\"k\x92\x82\x19d\n" +
-	"\x13update_pull_request\x12\x13Update pull request\x1a4Change a pull request; only the given fields change.0\x018\x01\x90\x02\x02\x12\xfa\x01\n" +
-	"\x10MergePullRequest\x12!.ghops.v1.MergePullRequestRequest\x1a\".ghops.v1.MergePullRequestResponse\"\x9e\x01\x92\x82\x19\x99\x01\n" +
-	"\x12merge_pull_request\x12\x12Merge pull request\x1akMerge a pull request. Pass the head `sha` you reviewed: if the branch moved, the merge is refused (-32006).(\x018\x01\x12\xe4\x01\n" +
+	"\x13update_pull_request\x12\x13Update pull request\x1a4Change a pull request; only the given fields change.0\x018\x01\x90\x02\x02\x12\xa2\x01\n" +
+	"\x10MergePullRequest\x12!.ghops.v1.MergePullRequestRequest\x1a\".ghops.v1.MergePullRequestResponse\"G\x92\x82\x19C\n" +
+	"\x12merge_pull_request\x12\x12Merge pull request\x1a\x15Merge a pull request.(\x018\x01\x12\xe4\x01\n" +
 	"\vCommitFiles\x12\x1c.ghops.v1.CommitFilesRequest\x1a\x1d.ghops.v1.CommitFilesResponse\"\x97\x01\x92\x82\x19\x92\x01\n" +
-	"\fcommit_files\x12\fCommit files\x1apCreate or overwrite files on a branch as one commit; if the branch moves meanwhile, nothing is written (-32006).(\x018\x01\x12\x9c\x02\n" +
+	"\fcommit_files\x12\fCommit files\x1apCreate or overwrite files on a branch as one commit; if the branch moves meanwhile, nothing is written (-32006).(\x018\x01\x12\xee\x01\n" +
 	"\n" +
-	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\xd2\x01\x92\x82\x19\xcd\x01\n" +
-	"\vapply_patch\x12\vApply patch\x1a\xac\x01Apply a unified diff (adds, deletes, renames, modes) to a branch as one commit. Every hunk must apply exactly, else nothing is written and data.patch says where it differs.(\x018\x01\x12\x94\x02\n" +
-	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\xaf\x01\x92\x82\x19\xaa\x01\n" +
-	"\x14validate_environment\x12\x14Validate environment\x1atDiagnose the deployment: GitHub reachability, the token's validity and rights, rate limits, versions, configuration. \x010\x018\x01@\x01\x12\xa5\x01\n" +
+	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\xa4\x01\x92\x82\x19\x9f\x01\n" +
+	"\vapply_patch\x12\vApply patch\x1a\x7fApply a unified diff to a branch as one commit; if a hunk does not apply exactly, nothing is written and data.patch says where.(\x018\x01\x12\xf6\x01\n" +
+	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\x91\x01\x92\x82\x19\x8c\x01\n" +
+	"\x14validate_environment\x12\x14Validate environment\x1aVDiagnose the deployment: GitHub, the token and its rights, rate limits, configuration. \x010\x018\x01@\x01\x12\xa5\x01\n" +
 	"\fCreateBranch\x12\x1d.ghops.v1.CreateBranchRequest\x1a\x1e.ghops.v1.CreateBranchResponse\"V\x92\x82\x19R\n" +
 	"\rcreate_branch\x12\rCreate branch\x1a0Create a branch; fails with -32003 if it exists.8\x01\x12\x9d\x01\n" +
 	"\x0eGetPullRequest\x12\x1f.ghops.v1.GetPullRequestRequest\x1a .ghops.v1.GetPullRequestResponse\"H\x92\x82\x19A\n" +
