@@ -3,7 +3,10 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"ghops.dev/gateway/internal/toolschema"
 )
 
 // The context budget of tools/list (issue 20, point 6; issue 22): every
@@ -108,6 +111,57 @@ func TestToolsListBudget(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.got > tc.limit {
 				t.Errorf("%d bytes, budget %d (docs/benchmarks.md)", tc.got, tc.limit)
+			}
+		})
+	}
+}
+
+// TestLeanDefinitionsLoseNothing checks, for every tool, that what
+// tools/list leaves out is what MCP's defaults give back: annotations read
+// with the specification's defaults (destructiveHint and idempotentHint of a
+// read-only tool as a read-only tool behaves) equal the contract's, and a
+// title is left out only when it repeats the name.
+func TestLeanDefinitionsLoseNothing(t *testing.T) {
+	for _, tl := range newRegistry(t).Tools() {
+		t.Run(tl.Name, func(t *testing.T) {
+			b, err := json.Marshal(sdkTool(tl))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct {
+				Title       string `json:"title"`
+				Annotations struct {
+					ReadOnly    *bool `json:"readOnlyHint"`
+					Destructive *bool `json:"destructiveHint"`
+					Idempotent  *bool `json:"idempotentHint"`
+					OpenWorld   *bool `json:"openWorldHint"`
+				} `json:"annotations"`
+			}
+			if err := json.Unmarshal(b, &got); err != nil {
+				t.Fatal(err)
+			}
+			hint := func(h *bool, def bool) bool {
+				if h == nil {
+					return def
+				}
+				return *h
+			}
+			a := got.Annotations
+			readOnly := hint(a.ReadOnly, false)
+			read := toolschema.Annotations{
+				ReadOnlyHint:    readOnly,
+				DestructiveHint: !readOnly && hint(a.Destructive, true),
+				IdempotentHint:  readOnly || hint(a.Idempotent, false),
+				OpenWorldHint:   hint(a.OpenWorld, true),
+			}
+			if read != tl.Annotations {
+				t.Errorf("annotations %s read as %+v, contract says %+v", b, read, tl.Annotations)
+			}
+			switch {
+			case got.Title == tl.Title:
+			case got.Title == "" && strings.EqualFold(tl.Title, strings.ReplaceAll(tl.Name, "_", " ")):
+			default:
+				t.Errorf("title %q, contract's %q", got.Title, tl.Title)
 			}
 		})
 	}
