@@ -409,7 +409,8 @@ func TestE2EWholeRequestFailures(t *testing.T) {
 		}
 		for _, rt := range remote {
 			lt, ok := client.LookupTool(rt.Name)
-			if !ok || lt.ReadOnly != rt.Annotations.ReadOnlyHint || lt.Destructive != rt.Annotations.DestructiveHint {
+			if !ok || lt.ReadOnly != rt.ReadOnly() || lt.Destructive != rt.Destructive() ||
+				lt.Idempotent != rt.Idempotent() || lt.OpenWorld != rt.OpenWorld() {
 				t.Errorf("remote tool %+v disagrees with the contract %+v", rt, lt)
 			}
 		}

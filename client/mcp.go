@@ -236,22 +236,55 @@ func sseMessage(body []byte, id string) []byte {
 type RemoteTool struct {
 	// Name is the tool's name.
 	Name string `json:"name"`
-	// Title is its human-readable name (absent before MCP 2025-06-18).
+	// Title is its human-readable name (absent before MCP 2025-06-18, and
+	// when it would only repeat the name).
 	Title string `json:"title,omitempty"`
 	// Description tells what it does.
 	Description string `json:"description,omitempty"`
-	// Annotations are MCP's behaviour hints.
+	// Annotations are MCP's behaviour hints as sent: nil when absent. The
+	// gateway leaves out hints equal to MCP's defaults, so read them through
+	// ReadOnly, Destructive, Idempotent and OpenWorld, which apply them.
 	Annotations struct {
 		// ReadOnlyHint is true for tools that change nothing.
-		ReadOnlyHint bool `json:"readOnlyHint,omitempty"`
+		ReadOnlyHint *bool `json:"readOnlyHint,omitempty"`
 		// DestructiveHint is true for tools that may overwrite data.
-		DestructiveHint bool `json:"destructiveHint,omitempty"`
+		DestructiveHint *bool `json:"destructiveHint,omitempty"`
 		// IdempotentHint is true when repeating a call changes nothing more.
-		IdempotentHint bool `json:"idempotentHint,omitempty"`
+		IdempotentHint *bool `json:"idempotentHint,omitempty"`
+		// OpenWorldHint is true for tools that reach outside entities.
+		OpenWorldHint *bool `json:"openWorldHint,omitempty"`
 	} `json:"annotations"`
 	// InputSchema is the tool's JSON Schema for its arguments.
 	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
 }
+
+// hint is an MCP annotation with its default when absent.
+func hint(h *bool, def bool) bool {
+	if h == nil {
+		return def
+	}
+	return *h
+}
+
+// ReadOnly is MCP's readOnlyHint (default false).
+func (t RemoteTool) ReadOnly() bool { return hint(t.Annotations.ReadOnlyHint, false) }
+
+// Destructive is MCP's destructiveHint (default true), which MCP gives a
+// meaning only for a tool that is not read-only: a read-only tool destroys
+// nothing.
+func (t RemoteTool) Destructive() bool {
+	return !t.ReadOnly() && hint(t.Annotations.DestructiveHint, true)
+}
+
+// Idempotent is MCP's idempotentHint (default false), which MCP gives a
+// meaning only for a tool that is not read-only: repeating a read-only call
+// changes nothing, so it is idempotent.
+func (t RemoteTool) Idempotent() bool {
+	return t.ReadOnly() || hint(t.Annotations.IdempotentHint, false)
+}
+
+// OpenWorld is MCP's openWorldHint (default true).
+func (t RemoteTool) OpenWorld() bool { return hint(t.Annotations.OpenWorldHint, true) }
 
 // ListRemoteTools asks the gateway's /mcp endpoint for its tools, following
 // cursors (at most 100 pages). It always uses /mcp.

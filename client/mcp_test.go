@@ -81,7 +81,7 @@ func (f *fakeMCP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if req.Params.Cursor == "" {
 			answer(`{"tools":[{"name":"search","title":"Search","annotations":{"readOnlyHint":true}}],"nextCursor":"p2"}`)
 		} else {
-			answer(`{"tools":[{"name":"merge_pull_request","annotations":{"destructiveHint":true}}]}`)
+			answer(`{"tools":[{"name":"merge_pull_request"}]}`)
 		}
 		return
 	case "tools/call":
@@ -195,8 +195,43 @@ func TestListRemoteTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools) != 2 || tools[0].Name != "search" || !tools[0].Annotations.ReadOnlyHint || tools[1].Name != "merge_pull_request" {
+	if len(tools) != 2 || tools[0].Name != "search" || !tools[0].ReadOnly() || tools[1].Name != "merge_pull_request" || !tools[1].Destructive() {
 		t.Errorf("tools = %+v", tools)
+	}
+}
+
+// TestRemoteToolHints checks that annotations left out of tools/list read
+// as MCP's defaults (readOnlyHint false, destructiveHint true,
+// idempotentHint false, openWorldHint true), and that destructiveHint and
+// idempotentHint of a read-only tool, which MCP gives no meaning, read as a
+// read-only tool behaves.
+func TestRemoteToolHints(t *testing.T) {
+	type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+	tests := []struct {
+		name        string
+		annotations string
+		want        hints
+	}{
+		{"absent: MCP defaults", `{}`, hints{false, true, false, true}},
+		{"null: MCP defaults", `null`, hints{false, true, false, true}},
+		{"read-only", `{"readOnlyHint":true}`, hints{true, false, true, true}},
+		{"read-only ignores destructive", `{"readOnlyHint":true,"destructiveHint":true,"idempotentHint":false}`, hints{true, false, true, true}},
+		{"write, not destructive", `{"destructiveHint":false}`, hints{false, false, false, true}},
+		{"write, idempotent", `{"destructiveHint":false,"idempotentHint":true}`, hints{false, false, true, true}},
+		{"all stated", `{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":true}`, hints{false, true, false, true}},
+		{"closed world", `{"readOnlyHint":true,"openWorldHint":false}`, hints{true, false, true, false}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var rt RemoteTool
+			if err := json.Unmarshal([]byte(`{"name":"x","annotations":`+tc.annotations+`}`), &rt); err != nil {
+				t.Fatal(err)
+			}
+			got := hints{rt.ReadOnly(), rt.Destructive(), rt.Idempotent(), rt.OpenWorld()}
+			if got != tc.want {
+				t.Errorf("hints of %s = %+v, want %+v", tc.annotations, got, tc.want)
+			}
+		})
 	}
 }
 

@@ -422,7 +422,7 @@ func remoteTools(ctx context.Context, c *client.Client, cfg Config, stdout, stde
 	var list []toolJSON
 	for _, t := range remote {
 		list = append(list, toolJSON{Name: t.Name, Title: t.Title, Description: t.Description,
-			ReadOnly: t.Annotations.ReadOnlyHint, Destructive: t.Annotations.DestructiveHint, Idempotent: t.Annotations.IdempotentHint})
+			ReadOnly: t.ReadOnly(), Destructive: t.Destructive(), Idempotent: t.Idempotent()})
 	}
 	return printTools(list, cfg, stdout)
 }

@@ -326,21 +326,37 @@ func (s *Server) Close() {
 	}
 }
 
-// sdkTool describes a registry tool to the SDK. Annotations state only what
-// differs from the specification's defaults, except destructiveHint, which
-// a writing tool always states.
+// sdkTool describes a registry tool to the SDK. Every byte of a definition
+// costs the model context on every session (the budget of
+// TestToolsListBudget, docs/benchmarks.md), so it states only what differs
+// from MCP's defaults: annotations equal to the specification's defaults
+// (readOnlyHint false, destructiveHint true, idempotentHint false,
+// openWorldHint true) are left out, as are destructiveHint and idempotentHint
+// on a read-only tool (the specification gives them meaning only when
+// readOnlyHint is false), and a title that only repeats the name (clients
+// show the name when there is no title).
 func sdkTool(t *toolschema.Tool) *sdk.Tool {
-	a := &sdk.ToolAnnotations{ReadOnlyHint: t.Annotations.ReadOnlyHint, IdempotentHint: t.Annotations.IdempotentHint}
+	a := &sdk.ToolAnnotations{ReadOnlyHint: t.Annotations.ReadOnlyHint}
 	if !t.Annotations.ReadOnlyHint {
-		d := t.Annotations.DestructiveHint
-		a.DestructiveHint = &d
+		a.IdempotentHint = t.Annotations.IdempotentHint
+		if !t.Annotations.DestructiveHint {
+			f := false
+			a.DestructiveHint = &f
+		}
 	}
 	if !t.Annotations.OpenWorldHint {
 		f := false
 		a.OpenWorldHint = &f
 	}
+	if *a == (sdk.ToolAnnotations{}) {
+		a = nil
+	}
+	title := t.Title
+	if strings.EqualFold(title, strings.ReplaceAll(t.Name, "_", " ")) {
+		title = ""
+	}
 	return &sdk.Tool{
-		Name: t.Name, Title: t.Title, Description: t.Description,
+		Name: t.Name, Title: title, Description: t.Description,
 		InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: a,
 	}
 }

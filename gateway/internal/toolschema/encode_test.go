@@ -53,8 +53,8 @@ func TestEncodeResult(t *testing.T) {
 }
 
 // TestEncodeResultMatchesOutputSchema checks, for every tool, that an empty
-// response (everything zero) satisfies the output schema: the required list
-// is exactly what is always emitted.
+// response (everything zero) satisfies the output schema: every field
+// protojson emits has the type and format the schema publishes.
 func TestEncodeResultMatchesOutputSchema(t *testing.T) {
 	for _, tl := range registry(t).Tools() {
 		t.Run(tl.Name, func(t *testing.T) {

@@ -26,11 +26,10 @@ const (
 // SearchRequest is the input of the search tool.
 type SearchRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// GitHub search syntax, e.g. "cli language:go user:octo-org".
+	// E.g. "cli language:go user:octo-org".
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
-	// Page number, from 1 (default 1).
-	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	Page  *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,3,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -363,9 +362,8 @@ func (x *PageInfo) GetHasNext() bool {
 
 // FetchRequest is the input of the fetch tool.
 type FetchRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo          string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -728,13 +726,10 @@ func (x *Readme) GetTruncated() bool {
 // ListDirectoryRequest is the input of the list_directory tool.
 type ListDirectoryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Directory path from the repository root; "/" for the root.
-	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
-	// Branch to read (default: the repository's default branch); not with ref.
-	Branch *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// Branch, tag or commit sha to read; not with branch.
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// "/" for the root.
+	Path          string  `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	Branch        *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
 	Ref           *string `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -938,15 +933,11 @@ func (x *DirectoryEntry) GetSize() int32 {
 
 // ReadFileRequest is the input of the read_file tool.
 type ReadFileRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// File path from the repository root.
-	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
-	// Branch to read (default: the repository's default branch); not with ref.
-	Branch *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// Branch, tag or commit sha to read; not with branch.
-	Ref           *string `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Path          string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	Branch        *string                `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	Ref           *string                `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1111,13 +1102,10 @@ func (x *ReadFileResponse) GetBinary() bool {
 
 // GetTreeRequest is the input of the get_tree tool.
 type GetTreeRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Branch to read (default: the repository's default branch); not with ref.
-	Branch *string `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// Branch, tag or commit sha to read; not with branch.
-	Ref           *string `protobuf:"bytes,3,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch        *string                `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	Ref           *string                `protobuf:"bytes,3,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1304,16 +1292,13 @@ func (x *TreeEntry) GetSize() int32 {
 
 // GetCommitsRequest is the input of the get_commits tool.
 type GetCommitsRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Branch to list from (default: the default branch).
-	Branch *string `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	// Commit to list from; wins over branch.
-	Sha *string `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
-	// Page number, from 1 (default 1).
-	Page *int32 `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Repo   string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch *string                `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	// Wins over branch.
+	Sha  *string `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
+	Page *int32  `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,5,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1524,11 +1509,9 @@ func (x *Commit) GetParents() []string {
 // GetBranchesRequest is the input of the get_branches tool.
 type GetBranchesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Page number, from 1 (default 1).
-	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Page  *int32                 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,3,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1707,13 +1690,11 @@ func (x *Branch) GetProtected() bool {
 // ListPullRequestsRequest is the input of the list_pull_requests tool.
 type ListPullRequestsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Which pull requests to list (default "open").
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Default "open".
 	State *string `protobuf:"bytes,2,opt,name=state,proto3,oneof" json:"state,omitempty"`
-	// Page number, from 1 (default 1).
-	Page *int32 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	Page  *int32  `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1961,11 +1942,9 @@ func (x *PullRequestSummary) GetUpdatedAt() *timestamppb.Timestamp {
 
 // GetPrMergeabilityRequest is the input of the get_pr_mergeability tool.
 type GetPrMergeabilityRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Pull request number.
-	PrNumber      int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber      int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2228,11 +2207,9 @@ func (x *ChecksSummary) GetPending() int32 {
 
 // GetChecksForShaRequest is the input of the get_checks_for_sha tool.
 type GetChecksForShaRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Commit sha (7 to 40 hex characters).
-	Sha           string `protobuf:"bytes,2,opt,name=sha,proto3" json:"sha,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Sha           string                 `protobuf:"bytes,2,opt,name=sha,proto3" json:"sha,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2449,18 +2426,13 @@ func (x *Check) GetDescription() string {
 // CreatePullRequestRequest is the input of the create_pull_request tool.
 type CreatePullRequestRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Pull request title.
-	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
-	// Branch with the changes.
-	Head string `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
-	// Branch to merge into.
-	Base string `protobuf:"bytes,4,opt,name=base,proto3" json:"base,omitempty"`
-	// Description (Markdown).
-	Body *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
-	// Open as a draft.
-	Draft         *bool `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Title string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Head  string                 `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
+	Base  string                 `protobuf:"bytes,4,opt,name=base,proto3" json:"base,omitempty"`
+	// Markdown.
+	Body          *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	Draft         *bool   `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2703,18 +2675,14 @@ func (x *PullRequest) GetHtmlUrl() string {
 
 // UpdatePullRequestRequest is the input of the update_pull_request tool.
 type UpdatePullRequestRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Pull request number.
-	PrNumber int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
-	// New title.
-	Title *string `protobuf:"bytes,3,opt,name=title,proto3,oneof" json:"title,omitempty"`
-	// New description (Markdown).
-	Body *string `protobuf:"bytes,4,opt,name=body,proto3,oneof" json:"body,omitempty"`
-	// "closed" to close, "open" to reopen.
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	Title    *string                `protobuf:"bytes,3,opt,name=title,proto3,oneof" json:"title,omitempty"`
+	// Markdown.
+	Body  *string `protobuf:"bytes,4,opt,name=body,proto3,oneof" json:"body,omitempty"`
 	State *string `protobuf:"bytes,5,opt,name=state,proto3,oneof" json:"state,omitempty"`
-	// true to convert to a draft, false to mark ready for review.
+	// false marks it ready for review.
 	Draft         *bool `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2840,21 +2808,16 @@ func (x *UpdatePullRequestResponse) GetPullRequest() *PullRequest {
 
 // MergePullRequestRequest is the input of the merge_pull_request tool.
 type MergePullRequestRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Pull request number.
-	PrNumber int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
-	// How to merge (default "merge").
-	MergeMethod *string `protobuf:"bytes,3,opt,name=merge_method,proto3,oneof" json:"merge_method,omitempty"`
-	// Title of the merge or squash commit.
-	CommitTitle *string `protobuf:"bytes,4,opt,name=commit_title,proto3,oneof" json:"commit_title,omitempty"`
-	// Message of the merge or squash commit.
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// Default "merge".
+	MergeMethod   *string `protobuf:"bytes,3,opt,name=merge_method,proto3,oneof" json:"merge_method,omitempty"`
+	CommitTitle   *string `protobuf:"bytes,4,opt,name=commit_title,proto3,oneof" json:"commit_title,omitempty"`
 	CommitMessage *string `protobuf:"bytes,5,opt,name=commit_message,proto3,oneof" json:"commit_message,omitempty"`
-	// Head sha you reviewed; the merge is refused if the head moved since.
-	Sha *string `protobuf:"bytes,6,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
-	// Delete the head branch after merging.
-	DeleteBranch  *bool `protobuf:"varint,7,opt,name=delete_branch,proto3,oneof" json:"delete_branch,omitempty"`
+	// Head sha you reviewed; refused (-32006) if the head moved.
+	Sha           *string `protobuf:"bytes,6,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
+	DeleteBranch  *bool   `protobuf:"varint,7,opt,name=delete_branch,proto3,oneof" json:"delete_branch,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3013,15 +2976,11 @@ func (x *MergePullRequestResponse) GetBranchDeleted() bool {
 
 // CommitFilesRequest is the input of the commit_files tool.
 type CommitFilesRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Existing branch to commit to.
-	Branch string `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
-	// Commit message.
-	Message string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
-	// Files to create or overwrite.
-	Files         []*FileChange `protobuf:"bytes,4,rep,name=files,proto3" json:"files,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch        string                 `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
+	Message       string                 `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	Files         []*FileChange          `protobuf:"bytes,4,rep,name=files,proto3" json:"files,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3090,10 +3049,9 @@ type FileChange struct {
 	// File path from the repository root: segments separated by single
 	// slashes, none empty, ".", ".." or ".git", no leading or trailing slash,
 	// no control character (the safe-path rule of docs/errors.md).
-	Path string `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
-	// New content, in the given encoding.
+	Path    string  `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
 	Content *string `protobuf:"bytes,2,opt,name=content,proto3,oneof" json:"content,omitempty"`
-	// Encoding of content (default "utf8"; "base64" for binary files).
+	// "base64" for binary content.
 	Encoding      *string `protobuf:"bytes,3,opt,name=encoding,proto3,oneof" json:"encoding,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3225,18 +3183,13 @@ func (x *CommitFilesResponse) GetFilesChanged() int32 {
 
 // ApplyPatchRequest is the input of the apply_patch tool.
 type ApplyPatchRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Existing branch to commit to.
-	Branch string `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
-	// Commit message.
-	Message string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
-	// The unified diff, as `git diff` writes it (at most 1 MiB). Every path
-	// in it follows the safe-path rule of commit_files' paths.
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Repo    string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch  string                 `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
+	Message string                 `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	// As `git diff` writes it; its paths follow commit_files' safe-path rule.
 	Patch string `protobuf:"bytes,4,opt,name=patch,proto3" json:"patch,omitempty"`
-	// The branch head the patch was made against (full 40-hex sha): refused
-	// with -32006 when the branch is elsewhere.
+	// Head the patch was made against; refused (-32006) if the branch moved.
 	Sha           *string `protobuf:"bytes,5,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3465,8 +3418,7 @@ func (x *ApplyPatchResponse) GetFiles() []*PatchedFile {
 // ValidateEnvironmentRequest is the input of the validate_environment tool.
 type ValidateEnvironmentRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository ("owner/repo") whose rights to check; default: the demo
-	// repository the service is configured with, if any.
+	// Whose rights to check; default: the configured demo repository.
 	Repo          *string `protobuf:"bytes,1,opt,name=repo,proto3,oneof" json:"repo,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3630,13 +3582,10 @@ func (x *ValidateEnvironmentResponse) GetChecks() []*EnvironmentCheck {
 
 // CreateBranchRequest is the input of the create_branch tool.
 type CreateBranchRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Name of the new branch.
-	Branch string `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
-	// Branch, tag or commit sha (7 to 40 hex characters) to start from
-	// (default: the default branch).
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Repo   string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch string                 `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
+	// Branch, tag or sha; default: the default branch.
 	From          *string `protobuf:"bytes,3,opt,name=from,proto3,oneof" json:"from,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3750,11 +3699,9 @@ func (x *CreateBranchResponse) GetSha() string {
 
 // GetPullRequestRequest is the input of the get_pull_request tool.
 type GetPullRequestRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Pull request number.
-	PrNumber      int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber      int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4060,14 +4007,11 @@ func (x *PullRequestDetails) GetUpdatedAt() *timestamppb.Timestamp {
 
 // ListPullRequestFilesRequest is the input of the list_pull_request_files tool.
 type ListPullRequestFilesRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Pull request number.
-	PrNumber int32 `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
-	// Page number, from 1 (default 1).
-	Page *int32 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	Page     *int32                 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -4296,15 +4240,13 @@ func (x *ChangedFile) GetPatchTruncated() bool {
 // CompareRefsRequest is the input of the compare_refs tool.
 type CompareRefsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Base: branch, tag or commit sha.
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Branch, tag or sha.
 	Base string `protobuf:"bytes,2,opt,name=base,proto3" json:"base,omitempty"`
-	// Head: branch, tag or commit sha.
+	// Branch, tag or sha.
 	Head string `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
-	// Page number, from 1 (default 1).
 	Page *int32 `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,5,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -4490,20 +4432,18 @@ func (x *CompareRefsResponse) GetFilesTruncated() bool {
 // ListIssuesRequest is the input of the list_issues tool.
 type ListIssuesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Which issues to list (default "open").
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Default "open".
 	State *string `protobuf:"bytes,2,opt,name=state,proto3,oneof" json:"state,omitempty"`
-	// Only issues with all these labels.
+	// Issues with all these labels.
 	Labels []string `protobuf:"bytes,3,rep,name=labels,proto3" json:"labels,omitempty"`
 	// Only issues assigned to this login; "none" for unassigned, "*" for any.
 	Assignee *string `protobuf:"bytes,4,opt,name=assignee,proto3,oneof" json:"assignee,omitempty"`
 	// Only issues updated at or after this time (RFC 3339, e.g.
 	// 2024-05-01T00:00:00Z).
 	Since *string `protobuf:"bytes,5,opt,name=since,proto3,oneof" json:"since,omitempty"`
-	// Page number, from 1 (default 1).
-	Page *int32 `protobuf:"varint,6,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	Page  *int32  `protobuf:"varint,6,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,7,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -4745,11 +4685,9 @@ func (x *IssueSummary) GetUpdatedAt() *timestamppb.Timestamp {
 
 // GetIssueRequest is the input of the get_issue tool.
 type GetIssueRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Issue number.
-	IssueNumber   int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	IssueNumber   int32                  `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5010,14 +4948,11 @@ func (x *Issue) GetUpdatedAt() *timestamppb.Timestamp {
 
 // ListIssueCommentsRequest is the input of the list_issue_comments tool.
 type ListIssueCommentsRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Issue or pull request number.
-	IssueNumber int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
-	// Page number, from 1 (default 1).
-	Page *int32 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Repo        string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	IssueNumber int32                  `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	Page        *int32                 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -5221,11 +5156,9 @@ func (x *IssueComment) GetBodyTruncated() bool {
 // SearchIssuesRequest is the input of the search_issues tool.
 type SearchIssuesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// GitHub search syntax.
-	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
-	// Page number, from 1 (default 1).
-	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	Query string                 `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
+	Page  *int32                 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,3,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -5449,18 +5382,13 @@ func (x *IssueSearchItem) GetLabels() []string {
 // CreateIssueRequest is the input of the create_issue tool.
 type CreateIssueRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Issue title.
-	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
-	// Description (Markdown).
-	Body *string `protobuf:"bytes,3,opt,name=body,proto3,oneof" json:"body,omitempty"`
-	// Label names.
-	Labels []string `protobuf:"bytes,4,rep,name=labels,proto3" json:"labels,omitempty"`
-	// Assignee logins.
-	Assignees []string `protobuf:"bytes,5,rep,name=assignees,proto3" json:"assignees,omitempty"`
-	// Milestone number.
-	Milestone     *int32 `protobuf:"varint,6,opt,name=milestone,proto3,oneof" json:"milestone,omitempty"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Title string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// Markdown.
+	Body          *string  `protobuf:"bytes,3,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	Labels        []string `protobuf:"bytes,4,rep,name=labels,proto3" json:"labels,omitempty"`
+	Assignees     []string `protobuf:"bytes,5,rep,name=assignees,proto3" json:"assignees,omitempty"`
+	Milestone     *int32   `protobuf:"varint,6,opt,name=milestone,proto3,oneof" json:"milestone,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5585,25 +5513,19 @@ func (x *CreateIssueResponse) GetIssue() *Issue {
 
 // UpdateIssueRequest is the input of the update_issue tool.
 type UpdateIssueRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Issue number.
-	IssueNumber int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
-	// New title.
-	Title *string `protobuf:"bytes,3,opt,name=title,proto3,oneof" json:"title,omitempty"`
-	// New description (Markdown).
-	Body *string `protobuf:"bytes,4,opt,name=body,proto3,oneof" json:"body,omitempty"`
-	// "closed" to close, "open" to reopen.
-	State *string `protobuf:"bytes,5,opt,name=state,proto3,oneof" json:"state,omitempty"`
-	// Why it is closed or reopened.
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Repo        string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	IssueNumber int32                  `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	Title       *string                `protobuf:"bytes,3,opt,name=title,proto3,oneof" json:"title,omitempty"`
+	// Markdown.
+	Body        *string `protobuf:"bytes,4,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	State       *string `protobuf:"bytes,5,opt,name=state,proto3,oneof" json:"state,omitempty"`
 	StateReason *string `protobuf:"bytes,6,opt,name=state_reason,proto3,oneof" json:"state_reason,omitempty"`
-	// Label names; replace the labels when given.
+	// Replace the labels.
 	Labels []string `protobuf:"bytes,7,rep,name=labels,proto3" json:"labels,omitempty"`
-	// Assignee logins; replace the assignees when given.
-	Assignees []string `protobuf:"bytes,8,rep,name=assignees,proto3" json:"assignees,omitempty"`
-	// Milestone number.
-	Milestone     *int32 `protobuf:"varint,9,opt,name=milestone,proto3,oneof" json:"milestone,omitempty"`
+	// Replace the assignees.
+	Assignees     []string `protobuf:"bytes,8,rep,name=assignees,proto3" json:"assignees,omitempty"`
+	Milestone     *int32   `protobuf:"varint,9,opt,name=milestone,proto3,oneof" json:"milestone,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -5749,12 +5671,10 @@ func (x *UpdateIssueResponse) GetIssue() *Issue {
 
 // AddIssueCommentRequest is the input of the add_issue_comment tool.
 type AddIssueCommentRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Issue or pull request number.
-	IssueNumber int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
-	// Comment (Markdown).
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Repo        string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	IssueNumber int32                  `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	// Markdown.
 	Body          string `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -5869,11 +5789,9 @@ func (x *AddIssueCommentResponse) GetUrl() string {
 // SearchCodeRequest is the input of the search_code tool.
 type SearchCodeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// GitHub search syntax.
-	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
-	// Page number, from 1 (default 1).
-	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
-	// Results per page (default 30).
+	Query string                 `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
+	Page  *int32                 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
 	PerPage       *int32 `protobuf:"varint,3,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -6069,15 +5987,11 @@ func (x *CodeSearchItem) GetSha() string {
 
 // GetCiFailuresRequest is the input of the get_ci_failures tool.
 type GetCiFailuresRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Branch or tag whose head commit to inspect.
-	Ref *string `protobuf:"bytes,2,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
-	// Commit sha (7 to 40 hex characters).
-	Sha *string `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
-	// Pull request whose head commit to inspect.
-	PrNumber      *int32 `protobuf:"varint,4,opt,name=pr_number,json=prNumber,proto3,oneof" json:"pr_number,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Ref           *string                `protobuf:"bytes,2,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
+	Sha           *string                `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
+	PrNumber      *int32                 `protobuf:"varint,4,opt,name=pr_number,json=prNumber,proto3,oneof" json:"pr_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6404,15 +6318,13 @@ func (x *LogExcerpt) GetTotalLines() int32 {
 // GetJobLogRequest is the input of the get_job_log tool.
 type GetJobLogRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Actions job id (from get_ci_failures).
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// From get_ci_failures.
 	JobId int64 `protobuf:"varint,2,opt,name=job_id,proto3" json:"job_id,omitempty"`
-	// Return the last tail_lines lines (1 to 500).
+	// Last lines to return.
 	TailLines *int32 `protobuf:"varint,3,opt,name=tail_lines,proto3,oneof" json:"tail_lines,omitempty"`
-	// First line to return, from 1 (with max_lines).
-	StartLine *int32 `protobuf:"varint,4,opt,name=start_line,proto3,oneof" json:"start_line,omitempty"`
-	// Lines to return from start_line (1 to 500).
+	// With max_lines.
+	StartLine     *int32 `protobuf:"varint,4,opt,name=start_line,proto3,oneof" json:"start_line,omitempty"`
 	MaxLines      *int32 `protobuf:"varint,5,opt,name=max_lines,proto3,oneof" json:"max_lines,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -6560,9 +6472,8 @@ func (x *GetJobLogResponse) GetTruncated() bool {
 // RerunFailedJobsRequest is the input of the rerun_failed_jobs tool.
 type RerunFailedJobsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Repository as "owner/repo".
-	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Actions workflow run id (from get_ci_failures).
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// From get_ci_failures.
 	RunId         int64 `protobuf:"varint,2,opt,name=run_id,proto3" json:"run_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -7292,74 +7203,74 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\xbaH\a\xc8\x01\x01\"\x02(\x01R\x06run_id\"H\n" +
 	"\x17RerunFailedJobsResponse\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\x03R\x05runId\x12\x16\n" +
-	"\x06status\x18\x02 \x01(\tR\x06status2\xc8A\n" +
-	"\rGitHubService\x12\xc3\x02\n" +
-	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x85\x02\x92\x82\x19\xfd\x01\n" +
-	"\x06search\x12\x13Search repositories\x1a\xd7\x01Search GitHub repositories with GitHub search syntax (qualifiers such as user:, org:, language:, in:name, plus plain words). Each result's full_name (owner/repo) can be passed as `repo` to fetch and the other tools. \x010\x018\x01\x90\x02\x01\x12\x82\x02\n" +
-	"\x05Fetch\x12\x16.ghops.v1.FetchRequest\x1a\x17.ghops.v1.FetchResponse\"\xc7\x01\x92\x82\x19\xbf\x01\n" +
-	"\x05fetch\x12\x19Fetch repository overview\x1a\x94\x01Fetch one repository's overview: description, default branch, visibility, topics, counts and its README text (capped; `readme.truncated` says when). \x010\x018\x01\x90\x02\x01\x12\x93\x02\n" +
-	"\rListDirectory\x12\x1e.ghops.v1.ListDirectoryRequest\x1a\x1f.ghops.v1.ListDirectoryResponse\"\xc0\x01\x92\x82\x19\xb8\x01\n" +
-	"\x0elist_directory\x12\x0eList directory\x1a\x8f\x01List the files and subdirectories of one directory of a repository at a branch or ref (default: the default branch). Use path \"/\" for the root. \x010\x018\x01\x90\x02\x01\x12\x9d\x02\n" +
-	"\bReadFile\x12\x19.ghops.v1.ReadFileRequest\x1a\x1a.ghops.v1.ReadFileResponse\"\xd9\x01\x92\x82\x19\xd1\x01\n" +
-	"\tread_file\x12\tRead file\x1a\xb2\x01Read one file of a repository at a branch or ref (default: the default branch). Text comes back as UTF-8, binary files as base64; large content is capped and `truncated` says so. \x010\x018\x01\x90\x02\x01\x12\xf9\x01\n" +
-	"\aGetTree\x12\x18.ghops.v1.GetTreeRequest\x1a\x19.ghops.v1.GetTreeResponse\"\xb8\x01\x92\x82\x19\xb0\x01\n" +
-	"\bget_tree\x12\rGet file tree\x1a\x8e\x01List every path of a repository at a branch or ref (default: the default branch), recursively. Large trees are capped and `truncated` says so. \x010\x018\x01\x90\x02\x01\x12\xe9\x01\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status2\x95.\n" +
+	"\rGitHubService\x12\xc7\x01\n" +
+	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x89\x01\x92\x82\x19\x81\x01\n" +
+	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01\x90\x02\x01\x12\x97\x01\n" +
+	"\x05Fetch\x12\x16.ghops.v1.FetchRequest\x1a\x17.ghops.v1.FetchResponse\"]\x92\x82\x19V\n" +
+	"\x05fetch\x12\x19Fetch repository overview\x1a,A repository's overview and README (capped). \x010\x018\x01\x90\x02\x01\x12\xaf\x01\n" +
+	"\rListDirectory\x12\x1e.ghops.v1.ListDirectoryRequest\x1a\x1f.ghops.v1.ListDirectoryResponse\"]\x92\x82\x19V\n" +
+	"\x0elist_directory\x12\x0eList directory\x1a.List one directory's files and subdirectories. \x010\x018\x01\x90\x02\x01\x12\xb0\x01\n" +
+	"\bReadFile\x12\x19.ghops.v1.ReadFileRequest\x1a\x1a.ghops.v1.ReadFileResponse\"m\x92\x82\x19f\n" +
+	"\tread_file\x12\tRead file\x1aHRead one file: text as UTF-8, binary as base64; large content is capped. \x010\x018\x01\x90\x02\x01\x12\x8c\x01\n" +
+	"\aGetTree\x12\x18.ghops.v1.GetTreeRequest\x1a\x19.ghops.v1.GetTreeResponse\"L\x92\x82\x19E\n" +
+	"\bget_tree\x12\rGet file tree\x1a$Every path of a repository (capped). \x010\x018\x01\x90\x02\x01\x12\x8e\x01\n" +
 	"\n" +
-	"GetCommits\x12\x1b.ghops.v1.GetCommitsRequest\x1a\x1c.ghops.v1.GetCommitsResponse\"\x9f\x01\x92\x82\x19\x97\x01\n" +
-	"\vget_commits\x12\fList commits\x1atList commits newest first, starting from a branch or a commit sha (default: the default branch), one page at a time. \x010\x018\x01\x90\x02\x01\x12\xcd\x01\n" +
-	"\vGetBranches\x12\x1c.ghops.v1.GetBranchesRequest\x1a\x1d.ghops.v1.GetBranchesResponse\"\x80\x01\x92\x82\x19y\n" +
-	"\fget_branches\x12\rList branches\x1aTList a repository's branches with their head sha and protection, one page at a time. \x010\x018\x01\x90\x02\x01\x12\xe5\x01\n" +
-	"\x10ListPullRequests\x12!.ghops.v1.ListPullRequestsRequest\x1a\".ghops.v1.ListPullRequestsResponse\"\x89\x01\x92\x82\x19\x81\x01\n" +
-	"\x12list_pull_requests\x12\x12List pull requests\x1aQList a repository's pull requests by state (open by default), one page at a time. \x010\x018\x01\x90\x02\x01\x12\x80\x03\n" +
-	"\x11GetPrMergeability\x12\".ghops.v1.GetPrMergeabilityRequest\x1a#.ghops.v1.GetPrMergeabilityResponse\"\xa1\x02\x92\x82\x19\x99\x02\n" +
-	"\x13get_pr_mergeability\x12\x1dGet pull request mergeability\x1a\xdc\x01Tell whether a pull request can be merged now: mergeable, GitHub's mergeable_state, the head sha (pass it to merge_pull_request as `sha`) and a summary of the head's checks. Waits briefly while GitHub is still computing. \x010\x018\x01\x90\x02\x01\x12\x9d\x02\n" +
-	"\x0fGetChecksForSha\x12 .ghops.v1.GetChecksForShaRequest\x1a!.ghops.v1.GetChecksForShaResponse\"\xc4\x01\x92\x82\x19\xbc\x01\n" +
-	"\x12get_checks_for_sha\x12\x17Get checks for a commit\x1a\x86\x01Combine a commit's check runs and commit statuses into one verdict (success, failure, pending or none) with the details of each check. \x010\x018\x01\x90\x02\x01\x12\xe2\x01\n" +
-	"\x11CreatePullRequest\x12\".ghops.v1.CreatePullRequestRequest\x1a#.ghops.v1.CreatePullRequestResponse\"\x83\x01\x92\x82\x19\x7f\n" +
-	"\x13create_pull_request\x12\x13Create pull request\x1aQOpen a pull request from branch `head` into branch `base` of the same repository.8\x01\x12\xff\x01\n" +
-	"\x11UpdatePullRequest\x12\".ghops.v1.UpdatePullRequestRequest\x1a#.ghops.v1.UpdatePullRequestResponse\"\xa0\x01\x92\x82\x19\x98\x01\n" +
-	"\x13update_pull_request\x12\x13Update pull request\x1ahChange a pull request's title, body, state (open or closed) or draft flag. Only the given fields change.0\x018\x01\x90\x02\x02\x12\xc1\x02\n" +
-	"\x10MergePullRequest\x12!.ghops.v1.MergePullRequestRequest\x1a\".ghops.v1.MergePullRequestResponse\"\xe5\x01\x92\x82\x19\xe0\x01\n" +
-	"\x12merge_pull_request\x12\x12Merge pull request\x1a\xb1\x01Merge a pull request (merge, squash or rebase). Pass the head `sha` you reviewed: if the branch moved since, the merge is refused (-32006) instead of merging unreviewed commits.(\x018\x01\x12\x95\x02\n" +
-	"\vCommitFiles\x12\x1c.ghops.v1.CommitFilesRequest\x1a\x1d.ghops.v1.CommitFilesResponse\"\xc8\x01\x92\x82\x19\xc3\x01\n" +
-	"\fcommit_files\x12\fCommit files\x1a\xa0\x01Create or overwrite up to 20 files on an existing branch as one commit. If the branch moves while committing, nothing is written and the call fails with -32006.(\x018\x01\x12\xde\x03\n" +
+	"GetCommits\x12\x1b.ghops.v1.GetCommitsRequest\x1a\x1c.ghops.v1.GetCommitsResponse\"E\x92\x82\x19>\n" +
+	"\vget_commits\x12\fList commits\x1a\x1bList commits, newest first. \x010\x018\x01\x90\x02\x01\x12\xa3\x01\n" +
+	"\vGetBranches\x12\x1c.ghops.v1.GetBranchesRequest\x1a\x1d.ghops.v1.GetBranchesResponse\"W\x92\x82\x19P\n" +
+	"\fget_branches\x12\rList branches\x1a+List branches with head sha and protection. \x010\x018\x01\x90\x02\x01\x12\xae\x01\n" +
+	"\x10ListPullRequests\x12!.ghops.v1.ListPullRequestsRequest\x1a\".ghops.v1.ListPullRequestsResponse\"S\x92\x82\x19L\n" +
+	"\x12list_pull_requests\x12\x12List pull requests\x1a\x1cList pull requests by state. \x010\x018\x01\x90\x02\x01\x12\xf8\x01\n" +
+	"\x11GetPrMergeability\x12\".ghops.v1.GetPrMergeabilityRequest\x1a#.ghops.v1.GetPrMergeabilityResponse\"\x99\x01\x92\x82\x19\x91\x01\n" +
+	"\x13get_pr_mergeability\x12\x1dGet pull request mergeability\x1aUWhether a pull request can be merged now; its head_sha is merge_pull_request's `sha`. \x010\x018\x01\x90\x02\x01\x12\xd7\x01\n" +
+	"\x0fGetChecksForSha\x12 .ghops.v1.GetChecksForShaRequest\x1a!.ghops.v1.GetChecksForShaResponse\"\x7f\x92\x82\x19x\n" +
+	"\x12get_checks_for_sha\x12\x17Get checks for a commit\x1aCA commit's check runs and statuses as one verdict, with each check. \x010\x018\x01\x90\x02\x01\x12\xbc\x01\n" +
+	"\x11CreatePullRequest\x12\".ghops.v1.CreatePullRequestRequest\x1a#.ghops.v1.CreatePullRequestResponse\"^\x92\x82\x19Z\n" +
+	"\x13create_pull_request\x12\x13Create pull request\x1a,Open a pull request from `head` into `base`.8\x01\x12\xc9\x01\n" +
+	"\x11UpdatePullRequest\x12\".ghops.v1.UpdatePullRequestRequest\x1a#.ghops.v1.UpdatePullRequestResponse\"k\x92\x82\x19d\n" +
+	"\x13update_pull_request\x12\x13Update pull request\x1a4Change a pull request; only the given fields change.0\x018\x01\x90\x02\x02\x12\xa2\x01\n" +
+	"\x10MergePullRequest\x12!.ghops.v1.MergePullRequestRequest\x1a\".ghops.v1.MergePullRequestResponse\"G\x92\x82\x19C\n" +
+	"\x12merge_pull_request\x12\x12Merge pull request\x1a\x15Merge a pull request.(\x018\x01\x12\xe4\x01\n" +
+	"\vCommitFiles\x12\x1c.ghops.v1.CommitFilesRequest\x1a\x1d.ghops.v1.CommitFilesResponse\"\x97\x01\x92\x82\x19\x92\x01\n" +
+	"\fcommit_files\x12\fCommit files\x1apCreate or overwrite files on a branch as one commit; if the branch moves meanwhile, nothing is written (-32006).(\x018\x01\x12\xee\x01\n" +
 	"\n" +
-	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\x94\x03\x92\x82\x19\x8f\x03\n" +
-	"\vapply_patch\x12\vApply patch\x1a\xee\x02Apply a unified diff (as `git diff` writes it: modified, added, deleted and renamed files, mode changes) to an existing branch as ONE commit. Every hunk must apply exactly at the branch head; otherwise nothing is written and data.patch says which file, hunk and line differ. Pass `sha` (the head the patch was made against) to refuse with -32006 if the branch moved.(\x018\x01\x12\xa2\x03\n" +
-	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\xbd\x02\x92\x82\x19\xb8\x02\n" +
-	"\x14validate_environment\x12\x14Validate environment\x1a\x81\x02Diagnose the deployment: GitHub reachable and its latency, the token (valid, whose, which kind, its rights on a repository), rate limits, service and gateway versions, configuration warnings. Each check has a level (ok, warning, error). Never shows a token. \x010\x018\x01@\x01\x12\xee\x01\n" +
-	"\fCreateBranch\x12\x1d.ghops.v1.CreateBranchRequest\x1a\x1e.ghops.v1.CreateBranchResponse\"\x9e\x01\x92\x82\x19\x99\x01\n" +
-	"\rcreate_branch\x12\rCreate branch\x1awCreate a branch from a branch, tag or commit sha (default: the default branch). Fails with -32003 if the branch exists.8\x01\x12\xed\x01\n" +
-	"\x0eGetPullRequest\x12\x1f.ghops.v1.GetPullRequestRequest\x1a .ghops.v1.GetPullRequestResponse\"\x97\x01\x92\x82\x19\x8f\x01\n" +
-	"\x10get_pull_request\x12\x10Get pull request\x1acGet one pull request: title, body, state, author, branches and their shas, mergeable_state, labels. \x010\x018\x01\x90\x02\x01\x12\xa8\x02\n" +
-	"\x14ListPullRequestFiles\x12%.ghops.v1.ListPullRequestFilesRequest\x1a&.ghops.v1.ListPullRequestFilesResponse\"\xc0\x01\x92\x82\x19\xb8\x01\n" +
-	"\x17list_pull_request_files\x12\x17List pull request files\x1a~List the files a pull request changes with their patches, one page at a time. Patches are capped; `patch_truncated` says when. \x010\x018\x01\x90\x02\x01\x12\xfe\x01\n" +
-	"\vCompareRefs\x12\x1c.ghops.v1.CompareRefsRequest\x1a\x1d.ghops.v1.CompareRefsResponse\"\xb1\x01\x92\x82\x19\xa9\x01\n" +
-	"\fcompare_refs\x12\fCompare refs\x1a\x84\x01Compare `head` with `base` (branches, tags or shas): ahead/behind counts, merge base, commits and changed files with capped patches. \x010\x018\x01\x90\x02\x01\x12\xe3\x01\n" +
+	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\xa4\x01\x92\x82\x19\x9f\x01\n" +
+	"\vapply_patch\x12\vApply patch\x1a\x7fApply a unified diff to a branch as one commit; if a hunk does not apply exactly, nothing is written and data.patch says where.(\x018\x01\x12\xf6\x01\n" +
+	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\x91\x01\x92\x82\x19\x8c\x01\n" +
+	"\x14validate_environment\x12\x14Validate environment\x1aVDiagnose the deployment: GitHub, the token and its rights, rate limits, configuration. \x010\x018\x01@\x01\x12\xa5\x01\n" +
+	"\fCreateBranch\x12\x1d.ghops.v1.CreateBranchRequest\x1a\x1e.ghops.v1.CreateBranchResponse\"V\x92\x82\x19R\n" +
+	"\rcreate_branch\x12\rCreate branch\x1a0Create a branch; fails with -32003 if it exists.8\x01\x12\x9d\x01\n" +
+	"\x0eGetPullRequest\x12\x1f.ghops.v1.GetPullRequestRequest\x1a .ghops.v1.GetPullRequestResponse\"H\x92\x82\x19A\n" +
+	"\x10get_pull_request\x12\x10Get pull request\x1a\x15Get one pull request. \x010\x018\x01\x90\x02\x01\x12\xe9\x01\n" +
+	"\x14ListPullRequestFiles\x12%.ghops.v1.ListPullRequestFilesRequest\x1a&.ghops.v1.ListPullRequestFilesResponse\"\x81\x01\x92\x82\x19z\n" +
+	"\x17list_pull_request_files\x12\x17List pull request files\x1a@List a pull request's changed files with their (capped) patches. \x010\x018\x01\x90\x02\x01\x12\xda\x01\n" +
+	"\vCompareRefs\x12\x1c.ghops.v1.CompareRefsRequest\x1a\x1d.ghops.v1.CompareRefsResponse\"\x8d\x01\x92\x82\x19\x85\x01\n" +
+	"\fcompare_refs\x12\fCompare refs\x1aaCompare `head` with `base`: ahead/behind, merge base, commits and changed files (capped patches). \x010\x018\x01\x90\x02\x01\x12\x94\x01\n" +
 	"\n" +
-	"ListIssues\x12\x1b.ghops.v1.ListIssuesRequest\x1a\x1c.ghops.v1.ListIssuesResponse\"\x99\x01\x92\x82\x19\x91\x01\n" +
-	"\vlist_issues\x12\vList issues\x1aoList a repository's issues (never pull requests) by state, labels, assignee or update time, one page at a time. \x010\x018\x01\x90\x02\x01\x12\xcc\x01\n" +
-	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"\x88\x01\x92\x82\x19\x80\x01\n" +
-	"\tget_issue\x12\tGet issue\x1abGet one issue: title, body, state and reason, labels, assignees, milestone, author, comment count. \x010\x018\x01\x90\x02\x01\x12\xe9\x01\n" +
-	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"\x8a\x01\x92\x82\x19\x82\x01\n" +
-	"\x13list_issue_comments\x12\x13List issue comments\x1aPList the comments of an issue or pull request, oldest first, one page at a time. \x010\x018\x01\x90\x02\x01\x12\xe8\x01\n" +
-	"\fSearchIssues\x12\x1d.ghops.v1.SearchIssuesRequest\x1a\x1e.ghops.v1.SearchIssuesResponse\"\x98\x01\x92\x82\x19\x90\x01\n" +
-	"\rsearch_issues\x12\rSearch issues\x1ajSearch issues and pull requests with GitHub search syntax (repo:, is:issue, is:open, label:, plain words). \x010\x018\x01\x90\x02\x01\x12\xb9\x01\n" +
-	"\vCreateIssue\x12\x1c.ghops.v1.CreateIssueRequest\x1a\x1d.ghops.v1.CreateIssueResponse\"m\x92\x82\x19i\n" +
-	"\fcreate_issue\x12\fCreate issue\x1aIOpen an issue with optional body, labels, assignees and milestone number.8\x01\x12\x84\x02\n" +
-	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"\xb7\x01\x92\x82\x19\xaf\x01\n" +
-	"\fupdate_issue\x12\fUpdate issue\x1a\x8c\x01Change an issue's title, body, state (with state_reason), labels, assignees or milestone. Only the given fields change; given lists replace.0\x018\x01\x90\x02\x02\x12\xd3\x01\n" +
-	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"{\x92\x82\x19w\n" +
-	"\x11add_issue_comment\x12\x11Add issue comment\x1aMAdd a comment to an issue or a pull request (pass its number as issueNumber).8\x01\x12\xf1\x01\n" +
+	"ListIssues\x12\x1b.ghops.v1.ListIssuesRequest\x1a\x1c.ghops.v1.ListIssuesResponse\"K\x92\x82\x19D\n" +
+	"\vlist_issues\x12\vList issues\x1a\"List issues (never pull requests). \x010\x018\x01\x90\x02\x01\x12v\n" +
+	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"3\x92\x82\x19,\n" +
+	"\tget_issue\x12\tGet issue\x1a\x0eGet one issue. \x010\x018\x01\x90\x02\x01\x12\xd0\x01\n" +
+	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"r\x92\x82\x19k\n" +
+	"\x13list_issue_comments\x12\x13List issue comments\x1a9List an issue's or pull request's comments, oldest first. \x010\x018\x01\x90\x02\x01\x12\xde\x01\n" +
+	"\fSearchIssues\x12\x1d.ghops.v1.SearchIssuesRequest\x1a\x1e.ghops.v1.SearchIssuesResponse\"\x8e\x01\x92\x82\x19\x86\x01\n" +
+	"\rsearch_issues\x12\rSearch issues\x1a`Search issues and pull requests (GitHub search syntax: repo:, is:issue, is:open, label:, words). \x010\x018\x01\x90\x02\x01\x12~\n" +
+	"\vCreateIssue\x12\x1c.ghops.v1.CreateIssueRequest\x1a\x1d.ghops.v1.CreateIssueResponse\"2\x92\x82\x19.\n" +
+	"\fcreate_issue\x12\fCreate issue\x1a\x0eOpen an issue.8\x01\x12\xa3\x01\n" +
+	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"W\x92\x82\x19P\n" +
+	"\fupdate_issue\x12\fUpdate issue\x1a.Change an issue; only the given fields change.0\x018\x01\x90\x02\x02\x12\xaa\x01\n" +
+	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"R\x92\x82\x19N\n" +
+	"\x11add_issue_comment\x12\x11Add issue comment\x1a$Comment on an issue or pull request.8\x01\x12\xba\x01\n" +
 	"\n" +
-	"SearchCode\x12\x1b.ghops.v1.SearchCodeRequest\x1a\x1c.ghops.v1.SearchCodeResponse\"\xa7\x01\x92\x82\x19\x9f\x01\n" +
-	"\vsearch_code\x12\vSearch code\x1a}Search code with GitHub code search syntax (repo:, path:, language:, plain words); returns repo, path and blob sha per match. \x010\x018\x01\x90\x02\x01\x12\xd3\x02\n" +
-	"\rGetCiFailures\x12\x1e.ghops.v1.GetCiFailuresRequest\x1a\x1f.ghops.v1.GetCiFailuresResponse\"\x80\x02\x92\x82\x19\xf8\x01\n" +
-	"\x0fget_ci_failures\x12\x0fGet CI failures\x1a\xcd\x01Explain why CI failed for a ref, sha or pull request: each failed check with its failed steps and a log excerpt around the first error (at most 50 numbered lines), plus counts of passed and pending checks. \x010\x018\x01\x90\x02\x01\x12\xd8\x01\n" +
-	"\tGetJobLog\x12\x1a.ghops.v1.GetJobLogRequest\x1a\x1b.ghops.v1.GetJobLogResponse\"\x91\x01\x92\x82\x19\x89\x01\n" +
-	"\vget_job_log\x12\vGet job log\x1agRead an Actions job's log: the last `tail_lines`, or `max_lines` from `start_line` (at most 500 lines). \x010\x018\x01\x90\x02\x01\x12\xd2\x01\n" +
-	"\x0fRerunFailedJobs\x12 .ghops.v1.RerunFailedJobsRequest\x1a!.ghops.v1.RerunFailedJobsResponse\"z\x92\x82\x19v\n" +
-	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1aKRe-run the failed jobs of an Actions workflow run (and the jobs they need).8\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"SearchCode\x12\x1b.ghops.v1.SearchCodeRequest\x1a\x1c.ghops.v1.SearchCodeResponse\"q\x92\x82\x19j\n" +
+	"\vsearch_code\x12\vSearch code\x1aHSearch code (GitHub code search syntax: repo:, path:, language:, words). \x010\x018\x01\x90\x02\x01\x12\xfd\x01\n" +
+	"\rGetCiFailures\x12\x1e.ghops.v1.GetCiFailuresRequest\x1a\x1f.ghops.v1.GetCiFailuresResponse\"\xaa\x01\x92\x82\x19\xa2\x01\n" +
+	"\x0fget_ci_failures\x12\x0fGet CI failures\x1axWhy CI failed for a ref, sha or pull request: each failed check's failed steps and a log excerpt around the first error. \x010\x018\x01\x90\x02\x01\x12\xc2\x01\n" +
+	"\tGetJobLog\x12\x1a.ghops.v1.GetJobLogRequest\x1a\x1b.ghops.v1.GetJobLogResponse\"|\x92\x82\x19u\n" +
+	"\vget_job_log\x12\vGet job log\x1aSRead an Actions job's log: the last `tail_lines`, or `max_lines` from `start_line`. \x010\x018\x01\x90\x02\x01\x12\xc4\x01\n" +
+	"\x0fRerunFailedJobs\x12 .ghops.v1.RerunFailedJobsRequest\x1a!.ghops.v1.RerunFailedJobsResponse\"l\x92\x82\x19h\n" +
+	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1a=Re-run an Actions run's failed jobs (and the jobs they need).8\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once

@@ -622,8 +622,13 @@ func escapePointer(s string) string {
 // outputSchema builds the schema of a response message as the gateway's
 // EncodeResult renders it (protojson with proto names and default values):
 // Timestamps as date-time strings, 64-bit integers as decimal strings (what
-// protojson writes), enums as their proto names, and required exactly the
-// fields that are always emitted (non-optional scalars, lists and maps).
+// protojson writes), enums as their proto names. It names no required
+// properties: every answer of the gateway has every field without presence
+// (EmitDefaultValues), and the list cost a quarter of the output schemas'
+// bytes in tools/list (issue 20, point 6; docs/benchmarks.md). What is given
+// up is only the mark of the few fields that may be absent (optional scalars
+// and messages); every answer still validates. Types and formats stay: they
+// are what a client reads the answer by.
 func (bd *builder) outputSchema(md protoreflect.MessageDescriptor) (*node, error) {
 	leave, err := bd.enter(md, "output")
 	if err != nil {
@@ -658,10 +663,6 @@ func (bd *builder) outputSchema(md protoreflect.MessageDescriptor) (*node, error
 			}
 		}
 		n.props = append(n.props, prop{name: string(fd.Name()), s: s})
-		inOneof := fd.ContainingOneof() != nil && !fd.ContainingOneof().IsSynthetic()
-		if fd.IsList() || fd.IsMap() || (!fd.HasPresence() && !inOneof) {
-			n.required = append(n.required, string(fd.Name()))
-		}
 	}
 	return n, nil
 }
