@@ -122,10 +122,14 @@ func cutText(b []byte, n int) string {
 // capViolations keeps the first MaxViolations of vs and returns how many
 // it left out.
 func capViolations(vs []toolschema.Violation) ([]toolschema.Violation, int) {
-	if len(vs) <= MaxViolations {
-		return vs, 0
+	unlisted := 0 // found by the validator beyond those it built
+	if len(vs) > 0 {
+		unlisted = vs[len(vs)-1].Unlisted
 	}
-	return vs[:MaxViolations:MaxViolations], len(vs) - MaxViolations
+	if len(vs) <= MaxViolations {
+		return vs, unlisted
+	}
+	return vs[:MaxViolations:MaxViolations], len(vs) - MaxViolations + unlisted
 }
 
 // boundViolations keeps the first MaxViolations of vs and cuts their

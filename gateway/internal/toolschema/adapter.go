@@ -64,6 +64,8 @@ type adapter struct {
 	src  *source
 	inst any
 	out  []sorted
+	// unbuilt counts violations found but never built (the cap).
+	unbuilt int
 }
 
 // valueAt returns the instance's value at loc (nil when there is none).
@@ -283,7 +285,10 @@ func (a *adapter) convert(e *jsonschema.ValidationError, thens map[string]bool) 
 				continue
 			}
 			if n == maxViolations {
-				break // the rest cannot be among the first maxViolations
+				// The rest cannot be among the first maxViolations: counted,
+				// never built.
+				a.unbuilt += len(k.Properties) - n
+				break
 			}
 			n++
 			a.add(with(key, rankAdditional, -1, i), loc, "additionalProperties", "must NOT have additional properties", map[string]any{"additionalProperty": p})
@@ -357,6 +362,9 @@ func (a *adapter) result() []Violation {
 	vs := make([]Violation, n)
 	for i := range vs {
 		vs[i] = a.out[i].v
+	}
+	if rest := a.unbuilt + len(a.out) - n; rest > 0 && n > 0 {
+		vs[n-1].Unlisted = rest
 	}
 	return vs
 }

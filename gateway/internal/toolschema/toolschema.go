@@ -404,6 +404,11 @@ type Violation struct {
 	Keyword string         `json:"keyword"`
 	Params  map[string]any `json:"params"`
 	Value   any            `json:"value"`
+	// Unlisted counts the violations of the same arguments found after
+	// this one but never built (Decode lists at most 50); it is set on the
+	// last violation only, so that the contract's count of the rest
+	// (data.validation_errors_omitted) is exact however many there are.
+	Unlisted int `json:"-"`
 }
 
 // Text is the violation as a model reads it (docs/errors.md, the rendered
