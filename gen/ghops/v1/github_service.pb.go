@@ -7292,74 +7292,74 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\xbaH\a\xc8\x01\x01\"\x02(\x01R\x06run_id\"H\n" +
 	"\x17RerunFailedJobsResponse\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\x03R\x05runId\x12\x16\n" +
-	"\x06status\x18\x02 \x01(\tR\x06status2\xc8A\n" +
-	"\rGitHubService\x12\xc3\x02\n" +
-	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x85\x02\x92\x82\x19\xfd\x01\n" +
-	"\x06search\x12\x13Search repositories\x1a\xd7\x01Search GitHub repositories with GitHub search syntax (qualifiers such as user:, org:, language:, in:name, plus plain words). Each result's full_name (owner/repo) can be passed as `repo` to fetch and the other tools. \x010\x018\x01\x90\x02\x01\x12\x82\x02\n" +
-	"\x05Fetch\x12\x16.ghops.v1.FetchRequest\x1a\x17.ghops.v1.FetchResponse\"\xc7\x01\x92\x82\x19\xbf\x01\n" +
-	"\x05fetch\x12\x19Fetch repository overview\x1a\x94\x01Fetch one repository's overview: description, default branch, visibility, topics, counts and its README text (capped; `readme.truncated` says when). \x010\x018\x01\x90\x02\x01\x12\x93\x02\n" +
-	"\rListDirectory\x12\x1e.ghops.v1.ListDirectoryRequest\x1a\x1f.ghops.v1.ListDirectoryResponse\"\xc0\x01\x92\x82\x19\xb8\x01\n" +
-	"\x0elist_directory\x12\x0eList directory\x1a\x8f\x01List the files and subdirectories of one directory of a repository at a branch or ref (default: the default branch). Use path \"/\" for the root. \x010\x018\x01\x90\x02\x01\x12\x9d\x02\n" +
-	"\bReadFile\x12\x19.ghops.v1.ReadFileRequest\x1a\x1a.ghops.v1.ReadFileResponse\"\xd9\x01\x92\x82\x19\xd1\x01\n" +
-	"\tread_file\x12\tRead file\x1a\xb2\x01Read one file of a repository at a branch or ref (default: the default branch). Text comes back as UTF-8, binary files as base64; large content is capped and `truncated` says so. \x010\x018\x01\x90\x02\x01\x12\xf9\x01\n" +
-	"\aGetTree\x12\x18.ghops.v1.GetTreeRequest\x1a\x19.ghops.v1.GetTreeResponse\"\xb8\x01\x92\x82\x19\xb0\x01\n" +
-	"\bget_tree\x12\rGet file tree\x1a\x8e\x01List every path of a repository at a branch or ref (default: the default branch), recursively. Large trees are capped and `truncated` says so. \x010\x018\x01\x90\x02\x01\x12\xe9\x01\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status2\x87B\n" +
+	"\rGitHubService\x12\xc5\x02\n" +
+	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x87\x02\x92\x82\x19\xff\x01\n" +
+	"\x06search\x12\x13Search repositories\x1a\xd7\x01Search GitHub repositories with GitHub search syntax (qualifiers such as user:, org:, language:, in:name, plus plain words). Each result's full_name (owner/repo) can be passed as `repo` to fetch and the other tools. \x010\x018\x01H\x05\x90\x02\x01\x12\x84\x02\n" +
+	"\x05Fetch\x12\x16.ghops.v1.FetchRequest\x1a\x17.ghops.v1.FetchResponse\"\xc9\x01\x92\x82\x19\xc1\x01\n" +
+	"\x05fetch\x12\x19Fetch repository overview\x1a\x94\x01Fetch one repository's overview: description, default branch, visibility, topics, counts and its README text (capped; `readme.truncated` says when). \x010\x018\x01H\x01\x90\x02\x01\x12\x95\x02\n" +
+	"\rListDirectory\x12\x1e.ghops.v1.ListDirectoryRequest\x1a\x1f.ghops.v1.ListDirectoryResponse\"\xc2\x01\x92\x82\x19\xba\x01\n" +
+	"\x0elist_directory\x12\x0eList directory\x1a\x8f\x01List the files and subdirectories of one directory of a repository at a branch or ref (default: the default branch). Use path \"/\" for the root. \x010\x018\x01H\x01\x90\x02\x01\x12\x9f\x02\n" +
+	"\bReadFile\x12\x19.ghops.v1.ReadFileRequest\x1a\x1a.ghops.v1.ReadFileResponse\"\xdb\x01\x92\x82\x19\xd3\x01\n" +
+	"\tread_file\x12\tRead file\x1a\xb2\x01Read one file of a repository at a branch or ref (default: the default branch). Text comes back as UTF-8, binary files as base64; large content is capped and `truncated` says so. \x010\x018\x01H\x01\x90\x02\x01\x12\xfb\x01\n" +
+	"\aGetTree\x12\x18.ghops.v1.GetTreeRequest\x1a\x19.ghops.v1.GetTreeResponse\"\xba\x01\x92\x82\x19\xb2\x01\n" +
+	"\bget_tree\x12\rGet file tree\x1a\x8e\x01List every path of a repository at a branch or ref (default: the default branch), recursively. Large trees are capped and `truncated` says so. \x010\x018\x01H\x01\x90\x02\x01\x12\xeb\x01\n" +
 	"\n" +
-	"GetCommits\x12\x1b.ghops.v1.GetCommitsRequest\x1a\x1c.ghops.v1.GetCommitsResponse\"\x9f\x01\x92\x82\x19\x97\x01\n" +
-	"\vget_commits\x12\fList commits\x1atList commits newest first, starting from a branch or a commit sha (default: the default branch), one page at a time. \x010\x018\x01\x90\x02\x01\x12\xcd\x01\n" +
-	"\vGetBranches\x12\x1c.ghops.v1.GetBranchesRequest\x1a\x1d.ghops.v1.GetBranchesResponse\"\x80\x01\x92\x82\x19y\n" +
-	"\fget_branches\x12\rList branches\x1aTList a repository's branches with their head sha and protection, one page at a time. \x010\x018\x01\x90\x02\x01\x12\xe5\x01\n" +
-	"\x10ListPullRequests\x12!.ghops.v1.ListPullRequestsRequest\x1a\".ghops.v1.ListPullRequestsResponse\"\x89\x01\x92\x82\x19\x81\x01\n" +
-	"\x12list_pull_requests\x12\x12List pull requests\x1aQList a repository's pull requests by state (open by default), one page at a time. \x010\x018\x01\x90\x02\x01\x12\x80\x03\n" +
-	"\x11GetPrMergeability\x12\".ghops.v1.GetPrMergeabilityRequest\x1a#.ghops.v1.GetPrMergeabilityResponse\"\xa1\x02\x92\x82\x19\x99\x02\n" +
-	"\x13get_pr_mergeability\x12\x1dGet pull request mergeability\x1a\xdc\x01Tell whether a pull request can be merged now: mergeable, GitHub's mergeable_state, the head sha (pass it to merge_pull_request as `sha`) and a summary of the head's checks. Waits briefly while GitHub is still computing. \x010\x018\x01\x90\x02\x01\x12\x9d\x02\n" +
-	"\x0fGetChecksForSha\x12 .ghops.v1.GetChecksForShaRequest\x1a!.ghops.v1.GetChecksForShaResponse\"\xc4\x01\x92\x82\x19\xbc\x01\n" +
-	"\x12get_checks_for_sha\x12\x17Get checks for a commit\x1a\x86\x01Combine a commit's check runs and commit statuses into one verdict (success, failure, pending or none) with the details of each check. \x010\x018\x01\x90\x02\x01\x12\xe2\x01\n" +
-	"\x11CreatePullRequest\x12\".ghops.v1.CreatePullRequestRequest\x1a#.ghops.v1.CreatePullRequestResponse\"\x83\x01\x92\x82\x19\x7f\n" +
-	"\x13create_pull_request\x12\x13Create pull request\x1aQOpen a pull request from branch `head` into branch `base` of the same repository.8\x01\x12\xff\x01\n" +
-	"\x11UpdatePullRequest\x12\".ghops.v1.UpdatePullRequestRequest\x1a#.ghops.v1.UpdatePullRequestResponse\"\xa0\x01\x92\x82\x19\x98\x01\n" +
-	"\x13update_pull_request\x12\x13Update pull request\x1ahChange a pull request's title, body, state (open or closed) or draft flag. Only the given fields change.0\x018\x01\x90\x02\x02\x12\xc1\x02\n" +
-	"\x10MergePullRequest\x12!.ghops.v1.MergePullRequestRequest\x1a\".ghops.v1.MergePullRequestResponse\"\xe5\x01\x92\x82\x19\xe0\x01\n" +
-	"\x12merge_pull_request\x12\x12Merge pull request\x1a\xb1\x01Merge a pull request (merge, squash or rebase). Pass the head `sha` you reviewed: if the branch moved since, the merge is refused (-32006) instead of merging unreviewed commits.(\x018\x01\x12\x95\x02\n" +
-	"\vCommitFiles\x12\x1c.ghops.v1.CommitFilesRequest\x1a\x1d.ghops.v1.CommitFilesResponse\"\xc8\x01\x92\x82\x19\xc3\x01\n" +
-	"\fcommit_files\x12\fCommit files\x1a\xa0\x01Create or overwrite up to 20 files on an existing branch as one commit. If the branch moves while committing, nothing is written and the call fails with -32006.(\x018\x01\x12\xde\x03\n" +
+	"GetCommits\x12\x1b.ghops.v1.GetCommitsRequest\x1a\x1c.ghops.v1.GetCommitsResponse\"\xa1\x01\x92\x82\x19\x99\x01\n" +
+	"\vget_commits\x12\fList commits\x1atList commits newest first, starting from a branch or a commit sha (default: the default branch), one page at a time. \x010\x018\x01H\x01\x90\x02\x01\x12\xcf\x01\n" +
+	"\vGetBranches\x12\x1c.ghops.v1.GetBranchesRequest\x1a\x1d.ghops.v1.GetBranchesResponse\"\x82\x01\x92\x82\x19{\n" +
+	"\fget_branches\x12\rList branches\x1aTList a repository's branches with their head sha and protection, one page at a time. \x010\x018\x01H\x01\x90\x02\x01\x12\xe7\x01\n" +
+	"\x10ListPullRequests\x12!.ghops.v1.ListPullRequestsRequest\x1a\".ghops.v1.ListPullRequestsResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
+	"\x12list_pull_requests\x12\x12List pull requests\x1aQList a repository's pull requests by state (open by default), one page at a time. \x010\x018\x01H\x02\x90\x02\x01\x12\x82\x03\n" +
+	"\x11GetPrMergeability\x12\".ghops.v1.GetPrMergeabilityRequest\x1a#.ghops.v1.GetPrMergeabilityResponse\"\xa3\x02\x92\x82\x19\x9b\x02\n" +
+	"\x13get_pr_mergeability\x12\x1dGet pull request mergeability\x1a\xdc\x01Tell whether a pull request can be merged now: mergeable, GitHub's mergeable_state, the head sha (pass it to merge_pull_request as `sha`) and a summary of the head's checks. Waits briefly while GitHub is still computing. \x010\x018\x01H\x02\x90\x02\x01\x12\x9f\x02\n" +
+	"\x0fGetChecksForSha\x12 .ghops.v1.GetChecksForShaRequest\x1a!.ghops.v1.GetChecksForShaResponse\"\xc6\x01\x92\x82\x19\xbe\x01\n" +
+	"\x12get_checks_for_sha\x12\x17Get checks for a commit\x1a\x86\x01Combine a commit's check runs and commit statuses into one verdict (success, failure, pending or none) with the details of each check. \x010\x018\x01H\x04\x90\x02\x01\x12\xe5\x01\n" +
+	"\x11CreatePullRequest\x12\".ghops.v1.CreatePullRequestRequest\x1a#.ghops.v1.CreatePullRequestResponse\"\x86\x01\x92\x82\x19\x81\x01\n" +
+	"\x13create_pull_request\x12\x13Create pull request\x1aQOpen a pull request from branch `head` into branch `base` of the same repository.8\x01H\x02\x12\x81\x02\n" +
+	"\x11UpdatePullRequest\x12\".ghops.v1.UpdatePullRequestRequest\x1a#.ghops.v1.UpdatePullRequestResponse\"\xa2\x01\x92\x82\x19\x9a\x01\n" +
+	"\x13update_pull_request\x12\x13Update pull request\x1ahChange a pull request's title, body, state (open or closed) or draft flag. Only the given fields change.0\x018\x01H\x02\x90\x02\x02\x12\xc3\x02\n" +
+	"\x10MergePullRequest\x12!.ghops.v1.MergePullRequestRequest\x1a\".ghops.v1.MergePullRequestResponse\"\xe7\x01\x92\x82\x19\xe2\x01\n" +
+	"\x12merge_pull_request\x12\x12Merge pull request\x1a\xb1\x01Merge a pull request (merge, squash or rebase). Pass the head `sha` you reviewed: if the branch moved since, the merge is refused (-32006) instead of merging unreviewed commits.(\x018\x01H\x02\x12\x97\x02\n" +
+	"\vCommitFiles\x12\x1c.ghops.v1.CommitFilesRequest\x1a\x1d.ghops.v1.CommitFilesResponse\"\xca\x01\x92\x82\x19\xc5\x01\n" +
+	"\fcommit_files\x12\fCommit files\x1a\xa0\x01Create or overwrite up to 20 files on an existing branch as one commit. If the branch moves while committing, nothing is written and the call fails with -32006.(\x018\x01H\x01\x12\xe0\x03\n" +
 	"\n" +
-	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\x94\x03\x92\x82\x19\x8f\x03\n" +
-	"\vapply_patch\x12\vApply patch\x1a\xee\x02Apply a unified diff (as `git diff` writes it: modified, added, deleted and renamed files, mode changes) to an existing branch as ONE commit. Every hunk must apply exactly at the branch head; otherwise nothing is written and data.patch says which file, hunk and line differ. Pass `sha` (the head the patch was made against) to refuse with -32006 if the branch moved.(\x018\x01\x12\xa2\x03\n" +
-	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\xbd\x02\x92\x82\x19\xb8\x02\n" +
-	"\x14validate_environment\x12\x14Validate environment\x1a\x81\x02Diagnose the deployment: GitHub reachable and its latency, the token (valid, whose, which kind, its rights on a repository), rate limits, service and gateway versions, configuration warnings. Each check has a level (ok, warning, error). Never shows a token. \x010\x018\x01@\x01\x12\xee\x01\n" +
-	"\fCreateBranch\x12\x1d.ghops.v1.CreateBranchRequest\x1a\x1e.ghops.v1.CreateBranchResponse\"\x9e\x01\x92\x82\x19\x99\x01\n" +
-	"\rcreate_branch\x12\rCreate branch\x1awCreate a branch from a branch, tag or commit sha (default: the default branch). Fails with -32003 if the branch exists.8\x01\x12\xed\x01\n" +
-	"\x0eGetPullRequest\x12\x1f.ghops.v1.GetPullRequestRequest\x1a .ghops.v1.GetPullRequestResponse\"\x97\x01\x92\x82\x19\x8f\x01\n" +
-	"\x10get_pull_request\x12\x10Get pull request\x1acGet one pull request: title, body, state, author, branches and their shas, mergeable_state, labels. \x010\x018\x01\x90\x02\x01\x12\xa8\x02\n" +
-	"\x14ListPullRequestFiles\x12%.ghops.v1.ListPullRequestFilesRequest\x1a&.ghops.v1.ListPullRequestFilesResponse\"\xc0\x01\x92\x82\x19\xb8\x01\n" +
-	"\x17list_pull_request_files\x12\x17List pull request files\x1a~List the files a pull request changes with their patches, one page at a time. Patches are capped; `patch_truncated` says when. \x010\x018\x01\x90\x02\x01\x12\xfe\x01\n" +
-	"\vCompareRefs\x12\x1c.ghops.v1.CompareRefsRequest\x1a\x1d.ghops.v1.CompareRefsResponse\"\xb1\x01\x92\x82\x19\xa9\x01\n" +
-	"\fcompare_refs\x12\fCompare refs\x1a\x84\x01Compare `head` with `base` (branches, tags or shas): ahead/behind counts, merge base, commits and changed files with capped patches. \x010\x018\x01\x90\x02\x01\x12\xe3\x01\n" +
+	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\x96\x03\x92\x82\x19\x91\x03\n" +
+	"\vapply_patch\x12\vApply patch\x1a\xee\x02Apply a unified diff (as `git diff` writes it: modified, added, deleted and renamed files, mode changes) to an existing branch as ONE commit. Every hunk must apply exactly at the branch head; otherwise nothing is written and data.patch says which file, hunk and line differ. Pass `sha` (the head the patch was made against) to refuse with -32006 if the branch moved.(\x018\x01H\x01\x12\xa4\x03\n" +
+	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\xbf\x02\x92\x82\x19\xba\x02\n" +
+	"\x14validate_environment\x12\x14Validate environment\x1a\x81\x02Diagnose the deployment: GitHub reachable and its latency, the token (valid, whose, which kind, its rights on a repository), rate limits, service and gateway versions, configuration warnings. Each check has a level (ok, warning, error). Never shows a token. \x010\x018\x01@\x01H\x06\x12\xf0\x01\n" +
+	"\fCreateBranch\x12\x1d.ghops.v1.CreateBranchRequest\x1a\x1e.ghops.v1.CreateBranchResponse\"\xa0\x01\x92\x82\x19\x9b\x01\n" +
+	"\rcreate_branch\x12\rCreate branch\x1awCreate a branch from a branch, tag or commit sha (default: the default branch). Fails with -32003 if the branch exists.8\x01H\x01\x12\xef\x01\n" +
+	"\x0eGetPullRequest\x12\x1f.ghops.v1.GetPullRequestRequest\x1a .ghops.v1.GetPullRequestResponse\"\x99\x01\x92\x82\x19\x91\x01\n" +
+	"\x10get_pull_request\x12\x10Get pull request\x1acGet one pull request: title, body, state, author, branches and their shas, mergeable_state, labels. \x010\x018\x01H\x02\x90\x02\x01\x12\xaa\x02\n" +
+	"\x14ListPullRequestFiles\x12%.ghops.v1.ListPullRequestFilesRequest\x1a&.ghops.v1.ListPullRequestFilesResponse\"\xc2\x01\x92\x82\x19\xba\x01\n" +
+	"\x17list_pull_request_files\x12\x17List pull request files\x1a~List the files a pull request changes with their patches, one page at a time. Patches are capped; `patch_truncated` says when. \x010\x018\x01H\x02\x90\x02\x01\x12\x80\x02\n" +
+	"\vCompareRefs\x12\x1c.ghops.v1.CompareRefsRequest\x1a\x1d.ghops.v1.CompareRefsResponse\"\xb3\x01\x92\x82\x19\xab\x01\n" +
+	"\fcompare_refs\x12\fCompare refs\x1a\x84\x01Compare `head` with `base` (branches, tags or shas): ahead/behind counts, merge base, commits and changed files with capped patches. \x010\x018\x01H\x01\x90\x02\x01\x12\xe5\x01\n" +
 	"\n" +
-	"ListIssues\x12\x1b.ghops.v1.ListIssuesRequest\x1a\x1c.ghops.v1.ListIssuesResponse\"\x99\x01\x92\x82\x19\x91\x01\n" +
-	"\vlist_issues\x12\vList issues\x1aoList a repository's issues (never pull requests) by state, labels, assignee or update time, one page at a time. \x010\x018\x01\x90\x02\x01\x12\xcc\x01\n" +
-	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"\x88\x01\x92\x82\x19\x80\x01\n" +
-	"\tget_issue\x12\tGet issue\x1abGet one issue: title, body, state and reason, labels, assignees, milestone, author, comment count. \x010\x018\x01\x90\x02\x01\x12\xe9\x01\n" +
-	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"\x8a\x01\x92\x82\x19\x82\x01\n" +
-	"\x13list_issue_comments\x12\x13List issue comments\x1aPList the comments of an issue or pull request, oldest first, one page at a time. \x010\x018\x01\x90\x02\x01\x12\xe8\x01\n" +
-	"\fSearchIssues\x12\x1d.ghops.v1.SearchIssuesRequest\x1a\x1e.ghops.v1.SearchIssuesResponse\"\x98\x01\x92\x82\x19\x90\x01\n" +
-	"\rsearch_issues\x12\rSearch issues\x1ajSearch issues and pull requests with GitHub search syntax (repo:, is:issue, is:open, label:, plain words). \x010\x018\x01\x90\x02\x01\x12\xb9\x01\n" +
-	"\vCreateIssue\x12\x1c.ghops.v1.CreateIssueRequest\x1a\x1d.ghops.v1.CreateIssueResponse\"m\x92\x82\x19i\n" +
-	"\fcreate_issue\x12\fCreate issue\x1aIOpen an issue with optional body, labels, assignees and milestone number.8\x01\x12\x84\x02\n" +
-	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"\xb7\x01\x92\x82\x19\xaf\x01\n" +
-	"\fupdate_issue\x12\fUpdate issue\x1a\x8c\x01Change an issue's title, body, state (with state_reason), labels, assignees or milestone. Only the given fields change; given lists replace.0\x018\x01\x90\x02\x02\x12\xd3\x01\n" +
-	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"{\x92\x82\x19w\n" +
-	"\x11add_issue_comment\x12\x11Add issue comment\x1aMAdd a comment to an issue or a pull request (pass its number as issueNumber).8\x01\x12\xf1\x01\n" +
+	"ListIssues\x12\x1b.ghops.v1.ListIssuesRequest\x1a\x1c.ghops.v1.ListIssuesResponse\"\x9b\x01\x92\x82\x19\x93\x01\n" +
+	"\vlist_issues\x12\vList issues\x1aoList a repository's issues (never pull requests) by state, labels, assignee or update time, one page at a time. \x010\x018\x01H\x03\x90\x02\x01\x12\xce\x01\n" +
+	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"\x8a\x01\x92\x82\x19\x82\x01\n" +
+	"\tget_issue\x12\tGet issue\x1abGet one issue: title, body, state and reason, labels, assignees, milestone, author, comment count. \x010\x018\x01H\x03\x90\x02\x01\x12\xeb\x01\n" +
+	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"\x8c\x01\x92\x82\x19\x84\x01\n" +
+	"\x13list_issue_comments\x12\x13List issue comments\x1aPList the comments of an issue or pull request, oldest first, one page at a time. \x010\x018\x01H\x03\x90\x02\x01\x12\xea\x01\n" +
+	"\fSearchIssues\x12\x1d.ghops.v1.SearchIssuesRequest\x1a\x1e.ghops.v1.SearchIssuesResponse\"\x9a\x01\x92\x82\x19\x92\x01\n" +
+	"\rsearch_issues\x12\rSearch issues\x1ajSearch issues and pull requests with GitHub search syntax (repo:, is:issue, is:open, label:, plain words). \x010\x018\x01H\x05\x90\x02\x01\x12\xbb\x01\n" +
+	"\vCreateIssue\x12\x1c.ghops.v1.CreateIssueRequest\x1a\x1d.ghops.v1.CreateIssueResponse\"o\x92\x82\x19k\n" +
+	"\fcreate_issue\x12\fCreate issue\x1aIOpen an issue with optional body, labels, assignees and milestone number.8\x01H\x03\x12\x86\x02\n" +
+	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"\xb9\x01\x92\x82\x19\xb1\x01\n" +
+	"\fupdate_issue\x12\fUpdate issue\x1a\x8c\x01Change an issue's title, body, state (with state_reason), labels, assignees or milestone. Only the given fields change; given lists replace.0\x018\x01H\x03\x90\x02\x02\x12\xd5\x01\n" +
+	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"}\x92\x82\x19y\n" +
+	"\x11add_issue_comment\x12\x11Add issue comment\x1aMAdd a comment to an issue or a pull request (pass its number as issueNumber).8\x01H\x03\x12\xf3\x01\n" +
 	"\n" +
-	"SearchCode\x12\x1b.ghops.v1.SearchCodeRequest\x1a\x1c.ghops.v1.SearchCodeResponse\"\xa7\x01\x92\x82\x19\x9f\x01\n" +
-	"\vsearch_code\x12\vSearch code\x1a}Search code with GitHub code search syntax (repo:, path:, language:, plain words); returns repo, path and blob sha per match. \x010\x018\x01\x90\x02\x01\x12\xd3\x02\n" +
-	"\rGetCiFailures\x12\x1e.ghops.v1.GetCiFailuresRequest\x1a\x1f.ghops.v1.GetCiFailuresResponse\"\x80\x02\x92\x82\x19\xf8\x01\n" +
-	"\x0fget_ci_failures\x12\x0fGet CI failures\x1a\xcd\x01Explain why CI failed for a ref, sha or pull request: each failed check with its failed steps and a log excerpt around the first error (at most 50 numbered lines), plus counts of passed and pending checks. \x010\x018\x01\x90\x02\x01\x12\xd8\x01\n" +
-	"\tGetJobLog\x12\x1a.ghops.v1.GetJobLogRequest\x1a\x1b.ghops.v1.GetJobLogResponse\"\x91\x01\x92\x82\x19\x89\x01\n" +
-	"\vget_job_log\x12\vGet job log\x1agRead an Actions job's log: the last `tail_lines`, or `max_lines` from `start_line` (at most 500 lines). \x010\x018\x01\x90\x02\x01\x12\xd2\x01\n" +
-	"\x0fRerunFailedJobs\x12 .ghops.v1.RerunFailedJobsRequest\x1a!.ghops.v1.RerunFailedJobsResponse\"z\x92\x82\x19v\n" +
-	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1aKRe-run the failed jobs of an Actions workflow run (and the jobs they need).8\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"SearchCode\x12\x1b.ghops.v1.SearchCodeRequest\x1a\x1c.ghops.v1.SearchCodeResponse\"\xa9\x01\x92\x82\x19\xa1\x01\n" +
+	"\vsearch_code\x12\vSearch code\x1a}Search code with GitHub code search syntax (repo:, path:, language:, plain words); returns repo, path and blob sha per match. \x010\x018\x01H\x05\x90\x02\x01\x12\xd5\x02\n" +
+	"\rGetCiFailures\x12\x1e.ghops.v1.GetCiFailuresRequest\x1a\x1f.ghops.v1.GetCiFailuresResponse\"\x82\x02\x92\x82\x19\xfa\x01\n" +
+	"\x0fget_ci_failures\x12\x0fGet CI failures\x1a\xcd\x01Explain why CI failed for a ref, sha or pull request: each failed check with its failed steps and a log excerpt around the first error (at most 50 numbered lines), plus counts of passed and pending checks. \x010\x018\x01H\x04\x90\x02\x01\x12\xda\x01\n" +
+	"\tGetJobLog\x12\x1a.ghops.v1.GetJobLogRequest\x1a\x1b.ghops.v1.GetJobLogResponse\"\x93\x01\x92\x82\x19\x8b\x01\n" +
+	"\vget_job_log\x12\vGet job log\x1agRead an Actions job's log: the last `tail_lines`, or `max_lines` from `start_line` (at most 500 lines). \x010\x018\x01H\x04\x90\x02\x01\x12\xd4\x01\n" +
+	"\x0fRerunFailedJobs\x12 .ghops.v1.RerunFailedJobsRequest\x1a!.ghops.v1.RerunFailedJobsResponse\"|\x92\x82\x19x\n" +
+	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1aKRe-run the failed jobs of an Actions workflow run (and the jobs they need).8\x01H\x04B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
