@@ -207,6 +207,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.Caller = toolcall.New(reg, conn,
 		toolcall.WithTimeout(cfg.CallTimeout),
 		toolcall.WithReadOnly(cfg.ReadOnly),
+		toolcall.WithToolsets(cfg.Toolsets),
 		toolcall.WithQuota(q),
 		toolcall.WithMaxInFlight(cfg.MaxInFlight),
 		toolcall.WithAudit(logger),
@@ -224,6 +225,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		mcp.WithToolErrorMode(cfg.MCPToolErrors),
 		mcp.WithSessionSecret(cfg.SessionSecret),
 		mcp.WithReadOnly(cfg.ReadOnly),
+		mcp.WithToolsets(cfg.Toolsets),
 		mcp.WithServerVersion(cfg.Version),
 		mcp.WithLogger(logger),
 	)
