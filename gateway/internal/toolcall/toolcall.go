@@ -41,11 +41,11 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"ghops.dev/gateway/internal/policy"
-	"ghops.dev/gateway/internal/toolset"
 	"ghops.dev/gateway/internal/quota"
 	"ghops.dev/gateway/internal/requestid"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolschema"
+	"ghops.dev/gateway/internal/toolset"
 )
 
 // DefaultTimeout is the deadline of a service call when none is configured.
