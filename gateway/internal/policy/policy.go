@@ -35,9 +35,9 @@
 // and may call only the tools of those groups, and of those only the ones
 // its tools globs (if any) allow: both rules apply. Like a tool outside its
 // tools globs, a tool outside its toolsets is missing from its tools/list
-// and refused on call (-32001, rule "toolsets", on /rpc; an unknown tool on
-// /mcp, where its session never had it). The gateway's own -toolsets
-// removes tools for everyone instead (docs/errors.md).
+// and refused on call with -32001, rule "toolsets", which tells the caller
+// the policy, not the gateway, withholds it. The gateway's own -toolsets
+// removes tools for everyone instead: unknown tools (docs/errors.md).
 //
 // Repository globs are matched case-insensitively against the canonical
 // (lower-cased) owner/name, as GitHub resolves owner and name.
