@@ -15,6 +15,7 @@ import (
 	"ghops.dev/services/fakehub"
 
 	"ghops.dev/gateway/gatewaytest"
+	"ghops.dev/gateway/internal/config"
 )
 
 // The agent's everyday tasks of issue 22, run end to end through the
@@ -160,7 +161,29 @@ func ciSteps(run string) []string {
 // branch's head in fakehub (Hub.AddWorkflowRun), failing for the first
 // commit and passing for the fix.
 func TestTaskFixFailingPullRequest(t *testing.T) {
-	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	for _, tc := range taskConfigs([]string{"repos", "pulls", "actions", "issues"}) {
+		t.Run(tc.name, func(t *testing.T) { fixFailingPullRequest(t, tc.opts) })
+	}
+}
+
+// taskConfig is a gateway configuration a task runs under.
+type taskConfig struct {
+	name string
+	opts gatewaytest.StackOptions
+}
+
+// taskConfigs are every tool, and only the toolsets the task needs (what
+// an operator offering just that loop would set): the tools/list bytes
+// differ, nothing else may.
+func taskConfigs(sets []string) []taskConfig {
+	return []taskConfig{
+		{name: "all tools"},
+		{name: "toolsets " + strings.Join(sets, ","), opts: gatewaytest.StackOptions{Configure: func(c *config.Config) { c.Toolsets = sets }}},
+	}
+}
+
+func fixFailingPullRequest(t *testing.T, opts gatewaytest.StackOptions) {
+	st := gatewaytest.StartStack(t, opts)
 	before := githubCalls(st)
 	a := newAgent(t, st.URL+"/mcp")
 	const branch = "feature/farewell"
@@ -292,7 +315,13 @@ func TestTaskFixFailingPullRequest(t *testing.T) {
 // one, close a duplicate". The demo's open bugs mentioning "greeting" are
 // #4, #5 and #6, and #6 repeats #4.
 func TestTaskTriage(t *testing.T) {
-	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	for _, tc := range taskConfigs([]string{"issues", "search"}) {
+		t.Run(tc.name, func(t *testing.T) { triage(t, tc.opts) })
+	}
+}
+
+func triage(t *testing.T, opts gatewaytest.StackOptions) {
+	st := gatewaytest.StartStack(t, opts)
 	before := githubCalls(st)
 	a := newAgent(t, st.URL+"/mcp")
 
