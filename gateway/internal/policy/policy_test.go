@@ -168,6 +168,9 @@ func TestREADMEExample(t *testing.T) {
 	if p.ByKey("foo") == nil || p.ByKey("foo").Name != "ci-bot" || p.ByKey("bar") == nil || !p.ByKey("foo").ReadOnly {
 		t.Fatal("the README's principals are not what it says")
 	}
+	if tr := p.ByKey("baz"); tr == nil || tr.Name != "triager" || !slices.Equal(tr.Toolsets, []string{"issues", "search"}) {
+		t.Fatalf("the README's triager is not what it says: %+v", tr)
+	}
 }
 
 // TestIdentityKinds: principals are keyed by kind. A GitHub login or an
