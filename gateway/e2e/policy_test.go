@@ -269,8 +269,11 @@ func TestAuthorization(t *testing.T) {
 		key  string
 		want []string
 	}{
-		{keyBot, []string{"fetch", "get_branches", "get_checks_for_sha", "get_commits", "get_pr_mergeability", "get_tree", "list_directory", "list_pull_requests", "read_file", "search", "validate_environment"}},
-		{keyWriter, []string{"commit_files", "get_branches", "get_checks_for_sha", "get_commits", "get_pr_mergeability", "get_tree", "read_file"}},
+		// ci-bot is read_only: every tool proto marks read_only.
+		{keyBot, gatewaytest.DeclaredTools(true)},
+		// writer's tools: read_file, commit_files and get_* (listed on
+		// purpose, so the glob's matching is what is checked).
+		{keyWriter, []string{"commit_files", "get_branches", "get_checks_for_sha", "get_ci_failures", "get_commits", "get_issue", "get_job_log", "get_pr_mergeability", "get_pull_request", "get_tree", "read_file"}},
 	} {
 		for _, pin := range []string{"", "2025-06-18"} {
 			t.Run("tools/list "+tc.key[:10]+" "+pin, func(t *testing.T) {
@@ -290,7 +293,7 @@ func TestAuthorization(t *testing.T) {
 		if n := githubCalls(ro) - before; n != 0 {
 			t.Fatalf("GitHub was called %d times", n)
 		}
-		if got := listTools(t, ro.URL+"/mcp", "", ""); len(got) != 11 || slices.Contains(got, "commit_files") {
+		if got := listTools(t, ro.URL+"/mcp", "", ""); !slices.Equal(got, gatewaytest.DeclaredTools(true)) {
 			t.Fatalf("read-only gateway lists %v", got)
 		}
 	})

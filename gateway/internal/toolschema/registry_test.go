@@ -58,6 +58,21 @@ func TestRegistryTools(t *testing.T) {
 		{"commit_files", ghopsv1.GitHubService_CommitFiles_FullMethodName, &ghopsv1.CommitFilesRequest{}, &ghopsv1.CommitFilesResponse{}, Annotations{false, true, false, true}},
 		{"apply_patch", ghopsv1.GitHubService_ApplyPatch_FullMethodName, &ghopsv1.ApplyPatchRequest{}, &ghopsv1.ApplyPatchResponse{}, Annotations{false, true, false, true}},
 		{"validate_environment", ghopsv1.GitHubService_ValidateEnvironment_FullMethodName, &ghopsv1.ValidateEnvironmentRequest{}, &ghopsv1.ValidateEnvironmentResponse{}, Annotations{true, false, true, true}},
+		{"create_branch", ghopsv1.GitHubService_CreateBranch_FullMethodName, &ghopsv1.CreateBranchRequest{}, &ghopsv1.CreateBranchResponse{}, Annotations{false, false, false, true}},
+		{"get_pull_request", ghopsv1.GitHubService_GetPullRequest_FullMethodName, &ghopsv1.GetPullRequestRequest{}, &ghopsv1.GetPullRequestResponse{}, Annotations{true, false, true, true}},
+		{"list_pull_request_files", ghopsv1.GitHubService_ListPullRequestFiles_FullMethodName, &ghopsv1.ListPullRequestFilesRequest{}, &ghopsv1.ListPullRequestFilesResponse{}, Annotations{true, false, true, true}},
+		{"compare_refs", ghopsv1.GitHubService_CompareRefs_FullMethodName, &ghopsv1.CompareRefsRequest{}, &ghopsv1.CompareRefsResponse{}, Annotations{true, false, true, true}},
+		{"list_issues", ghopsv1.GitHubService_ListIssues_FullMethodName, &ghopsv1.ListIssuesRequest{}, &ghopsv1.ListIssuesResponse{}, Annotations{true, false, true, true}},
+		{"get_issue", ghopsv1.GitHubService_GetIssue_FullMethodName, &ghopsv1.GetIssueRequest{}, &ghopsv1.GetIssueResponse{}, Annotations{true, false, true, true}},
+		{"list_issue_comments", ghopsv1.GitHubService_ListIssueComments_FullMethodName, &ghopsv1.ListIssueCommentsRequest{}, &ghopsv1.ListIssueCommentsResponse{}, Annotations{true, false, true, true}},
+		{"search_issues", ghopsv1.GitHubService_SearchIssues_FullMethodName, &ghopsv1.SearchIssuesRequest{}, &ghopsv1.SearchIssuesResponse{}, Annotations{true, false, true, true}},
+		{"create_issue", ghopsv1.GitHubService_CreateIssue_FullMethodName, &ghopsv1.CreateIssueRequest{}, &ghopsv1.CreateIssueResponse{}, Annotations{false, false, false, true}},
+		{"update_issue", ghopsv1.GitHubService_UpdateIssue_FullMethodName, &ghopsv1.UpdateIssueRequest{}, &ghopsv1.UpdateIssueResponse{}, Annotations{false, false, true, true}},
+		{"add_issue_comment", ghopsv1.GitHubService_AddIssueComment_FullMethodName, &ghopsv1.AddIssueCommentRequest{}, &ghopsv1.AddIssueCommentResponse{}, Annotations{false, false, false, true}},
+		{"search_code", ghopsv1.GitHubService_SearchCode_FullMethodName, &ghopsv1.SearchCodeRequest{}, &ghopsv1.SearchCodeResponse{}, Annotations{true, false, true, true}},
+		{"get_ci_failures", ghopsv1.GitHubService_GetCiFailures_FullMethodName, &ghopsv1.GetCiFailuresRequest{}, &ghopsv1.GetCiFailuresResponse{}, Annotations{true, false, true, true}},
+		{"get_job_log", ghopsv1.GitHubService_GetJobLog_FullMethodName, &ghopsv1.GetJobLogRequest{}, &ghopsv1.GetJobLogResponse{}, Annotations{true, false, true, true}},
+		{"rerun_failed_jobs", ghopsv1.GitHubService_RerunFailedJobs_FullMethodName, &ghopsv1.RerunFailedJobsRequest{}, &ghopsv1.RerunFailedJobsResponse{}, Annotations{false, false, false, true}},
 	}
 	tools := r.Tools()
 	if len(tools) != len(tests) {
