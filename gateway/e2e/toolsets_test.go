@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,10 +87,11 @@ func TestGatewayToolsets(t *testing.T) {
 		toolsets []string
 		readOnly bool
 		want     []string
+		offered  int // tools of the toolsets, writes included (under -read-only)
 	}{
 		{name: "issues", toolsets: []string{"issues"}, want: issuesTools},
 		{name: "issues and search", toolsets: []string{"issues", "search"}, want: sortedUnion(issuesTools, searchTools)},
-		{name: "issues read-only", toolsets: []string{"issues"}, readOnly: true, want: []string{"get_issue", "list_issue_comments", "list_issues"}},
+		{name: "issues read-only", toolsets: []string{"issues"}, readOnly: true, want: []string{"get_issue", "list_issue_comments", "list_issues"}, offered: 6},
 		{name: "meta", toolsets: []string{"meta"}, want: []string{"validate_environment"}},
 	}
 	for _, tc := range tests {
@@ -98,6 +101,17 @@ func TestGatewayToolsets(t *testing.T) {
 				if got := listTools(t, st.URL+"/mcp", "", pin); !slices.Equal(got, tc.want) {
 					t.Fatalf("tools/list (pin %q) = %v, want %v", pin, got, tc.want)
 				}
+			}
+			// The start-up line (written before the first request is
+			// served) says what is offered: the operator's check. -read-only
+			// is logged on its own.
+			offered := len(tc.want)
+			if tc.readOnly {
+				offered = tc.offered
+			}
+			want := `"tools":` + strconv.Itoa(offered) + `,"toolsets":"` + strings.Join(tc.toolsets, ",") + `"`
+			if !strings.Contains(st.Gateway.Logs(), want) {
+				t.Fatalf("the start-up log does not say %s:\n%s", want, st.Gateway.Logs())
 			}
 			before := githubCalls(st)
 			_, out := rpcCall(t, st.URL, "read_file", `{"repo":"octo-org/hello-world","path":"README.md"}`)
