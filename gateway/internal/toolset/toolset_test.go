@@ -98,3 +98,33 @@ func TestIncludes(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParse: whatever the operator or a policy author writes, Parse never
+// panics, and what it accepts is a list of known groups without repeats
+// that reads back the same.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "all", "repos", "repos,pulls", " issues , search ", "repos,,pulls", "all,repos", "wiki", "Repos", ",", "repos,repos", "\x00", "meta,actions,search,issues,pulls,repos"} {
+		f.Add(s)
+	}
+	known := toolset.Names()
+	f.Fuzz(func(t *testing.T, in string) {
+		got, err := toolset.Parse(in)
+		if err != nil {
+			if got != nil {
+				t.Fatalf("Parse(%q) = %v with error %v", in, got, err)
+			}
+			return
+		}
+		seen := map[string]bool{}
+		for _, g := range got {
+			if !slices.Contains(known, g) || seen[g] {
+				t.Fatalf("Parse(%q) = %v: unknown or repeated %q", in, got, g)
+			}
+			seen[g] = true
+		}
+		again, err := toolset.Parse(strings.Join(got, ","))
+		if err != nil || !slices.Equal(again, got) {
+			t.Fatalf("Parse(%q) = %v reads back as %v, %v", in, got, again, err)
+		}
+	})
+}
