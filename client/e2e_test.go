@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func newStackClient(t *testing.T, url string, opts ...client.Option) *client.Cli
 	return c
 }
 
-// TestE2EEveryTool calls each of the 16 tools through the typed API against
+// TestE2EEveryTool calls each tool proto declares through the typed API against
 // the real stack (gateway + service + fakehub with the demo data), over /rpc
 // and over /mcp, with the service split off and embedded.
 func TestE2EEveryTool(t *testing.T) {
@@ -59,6 +60,7 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 	c := newStackClient(t, st.URL, client.WithTransport(transport))
 	ctx := context.Background()
 	var headSHA string
+	var failedJob, failedRun int64
 	steps := []struct {
 		name string
 		run  func() (bool, error)
@@ -104,14 +106,81 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			r, err := c.GetChecksForSha(ctx, &ghopsv1.GetChecksForShaRequest{Repo: demoRepo, Sha: headSHA})
 			return err == nil && r.GetSummary().GetVerdict() == "success", err
 		}},
+		// The demo's pull request #3 (feature/greet-test) fails its "test"
+		// job; issues #4-#8 follow it in the shared number sequence, #4
+		// with one comment, #8 closed.
+		{"get_pull_request", func() (bool, error) {
+			r, err := c.GetPullRequest(ctx, &ghopsv1.GetPullRequestRequest{Repo: demoRepo, PrNumber: 3})
+			return err == nil && r.GetPullRequest().GetNumber() == 3, err
+		}},
+		{"list_pull_request_files", func() (bool, error) {
+			r, err := c.ListPullRequestFiles(ctx, &ghopsv1.ListPullRequestFilesRequest{Repo: demoRepo, PrNumber: 3})
+			return err == nil && len(r.GetFiles()) > 0, err
+		}},
+		{"compare_refs", func() (bool, error) {
+			r, err := c.CompareRefs(ctx, &ghopsv1.CompareRefsRequest{Repo: demoRepo, Base: "main", Head: "feature/greet-test"})
+			return err == nil && r.GetAheadBy() > 0 && len(r.GetCommits()) > 0, err
+		}},
+		{"get_ci_failures", func() (bool, error) {
+			r, err := c.GetCiFailures(ctx, &ghopsv1.GetCiFailuresRequest{Repo: demoRepo, PrNumber: proto.Int32(3)})
+			if err != nil || len(r.GetFailed()) != 1 {
+				return false, err
+			}
+			failedJob, failedRun = r.GetFailed()[0].GetJobId(), r.GetFailed()[0].GetRunId()
+			return r.GetFailed()[0].GetName() == "test" && failedJob != 0 && failedRun != 0, nil
+		}},
+		{"get_job_log", func() (bool, error) {
+			r, err := c.GetJobLog(ctx, &ghopsv1.GetJobLogRequest{Repo: demoRepo, JobId: failedJob, TailLines: proto.Int32(3)})
+			return err == nil && len(r.GetLines()) == 3 && r.GetTotalLines() > 3, err
+		}},
+		{"list_issues", func() (bool, error) {
+			r, err := c.ListIssues(ctx, &ghopsv1.ListIssuesRequest{Repo: demoRepo, State: proto.String("all")})
+			return err == nil && len(r.GetIssues()) == 5, err
+		}},
+		{"get_issue", func() (bool, error) {
+			r, err := c.GetIssue(ctx, &ghopsv1.GetIssueRequest{Repo: demoRepo, IssueNumber: 4})
+			return err == nil && r.GetIssue().GetTitle() == "Greeting ignores empty names", err
+		}},
+		{"list_issue_comments", func() (bool, error) {
+			r, err := c.ListIssueComments(ctx, &ghopsv1.ListIssueCommentsRequest{Repo: demoRepo, IssueNumber: 4})
+			return err == nil && len(r.GetComments()) == 1, err
+		}},
+		{"search_issues", func() (bool, error) {
+			r, err := c.SearchIssues(ctx, &ghopsv1.SearchIssuesRequest{Query: "repo:" + demoRepo + " is:issue greeting"})
+			return err == nil && len(r.GetItems()) > 0, err
+		}},
+		{"search_code", func() (bool, error) {
+			r, err := c.SearchCode(ctx, &ghopsv1.SearchCodeRequest{Query: "Hello repo:" + demoRepo})
+			return err == nil && len(r.GetItems()) > 0, err
+		}},
+		{"create_branch", func() (bool, error) {
+			r, err := c.CreateBranch(ctx, &ghopsv1.CreateBranchRequest{Repo: demoRepo, Branch: "feature/new", From: proto.String("main")})
+			return err == nil && r.GetBranch() == "feature/new" && len(r.GetSha()) == 40, err
+		}},
 		{"create_pull_request", func() (bool, error) {
 			r, err := c.CreatePullRequest(ctx, &ghopsv1.CreatePullRequestRequest{Repo: demoRepo, Title: "Casual on clean",
 				Head: "feature/conflict", Base: "feature/clean", Draft: proto.Bool(true)})
-			return err == nil && r.GetPullRequest().GetNumber() == 3 && r.GetPullRequest().GetDraft(), err
+			return err == nil && r.GetPullRequest().GetNumber() == 9 && r.GetPullRequest().GetDraft(), err
 		}},
 		{"update_pull_request", func() (bool, error) {
-			r, err := c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: demoRepo, PrNumber: 3, Title: proto.String("Renamed")})
+			r, err := c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: demoRepo, PrNumber: 9, Title: proto.String("Renamed")})
 			return err == nil && r.GetPullRequest().GetTitle() == "Renamed", err
+		}},
+		{"create_issue", func() (bool, error) {
+			r, err := c.CreateIssue(ctx, &ghopsv1.CreateIssueRequest{Repo: demoRepo, Title: "Greet in French", Labels: []string{"enhancement"}})
+			return err == nil && r.GetIssue().GetNumber() == 10 && r.GetIssue().GetState() == "open", err
+		}},
+		{"update_issue", func() (bool, error) {
+			r, err := c.UpdateIssue(ctx, &ghopsv1.UpdateIssueRequest{Repo: demoRepo, IssueNumber: 10, State: proto.String("closed"), StateReason: proto.String("not_planned")})
+			return err == nil && r.GetIssue().GetState() == "closed", err
+		}},
+		{"add_issue_comment", func() (bool, error) {
+			r, err := c.AddIssueComment(ctx, &ghopsv1.AddIssueCommentRequest{Repo: demoRepo, IssueNumber: 4, Body: "Fixed by the next release."})
+			return err == nil && r.GetId() != 0, err
+		}},
+		{"rerun_failed_jobs", func() (bool, error) {
+			r, err := c.RerunFailedJobs(ctx, &ghopsv1.RerunFailedJobsRequest{Repo: demoRepo, RunId: failedRun})
+			return err == nil && r.GetRunId() == failedRun && r.GetStatus() == "queued", err
 		}},
 		{"merge_pull_request", func() (bool, error) {
 			r, err := c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 1, Sha: proto.String(headSHA), MergeMethod: proto.String("squash")})
@@ -132,7 +201,9 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			return err == nil && r.GetFilesChanged() == 1 && r.GetCommitSha() != "", err
 		}},
 	}
+	var called []string
 	for _, s := range steps {
+		called = append(called, s.name)
 		ok, err := s.run()
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
@@ -140,6 +211,10 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		if !ok {
 			t.Fatalf("%s: unexpected result", s.name)
 		}
+	}
+	// Every tool is called: a tool added in proto needs a step here.
+	if slices.Sort(called); !slices.Equal(called, gatewaytest.DeclaredTools(false)) {
+		t.Errorf("steps call %v, proto declares %v", called, gatewaytest.DeclaredTools(false))
 	}
 }
 

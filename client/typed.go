@@ -9,7 +9,7 @@ import (
 )
 
 // Call calls tool with req encoded by the contract's wire rules (protojson
-// with JSON names, e.g. prNumber) and decodes the result into a new T
+// with JSON names, e.g. prNumber, and 64-bit integers as JSON numbers) and decodes the result into a new T
 // (protojson, proto names, unknown fields ignored so that a newer gateway
 // does not break an older client). A result that does not decode is a
 // *ProtocolError of kind ErrBadShape.
@@ -22,7 +22,7 @@ func Call[T any, PT interface {
 	var args []byte
 	if req != nil {
 		var err error
-		if args, err = (protojson.MarshalOptions{}).Marshal(req); err != nil {
+		if args, err = marshalArgs(req); err != nil {
 			return nil, err
 		}
 	}
