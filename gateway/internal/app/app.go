@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os/user"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -41,6 +42,7 @@ import (
 	"ghops.dev/gateway/internal/servicedial"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
+	"ghops.dev/gateway/internal/toolset"
 )
 
 // App is an assembled gateway.
@@ -207,6 +209,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.Caller = toolcall.New(reg, conn,
 		toolcall.WithTimeout(cfg.CallTimeout),
 		toolcall.WithReadOnly(cfg.ReadOnly),
+		toolcall.WithToolsets(cfg.Toolsets),
 		toolcall.WithQuota(q),
 		toolcall.WithMaxInFlight(cfg.MaxInFlight),
 		toolcall.WithAudit(logger),
@@ -224,6 +227,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		mcp.WithToolErrorMode(cfg.MCPToolErrors),
 		mcp.WithSessionSecret(cfg.SessionSecret),
 		mcp.WithReadOnly(cfg.ReadOnly),
+		mcp.WithToolsets(cfg.Toolsets),
 		mcp.WithServerVersion(cfg.Version),
 		mcp.WithLogger(logger),
 	)
@@ -268,8 +272,18 @@ func (a *App) Serve(ctx context.Context, lis net.Listener) error {
 		}
 		defer stop()
 	}
+	offered := 0
+	for _, t := range a.Registry.Tools() {
+		if _, ok := a.Caller.Lookup(t.Name); ok {
+			offered++
+		}
+	}
+	toolsets := toolset.All
+	if a.Config.Toolsets != nil {
+		toolsets = strings.Join(a.Config.Toolsets, ",")
+	}
 	a.Logger.Info("gateway listening", "addr", lis.Addr().String(), "service", a.Config.ServiceAddr,
-		"tools", len(a.Registry.Tools()), "http_status_mapping", a.Config.HTTPStatusMapping,
+		"tools", offered, "toolsets", toolsets, "http_status_mapping", a.Config.HTTPStatusMapping,
 		"mcp_tool_errors", a.Config.MCPToolErrors, "auth", a.Auth.Mode(), "read_only", a.Config.ReadOnly,
 		"service_auth", servicedial.Mode(servicedial.Config{SecretFile: a.Config.ServiceSecretFile, CA: a.Config.ServiceTLSCA, Cert: a.Config.ServiceTLSCert, Key: a.Config.ServiceTLSKey}))
 	err := a.Server.Serve(ctx, lis)

@@ -26,6 +26,7 @@
 //	-oauth-jwks-min-interval GHOPS_OAUTH_JWKS_MIN_INTERVAL 30s (least time between two JWKS fetches)
 //	-metrics-addr         GHOPS_METRICS_ADDR             "" (/metrics on the main listener, behind its authentication; else only on this address)
 //	-read-only            GHOPS_READ_ONLY                false (refuse every writing tool)
+//	-toolsets             GHOPS_TOOLSETS                 all (comma-separated groups: repos, pulls, issues, actions, search, meta)
 //	-insecure-no-auth     GHOPS_INSECURE_NO_AUTH         false (allow a non-loopback address without auth)
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
 //	-log-level            GHOPS_LOG_LEVEL                info
@@ -62,6 +63,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ghops.dev/gateway/internal/toolset"
 )
 
 // Tool-error modes of MCP (docs/errors.md has the rule).
@@ -138,6 +141,10 @@ type Config struct {
 	MetricsAddr string
 	// ReadOnly refuses every tool that is not read-only.
 	ReadOnly bool
+	// Toolsets are the groups of tools the gateway offers (package
+	// toolset); nil offers every group. A tool of another group does not
+	// exist for any caller; ReadOnly still removes the writing ones.
+	Toolsets []string
 	// InsecureNoAuth allows serving a non-loopback address without
 	// authentication.
 	InsecureNoAuth bool
@@ -278,6 +285,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		jwksMin  = fs.String("oauth-jwks-min-interval", env("GHOPS_OAUTH_JWKS_MIN_INTERVAL", c.JWKSMinInterval.String()), "least time between two fetches of the OIDC issuer's JWKS (GHOPS_OAUTH_JWKS_MIN_INTERVAL)")
 		metrics  = fs.String("metrics-addr", env("GHOPS_METRICS_ADDR", ""), "serve /metrics on this address only; on the main listener, behind its authentication, when empty (GHOPS_METRICS_ADDR)")
 		readOnly = fs.Bool("read-only", envBool("read-only", "GHOPS_READ_ONLY"), "refuse every tool that writes, whoever calls (GHOPS_READ_ONLY)")
+		toolsets = fs.String("toolsets", env("GHOPS_TOOLSETS", toolset.All), "comma-separated groups of tools offered: "+strings.Join(toolset.Names(), ", ")+", or all (GHOPS_TOOLSETS)")
 		insecure = fs.Bool("insecure-no-auth", envBool("insecure-no-auth", "GHOPS_INSECURE_NO_AUTH"), "serve a non-loopback address without authentication (GHOPS_INSECURE_NO_AUTH)")
 		publish  = fs.String("published-addr", env("GHOPS_PUBLISHED_ADDR", ""), "host:port the container runtime publishes -addr on (docker -p, compose ports); a loopback one silences the not-loopback warning (GHOPS_PUBLISHED_ADDR)")
 		secret   = fs.String("session-secret", env("GHOPS_SESSION_SECRET", ""), "key of MCP session ids, shared by replicas; random if unset (GHOPS_SESSION_SECRET)")
@@ -335,6 +343,9 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		bad("max-in-flight", errors.New("must be a positive integer"))
 	}
 	c.HTTPStatusMapping, c.ReadOnly, c.InsecureNoAuth = *mapping, *readOnly, *insecure
+	if c.Toolsets, err = toolset.Parse(*toolsets); err != nil {
+		bad("toolsets", err)
+	}
 	c.PublishedAddr = *publish
 	if _, _, err := net.SplitHostPort(c.PublishedAddr); c.PublishedAddr != "" && err != nil {
 		bad("published-addr", errors.New("must be host:port"))

@@ -3,6 +3,7 @@ package config
 import (
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,6 +87,37 @@ func TestLoad(t *testing.T) {
 				}
 			}},
 		{name: "service cert without key", args: []string{"-service-tls-cert", "/c.pem"}, wantErr: "go together"},
+		{name: "toolsets default to every group", check: func(t *testing.T, c Config) {
+			if c.Toolsets != nil {
+				t.Errorf("toolsets: %q", c.Toolsets)
+			}
+		}},
+		{name: "toolsets from env", env: map[string]string{"GHOPS_TOOLSETS": "issues, search"},
+			check: func(t *testing.T, c Config) {
+				if !slices.Equal(c.Toolsets, []string{"issues", "search"}) {
+					t.Errorf("toolsets: %q", c.Toolsets)
+				}
+			}},
+		{name: "toolsets flag beats env", args: []string{"-toolsets", "repos,pulls,actions"}, env: map[string]string{"GHOPS_TOOLSETS": "issues"},
+			check: func(t *testing.T, c Config) {
+				if !slices.Equal(c.Toolsets, []string{"repos", "pulls", "actions"}) {
+					t.Errorf("toolsets: %q", c.Toolsets)
+				}
+			}},
+		{name: "toolsets all from the flag over env", args: []string{"-toolsets", "all"}, env: map[string]string{"GHOPS_TOOLSETS": "meta"},
+			check: func(t *testing.T, c Config) {
+				if c.Toolsets != nil {
+					t.Errorf("toolsets: %q", c.Toolsets)
+				}
+			}},
+		{name: "toolsets with read-only", args: []string{"-toolsets", "issues", "-read-only"},
+			check: func(t *testing.T, c Config) {
+				if !slices.Equal(c.Toolsets, []string{"issues"}) || !c.ReadOnly {
+					t.Errorf("toolsets %q read-only %v", c.Toolsets, c.ReadOnly)
+				}
+			}},
+		{name: "unknown toolset in the flag", args: []string{"-toolsets", "repos,wiki"}, wantErr: `-toolsets: unknown toolset "wiki" (toolsets: repos, pulls, issues, actions, search, meta)`},
+		{name: "unknown toolset in env", env: map[string]string{"GHOPS_TOOLSETS": "Issues"}, wantErr: `-toolsets: unknown toolset "Issues"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -430,7 +430,7 @@ func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Ca
 // toolsCall runs one tools/call through the version's SDK session.
 func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Call, r resolved) edge.Answer {
 	name := r.p.name
-	if _, ok := t.s.reg.Lookup(name); !ok {
+	if !t.s.offered[name] {
 		if e := t.s.caller.Spend(ctx, name); e != nil {
 			e.RequestID = c.RequestID
 			return edge.Answer{Err: e, Tool: "unknown"}

@@ -59,6 +59,7 @@ import (
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
+	toolgroup "ghops.dev/gateway/internal/toolset"
 )
 
 // Tool-error modes (-mcp-tool-errors).
@@ -107,10 +108,12 @@ type Server struct {
 	pageSize int
 
 	readOnly   bool
-	serverInfo []byte        // {"name":...,"version":...}
-	tools      []policy.Tool // every tool, in registry order
-	names      []any         // tool names, for an unknown tool's violation
-	inflight   sync.Map      // cancellation key -> context.CancelFunc
+	toolsets   []string        // the gateway's groups (nil: every group)
+	serverInfo []byte          // {"name":...,"version":...}
+	tools      []policy.Tool   // every tool, in registry order
+	names      []any           // tool names, for an unknown tool's violation
+	offered    map[string]bool // the tools of the gateway's toolsets
+	inflight   sync.Map        // cancellation key -> context.CancelFunc
 
 	mu   sync.Mutex
 	full *toolset            // every tool
@@ -176,6 +179,11 @@ func WithServerVersion(v string) Option {
 // (toolcall.WithReadOnly) refuses them.
 func WithReadOnly(on bool) Option { return func(s *Server) { s.readOnly = on } }
 
+// WithToolsets lists only the tools of these groups (nil: every group;
+// package toolset), as the call path (toolcall.WithToolsets) knows no
+// other: a tool outside them is an unknown tool for every session.
+func WithToolsets(sets []string) Option { return func(s *Server) { s.toolsets = sets } }
+
 // WithPageSize sets how many tools one tools/list page holds (default: the
 // SDK's).
 func WithPageSize(n int) Option { return func(s *Server) { s.pageSize = n } }
@@ -185,7 +193,7 @@ func WithPageSize(n int) Option { return func(s *Server) { s.pageSize = n } }
 func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, error) {
 	s := &Server{
 		reg: reg, caller: caller, mode: ToolErrorsAuto, version: "dev", log: slog.Default(),
-		sess: sessions{maxAge: DefaultSessionMaxAge, now: time.Now},
+		sess: sessions{maxAge: DefaultSessionMaxAge, now: time.Now}, offered: map[string]bool{},
 	}
 	for _, o := range opts {
 		o(s)
@@ -196,8 +204,13 @@ func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, 
 	s.serverInfo, _ = json.Marshal(sdk.Implementation{Name: ServerName, Version: s.version})
 	var all []string
 	for _, t := range reg.Tools() {
+		set := toolgroup.Of(t.Method)
+		if !toolgroup.Includes(s.toolsets, set) {
+			continue
+		}
 		s.names = append(s.names, t.Name)
-		s.tools = append(s.tools, policy.Tool{Name: t.Name, ReadOnly: t.Annotations.ReadOnlyHint})
+		s.offered[t.Name] = true
+		s.tools = append(s.tools, policy.Tool{Name: t.Name, ReadOnly: t.Annotations.ReadOnlyHint, Toolset: set})
 		all = append(all, t.Name)
 	}
 	full, err := s.newToolset(all)

@@ -46,7 +46,7 @@ func (t *Transport) Serve(ctx context.Context, _ *edge.Exchange, c *edge.Call) e
 	}
 	req := c.Request
 	tool := req.Method
-	if _, ok := t.caller.Registry().Lookup(tool); !ok {
+	if _, ok := t.caller.Lookup(tool); !ok {
 		tool = "unknown"
 	}
 	res, e := t.caller.Call(ctx, req.Method, normalize.Arguments(req.Method, req.Params), toolcall.CallInfo{RequestID: c.RequestID})

@@ -9,6 +9,7 @@
 //	    key_sha256: 9f86d0...   # hex SHA-256 of an API key (keys are never stored in clear)
 //	    read_only: true         # only read-only tools
 //	    tools: ["get_*", "read_file"]   # tool names or globs (default: all)
+//	    toolsets: [repos, pulls]  # groups of tools (default: all; see below)
 //	    repos: ["octo-org/*"]   # owner/name globs (default: all)
 //	    rate_per_minute: 120    # token bucket, burst of one minute (default: unlimited)
 //	    concurrency: 4          # calls in flight at once (default: unlimited)
@@ -28,6 +29,15 @@
 // or quota: under the default rules it is named "github:<login>" or
 // "oidc:<value>", a name no API-key principal can have. The local user of
 // stdio (the operator) maps to the principal of its bare name, as before.
+//
+// Toolsets are the groups proto puts every tool in (repos, pulls, issues,
+// actions, search, meta; package toolset). A principal with toolsets sees
+// and may call only the tools of those groups, and of those only the ones
+// its tools globs (if any) allow: both rules apply. Like a tool outside its
+// tools globs, a tool outside its toolsets is missing from its tools/list
+// and refused on call with -32001, rule "toolsets", which tells the caller
+// the policy, not the gateway, withholds it. The gateway's own -toolsets
+// removes tools for everyone instead: unknown tools (docs/errors.md).
 //
 // Repository globs are matched case-insensitively against the canonical
 // (lower-cased) owner/name, as GitHub resolves owner and name.
@@ -51,6 +61,7 @@ import (
 	"slices"
 	"strings"
 
+	"ghops.dev/gateway/internal/toolset"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -60,6 +71,8 @@ type Rules struct {
 	ReadOnly bool `yaml:"read_only"`
 	// Tools are tool names or path.Match globs (empty: every tool).
 	Tools []string `yaml:"tools"`
+	// Toolsets are groups of tools (package toolset; empty: every group).
+	Toolsets []string `yaml:"toolsets"`
 	// Repos are owner/name path.Match globs (empty: every repository).
 	Repos []string `yaml:"repos"`
 	// RatePerMinute bounds the calls a minute (0: unlimited).
@@ -215,6 +228,9 @@ func checkRules(where string, r *Rules, tools []string) []error {
 			errs = append(errs, fmt.Errorf("%s: tools entry %q matches no tool (tools: %s)", where, g, strings.Join(tools, ", ")))
 		}
 	}
+	if err := toolset.Check(r.Toolsets); err != nil {
+		errs = append(errs, fmt.Errorf("%s: toolsets: %w", where, err))
+	}
 	for _, g := range r.Repos {
 		if _, err := path.Match(g, ""); err != nil || strings.Count(g, "/") != 1 {
 			errs = append(errs, fmt.Errorf("%s: repos glob %q must look like owner/name (globs allowed)", where, g))
@@ -294,7 +310,7 @@ func (p *Policy) ForIdentity(kind Kind, identity string) *Principal {
 // Denial says which rule refused a call.
 type Denial struct {
 	// Rule is the rule: "read_only" (the gateway's -read-only or the
-	// principal's), "tools" or "repos".
+	// principal's), "tools", "toolsets" or "repos".
 	Rule string
 	// Detail says what the rule allows, for the caller.
 	Detail string
@@ -306,6 +322,8 @@ type Tool struct {
 	Name string
 	// ReadOnly is its read-only annotation.
 	ReadOnly bool
+	// Toolset is its group (toolset.Of).
+	Toolset string
 }
 
 // Check decides a call of tool on repos (every repository the call names;
@@ -320,6 +338,9 @@ func Check(pr *Principal, tool Tool, repos []string, readOnly bool) *Denial {
 	}
 	if len(pr.Tools) > 0 && !slices.ContainsFunc(pr.Tools, func(g string) bool { return match(g, tool.Name) }) {
 		return &Denial{Rule: "tools", Detail: "allowed tools: " + strings.Join(pr.Tools, ", ")}
+	}
+	if len(pr.Toolsets) > 0 && !slices.Contains(pr.Toolsets, tool.Toolset) {
+		return &Denial{Rule: "toolsets", Detail: "allowed toolsets: " + strings.Join(pr.Toolsets, ", ")}
 	}
 	if pr.ReadOnly && !tool.ReadOnly {
 		return &Denial{Rule: "read_only", Detail: "principal " + pr.Name + " is read-only: " + tool.Name + " writes"}

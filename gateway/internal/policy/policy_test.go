@@ -40,6 +40,9 @@ func TestParseRefuses(t *testing.T) {
 		{"bad github login", "principals:\n  - name: github:octo_cat\n", "github:<login>"},
 		{"oidc claim with a space", "principals:\n  - name: \"oidc:a b\"\n", "oidc:<claim value>"},
 		{"unknown kind", "principals:\n  - name: gitlab:octocat\n", "must be 1-100"},
+		{"unknown toolset", "principals:\n  - name: a\n    toolsets: [repos, issue]\n", `principal "a": toolsets: unknown toolset "issue" (toolsets: repos, pulls, issues, actions, search, meta)`},
+		{"toolsets not a list", "principals:\n  - name: a\n    toolsets: repos\n", "not a valid policy document"},
+		{"unknown toolset in the default", "default:\n  toolsets: [all]\n", `default: toolsets: unknown toolset "all"`},
 		{"same login in two cases", "principals:\n  - name: github:octocat\n  - name: github:OctoCat\n", "named twice"},
 	}
 	for _, tc := range tests {
@@ -118,7 +121,7 @@ default:
 			}
 		})
 	}
-	all := []Tool{{"search", true}, read, {"get_branches", true}, write, merge}
+	all := []Tool{{Name: "search", ReadOnly: true}, read, {Name: "get_branches", ReadOnly: true}, write, merge}
 	if got := Allowed(p.ForIdentity(KindGitHub, "writer"), all, false); !slices.Equal(got, []string{"read_file", "commit_files"}) {
 		t.Errorf("writer sees %v", got)
 	}
@@ -164,6 +167,9 @@ func TestREADMEExample(t *testing.T) {
 	}
 	if p.ByKey("foo") == nil || p.ByKey("foo").Name != "ci-bot" || p.ByKey("bar") == nil || !p.ByKey("foo").ReadOnly {
 		t.Fatal("the README's principals are not what it says")
+	}
+	if tr := p.ByKey("baz"); tr == nil || tr.Name != "triager" || !slices.Equal(tr.Toolsets, []string{"issues", "search"}) {
+		t.Fatalf("the README's triager is not what it says: %+v", tr)
 	}
 }
 
@@ -226,6 +232,85 @@ default:
 			}
 			if bot := p.ByKey("bot-key"); tc.kind != KindLocal && pr == bot {
 				t.Fatal("an identity took the API-key principal")
+			}
+		})
+	}
+}
+
+// TestToolsets: a principal's toolsets narrow what it may call and see to
+// the tools of those groups; with tools globs as well, both rules apply.
+func TestToolsets(t *testing.T) {
+	doc := `principals:
+  - name: triager
+    toolsets: [issues, search]
+  - name: narrow
+    toolsets: [issues]
+    tools: ["add_issue_comment", "read_file"]
+  - name: reader
+    toolsets: [issues]
+    read_only: true
+default:
+  toolsets: [repos]
+`
+	p, err := Parse([]byte(doc), []string{"read_file", "commit_files", "search_issues", "list_issues", "add_issue_comment", "update_issue"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	readFile := Tool{Name: "read_file", ReadOnly: true, Toolset: "repos"}
+	commit := Tool{Name: "commit_files", Toolset: "repos"}
+	searchIssues := Tool{Name: "search_issues", ReadOnly: true, Toolset: "search"}
+	listIssues := Tool{Name: "list_issues", ReadOnly: true, Toolset: "issues"}
+	comment := Tool{Name: "add_issue_comment", Toolset: "issues"}
+	update := Tool{Name: "update_issue", Toolset: "issues"}
+	tests := []struct {
+		name       string
+		pr         *Principal
+		tool       Tool
+		readOnly   bool
+		want       string // rule, "" for allowed
+		wantDetail string
+	}{
+		{"in its toolsets", p.ForIdentity(KindLocal, "triager"), searchIssues, false, "", ""},
+		{"write in its toolsets", p.ForIdentity(KindLocal, "triager"), update, false, "", ""},
+		{"outside its toolsets", p.ForIdentity(KindLocal, "triager"), readFile, false, "toolsets", "allowed toolsets: issues, search"},
+		{"tools glob outside its toolsets", p.ForIdentity(KindLocal, "narrow"), readFile, false, "toolsets", "allowed toolsets: issues"},
+		{"toolset but not its tools", p.ForIdentity(KindLocal, "narrow"), update, false, "tools", "allowed tools: add_issue_comment, read_file"},
+		{"both allow", p.ForIdentity(KindLocal, "narrow"), comment, false, "", ""},
+		{"read-only principal in its toolset", p.ForIdentity(KindLocal, "reader"), comment, false, "read_only", "principal reader is read-only: add_issue_comment writes"},
+		{"gateway read-only removes writes of its toolsets", p.ForIdentity(KindLocal, "triager"), comment, true, "read_only", "the gateway is read-only: add_issue_comment writes"},
+		{"default toolsets", p.ForIdentity(KindGitHub, "stranger"), commit, false, "", ""},
+		{"default outside its toolsets", p.ForIdentity(KindGitHub, "stranger"), listIssues, false, "toolsets", "allowed toolsets: repos"},
+		{"no principal: every toolset", nil, listIssues, false, "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Check(tc.pr, tc.tool, nil, tc.readOnly)
+			got, detail := "", ""
+			if d != nil {
+				got, detail = d.Rule, d.Detail
+			}
+			if got != tc.want || detail != tc.wantDetail {
+				t.Fatalf("denial %q %q, want %q %q", got, detail, tc.want, tc.wantDetail)
+			}
+		})
+	}
+	all := []Tool{readFile, commit, searchIssues, listIssues, comment, update}
+	lists := []struct {
+		name     string
+		pr       *Principal
+		readOnly bool
+		want     []string
+	}{
+		{"triager", p.ForIdentity(KindLocal, "triager"), false, []string{"search_issues", "list_issues", "add_issue_comment", "update_issue"}},
+		{"triager on a read-only gateway", p.ForIdentity(KindLocal, "triager"), true, []string{"search_issues", "list_issues"}},
+		{"narrow", p.ForIdentity(KindLocal, "narrow"), false, []string{"add_issue_comment"}},
+		{"reader", p.ForIdentity(KindLocal, "reader"), false, []string{"list_issues"}},
+		{"default", p.ForIdentity(KindGitHub, "stranger"), false, []string{"read_file", "commit_files"}},
+	}
+	for _, tc := range lists {
+		t.Run("list/"+tc.name, func(t *testing.T) {
+			if got := Allowed(tc.pr, all, tc.readOnly); !slices.Equal(got, tc.want) {
+				t.Fatalf("Allowed = %v, want %v", got, tc.want)
 			}
 		})
 	}

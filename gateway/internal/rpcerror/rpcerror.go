@@ -223,7 +223,7 @@ type Patch struct {
 type Policy struct {
 	// Principal is the caller's principal ("" when none is configured).
 	Principal string `json:"principal,omitempty"`
-	// Rule is the rule: read_only, tools, repos, rate_per_minute,
+	// Rule is the rule: read_only, tools, toolsets, repos, rate_per_minute,
 	// concurrency or max_in_flight.
 	Rule string `json:"rule"`
 	// Detail says what the rule allows.

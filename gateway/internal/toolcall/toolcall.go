@@ -45,6 +45,7 @@ import (
 	"ghops.dev/gateway/internal/requestid"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolschema"
+	"ghops.dev/gateway/internal/toolset"
 )
 
 // DefaultTimeout is the deadline of a service call when none is configured.
@@ -81,6 +82,7 @@ type Caller struct {
 	conn     grpc.ClientConnInterface
 	timeout  time.Duration
 	readOnly bool
+	toolsets []string // nil: every group
 	info     GatewayInfo
 	quota    quota.Quota
 	inflight chan struct{} // nil: no global cap
@@ -101,6 +103,11 @@ func WithTimeout(d time.Duration) Option {
 
 // WithReadOnly refuses every tool that is not read-only, whoever calls.
 func WithReadOnly(on bool) Option { return func(c *Caller) { c.readOnly = on } }
+
+// WithToolsets offers only the tools of these groups (nil: every group;
+// package toolset): any other tool is unknown, -32601, whoever calls, as
+// if the gateway did not have it (the operator's -toolsets).
+func WithToolsets(sets []string) Option { return func(c *Caller) { c.toolsets = sets } }
 
 // WithQuota sets where principals' rates and concurrency are counted
 // (default: in process).
@@ -149,6 +156,16 @@ func New(reg *toolschema.Registry, conn grpc.ClientConnInterface, opts ...Option
 // Registry returns the tools the Caller serves.
 func (c *Caller) Registry() *toolschema.Registry { return c.reg }
 
+// Lookup returns the tool named name if the gateway offers it: in the
+// registry and in the gateway's toolsets.
+func (c *Caller) Lookup(name string) (*toolschema.Tool, bool) {
+	t, ok := c.reg.Lookup(name)
+	if !ok || !toolset.Includes(c.toolsets, toolset.Of(t.Method)) {
+		return nil, false
+	}
+	return t, true
+}
+
 // ReadOnly reports whether the gateway refuses every writing tool.
 func (c *Caller) ReadOnly() bool { return c.readOnly }
 
@@ -171,7 +188,7 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 		e.RequestID = info.RequestID
 		return nil, e
 	}
-	tool, ok := c.reg.Lookup(name)
+	tool, ok := c.Lookup(name)
 	if !ok {
 		e := rpcerror.New(rpcerror.MethodNotFound, name)
 		e.RequestID = info.RequestID
@@ -254,7 +271,7 @@ func (c *Caller) admit(_ context.Context, caller *policy.Caller, tool *toolschem
 		// walk over the request is skipped on every other call.
 		repos, ok = policy.Repos(req)
 	}
-	d := policy.Check(pr, policy.Tool{Name: tool.Name, ReadOnly: tool.Annotations.ReadOnlyHint}, repos, c.readOnly)
+	d := policy.Check(pr, policy.Tool{Name: tool.Name, ReadOnly: tool.Annotations.ReadOnlyHint, Toolset: toolset.Of(tool.Method)}, repos, c.readOnly)
 	if d == nil && !ok {
 		d = &policy.Denial{Rule: "repos", Detail: "the request nests too deep to be checked"}
 	}

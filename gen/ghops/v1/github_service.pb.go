@@ -7203,74 +7203,74 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\xbaH\a\xc8\x01\x01\"\x02(\x01R\x06run_id\"H\n" +
 	"\x17RerunFailedJobsResponse\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\x03R\x05runId\x12\x16\n" +
-	"\x06status\x18\x02 \x01(\tR\x06status2\x95.\n" +
-	"\rGitHubService\x12\xc7\x01\n" +
-	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x89\x01\x92\x82\x19\x81\x01\n" +
-	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01\x90\x02\x01\x12\x97\x01\n" +
-	"\x05Fetch\x12\x16.ghops.v1.FetchRequest\x1a\x17.ghops.v1.FetchResponse\"]\x92\x82\x19V\n" +
-	"\x05fetch\x12\x19Fetch repository overview\x1a,A repository's overview and README (capped). \x010\x018\x01\x90\x02\x01\x12\xaf\x01\n" +
-	"\rListDirectory\x12\x1e.ghops.v1.ListDirectoryRequest\x1a\x1f.ghops.v1.ListDirectoryResponse\"]\x92\x82\x19V\n" +
-	"\x0elist_directory\x12\x0eList directory\x1a.List one directory's files and subdirectories. \x010\x018\x01\x90\x02\x01\x12\xb0\x01\n" +
-	"\bReadFile\x12\x19.ghops.v1.ReadFileRequest\x1a\x1a.ghops.v1.ReadFileResponse\"m\x92\x82\x19f\n" +
-	"\tread_file\x12\tRead file\x1aHRead one file: text as UTF-8, binary as base64; large content is capped. \x010\x018\x01\x90\x02\x01\x12\x8c\x01\n" +
-	"\aGetTree\x12\x18.ghops.v1.GetTreeRequest\x1a\x19.ghops.v1.GetTreeResponse\"L\x92\x82\x19E\n" +
-	"\bget_tree\x12\rGet file tree\x1a$Every path of a repository (capped). \x010\x018\x01\x90\x02\x01\x12\x8e\x01\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status2\xd5.\n" +
+	"\rGitHubService\x12\xc9\x01\n" +
+	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
+	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
+	"\x05Fetch\x12\x16.ghops.v1.FetchRequest\x1a\x17.ghops.v1.FetchResponse\"_\x92\x82\x19X\n" +
+	"\x05fetch\x12\x19Fetch repository overview\x1a,A repository's overview and README (capped). \x010\x018\x01H\x01\x90\x02\x01\x12\xb1\x01\n" +
+	"\rListDirectory\x12\x1e.ghops.v1.ListDirectoryRequest\x1a\x1f.ghops.v1.ListDirectoryResponse\"_\x92\x82\x19X\n" +
+	"\x0elist_directory\x12\x0eList directory\x1a.List one directory's files and subdirectories. \x010\x018\x01H\x01\x90\x02\x01\x12\xb2\x01\n" +
+	"\bReadFile\x12\x19.ghops.v1.ReadFileRequest\x1a\x1a.ghops.v1.ReadFileResponse\"o\x92\x82\x19h\n" +
+	"\tread_file\x12\tRead file\x1aHRead one file: text as UTF-8, binary as base64; large content is capped. \x010\x018\x01H\x01\x90\x02\x01\x12\x8e\x01\n" +
+	"\aGetTree\x12\x18.ghops.v1.GetTreeRequest\x1a\x19.ghops.v1.GetTreeResponse\"N\x92\x82\x19G\n" +
+	"\bget_tree\x12\rGet file tree\x1a$Every path of a repository (capped). \x010\x018\x01H\x01\x90\x02\x01\x12\x90\x01\n" +
 	"\n" +
-	"GetCommits\x12\x1b.ghops.v1.GetCommitsRequest\x1a\x1c.ghops.v1.GetCommitsResponse\"E\x92\x82\x19>\n" +
-	"\vget_commits\x12\fList commits\x1a\x1bList commits, newest first. \x010\x018\x01\x90\x02\x01\x12\xa3\x01\n" +
-	"\vGetBranches\x12\x1c.ghops.v1.GetBranchesRequest\x1a\x1d.ghops.v1.GetBranchesResponse\"W\x92\x82\x19P\n" +
-	"\fget_branches\x12\rList branches\x1a+List branches with head sha and protection. \x010\x018\x01\x90\x02\x01\x12\xae\x01\n" +
-	"\x10ListPullRequests\x12!.ghops.v1.ListPullRequestsRequest\x1a\".ghops.v1.ListPullRequestsResponse\"S\x92\x82\x19L\n" +
-	"\x12list_pull_requests\x12\x12List pull requests\x1a\x1cList pull requests by state. \x010\x018\x01\x90\x02\x01\x12\xf8\x01\n" +
-	"\x11GetPrMergeability\x12\".ghops.v1.GetPrMergeabilityRequest\x1a#.ghops.v1.GetPrMergeabilityResponse\"\x99\x01\x92\x82\x19\x91\x01\n" +
-	"\x13get_pr_mergeability\x12\x1dGet pull request mergeability\x1aUWhether a pull request can be merged now; its head_sha is merge_pull_request's `sha`. \x010\x018\x01\x90\x02\x01\x12\xd7\x01\n" +
-	"\x0fGetChecksForSha\x12 .ghops.v1.GetChecksForShaRequest\x1a!.ghops.v1.GetChecksForShaResponse\"\x7f\x92\x82\x19x\n" +
-	"\x12get_checks_for_sha\x12\x17Get checks for a commit\x1aCA commit's check runs and statuses as one verdict, with each check. \x010\x018\x01\x90\x02\x01\x12\xbc\x01\n" +
-	"\x11CreatePullRequest\x12\".ghops.v1.CreatePullRequestRequest\x1a#.ghops.v1.CreatePullRequestResponse\"^\x92\x82\x19Z\n" +
-	"\x13create_pull_request\x12\x13Create pull request\x1a,Open a pull request from `head` into `base`.8\x01\x12\xc9\x01\n" +
-	"\x11UpdatePullRequest\x12\".ghops.v1.UpdatePullRequestRequest\x1a#.ghops.v1.UpdatePullRequestResponse\"k\x92\x82\x19d\n" +
-	"\x13update_pull_request\x12\x13Update pull request\x1a4Change a pull request; only the given fields change.0\x018\x01\x90\x02\x02\x12\xa2\x01\n" +
-	"\x10MergePullRequest\x12!.ghops.v1.MergePullRequestRequest\x1a\".ghops.v1.MergePullRequestResponse\"G\x92\x82\x19C\n" +
-	"\x12merge_pull_request\x12\x12Merge pull request\x1a\x15Merge a pull request.(\x018\x01\x12\xe4\x01\n" +
-	"\vCommitFiles\x12\x1c.ghops.v1.CommitFilesRequest\x1a\x1d.ghops.v1.CommitFilesResponse\"\x97\x01\x92\x82\x19\x92\x01\n" +
-	"\fcommit_files\x12\fCommit files\x1apCreate or overwrite files on a branch as one commit; if the branch moves meanwhile, nothing is written (-32006).(\x018\x01\x12\xee\x01\n" +
+	"GetCommits\x12\x1b.ghops.v1.GetCommitsRequest\x1a\x1c.ghops.v1.GetCommitsResponse\"G\x92\x82\x19@\n" +
+	"\vget_commits\x12\fList commits\x1a\x1bList commits, newest first. \x010\x018\x01H\x01\x90\x02\x01\x12\xa5\x01\n" +
+	"\vGetBranches\x12\x1c.ghops.v1.GetBranchesRequest\x1a\x1d.ghops.v1.GetBranchesResponse\"Y\x92\x82\x19R\n" +
+	"\fget_branches\x12\rList branches\x1a+List branches with head sha and protection. \x010\x018\x01H\x01\x90\x02\x01\x12\xb0\x01\n" +
+	"\x10ListPullRequests\x12!.ghops.v1.ListPullRequestsRequest\x1a\".ghops.v1.ListPullRequestsResponse\"U\x92\x82\x19N\n" +
+	"\x12list_pull_requests\x12\x12List pull requests\x1a\x1cList pull requests by state. \x010\x018\x01H\x02\x90\x02\x01\x12\xfa\x01\n" +
+	"\x11GetPrMergeability\x12\".ghops.v1.GetPrMergeabilityRequest\x1a#.ghops.v1.GetPrMergeabilityResponse\"\x9b\x01\x92\x82\x19\x93\x01\n" +
+	"\x13get_pr_mergeability\x12\x1dGet pull request mergeability\x1aUWhether a pull request can be merged now; its head_sha is merge_pull_request's `sha`. \x010\x018\x01H\x02\x90\x02\x01\x12\xda\x01\n" +
+	"\x0fGetChecksForSha\x12 .ghops.v1.GetChecksForShaRequest\x1a!.ghops.v1.GetChecksForShaResponse\"\x81\x01\x92\x82\x19z\n" +
+	"\x12get_checks_for_sha\x12\x17Get checks for a commit\x1aCA commit's check runs and statuses as one verdict, with each check. \x010\x018\x01H\x04\x90\x02\x01\x12\xbe\x01\n" +
+	"\x11CreatePullRequest\x12\".ghops.v1.CreatePullRequestRequest\x1a#.ghops.v1.CreatePullRequestResponse\"`\x92\x82\x19\\\n" +
+	"\x13create_pull_request\x12\x13Create pull request\x1a,Open a pull request from `head` into `base`.8\x01H\x02\x12\xcb\x01\n" +
+	"\x11UpdatePullRequest\x12\".ghops.v1.UpdatePullRequestRequest\x1a#.ghops.v1.UpdatePullRequestResponse\"m\x92\x82\x19f\n" +
+	"\x13update_pull_request\x12\x13Update pull request\x1a4Change a pull request; only the given fields change.0\x018\x01H\x02\x90\x02\x02\x12\xa4\x01\n" +
+	"\x10MergePullRequest\x12!.ghops.v1.MergePullRequestRequest\x1a\".ghops.v1.MergePullRequestResponse\"I\x92\x82\x19E\n" +
+	"\x12merge_pull_request\x12\x12Merge pull request\x1a\x15Merge a pull request.(\x018\x01H\x02\x12\xe6\x01\n" +
+	"\vCommitFiles\x12\x1c.ghops.v1.CommitFilesRequest\x1a\x1d.ghops.v1.CommitFilesResponse\"\x99\x01\x92\x82\x19\x94\x01\n" +
+	"\fcommit_files\x12\fCommit files\x1apCreate or overwrite files on a branch as one commit; if the branch moves meanwhile, nothing is written (-32006).(\x018\x01H\x01\x12\xf0\x01\n" +
 	"\n" +
-	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\xa4\x01\x92\x82\x19\x9f\x01\n" +
-	"\vapply_patch\x12\vApply patch\x1a\x7fApply a unified diff to a branch as one commit; if a hunk does not apply exactly, nothing is written and data.patch says where.(\x018\x01\x12\xf6\x01\n" +
-	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\x91\x01\x92\x82\x19\x8c\x01\n" +
-	"\x14validate_environment\x12\x14Validate environment\x1aVDiagnose the deployment: GitHub, the token and its rights, rate limits, configuration. \x010\x018\x01@\x01\x12\xa5\x01\n" +
-	"\fCreateBranch\x12\x1d.ghops.v1.CreateBranchRequest\x1a\x1e.ghops.v1.CreateBranchResponse\"V\x92\x82\x19R\n" +
-	"\rcreate_branch\x12\rCreate branch\x1a0Create a branch; fails with -32003 if it exists.8\x01\x12\x9d\x01\n" +
-	"\x0eGetPullRequest\x12\x1f.ghops.v1.GetPullRequestRequest\x1a .ghops.v1.GetPullRequestResponse\"H\x92\x82\x19A\n" +
-	"\x10get_pull_request\x12\x10Get pull request\x1a\x15Get one pull request. \x010\x018\x01\x90\x02\x01\x12\xe9\x01\n" +
-	"\x14ListPullRequestFiles\x12%.ghops.v1.ListPullRequestFilesRequest\x1a&.ghops.v1.ListPullRequestFilesResponse\"\x81\x01\x92\x82\x19z\n" +
-	"\x17list_pull_request_files\x12\x17List pull request files\x1a@List a pull request's changed files with their (capped) patches. \x010\x018\x01\x90\x02\x01\x12\xda\x01\n" +
-	"\vCompareRefs\x12\x1c.ghops.v1.CompareRefsRequest\x1a\x1d.ghops.v1.CompareRefsResponse\"\x8d\x01\x92\x82\x19\x85\x01\n" +
-	"\fcompare_refs\x12\fCompare refs\x1aaCompare `head` with `base`: ahead/behind, merge base, commits and changed files (capped patches). \x010\x018\x01\x90\x02\x01\x12\x94\x01\n" +
+	"ApplyPatch\x12\x1b.ghops.v1.ApplyPatchRequest\x1a\x1c.ghops.v1.ApplyPatchResponse\"\xa6\x01\x92\x82\x19\xa1\x01\n" +
+	"\vapply_patch\x12\vApply patch\x1a\x7fApply a unified diff to a branch as one commit; if a hunk does not apply exactly, nothing is written and data.patch says where.(\x018\x01H\x01\x12\xf8\x01\n" +
+	"\x13ValidateEnvironment\x12$.ghops.v1.ValidateEnvironmentRequest\x1a%.ghops.v1.ValidateEnvironmentResponse\"\x93\x01\x92\x82\x19\x8e\x01\n" +
+	"\x14validate_environment\x12\x14Validate environment\x1aVDiagnose the deployment: GitHub, the token and its rights, rate limits, configuration. \x010\x018\x01@\x01H\x06\x12\xa7\x01\n" +
+	"\fCreateBranch\x12\x1d.ghops.v1.CreateBranchRequest\x1a\x1e.ghops.v1.CreateBranchResponse\"X\x92\x82\x19T\n" +
+	"\rcreate_branch\x12\rCreate branch\x1a0Create a branch; fails with -32003 if it exists.8\x01H\x01\x12\x9f\x01\n" +
+	"\x0eGetPullRequest\x12\x1f.ghops.v1.GetPullRequestRequest\x1a .ghops.v1.GetPullRequestResponse\"J\x92\x82\x19C\n" +
+	"\x10get_pull_request\x12\x10Get pull request\x1a\x15Get one pull request. \x010\x018\x01H\x02\x90\x02\x01\x12\xeb\x01\n" +
+	"\x14ListPullRequestFiles\x12%.ghops.v1.ListPullRequestFilesRequest\x1a&.ghops.v1.ListPullRequestFilesResponse\"\x83\x01\x92\x82\x19|\n" +
+	"\x17list_pull_request_files\x12\x17List pull request files\x1a@List a pull request's changed files with their (capped) patches. \x010\x018\x01H\x02\x90\x02\x01\x12\xdc\x01\n" +
+	"\vCompareRefs\x12\x1c.ghops.v1.CompareRefsRequest\x1a\x1d.ghops.v1.CompareRefsResponse\"\x8f\x01\x92\x82\x19\x87\x01\n" +
+	"\fcompare_refs\x12\fCompare refs\x1aaCompare `head` with `base`: ahead/behind, merge base, commits and changed files (capped patches). \x010\x018\x01H\x01\x90\x02\x01\x12\x96\x01\n" +
 	"\n" +
-	"ListIssues\x12\x1b.ghops.v1.ListIssuesRequest\x1a\x1c.ghops.v1.ListIssuesResponse\"K\x92\x82\x19D\n" +
-	"\vlist_issues\x12\vList issues\x1a\"List issues (never pull requests). \x010\x018\x01\x90\x02\x01\x12v\n" +
-	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"3\x92\x82\x19,\n" +
-	"\tget_issue\x12\tGet issue\x1a\x0eGet one issue. \x010\x018\x01\x90\x02\x01\x12\xd0\x01\n" +
-	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"r\x92\x82\x19k\n" +
-	"\x13list_issue_comments\x12\x13List issue comments\x1a9List an issue's or pull request's comments, oldest first. \x010\x018\x01\x90\x02\x01\x12\xde\x01\n" +
-	"\fSearchIssues\x12\x1d.ghops.v1.SearchIssuesRequest\x1a\x1e.ghops.v1.SearchIssuesResponse\"\x8e\x01\x92\x82\x19\x86\x01\n" +
-	"\rsearch_issues\x12\rSearch issues\x1a`Search issues and pull requests (GitHub search syntax: repo:, is:issue, is:open, label:, words). \x010\x018\x01\x90\x02\x01\x12~\n" +
-	"\vCreateIssue\x12\x1c.ghops.v1.CreateIssueRequest\x1a\x1d.ghops.v1.CreateIssueResponse\"2\x92\x82\x19.\n" +
-	"\fcreate_issue\x12\fCreate issue\x1a\x0eOpen an issue.8\x01\x12\xa3\x01\n" +
-	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"W\x92\x82\x19P\n" +
-	"\fupdate_issue\x12\fUpdate issue\x1a.Change an issue; only the given fields change.0\x018\x01\x90\x02\x02\x12\xaa\x01\n" +
-	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"R\x92\x82\x19N\n" +
-	"\x11add_issue_comment\x12\x11Add issue comment\x1a$Comment on an issue or pull request.8\x01\x12\xba\x01\n" +
+	"ListIssues\x12\x1b.ghops.v1.ListIssuesRequest\x1a\x1c.ghops.v1.ListIssuesResponse\"M\x92\x82\x19F\n" +
+	"\vlist_issues\x12\vList issues\x1a\"List issues (never pull requests). \x010\x018\x01H\x03\x90\x02\x01\x12x\n" +
+	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"5\x92\x82\x19.\n" +
+	"\tget_issue\x12\tGet issue\x1a\x0eGet one issue. \x010\x018\x01H\x03\x90\x02\x01\x12\xd2\x01\n" +
+	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"t\x92\x82\x19m\n" +
+	"\x13list_issue_comments\x12\x13List issue comments\x1a9List an issue's or pull request's comments, oldest first. \x010\x018\x01H\x03\x90\x02\x01\x12\xe0\x01\n" +
+	"\fSearchIssues\x12\x1d.ghops.v1.SearchIssuesRequest\x1a\x1e.ghops.v1.SearchIssuesResponse\"\x90\x01\x92\x82\x19\x88\x01\n" +
+	"\rsearch_issues\x12\rSearch issues\x1a`Search issues and pull requests (GitHub search syntax: repo:, is:issue, is:open, label:, words). \x010\x018\x01H\x05\x90\x02\x01\x12\x80\x01\n" +
+	"\vCreateIssue\x12\x1c.ghops.v1.CreateIssueRequest\x1a\x1d.ghops.v1.CreateIssueResponse\"4\x92\x82\x190\n" +
+	"\fcreate_issue\x12\fCreate issue\x1a\x0eOpen an issue.8\x01H\x03\x12\xa5\x01\n" +
+	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"Y\x92\x82\x19R\n" +
+	"\fupdate_issue\x12\fUpdate issue\x1a.Change an issue; only the given fields change.0\x018\x01H\x03\x90\x02\x02\x12\xac\x01\n" +
+	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"T\x92\x82\x19P\n" +
+	"\x11add_issue_comment\x12\x11Add issue comment\x1a$Comment on an issue or pull request.8\x01H\x03\x12\xbc\x01\n" +
 	"\n" +
-	"SearchCode\x12\x1b.ghops.v1.SearchCodeRequest\x1a\x1c.ghops.v1.SearchCodeResponse\"q\x92\x82\x19j\n" +
-	"\vsearch_code\x12\vSearch code\x1aHSearch code (GitHub code search syntax: repo:, path:, language:, words). \x010\x018\x01\x90\x02\x01\x12\xfd\x01\n" +
-	"\rGetCiFailures\x12\x1e.ghops.v1.GetCiFailuresRequest\x1a\x1f.ghops.v1.GetCiFailuresResponse\"\xaa\x01\x92\x82\x19\xa2\x01\n" +
-	"\x0fget_ci_failures\x12\x0fGet CI failures\x1axWhy CI failed for a ref, sha or pull request: each failed check's failed steps and a log excerpt around the first error. \x010\x018\x01\x90\x02\x01\x12\xc2\x01\n" +
-	"\tGetJobLog\x12\x1a.ghops.v1.GetJobLogRequest\x1a\x1b.ghops.v1.GetJobLogResponse\"|\x92\x82\x19u\n" +
-	"\vget_job_log\x12\vGet job log\x1aSRead an Actions job's log: the last `tail_lines`, or `max_lines` from `start_line`. \x010\x018\x01\x90\x02\x01\x12\xc4\x01\n" +
-	"\x0fRerunFailedJobs\x12 .ghops.v1.RerunFailedJobsRequest\x1a!.ghops.v1.RerunFailedJobsResponse\"l\x92\x82\x19h\n" +
-	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1a=Re-run an Actions run's failed jobs (and the jobs they need).8\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"SearchCode\x12\x1b.ghops.v1.SearchCodeRequest\x1a\x1c.ghops.v1.SearchCodeResponse\"s\x92\x82\x19l\n" +
+	"\vsearch_code\x12\vSearch code\x1aHSearch code (GitHub code search syntax: repo:, path:, language:, words). \x010\x018\x01H\x05\x90\x02\x01\x12\xff\x01\n" +
+	"\rGetCiFailures\x12\x1e.ghops.v1.GetCiFailuresRequest\x1a\x1f.ghops.v1.GetCiFailuresResponse\"\xac\x01\x92\x82\x19\xa4\x01\n" +
+	"\x0fget_ci_failures\x12\x0fGet CI failures\x1axWhy CI failed for a ref, sha or pull request: each failed check's failed steps and a log excerpt around the first error. \x010\x018\x01H\x04\x90\x02\x01\x12\xc4\x01\n" +
+	"\tGetJobLog\x12\x1a.ghops.v1.GetJobLogRequest\x1a\x1b.ghops.v1.GetJobLogResponse\"~\x92\x82\x19w\n" +
+	"\vget_job_log\x12\vGet job log\x1aSRead an Actions job's log: the last `tail_lines`, or `max_lines` from `start_line`. \x010\x018\x01H\x04\x90\x02\x01\x12\xc6\x01\n" +
+	"\x0fRerunFailedJobs\x12 .ghops.v1.RerunFailedJobsRequest\x1a!.ghops.v1.RerunFailedJobsResponse\"n\x92\x82\x19j\n" +
+	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1a=Re-run an Actions run's failed jobs (and the jobs they need).8\x01H\x04B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once

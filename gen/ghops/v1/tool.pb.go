@@ -22,6 +22,77 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// Toolset is a group of tools an operator can offer or withhold as a whole.
+// Its wire name (in -toolsets and policy files) is the value's name without
+// the TOOLSET_ prefix, lower-cased.
+type Toolset int32
+
+const (
+	// TOOLSET_UNSPECIFIED is no group; every tool must name one.
+	Toolset_TOOLSET_UNSPECIFIED Toolset = 0
+	// TOOLSET_REPOS is repository contents, branches, commits and patches.
+	Toolset_TOOLSET_REPOS Toolset = 1
+	// TOOLSET_PULLS is pull requests: listing, reading, opening, merging.
+	Toolset_TOOLSET_PULLS Toolset = 2
+	// TOOLSET_ISSUES is issues and their comments.
+	Toolset_TOOLSET_ISSUES Toolset = 3
+	// TOOLSET_ACTIONS is CI: check runs, Actions jobs, their logs, reruns.
+	Toolset_TOOLSET_ACTIONS Toolset = 4
+	// TOOLSET_SEARCH is GitHub's search of repositories, issues and code.
+	Toolset_TOOLSET_SEARCH Toolset = 5
+	// TOOLSET_META is the deployment itself (its environment and health).
+	Toolset_TOOLSET_META Toolset = 6
+)
+
+// Enum value maps for Toolset.
+var (
+	Toolset_name = map[int32]string{
+		0: "TOOLSET_UNSPECIFIED",
+		1: "TOOLSET_REPOS",
+		2: "TOOLSET_PULLS",
+		3: "TOOLSET_ISSUES",
+		4: "TOOLSET_ACTIONS",
+		5: "TOOLSET_SEARCH",
+		6: "TOOLSET_META",
+	}
+	Toolset_value = map[string]int32{
+		"TOOLSET_UNSPECIFIED": 0,
+		"TOOLSET_REPOS":       1,
+		"TOOLSET_PULLS":       2,
+		"TOOLSET_ISSUES":      3,
+		"TOOLSET_ACTIONS":     4,
+		"TOOLSET_SEARCH":      5,
+		"TOOLSET_META":        6,
+	}
+)
+
+func (x Toolset) Enum() *Toolset {
+	p := new(Toolset)
+	*p = x
+	return p
+}
+
+func (x Toolset) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Toolset) Descriptor() protoreflect.EnumDescriptor {
+	return file_ghops_v1_tool_proto_enumTypes[0].Descriptor()
+}
+
+func (Toolset) Type() protoreflect.EnumType {
+	return &file_ghops_v1_tool_proto_enumTypes[0]
+}
+
+func (x Toolset) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Toolset.Descriptor instead.
+func (Toolset) EnumDescriptor() ([]byte, []int) {
+	return file_ghops_v1_tool_proto_rawDescGZIP(), []int{0}
+}
+
 // ResourceKind says what a string field names on GitHub, so that code that
 // decides on resources (the gateway's policy, the service's request guard)
 // finds them in the descriptors instead of a list per tool: a new tool whose
@@ -69,11 +140,11 @@ func (x ResourceKind) String() string {
 }
 
 func (ResourceKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_ghops_v1_tool_proto_enumTypes[0].Descriptor()
+	return file_ghops_v1_tool_proto_enumTypes[1].Descriptor()
 }
 
 func (ResourceKind) Type() protoreflect.EnumType {
-	return &file_ghops_v1_tool_proto_enumTypes[0]
+	return &file_ghops_v1_tool_proto_enumTypes[1]
 }
 
 func (x ResourceKind) Number() protoreflect.EnumNumber {
@@ -82,7 +153,7 @@ func (x ResourceKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ResourceKind.Descriptor instead.
 func (ResourceKind) EnumDescriptor() ([]byte, []int) {
-	return file_ghops_v1_tool_proto_rawDescGZIP(), []int{0}
+	return file_ghops_v1_tool_proto_rawDescGZIP(), []int{1}
 }
 
 // ToolOptions describes how an RPC is offered to agents as an MCP tool.
@@ -111,7 +182,11 @@ type ToolOptions struct {
 	// the tool (x-ghops-gateway-version and one x-ghops-gateway-warning per
 	// configuration warning, as gRPC metadata), for diagnostics that must
 	// speak of the whole deployment. Not shown to clients.
-	GatewayInfo   bool `protobuf:"varint,8,opt,name=gateway_info,json=gatewayInfo,proto3" json:"gateway_info,omitempty"`
+	GatewayInfo bool `protobuf:"varint,8,opt,name=gateway_info,json=gatewayInfo,proto3" json:"gateway_info,omitempty"`
+	// toolset is the group the tool belongs to: operators and policy files
+	// pick groups (the gateway's -toolsets, a principal's toolsets) instead of
+	// listing tool names, and a new tool joins its group with no gateway code.
+	Toolset       Toolset `protobuf:"varint,9,opt,name=toolset,proto3,enum=ghops.v1.Toolset" json:"toolset,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -202,6 +277,13 @@ func (x *ToolOptions) GetGatewayInfo() bool {
 	return false
 }
 
+func (x *ToolOptions) GetToolset() Toolset {
+	if x != nil {
+		return x.Toolset
+	}
+	return Toolset_TOOLSET_UNSPECIFIED
+}
+
 var file_ghops_v1_tool_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.MethodOptions)(nil),
@@ -243,7 +325,7 @@ var File_ghops_v1_tool_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\n" +
-	"\x13ghops/v1/tool.proto\x12\bghops.v1\x1a google/protobuf/descriptor.proto\"\xfa\x01\n" +
+	"\x13ghops/v1/tool.proto\x12\bghops.v1\x1a google/protobuf/descriptor.proto\"\xa7\x02\n" +
 	"\vToolOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
@@ -255,7 +337,16 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"idempotent\x12\x1d\n" +
 	"\n" +
 	"open_world\x18\a \x01(\bR\topenWorld\x12!\n" +
-	"\fgateway_info\x18\b \x01(\bR\vgatewayInfo*z\n" +
+	"\fgateway_info\x18\b \x01(\bR\vgatewayInfo\x12+\n" +
+	"\atoolset\x18\t \x01(\x0e2\x11.ghops.v1.ToolsetR\atoolset*\x97\x01\n" +
+	"\aToolset\x12\x17\n" +
+	"\x13TOOLSET_UNSPECIFIED\x10\x00\x12\x11\n" +
+	"\rTOOLSET_REPOS\x10\x01\x12\x11\n" +
+	"\rTOOLSET_PULLS\x10\x02\x12\x12\n" +
+	"\x0eTOOLSET_ISSUES\x10\x03\x12\x13\n" +
+	"\x0fTOOLSET_ACTIONS\x10\x04\x12\x12\n" +
+	"\x0eTOOLSET_SEARCH\x10\x05\x12\x10\n" +
+	"\fTOOLSET_META\x10\x06*z\n" +
 	"\fResourceKind\x12\x1d\n" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
@@ -276,24 +367,26 @@ func file_ghops_v1_tool_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_tool_proto_rawDescData
 }
 
-var file_ghops_v1_tool_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
+var file_ghops_v1_tool_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
 var file_ghops_v1_tool_proto_msgTypes = make([]protoimpl.MessageInfo, 1)
 var file_ghops_v1_tool_proto_goTypes = []any{
-	(ResourceKind)(0),                  // 0: ghops.v1.ResourceKind
-	(*ToolOptions)(nil),                // 1: ghops.v1.ToolOptions
-	(*descriptorpb.MethodOptions)(nil), // 2: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),  // 3: google.protobuf.FieldOptions
+	(Toolset)(0),                       // 0: ghops.v1.Toolset
+	(ResourceKind)(0),                  // 1: ghops.v1.ResourceKind
+	(*ToolOptions)(nil),                // 2: ghops.v1.ToolOptions
+	(*descriptorpb.MethodOptions)(nil), // 3: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),  // 4: google.protobuf.FieldOptions
 }
 var file_ghops_v1_tool_proto_depIdxs = []int32{
-	2, // 0: ghops.v1.tool:extendee -> google.protobuf.MethodOptions
-	3, // 1: ghops.v1.resource:extendee -> google.protobuf.FieldOptions
-	1, // 2: ghops.v1.tool:type_name -> ghops.v1.ToolOptions
-	0, // 3: ghops.v1.resource:type_name -> ghops.v1.ResourceKind
-	4, // [4:4] is the sub-list for method output_type
-	4, // [4:4] is the sub-list for method input_type
-	2, // [2:4] is the sub-list for extension type_name
-	0, // [0:2] is the sub-list for extension extendee
-	0, // [0:0] is the sub-list for field type_name
+	0, // 0: ghops.v1.ToolOptions.toolset:type_name -> ghops.v1.Toolset
+	3, // 1: ghops.v1.tool:extendee -> google.protobuf.MethodOptions
+	4, // 2: ghops.v1.resource:extendee -> google.protobuf.FieldOptions
+	2, // 3: ghops.v1.tool:type_name -> ghops.v1.ToolOptions
+	1, // 4: ghops.v1.resource:type_name -> ghops.v1.ResourceKind
+	5, // [5:5] is the sub-list for method output_type
+	5, // [5:5] is the sub-list for method input_type
+	3, // [3:5] is the sub-list for extension type_name
+	1, // [1:3] is the sub-list for extension extendee
+	0, // [0:1] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_tool_proto_init() }
@@ -306,7 +399,7 @@ func file_ghops_v1_tool_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_tool_proto_rawDesc), len(file_ghops_v1_tool_proto_rawDesc)),
-			NumEnums:      1,
+			NumEnums:      2,
 			NumMessages:   1,
 			NumExtensions: 2,
 			NumServices:   0,
