@@ -187,16 +187,7 @@ func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueReque
 		return nil, s.fail(ctx, err, c)
 	}
 	body := &github.IssueRequest{Title: github.String(req.GetTitle()), Body: req.Body}
-	if len(req.GetLabels()) > 0 {
-		body.Labels = &req.Labels
-	}
-	if len(req.GetAssignees()) > 0 {
-		body.Assignees = &req.Assignees
-	}
-	if req.Milestone != nil {
-		m := int(req.GetMilestone())
-		body.Milestone = &m
-	}
+	setIssueLists(body, req.Labels, req.Assignees, req.Milestone)
 	is, err := s.sendIssue(ctx, http.MethodPost, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -213,21 +204,28 @@ func (s *Service) UpdateIssue(ctx context.Context, req *ghopsv1.UpdateIssueReque
 		return nil, s.fail(ctx, err, c)
 	}
 	body := &github.IssueRequest{Title: req.Title, Body: req.Body, State: req.State, StateReason: req.StateReason}
-	if len(req.GetLabels()) > 0 {
-		body.Labels = &req.Labels
-	}
-	if len(req.GetAssignees()) > 0 {
-		body.Assignees = &req.Assignees
-	}
-	if req.Milestone != nil {
-		m := int(req.GetMilestone())
-		body.Milestone = &m
-	}
+	setIssueLists(body, req.Labels, req.Assignees, req.Milestone)
 	is, err := s.sendIssue(ctx, http.MethodPatch, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	return &ghopsv1.UpdateIssueResponse{Issue: toIssue(is)}, nil
+}
+
+// setIssueLists sets the labels, assignees and milestone of an issue write
+// (create_issue, update_issue): a given list replaces GitHub's, and an empty
+// one is left out, as proto3 cannot tell it from an absent one.
+func setIssueLists(body *github.IssueRequest, labels, assignees []string, milestone *int32) {
+	if len(labels) > 0 {
+		body.Labels = &labels
+	}
+	if len(assignees) > 0 {
+		body.Assignees = &assignees
+	}
+	if milestone != nil {
+		m := int(*milestone)
+		body.Milestone = &m
+	}
 }
 
 func (s *Service) sendIssue(ctx context.Context, method, u string, body *github.IssueRequest) (*github.Issue, error) {
