@@ -12,6 +12,8 @@ import (
 
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
+
+	"ghops.dev/deploy/internal/redisbin"
 )
 
 // load loads ../../docker-compose.yml as `docker compose` would with env as
@@ -141,10 +143,7 @@ func TestPublishedAddr(t *testing.T) {
 // service's command (on a free loopback port) and checks that it answers
 // PING: a misspelt option would otherwise only show at `docker compose up`.
 func TestRedisCommandStartsRedis(t *testing.T) {
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("redis-server is not installed (apt-get install -y redis-server); the command is checked by TestSharedState only")
-	}
+	bin := redisbin.Path(t)
 	r, err := load(t, map[string]string{"COMPOSE_PROFILES": "redis"}).GetService("redis")
 	if err != nil {
 		t.Fatal(err)

@@ -30,6 +30,8 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
+
+	"ghops.dev/deploy/internal/redisbin"
 )
 
 // objects are the decoded manifests, by kind.
@@ -606,10 +608,7 @@ func env(c corev1.Container, name string) string {
 // is) and checks that it answers PING: a misspelt option would otherwise
 // only show in the cluster.
 func TestRedisArgsStartRedis(t *testing.T) {
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		t.Skip("redis-server is not installed (apt-get install -y redis-server); the manifest's arguments are checked by TestKustomization only")
-	}
+	bin := redisbin.Path(t)
 	o, err := decode(build(t))
 	if err != nil {
 		t.Fatal(err)

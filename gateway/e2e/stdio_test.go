@@ -105,6 +105,22 @@ func TestStdioPolicy(t *testing.T) {
 	if err := writeFile(cfg.PolicyFile, "default:\n  read_only: true\n"); err != nil {
 		t.Fatal(err)
 	}
+	ctx, s := stdioClient(t, cfg)
+	names := listedTools(ctx, t, s)
+	if want := gatewaytest.DeclaredTools(true); !slices.Equal(names, want) {
+		t.Fatalf("tools %v, want the read-only tools %v", names, want)
+	}
+	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "merge_pull_request", Arguments: map[string]any{"repo": repo, "prNumber": 1}})
+	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "Error -32001: Permission denied") {
+		t.Fatalf("%v %+v", err, res)
+	}
+}
+
+// stdioClient serves cfg's gateway over in-process stdio pipes, as an MCP
+// host runs it, and connects the official Go SDK to it; the app, the
+// session and the context end with t.
+func stdioClient(t *testing.T, cfg config.Config) (context.Context, *sdk.ClientSession) {
+	t.Helper()
 	a, err := app.New(cfg, &gatewaytest.SyncBuffer{})
 	if err != nil {
 		t.Fatal(err)
@@ -117,12 +133,18 @@ func TestStdioPolicy(t *testing.T) {
 		_ = outW.Close()
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	s, err := sdk.NewClient(&sdk.Implementation{Name: "e2e-stdio", Version: "1"}, nil).Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	t.Cleanup(func() { _ = s.Close() })
+	return ctx, s
+}
+
+// listedTools is the session's tools/list, names sorted.
+func listedTools(ctx context.Context, t *testing.T, s *sdk.ClientSession) []string {
+	t.Helper()
 	var names []string
 	for tool, err := range s.Tools(ctx, nil) {
 		if err != nil {
@@ -131,11 +153,5 @@ func TestStdioPolicy(t *testing.T) {
 		names = append(names, tool.Name)
 	}
 	slices.Sort(names)
-	if want := gatewaytest.DeclaredTools(true); !slices.Equal(names, want) {
-		t.Fatalf("tools %v, want the read-only tools %v", names, want)
-	}
-	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "merge_pull_request", Arguments: map[string]any{"repo": repo, "prNumber": 1}})
-	if err != nil || !res.IsError || !strings.Contains(res.Content[0].(*sdk.TextContent).Text, "Error -32001: Permission denied") {
-		t.Fatalf("%v %+v", err, res)
-	}
+	return names
 }

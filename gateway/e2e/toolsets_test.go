@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"slices"
 	"strconv"
@@ -16,7 +15,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"ghops.dev/gateway/gatewaytest"
-	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
 )
 
@@ -233,36 +231,12 @@ func TestStdioToolsets(t *testing.T) {
 	cfg := config.Default()
 	cfg.ServiceAddr = st.Service.Addr
 	cfg.Toolsets = []string{"issues"}
-	a, err := app.New(cfg, &gatewaytest.SyncBuffer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = a.Close() })
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	go func() {
-		_ = a.ServeStdio(context.Background(), inR, outW)
-		_ = outW.Close()
-	}()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := sdk.NewClient(&sdk.Implementation{Name: "e2e-stdio-toolsets", Version: "1"}, nil).Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var names []string
-	for tool, err := range s.Tools(ctx, nil) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		names = append(names, tool.Name)
-	}
-	slices.Sort(names)
+	ctx, s := stdioClient(t, cfg)
+	names := listedTools(ctx, t, s)
 	if !slices.Equal(names, issuesTools) {
 		t.Fatalf("tools %v, want %v", names, issuesTools)
 	}
-	_, err = s.CallTool(ctx, &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"repo": repo, "path": "README.md"}})
+	_, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "read_file", Arguments: map[string]any{"repo": repo, "path": "README.md"}})
 	var we *sdkjsonrpc.Error
 	if !errors.As(err, &we) || we.Code != -32602 || we.Message != "Unknown tool: read_file" {
 		t.Fatalf("read_file over stdio: %v, want -32602 Unknown tool: read_file", err)

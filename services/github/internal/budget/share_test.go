@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"ghops.dev/infra/redisconn"
+	"ghops.dev/infra/redistest"
 	"ghops.dev/services/github/internal/budget"
-	"ghops.dev/services/github/redistest"
 )
 
 // TestShares charges principals against their share of a token's budget,
