@@ -32,7 +32,7 @@ type Server struct {
 	bin  string
 }
 
-// RequireEnv, when set (CI sets it: .ci/run), makes a missing redis-server
+// RequireEnv names the variable that, when set (CI sets it: .ci/run), makes a missing redis-server
 // fail the tests that need one instead of skipping them, so that no run
 // that claims to cover Redis silently does not.
 const RequireEnv = "GHOPS_REQUIRE_REDIS"
