@@ -8,25 +8,40 @@
 # excluded. Prints a Markdown table of medians and the new/base ratios, and
 # the peak resident memory (VmHWM) of gateway plus service at the end.
 #
-# Usage: scripts/cpu-compare.sh [-b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]
+# With -S the two sides are instead the working tree's gateway ("ours") and
+# the working tree's SDK variant ("sdk": MCP served end to end through the
+# official Go SDK, package gateway/internal/sdkvariant, built with go test -c
+# and run as its TestServeSDKVariant), for issue 21's question; the load
+# average before and after is printed too, since other work on the machine
+# falls on both sides but widens the spread. scripts/sdk-compare.sh runs it.
+#
+# Usage: scripts/cpu-compare.sh [-S | -b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]
 #   default scenarios: each of get_branches, read_file and list_pull_requests over MCP at
-#                      concurrency 8 and 32, and read_file over /rpc at 8
+#                      concurrency 8 and 32, and read_file over /rpc at 8;
+#                      with -S, read_file and get_branches over MCP at 8
 # Needs only Go and git; listens on 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-base=2fbd8cb rounds=3 calls=4000
-while getopts "b:r:n:" o; do
+base=2fbd8cb rounds=3 calls=4000 sdk=
+while getopts "Sb:r:n:" o; do
 	case $o in
+	S) sdk=1 ;;
 	b) base=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	n) calls=$OPTARG ;;
-	*) echo "usage: $0 [-b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]" >&2; exit 2 ;;
+	*) echo "usage: $0 [-S | -b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(mcp:get_branches:8 mcp:read_file:8 mcp:list_pull_requests:8 mcp:get_branches:32 mcp:read_file:32 mcp:list_pull_requests:32 rpc:read_file:8)
+if [ -n "$sdk" ]; then
+	sides=(ours sdk)
+	[ ${#scenarios[@]} -gt 0 ] || scenarios=(mcp:read_file:8 mcp:get_branches:8)
+else
+	sides=(base new)
+	[ ${#scenarios[@]} -gt 0 ] || scenarios=(mcp:get_branches:8 mcp:read_file:8 mcp:list_pull_requests:8 mcp:get_branches:32 mcp:read_file:32 mcp:list_pull_requests:32 rpc:read_file:8)
+fi
 
 work=$(mktemp -d)
 pids=()
@@ -38,11 +53,19 @@ cleanup() {
 trap cleanup EXIT
 
 bins="./services/fakehub/cmd/fakehub ./services/github/cmd/ghops-github ./gateway/cmd/ghops-gateway ./gateway/cmd/ghops-load"
-echo "building $base and the working tree..." >&2
-mkdir -p "$work/src" "$work/base" "$work/new"
-git archive "$base" | tar -x -C "$work/src"
-(cd "$work/src" && go build -o "$work/base/" $bins)
-go build -o "$work/new/" $bins
+if [ -n "$sdk" ]; then
+	echo "building the working tree's gateway and SDK variant..." >&2
+	mkdir -p "$work/ours" "$work/sdk"
+	go build -o "$work/ours/" $bins
+	cp "$work/ours/"* "$work/sdk/"
+	go test -c -o "$work/sdk/sdkvariant.test" ./gateway/internal/sdkvariant
+else
+	echo "building $base and the working tree..." >&2
+	mkdir -p "$work/src" "$work/base" "$work/new"
+	git archive "$base" | tar -x -C "$work/src"
+	(cd "$work/src" && go build -o "$work/base/" $bins)
+	go build -o "$work/new/" $bins
+fi
 
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hwm() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; } # KiB
@@ -83,7 +106,12 @@ run1() {
 	GITHUB_TOKEN=ghops-demo-token "$b/ghops-github" -addr 127.0.0.1:$((p + 2)) -github-url "http://127.0.0.1:$((p + 1))/" -metrics-addr "" 2>/dev/null &
 	local s=$!
 	pids+=("$s")
-	"$b/ghops-gateway" -addr 127.0.0.1:$p -service 127.0.0.1:$((p + 2)) 2>/dev/null &
+	if [ "$1" = sdk ]; then
+		GHOPS_SDK_VARIANT_ADDR=127.0.0.1:$p GHOPS_SDK_VARIANT_SERVICE=127.0.0.1:$((p + 2)) \
+			"$b/sdkvariant.test" -test.run '^TestServeSDKVariant$' -test.timeout 0 >/dev/null 2>&1 &
+	else
+		"$b/ghops-gateway" -addr 127.0.0.1:$p -service 127.0.0.1:$((p + 2)) 2>/dev/null &
+	fi
 	local g=$!
 	pids+=("$g")
 	if ! up $((p + 1)) "$f" || ! up $((p + 2)) "$s" || ! up "$p" "$g"; then
@@ -113,11 +141,12 @@ run1() {
 
 median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A res
 for r in $(seq "$rounds"); do
 	for sc in "${scenarios[@]}"; do
 		IFS=: read -r ep tool c <<<"$sc"
-		for side in base new; do
+		for side in "${sides[@]}"; do
 			echo "round $r/$rounds $side $sc" >&2
 			out=$(run "$side" "$ep" "$tool" "$c") || exit 1
 			res["$side $sc"]+="$out"$'\n'
@@ -125,14 +154,20 @@ for r in $(seq "$rounds"); do
 	done
 done
 
-echo "| scenario | gateway µs/call base → new (ratio) | service µs/call base → new (ratio) | gateway+service (ratio) | calls/s base → new | peak RSS MiB base → new |"
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+b=${sides[0]} n=${sides[1]}
+echo "| scenario | gateway µs/call $b → $n (ratio) | service µs/call $b → $n (ratio) | gateway+service (ratio) | calls/s $b → $n | peak RSS MiB $b → $n |"
 echo "|---|---:|---:|---:|---:|---:|"
 for sc in "${scenarios[@]}"; do
 	col() { printf '%s' "${res["$1 $sc"]}" | awk -v k="$2" 'NF {print $k}' | median; }
-	bg=$(col base 1) ng=$(col new 1) bs=$(col base 2) ns=$(col new 2) bt=$(col base 3) nt=$(col new 3) bm=$(col base 4) nm=$(col new 4)
+	bg=$(col "$b" 1) ng=$(col "$n" 1) bs=$(col "$b" 2) ns=$(col "$n" 2) bt=$(col "$b" 3) nt=$(col "$n" 3) bm=$(col "$b" 4) nm=$(col "$n" 4)
 	awk -v sc="$sc" -v bg="$bg" -v ng="$ng" -v bs="$bs" -v ns="$ns" -v bt="$bt" -v nt="$nt" -v bm="$bm" -v nm="$nm" 'BEGIN {
 		printf "| %s | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d | %d → %d |\n",
 			sc, bg, ng, ng / bg, bs, ns, ns / bs, bg + bs, ng + ns, (ng + ns) / (bg + bs), bt, nt, bm, nm }'
 done
 echo
-echo "base $base ($(git log -1 --format=%h "$base")), new $(git describe --always --dirty), $rounds rounds of $calls calls, medians; $(nproc) cores, $(go version | cut -d' ' -f3)"
+if [ -n "$sdk" ]; then
+	echo "ours: ghops-gateway, sdk: gateway/internal/sdkvariant, both at $(git describe --always --dirty); $rounds rounds of $calls calls, medians; load average $load0 before, $load1 after; $(nproc) cores, $(go version | cut -d' ' -f3), $(date -u +%F)"
+else
+	echo "base $base ($(git log -1 --format=%h "$base")), new $(git describe --always --dirty), $rounds rounds of $calls calls, medians; $(nproc) cores, $(go version | cut -d' ' -f3)"
+fi
