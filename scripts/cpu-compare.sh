@@ -149,6 +149,7 @@ for r in $(seq "$rounds"); do
 		for side in "${sides[@]}"; do
 			echo "round $r/$rounds $side $sc" >&2
 			out=$(run "$side" "$ep" "$tool" "$c") || exit 1
+			echo "  gateway_us service_us calls_per_s rss_mib: $out" >&2
 			res["$side $sc"]+="$out"$'\n'
 		done
 	done
