@@ -58,24 +58,26 @@ type stack struct {
 	ours, sdk string // base URLs
 }
 
-// newStack starts both, stopped when the test ends.
-func newStack(t testing.TB) stack {
+// newStack starts both with the default configuration plus flags args,
+// stopped when the test ends.
+func newStack(t testing.TB, args ...string) stack {
 	t.Helper()
 	conn := fakeservice.Serve(t, fakeGitHub{})
-	ours := serveApp(t, conn, func(a *app.App) http.Handler { return a.Server.Handler() })
-	variant := serveApp(t, conn, func(a *app.App) http.Handler { return newHandler(a, server.NewMetrics()) })
+	ours := serveApp(t, conn, args, func(a *app.App) http.Handler { return a.Server.Handler() })
+	variant := serveApp(t, conn, args, func(a *app.App) http.Handler { return newHandler(a, server.NewMetrics()) })
 	return stack{ours: ours, sdk: variant}
 }
 
-// serveApp assembles a gateway over conn with the default configuration and
-// serves handler(app) on a fresh loopback listener; it returns the base URL.
-func serveApp(t testing.TB, conn grpc.ClientConnInterface, handler func(*app.App) http.Handler) string {
+// serveApp assembles a gateway over conn with the default configuration plus
+// flags args and serves handler(app) on a fresh loopback listener; it
+// returns the base URL.
+func serveApp(t testing.TB, conn grpc.ClientConnInterface, args []string, handler func(*app.App) http.Handler) string {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := config.Load([]string{"-addr", lis.Addr().String()}, func(string) string { return "" }, io.Discard)
+	cfg, err := config.Load(append([]string{"-addr", lis.Addr().String()}, args...), func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,13 +101,17 @@ type client struct {
 	url     string
 	version string // MCP-Protocol-Version sent; "" sends none
 	session string
+	key     string // API key sent as the bearer token; "" sends none
 }
 
-// newClient returns a client of base; version "" skips initialize and
-// sends no protocol version.
-func newClient(t testing.TB, base, version string) *client {
+// newClient returns a client of base sending key (none when ""); version
+// "" skips initialize and sends no protocol version.
+func newClient(t testing.TB, base, version string, key ...string) *client {
 	t.Helper()
 	c := &client{http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}, url: base + "/mcp"}
+	if len(key) > 0 {
+		c.key = key[0]
+	}
 	t.Cleanup(c.http.CloseIdleConnections)
 	if version == "" {
 		return c
@@ -136,6 +142,9 @@ func (c *client) post(t testing.TB, msg []byte) (*http.Response, []byte) {
 	}
 	if c.session != "" {
 		req.Header.Set("Mcp-Session-Id", c.session)
+	}
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {

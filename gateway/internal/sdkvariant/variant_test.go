@@ -45,42 +45,33 @@ type callInfo struct {
 	named     bool   // the request named a protocol version
 }
 
-// callerKey is the context key under which the HTTP side hands the caller
-// authenticated by package authn to the SDK side (callerMiddleware).
-type callerKey struct{}
-
 // newHandler returns the SDK variant's HTTP handler for a: /mcp served by
 // the SDK's stateless Streamable HTTP handler with JSON responses, behind
 // the same browser guard and authentication as the gateway's /mcp, with
 // the body cap of -max-body.
 func newHandler(a *app.App, metrics *server.Metrics) http.Handler {
-	srv := newServer(a.Registry, a.Caller, a.Config.Version, a.Logger, metrics)
+	srv := newServer(a.Registry, a.Caller, a.Config.Version, a.Logger, metrics, a.Auth.Enabled())
 	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
 		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
 	g := guard.New(guard.Options{ListenAddr: a.Config.Addr, AllowedHosts: a.Config.AllowedHosts,
 		AllowedOrigins: a.Config.AllowedOrigins, Sink: a.Sink})
 	maxBody := a.Config.MaxBody
-	// The caller authn puts in the request's context is handed on under
-	// callerKey and picked up by callerMiddleware, which is where the SDK
-	// lets a server see it.
-	bridge := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	capped := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if maxBody > 0 {
 			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-		}
-		if c := policy.CallerFrom(r.Context()); c != nil {
-			r = r.WithContext(context.WithValue(r.Context(), callerKey{}, c))
 		}
 		h.ServeHTTP(w, r)
 	})
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", g.Handler(a.Auth.Handler(bridge)))
+	mux.Handle("/mcp", g.Handler(a.Auth.Handler(capped)))
 	return mux
 }
 
 // newServer returns an SDK server with reg's tools (those caller offers)
 // calling caller, and the gateway's concerns as receiving middleware,
-// outermost first: recovery, request id, caller, metrics.
-func newServer(reg *toolschema.Registry, caller *toolcall.Caller, version string, log *slog.Logger, metrics *server.Metrics) *sdk.Server {
+// outermost first: recovery, request id, caller (required when
+// authenticated), metrics.
+func newServer(reg *toolschema.Registry, caller *toolcall.Caller, version string, log *slog.Logger, metrics *server.Metrics, authenticated bool) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: mcp.ServerName, Version: version}, &sdk.ServerOptions{
 		Logger:       slog.New(slog.DiscardHandler),
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
@@ -96,7 +87,7 @@ func newServer(reg *toolschema.Registry, caller *toolcall.Caller, version string
 		}, toolHandler(reg, caller, t.Name))
 	}
 	// AddReceivingMiddleware applies its arguments outermost first.
-	srv.AddReceivingMiddleware(recoveryMiddleware(log), requestIDMiddleware, callerMiddleware, metricsMiddleware(metrics))
+	srv.AddReceivingMiddleware(recoveryMiddleware(log), requestIDMiddleware, callerMiddleware(authenticated), metricsMiddleware(metrics))
 	return srv
 }
 
@@ -137,14 +128,20 @@ func requestIDMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	}
 }
 
-// callerMiddleware puts the caller authn authenticated where the call path
-// looks for it (policy.CallerFrom).
-func callerMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
-	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
-		if c, ok := ctx.Value(callerKey{}).(*policy.Caller); ok && policy.CallerFrom(ctx) == nil {
-			ctx = policy.WithCaller(ctx, c)
+// callerMiddleware is the caller concern on the SDK side. The SDK's
+// stateless handler serves each request under the HTTP request's context, so
+// the caller authn put there (policy.WithCaller) is already where the call
+// path looks for it; when authentication is on, this refuses a request that
+// arrives without one, so that a change in how the SDK derives its contexts
+// fails closed instead of calling tools as nobody.
+func callerMiddleware(required bool) sdk.Middleware {
+	return func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if required && policy.CallerFrom(ctx) == nil {
+				return nil, &jsonrpc.Error{Code: rpcerror.InternalError, Message: "Internal error: no authenticated caller"}
+			}
+			return next(ctx, method, req)
 		}
-		return next(ctx, method, req)
 	}
 }
 
