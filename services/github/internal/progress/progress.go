@@ -145,25 +145,25 @@ func (r *Reporter) emit(e Event, now time.Time) {
 	r.err = r.send(e)
 }
 
-// Finish sends the event the throttle held back, if any, and, when the
-// call succeeded (ok), a last event whose total is what was done: the call
-// is complete, whatever it expected. Nothing is sent after it.
+// Finish sends the event the throttle held back, if any: when the call
+// succeeded (ok), with the total of what was done, since the call is
+// complete whatever it expected (an event already sent is not sent again
+// to say so: progress must grow from one notification to the next).
+// Nothing is sent after Finish.
 func (r *Reporter) Finish(ok bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return
 	}
-	if r.pending != nil && r.err == nil {
-		r.emit(*r.pending, r.now())
-	}
-	if ok && r.sent && r.err == nil && r.last.Total != r.last.Done {
-		e := r.last
-		e.Total = e.Done
-		if r.requests > 0 && float64(r.requests) == e.Done {
-			e.Message = requestsMessage(r.requests, r.requests)
+	if e := r.pending; e != nil && r.err == nil {
+		if ok && e.Total != e.Done {
+			e.Total = e.Done
+			if float64(r.requests) == e.Done {
+				e.Message = requestsMessage(r.requests, r.requests)
+			}
 		}
-		r.emit(e, r.now())
+		r.emit(*e, r.now())
 	}
 	r.closed = true
 }
