@@ -9,7 +9,6 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/services/fakehub"
-	spb "google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -215,15 +214,21 @@ func TestInvokeErrorsMatchUnary(t *testing.T) {
 }
 
 // sameStatus fails unless both errors are the status code with identical
-// messages and details.
+// messages and details (each detail compared decoded: the bytes of a map,
+// ErrorInfo's metadata, are in no fixed order).
 func sameStatus(t *testing.T, unary, invoked error, code codes.Code) {
 	t.Helper()
 	if status.Code(unary) != code {
 		t.Fatalf("unary call: %v, want %v", unary, code)
 	}
-	u, i := withoutRemaining(t, unary), withoutRemaining(t, invoked)
-	if !proto.Equal(u, i) {
-		t.Fatalf("through Invoke:\n%v\nthe unary call:\n%v", i, u)
+	u, i := status.Convert(unary), status.Convert(invoked)
+	ud, id := detailsWithoutRemaining(t, u), detailsWithoutRemaining(t, i)
+	same := u.Code() == i.Code() && u.Message() == i.Message() && len(ud) == len(id)
+	for k := 0; same && k < len(ud); k++ {
+		same = proto.Equal(ud[k], id[k])
+	}
+	if !same {
+		t.Fatalf("through Invoke:\n%v\nthe unary call:\n%v", i.Proto(), u.Proto())
 	}
 }
 
@@ -296,25 +301,21 @@ func TestInvokeRunsToolsOnly(t *testing.T) {
 	})
 }
 
-// withoutRemaining is err's status without GitHub's rate-limit remaining
-// count, which each request lowers: the one figure two identical calls
-// cannot share.
-func withoutRemaining(t *testing.T, err error) *spb.Status {
+// detailsWithoutRemaining are the details of st, decoded, without GitHub's
+// rate-limit remaining count, which each request lowers: the one figure
+// two identical calls cannot share.
+func detailsWithoutRemaining(t *testing.T, st *status.Status) []proto.Message {
 	t.Helper()
-	st := status.Convert(err).Proto()
-	for _, d := range st.GetDetails() {
-		var gh ghopsv1.GitHubError
-		if d.MessageIs(&gh) {
-			if err := d.UnmarshalTo(&gh); err != nil {
-				t.Fatal(err)
-			}
-			if gh.GetRateLimit() != nil {
-				gh.RateLimit.Remaining = 0
-			}
-			if err := d.MarshalFrom(&gh); err != nil {
-				t.Fatal(err)
-			}
+	var out []proto.Message
+	for _, d := range st.Proto().GetDetails() {
+		m, err := d.UnmarshalNew()
+		if err != nil {
+			t.Fatal(err)
 		}
+		if gh, ok := m.(*ghopsv1.GitHubError); ok && gh.GetRateLimit() != nil {
+			gh.RateLimit.Remaining = 0
+		}
+		out = append(out, m)
 	}
-	return st
+	return out
 }
