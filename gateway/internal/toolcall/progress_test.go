@@ -168,44 +168,51 @@ func wireOf(t *testing.T, e *rpcerror.Error) string {
 }
 
 // TestCallWithoutProgressStaysUnary: only a call with a ProgressFunc opens
-// a stream; every other call is the unary call it always was.
+// a stream; every other call is the unary call it always was. A service
+// without CallService (older than the gateway) gets the unary call after
+// its Unimplemented.
 func TestCallWithoutProgressStaysUnary(t *testing.T) {
 	tests := []struct {
-		name       string
-		progress   bool
-		wantStream bool
+		name                string
+		progress            bool
+		code                codes.Code // the conn's answer to every call
+		wantStreams, wantUn int
 	}{
-		{name: "without a ProgressFunc", progress: false},
-		{name: "with a ProgressFunc", progress: true, wantStream: true},
+		{name: "without a ProgressFunc", code: codes.Unavailable, wantUn: 1},
+		{name: "with a ProgressFunc", progress: true, code: codes.Unavailable, wantStreams: 1},
+		{name: "with a ProgressFunc, a service without CallService", progress: true, code: codes.Unimplemented, wantStreams: 1, wantUn: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			conn := &countingConn{}
+			conn := &countingConn{code: tt.code}
 			c := New(registry(t), conn)
 			ctx := context.Background()
 			if tt.progress {
 				ctx = WithProgress(ctx, func(Progress) {})
 			}
-			_, e := c.Call(ctx, "get_tree", json.RawMessage(`{"repo":"o/r"}`), CallInfo{})
-			if (conn.streams > 0) != tt.wantStream || (conn.unary > 0) == tt.wantStream {
-				t.Fatalf("%d streams, %d unary calls; want a stream: %v", conn.streams, conn.unary, tt.wantStream)
+			_, e := c.Call(ctx, "get_tree", json.RawMessage(`{"repo":"o/r"}`), CallInfo{RequestID: "r"})
+			if conn.streams != tt.wantStreams || conn.unary != tt.wantUn {
+				t.Fatalf("%d streams, %d unary calls; want %d and %d", conn.streams, conn.unary, tt.wantStreams, tt.wantUn)
 			}
-			if e == nil || e.Code != -32603 {
-				t.Fatalf("got %v, want the conn's Unimplemented as -32603", e)
+			if want := rpcerror.FromStatus("get_tree", status.Error(tt.code, "x"), "r"); e == nil || e.Code != want.Code {
+				t.Fatalf("got %v, want %d", e, want.Code)
 			}
 		})
 	}
 }
 
-// countingConn counts the calls made on it and answers each Unimplemented.
-type countingConn struct{ unary, streams int }
+// countingConn counts the calls made on it and answers each with code.
+type countingConn struct {
+	code           codes.Code
+	unary, streams int
+}
 
 func (c *countingConn) Invoke(context.Context, string, any, any, ...grpc.CallOption) error {
 	c.unary++
-	return status.Error(codes.Unimplemented, "unary")
+	return status.Error(c.code, "unary")
 }
 
 func (c *countingConn) NewStream(context.Context, *grpc.StreamDesc, string, ...grpc.CallOption) (grpc.ClientStream, error) {
 	c.streams++
-	return nil, status.Error(codes.Unimplemented, "stream")
+	return nil, status.Error(c.code, "stream")
 }
