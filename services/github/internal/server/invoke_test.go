@@ -1,10 +1,15 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"strings"
+	"sync"
 	"testing"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -318,4 +323,68 @@ func detailsWithoutRemaining(t *testing.T, st *status.Status) []proto.Message {
 		out = append(out, m)
 	}
 	return out
+}
+
+// logBuf is a buffer safe for the service's concurrent log writes.
+type logBuf struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// records are the "rpc" records of request id.
+func (l *logBuf) records(t *testing.T, id string) []map[string]any {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if r["msg"] == "rpc" && r["request_id"] == id {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// TestInvokeLogsOnce: a call through Invoke is logged once, as the tool it
+// ran (or, refused before any tool ran, as Invoke).
+func TestInvokeLogsOnce(t *testing.T) {
+	var logs logBuf
+	e := start(t, fakehub.Config{}, servicetest.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	tests := []struct {
+		name       string
+		method     string
+		repo       string
+		wantMethod string
+		wantTool   string
+		wantCode   string
+	}{
+		{"a tool that succeeds", ghopsv1.GitHubService_GetTree_FullMethodName, repo, ghopsv1.GitHubService_GetTree_FullMethodName, "get_tree", "OK"},
+		{"a tool that fails", ghopsv1.GitHubService_GetTree_FullMethodName, "octo-org/nope", ghopsv1.GitHubService_GetTree_FullMethodName, "get_tree", "NotFound"},
+		{"not a tool", "/ghops.v1.GitHubService/Nope", repo, ghopsv1.CallService_Invoke_FullMethodName, "", "InvalidArgument"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id := fmt.Sprintf("invoke-log-%d", i)
+			c := metadata.NewOutgoingContext(ctx(t), metadata.Pairs("x-request-id", id))
+			_, _ = invoke(c, e.svc.Conn, tt.method, &ghopsv1.GetTreeRequest{Repo: tt.repo}, &ghopsv1.GetTreeResponse{})
+			recs := logs.records(t, id)
+			if len(recs) != 1 {
+				t.Fatalf("%d records, want 1: %v", len(recs), recs)
+			}
+			r := recs[0]
+			if r["method"] != tt.wantMethod || r["tool"] != tt.wantTool || r["code"] != tt.wantCode {
+				t.Fatalf("record %v, want method %s, tool %q, code %s", r, tt.wantMethod, tt.wantTool, tt.wantCode)
+			}
+		})
+	}
 }

@@ -414,16 +414,31 @@ func (s *Server) unaryLog(ctx context.Context, req any, info *grpc.UnaryServerIn
 	ctx, id := s.begin(ctx)
 	resp, err := handler(ctx, req)
 	s.logCall(ctx, info.FullMethod, id, start, err)
+	if l, ok := ctx.Value(streamLogKey{}).(*streamLogged); ok {
+		l.inner = true
+	}
 	return resp, err
 }
 
 func (s *Server) streamLog(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 	start := time.Now()
 	ctx, id := s.begin(ss.Context())
+	l := &streamLogged{}
+	ctx = context.WithValue(ctx, streamLogKey{}, l)
 	err := handler(srv, &ctxStream{ServerStream: ss, ctx: ctx})
-	s.logCall(ctx, info.FullMethod, id, start, err)
+	if !l.inner {
+		s.logCall(ctx, info.FullMethod, id, start, err)
+	}
 	return err
 }
+
+// streamLogged tells streamLog that the stream's call was logged inside
+// it: a tool run through CallService/Invoke is logged once, by unaryLog,
+// under its own method (README: each failure is logged once). It is set
+// and read on the stream's goroutine.
+type streamLogged struct{ inner bool }
+
+type streamLogKey struct{}
 
 type ctxStream struct {
 	grpc.ServerStream
