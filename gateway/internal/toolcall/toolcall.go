@@ -232,7 +232,12 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	}
 	ctx = metadata.NewOutgoingContext(ctx, md)
 	resp := tool.NewResponse()
-	err := c.conn.Invoke(ctx, tool.FullMethod, req, resp)
+	var err error
+	if report := progressOf(ctx); report != nil {
+		err = invokeWithProgress(ctx, c.conn, tool.FullMethod, req, resp, report)
+	} else {
+		err = c.conn.Invoke(ctx, tool.FullMethod, req, resp)
+	}
 	write := !tool.Annotations.ReadOnlyHint
 	if write {
 		c.writeAudit(ctx, caller, name, info.RequestID, req, resp, err)

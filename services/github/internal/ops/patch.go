@@ -22,6 +22,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"ghops.dev/services/github/internal/ghstatus"
+	"ghops.dev/services/github/internal/progress"
 	"ghops.dev/services/github/internal/treepatch"
 )
 
@@ -100,6 +101,7 @@ func (s *Service) ApplyPatch(ctx context.Context, req *ghopsv1.ApplyPatchRequest
 	if err := treepatch.CheckTree(changes, func(p string) bool { _, ok := blobs[p]; return ok }); err != nil {
 		return nil, patchStatus(c, err)
 	}
+	progress.Expect(ctx, patchRequests(changes, blobs))
 	entries := make([]*github.TreeEntry, 0, len(changes)+1)
 	files := make([]*ghopsv1.PatchedFile, 0, len(changes))
 	contents := map[string][]byte{} // by blob sha: each blob is read once

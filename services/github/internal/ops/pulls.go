@@ -12,6 +12,7 @@ import (
 
 	"ghops.dev/services/github/internal/ghpath"
 	"ghops.dev/services/github/internal/ghstatus"
+	"ghops.dev/services/github/internal/progress"
 )
 
 func prResource(repo string, n int32) *ghopsv1.Resource {
@@ -326,6 +327,7 @@ func (s *Service) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesReque
 		}
 		seen[f.GetPath()] = true
 	}
+	progress.Expect(ctx, commitRequests(req.GetFiles()))
 	ref, err := branchRef(ctx, gh, owner, name, req.GetBranch())
 	if err != nil {
 		return nil, s.fail(ctx, err, c)

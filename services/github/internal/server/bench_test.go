@@ -21,6 +21,7 @@ import (
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/types/known/anypb"
 
 	"ghops.dev/services/fakehub"
 	"ghops.dev/services/fakehub/fakehubtest"
@@ -35,6 +36,7 @@ type benchEnv struct {
 	hub    *fakehub.Hub
 	srv    *Server
 	client ghopsv1.GitHubServiceClient
+	calls  ghopsv1.CallServiceClient
 }
 
 // startBench starts fakehub with the demo data and the service with cfg's defaults, adjusted by
@@ -59,7 +61,7 @@ func startBench(b testing.TB, adjust func(*config.Config)) *benchEnv {
 			b.Errorf("Serve: %v", err)
 		}
 	})
-	return &benchEnv{hub: hs.Hub, srv: s, client: ghopsv1.NewGitHubServiceClient(conn)}
+	return &benchEnv{hub: hs.Hub, srv: s, client: ghopsv1.NewGitHubServiceClient(conn), calls: ghopsv1.NewCallServiceClient(conn)}
 }
 
 // reportGitHub reports the GitHub traffic between before and now per timed iteration. Call it after
@@ -284,4 +286,67 @@ func BenchmarkGetBranches(b *testing.B) {
 		}
 	}
 	e.reportGitHub(b, before)
+}
+
+// BenchmarkCommitFiles20WithProgress is BenchmarkCommitFiles20 through CallService/Invoke, as the
+// gateway calls it for a request with a progressToken: the same five GitHub requests, plus the
+// stream and the progress messages (reported as progress/op).
+func BenchmarkCommitFiles20WithProgress(b *testing.B) {
+	e := startBench(b, nil)
+	const branch = "bench/commit-files-progress"
+	if err := e.hub.CreateBranch(benchRepo, branch, "main"); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	iter := 0
+	invoke := func() (int, error) {
+		iter++
+		files := make([]*ghopsv1.FileChange, 20)
+		for i := range files {
+			content := fmt.Sprintf("iteration %d, file %d\n", iter, i)
+			files[i] = &ghopsv1.FileChange{Path: fmt.Sprintf("bench/f%02d.txt", i), Content: &content}
+		}
+		req, err := anypb.New(&ghopsv1.CommitFilesRequest{Repo: benchRepo, Branch: branch, Message: fmt.Sprintf("bench %d", iter), Files: files})
+		if err != nil {
+			return 0, err
+		}
+		stream, err := e.calls.Invoke(ctx, &ghopsv1.InvokeRequest{Method: ghopsv1.GitHubService_CommitFiles_FullMethodName, Request: req})
+		if err != nil {
+			return 0, err
+		}
+		events := 0
+		for {
+			m, err := stream.Recv()
+			if err != nil {
+				return events, err
+			}
+			if m.GetProgress() != nil {
+				events++
+				continue
+			}
+			var r ghopsv1.CommitFilesResponse
+			if err := m.GetResponse().UnmarshalTo(&r); err != nil {
+				return events, err
+			}
+			if r.FilesChanged != 20 {
+				return events, fmt.Errorf("files changed %d, want 20", r.FilesChanged)
+			}
+			return events, nil
+		}
+	}
+	if _, err := invoke(); err != nil {
+		b.Fatal(err)
+	}
+	before := e.hub.Stats()
+	events := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		n, err := invoke()
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += n
+	}
+	e.reportGitHub(b, before)
+	b.ReportMetric(float64(events)/float64(b.N), "progress/op")
 }

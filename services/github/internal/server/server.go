@@ -47,6 +47,7 @@ import (
 	"ghops.dev/services/github/internal/jsonmemo"
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
+	"ghops.dev/services/github/internal/progress"
 	"ghops.dev/services/github/internal/reposcope"
 	"ghops.dev/services/github/internal/retry"
 	"ghops.dev/services/github/internal/validation"
@@ -140,6 +141,9 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	s.cache = httpcache.New(rt, cfg.CacheEntries, cfg.CacheBytes, cacheOpts...)
 	rt = &retry.Transport{Base: s.cache, Retries: max(cfg.ReadRetries, 0), BaseDelay: cfg.RetryBaseDelay, MaxRetryAfter: cfg.MaxRetryAfter}
 	rt = budget.Sole{Base: rt}
+	// Above the cache and the retries: a call's progress counts each of
+	// its requests once, however it was answered (package progress).
+	rt = progress.Transport{Base: rt}
 	// Outermost, so that a request outside the call's repository is neither
 	// sent, retried, cached nor counted (package reposcope).
 	rt = &reposcope.Transport{Base: rt, API: base, Allow: reposcope.Endpoints(base, ops.GraphQLURL(base))}
@@ -175,8 +179,11 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		// After unaryLog, which settles the request id the span carries.
 		unary = append([]grpc.UnaryServerInterceptor{unary[0], s.unaryTrace}, unary[1:]...)
 	}
+	// One chain value serves both the unary calls and CallService/Invoke,
+	// so that a call through Invoke goes through every interceptor.
+	chain := chainUnary(unary)
 	serverOpts := []grpc.ServerOption{
-		grpc.ChainUnaryInterceptor(unary...),
+		grpc.UnaryInterceptor(chain),
 		grpc.ChainStreamInterceptor(s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, s.auth.Stream, val.Stream),
 		// Calls run on long-lived workers whose stacks have already grown:
 		// a goroutine per call spent a tenth of the service's CPU growing
@@ -202,15 +209,19 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		return service
 	}
 	s.grpc = grpc.NewServer(serverOpts...)
-	ghopsv1.RegisterGitHubServiceServer(s.grpc, ops.New(clientFor, ops.Limits{
+	svc := ops.New(clientFor, ops.Limits{
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
 		MaxPatchFiles: cfg.MaxPatchFiles, MaxPatchBytes: cfg.MaxPatchBytes,
-	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo))
+	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo)
+	ghopsv1.RegisterGitHubServiceServer(s.grpc, svc)
+	ghopsv1.RegisterCallServiceServer(s.grpc, progress.NewInvoker(&ghopsv1.GitHubService_ServiceDesc,
+		ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService"), svc, chain))
 	s.health = health.NewServer()
 	healthpb.RegisterHealthServer(s.grpc, s.health)
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	s.health.SetServingStatus(ghopsv1.GitHubService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
+	s.health.SetServingStatus(ghopsv1.CallService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	if cfg.Reflection {
 		reflection.Register(s.grpc)
 	}
@@ -372,6 +383,11 @@ func requestID(ctx context.Context) string {
 type ridKey struct{}
 
 func (s *Server) begin(ctx context.Context) (context.Context, string) {
+	if id, ok := ctx.Value(ridKey{}).(string); ok {
+		// A call through CallService/Invoke: its stream settled the id
+		// and sent the header already.
+		return ctx, id
+	}
 	id := requestID(ctx)
 	_ = grpc.SetHeader(ctx, metadata.Pairs(RequestIDKey, id))
 	return context.WithValue(ctx, ridKey{}, id), id
@@ -398,16 +414,31 @@ func (s *Server) unaryLog(ctx context.Context, req any, info *grpc.UnaryServerIn
 	ctx, id := s.begin(ctx)
 	resp, err := handler(ctx, req)
 	s.logCall(ctx, info.FullMethod, id, start, err)
+	if l, ok := ctx.Value(streamLogKey{}).(*streamLogged); ok {
+		l.inner = true
+	}
 	return resp, err
 }
 
 func (s *Server) streamLog(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
 	start := time.Now()
 	ctx, id := s.begin(ss.Context())
+	l := &streamLogged{}
+	ctx = context.WithValue(ctx, streamLogKey{}, l)
 	err := handler(srv, &ctxStream{ServerStream: ss, ctx: ctx})
-	s.logCall(ctx, info.FullMethod, id, start, err)
+	if !l.inner {
+		s.logCall(ctx, info.FullMethod, id, start, err)
+	}
 	return err
 }
+
+// streamLogged tells streamLog that the stream's call was logged inside
+// it: a tool run through CallService/Invoke is logged once, by unaryLog,
+// under its own method (README: each failure is logged once). It is set
+// and read on the stream's goroutine.
+type streamLogged struct{ inner bool }
+
+type streamLogKey struct{}
 
 type ctxStream struct {
 	grpc.ServerStream
@@ -562,4 +593,23 @@ func environment(cfg config.Config, app bool) ops.Environment {
 		env.Warnings = append(env.Warnings, "callers may bring their own GitHub token (-allow-caller-token)")
 	}
 	return env
+}
+
+// chainUnary runs interceptors in order around a handler, as
+// grpc.ChainUnaryInterceptor does; grpc keeps its chaining unexported, and
+// CallService/Invoke needs the chain as a value to run a call through it.
+func chainUnary(interceptors []grpc.UnaryServerInterceptor) grpc.UnaryServerInterceptor {
+	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
+		return interceptors[0](ctx, req, info, chained(interceptors, 0, info, handler))
+	}
+}
+
+// chained is the handler interceptor i passes the call on to.
+func chained(interceptors []grpc.UnaryServerInterceptor, i int, info *grpc.UnaryServerInfo, final grpc.UnaryHandler) grpc.UnaryHandler {
+	if i == len(interceptors)-1 {
+		return final
+	}
+	return func(ctx context.Context, req any) (any, error) {
+		return interceptors[i+1](ctx, req, info, chained(interceptors, i+1, info, final))
+	}
 }
