@@ -167,7 +167,7 @@ func TestCITools(t *testing.T) {
 		{name: "get_ci_failures of a missing pull request", call: func() error {
 			_, err := c.GetCiFailures(ctx(t), &ghopsv1.GetCiFailuresRequest{Repo: repo, PrNumber: ptr[int32](99)})
 			return err
-		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "pull_request"},
+		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "pr"},
 		{name: "get_ci_failures of a missing ref", call: func() error {
 			_, err := c.GetCiFailures(ctx(t), &ghopsv1.GetCiFailuresRequest{Repo: repo, Ref: ptr("nope")})
 			return err
