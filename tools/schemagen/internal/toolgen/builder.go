@@ -163,6 +163,16 @@ func (bd *builder) messageRules(md protoreflect.MessageDescriptor, n *node, at s
 	}
 	for _, c := range mr.GetCel() {
 		frag, ok := knownCEL[c.GetId()]
+		if ok && frag.expression == c.GetExpression() && frag.together[0] != "" {
+			a, b := md.Fields().ByName(protoreflect.Name(frag.together[0])), md.Fields().ByName(protoreflect.Name(frag.together[1]))
+			if a == nil || b == nil || !a.HasPresence() || !b.HasPresence() {
+				return fmt.Errorf("%s: CEL rule %q refers to missing fields or fields without presence", md.FullName(), c.GetId())
+			}
+			n.depRequired = append(n.depRequired,
+				dependency{prop: a.JSONName(), deps: []string{b.JSONName()}},
+				dependency{prop: b.JSONName(), deps: []string{a.JSONName()}})
+			continue
+		}
 		if !ok || frag.expression != c.GetExpression() || n.ifS != nil {
 			// Not expressible in JSON Schema: the gateway runs protovalidate
 			// for this rule alone and reports it AJV-style.

@@ -145,3 +145,66 @@ func TestEnumWireName(t *testing.T) {
 		}
 	}
 }
+
+// TestTogetherCEL: the pinned CEL rule "start_line and max_lines go together" is published as
+// dependentRequired both ways; the same id with another expression stays a protovalidate rule, and
+// fields without presence fail generation.
+func TestTogetherCEL(t *testing.T) {
+	const expr = "has(this.start_line) == has(this.max_lines)"
+	build := func(t *testing.T, syntax, expression string) (*builder, *node, error) {
+		t.Helper()
+		mopts := &descriptorpb.MessageOptions{}
+		proto.SetExtension(mopts, validate.E_Message, validate.MessageRules_builder{Cel: []*validate.Rule{
+			validate.Rule_builder{Id: proto.String("job_log.range"), Message: proto.String("start_line and max_lines go together"), Expression: proto.String(expression)}.Build(),
+		}}.Build())
+		i32 := descriptorpb.FieldDescriptorProto_TYPE_INT32.Enum()
+		opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
+		fdp := &descriptorpb.FileDescriptorProto{
+			Name: proto.String("toolschematest/together_" + syntax + ".proto"), Package: proto.String("toolschematest" + syntax),
+			Syntax: proto.String(syntax), Dependency: []string{"buf/validate/validate.proto"},
+			MessageType: []*descriptorpb.DescriptorProto{{Name: proto.String("W"), Options: mopts, Field: []*descriptorpb.FieldDescriptorProto{
+				{Name: proto.String("start_line"), Number: proto.Int32(1), Type: i32, Label: opt, JsonName: proto.String("start_line")},
+				{Name: proto.String("max_lines"), Number: proto.Int32(2), Type: i32, Label: opt, JsonName: proto.String("max_lines")},
+			}}},
+		}
+		fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
+		if err != nil {
+			t.Fatalf("build descriptor: %v", err)
+		}
+		bd := &builder{visiting: map[protoreflect.FullName]bool{}}
+		n, err := bd.inputSchema(fd.Messages().ByName("W"), "")
+		return bd, n, err
+	}
+	tests := []struct {
+		name, syntax, expression string
+		wantDeps                 bool
+		wantCEL                  int
+		wantErr                  string
+	}{
+		{name: "pinned rule on fields with presence", syntax: "proto2", expression: expr, wantDeps: true},
+		{name: "changed expression goes to protovalidate", syntax: "proto2", expression: "has(this.start_line) || !has(this.max_lines)", wantCEL: 1},
+		{name: "fields without presence", syntax: "proto3", expression: expr, wantErr: "without presence"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			bd, n, err := build(t, tc.syntax, tc.expression)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one mentioning %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := string(n.marshal())
+			const deps = `"dependentRequired":{"start_line":["max_lines"],"max_lines":["start_line"]}`
+			if strings.Contains(got, deps) != tc.wantDeps {
+				t.Errorf("schema %s: dependentRequired present = %v, want %v", got, !tc.wantDeps, tc.wantDeps)
+			}
+			if len(bd.cel) != tc.wantCEL {
+				t.Errorf("CEL rules left to protovalidate %v, want %d", bd.cel, tc.wantCEL)
+			}
+		})
+	}
+}
