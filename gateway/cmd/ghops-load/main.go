@@ -11,7 +11,9 @@
 // GHOPS_LOAD_CONCURRENCY, GHOPS_LOAD_DURATION, GHOPS_LOAD_REQUESTS, GHOPS_LOAD_WARMUP,
 // GHOPS_LOAD_TIMEOUT, GHOPS_LOAD_MCP_VERSION, GHOPS_LOAD_JSON, GHOPS_LOAD_ARGS,
 // GHOPS_LOAD_FAKEHUB_ADMIN; the admin token is read from FAKEHUB_ADMIN_TOKEN only (never a flag,
-// so it stays out of ps). -h prints the flags and exits 0; -version prints the version, commit,
+// so it stays out of ps), and so is GHOPS_LOAD_AUTHORIZATION, the Authorization header sent to the
+// target (e.g. "Bearer <token>", to drive another MCP server such as github-mcp-server's http mode
+// with any tool name and -args). -h prints the flags and exits 0; -version prints the version, commit,
 // build date and Go version (package ghops.dev/probe/buildinfo). Only
 // loopback targets are accepted. A bad flag or variable exits 2 with a message naming it;
 // loadgen.ParseFlags (package ghops.dev/gateway/internal/loadgen) documents the defaults. SIGINT or

@@ -54,6 +54,9 @@ func (d *driver) post(ctx context.Context, body []byte, hdr map[string]string) (
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	if d.cfg.Authorization != "" {
+		req.Header.Set("Authorization", d.cfg.Authorization)
+	}
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
@@ -120,7 +123,8 @@ func (d *driver) initialize(ctx context.Context) error {
 		ProtocolVersion string `json:"protocolVersion"`
 	}
 	if json.Unmarshal(data, &env) != nil || env.Error != nil || json.Unmarshal(env.Result, &res) != nil || res.ProtocolVersion == "" {
-		return fmt.Errorf("loadgen: MCP initialize failed: HTTP %d: %.300s", resp.StatusCode, data)
+		// The answer is the server's and may echo the request's Authorization value.
+		return fmt.Errorf("loadgen: MCP initialize failed: HTTP %d: %.300s", resp.StatusCode, redactText(string(data), d.cfg.Authorization))
 	}
 	d.version, d.sessionID = res.ProtocolVersion, resp.Header.Get("Mcp-Session-Id")
 	note, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
@@ -129,7 +133,7 @@ func (d *driver) initialize(ctx context.Context) error {
 		return fmt.Errorf("loadgen: MCP notifications/initialized: %w", err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("loadgen: MCP notifications/initialized: HTTP %d: %.300s", resp.StatusCode, data)
+		return fmt.Errorf("loadgen: MCP notifications/initialized: HTTP %d: %.300s", resp.StatusCode, redactText(string(data), d.cfg.Authorization))
 	}
 	return nil
 }
@@ -239,9 +243,19 @@ func (d *driver) fetchStats(ctx context.Context) (*hubStats, error) {
 
 // redact removes a secret from an error's text.
 func redact(err error, secret string) string {
-	s := err.Error()
+	return redactText(err.Error(), secret)
+}
+
+// redactText removes a secret from a text. It stays next to the only two secrets ghops-load holds
+// (the fakehub admin token and the Authorization value), both known exactly, rather than using the
+// shape-based ghops.dev/redact: a value such as "Bearer s3cret" need not look like a token.
+func redactText(s, secret string) string {
 	if secret != "" {
 		s = strings.ReplaceAll(s, secret, "[redacted]")
+		// The bare token of a "Bearer t" value may be echoed alone.
+		if _, tok, ok := strings.Cut(secret, " "); ok && tok != "" {
+			s = strings.ReplaceAll(s, tok, "[redacted]")
+		}
 	}
 	return s
 }

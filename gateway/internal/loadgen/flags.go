@@ -46,7 +46,9 @@ type Options struct {
 // GHOPS_LOAD_MCP_VERSION, -json GHOPS_LOAD_JSON, -fakehub-admin GHOPS_LOAD_FAKEHUB_ADMIN, and -args
 // GHOPS_LOAD_ARGS (a JSON object of tool name to argument object; -args flags add to it and win).
 // -version is an action and has no variable. The fakehub admin token comes from
-// FAKEHUB_ADMIN_TOKEN only, never a flag, and is required with -fakehub-admin. Flag errors and usage
+// FAKEHUB_ADMIN_TOKEN only, never a flag, and is required with -fakehub-admin; likewise the
+// Authorization header sent to the target (e.g. "Bearer <token>" for another MCP server) comes from
+// GHOPS_LOAD_AUTHORIZATION only, so that no secret appears in a command line. Flag errors and usage
 // go to output; an unparsable variable is an error naming it unless its flag is given. The
 // returned run has passed the checks Run makes (loopback targets, bounds).
 func ParseFlags(args []string, getenv func(string) string, output io.Writer) (Options, error) {
@@ -149,6 +151,10 @@ func ParseFlags(args []string, getenv func(string) string, output io.Writer) (Op
 	}
 	c.Mix = mix
 	c.FakehubAdminToken = getenv("FAKEHUB_ADMIN_TOKEN")
+	c.Authorization = getenv("GHOPS_LOAD_AUTHORIZATION")
+	if strings.ContainsAny(c.Authorization, "\r\n") {
+		return Options{}, errors.New("loadgen: GHOPS_LOAD_AUTHORIZATION must be one line")
+	}
 	if c.FakehubAdminURL != "" && c.FakehubAdminToken == "" {
 		return Options{}, errors.New("loadgen: -fakehub-admin needs FAKEHUB_ADMIN_TOKEN in the environment")
 	}

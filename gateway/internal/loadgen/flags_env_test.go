@@ -43,6 +43,13 @@ func TestParseFlagsMoreVariables(t *testing.T) {
 				t.Errorf("got %+v", o)
 			}
 		}},
+		{name: "authorization from the environment only", env: map[string]string{"GHOPS_LOAD_AUTHORIZATION": "Bearer github_pat_x"},
+			check: func(t *testing.T, o Options) {
+				if o.Run.Authorization != "Bearer github_pat_x" {
+					t.Errorf("Authorization = %q", o.Run.Authorization)
+				}
+			}},
+		{name: "authorization on two lines", env: map[string]string{"GHOPS_LOAD_AUTHORIZATION": "Bearer a\r\nX-Evil: 1"}, wantErr: "GHOPS_LOAD_AUTHORIZATION must be one line"},
 		{name: "bad warmup", env: map[string]string{"GHOPS_LOAD_WARMUP": "x"}, wantErr: "GHOPS_LOAD_WARMUP"},
 		{name: "bad timeout", env: map[string]string{"GHOPS_LOAD_TIMEOUT": "x"}, wantErr: "GHOPS_LOAD_TIMEOUT"},
 		{name: "bad json", env: map[string]string{"GHOPS_LOAD_JSON": "x"}, wantErr: "GHOPS_LOAD_JSON"},

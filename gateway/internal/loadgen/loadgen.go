@@ -100,6 +100,10 @@ func ParseMix(spec string, args map[string]json.RawMessage) ([]Call, error) {
 // have been started, whichever comes first; both are required. Warmup calls are made first,
 // sequentially, and are not measured. Timeout bounds each call (default 30s). FakehubAdminURL and
 // FakehubAdminToken, when both set, make the report include fakehub's request counts.
+// Authorization, when set, is sent as the Authorization header of every request to the target (not
+// to fakehub), so that servers that want a bearer token, such as a gateway with API keys or another
+// MCP server, can be driven too; like FakehubAdminToken it is a secret, kept out of reports and
+// errors.
 type Config struct {
 	Target            string
 	Endpoint          string
@@ -112,6 +116,7 @@ type Config struct {
 	MCPVersion        string
 	FakehubAdminURL   string
 	FakehubAdminToken string
+	Authorization     string
 }
 
 func (c *Config) validate() error {
