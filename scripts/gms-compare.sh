@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# gms-compare.sh measures the throughput (calls/s) of ghops and of github-mcp-server ("gms") on the
+# same GitHub operations, the benchmark pairs of issue 21 point 8, and the CPU time each server
+# spends per call. Both are driven by ghops-load over Streamable HTTP at one concurrency (8 by
+# default): ghops at /mcp of the gateway built from the working tree (gateway + GitHub service),
+# gms in its `http` mode, each over its own fresh fakehub with the demo data. Rounds are
+# interleaved (ghops, gms, ghops, gms, ...) so that load from anything else on the machine falls on
+# both alike. CPU per call is each server process's utime+stime (/proc/<pid>/stat) over the measured
+# calls, warm-up excluded; "REST/call" is what fakehub served per measured call. Prints a Markdown
+# table of medians, the ratio ghops ÷ gms of the median throughputs with the range of the per-round
+# ratios, and exits 3 when a pair's ratio is below the threshold (-t, default 3).
+#
+# Usage: scripts/gms-compare.sh [-g gms-binary] [-r rounds] [-d seconds] [-c concurrency] [-t threshold] [pair ...]
+#   pairs: read_file get_branches get_commits list_pull_requests get_pull_request search (default: all)
+#   -g: the github-mcp-server binary (default $GMS_BIN, else /tmp/gms/github-mcp-server), built from
+#       github/github-mcp-server commit 64a49f34 with `go build ./cmd/github-mcp-server`
+#   -d: measured seconds per run (default 4); each run is preceded by 200 unmeasured calls
+# Needs Go, git and the gms binary; listens on 127.0.0.1 only. 3 rounds of the 6 pairs take about
+# 4 minutes on 2 cores.
+#
+# How gms is run: `github-mcp-server http --listen-host 127.0.0.1 --port P` with
+# GITHUB_HOST=http://127.0.0.1:<fakehub>, default toolsets, the token sent per request as
+# `Authorization: Bearer` (GHOPS_LOAD_AUTHORIZATION, so no token is in a command line). The token is
+# a fine-grained one (`github_pat_` prefix, given to fakehub with -tokens): for a classic `ghp_`
+# token gms would fetch the token's scopes with an extra HEAD request on every HTTP request, which
+# would slow gms down; the fine-grained token measures gms at its cheapest. gms http is stateless
+# and builds an MCP server per request; that is its design, not a setting. Both servers negotiate
+# MCP 2025-06-18 (ghops-load's default), for which gms needs no Mcp-Param-* headers.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+gms=${GMS_BIN:-/tmp/gms/github-mcp-server} rounds=3 secs=4 conc=8 threshold=3
+while getopts "g:r:d:c:t:" o; do
+	case $o in
+	g) gms=$OPTARG ;;
+	r) rounds=$OPTARG ;;
+	d) secs=$OPTARG ;;
+	c) conc=$OPTARG ;;
+	t) threshold=$OPTARG ;;
+	*) echo "usage: $0 [-g gms-binary] [-r rounds] [-d seconds] [-c concurrency] [-t threshold] [pair ...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -x "$gms" ] || { echo "$0: no github-mcp-server binary at $gms (give it with -g or GMS_BIN)" >&2; exit 2; }
+
+# The pairs: ghops tool and arguments, gms tool and arguments, the same GitHub operation on the demo
+# data's octo-org/hello-world (pull request #1 exists there).
+declare -A ghops_tool ghops_args gms_tool gms_args
+pair() { ghops_tool[$1]=$2 ghops_args[$1]=$3 gms_tool[$1]=$4 gms_args[$1]=$5; }
+pair read_file read_file '{"repo":"octo-org/hello-world","path":"README.md"}' \
+	get_file_contents '{"owner":"octo-org","repo":"hello-world","path":"README.md"}'
+pair get_branches get_branches '{"repo":"octo-org/hello-world"}' \
+	list_branches '{"owner":"octo-org","repo":"hello-world"}'
+pair get_commits get_commits '{"repo":"octo-org/hello-world"}' \
+	list_commits '{"owner":"octo-org","repo":"hello-world"}'
+pair list_pull_requests list_pull_requests '{"repo":"octo-org/hello-world"}' \
+	list_pull_requests '{"owner":"octo-org","repo":"hello-world"}'
+pair get_pull_request get_pull_request '{"repo":"octo-org/hello-world","prNumber":1}' \
+	pull_request_read '{"method":"get","owner":"octo-org","repo":"hello-world","pullNumber":1}'
+pair search search '{"query":"hello"}' \
+	search_repositories '{"query":"hello"}'
+pairs=("$@")
+[ ${#pairs[@]} -gt 0 ] || pairs=(read_file get_branches get_commits list_pull_requests get_pull_request search)
+for p in "${pairs[@]}"; do
+	[ -n "${ghops_tool[$p]:-}" ] || { echo "$0: unknown pair $p (known: ${!ghops_tool[*]})" >&2; exit 2; }
+done
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "building the working tree..." >&2
+go build -o "$work/" ./services/fakehub/cmd/fakehub ./services/github/cmd/ghops-github ./gateway/cmd/ghops-gateway ./gateway/cmd/ghops-load
+# A fake fine-grained token with write on the demo repository (see the header); ghops uses the demo
+# seed's own token.
+pat=github_pat_ghopsbench0123456789abcdefghijklmnopqrstuvwxyz
+printf '[{"Value":"%s","Login":"octocat","Repos":{"octo-org/hello-world":"write"}}]\n' "$pat" >"$work/tokens.json"
+
+cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+tck=$(getconf CLK_TCK)
+
+# up PORT PID: waits until PORT listens, or fails when PID exits or after 10 s.
+up() {
+	for _ in $(seq 200); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# run SIDE PAIR: prints "calls_per_s server_us_per_call rest_per_call" (for ghops the server is the
+# gateway plus the GitHub service); a run whose processes do not start (a port taken by someone
+# else) or whose calls do not all succeed is tried again, up to three times.
+run() {
+	local attempt out
+	for attempt in 1 2 3; do
+		if out=$(run1 "$@"); then
+			echo "$out"
+			return 0
+		fi
+		echo "retrying $* (attempt $attempt failed)" >&2
+	done
+	echo "giving up on $*; server logs in $work are removed on exit, rerun with one pair to see them" >&2
+	exit 1
+}
+
+run1() {
+	local side=$1 pr=$2
+	local p=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+), where outgoing connections take ports
+	local hub=$((p + 1))
+	"$work/fakehub" -listen 127.0.0.1:$hub -seed demo -admin-token adm -core-limit 100000000 -search-limit 100000000 \
+		-tokens "$work/tokens.json" 2>/dev/null &
+	local f=$!
+	pids+=("$f")
+	local procs=() tool args auth=""
+	if [ "$side" = ghops ]; then
+		GITHUB_TOKEN=ghops-demo-token "$work/ghops-github" -addr 127.0.0.1:$((p + 2)) -github-url "http://127.0.0.1:$hub/" -metrics-addr "" 2>/dev/null &
+		local s=$!
+		pids+=("$s")
+		"$work/ghops-gateway" -addr 127.0.0.1:$p -service 127.0.0.1:$((p + 2)) 2>/dev/null &
+		local g=$!
+		pids+=("$g")
+		procs=("$g" "$s")
+		tool=${ghops_tool[$pr]} args=${ghops_args[$pr]}
+		if ! up $hub "$f" || ! up $((p + 2)) "$s" || ! up "$p" "$g"; then
+			kill "$g" "$s" "$f" 2>/dev/null || true
+			wait "$g" "$s" "$f" 2>/dev/null || true
+			return 1
+		fi
+	else
+		GITHUB_HOST=http://127.0.0.1:$hub "$gms" http --listen-host 127.0.0.1 --port "$p" >/dev/null 2>&1 &
+		local m=$!
+		pids+=("$m")
+		procs=("$m")
+		tool=${gms_tool[$pr]} args=${gms_args[$pr]} auth="Bearer $pat"
+		if ! up $hub "$f" || ! up "$p" "$m"; then
+			kill "$m" "$f" 2>/dev/null || true
+			wait "$m" "$f" 2>/dev/null || true
+			return 1
+		fi
+	fi
+	local load=("$work/ghops-load" -target "http://127.0.0.1:$p" -endpoint mcp -tools "$tool" -args "$tool=$args" -c "$conc")
+	GHOPS_LOAD_AUTHORIZATION=$auth "${load[@]}" -requests 200 -warmup 20 >/dev/null 2>&1 || true
+	local c0=0 c1=0 q out
+	for q in "${procs[@]}"; do c0=$((c0 + $(cpu "$q"))); done
+	out=$(GHOPS_LOAD_AUTHORIZATION=$auth FAKEHUB_ADMIN_TOKEN=adm "${load[@]}" -json -requests 10000000 -duration "${secs}s" \
+		-fakehub-admin "http://127.0.0.1:$hub" 2>/dev/null) || true
+	for q in "${procs[@]}"; do c1=$((c1 + $(cpu "$q"))); done
+	kill "${procs[@]}" "$f" 2>/dev/null || true
+	wait "${procs[@]}" "$f" 2>/dev/null || true
+	local calls ok tput rest
+	calls=$(echo "$out" | sed -n 's/^  "calls": *\([0-9]*\).*/\1/p' | head -1)
+	ok=$(echo "$out" | sed -n 's/^  "ok": *\([0-9]*\).*/\1/p' | head -1)
+	tput=$(echo "$out" | sed -n 's/.*"calls_per_second": *\([0-9.e+]*\).*/\1/p' | head -1)
+	rest=$(echo "$out" | sed -n 's/.*"per_call": *\([0-9.e+]*\).*/\1/p' | head -1)
+	if [ -z "$calls" ] || [ "$calls" = 0 ] || [ "$ok" != "$calls" ]; then
+		echo "$side $pr ($tool): only ${ok:-0} of ${calls:-0} calls succeeded" >&2
+		return 1
+	fi
+	awk -v c=$((c1 - c0)) -v n="$calls" -v t="$tck" -v tp="$tput" -v r="${rest:-0}" \
+		'BEGIN { printf "%.1f %.1f %.2f\n", tp, c * 1e6 / t / n, r }'
+}
+
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
+start=$(date +%s)
+declare -A res ratios
+for r in $(seq "$rounds"); do
+	for pr in "${pairs[@]}"; do
+		for side in ghops gms; do
+			echo "round $r/$rounds $side $pr" >&2
+			out=$(run "$side" "$pr") || exit 1
+			res["$side $pr"]+="$out"$'\n'
+		done
+		# the round's ratio: this round's two runs, made back to back
+		ratios[$pr]+=$(awk -v a="$(echo "${res["ghops $pr"]}" | awk 'NF' | tail -1 | cut -d' ' -f1)" \
+			-v b="$(echo "${res["gms $pr"]}" | awk 'NF' | tail -1 | cut -d' ' -f1)" 'BEGIN { printf "%.2f\n", a / b }')$'\n'
+	done
+done
+load1=$(cut -d' ' -f1-3 /proc/loadavg)
+
+echo "| pair (ghops ↔ gms) | ghops calls/s | gms calls/s | ratio ghops ÷ gms (rounds) | ghops µs CPU/call (gateway + service) | gms µs CPU/call | CPU ratio | REST/call ghops / gms |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+worst=""
+for pr in "${pairs[@]}"; do
+	col() { printf '%s' "${res["$1 $pr"]}" | awk -v k="$2" 'NF {print $k}' | median; }
+	at=$(col ghops 1) bt=$(col gms 1) ac=$(col ghops 2) bc=$(col gms 2) ar=$(col ghops 3) br=$(col gms 3)
+	lo=$(printf '%s' "${ratios[$pr]}" | awk 'NF' | sort -g | head -1) hi=$(printf '%s' "${ratios[$pr]}" | awk 'NF' | sort -g | tail -1)
+	ratio=$(awk -v a="$at" -v b="$bt" 'BEGIN { printf "%.2f", a / b }')
+	awk -v pr="$pr" -v ta="${ghops_tool[$pr]}" -v tb="${gms_tool[$pr]}" -v at="$at" -v bt="$bt" -v q="$ratio" -v lo="$lo" -v hi="$hi" \
+		-v ac="$ac" -v bc="$bc" -v ar="$ar" -v br="$br" 'BEGIN {
+		printf "| %s ↔ %s | %d | %d | **%.2f** (%.2f–%.2f) | %d | %d | %.2f | %g / %g |\n", ta, tb, at, bt, q, lo, hi, ac, bc, ac / bc, ar, br }'
+	worst=$(printf '%s\n%s\n' "$worst" "$ratio" | awk 'NF' | sort -g | head -1)
+done
+echo
+echo "ghops $(git describe --always --dirty) (working tree), gms $("$gms" --version 2>/dev/null | sed -n 's/^Version: //p') at $gms;" \
+	"MCP over Streamable HTTP, concurrency $conc, $rounds interleaved rounds of ${secs} s per run, medians;" \
+	"$(nproc) cores, load average $load0 before and $load1 after, $(($(date +%s) - start)) s; $(go version | cut -d' ' -f3)"
+if awk -v w="$worst" -v t="$threshold" 'BEGIN { exit !(w < t) }'; then
+	echo "lowest ratio $worst is below $threshold" >&2
+	exit 3
+fi
+echo "lowest ratio $worst, at least $threshold" >&2
