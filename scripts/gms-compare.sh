@@ -200,7 +200,7 @@ for pr in "${pairs[@]}"; do
 	worst=$(printf '%s\n%s\n' "$worst" "$ratio" | awk 'NF' | sort -g | head -1)
 done
 echo
-echo "ghops $(git describe --always --dirty) (working tree), gms $("$gms" --version 2>/dev/null | sed -n 's/^Version: //p') at $gms;" \
+echo "ghops $(git describe --always --dirty) (working tree), gms $gms (sha256 $(sha256sum "$gms" | cut -c1-12));" \
 	"MCP over Streamable HTTP, concurrency $conc, $rounds interleaved rounds of ${secs} s per run, medians;" \
 	"$(nproc) cores, load average $load0 before and $load1 after, $(($(date +%s) - start)) s; $(go version | cut -d' ' -f3)"
 if awk -v w="$worst" -v t="$threshold" 'BEGIN { exit !(w < t) }'; then
