@@ -4,11 +4,15 @@
 # spends per call. Both are driven by ghops-load over Streamable HTTP at one concurrency (8 by
 # default): ghops at /mcp of the gateway built from the working tree (gateway + GitHub service),
 # gms in its `http` mode, each over its own fresh fakehub with the demo data. Rounds are
-# interleaved (ghops, gms, ghops, gms, ...) so that load from anything else on the machine falls on
-# both alike. CPU per call is each server process's utime+stime (/proc/<pid>/stat) over the measured
-# calls, warm-up excluded; "REST/call" is what fakehub served per measured call. Prints a Markdown
-# table of medians, the ratio ghops ÷ gms of the median throughputs with the range of the per-round
-# ratios, and exits 3 when a pair's ratio is below the threshold (-t, default 3).
+# interleaved (ghops then gms in odd rounds, gms then ghops in even ones) so that load from anything
+# else on the machine falls on both alike. CPU per call is each process's utime+stime
+# (/proc/<pid>/stat) over the measured calls, warm-up excluded, for the servers and for their fakehub
+# (gms makes more GitHub requests per call); "REST/call" is what fakehub served per measured call.
+# Prints a Markdown table of medians: the ratio ghops ÷ gms of the median throughputs with the range
+# of the per-round ratios, and gms's CPU per call over ghops's (servers alone, and with fakehub: on
+# a machine with nothing else running, where the run is CPU-bound, the throughput ratio tends to the
+# latter; on a shared machine it is the steadier number). Exits 3 when a pair's throughput ratio is
+# below the threshold (-t, default 3).
 #
 # Usage: scripts/gms-compare.sh [-g gms-binary] [-r rounds] [-d seconds] [-c concurrency] [-t threshold] [pair ...]
 #   pairs: read_file get_branches get_commits list_pull_requests get_pull_request search (default: all)
@@ -94,8 +98,8 @@ up() {
 	return 1
 }
 
-# run SIDE PAIR: prints "calls_per_s server_us_per_call rest_per_call" (for ghops the server is the
-# gateway plus the GitHub service); a run whose processes do not start (a port taken by someone
+# run SIDE PAIR: prints "calls_per_s server_us_per_call rest_per_call fakehub_us_per_call" (for
+# ghops the server is the gateway plus the GitHub service); a run whose processes do not start (a port taken by someone
 # else) or whose calls do not all succeed is tried again, up to three times.
 run() {
 	local attempt out
@@ -147,11 +151,13 @@ run1() {
 	fi
 	local load=("$work/ghops-load" -target "http://127.0.0.1:$p" -endpoint mcp -tools "$tool" -args "$tool=$args" -c "$conc")
 	GHOPS_LOAD_AUTHORIZATION=$auth "${load[@]}" -requests 200 -warmup 20 >/dev/null 2>&1 || true
-	local c0=0 c1=0 q out
+	local c0=0 c1=0 h0 h1 q out
 	for q in "${procs[@]}"; do c0=$((c0 + $(cpu "$q"))); done
+	h0=$(cpu "$f")
 	out=$(GHOPS_LOAD_AUTHORIZATION=$auth FAKEHUB_ADMIN_TOKEN=adm "${load[@]}" -json -requests 10000000 -duration "${secs}s" \
 		-fakehub-admin "http://127.0.0.1:$hub" 2>/dev/null) || true
 	for q in "${procs[@]}"; do c1=$((c1 + $(cpu "$q"))); done
+	h1=$(cpu "$f")
 	kill "${procs[@]}" "$f" 2>/dev/null || true
 	wait "${procs[@]}" "$f" 2>/dev/null || true
 	local calls ok tput rest
@@ -163,8 +169,8 @@ run1() {
 		echo "$side $pr ($tool): only ${ok:-0} of ${calls:-0} calls succeeded" >&2
 		return 1
 	fi
-	awk -v c=$((c1 - c0)) -v n="$calls" -v t="$tck" -v tp="$tput" -v r="${rest:-0}" \
-		'BEGIN { printf "%.1f %.1f %.2f\n", tp, c * 1e6 / t / n, r }'
+	awk -v c=$((c1 - c0)) -v h=$((h1 - h0)) -v n="$calls" -v t="$tck" -v tp="$tput" -v r="${rest:-0}" \
+		'BEGIN { printf "%.1f %.1f %.2f %.1f\n", tp, c * 1e6 / t / n, r, h * 1e6 / t / n }'
 }
 
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
@@ -174,7 +180,11 @@ start=$(date +%s)
 declare -A res ratios
 for r in $(seq "$rounds"); do
 	for pr in "${pairs[@]}"; do
-		for side in ghops gms; do
+		# ghops first in odd rounds, gms first in even ones, so that a trend in the machine's other
+		# load (a build starting or ending) does not always favour the same side
+		sides=(ghops gms)
+		[ $((r % 2)) = 1 ] || sides=(gms ghops)
+		for side in "${sides[@]}"; do
 			echo "round $r/$rounds $side $pr" >&2
 			out=$(run "$side" "$pr") || exit 1
 			res["$side $pr"]+="$out"$'\n'
@@ -186,17 +196,18 @@ for r in $(seq "$rounds"); do
 done
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 
-echo "| pair (ghops ↔ gms) | ghops calls/s | gms calls/s | ratio ghops ÷ gms (rounds) | ghops µs CPU/call (gateway + service) | gms µs CPU/call | CPU ratio | REST/call ghops / gms |"
+echo "| pair (ghops ↔ gms) | ghops calls/s | gms calls/s | ratio ghops ÷ gms (rounds) | server µs CPU/call ghops (gateway + service) / gms | fakehub µs CPU/call ghops / gms | gms ÷ ghops CPU/call, servers / with fakehub | REST/call ghops / gms |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 worst=""
 for pr in "${pairs[@]}"; do
 	col() { printf '%s' "${res["$1 $pr"]}" | awk -v k="$2" 'NF {print $k}' | median; }
-	at=$(col ghops 1) bt=$(col gms 1) ac=$(col ghops 2) bc=$(col gms 2) ar=$(col ghops 3) br=$(col gms 3)
+	at=$(col ghops 1) bt=$(col gms 1) ac=$(col ghops 2) bc=$(col gms 2) ar=$(col ghops 3) br=$(col gms 3) ah=$(col ghops 4) bh=$(col gms 4)
 	lo=$(printf '%s' "${ratios[$pr]}" | awk 'NF' | sort -g | head -1) hi=$(printf '%s' "${ratios[$pr]}" | awk 'NF' | sort -g | tail -1)
 	ratio=$(awk -v a="$at" -v b="$bt" 'BEGIN { printf "%.2f", a / b }')
 	awk -v pr="$pr" -v ta="${ghops_tool[$pr]}" -v tb="${gms_tool[$pr]}" -v at="$at" -v bt="$bt" -v q="$ratio" -v lo="$lo" -v hi="$hi" \
-		-v ac="$ac" -v bc="$bc" -v ar="$ar" -v br="$br" 'BEGIN {
-		printf "| %s ↔ %s | %d | %d | **%.2f** (%.2f–%.2f) | %d | %d | %.2f | %g / %g |\n", ta, tb, at, bt, q, lo, hi, ac, bc, ac / bc, ar, br }'
+		-v ac="$ac" -v bc="$bc" -v ar="$ar" -v br="$br" -v ah="$ah" -v bh="$bh" 'BEGIN {
+		printf "| %s ↔ %s | %d | %d | **%.2f** (%.2f–%.2f) | %d / %d | %d / %d | %.2f / %.2f | %g / %g |\n",
+			ta, tb, at, bt, q, lo, hi, ac, bc, ah, bh, bc / ac, (bc + bh) / (ac + ah), ar, br }'
 	worst=$(printf '%s\n%s\n' "$worst" "$ratio" | awk 'NF' | sort -g | head -1)
 done
 echo
