@@ -15,7 +15,8 @@
 # below the threshold (-t, default 3).
 #
 # Usage: scripts/gms-compare.sh [-g gms-binary] [-r rounds] [-d seconds] [-c concurrency] [-t threshold] [pair ...]
-#   pairs: read_file get_branches get_commits list_pull_requests get_pull_request search (default: all)
+#   pairs: read_file get_branches get_commits list_pull_requests get_pull_request search (the default),
+#          and get_pr_mergeability (only when named)
 #   -g: the github-mcp-server binary (default $GMS_BIN, else /tmp/gms/github-mcp-server), built from
 #       github/github-mcp-server commit 64a49f34 with `go build ./cmd/github-mcp-server`
 #   -d: measured seconds per run (default 4); each run is preceded by 200 unmeasured calls
@@ -63,6 +64,10 @@ pair get_pull_request get_pull_request '{"repo":"octo-org/hello-world","prNumber
 	pull_request_read '{"method":"get","owner":"octo-org","repo":"hello-world","pullNumber":1}'
 pair search search '{"query":"hello"}' \
 	search_repositories '{"query":"hello"}'
+# Not a default pair: get_pr_mergeability also reads the head commit's checks (3 requests where gms's
+# get makes 1); give it by name to see what that costs.
+pair get_pr_mergeability get_pr_mergeability '{"repo":"octo-org/hello-world","prNumber":1}' \
+	pull_request_read '{"method":"get","owner":"octo-org","repo":"hello-world","pullNumber":1}'
 pairs=("$@")
 [ ${#pairs[@]} -gt 0 ] || pairs=(read_file get_branches get_commits list_pull_requests get_pull_request search)
 for p in "${pairs[@]}"; do
