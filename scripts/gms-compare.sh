@@ -75,10 +75,14 @@ for p in "${pairs[@]}"; do
 done
 
 work=$(mktemp -d)
-pids=()
+# $work/live holds the ids of the processes of the run under way: runs happen in command
+# substitutions, whose variables the exit trap cannot see, and an interrupted run must not leave a
+# server behind. A run empties it once its processes are gone.
 cleanup() {
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-	wait 2>/dev/null || true
+	if [ -s "$work/live" ]; then
+		# shellcheck disable=SC2046 # one id per word
+		kill $(cat "$work/live") 2>/dev/null || true
+	fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -126,31 +130,33 @@ run1() {
 	"$work/fakehub" -listen 127.0.0.1:$hub -seed demo -admin-token adm -core-limit 100000000 -search-limit 100000000 \
 		-tokens "$work/tokens.json" 2>/dev/null &
 	local f=$!
-	pids+=("$f")
+	echo "$f" >>"$work/live"
 	local procs=() tool args auth=""
 	if [ "$side" = ghops ]; then
 		GITHUB_TOKEN=ghops-demo-token "$work/ghops-github" -addr 127.0.0.1:$((p + 2)) -github-url "http://127.0.0.1:$hub/" -metrics-addr "" 2>/dev/null &
 		local s=$!
-		pids+=("$s")
+		echo "$s" >>"$work/live"
 		"$work/ghops-gateway" -addr 127.0.0.1:$p -service 127.0.0.1:$((p + 2)) 2>/dev/null &
 		local g=$!
-		pids+=("$g")
+		echo "$g" >>"$work/live"
 		procs=("$g" "$s")
 		tool=${ghops_tool[$pr]} args=${ghops_args[$pr]}
 		if ! up $hub "$f" || ! up $((p + 2)) "$s" || ! up "$p" "$g"; then
 			kill "$g" "$s" "$f" 2>/dev/null || true
 			wait "$g" "$s" "$f" 2>/dev/null || true
+			: >"$work/live"
 			return 1
 		fi
 	else
 		GITHUB_HOST=http://127.0.0.1:$hub "$gms" http --listen-host 127.0.0.1 --port "$p" >/dev/null 2>&1 &
 		local m=$!
-		pids+=("$m")
+		echo "$m" >>"$work/live"
 		procs=("$m")
 		tool=${gms_tool[$pr]} args=${gms_args[$pr]} auth="Bearer $pat"
 		if ! up $hub "$f" || ! up "$p" "$m"; then
 			kill "$m" "$f" 2>/dev/null || true
 			wait "$m" "$f" 2>/dev/null || true
+			: >"$work/live"
 			return 1
 		fi
 	fi
@@ -165,6 +171,7 @@ run1() {
 	h1=$(cpu "$f")
 	kill "${procs[@]}" "$f" 2>/dev/null || true
 	wait "${procs[@]}" "$f" 2>/dev/null || true
+	: >"$work/live"
 	local calls ok tput rest
 	calls=$(echo "$out" | sed -n 's/^  "calls": *\([0-9]*\).*/\1/p' | head -1)
 	ok=$(echo "$out" | sed -n 's/^  "ok": *\([0-9]*\).*/\1/p' | head -1)
