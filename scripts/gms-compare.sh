@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # gms-compare.sh measures the throughput (calls/s) of ghops and of github-mcp-server ("gms") on the
 # same GitHub operations, the benchmark pairs of issue 21 point 8, and the CPU time each server
-# spends per call. Both are driven by ghops-load over Streamable HTTP at one concurrency (8 by
-# default): ghops at /mcp of the gateway built from the working tree (gateway + GitHub service),
-# gms in its `http` mode, each over its own fresh fakehub with the demo data. Rounds are
+# spends per call. Both are driven by ghops-load at one concurrency (8 by default), over Streamable
+# HTTP (ghops at /mcp of the gateway built from the working tree, gateway + GitHub service; gms in its
+# `http` mode) and, with -m, over stdio (below), each over its own fresh fakehub with the demo data. Rounds are
 # interleaved (ghops then gms in odd rounds, gms then ghops in even ones) so that load from anything
 # else on the machine falls on both alike. CPU per call is each process's utime+stime
 # (/proc/<pid>/stat) over the measured calls, warm-up excluded, for the servers and for their fakehub
