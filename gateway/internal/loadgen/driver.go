@@ -24,6 +24,7 @@ type driver struct {
 	url       string
 	sessionID string // MCP session id, if the gateway issued one
 	version   string // negotiated MCP protocol version
+	stdio     *stdioServer
 }
 
 func newDriver(cfg Config) *driver {
@@ -54,6 +55,9 @@ func (d *driver) post(ctx context.Context, body []byte, hdr map[string]string) (
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	if d.cfg.Authorization != "" {
+		req.Header.Set("Authorization", d.cfg.Authorization)
+	}
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
@@ -111,34 +115,57 @@ func (d *driver) initialize(ctx context.Context) error {
 	}})
 	ictx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
 	defer cancel()
+	note, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	if d.stdio != nil {
+		data, err := d.stdio.send(ictx, "0", body)
+		if err != nil {
+			return fmt.Errorf("loadgen: MCP initialize: %w", err)
+		}
+		if v := negotiated(data); v == "" {
+			return fmt.Errorf("loadgen: MCP initialize failed: %.300s", data)
+		}
+		if _, err := d.stdio.send(ictx, "", note); err != nil {
+			return fmt.Errorf("loadgen: MCP notifications/initialized: %w", err)
+		}
+		return nil
+	}
 	resp, data, err := d.post(ictx, body, nil)
 	if err != nil {
 		return fmt.Errorf("loadgen: MCP initialize: %w", err)
 	}
-	var env envelope
-	var res struct {
-		ProtocolVersion string `json:"protocolVersion"`
+	v := negotiated(data)
+	if v == "" {
+		// The answer is the server's and may echo the request's Authorization value.
+		return fmt.Errorf("loadgen: MCP initialize failed: HTTP %d: %.300s", resp.StatusCode, redactText(string(data), d.cfg.Authorization))
 	}
-	if json.Unmarshal(data, &env) != nil || env.Error != nil || json.Unmarshal(env.Result, &res) != nil || res.ProtocolVersion == "" {
-		return fmt.Errorf("loadgen: MCP initialize failed: HTTP %d: %.300s", resp.StatusCode, data)
-	}
-	d.version, d.sessionID = res.ProtocolVersion, resp.Header.Get("Mcp-Session-Id")
-	note, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/initialized"})
+	d.version, d.sessionID = v, resp.Header.Get("Mcp-Session-Id")
 	resp, data, err = d.post(ictx, note, d.mcpHeaders())
 	if err != nil {
 		return fmt.Errorf("loadgen: MCP notifications/initialized: %w", err)
 	}
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("loadgen: MCP notifications/initialized: HTTP %d: %.300s", resp.StatusCode, data)
+		return fmt.Errorf("loadgen: MCP notifications/initialized: HTTP %d: %.300s", resp.StatusCode, redactText(string(data), d.cfg.Authorization))
 	}
 	return nil
+}
+
+// negotiated returns the protocol version of a successful initialize answer, "" for anything else.
+func negotiated(data []byte) string {
+	var env envelope
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if json.Unmarshal(data, &env) != nil || env.Error != nil || json.Unmarshal(env.Result, &res) != nil {
+		return ""
+	}
+	return res.ProtocolVersion
 }
 
 // call makes one tool call with JSON-RPC id n and classifies its answer.
 func (d *driver) call(ctx context.Context, n int64, c Call) outcome {
 	var msg map[string]any
 	var hdr map[string]string
-	if d.cfg.Endpoint == EndpointMCP {
+	if d.cfg.Endpoint != EndpointRPC {
 		msg = map[string]any{"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": map[string]any{"name": c.Tool, "arguments": c.Args}}
 		hdr = d.mcpHeaders()
 	} else {
@@ -150,7 +177,21 @@ func (d *driver) call(ctx context.Context, n int64, c Call) outcome {
 	}
 	cctx, cancel := context.WithTimeout(ctx, d.cfg.Timeout)
 	defer cancel()
+	id := strconv.FormatInt(n, 10)
 	start := time.Now()
+	if d.stdio != nil {
+		data, err := d.stdio.send(cctx, id, body)
+		o := outcome{tool: c.Tool, latency: time.Since(start)}
+		switch {
+		case err != nil && ctx.Err() != nil:
+			o.kind = kindCanceled
+		case err != nil:
+			o.kind = kindTransport
+		default:
+			o.kind, o.code = classify(200, data, id, true)
+		}
+		return o
+	}
 	resp, data, err := d.post(cctx, body, hdr)
 	o := outcome{tool: c.Tool, latency: time.Since(start)}
 	if err != nil {
@@ -161,7 +202,7 @@ func (d *driver) call(ctx context.Context, n int64, c Call) outcome {
 		}
 		return o
 	}
-	o.kind, o.code = classify(resp.StatusCode, data, strconv.FormatInt(n, 10), d.cfg.Endpoint == EndpointMCP)
+	o.kind, o.code = classify(resp.StatusCode, data, id, d.cfg.Endpoint == EndpointMCP)
 	return o
 }
 
@@ -239,9 +280,19 @@ func (d *driver) fetchStats(ctx context.Context) (*hubStats, error) {
 
 // redact removes a secret from an error's text.
 func redact(err error, secret string) string {
-	s := err.Error()
+	return redactText(err.Error(), secret)
+}
+
+// redactText removes a secret from a text. It stays next to the only two secrets ghops-load holds
+// (the fakehub admin token and the Authorization value), both known exactly, rather than using the
+// shape-based ghops.dev/redact: a value such as "Bearer s3cret" need not look like a token.
+func redactText(s, secret string) string {
 	if secret != "" {
 		s = strings.ReplaceAll(s, secret, "[redacted]")
+		// The bare token of a "Bearer t" value may be echoed alone.
+		if _, tok, ok := strings.Cut(secret, " "); ok && tok != "" {
+			s = strings.ReplaceAll(s, tok, "[redacted]")
+		}
 	}
 	return s
 }

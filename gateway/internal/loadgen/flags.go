@@ -43,10 +43,13 @@ type Options struct {
 // default: -target GHOPS_LOAD_TARGET, -endpoint GHOPS_LOAD_ENDPOINT (default rpc), -tools
 // GHOPS_LOAD_TOOLS, -c GHOPS_LOAD_CONCURRENCY, -duration GHOPS_LOAD_DURATION, -requests
 // GHOPS_LOAD_REQUESTS, -warmup GHOPS_LOAD_WARMUP, -timeout GHOPS_LOAD_TIMEOUT, -mcp-version
-// GHOPS_LOAD_MCP_VERSION, -json GHOPS_LOAD_JSON, -fakehub-admin GHOPS_LOAD_FAKEHUB_ADMIN, and -args
+// GHOPS_LOAD_MCP_VERSION, -json GHOPS_LOAD_JSON, -fakehub-admin GHOPS_LOAD_FAKEHUB_ADMIN, -command
+// GHOPS_LOAD_COMMAND (the server -endpoint stdio starts), and -args
 // GHOPS_LOAD_ARGS (a JSON object of tool name to argument object; -args flags add to it and win).
 // -version is an action and has no variable. The fakehub admin token comes from
-// FAKEHUB_ADMIN_TOKEN only, never a flag, and is required with -fakehub-admin. Flag errors and usage
+// FAKEHUB_ADMIN_TOKEN only, never a flag, and is required with -fakehub-admin; likewise the
+// Authorization header sent to the target (e.g. "Bearer <token>" for another MCP server) comes from
+// GHOPS_LOAD_AUTHORIZATION only, so that no secret appears in a command line. Flag errors and usage
 // go to output; an unparsable variable is an error naming it unless its flag is given. The
 // returned run has passed the checks Run makes (loopback targets, bounds).
 func ParseFlags(args []string, getenv func(string) string, output io.Writer) (Options, error) {
@@ -91,7 +94,9 @@ func ParseFlags(args []string, getenv func(string) string, output io.Writer) (Op
 		extra = map[string]json.RawMessage{}
 	)
 	fs.StringVar(&c.Target, "target", env("GHOPS_LOAD_TARGET", DefaultTarget), "gateway base URL, loopback only (GHOPS_LOAD_TARGET)")
-	fs.StringVar(&c.Endpoint, "endpoint", env("GHOPS_LOAD_ENDPOINT", EndpointRPC), "rpc or mcp (GHOPS_LOAD_ENDPOINT)")
+	fs.StringVar(&c.Endpoint, "endpoint", env("GHOPS_LOAD_ENDPOINT", EndpointRPC), "rpc, mcp or stdio (GHOPS_LOAD_ENDPOINT)")
+	command := ""
+	fs.StringVar(&command, "command", env("GHOPS_LOAD_COMMAND", ""), "with -endpoint stdio: the MCP server to start, program and arguments split at spaces; it inherits the environment (GHOPS_LOAD_COMMAND)")
 	fs.StringVar(&tools, "tools", env("GHOPS_LOAD_TOOLS", DefaultTools), "tool mix, tool[:weight],... (GHOPS_LOAD_TOOLS)")
 	fs.IntVar(&c.Concurrency, "c", envInt("c", "GHOPS_LOAD_CONCURRENCY", DefaultConcurrency), "concurrent callers (GHOPS_LOAD_CONCURRENCY)")
 	fs.DurationVar(&c.Duration, "duration", envDuration("duration", "GHOPS_LOAD_DURATION", DefaultDuration), "stop after this long (GHOPS_LOAD_DURATION)")
@@ -148,7 +153,15 @@ func ParseFlags(args []string, getenv func(string) string, output io.Writer) (Op
 		return Options{}, fmt.Errorf("-tools: %w", err)
 	}
 	c.Mix = mix
+	c.Command = strings.Fields(command)
+	if len(c.Command) > 0 && c.Endpoint != EndpointStdio {
+		return Options{}, errors.New("loadgen: -command is for -endpoint stdio")
+	}
 	c.FakehubAdminToken = getenv("FAKEHUB_ADMIN_TOKEN")
+	c.Authorization = getenv("GHOPS_LOAD_AUTHORIZATION")
+	if strings.ContainsAny(c.Authorization, "\r\n") {
+		return Options{}, errors.New("loadgen: GHOPS_LOAD_AUTHORIZATION must be one line")
+	}
 	if c.FakehubAdminURL != "" && c.FakehubAdminToken == "" {
 		return Options{}, errors.New("loadgen: -fakehub-admin needs FAKEHUB_ADMIN_TOKEN in the environment")
 	}

@@ -43,6 +43,27 @@ func TestParseFlagsMoreVariables(t *testing.T) {
 				t.Errorf("got %+v", o)
 			}
 		}},
+		{name: "authorization from the environment only", env: map[string]string{"GHOPS_LOAD_AUTHORIZATION": "Bearer github_pat_x"},
+			check: func(t *testing.T, o Options) {
+				if o.Run.Authorization != "Bearer github_pat_x" {
+					t.Errorf("Authorization = %q", o.Run.Authorization)
+				}
+			}},
+		{name: "authorization on two lines", env: map[string]string{"GHOPS_LOAD_AUTHORIZATION": "Bearer a\r\nX-Evil: 1"}, wantErr: "GHOPS_LOAD_AUTHORIZATION must be one line"},
+		{name: "stdio command", args: []string{"-endpoint", "stdio", "-command", "  /bin/mcp-server  stdio --x "},
+			check: func(t *testing.T, o Options) {
+				if o.Run.Endpoint != EndpointStdio || strings.Join(o.Run.Command, "|") != "/bin/mcp-server|stdio|--x" {
+					t.Errorf("endpoint %q command %q", o.Run.Endpoint, o.Run.Command)
+				}
+			}},
+		{name: "stdio command from the environment", env: map[string]string{"GHOPS_LOAD_ENDPOINT": "stdio", "GHOPS_LOAD_COMMAND": "srv stdio"},
+			check: func(t *testing.T, o Options) {
+				if strings.Join(o.Run.Command, "|") != "srv|stdio" {
+					t.Errorf("command %q", o.Run.Command)
+				}
+			}},
+		{name: "stdio without a command", args: []string{"-endpoint", "stdio"}, wantErr: "needs the server's command (-command)"},
+		{name: "command without stdio", args: []string{"-endpoint", "mcp", "-command", "srv"}, wantErr: "-command is for -endpoint stdio"},
 		{name: "bad warmup", env: map[string]string{"GHOPS_LOAD_WARMUP": "x"}, wantErr: "GHOPS_LOAD_WARMUP"},
 		{name: "bad timeout", env: map[string]string{"GHOPS_LOAD_TIMEOUT": "x"}, wantErr: "GHOPS_LOAD_TIMEOUT"},
 		{name: "bad json", env: map[string]string{"GHOPS_LOAD_JSON": "x"}, wantErr: "GHOPS_LOAD_JSON"},

@@ -1,10 +1,13 @@
 // Package loadgen drives the ghops gateway with tool calls over POST /rpc (plain JSON-RPC 2.0) or
 // POST /mcp (MCP tools/call after initialize) at a fixed concurrency, for a bounded duration and a
 // bounded number of calls, and reports throughput, latency percentiles, errors by JSON-RPC code and,
-// given fakehub's admin URL and token, the GitHub requests each tool call cost.
+// given fakehub's admin URL and token, the GitHub requests each tool call cost. It drives any other
+// MCP server the same way, over HTTP or over the stdio of a process it starts (EndpointStdio), so
+// that ghops can be compared with it (scripts/gms-compare.sh).
 //
 // It only ever talks to loopback addresses: targets are checked by CheckLoopback and every
-// connection is checked again at dial time. It uses the standard library alone.
+// connection is checked again at dial time. It uses the standard library alone, so that what it
+// measures is the servers and not a client library's overhead.
 package loadgen
 
 import (
@@ -25,6 +28,9 @@ import (
 const (
 	EndpointRPC = "rpc"
 	EndpointMCP = "mcp"
+	// EndpointStdio is MCP over the standard input and output of Config.Command, which the run
+	// starts and stops.
+	EndpointStdio = "stdio"
 )
 
 // Limits on a run, so that a typo cannot start an unbounded one.
@@ -100,6 +106,12 @@ func ParseMix(spec string, args map[string]json.RawMessage) ([]Call, error) {
 // have been started, whichever comes first; both are required. Warmup calls are made first,
 // sequentially, and are not measured. Timeout bounds each call (default 30s). FakehubAdminURL and
 // FakehubAdminToken, when both set, make the report include fakehub's request counts.
+// Command is the server to start for EndpointStdio (program and arguments; the Target is then
+// unused); the report gives its CPU time over the measured calls where Linux's /proc tells it.
+// Authorization, when set, is sent as the Authorization header of every request to the target (not
+// to fakehub), so that servers that want a bearer token, such as a gateway with API keys or another
+// MCP server, can be driven too; like FakehubAdminToken it is a secret, kept out of reports and
+// errors.
 type Config struct {
 	Target            string
 	Endpoint          string
@@ -112,6 +124,8 @@ type Config struct {
 	MCPVersion        string
 	FakehubAdminURL   string
 	FakehubAdminToken string
+	Authorization     string
+	Command           []string
 }
 
 func (c *Config) validate() error {
@@ -127,8 +141,12 @@ func (c *Config) validate() error {
 	case "":
 		c.Endpoint = EndpointRPC
 	case EndpointRPC, EndpointMCP:
+	case EndpointStdio:
+		if len(c.Command) == 0 || c.Command[0] == "" {
+			return errors.New("loadgen: endpoint stdio needs the server's command (-command)")
+		}
 	default:
-		return fmt.Errorf("loadgen: endpoint must be %q or %q", EndpointRPC, EndpointMCP)
+		return fmt.Errorf("loadgen: endpoint must be %q, %q or %q", EndpointRPC, EndpointMCP, EndpointStdio)
 	}
 	if len(c.Mix) == 0 {
 		return errors.New("loadgen: empty tool mix")
@@ -180,7 +198,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	d := newDriver(cfg)
-	if cfg.Endpoint == EndpointMCP {
+	if cfg.Endpoint == EndpointStdio {
+		srv, err := startStdio(cfg.Command)
+		if err != nil {
+			return nil, err
+		}
+		defer srv.stop()
+		d.stdio = srv
+	}
+	if cfg.Endpoint != EndpointRPC {
 		if err := d.initialize(ctx); err != nil {
 			return nil, err
 		}
@@ -199,6 +225,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		before = s
 	}
 
+	var cpu0 time.Duration
+	cpuOK := false
+	if d.stdio != nil {
+		cpu0, cpuOK = d.stdio.cpu()
+	}
 	var next atomic.Int64
 	results := make([][]outcome, cfg.Concurrency)
 	start := time.Now()
@@ -219,12 +250,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	var serverCPU time.Duration
+	if cpuOK {
+		if cpu1, ok := d.stdio.cpu(); ok {
+			serverCPU = cpu1 - cpu0
+		}
+	}
 
 	var all []outcome
 	for _, r := range results {
 		all = append(all, r...)
 	}
 	rep := newReport(cfg, all, elapsed)
+	rep.ServerCPU = serverCPU
 	switch {
 	case ctx.Err() != nil:
 		rep.StoppedBy = "interrupted"

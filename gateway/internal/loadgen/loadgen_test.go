@@ -173,6 +173,72 @@ func TestRun(t *testing.T) {
 	}
 }
 
+// TestRunSendsAuthorization drives a server that wants a bearer token: the Authorization value
+// goes on every request to the target, MCP handshake included, and never to fakehub's stats
+// (fakeGateway answers those 401 unless they carry the admin token).
+func TestRunSendsAuthorization(t *testing.T) {
+	tests := []struct {
+		name, endpoint, auth string
+	}{
+		{"rpc with a token", EndpointRPC, "Bearer github_pat_0123"},
+		{"mcp with a token", EndpointMCP, "Bearer github_pat_0123"},
+		{"mcp without", EndpointMCP, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeGateway{session: "sess-1"}
+			var mu sync.Mutex
+			seen := map[string]int{} // Authorization values by path
+			url := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				seen[r.URL.Path+" "+r.Header.Get("Authorization")]++
+				mu.Unlock()
+				f.ServeHTTP(w, r)
+			}))
+			rep, err := Run(context.Background(), Config{Target: url, Endpoint: tc.endpoint, Mix: mix(t, "ok"), Concurrency: 2,
+				Duration: time.Hour, Requests: 10, FakehubAdminURL: url, FakehubAdminToken: "adm", Authorization: tc.auth})
+			if err != nil || rep.OK != 10 {
+				t.Fatalf("Run = %+v, %v", rep, err)
+			}
+			want := map[string]int{"/" + tc.endpoint + " " + tc.auth: 10, "/_fakehub/stats Bearer adm": 2}
+			if tc.endpoint == EndpointMCP {
+				want["/mcp "+tc.auth] += 2 // initialize, notifications/initialized
+			}
+			if fmt.Sprint(seen) != fmt.Sprint(want) {
+				t.Fatalf("requests by path and Authorization %v, want %v", seen, want)
+			}
+		})
+	}
+}
+
+// TestRunKeepsAuthorizationOutOfErrors: a server that refuses the handshake and echoes the
+// request's Authorization (or its bare token) in its answer gets a clear error without the secret.
+func TestRunKeepsAuthorizationOutOfErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		echo func(auth string) string
+	}{
+		{"whole value echoed", func(auth string) string { return "refused: " + auth }},
+		{"bare token echoed", func(auth string) string { _, tok, _ := strings.Cut(auth, " "); return "bad token " + tok }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			url := startServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				http.Error(w, tc.echo(r.Header.Get("Authorization")), http.StatusUnauthorized)
+			}))
+			const secret = "ghp_0123456789abcdefghijABCDEFGHIJ01234567"
+			rep, err := Run(context.Background(), Config{Target: url, Endpoint: EndpointMCP, Mix: mix(t, "ok"), Concurrency: 1,
+				Duration: time.Hour, Requests: 1, Authorization: "Bearer " + secret})
+			if err == nil || rep != nil {
+				t.Fatalf("Run = %+v, %v; want an initialize error", rep, err)
+			}
+			if msg := err.Error(); strings.Contains(msg, secret) || !strings.Contains(msg, "HTTP 401") || !strings.Contains(msg, "[redacted]") {
+				t.Fatalf("error %q: want HTTP 401 and [redacted], never the token", msg)
+			}
+		})
+	}
+}
+
 func TestRunStops(t *testing.T) {
 	t.Run("by duration", func(t *testing.T) {
 		url := startServer(t, &fakeGateway{})

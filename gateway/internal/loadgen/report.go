@@ -32,7 +32,10 @@ type Report struct {
 	Latency     Latency          `json:"latency"`
 	ByTool      map[string]*Tool `json:"by_tool"`
 	GitHub      *GitHubCalls     `json:"github,omitempty"`
-	toolOrder   []string         // tools in mix order, for printing
+	// ServerCPU is the CPU time (user and system) the stdio server spent during the measured part
+	// of the run, where /proc tells it (Linux); zero otherwise.
+	ServerCPU time.Duration `json:"server_cpu_ns,omitempty"`
+	toolOrder []string      // tools in mix order, for printing
 }
 
 // Tool is one tool's share of a run.
@@ -59,8 +62,11 @@ func newReport(cfg Config, all []outcome, elapsed time.Duration) *Report {
 		Target: cfg.Target, Endpoint: cfg.Endpoint, Concurrency: cfg.Concurrency, Elapsed: elapsed,
 		Errors: map[int]int{}, HTTPErrors: map[int]int{}, ByTool: map[string]*Tool{},
 	}
-	if cfg.Endpoint == EndpointMCP {
+	if cfg.Endpoint != EndpointRPC {
 		r.MCPVersion = cfg.MCPVersion
+	}
+	if cfg.Endpoint == EndpointStdio {
+		r.Target = strings.Join(cfg.Command, " ")
 	}
 	r.Mix = mixString(cfg.Mix)
 	var lat []time.Duration
@@ -169,6 +175,9 @@ func codeList(m map[int]int, prefix string) string {
 func (r *Report) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	ep := "/" + r.Endpoint
+	if r.Endpoint == EndpointStdio {
+		ep = " over stdio"
+	}
 	if r.MCPVersion != "" {
 		ep += " (MCP " + r.MCPVersion + ")"
 	}
@@ -186,6 +195,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			t := r.ByTool[name]
 			fmt.Fprintf(tw, "  %s\t%d calls, %d ok, p50 %s  p99 %s\n", name, t.Calls, t.OK, ms(t.Latency.P50), ms(t.Latency.P99))
 		}
+	}
+	if r.ServerCPU > 0 && r.Calls > 0 {
+		fmt.Fprintf(tw, "server CPU\t%s = %.1fµs per call\n", r.ServerCPU.Round(time.Millisecond), float64(r.ServerCPU)/float64(r.Calls)/1e3)
 	}
 	if g := r.GitHub; g != nil {
 		fmt.Fprintf(tw, "GitHub requests\t%d = %.2f per call (304 Not Modified: %d, rate-limit units: %d)\n", g.Requests, g.PerCall, g.NotModified, g.RateUnits)
