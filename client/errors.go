@@ -44,6 +44,12 @@ var (
 	// ErrHeadSHAMismatch is -32006: the head moved away from the sha the caller
 	// gave (see ErrorData.ExpectedSHA and ActualSHA).
 	ErrHeadSHAMismatch = errors.New("head sha mismatch")
+	// ErrHeaderMismatch is -32020 (MCP only): the Mcp-* headers are missing
+	// or disagree with the body.
+	ErrHeaderMismatch = errors.New("header mismatch")
+	// ErrUnsupportedProtocolVersion is -32022 (MCP only): the gateway does not
+	// speak the requested protocol version (see ErrorData.Supported).
+	ErrUnsupportedProtocolVersion = errors.New("unsupported protocol version")
 	// ErrInternal is -32603: the gateway failed; ErrorData.RequestID names the
 	// log entries.
 	ErrInternal = errors.New("internal error")
