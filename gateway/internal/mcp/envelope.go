@@ -366,7 +366,7 @@ func (t *transport) invalidMeta(params json.RawMessage, member string) *edge.Ans
 	msg := "must have required property '" + missing + "'"
 	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
 	e.Message = "Invalid params: " + msg
-	e.Data.ValidationErrors = []toolschema.Violation{{
+	e.Violations = []toolschema.Violation{{
 		Message: msg, Path: path, Keyword: "required", Params: map[string]any{"missingProperty": missing},
 	}}
 	return &edge.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
