@@ -192,19 +192,21 @@ func omittedMessage(n int) string {
 func bound(d *Data, listed []toolschema.Violation) ([]byte, []toolschema.Violation) {
 	cutMessage(d.ProtoReflect())
 	bounded := boundViolations(listed)
-	d.ValidationErrors = make([]*ghopsv1.Violation, len(bounded))
-	values := make([][]byte, len(bounded))
-	for i, v := range bounded {
-		d.ValidationErrors[i] = violationProto(v)
-		values[i] = valueText(v.Value)
-	}
-	if len(d.ValidationErrors) == 0 {
-		d.ValidationErrors = nil
+	var values [][]byte
+	if len(bounded) > 0 {
+		// The validator's violations (Error.Violations) are the list; a
+		// list set on Data directly is kept only without them.
+		d.ValidationErrors = make([]*ghopsv1.Violation, len(bounded))
+		values = make([][]byte, len(bounded))
+		for i, v := range bounded {
+			d.ValidationErrors[i] = violationProto(v)
+			values[i] = valueText(v.Value)
+		}
 	}
 	for {
 		b := encodeData(d, values)
-		if len(b) <= MaxDataBytes || len(d.ValidationErrors) == 0 {
-			return b, bounded[:len(d.ValidationErrors):len(d.ValidationErrors)]
+		if escapedLen(b) <= MaxDataBytes || len(d.ValidationErrors) == 0 {
+			return b, bounded[:min(len(bounded), len(d.ValidationErrors))]
 		}
 		keep := len(d.ValidationErrors) / 2
 		d.ValidationErrorsOmitted += int32(len(d.ValidationErrors) - keep)
@@ -213,6 +215,13 @@ func bound(d *Data, listed []toolschema.Violation) ([]byte, []toolschema.Violati
 			d.ValidationErrors = nil
 		}
 	}
+}
+
+// escapedLen is the length of b once HTML-escaped, as encoding/json.Marshal
+// writes it (the MCP result's text copy of the error object is written so):
+// '<', '>' and '&' take six bytes there.
+func escapedLen(b []byte) int {
+	return len(b) + 5*(bytes.Count(b, []byte("<"))+bytes.Count(b, []byte(">"))+bytes.Count(b, []byte("&")))
 }
 
 // cutMessage cuts every string of m in place to MaxStringBytes (see cut).

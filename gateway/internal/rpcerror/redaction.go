@@ -79,7 +79,7 @@ func (e *Error) encode() *Encoded {
 		RequestID:  redact.String(e.RequestID),
 	}
 	msg := e.Message
-	if e.listsViolations {
+	if e.listing != "" && e.Message == e.listing {
 		// InvalidParams's message lists the violations: written from those
 		// listed, redacted and cut already (as the data carries them), and
 		// ended by the count of the rest.

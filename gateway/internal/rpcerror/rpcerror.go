@@ -118,10 +118,10 @@ type Error struct {
 	// Cause is the underlying error; logged (redacted), never sent.
 	Cause error
 
-	// listsViolations marks InvalidParams's message, which lists the
-	// violations: the encoded message is cut shorter and ends with the
-	// count of those not listed.
-	listsViolations bool
+	// listing is the message InvalidParams set, which lists the
+	// violations: while Message is still that, the encoded message lists
+	// those listed in data and ends with the count of the rest.
+	listing string
 	// enc is the error as encoded, made on first use (see Encoded).
 	enc *Encoded
 }
@@ -221,7 +221,7 @@ func InvalidParams(tool string, vs []toolschema.Violation) *Error {
 	// encoded, from those listed then (redacted and bounded).
 	capped, _ := capViolations(vs)
 	e.Message = toolschema.Message(capped)
-	e.listsViolations = true
+	e.listing = e.Message
 	return e
 }
 
