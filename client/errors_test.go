@@ -11,7 +11,8 @@ import (
 )
 
 var allSentinels = []error{ErrParse, ErrInvalidRequest, ErrMethodNotFound, ErrInvalidParams, ErrInternal,
-	ErrPermissionDenied, ErrNotFound, ErrValidation, ErrRateLimited, ErrNotMergeable, ErrHeadSHAMismatch}
+	ErrPermissionDenied, ErrNotFound, ErrValidation, ErrRateLimited, ErrNotMergeable, ErrHeadSHAMismatch,
+	ErrHeaderMismatch, ErrUnsupportedProtocolVersion}
 
 // TestErrorCodes checks that every documented code, answered by a gateway,
 // becomes its typed error and matches its sentinel and no other.
@@ -91,6 +92,25 @@ func TestErrorCodes(t *testing.T) {
 				var e *Error
 				if !errors.As(err, &e) || e.Data.RequestId != "req-1" {
 					t.Errorf("err = %v, want requestId", err)
+				}
+			}},
+		{"-32001 policy refusal", errorReply(CodePermissionDenied, "Permission denied: the repository is not allowed",
+			`{"tool":"fetch","policy":{"principal":"ci","rule":"repos","detail":"octo-org/*"},"timestamp":"2026-11-22T10:00:00.000Z","later":{"x":1}}`),
+			ErrPermissionDenied, func(t *testing.T, err error) {
+				var e *Error
+				if !errors.As(err, &e) || e.Data.GetPolicy().GetRule() != "repos" || e.Data.GetPolicy().GetPrincipal() != "ci" || e.Data.GetTimestamp() == "" {
+					t.Errorf("data = %v, want the policy (and an unknown member skipped)", e.Data)
+				}
+			}},
+		{"-32020 header mismatch", errorReply(CodeHeaderMismatch, "Header mismatch: Mcp-Method", `{"tool":"","timestamp":"2026-11-22T10:00:00.000Z"}`),
+			ErrHeaderMismatch, nil},
+		{"-32022 unsupported protocol version", errorReply(CodeUnsupportedProtocolVersion, "Unsupported protocol version",
+			`{"tool":"","protocol":{"requested":"1999-01-01","supported":["2025-06-18","2026-07-28"]},"supported":["2025-06-18","2026-07-28"],"requested":"1999-01-01","timestamp":"2026-11-22T10:00:00.000Z"}`),
+			ErrUnsupportedProtocolVersion, func(t *testing.T, err error) {
+				var e *Error
+				if !errors.As(err, &e) || e.Data.GetProtocol().GetRequested() != "1999-01-01" || len(e.Data.GetProtocol().GetSupported()) != 2 ||
+					e.Data.GetRequested() != "1999-01-01" || len(e.Data.GetSupported()) != 2 {
+					t.Errorf("data = %v, want the versions", e.Data)
 				}
 			}},
 		{"unknown code keeps code message and data", errorReply(-32099, "Something new", `{"anything":[1,2]}`), nil,

@@ -106,8 +106,6 @@ type Error struct {
 	// they are written as data.validation_errors (at most MaxViolations,
 	// each bounded, the rest counted in validation_errors_omitted).
 	Violations []toolschema.Violation
-	// HTTPStatus is the mapped status of Code (used when mapping is on).
-	HTTPStatus int
 	// RetryAfter is the Retry-After header value in seconds (0: none).
 	RetryAfter int
 	// Log holds the log line's fields not in Data.
@@ -185,10 +183,9 @@ func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.
 func New(code int, tool string) *Error {
 	r := row(code)
 	return &Error{
-		Code:       code,
-		Message:    r.Message,
-		HTTPStatus: r.HTTPStatus,
-		Data:       &Data{Tool: tool, Timestamp: Timestamp(now())},
+		Code:    code,
+		Message: r.Message,
+		Data:    &Data{Tool: tool, Timestamp: Timestamp(now())},
 	}
 }
 
