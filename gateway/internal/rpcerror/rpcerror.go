@@ -1,14 +1,17 @@
 // Package rpcerror is the gateway's error contract: THE one table from gRPC
 // statuses (code plus the google.rpc.ErrorInfo reason, a ghopsv1.ErrorReason
 // value name) to the contract's JSON-RPC codes, the data payload every error
-// carries, the optional HTTP status of each code, and the one-line
-// jsonrpc_error log record. The codes, the table and the reason map are
+// carries (errors.proto's ErrorData), the optional HTTP status of each code
+// (HTTPStatus, the one place a code's status is read), the one encoding of
+// an error (Encoded: redacted once, bounded, data written in declaration
+// order) and the one-line jsonrpc_error log record. The codes, the table and the reason map are
 // generated from proto/ghops/v1/errors.proto into table_gen.go by
 // `make generate` (tools/errgen).
 //
 // The API:
 //
 //	Table() []Row                                  // every code: name, default message, mapped HTTP status
+//	HTTPStatus(code) int                           // the mapped status of a code, from the generated table
 //	ReasonCode(ghopsv1.ErrorReason) (int, bool)    // errors.proto's reason table
 //	GRPCCode(codes.Code) int                       // the table for statuses without a reason
 //	FromStatus(tool, err, requestID) *Error        // gRPC / context / any error -> contract error
