@@ -48,14 +48,16 @@ type Encoded struct {
 var encodings atomic.Int64
 
 // Encoded returns e as encoded, made on first use and kept: an error is
-// written by one goroutine (the transport answering it), which may write it
-// several times (the answer, the log line, an MCP text rendering), and the
-// one encoding serves them all. Set every field before the first call.
+// written several times (the answer, the log line, an MCP text rendering),
+// and the one encoding serves them all. Set every field before the first
+// call: later changes are not seen. Safe for concurrent use (two first
+// calls racing may both encode; one result is kept).
 func (e *Error) Encoded() *Encoded {
-	if e.enc == nil {
-		e.enc = e.encode()
+	if enc := e.enc.Load(); enc != nil {
+		return enc
 	}
-	return e.enc
+	e.enc.CompareAndSwap(nil, e.encode())
+	return e.enc.Load()
 }
 
 // encode redacts and bounds e: the one redaction pass.

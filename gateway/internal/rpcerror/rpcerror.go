@@ -34,6 +34,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -124,7 +125,7 @@ type Error struct {
 	// those listed in data and ends with the count of the rest.
 	listing string
 	// enc is the error as encoded, made on first use (see Encoded).
-	enc *Encoded
+	enc atomic.Pointer[Encoded]
 }
 
 // Error implements error without data or cause. The message is redacted
