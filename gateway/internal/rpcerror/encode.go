@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"sync"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/protobuf/proto"
@@ -94,13 +95,19 @@ func (w *dataWriter) appendMessage(b []byte, m protoreflect.Message) []byte {
 	return append(b, '}')
 }
 
+// alwaysFields caches jsonAlways by field (reading an extension is costly).
+var alwaysFields sync.Map // protoreflect.FullName -> bool
+
 // jsonAlways reports errors.proto's (json_always) option of fd.
 func jsonAlways(fd protoreflect.FieldDescriptor) bool {
-	opts := fd.Options()
-	if opts == nil {
-		return false
+	if v, ok := alwaysFields.Load(fd.FullName()); ok {
+		return v.(bool)
 	}
-	v, _ := proto.GetExtension(opts, ghopsv1.E_JsonAlways).(bool)
+	v := false
+	if opts := fd.Options(); opts != nil {
+		v, _ = proto.GetExtension(opts, ghopsv1.E_JsonAlways).(bool)
+	}
+	alwaysFields.Store(fd.FullName(), v)
 	return v
 }
 
@@ -193,8 +200,20 @@ func appendNumber(b []byte, f float64) []byte {
 	return appendJSON(b, f)
 }
 
-// appendString appends s as encoding/json writes it.
-func appendString(b []byte, s string) []byte { return appendJSON(b, s) }
+// appendString appends s as encoding/json writes it. Most strings of an
+// error (names, paths, shas, ids) are printable ASCII without a quote or a
+// backslash, which encoding/json writes as they are: those skip the
+// encoder, the others take it.
+func appendString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' {
+			return appendJSON(b, s)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
 
 // appendJSON appends v as encoding/json writes it without HTML escaping
 // (a value that does not encode is null).
