@@ -43,6 +43,15 @@ const (
 	// mapped). `merge_pull_request`'s `sha` is no longer the head, or
 	// `commit_files` found the branch moved while writing (nothing was written).
 	CodeHeadSHAMismatch = -32006
+	// CodeHeaderMismatch is -32020 "Header mismatch" (HTTP 400 on /rpc when
+	// mapped). On `/mcp` only: the `Mcp-*` headers are missing or disagree with
+	// the body (MCP 2026-07-28).
+	CodeHeaderMismatch = -32020
+	// CodeUnsupportedProtocolVersion is -32022 "Unsupported protocol version"
+	// (HTTP 400 on /rpc when mapped). On `/mcp` only: the requested MCP protocol
+	// version is not spoken here; `data.supported` lists those that are (MCP
+	// 2026-07-28).
+	CodeUnsupportedProtocolVersion = -32022
 	// CodeInternal is -32603 "Internal error" (HTTP 500 on /rpc when mapped).
 	// Anything else: GitHub 5xx or unreachable after retries, a deadline, a bug.
 	CodeInternal = -32603
@@ -51,15 +60,17 @@ const (
 // codeSentinels is the one table from code to sentinel (declared in
 // errors.go): every code of the contract has one.
 var codeSentinels = map[int]error{
-	CodeParseError:       ErrParse,
-	CodeInvalidRequest:   ErrInvalidRequest,
-	CodeMethodNotFound:   ErrMethodNotFound,
-	CodeInvalidParams:    ErrInvalidParams,
-	CodePermissionDenied: ErrPermissionDenied,
-	CodeNotFound:         ErrNotFound,
-	CodeValidation:       ErrValidation,
-	CodeRateLimited:      ErrRateLimited,
-	CodeNotMergeable:     ErrNotMergeable,
-	CodeHeadSHAMismatch:  ErrHeadSHAMismatch,
-	CodeInternal:         ErrInternal,
+	CodeParseError:                 ErrParse,
+	CodeInvalidRequest:             ErrInvalidRequest,
+	CodeMethodNotFound:             ErrMethodNotFound,
+	CodeInvalidParams:              ErrInvalidParams,
+	CodePermissionDenied:           ErrPermissionDenied,
+	CodeNotFound:                   ErrNotFound,
+	CodeValidation:                 ErrValidation,
+	CodeRateLimited:                ErrRateLimited,
+	CodeNotMergeable:               ErrNotMergeable,
+	CodeHeadSHAMismatch:            ErrHeadSHAMismatch,
+	CodeHeaderMismatch:             ErrHeaderMismatch,
+	CodeUnsupportedProtocolVersion: ErrUnsupportedProtocolVersion,
+	CodeInternal:                   ErrInternal,
 }

@@ -283,7 +283,7 @@ func TestE2EErrorCodes(t *testing.T) {
 			return err
 		}, want: client.ErrInternal, check: func(t *testing.T, err error) {
 			var e *client.Error
-			if !errors.As(err, &e) || e.Data.RequestID == "" || e.Message != "Internal error" {
+			if !errors.As(err, &e) || e.Data.RequestId == "" || e.Message != "Internal error" {
 				t.Errorf("err = %v, want Internal error with a requestId", err)
 			}
 		}},

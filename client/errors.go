@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
+	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/infra/outcome"
 	"ghops.dev/redact"
+	"google.golang.org/protobuf/encoding/protojson"
 )
 
 // Sentinels for the documented JSON-RPC codes (the constants and the table
@@ -42,9 +44,15 @@ var (
 	// ErrorData.MergeableState).
 	ErrNotMergeable = errors.New("pull request not mergeable")
 	// ErrHeadSHAMismatch is -32006: the head moved away from the sha the caller
-	// gave (see ErrorData.ExpectedSHA and ActualSHA).
+	// gave (see ErrorData.ExpectedSha and ActualSha).
 	ErrHeadSHAMismatch = errors.New("head sha mismatch")
-	// ErrInternal is -32603: the gateway failed; ErrorData.RequestID names the
+	// ErrHeaderMismatch is -32020 (MCP only): the Mcp-* headers are missing
+	// or disagree with the body.
+	ErrHeaderMismatch = errors.New("header mismatch")
+	// ErrUnsupportedProtocolVersion is -32022 (MCP only): the gateway does not
+	// speak the requested protocol version (see ErrorData.Supported).
+	ErrUnsupportedProtocolVersion = errors.New("unsupported protocol version")
+	// ErrInternal is -32603: the gateway failed; ErrorData.RequestId names the
 	// log entries.
 	ErrInternal = errors.New("internal error")
 	// ErrOutcomeUnknown matches a -32603 whose data.outcome is "unknown" (a
@@ -70,104 +78,37 @@ type Error struct {
 	Message string
 	// RawData is the error's data member as sent (nil when absent).
 	RawData json.RawMessage
-	// Data is RawData decoded into the contract's fields (zero when RawData is
-	// absent or not an object).
-	Data ErrorData
+	// Data is RawData decoded into the contract's message (never nil; empty
+	// when RawData is absent or not the contract's object).
+	Data *ErrorData
 	// RetryAfterHeader is the HTTP Retry-After header of the answer, if any.
 	RetryAfterHeader time.Duration
 }
 
-// ErrorData is the contract's data member of an error (seed 000 plus 004's
-// context fields). Only what the gateway sent is set.
-type ErrorData struct {
-	// Tool is the tool that failed.
-	Tool string `json:"tool,omitempty"`
-	// Timestamp is when the gateway answered (RFC 3339).
-	Timestamp string `json:"timestamp,omitempty"`
-	// ValidationErrors are the violations of a -32602 answer.
-	ValidationErrors []Violation `json:"validation_errors,omitempty"`
-	// GitHub is what GitHub said, for upstream errors.
-	GitHub *GitHubInfo `json:"github,omitempty"`
-	// Resource names what was not found or refused.
-	Resource *ResourceInfo `json:"resource,omitempty"`
-	// RateLimit holds the rate-limit figures of a -32004 answer.
-	RateLimit *RateLimitInfo `json:"rateLimit,omitempty"`
-	// RetryAfter is how many seconds to wait, for -32004.
-	RetryAfter *int64 `json:"retryAfter,omitempty"`
-	// MergeableState is GitHub's mergeable_state, for -32005.
-	MergeableState string `json:"mergeable_state,omitempty"`
-	// ExpectedSHA is the sha the caller expected, for -32006.
-	ExpectedSHA string `json:"expected_sha,omitempty"`
-	// ActualSHA is the sha found instead, for -32006.
-	ActualSHA string `json:"actual_sha,omitempty"`
-	// Patch says why apply_patch refused a patch (-32003, -32002).
-	Patch *PatchInfo `json:"patch,omitempty"`
-	// RequestID identifies the gateway's log entries, for -32603.
-	RequestID string `json:"requestId,omitempty"`
-	// Outcome is "unknown" (OutcomeUnknown) for a -32603 write whose answer
-	// was lost: it may have landed.
-	Outcome string `json:"outcome,omitempty"`
-	// Check says, for such a write, how to find out whether it landed
-	// (the gateway's wording).
-	Check string `json:"check,omitempty"`
-}
+// ErrorData is the contract's data member of an error: errors.proto's
+// ErrorData, the message the gateway fills, so that the two cannot drift
+// apart. Only what the gateway sent is set; its getters are safe on absent
+// members (e.Data.GetRateLimit().GetLimit()).
+type ErrorData = ghopsv1.ErrorData
 
-// PatchInfo is data.patch: apply_patch's refusal and where.
-type PatchInfo struct {
-	// Code is PATCH_EMPTY, PATCH_MALFORMED, PATCH_DOES_NOT_APPLY or FILE_NOT_FOUND.
-	Code string `json:"code"`
-	// File is the file concerned.
-	File string `json:"file,omitempty"`
-	// Hunk is the 1-based hunk of File.
-	Hunk int `json:"hunk,omitempty"`
-	// Line is the file's line (PATCH_DOES_NOT_APPLY) or the patch's (PATCH_MALFORMED).
-	Line int `json:"line,omitempty"`
-	// Detail says what was wrong.
-	Detail string `json:"detail,omitempty"`
-}
+// Violation is one entry of a -32602 answer's validation_errors, AJV-style:
+// errors.proto's Violation (Params is a google.protobuf.Struct, Value a
+// google.protobuf.Value; AsMap and AsInterface give their Go values).
+type Violation = ghopsv1.Violation
 
-// Violation is one entry of a -32602 answer's validation_errors, AJV-style.
-type Violation struct {
-	// Message is e.g. "must have required property 'query'".
-	Message string `json:"message"`
-	// Path is the instance path, "root" for the arguments object itself.
-	Path string `json:"path"`
-	// Keyword is the JSON Schema keyword that failed, e.g. "required".
-	Keyword string `json:"keyword"`
-	// Params are the keyword's parameters, e.g. {"missingProperty":"query"}.
-	Params map[string]any `json:"params,omitempty"`
-	// Value is the offending value.
-	Value any `json:"value,omitempty"`
-}
-
-// GitHubInfo is data.github: GitHub's own answer.
-type GitHubInfo struct {
-	// Status is GitHub's HTTP status.
-	Status int `json:"status,omitempty"`
-	// Message is GitHub's message.
-	Message string `json:"message,omitempty"`
-	// DocumentationURL is GitHub's link explaining the failure.
-	DocumentationURL string `json:"documentation_url,omitempty"`
-}
-
-// ResourceInfo is data.resource: the GitHub object concerned.
-type ResourceInfo struct {
-	// Type is e.g. "repository" or "pr".
-	Type string `json:"type,omitempty"`
-	// ID is e.g. "octo-org/hello-world#2".
-	ID string `json:"id,omitempty"`
-}
-
-// RateLimitInfo is data.rateLimit.
-type RateLimitInfo struct {
-	// Limit is x-ratelimit-limit.
-	Limit int64 `json:"limit"`
-	// Remaining is x-ratelimit-remaining.
-	Remaining int64 `json:"remaining"`
-	// Reset is x-ratelimit-reset in Unix seconds.
-	Reset int64 `json:"reset"`
-	// RetryAfter is the wait in seconds.
-	RetryAfter int64 `json:"retryAfter,omitempty"`
+// decodeData is the data member decoded with protojson (the contract's
+// JSON names are the message's json_name), members the client does not
+// know skipped: data is advisory, so a shape that does not decode leaves
+// it empty.
+func decodeData(raw json.RawMessage) *ErrorData {
+	d := &ErrorData{}
+	if len(raw) == 0 || string(raw) == "null" {
+		return d
+	}
+	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(raw, d); err != nil {
+		return &ErrorData{}
+	}
+	return d
 }
 
 // Error renders "jsonrpc error -32002 (not found): message", the message
@@ -175,8 +116,8 @@ type RateLimitInfo struct {
 // unknown outcome adds what to check.
 func (e *Error) Error() string {
 	msg := redact.String(e.Message)
-	if e.OutcomeUnknown() && e.Data.Check != "" {
-		msg += " (" + redact.String(e.Data.Check) + ")"
+	if e.OutcomeUnknown() && e.Data.GetCheck() != "" {
+		msg += " (" + redact.String(e.Data.GetCheck()) + ")"
 	}
 	if s, ok := codeSentinels[e.Code]; ok {
 		return fmt.Sprintf("jsonrpc error %d (%s): %s", e.Code, s, msg)
@@ -188,7 +129,7 @@ func (e *Error) Error() string {
 // have landed, so read the state it would have changed (e.Data.Check)
 // before retrying it.
 func (e *Error) OutcomeUnknown() bool {
-	return e.Code == CodeInternal && e.Data.Outcome == OutcomeUnknown
+	return e.Code == CodeInternal && e.Data.GetOutcome() == OutcomeUnknown
 }
 
 // Is reports whether target is the sentinel of e's code, or
@@ -217,7 +158,7 @@ type InvalidParamsError struct {
 	// RPC is the error object as answered.
 	RPC *Error
 	// Violations are the validation errors, in the gateway's order.
-	Violations []Violation
+	Violations []*Violation
 }
 
 // Error renders the error object; the gateway's message already lists the
@@ -259,29 +200,28 @@ func (e *RateLimitError) Unwrap() error { return e.RPC }
 // every other code (documented or not). retryAfterHeader is the HTTP
 // Retry-After of the answer (zero when absent).
 func NewError(code int, message string, data json.RawMessage, retryAfterHeader time.Duration) error {
-	e := &Error{Code: code, Message: message, RetryAfterHeader: retryAfterHeader}
+	e := &Error{Code: code, Message: message, RetryAfterHeader: retryAfterHeader, Data: &ErrorData{}}
 	if len(data) > 0 && string(data) != "null" {
 		e.RawData = append(json.RawMessage(nil), data...)
-		// data is advisory: a shape we do not know leaves Data zero.
-		_ = json.Unmarshal(data, &e.Data)
+		e.Data = decodeData(data)
 	}
 	switch code {
 	case CodeInvalidParams:
-		return &InvalidParamsError{RPC: e, Violations: e.Data.ValidationErrors}
+		return &InvalidParamsError{RPC: e, Violations: e.Data.GetValidationErrors()}
 	case CodeRateLimited:
 		rl := &RateLimitError{RPC: e}
 		switch {
 		case e.Data.RetryAfter != nil && *e.Data.RetryAfter > 0:
 			rl.RetryAfter = time.Duration(*e.Data.RetryAfter) * time.Second
-		case e.Data.RateLimit != nil && e.Data.RateLimit.RetryAfter > 0:
-			rl.RetryAfter = time.Duration(e.Data.RateLimit.RetryAfter) * time.Second
+		case e.Data.GetRateLimit().GetRetryAfterSeconds() > 0:
+			rl.RetryAfter = time.Duration(e.Data.GetRateLimit().GetRetryAfterSeconds()) * time.Second
 		default:
 			rl.RetryAfter = retryAfterHeader
 		}
-		if r := e.Data.RateLimit; r != nil {
-			rl.Limit, rl.Remaining = r.Limit, r.Remaining
-			if r.Reset > 0 {
-				rl.Reset = time.Unix(r.Reset, 0).UTC()
+		if r := e.Data.GetRateLimit(); r != nil {
+			rl.Limit, rl.Remaining = int64(r.GetLimit()), int64(r.GetRemaining())
+			if r.GetReset_() > 0 {
+				rl.Reset = time.Unix(r.GetReset_(), 0).UTC()
 			}
 		}
 		return rl

@@ -11,7 +11,8 @@ import (
 )
 
 var allSentinels = []error{ErrParse, ErrInvalidRequest, ErrMethodNotFound, ErrInvalidParams, ErrInternal,
-	ErrPermissionDenied, ErrNotFound, ErrValidation, ErrRateLimited, ErrNotMergeable, ErrHeadSHAMismatch}
+	ErrPermissionDenied, ErrNotFound, ErrValidation, ErrRateLimited, ErrNotMergeable, ErrHeadSHAMismatch,
+	ErrHeaderMismatch, ErrUnsupportedProtocolVersion}
 
 // TestErrorCodes checks that every documented code, answered by a gateway,
 // becomes its typed error and matches its sentinel and no other.
@@ -33,7 +34,7 @@ func TestErrorCodes(t *testing.T) {
 					t.Fatalf("%v is not an *InvalidParamsError", err)
 				}
 				if len(ip.Violations) != 1 || ip.Violations[0].Keyword != "required" || ip.Violations[0].Path != "root" ||
-					ip.Violations[0].Params["missingProperty"] != "query" {
+					ip.Violations[0].GetParams().AsMap()["missingProperty"] != "query" {
 					t.Errorf("violations = %+v", ip.Violations)
 				}
 				if ip.RPC.Data.Tool != "search" || ip.RPC.Data.Timestamp == "" {
@@ -44,7 +45,7 @@ func TestErrorCodes(t *testing.T) {
 			`{"tool":"commit_files","github":{"status":403,"message":"Resource not accessible by personal access token","documentation_url":"https://docs.github.com/rest"},"resource":{"type":"repository","id":"octo-org/secret"}}`),
 			ErrPermissionDenied, func(t *testing.T, err error) {
 				var e *Error
-				if !errors.As(err, &e) || e.Data.GitHub == nil || e.Data.GitHub.Status != 403 || e.Data.Resource == nil || e.Data.Resource.ID != "octo-org/secret" {
+				if !errors.As(err, &e) || e.Data.Github == nil || e.Data.Github.Status != 403 || e.Data.Resource == nil || e.Data.Resource.Id != "octo-org/secret" {
 					t.Errorf("data = %+v", e)
 				}
 			}},
@@ -82,15 +83,34 @@ func TestErrorCodes(t *testing.T) {
 		{"-32006 head sha mismatch", errorReply(CodeHeadSHAMismatch, "Head branch was modified", `{"tool":"merge_pull_request","expected_sha":"aaaaaaa","actual_sha":"bbbbbbb"}`),
 			ErrHeadSHAMismatch, func(t *testing.T, err error) {
 				var e *Error
-				if !errors.As(err, &e) || e.Data.ExpectedSHA != "aaaaaaa" || e.Data.ActualSHA != "bbbbbbb" {
+				if !errors.As(err, &e) || e.Data.ExpectedSha != "aaaaaaa" || e.Data.ActualSha != "bbbbbbb" {
 					t.Errorf("err = %v, want the shas", err)
 				}
 			}},
 		{"-32603 internal", errorReply(CodeInternal, "Internal error", `{"tool":"fetch","requestId":"req-1"}`),
 			ErrInternal, func(t *testing.T, err error) {
 				var e *Error
-				if !errors.As(err, &e) || e.Data.RequestID != "req-1" {
+				if !errors.As(err, &e) || e.Data.RequestId != "req-1" {
 					t.Errorf("err = %v, want requestId", err)
+				}
+			}},
+		{"-32001 policy refusal", errorReply(CodePermissionDenied, "Permission denied: the repository is not allowed",
+			`{"tool":"fetch","policy":{"principal":"ci","rule":"repos","detail":"octo-org/*"},"timestamp":"2026-11-22T10:00:00.000Z","later":{"x":1}}`),
+			ErrPermissionDenied, func(t *testing.T, err error) {
+				var e *Error
+				if !errors.As(err, &e) || e.Data.GetPolicy().GetRule() != "repos" || e.Data.GetPolicy().GetPrincipal() != "ci" || e.Data.GetTimestamp() == "" {
+					t.Errorf("data = %v, want the policy (and an unknown member skipped)", e.Data)
+				}
+			}},
+		{"-32020 header mismatch", errorReply(CodeHeaderMismatch, "Header mismatch: Mcp-Method", `{"tool":"","timestamp":"2026-11-22T10:00:00.000Z"}`),
+			ErrHeaderMismatch, nil},
+		{"-32022 unsupported protocol version", errorReply(CodeUnsupportedProtocolVersion, "Unsupported protocol version",
+			`{"tool":"","protocol":{"requested":"1999-01-01","supported":["2025-06-18","2026-07-28"]},"supported":["2025-06-18","2026-07-28"],"requested":"1999-01-01","timestamp":"2026-11-22T10:00:00.000Z"}`),
+			ErrUnsupportedProtocolVersion, func(t *testing.T, err error) {
+				var e *Error
+				if !errors.As(err, &e) || e.Data.GetProtocol().GetRequested() != "1999-01-01" || len(e.Data.GetProtocol().GetSupported()) != 2 ||
+					e.Data.GetRequested() != "1999-01-01" || len(e.Data.GetSupported()) != 2 {
+					t.Errorf("data = %v, want the versions", e.Data)
 				}
 			}},
 		{"unknown code keeps code message and data", errorReply(-32099, "Something new", `{"anything":[1,2]}`), nil,
@@ -171,7 +191,7 @@ func Example_errorMapping() {
 		case errors.As(err, &rl):
 			fmt.Println("wait", rl.RetryAfter)
 		case errors.Is(err, ErrHeadSHAMismatch) && errors.As(err, &e):
-			fmt.Println("head moved to", e.Data.ActualSHA)
+			fmt.Println("head moved to", e.Data.ActualSha)
 		case errors.As(err, &e):
 			fmt.Println("other:", e.Code, e.Message, string(e.RawData))
 		}

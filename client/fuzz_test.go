@@ -86,3 +86,27 @@ func FuzzToolResult(f *testing.F) {
 		}
 	})
 }
+
+// FuzzErrorData: whatever data member a gateway (or anything in front of
+// it) sends, NewError keeps it raw, never panics, and gives a non-nil Data
+// holding only what protojson could decode.
+func FuzzErrorData(f *testing.F) {
+	for _, s := range []string{
+		`{"tool":"search","validation_errors":[{"message":"m","path":"root","keyword":"required","params":{"missingProperty":"query"},"value":{}}],"timestamp":"t"}`,
+		`{"tool":"x","retryAfter":42,"rateLimit":{"limit":5000,"remaining":0,"reset":1795000000,"retryAfter":42}}`,
+		`{"policy":{"rule":"repos"},"protocol":{"requested":"x","supported":["y"]},"unknown":[1]}`,
+		`{"retryAfter":"soon"}`, `{"validation_errors":[{"params":[1]}]}`, `[]`, `null`, `"s"`, `{`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := NewError(CodeRateLimited, "m", data, 0)
+		var e *Error
+		if !errors.As(err, &e) || e.Data == nil {
+			t.Fatalf("NewError(%q) = %v", data, err)
+		}
+		if len(data) > 0 && string(data) != "null" && string(e.RawData) != string(data) {
+			t.Fatalf("raw data %q, want %q", e.RawData, data)
+		}
+	})
+}

@@ -504,11 +504,11 @@ func reportError(err error, cfg Config, stdout, stderr io.Writer) int {
 	if d.MergeableState != "" {
 		fmt.Fprintf(&b, "  mergeable_state: %s\n", d.MergeableState)
 	}
-	if d.ExpectedSHA != "" || d.ActualSHA != "" {
-		fmt.Fprintf(&b, "  expected sha: %s\n  actual sha: %s\n", orDash(d.ExpectedSHA), orDash(d.ActualSHA))
+	if d.ExpectedSha != "" || d.ActualSha != "" {
+		fmt.Fprintf(&b, "  expected sha: %s\n  actual sha: %s\n", orDash(d.ExpectedSha), orDash(d.ActualSha))
 	}
 	if d.Resource != nil {
-		fmt.Fprintf(&b, "  resource: %s %s\n", d.Resource.Type, d.Resource.ID)
+		fmt.Fprintf(&b, "  resource: %s %s\n", d.Resource.Type, d.Resource.Id)
 	}
 	if p := d.Patch; p != nil {
 		fmt.Fprintf(&b, "  patch: %s %s hunk %d line %d\n", p.Code, orDash(p.File), p.Hunk, p.Line)
@@ -516,21 +516,21 @@ func reportError(err error, cfg Config, stdout, stderr io.Writer) int {
 			fmt.Fprintf(&b, "  detail: %s\n", p.Detail)
 		}
 	}
-	if g := d.GitHub; g != nil {
+	if g := d.Github; g != nil {
 		line := "  github:"
 		if g.Status != 0 {
-			line += " " + strconv.Itoa(g.Status)
+			line += " " + strconv.Itoa(int(g.Status))
 		}
 		if g.Message != "" {
 			line += " " + g.Message
 		}
-		if g.DocumentationURL != "" {
-			line += " (" + g.DocumentationURL + ")"
+		if g.DocumentationUrl != "" {
+			line += " (" + g.DocumentationUrl + ")"
 		}
 		b.WriteString(line + "\n")
 	}
-	if d.RequestID != "" {
-		fmt.Fprintf(&b, "  request id: %s\n", d.RequestID)
+	if d.RequestId != "" {
+		fmt.Fprintf(&b, "  request id: %s\n", d.RequestId)
 	}
 	fmt.Fprint(stderr, redact.StringWith(b.String(), cfg.Token))
 	return code

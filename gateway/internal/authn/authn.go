@@ -328,7 +328,6 @@ func (a *Authenticator) unauthorized(w http.ResponseWriter, r *http.Request, msg
 func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, status, code int, msg string, pol *rpcerror.Policy) {
 	e := rpcerror.New(code, "")
 	e.Message = msg
-	e.HTTPStatus = status
 	e.Data.Policy = pol
 	e.RequestID = requestid.Accept(r.Header.Get(requestid.Header))
 	body := jsonrpc.EncodeResponse(a.o.Sink.Response(r.Context(), nil, e))

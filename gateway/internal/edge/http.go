@@ -86,7 +86,6 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 func (p *Pipeline) writeTooLarge(ctx context.Context, t Transport, x *Exchange, w http.ResponseWriter) {
 	e := rpcerror.New(rpcerror.InvalidRequest, "")
 	e.Message = "Invalid Request: body exceeds the limit of " + strconv.FormatInt(p.opts.MaxBody, 10) + " bytes"
-	e.HTTPStatus = http.StatusRequestEntityTooLarge
 	o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusRequestEntityTooLarge})
 	w.Header().Set("Connection", "close")
 	writeBody(w, o.status, o.body, 0)

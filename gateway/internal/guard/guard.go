@@ -133,7 +133,6 @@ func (g *Guard) originAllowed(origin, reqHost, host string) bool {
 func (g *Guard) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	e := rpcerror.New(rpcerror.InvalidRequest, "")
 	e.Message = msg
-	e.HTTPStatus = status
 	e.RequestID = requestid.Accept(r.Header.Get(requestid.Header))
 	body := jsonrpc.EncodeResponse(g.sink.Response(r.Context(), nil, e))
 	w.Header().Set("Content-Type", "application/json")

@@ -348,9 +348,7 @@ func (t *transport) httpStatus(status int) int {
 
 // headerMismatch is -32020 with HTTP 400.
 func (t *transport) headerMismatch(msg string) *edge.Answer {
-	e := rpcerror.New(rpcerror.InvalidRequest, "")
-	e.Code = CodeHeaderMismatch
-	e.HTTPStatus = http.StatusBadRequest
+	e := rpcerror.New(CodeHeaderMismatch, "")
 	e.Message = "Header mismatch: " + msg
 	return &edge.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
 }
@@ -366,7 +364,7 @@ func (t *transport) invalidMeta(params json.RawMessage, member string) *edge.Ans
 	msg := "must have required property '" + missing + "'"
 	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
 	e.Message = "Invalid params: " + msg
-	e.Data.ValidationErrors = []toolschema.Violation{{
+	e.Violations = []toolschema.Violation{{
 		Message: msg, Path: path, Keyword: "required", Params: map[string]any{"missingProperty": missing},
 	}}
 	return &edge.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
@@ -377,10 +375,7 @@ func (t *transport) invalidMeta(params json.RawMessage, member string) *edge.Ans
 // UnsupportedProtocolVersionError puts them (SDKs read data.supported to
 // fall back to a version both sides speak).
 func unsupportedVersion(requested string) *rpcerror.Error {
-	e := rpcerror.New(rpcerror.InvalidRequest, "")
-	e.Code = CodeUnsupportedProtocolVersion
-	e.HTTPStatus = http.StatusBadRequest
-	e.Message = "Unsupported protocol version"
+	e := rpcerror.New(CodeUnsupportedProtocolVersion, "")
 	e.Data.Protocol = &rpcerror.Protocol{Requested: requested, Supported: append([]string(nil), SupportedVersions...)}
 	e.Data.Supported = append([]string(nil), SupportedVersions...)
 	e.Data.Requested = requested

@@ -9,7 +9,6 @@ import (
 
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolschema"
-	"ghops.dev/redact"
 )
 
 // RenderError renders a contract error as text for the model, the content
@@ -19,74 +18,72 @@ import (
 // property and says what is expected (toolschema.Registry.Text, from the
 // tool's schema when reg has the tool), not only AJV's message.
 func RenderError(e *rpcerror.Error, reg *toolschema.Registry) string {
-	texts := make([]string, len(e.Data.ValidationErrors))
-	for i, v := range e.Data.ValidationErrors {
-		if reg != nil {
-			texts[i] = reg.Text(e.Data.Tool, v)
-		} else {
-			texts[i] = v.Text()
-		}
-	}
-	e = e.Redacted() // the text reaches the model and, through it, anyone
+	// The text reaches the model and, through it, anyone: it is written
+	// from the encoded error, redacted once (rpcerror.Encoded).
+	enc := e.Encoded()
+	d := enc.Data
 	var b strings.Builder
-	title := e.Message
-	if e.Code == rpcerror.InvalidParamsCode && len(e.Data.ValidationErrors) > 0 {
+	title := enc.Message
+	if enc.Code == rpcerror.InvalidParamsCode && len(d.GetValidationErrors()) > 0 {
 		title = "Invalid params"
 	}
-	fmt.Fprintf(&b, "Error %d: %s", e.Code, title)
-	for i, v := range e.Data.ValidationErrors {
-		text := v.Message
-		if i < len(texts) {
-			text = redact.String(texts[i])
+	fmt.Fprintf(&b, "Error %d: %s", enc.Code, title)
+	for i, v := range d.GetValidationErrors() {
+		text := v.GetMessage()
+		if i < len(enc.Violations) {
+			if reg != nil {
+				text = reg.Text(d.GetTool(), enc.Violations[i])
+			} else {
+				text = enc.Violations[i].Text()
+			}
 		}
-		fmt.Fprintf(&b, "\n  - %s: %s", v.Path, text)
+		fmt.Fprintf(&b, "\n  - %s: %s", v.GetPath(), text)
 	}
-	if n := e.Data.ValidationErrorsOmitted; n > 0 {
+	if n := d.GetValidationErrorsOmitted(); n > 0 {
 		fmt.Fprintf(&b, "\n  - and %d more", n)
 	}
-	d := e.Data
 	var lines []string
 	add := func(k, v string) {
 		if v != "" {
 			lines = append(lines, k+": "+v)
 		}
 	}
-	if d.GitHub != nil {
-		gh := d.GitHub.Message
-		if gh == e.Message {
-			gh = ""
+	if gh := d.GetGithub(); gh != nil {
+		msg := gh.GetMessage()
+		if msg == enc.Message {
+			msg = ""
 		}
-		if d.GitHub.Status != 0 {
-			gh = strings.TrimSpace(strconv.Itoa(d.GitHub.Status) + " " + gh)
+		if gh.GetStatus() != 0 {
+			msg = strings.TrimSpace(strconv.Itoa(int(gh.GetStatus())) + " " + msg)
 		}
-		add("github", gh)
-		add("documentation_url", d.GitHub.DocumentationURL)
+		add("github", msg)
+		add("documentation_url", gh.GetDocumentationUrl())
 	}
-	if d.Resource != nil {
-		add("resource", strings.TrimSpace(d.Resource.Type+" "+d.Resource.ID))
+	if r := d.GetResource(); r != nil {
+		add("resource", strings.TrimSpace(r.GetType()+" "+r.GetId()))
 	}
 	if d.RetryAfter != nil {
-		add("retryAfter", strconv.Itoa(*d.RetryAfter)+"s")
+		add("retryAfter", strconv.Itoa(int(d.GetRetryAfter()))+"s")
 	}
-	add("mergeable_state", d.MergeableState)
-	add("expected_sha", d.ExpectedSHA)
-	add("actual_sha", d.ActualSHA)
-	if p := d.Patch; p != nil {
-		where := p.File
-		if p.Hunk > 0 {
-			where += " hunk " + strconv.Itoa(p.Hunk)
+	add("mergeable_state", d.GetMergeableState())
+	add("expected_sha", d.GetExpectedSha())
+	add("actual_sha", d.GetActualSha())
+	if p := d.GetPatch(); p != nil {
+		where := p.GetFile()
+		if p.GetHunk() > 0 {
+			where += " hunk " + strconv.Itoa(int(p.GetHunk()))
 		}
-		if p.Line > 0 {
-			where += " line " + strconv.Itoa(p.Line)
+		if p.GetLine() > 0 {
+			where += " line " + strconv.Itoa(int(p.GetLine()))
 		}
-		add("patch", strings.TrimSpace(p.Code+" "+where))
+		add("patch", strings.TrimSpace(p.GetCode()+" "+where))
 	}
-	if d.Protocol != nil {
-		add("protocol", "requested "+d.Protocol.Requested+", supported "+strings.Join(d.Protocol.Supported, ", "))
+	if p := d.GetProtocol(); p != nil {
+		add("protocol", "requested "+p.GetRequested()+", supported "+strings.Join(p.GetSupported(), ", "))
 	}
-	add("outcome", d.Outcome)
-	add("check", d.Check)
-	add("requestId", d.RequestID)
+	add("outcome", d.GetOutcome())
+	add("check", d.GetCheck())
+	add("requestId", d.GetRequestId())
 	for _, l := range lines {
 		b.WriteString("\n  - " + l)
 	}

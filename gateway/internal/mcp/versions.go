@@ -1,6 +1,10 @@
 package mcp
 
-import "slices"
+import (
+	"slices"
+
+	"ghops.dev/gateway/internal/rpcerror"
+)
 
 // The protocol versions the gateway speaks, oldest first.
 const (
@@ -47,14 +51,15 @@ const (
 	headerName            = "Mcp-Name"
 )
 
-// MCP error codes of the 2026-07-28 revision.
+// MCP error codes of the 2026-07-28 revision, generated from errors.proto
+// with the other codes of the contract.
 const (
 	// CodeHeaderMismatch: the Mcp-* headers are missing or disagree with the
 	// body. HTTP 400.
-	CodeHeaderMismatch = -32020
+	CodeHeaderMismatch = rpcerror.HeaderMismatch
 	// CodeUnsupportedProtocolVersion: the requested version is not spoken
 	// here; data lists what is. HTTP 400.
-	CodeUnsupportedProtocolVersion = -32022
+	CodeUnsupportedProtocolVersion = rpcerror.UnsupportedProtocolVersion
 )
 
 // isSupported reports whether v is a version the gateway speaks.

@@ -16,6 +16,7 @@ import (
 
 	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/normalize"
+	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 )
 
@@ -61,8 +62,8 @@ func (t *Transport) Status(_ *edge.Exchange, answers []edge.Answer, _, refused b
 			continue
 		}
 		replies++
-		if t.mapping && a.Err != nil && a.Err.HTTPStatus > status {
-			status = a.Err.HTTPStatus
+		if t.mapping && a.Err != nil && rpcerror.HTTPStatus(a.Err.Code) > status {
+			status = rpcerror.HTTPStatus(a.Err.Code) // the generated table
 		}
 	}
 	if replies == 0 && !refused {

@@ -1,9 +1,14 @@
 package rpcerror
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"ghops.dev/gateway/internal/toolschema"
 )
@@ -132,14 +137,12 @@ func capViolations(vs []toolschema.Violation) ([]toolschema.Violation, int) {
 	return vs[:MaxViolations:MaxViolations], len(vs) - MaxViolations + unlisted
 }
 
-// boundViolations keeps the first MaxViolations of vs and cuts their
-// strings and values; it returns how many were left out. vs is not
-// modified.
-func boundViolations(vs []toolschema.Violation) ([]toolschema.Violation, int) {
+// boundViolations cuts the strings and values of vs (already capped); vs
+// is not modified.
+func boundViolations(vs []toolschema.Violation) []toolschema.Violation {
 	if vs == nil {
-		return nil, 0
+		return nil
 	}
-	vs, omitted := capViolations(vs)
 	out := make([]toolschema.Violation, len(vs))
 	for i, v := range vs {
 		out[i] = toolschema.Violation{
@@ -156,7 +159,7 @@ func boundViolations(vs []toolschema.Violation) ([]toolschema.Violation, int) {
 			}
 		}
 	}
-	return out, omitted
+	return out
 }
 
 // boundParams returns a copy of p with each key and string member cut to
@@ -180,50 +183,128 @@ func omittedMessage(n int) string {
 	return ", and " + strconv.Itoa(n) + " more"
 }
 
-// bounded returns d with every string cut, the violations capped and, if
-// the JSON encoding is still over MaxDataBytes, violations dropped from the
-// end (counted in ValidationErrorsOmitted) until it fits.
-func (d Data) bounded() Data {
-	d.Tool = cut(d.Tool, MaxStringBytes)
-	var omitted int
-	d.ValidationErrors, omitted = boundViolations(d.ValidationErrors)
-	d.ValidationErrorsOmitted += omitted
-	if g := d.GitHub; g != nil {
-		if m, u := cut(g.Message, MaxStringBytes), cut(g.DocumentationURL, MaxStringBytes); m != g.Message || u != g.DocumentationURL {
-			d.GitHub = &GitHub{Status: g.Status, Message: m, DocumentationURL: u}
+// bound cuts every string of d (redacted) to MaxStringBytes, sets its
+// validation_errors to listed (capped and redacted) with their strings and
+// values cut, and, while the JSON text is over MaxDataBytes, drops
+// violations from the end (counted in validation_errors_omitted). It
+// returns the JSON text and the violations listed, cut. Strings are cut after they are redacted, so that a
+// cut never leaves the start of a token behind.
+func bound(d *Data, listed []toolschema.Violation) ([]byte, []toolschema.Violation) {
+	cutMessage(d.ProtoReflect())
+	bounded := boundViolations(listed)
+	var values [][]byte
+	if len(bounded) > 0 {
+		// The validator's violations (Error.Violations) are the list; a
+		// list set on Data directly is kept only without them.
+		d.ValidationErrors = make([]*ghopsv1.Violation, len(bounded))
+		values = make([][]byte, len(bounded))
+		for i, v := range bounded {
+			d.ValidationErrors[i] = violationProto(v)
+			values[i] = valueText(v.Value)
 		}
 	}
-	if r := d.Resource; r != nil {
-		if t, id := cut(r.Type, MaxStringBytes), cut(r.ID, MaxStringBytes); t != r.Type || id != r.ID {
-			d.Resource = &Resource{Type: t, ID: id}
-		}
-	}
-	d.MergeableState = cut(d.MergeableState, MaxStringBytes)
-	d.ExpectedSHA = cut(d.ExpectedSHA, MaxStringBytes)
-	d.ActualSHA = cut(d.ActualSHA, MaxStringBytes)
-	if p := d.Protocol; p != nil && jsonLen(p.Requested) > MaxStringBytes {
-		d.Protocol = &Protocol{Requested: cut(p.Requested, MaxStringBytes), Supported: p.Supported}
-	}
-	d.Requested = cut(d.Requested, MaxStringBytes)
-	if p := d.Patch; p != nil {
-		if f, det := cut(p.File, MaxStringBytes), cut(p.Detail, MaxStringBytes); f != p.File || det != p.Detail {
-			d.Patch = &Patch{Code: p.Code, File: f, Hunk: p.Hunk, Line: p.Line, Detail: det}
-		}
-	}
-	if p := d.Policy; p != nil {
-		if pr, det := cut(p.Principal, MaxStringBytes), cut(p.Detail, MaxStringBytes); pr != p.Principal || det != p.Detail {
-			d.Policy = &Policy{Principal: pr, Rule: p.Rule, Detail: det}
-		}
-	}
-	d.RequestID = cut(d.RequestID, MaxStringBytes)
-	for len(d.ValidationErrors) > 0 {
-		b, err := json.Marshal(d)
-		if err == nil && len(b) <= MaxDataBytes {
-			break
+	for {
+		b := encodeData(d, values)
+		if escapedLen(b) <= MaxDataBytes || len(d.ValidationErrors) == 0 {
+			return b, bounded[:min(len(bounded), len(d.ValidationErrors))]
 		}
 		keep := len(d.ValidationErrors) / 2
-		d.ValidationErrorsOmitted += len(d.ValidationErrors) - keep
+		d.ValidationErrorsOmitted += int32(len(d.ValidationErrors) - keep)
 		d.ValidationErrors = d.ValidationErrors[:keep:keep]
+		if keep == 0 {
+			d.ValidationErrors = nil
+		}
 	}
-	return d
+}
+
+// escapedLen is the length of b once HTML-escaped, as encoding/json.Marshal
+// writes it (the MCP result's text copy of the error object is written so):
+// '<', '>' and '&' take six bytes there.
+func escapedLen(b []byte) int {
+	return len(b) + 5*(bytes.Count(b, []byte("<"))+bytes.Count(b, []byte(">"))+bytes.Count(b, []byte("&")))
+}
+
+// cutMessage cuts every string of m in place to MaxStringBytes (see cut).
+func cutMessage(m protoreflect.Message) {
+	var fds []protoreflect.FieldDescriptor
+	m.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
+		fds = append(fds, fd)
+		return true
+	})
+	for _, fd := range fds {
+		switch {
+		case fd.IsMap():
+			continue // only in Struct values, bounded as violations
+		case fd.IsList():
+			l := m.Mutable(fd).List()
+			for i := range l.Len() {
+				switch fd.Kind() {
+				case protoreflect.StringKind:
+					l.Set(i, protoreflect.ValueOfString(cut(l.Get(i).String(), MaxStringBytes)))
+				case protoreflect.MessageKind:
+					cutMessage(l.Get(i).Message())
+				}
+			}
+		case fd.Kind() == protoreflect.StringKind:
+			if s := m.Get(fd).String(); jsonLen(s) > MaxStringBytes {
+				m.Set(fd, protoreflect.ValueOfString(cut(s, MaxStringBytes)))
+			}
+		case fd.Kind() == protoreflect.MessageKind:
+			cutMessage(m.Mutable(fd).Message())
+		}
+	}
+}
+
+// violationProto is v as errors.proto's Violation: params and value, JSON
+// of any shape, become google.protobuf.Struct and Value (through their JSON
+// text, so that a number is a JSON number whatever its Go type).
+func violationProto(v toolschema.Violation) *ghopsv1.Violation {
+	out := &ghopsv1.Violation{Message: v.Message, Path: v.Path, Keyword: v.Keyword}
+	if v.Params != nil {
+		if pv := jsonValue(v.Params); pv.GetStructValue() != nil {
+			out.Params = pv.GetStructValue()
+		} else {
+			out.Params = &structpb.Struct{}
+		}
+	}
+	if v.Value != nil {
+		out.Value = jsonValue(v.Value)
+	}
+	return out
+}
+
+// valueText is the JSON text of a violation's value as the caller spelled
+// it: the argument's own text (members' order and numbers kept), compacted
+// as encoding/json writes a json.RawMessage; null when it does not encode.
+func valueText(v any) []byte {
+	if raw, ok := v.(json.RawMessage); ok {
+		var buf bytes.Buffer
+		if json.Compact(&buf, raw) != nil {
+			return []byte("null")
+		}
+		return buf.Bytes()
+	}
+	return appendJSON(nil, v)
+}
+
+// jsonValue is v (any JSON-encodable value) as a google.protobuf.Value; a
+// value that does not encode is the truncation marker.
+func jsonValue(v any) *structpb.Value {
+	raw, ok := v.(json.RawMessage)
+	if !ok {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return structpb.NewStringValue(TruncationMarker)
+		}
+		raw = b
+	}
+	var generic any
+	if err := json.Unmarshal(raw, &generic); err != nil {
+		return structpb.NewStringValue(TruncationMarker)
+	}
+	pv, err := structpb.NewValue(generic)
+	if err != nil {
+		return structpb.NewStringValue(TruncationMarker)
+	}
+	return pv
 }

@@ -1,6 +1,7 @@
 package rpcerror
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -157,18 +158,22 @@ func TestInvalidParamsBounded(t *testing.T) {
 			if len(data) > MaxDataBytes {
 				t.Errorf("data of %d bytes, bound %d", len(data), MaxDataBytes)
 			}
-			d := e.Data
-			listed, omitted := len(d.ValidationErrors), d.ValidationErrorsOmitted
+			enc := e.Encoded()
+			d := enc.Data
+			listed, omitted := len(d.ValidationErrors), int(d.ValidationErrorsOmitted)
 			if tc.wantListed >= 0 && (listed != tc.wantListed || omitted != tc.wantOmitted) {
 				t.Errorf("listed %d omitted %d, want %d and %d", listed, omitted, tc.wantListed, tc.wantOmitted)
 			}
 			if listed+omitted != len(tc.vs) {
 				t.Errorf("listed %d + omitted %d != %d found", listed, omitted, len(tc.vs))
 			}
-			if omitted > 0 && !strings.HasSuffix(e.Message, ", and "+strconv.Itoa(omitted)+" more") {
-				t.Errorf("message %q does not count the rest", e.Message)
+			if omitted > 0 && !strings.HasSuffix(enc.Message, ", and "+strconv.Itoa(omitted)+" more") {
+				t.Errorf("message %q does not count the rest", enc.Message)
 			}
-			for _, v := range d.ValidationErrors {
+			if len(enc.Violations) != listed {
+				t.Errorf("%d violations to render, %d listed", len(enc.Violations), listed)
+			}
+			for _, v := range enc.Violations {
 				if l := encodedLen(t, v.Value); l > MaxValueBytes {
 					t.Errorf("value of %d bytes", l)
 				}
@@ -176,8 +181,8 @@ func TestInvalidParamsBounded(t *testing.T) {
 					t.Errorf("params of %d bytes", l)
 				}
 			}
-			if again := e.Redacted(); again.Data.ValidationErrorsOmitted != omitted || len(again.Data.ValidationErrors) != listed {
-				t.Errorf("bounding twice changed the list: %d/%d", len(again.Data.ValidationErrors), again.Data.ValidationErrorsOmitted)
+			if again, _ := json.Marshal(e.JSONRPC()); !bytes.Equal(again, body) {
+				t.Errorf("encoding twice changed the answer:\n%s\n%s", body, again)
 			}
 		})
 	}
@@ -216,7 +221,8 @@ func TestStatusErrorsBounded(t *testing.T) {
 	if len(b) > MaxErrorBytes {
 		t.Fatalf("error object of %d bytes", len(b))
 	}
-	for name, s := range map[string]string{"message": e.Message, "patch.detail": e.Data.Patch.Detail, "patch.file": e.Data.Patch.File, "github.message": e.Data.GitHub.Message} {
+	enc := e.Encoded()
+	for name, s := range map[string]string{"message": enc.Message, "patch.detail": enc.Data.Patch.Detail, "patch.file": enc.Data.Patch.File, "github.message": enc.Data.Github.Message} {
 		if !strings.HasSuffix(s, TruncationMarker) || jsonLen(s) > MaxStringBytes {
 			t.Errorf("%s not cut: %d bytes", name, len(s))
 		}

@@ -18,12 +18,11 @@ import (
 // maxField caps an unquoted log field so a hostile name cannot flood the log.
 const maxField = 200
 
-// field renders an unquoted log value: "-" when empty, token-shaped parts
-// redacted (package redact), and every space, control character, quote or
+// field renders an unquoted log value (redacted already, see Encoded): "-"
+// when empty, and every space, control character, quote or
 // '=' replaced by '_' so that the line keeps its key=value shape and never
 // breaks.
 func field(s string) string {
-	s = redact.String(s)
 	if s == "" {
 		return "-"
 	}
@@ -46,21 +45,22 @@ func field(s string) string {
 // (quotes, backslashes, newlines and every non-printable rune escaped), so
 // the line never breaks.
 func (e *Error) LogLine() string {
+	enc := e.Encoded()
 	var b strings.Builder
 	b.WriteString("jsonrpc_error tool=")
-	b.WriteString(field(e.Data.Tool))
+	b.WriteString(field(enc.Data.GetTool()))
 	b.WriteString(" code=")
-	b.WriteString(strconv.Itoa(e.Code))
+	b.WriteString(strconv.Itoa(enc.Code))
 	b.WriteString(" repo=")
-	b.WriteString(field(e.Log.Repo))
+	b.WriteString(field(enc.Log.Repo))
 	b.WriteString(" pr=")
-	b.WriteString(field(e.Log.PR))
+	b.WriteString(field(enc.Log.PR))
 	b.WriteString(" sha=")
-	b.WriteString(field(e.Log.SHA))
+	b.WriteString(field(enc.Log.SHA))
 	b.WriteString(" state=")
-	b.WriteString(field(e.Log.State))
+	b.WriteString(field(enc.Log.State))
 	b.WriteString(" msg=")
-	b.WriteString(strconv.QuoteToASCII(cut(redact.String(e.Message), MaxStringBytes)))
+	b.WriteString(strconv.QuoteToASCII(enc.Message))
 	return b.String()
 }
 
@@ -108,10 +108,11 @@ func (s *Sink) Report(ctx context.Context, e *Error) {
 	if e.Code != InternalError || e.Cause == nil {
 		return
 	}
+	enc := e.Encoded()
 	s.logger.LogAttrs(ctx, slog.LevelError, "internal error",
-		slog.String("tool", redact.String(e.Data.Tool)),
-		slog.Int("code", e.Code),
-		slog.String("request_id", redact.String(e.RequestID)),
+		slog.String("tool", enc.Data.GetTool()),
+		slog.Int("code", enc.Code),
+		slog.String("request_id", enc.RequestID),
 		slog.String("cause", redact.String(e.Cause.Error())))
 }
 

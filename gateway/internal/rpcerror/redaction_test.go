@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"strings"
@@ -21,8 +23,8 @@ const secret = "ghp_0123456789abcdefghijABCDEFGHIJ012345"
 
 // fill sets every string reachable from v (a pointer) to secret: fields,
 // pointed-to structs, slice elements, and an any or map holding a secret
-// under a plain key. A field added to Data later is filled too, so the test
-// below fails until redacted() handles it.
+// under a plain key. A field added to Data (errors.proto's ErrorData) later
+// is filled too, so the test below fails if the encoder's walk misses it.
 func fill(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -63,14 +65,14 @@ func TestRedactedCoversEveryField(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	red := e.Redacted()
-	copyJSON, _ := json.Marshal(red.Data)
+	red := e.Encoded()
+	copyJSON := red.DataJSON
 	var lines, records bytes.Buffer
 	NewSink(&lines, slog.New(slog.NewJSONHandler(&records, nil))).Report(context.Background(), &e)
 	for name, out := range map[string]string{
-		"JSONRPC": string(wire), "Redacted data": string(copyJSON), "Redacted message": red.Message,
-		"Redacted log fields": red.Log.Repo + red.Log.PR + red.Log.SHA + red.Log.State + red.RequestID,
-		"LogLine":             e.LogLine(), "Sink": lines.String() + records.String(),
+		"JSONRPC": string(wire), "Encoded data": string(copyJSON), "Encoded message": red.Message,
+		"Encoded log fields": red.Log.Repo + red.Log.PR + red.Log.SHA + red.Log.State + red.RequestID,
+		"LogLine":            e.LogLine(), "Sink": lines.String() + records.String(),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if strings.Contains(out, "ghp_") || !strings.Contains(out, "[REDACTED]") {
@@ -79,8 +81,8 @@ func TestRedactedCoversEveryField(t *testing.T) {
 		})
 	}
 	// The original is left as it was (the caller may still log its cause).
-	if e.Data.Resource.ID != "x_"+secret || e.Data.ValidationErrors[0].Value == nil {
-		t.Error("Redacted modified its receiver")
+	if e.Data.Resource.Id != "x_"+secret || e.Violations[0].Value == nil {
+		t.Error("encoding modified the error")
 	}
 }
 
@@ -122,10 +124,15 @@ func TestErrorDataRedacted(t *testing.T) {
 			if !strings.Contains(string(wire), "[REDACTED]") {
 				t.Errorf("nothing redacted on the wire: %s", wire)
 			}
-			// The constructors redact at the source: what a transport renders
-			// from the fields (the MCP text content) is clean too.
-			if b, _ := json.Marshal(tc.e.Data); strings.Contains(string(b)+tc.e.Message, secret) {
-				t.Errorf("fields hold the token: %s %s", tc.e.Message, b)
+			// What a transport renders from the encoded error (the MCP text
+			// content) is clean too.
+			enc := tc.e.Encoded()
+			var texts string
+			for _, v := range enc.Violations {
+				texts += v.Text() + v.Message + v.Path + fmt.Sprint(v.Params, v.Value)
+			}
+			if strings.Contains(string(enc.DataJSON)+enc.Message+texts, secret) {
+				t.Errorf("encoded error holds the token: %s %s %s", enc.Message, enc.DataJSON, texts)
 			}
 		})
 	}
@@ -157,7 +164,61 @@ func BenchmarkJSONRPC(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_, _ = json.Marshal(bc.e.JSONRPC())
+				// encode, not JSONRPC: an error keeps its encoding, and the
+				// cost measured is that of the one pass (redact, bound, write).
+				_ = bc.e.encode()
+			}
+		})
+	}
+}
+
+// TestRedactionRunsOnce: an error is redacted once, when it is first
+// encoded, however many times it is written (the answer, the log line, the
+// internal-error record, a text rendering), and a secret in any field set
+// after construction is still redacted by that one pass.
+func TestRedactionRunsOnce(t *testing.T) {
+	fixedNow(t)
+	tests := []struct {
+		name string
+		e    func() *Error
+	}{
+		{"not found from a status", func() *Error {
+			return FromStatus("fetch", withDetails(t, codes.NotFound, "Not Found: "+secret,
+				reason(ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, map[string]string{"repo": "o/" + secret}),
+				&ghopsv1.GitHubError{Status: 404, Message: "no repo x_" + secret}), "rid")
+		}},
+		{"invalid params", func() *Error {
+			return InvalidParams("fetch", []toolschema.Violation{{Message: "bad " + secret, Path: "/repo", Keyword: "pattern",
+				Params: map[string]any{"pattern": secret}, Value: json.RawMessage(`{"b":"` + secret + `","a":1.50}`)}})
+		}},
+		{"internal with a cause", func() *Error { return Internal("fetch", "rid-"+secret, errors.New("dial: "+secret)) }},
+		{"policy set late", func() *Error {
+			e := New(PermissionDenied, "fetch")
+			e.Data.Policy = &Policy{Principal: secret, Rule: "repos", Detail: "x_" + secret}
+			return e
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := tc.e()
+			before := encodings.Load()
+			var lines, records bytes.Buffer
+			sink := NewSink(&lines, slog.New(slog.NewJSONHandler(&records, nil)))
+			resp := sink.Response(context.Background(), json.RawMessage("1"), e)
+			wire, err := json.Marshal(resp.Error)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, _ := json.Marshal(e.JSONRPC())
+			out := string(wire) + string(again) + lines.String() + records.String() + e.LogLine() + e.Error()
+			if n := encodings.Load() - before; n != 1 {
+				t.Errorf("redacted %d times, want once", n)
+			}
+			if strings.Contains(out, secret) {
+				t.Errorf("a secret reached the output: %s", out)
+			}
+			if !bytes.Equal(wire, again) {
+				t.Errorf("two encodings differ:\n%s\n%s", wire, again)
 			}
 		})
 	}

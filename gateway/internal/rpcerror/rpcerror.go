@@ -1,34 +1,40 @@
 // Package rpcerror is the gateway's error contract: THE one table from gRPC
 // statuses (code plus the google.rpc.ErrorInfo reason, a ghopsv1.ErrorReason
 // value name) to the contract's JSON-RPC codes, the data payload every error
-// carries, the optional HTTP status of each code, and the one-line
-// jsonrpc_error log record. The codes, the table and the reason map are
+// carries (errors.proto's ErrorData), the optional HTTP status of each code
+// (HTTPStatus, the one place a code's status is read), the one encoding of
+// an error (Encoded: redacted once, bounded, data written in declaration
+// order) and the one-line jsonrpc_error log record. The codes, the table and the reason map are
 // generated from proto/ghops/v1/errors.proto into table_gen.go by
 // `make generate` (tools/errgen).
 //
 // The API:
 //
 //	Table() []Row                                  // every code: name, default message, mapped HTTP status
+//	HTTPStatus(code) int                           // the mapped status of a code, from the generated table
 //	ReasonCode(ghopsv1.ErrorReason) (int, bool)    // errors.proto's reason table
 //	GRPCCode(codes.Code) int                       // the table for statuses without a reason
 //	FromStatus(tool, err, requestID) *Error        // gRPC / context / any error -> contract error
 //	New(code, tool) *Error; Internal(tool, requestID, cause) *Error; InvalidParams(tool, vs) *Error
-//	(*Error).JSONRPC() *jsonrpc.Error; (*Error).Redacted() *Error; (*Error).LogLine() string
+//	(*Error).Encoded() *Encoded; (*Error).JSONRPC() *jsonrpc.Error; (*Error).LogLine() string
 //	NewSink(w, logger) *Sink; (*Sink).Response(id, e) jsonrpc.Response  // the one place an error answer is born
 //
 // -32603 answers say "Internal error" and carry only tool, timestamp and
 // requestId: the cause goes to the log, redacted of anything token-shaped.
-// Every string of an error is redacted (package redact) before it can
-// reach a client or a log: see redaction.go.
+// Every string of an error is redacted (package redact) exactly once, when
+// the error is encoded, before it can reach a client or a log: see
+// redaction.go.
 package rpcerror
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -88,16 +94,22 @@ func GRPCCode(c codes.Code) int {
 const DefaultRetryAfter = 60
 
 // Error is a contract error: the JSON-RPC error plus what the transports and
-// the log need.
+// the log need. Its strings are as given: nothing is redacted or cut until
+// the error is encoded (Encoded), once, for the answer, the log line and
+// any text rendering alike.
 type Error struct {
 	// Code is the JSON-RPC code.
 	Code int
 	// Message is the JSON-RPC message.
 	Message string
-	// Data is the payload sent as error.data.
-	Data Data
-	// HTTPStatus is the mapped status of Code (used when mapping is on).
-	HTTPStatus int
+	// Data is the payload sent as error.data (never nil for an Error made
+	// by this package's constructors). Its validation_errors are written
+	// from Violations.
+	Data *Data
+	// Violations are -32602's violations as the validator reports them;
+	// they are written as data.validation_errors (at most MaxViolations,
+	// each bounded, the rest counted in validation_errors_omitted).
+	Violations []toolschema.Violation
 	// RetryAfter is the Retry-After header value in seconds (0: none).
 	RetryAfter int
 	// Log holds the log line's fields not in Data.
@@ -107,10 +119,21 @@ type Error struct {
 	RequestID string
 	// Cause is the underlying error; logged (redacted), never sent.
 	Cause error
+
+	// listing is the message InvalidParams set, which lists the
+	// violations: while Message is still that, the encoded message lists
+	// those listed in data and ends with the count of the rest.
+	listing string
+	// enc is the error as encoded, made on first use (see Encoded).
+	enc atomic.Pointer[Encoded]
 }
 
-// Error implements error without data or cause.
-func (e *Error) Error() string { return "jsonrpc error " + strconv.Itoa(e.Code) + ": " + e.Message }
+// Error implements error without data or cause. The message is redacted
+// for this rendering alone (a Go error may end up in any log); the wire and
+// the jsonrpc_error line use Encoded.
+func (e *Error) Error() string {
+	return "jsonrpc error " + strconv.Itoa(e.Code) + ": " + redact.String(e.Message)
+}
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Cause }
@@ -127,116 +150,31 @@ type LogFields struct {
 	State string
 }
 
-// Data is error.data. tool and timestamp are always present; the rest only
-// for the codes that carry them (see docs/errors.md).
-type Data struct {
-	// Tool is the tool (method) name; "" when the request named none.
-	Tool string `json:"tool"`
-	// ValidationErrors are -32602's AJV-style violations.
-	ValidationErrors []toolschema.Violation `json:"validation_errors,omitempty"`
-	// ValidationErrorsOmitted is how many violations were found beyond
-	// those listed (see MaxViolations).
-	ValidationErrorsOmitted int `json:"validation_errors_omitted,omitempty"`
-	// GitHub is what GitHub answered, for upstream errors.
-	GitHub *GitHub `json:"github,omitempty"`
-	// Resource names what was not found or refused.
-	Resource *Resource `json:"resource,omitempty"`
-	// RetryAfter is -32004's wait in seconds.
-	RetryAfter *int `json:"retryAfter,omitempty"`
-	// RateLimit is -32004's rate-limit figures.
-	RateLimit *RateLimit `json:"rateLimit,omitempty"`
-	// MergeableState is -32005's GitHub mergeable_state.
-	MergeableState string `json:"mergeable_state,omitempty"`
-	// ExpectedSHA is -32006's expected head.
-	ExpectedSHA string `json:"expected_sha,omitempty"`
-	// ActualSHA is -32006's actual head, where known.
-	ActualSHA string `json:"actual_sha,omitempty"`
-	// Protocol is a protocol-version mismatch (MCP).
-	Protocol *Protocol `json:"protocol,omitempty"`
-	// Supported and Requested repeat Protocol's members at the top of
-	// data for MCP's -32022, where MCP 2026-07-28's
-	// UnsupportedProtocolVersionError puts them and SDKs look for them.
-	Supported []string `json:"supported,omitempty"`
-	// Requested: see Supported.
-	Requested string `json:"requested,omitempty"`
-	// Patch says why apply_patch refused a patch (-32003, -32002).
-	Patch *Patch `json:"patch,omitempty"`
-	// Policy is the gateway policy rule that refused the call (-32001,
-	// -32004 from the gateway's own limits; GitHub was not called).
-	Policy *Policy `json:"policy,omitempty"`
-	// RequestID identifies the call in the logs (-32603 always has it).
-	RequestID string `json:"requestId,omitempty"`
-	// Outcome is "unknown" for a write whose answer was lost: it may have
-	// landed (-32603 only; see outcome.go).
-	Outcome string `json:"outcome,omitempty"`
-	// Check says how to find out whether such a write landed.
-	Check string `json:"check,omitempty"`
-	// Timestamp is when the error happened, RFC 3339 UTC with milliseconds.
-	Timestamp string `json:"timestamp"`
-}
+// Data is error.data: errors.proto's ErrorData, the message the client
+// decodes too. tool and timestamp are always present; the rest only for
+// the codes that carry them (see docs/errors.md).
+type Data = ghopsv1.ErrorData
 
-// GitHub is GitHub's own answer.
-type GitHub struct {
-	// Status is GitHub's HTTP status.
-	Status int `json:"status,omitempty"`
-	// Message is GitHub's message.
-	Message string `json:"message,omitempty"`
-	// DocumentationURL is GitHub's documentation link.
-	DocumentationURL string `json:"documentation_url,omitempty"`
-}
+// GitHub is data.github: errors.proto's GitHubError, of which the gateway
+// sends status, message and documentation_url.
+type GitHub = ghopsv1.GitHubError
 
-// Resource names a GitHub object.
-type Resource struct {
-	// Type is the kind of object, e.g. "repository".
-	Type string `json:"type"`
-	// ID identifies it, e.g. "octo-org/hello-world".
-	ID string `json:"id,omitempty"`
-}
+// Resource is data.resource: errors.proto's Resource.
+type Resource = ghopsv1.Resource
 
-// RateLimit is GitHub's rate-limit state.
-type RateLimit struct {
-	// Limit is x-ratelimit-limit.
-	Limit int `json:"limit"`
-	// Remaining is x-ratelimit-remaining.
-	Remaining int `json:"remaining"`
-	// Reset is x-ratelimit-reset (Unix seconds).
-	Reset int64 `json:"reset"`
-	// RetryAfter is the wait in seconds.
-	RetryAfter int `json:"retryAfter"`
-}
+// RateLimit is data.rateLimit: errors.proto's RateLimit.
+type RateLimit = ghopsv1.RateLimit
 
-// Patch is apply_patch's refusal: the category, and where.
-type Patch struct {
-	// Code is PATCH_EMPTY, PATCH_MALFORMED, PATCH_DOES_NOT_APPLY or FILE_NOT_FOUND.
-	Code string `json:"code"`
-	// File is the file concerned.
-	File string `json:"file,omitempty"`
-	// Hunk is the 1-based hunk of File.
-	Hunk int `json:"hunk,omitempty"`
-	// Line is the file's line (PATCH_DOES_NOT_APPLY) or the patch's (PATCH_MALFORMED).
-	Line int `json:"line,omitempty"`
-	// Detail says what was wrong, e.g. the expected and the found line.
-	Detail string `json:"detail,omitempty"`
-}
+// Patch is data.patch, apply_patch's refusal: errors.proto's PatchError.
+type Patch = ghopsv1.PatchError
 
-// Policy names the gateway rule that refused a call.
-type Policy struct {
-	// Principal is the caller's principal ("" when none is configured).
-	Principal string `json:"principal,omitempty"`
-	// Rule is the rule: read_only, tools, toolsets, repos, rate_per_minute,
-	// concurrency or max_in_flight.
-	Rule string `json:"rule"`
-	// Detail says what the rule allows.
-	Detail string `json:"detail,omitempty"`
-}
+// Policy is data.policy, the gateway rule that refused a call:
+// errors.proto's PolicyRefusal.
+type Policy = ghopsv1.PolicyRefusal
 
-// Protocol describes a protocol-version mismatch (seed 004).
-type Protocol struct {
-	// Requested is the version the client asked for.
-	Requested string `json:"requested"`
-	// Supported lists the versions the gateway speaks.
-	Supported []string `json:"supported"`
-}
+// Protocol is data.protocol, an MCP protocol-version mismatch:
+// errors.proto's ProtocolMismatch.
+type Protocol = ghopsv1.ProtocolMismatch
 
 // now is the clock; tests replace it.
 var now = time.Now
@@ -249,10 +187,9 @@ func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.
 func New(code int, tool string) *Error {
 	r := row(code)
 	return &Error{
-		Code:       code,
-		Message:    r.Message,
-		HTTPStatus: r.HTTPStatus,
-		Data:       Data{Tool: redact.String(tool), Timestamp: Timestamp(now())},
+		Code:    code,
+		Message: r.Message,
+		Data:    &Data{Tool: tool, Timestamp: Timestamp(now())},
 	}
 }
 
@@ -260,8 +197,7 @@ func New(code int, tool string) *Error {
 // cause is kept for the log.
 func Internal(tool, requestID string, cause error) *Error {
 	e := New(InternalError, tool)
-	requestID = redact.String(requestID)
-	e.Data.RequestID = requestID
+	e.Data.RequestId = requestID
 	e.RequestID = requestID
 	e.Cause = cause
 	return e
@@ -277,23 +213,24 @@ func Unavailable(tool, requestID string, cause error) *Error {
 }
 
 // InvalidParams returns the -32602 of our own validation: the message is
-// "Validation errors: " followed by the violations' messages.
+// "Validation errors: " followed by the listed violations' messages (and
+// ", and N more" for those not listed, see Encoded).
 func InvalidParams(tool string, vs []toolschema.Violation) *Error {
 	e := New(InvalidParamsCode, tool)
-	e.Data.ValidationErrors = vs
-	e.Data = e.Data.redacted()
-	e.Message = cut(toolschema.Message(e.Data.ValidationErrors), MaxStringBytes-64)
-	if e.Data.ValidationErrorsOmitted > 0 {
-		e.Message += omittedMessage(e.Data.ValidationErrorsOmitted)
-	}
+	e.Violations = vs
+	// The message lists the violations; it is written when the error is
+	// encoded, from those listed then (redacted and bounded).
+	capped, _ := capViolations(vs)
+	e.Message = toolschema.Message(capped)
+	e.listing = e.Message
 	return e
 }
 
-// JSONRPC returns the wire error object, redacted (see Redacted): whatever a
-// transport set after construction is checked once more on the way out.
+// JSONRPC returns the wire error object: the encoded message and data (see
+// Encoded).
 func (e *Error) JSONRPC() *jsonrpc.Error {
-	d := e.Data.redacted()
-	return &jsonrpc.Error{Code: e.Code, Message: cut(redact.String(e.Message), MaxStringBytes), Data: &d}
+	enc := e.Encoded()
+	return &jsonrpc.Error{Code: enc.Code, Message: enc.Message, Data: json.RawMessage(enc.DataJSON)}
 }
 
 // FromStatus maps any error of a service call to a contract error: a gRPC
@@ -374,7 +311,7 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		e.Log = log
 		e.Cause = err
 		e.RequestID = requestID
-		return e.Redacted()
+		return e
 	}
 
 	e := New(code, tool)
@@ -385,51 +322,52 @@ func FromStatus(tool string, err error, requestID string) *Error {
 	}
 	if gh != nil {
 		if gh.GetStatus() != 0 || gh.GetMessage() != "" || gh.GetDocumentationUrl() != "" {
-			e.Data.GitHub = &GitHub{Status: int(gh.GetStatus()), Message: gh.GetMessage(), DocumentationURL: gh.GetDocumentationUrl()}
+			e.Data.Github = &GitHub{Status: gh.GetStatus(), Message: gh.GetMessage(), DocumentationUrl: gh.GetDocumentationUrl()}
 		}
 		if r := gh.GetResource(); r != nil && (r.GetType() != "" || r.GetId() != "") {
-			e.Data.Resource = &Resource{Type: r.GetType(), ID: r.GetId()}
+			e.Data.Resource = &Resource{Type: r.GetType(), Id: r.GetId()}
 		}
 		e.Data.MergeableState = gh.GetMergeableState()
-		e.Data.ExpectedSHA = gh.GetExpectedSha()
-		e.Data.ActualSHA = gh.GetActualSha()
+		e.Data.ExpectedSha = gh.GetExpectedSha()
+		e.Data.ActualSha = gh.GetActualSha()
 		log.State = gh.GetMergeableState()
 		if log.SHA == "" {
 			log.SHA = gh.GetExpectedSha()
 		}
 	}
 	if e.Data.Resource == nil && res != nil && (res.GetResourceType() != "" || res.GetResourceName() != "") {
-		e.Data.Resource = &Resource{Type: res.GetResourceType(), ID: res.GetResourceName()}
+		e.Data.Resource = &Resource{Type: res.GetResourceType(), Id: res.GetResourceName()}
 	}
 	if pe != nil {
-		e.Data.Patch = &Patch{Code: pe.GetCode(), File: pe.GetFile(), Hunk: int(pe.GetHunk()), Line: int(pe.GetLine()), Detail: pe.GetDetail()}
+		e.Data.Patch = &Patch{Code: pe.GetCode(), File: pe.GetFile(), Hunk: pe.GetHunk(), Line: pe.GetLine(), Detail: pe.GetDetail()}
 	}
 	if code != NotMergeable {
 		e.Data.MergeableState = ""
 	}
 	if code != HeadSHAMismatch {
-		e.Data.ExpectedSHA, e.Data.ActualSHA = "", ""
+		e.Data.ExpectedSha, e.Data.ActualSha = "", ""
 	}
 	if code == RateLimited {
 		rl := &RateLimit{}
 		if r := gh.GetRateLimit(); r != nil {
-			rl = &RateLimit{Limit: int(r.GetLimit()), Remaining: int(r.GetRemaining()), Reset: r.GetReset_(), RetryAfter: int(r.GetRetryAfterSeconds())}
+			rl = &RateLimit{Limit: r.GetLimit(), Remaining: r.GetRemaining(), Reset_: r.GetReset_(), RetryAfterSeconds: r.GetRetryAfterSeconds()}
 		}
 		if d := rinf.GetRetryDelay(); d != nil && d.AsDuration() > 0 {
-			rl.RetryAfter = int(math.Ceil(d.AsDuration().Seconds()))
+			rl.RetryAfterSeconds = int32(min(math.Ceil(d.AsDuration().Seconds()), math.MaxInt32))
 		}
-		if rl.RetryAfter <= 0 {
-			rl.RetryAfter = DefaultRetryAfter
+		if rl.RetryAfterSeconds <= 0 {
+			rl.RetryAfterSeconds = DefaultRetryAfter
 		}
-		ra := rl.RetryAfter
+		ra := rl.RetryAfterSeconds
 		e.Data.RateLimit = rl
 		e.Data.RetryAfter = &ra
-		e.RetryAfter = ra
+		e.RetryAfter = int(ra)
 	}
 	e.Log = log
 	// The status's message and details are the service's (already redacted
-	// there) or any gRPC peer's: redact them here too.
-	return e.Redacted()
+	// there) or any gRPC peer's: they are redacted when the error is
+	// encoded, as everything else.
+	return e
 }
 
 // ruleKeywords maps protovalidate rule ids to the AJV keyword they express.

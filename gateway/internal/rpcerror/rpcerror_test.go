@@ -123,7 +123,7 @@ func TestStandardCodes(t *testing.T) {
 
 func TestHTTPStatusTable(t *testing.T) {
 	want := map[int]int{-32700: 400, -32600: 400, -32601: 404, -32602: 400, -32001: 403, -32002: 404,
-		-32003: 422, -32004: 429, -32005: 409, -32006: 409, -32603: 500}
+		-32003: 422, -32004: 429, -32005: 409, -32006: 409, -32020: 400, -32022: 400, -32603: 500}
 	if len(Table()) != len(want) {
 		t.Fatalf("table has %d rows, want %d", len(Table()), len(want))
 	}
@@ -293,13 +293,13 @@ func TestLogLineEscaping(t *testing.T) {
 		e    *Error
 		want string
 	}{
-		{"quotes backslashes newlines", &Error{Code: -32003, Message: "a \"b\"\\c\nd\r\te\u2028", Data: Data{Tool: "create_pull_request"}},
+		{"quotes backslashes newlines", &Error{Code: -32003, Message: "a \"b\"\\c\nd\r\te\u2028", Data: &Data{Tool: "create_pull_request"}},
 			`jsonrpc_error tool=create_pull_request code=-32003 repo=- pr=- sha=- state=- msg="a \"b\"\\c\nd\r\te\u2028"`},
-		{"hostile tool name", &Error{Code: -32601, Message: "Method not found", Data: Data{Tool: "x y=\"z\"\n"}},
+		{"hostile tool name", &Error{Code: -32601, Message: "Method not found", Data: &Data{Tool: "x y=\"z\"\n"}},
 			`jsonrpc_error tool=x_y__z__ code=-32601 repo=- pr=- sha=- state=- msg="Method not found"`},
-		{"token redacted", &Error{Code: -32001, Message: "bad token ghp_abcdefghijklmnop1234", Data: Data{Tool: "search"}, Log: LogFields{Repo: "o/r"}},
+		{"token redacted", &Error{Code: -32001, Message: "bad token ghp_abcdefghijklmnop1234", Data: &Data{Tool: "search"}, Log: LogFields{Repo: "o/r"}},
 			`jsonrpc_error tool=search code=-32001 repo=o/r pr=- sha=- state=- msg="bad token [REDACTED]"`},
-		{"all fields", &Error{Code: -32005, Message: "m", Data: Data{Tool: "merge_pull_request"}, Log: LogFields{Repo: "o/r", PR: "2", SHA: "abcdef0", State: "blocked"}},
+		{"all fields", &Error{Code: -32005, Message: "m", Data: &Data{Tool: "merge_pull_request"}, Log: LogFields{Repo: "o/r", PR: "2", SHA: "abcdef0", State: "blocked"}},
 			`jsonrpc_error tool=merge_pull_request code=-32005 repo=o/r pr=2 sha=abcdef0 state=blocked msg="m"`},
 	}
 	for _, tc := range tests {

@@ -49,6 +49,15 @@ const (
 	// mapped). `merge_pull_request`'s `sha` is no longer the head, or
 	// `commit_files` found the branch moved while writing (nothing was written).
 	HeadSHAMismatch = -32006
+	// HeaderMismatch is -32020 "Header mismatch" (HTTP 400 on /rpc when mapped).
+	// On `/mcp` only: the `Mcp-*` headers are missing or disagree with the body
+	// (MCP 2026-07-28).
+	HeaderMismatch = -32020
+	// UnsupportedProtocolVersion is -32022 "Unsupported protocol version" (HTTP
+	// 400 on /rpc when mapped). On `/mcp` only: the requested MCP protocol
+	// version is not spoken here; `data.supported` lists those that are (MCP
+	// 2026-07-28).
+	UnsupportedProtocolVersion = -32022
 	// InternalError is -32603 "Internal error" (HTTP 500 on /rpc when mapped).
 	// Anything else: GitHub 5xx or unreachable after retries, a deadline, a bug.
 	InternalError = -32603
@@ -57,21 +66,23 @@ const (
 // table is THE code table, in the order of errors.proto's ErrorCode (and of
 // docs/errors.md).
 var table = []Row{
-	{Code: ParseError, Message: "Parse error", HTTPStatus: 400},             // Bad Request
-	{Code: InvalidRequest, Message: "Invalid Request", HTTPStatus: 400},     // Bad Request
-	{Code: MethodNotFound, Message: "Method not found", HTTPStatus: 404},    // Not Found
-	{Code: InvalidParamsCode, Message: "Invalid params", HTTPStatus: 400},   // Bad Request
-	{Code: PermissionDenied, Message: "Permission denied", HTTPStatus: 403}, // Forbidden
-	{Code: NotFound, Message: "Not found", HTTPStatus: 404},                 // Not Found
-	{Code: GitHubValidation, Message: "Validation error", HTTPStatus: 422},  // Unprocessable Entity
-	{Code: RateLimited, Message: "Rate limit exceeded", HTTPStatus: 429},    // Too Many Requests
-	{Code: NotMergeable, Message: "PR not mergeable", HTTPStatus: 409},      // Conflict
-	{Code: HeadSHAMismatch, Message: "Head SHA mismatch", HTTPStatus: 409},  // Conflict
-	{Code: InternalError, Message: "Internal error", HTTPStatus: 500},       // Internal Server Error
+	{Code: ParseError, Message: "Parse error", HTTPStatus: 400},                                  // Bad Request
+	{Code: InvalidRequest, Message: "Invalid Request", HTTPStatus: 400},                          // Bad Request
+	{Code: MethodNotFound, Message: "Method not found", HTTPStatus: 404},                         // Not Found
+	{Code: InvalidParamsCode, Message: "Invalid params", HTTPStatus: 400},                        // Bad Request
+	{Code: PermissionDenied, Message: "Permission denied", HTTPStatus: 403},                      // Forbidden
+	{Code: NotFound, Message: "Not found", HTTPStatus: 404},                                      // Not Found
+	{Code: GitHubValidation, Message: "Validation error", HTTPStatus: 422},                       // Unprocessable Entity
+	{Code: RateLimited, Message: "Rate limit exceeded", HTTPStatus: 429},                         // Too Many Requests
+	{Code: NotMergeable, Message: "PR not mergeable", HTTPStatus: 409},                           // Conflict
+	{Code: HeadSHAMismatch, Message: "Head SHA mismatch", HTTPStatus: 409},                       // Conflict
+	{Code: HeaderMismatch, Message: "Header mismatch", HTTPStatus: 400},                          // Bad Request
+	{Code: UnsupportedProtocolVersion, Message: "Unsupported protocol version", HTTPStatus: 400}, // Bad Request
+	{Code: InternalError, Message: "Internal error", HTTPStatus: 500},                            // Internal Server Error
 }
 
 // internalRow is the row of every code not in the table.
-var internalRow = table[10]
+var internalRow = table[12]
 
 // reasons is each ErrorReason's JSON-RPC code (the (error_reason) options).
 var reasons = map[ghopsv1.ErrorReason]int{

@@ -77,6 +77,10 @@ func TestDocsExamplesMatchGoldens(t *testing.T) {
 			}
 		})
 	}
+	// The MCP-only codes never travel on /rpc: their wire shapes are the
+	// goldens of gateway/internal/mcp/testdata/wire/protocol.
+	covered[rpcerror.HeaderMismatch] = true
+	covered[rpcerror.UnsupportedProtocolVersion] = true
 	for _, r := range rpcerror.Table() {
 		if !covered[r.Code] {
 			t.Errorf("no example of %d", r.Code)
@@ -100,7 +104,7 @@ func TestDocsLogLines(t *testing.T) {
 	}
 	// And the code writes what the docs show.
 	e := &rpcerror.Error{Code: -32003, Message: "Validation Failed: \"quoted\"\nsecond line",
-		Data: rpcerror.Data{Tool: "create_pull_request"}, Log: rpcerror.LogFields{Repo: "octo-org/hello-world"}}
+		Data: &rpcerror.Data{Tool: "create_pull_request"}, Log: rpcerror.LogFields{Repo: "octo-org/hello-world"}}
 	want := `jsonrpc_error tool=create_pull_request code=-32003 repo=octo-org/hello-world pr=- sha=- state=- msg="Validation Failed: \"quoted\"\nsecond line"`
 	if e.LogLine() != want || !strings.Contains(readDocs(t), want) {
 		t.Errorf("LogLine %s; docs must show %s", e.LogLine(), want)

@@ -88,8 +88,8 @@ func TestLostAnswer(t *testing.T) {
 			if unknown != tc.wantUnknown || (!tc.wantUnknown && (e.Data.Outcome != "" || e.Data.Check != "")) {
 				t.Errorf("outcome unknown = %v, want %v: %q %+v", unknown, tc.wantUnknown, w.Message, e.Data)
 			}
-			if tc.wantUnknown && e.Data.RequestID != "rid" {
-				t.Errorf("request id %q", e.Data.RequestID)
+			if tc.wantUnknown && e.Data.RequestId != "rid" {
+				t.Errorf("request id %q", e.Data.RequestId)
 			}
 			var rec struct {
 				Msg     string `json:"msg"`

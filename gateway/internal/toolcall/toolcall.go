@@ -373,7 +373,8 @@ func limited(tool, principal, rule, detail string, retry time.Duration) *rpcerro
 	e := rpcerror.New(rpcerror.RateLimited, tool)
 	e.Message = "Rate limit exceeded: " + detail
 	secs := max(1, int(math.Ceil(retry.Seconds())))
-	e.Data.RetryAfter = &secs
+	wire := int32(min(secs, math.MaxInt32))
+	e.Data.RetryAfter = &wire
 	e.RetryAfter = secs
 	e.Data.Policy = &rpcerror.Policy{Principal: principal, Rule: rule, Detail: detail}
 	return e

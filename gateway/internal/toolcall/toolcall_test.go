@@ -100,7 +100,7 @@ func TestCall(t *testing.T) {
 			if e.Log != tc.wantLog {
 				t.Errorf("log fields %+v want %+v", e.Log, tc.wantLog)
 			}
-			if e.Code == -32603 && e.Data.RequestID != "rid" {
+			if e.Code == -32603 && e.Data.RequestId != "rid" {
 				t.Errorf("internal error without request id: %+v", e.Data)
 			}
 		})

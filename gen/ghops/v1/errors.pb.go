@@ -10,6 +10,7 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	descriptorpb "google.golang.org/protobuf/types/descriptorpb"
+	structpb "google.golang.org/protobuf/types/known/structpb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -53,6 +54,11 @@ const (
 	ErrorCode_ERROR_CODE_NOT_MERGEABLE ErrorCode = 9
 	// ERROR_CODE_HEAD_SHA_MISMATCH: the head moved (merge guard, commit_files).
 	ErrorCode_ERROR_CODE_HEAD_SHA_MISMATCH ErrorCode = 10
+	// ERROR_CODE_HEADER_MISMATCH: MCP 2026-07-28's header mismatch.
+	ErrorCode_ERROR_CODE_HEADER_MISMATCH ErrorCode = 12
+	// ERROR_CODE_UNSUPPORTED_PROTOCOL_VERSION: MCP 2026-07-28's unsupported
+	// protocol version.
+	ErrorCode_ERROR_CODE_UNSUPPORTED_PROTOCOL_VERSION ErrorCode = 13
 	// ERROR_CODE_INTERNAL_ERROR: everything else; the cause is logged, never
 	// sent.
 	ErrorCode_ERROR_CODE_INTERNAL_ERROR ErrorCode = 11
@@ -72,21 +78,25 @@ var (
 		8:  "ERROR_CODE_RATE_LIMITED",
 		9:  "ERROR_CODE_NOT_MERGEABLE",
 		10: "ERROR_CODE_HEAD_SHA_MISMATCH",
+		12: "ERROR_CODE_HEADER_MISMATCH",
+		13: "ERROR_CODE_UNSUPPORTED_PROTOCOL_VERSION",
 		11: "ERROR_CODE_INTERNAL_ERROR",
 	}
 	ErrorCode_value = map[string]int32{
-		"ERROR_CODE_UNSPECIFIED":       0,
-		"ERROR_CODE_PARSE_ERROR":       1,
-		"ERROR_CODE_INVALID_REQUEST":   2,
-		"ERROR_CODE_METHOD_NOT_FOUND":  3,
-		"ERROR_CODE_INVALID_PARAMS":    4,
-		"ERROR_CODE_PERMISSION_DENIED": 5,
-		"ERROR_CODE_NOT_FOUND":         6,
-		"ERROR_CODE_GITHUB_VALIDATION": 7,
-		"ERROR_CODE_RATE_LIMITED":      8,
-		"ERROR_CODE_NOT_MERGEABLE":     9,
-		"ERROR_CODE_HEAD_SHA_MISMATCH": 10,
-		"ERROR_CODE_INTERNAL_ERROR":    11,
+		"ERROR_CODE_UNSPECIFIED":                  0,
+		"ERROR_CODE_PARSE_ERROR":                  1,
+		"ERROR_CODE_INVALID_REQUEST":              2,
+		"ERROR_CODE_METHOD_NOT_FOUND":             3,
+		"ERROR_CODE_INVALID_PARAMS":               4,
+		"ERROR_CODE_PERMISSION_DENIED":            5,
+		"ERROR_CODE_NOT_FOUND":                    6,
+		"ERROR_CODE_GITHUB_VALIDATION":            7,
+		"ERROR_CODE_RATE_LIMITED":                 8,
+		"ERROR_CODE_NOT_MERGEABLE":                9,
+		"ERROR_CODE_HEAD_SHA_MISMATCH":            10,
+		"ERROR_CODE_HEADER_MISMATCH":              12,
+		"ERROR_CODE_UNSUPPORTED_PROTOCOL_VERSION": 13,
+		"ERROR_CODE_INTERNAL_ERROR":               11,
 	}
 )
 
@@ -427,8 +437,9 @@ type GitHubError struct {
 	Status int32 `protobuf:"varint,1,opt,name=status,proto3" json:"status,omitempty"`
 	// message is GitHub's own message, with any token or query string removed.
 	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
-	// documentation_url is GitHub's link explaining the failure.
-	DocumentationUrl string `protobuf:"bytes,3,opt,name=documentation_url,json=documentationUrl,proto3" json:"documentation_url,omitempty"`
+	// documentation_url is GitHub's link explaining the failure. Its JSON
+	// name is the contract's data.github.documentation_url.
+	DocumentationUrl string `protobuf:"bytes,3,opt,name=documentation_url,proto3" json:"documentation_url,omitempty"`
 	// rate_limit holds the rate-limit figures of the answer, when known.
 	RateLimit *RateLimit `protobuf:"bytes,4,opt,name=rate_limit,json=rateLimit,proto3" json:"rate_limit,omitempty"`
 	// resource names what was not found or refused, when known.
@@ -551,7 +562,8 @@ type RateLimit struct {
 	Reset_ int64 `protobuf:"varint,3,opt,name=reset,proto3" json:"reset,omitempty"`
 	// retry_after_seconds is how long to wait before retrying: retry-after for
 	// a secondary limit, the time to the reset for a primary one.
-	RetryAfterSeconds int32 `protobuf:"varint,4,opt,name=retry_after_seconds,json=retryAfterSeconds,proto3" json:"retry_after_seconds,omitempty"`
+	// Its JSON name is the contract's data.rateLimit.retryAfter.
+	RetryAfterSeconds int32 `protobuf:"varint,4,opt,name=retry_after_seconds,json=retryAfter,proto3" json:"retry_after_seconds,omitempty"`
 	// resource is the bucket, e.g. "core" or "search".
 	Resource      string `protobuf:"bytes,5,opt,name=resource,proto3" json:"resource,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -839,6 +851,428 @@ func (x *PatchError) GetDetail() string {
 	return ""
 }
 
+// ErrorData is the data member of every error object the gateway answers
+// (docs/errors.md, "The data object"): the gateway fills it and the client
+// decodes it, both from this message. The JSON names are the contract's
+// wire names, and the gateway writes the members in this declaration order
+// (tool first, timestamp last), so field numbers are never reused and new
+// fields go where their member belongs on the wire.
+type ErrorData struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// tool is the tool (method) name; "" when the request named none.
+	Tool string `protobuf:"bytes,1,opt,name=tool,proto3" json:"tool,omitempty"`
+	// validation_errors are -32602's AJV-style violations (at most 20).
+	ValidationErrors []*Violation `protobuf:"bytes,2,rep,name=validation_errors,proto3" json:"validation_errors,omitempty"`
+	// validation_errors_omitted is how many violations were found beyond
+	// those listed.
+	ValidationErrorsOmitted int32 `protobuf:"varint,3,opt,name=validation_errors_omitted,proto3" json:"validation_errors_omitted,omitempty"`
+	// github is what GitHub answered (status, message, documentation_url),
+	// for upstream errors.
+	Github *GitHubError `protobuf:"bytes,4,opt,name=github,proto3" json:"github,omitempty"`
+	// resource names what was not found or refused.
+	Resource *Resource `protobuf:"bytes,5,opt,name=resource,proto3" json:"resource,omitempty"`
+	// retry_after is -32004's wait in seconds.
+	RetryAfter *int32 `protobuf:"varint,6,opt,name=retry_after,json=retryAfter,proto3,oneof" json:"retry_after,omitempty"`
+	// rate_limit is -32004's rate-limit figures.
+	RateLimit *RateLimit `protobuf:"bytes,7,opt,name=rate_limit,json=rateLimit,proto3" json:"rate_limit,omitempty"`
+	// mergeable_state is -32005's GitHub mergeable_state.
+	MergeableState string `protobuf:"bytes,8,opt,name=mergeable_state,proto3" json:"mergeable_state,omitempty"`
+	// expected_sha is -32006's expected head.
+	ExpectedSha string `protobuf:"bytes,9,opt,name=expected_sha,proto3" json:"expected_sha,omitempty"`
+	// actual_sha is -32006's actual head, where known.
+	ActualSha string `protobuf:"bytes,10,opt,name=actual_sha,proto3" json:"actual_sha,omitempty"`
+	// protocol is an MCP protocol-version mismatch (-32022).
+	Protocol *ProtocolMismatch `protobuf:"bytes,11,opt,name=protocol,proto3" json:"protocol,omitempty"`
+	// supported repeats protocol.supported at the top of data for MCP's
+	// -32022, where MCP 2026-07-28's UnsupportedProtocolVersionError puts it
+	// and SDKs look for it.
+	Supported []string `protobuf:"bytes,12,rep,name=supported,proto3" json:"supported,omitempty"`
+	// requested repeats protocol.requested: see supported.
+	Requested string `protobuf:"bytes,13,opt,name=requested,proto3" json:"requested,omitempty"`
+	// patch says why apply_patch refused a patch (-32003, -32002).
+	Patch *PatchError `protobuf:"bytes,14,opt,name=patch,proto3" json:"patch,omitempty"`
+	// policy is the gateway policy rule that refused the call (-32001, or
+	// -32004 from the gateway's own limits; GitHub was not called).
+	Policy *PolicyRefusal `protobuf:"bytes,15,opt,name=policy,proto3" json:"policy,omitempty"`
+	// request_id identifies the call in the logs (-32603 always has it).
+	RequestId string `protobuf:"bytes,16,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// outcome is "unknown" for a write whose answer was lost: it may have
+	// landed (-32603 only).
+	Outcome string `protobuf:"bytes,17,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// check says how to find out whether such a write landed.
+	Check string `protobuf:"bytes,18,opt,name=check,proto3" json:"check,omitempty"`
+	// timestamp is when the error happened, RFC 3339 UTC with milliseconds.
+	Timestamp     string `protobuf:"bytes,19,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ErrorData) Reset() {
+	*x = ErrorData{}
+	mi := &file_ghops_v1_errors_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ErrorData) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ErrorData) ProtoMessage() {}
+
+func (x *ErrorData) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_errors_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ErrorData.ProtoReflect.Descriptor instead.
+func (*ErrorData) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ErrorData) GetTool() string {
+	if x != nil {
+		return x.Tool
+	}
+	return ""
+}
+
+func (x *ErrorData) GetValidationErrors() []*Violation {
+	if x != nil {
+		return x.ValidationErrors
+	}
+	return nil
+}
+
+func (x *ErrorData) GetValidationErrorsOmitted() int32 {
+	if x != nil {
+		return x.ValidationErrorsOmitted
+	}
+	return 0
+}
+
+func (x *ErrorData) GetGithub() *GitHubError {
+	if x != nil {
+		return x.Github
+	}
+	return nil
+}
+
+func (x *ErrorData) GetResource() *Resource {
+	if x != nil {
+		return x.Resource
+	}
+	return nil
+}
+
+func (x *ErrorData) GetRetryAfter() int32 {
+	if x != nil && x.RetryAfter != nil {
+		return *x.RetryAfter
+	}
+	return 0
+}
+
+func (x *ErrorData) GetRateLimit() *RateLimit {
+	if x != nil {
+		return x.RateLimit
+	}
+	return nil
+}
+
+func (x *ErrorData) GetMergeableState() string {
+	if x != nil {
+		return x.MergeableState
+	}
+	return ""
+}
+
+func (x *ErrorData) GetExpectedSha() string {
+	if x != nil {
+		return x.ExpectedSha
+	}
+	return ""
+}
+
+func (x *ErrorData) GetActualSha() string {
+	if x != nil {
+		return x.ActualSha
+	}
+	return ""
+}
+
+func (x *ErrorData) GetProtocol() *ProtocolMismatch {
+	if x != nil {
+		return x.Protocol
+	}
+	return nil
+}
+
+func (x *ErrorData) GetSupported() []string {
+	if x != nil {
+		return x.Supported
+	}
+	return nil
+}
+
+func (x *ErrorData) GetRequested() string {
+	if x != nil {
+		return x.Requested
+	}
+	return ""
+}
+
+func (x *ErrorData) GetPatch() *PatchError {
+	if x != nil {
+		return x.Patch
+	}
+	return nil
+}
+
+func (x *ErrorData) GetPolicy() *PolicyRefusal {
+	if x != nil {
+		return x.Policy
+	}
+	return nil
+}
+
+func (x *ErrorData) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *ErrorData) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+func (x *ErrorData) GetCheck() string {
+	if x != nil {
+		return x.Check
+	}
+	return ""
+}
+
+func (x *ErrorData) GetTimestamp() string {
+	if x != nil {
+		return x.Timestamp
+	}
+	return ""
+}
+
+// Violation is one entry of -32602's validation_errors, AJV style.
+type Violation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// message is e.g. "must have required property 'query'".
+	Message string `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	// path is the instance path, "root" for the arguments object itself.
+	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// keyword is the JSON Schema keyword that failed, e.g. "required".
+	Keyword string `protobuf:"bytes,3,opt,name=keyword,proto3" json:"keyword,omitempty"`
+	// params are the keyword's parameters, e.g. {"missingProperty":"query"}.
+	Params *structpb.Struct `protobuf:"bytes,4,opt,name=params,proto3" json:"params,omitempty"`
+	// value is the offending value as the caller sent it (cut to 1,024
+	// bytes of JSON).
+	Value         *structpb.Value `protobuf:"bytes,5,opt,name=value,proto3" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Violation) Reset() {
+	*x = Violation{}
+	mi := &file_ghops_v1_errors_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Violation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Violation) ProtoMessage() {}
+
+func (x *Violation) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_errors_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Violation.ProtoReflect.Descriptor instead.
+func (*Violation) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Violation) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *Violation) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *Violation) GetKeyword() string {
+	if x != nil {
+		return x.Keyword
+	}
+	return ""
+}
+
+func (x *Violation) GetParams() *structpb.Struct {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
+func (x *Violation) GetValue() *structpb.Value {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+// ProtocolMismatch is data.protocol of -32022.
+type ProtocolMismatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// requested is the version the client asked for.
+	Requested string `protobuf:"bytes,1,opt,name=requested,proto3" json:"requested,omitempty"`
+	// supported lists the versions the gateway speaks.
+	Supported     []string `protobuf:"bytes,2,rep,name=supported,proto3" json:"supported,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProtocolMismatch) Reset() {
+	*x = ProtocolMismatch{}
+	mi := &file_ghops_v1_errors_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProtocolMismatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProtocolMismatch) ProtoMessage() {}
+
+func (x *ProtocolMismatch) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_errors_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProtocolMismatch.ProtoReflect.Descriptor instead.
+func (*ProtocolMismatch) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *ProtocolMismatch) GetRequested() string {
+	if x != nil {
+		return x.Requested
+	}
+	return ""
+}
+
+func (x *ProtocolMismatch) GetSupported() []string {
+	if x != nil {
+		return x.Supported
+	}
+	return nil
+}
+
+// PolicyRefusal names the gateway rule that refused a call: data.policy.
+type PolicyRefusal struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// principal is the caller's principal ("" when none is configured).
+	Principal string `protobuf:"bytes,1,opt,name=principal,proto3" json:"principal,omitempty"`
+	// rule is the rule: read_only, tools, toolsets, repos, principals,
+	// rate_per_minute, concurrency or max_in_flight.
+	Rule string `protobuf:"bytes,2,opt,name=rule,proto3" json:"rule,omitempty"`
+	// detail says what the rule allows.
+	Detail        string `protobuf:"bytes,3,opt,name=detail,proto3" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PolicyRefusal) Reset() {
+	*x = PolicyRefusal{}
+	mi := &file_ghops_v1_errors_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PolicyRefusal) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PolicyRefusal) ProtoMessage() {}
+
+func (x *PolicyRefusal) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_errors_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PolicyRefusal.ProtoReflect.Descriptor instead.
+func (*PolicyRefusal) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_errors_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *PolicyRefusal) GetPrincipal() string {
+	if x != nil {
+		return x.Principal
+	}
+	return ""
+}
+
+func (x *PolicyRefusal) GetRule() string {
+	if x != nil {
+		return x.Rule
+	}
+	return ""
+}
+
+func (x *PolicyRefusal) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
 var file_ghops_v1_errors_proto_extTypes = []protoimpl.ExtensionInfo{
 	{
 		ExtendedType:  (*descriptorpb.EnumValueOptions)(nil),
@@ -854,6 +1288,14 @@ var file_ghops_v1_errors_proto_extTypes = []protoimpl.ExtensionInfo{
 		Field:         51236,
 		Name:          "ghops.v1.error_reason",
 		Tag:           "bytes,51236,opt,name=error_reason",
+		Filename:      "ghops/v1/errors.proto",
+	},
+	{
+		ExtendedType:  (*descriptorpb.FieldOptions)(nil),
+		ExtensionType: (*bool)(nil),
+		Field:         51237,
+		Name:          "ghops.v1.json_always",
+		Tag:           "varint,51237,opt,name=json_always",
 		Filename:      "ghops/v1/errors.proto",
 	},
 }
@@ -873,11 +1315,23 @@ var (
 	E_ErrorReason = &file_ghops_v1_errors_proto_extTypes[1]
 )
 
+// Extension fields to descriptorpb.FieldOptions.
+var (
+	// json_always marks a field of the error data (ErrorData and the messages
+	// it holds) that the gateway writes even when it holds its zero value:
+	// docs/errors.md's data table says the member is always present (e.g.
+	// data.tool, data.rateLimit.remaining at 0). Every other field is written
+	// only when set, as protojson does.
+	//
+	// optional bool json_always = 51237;
+	E_JsonAlways = &file_ghops_v1_errors_proto_extTypes[2]
+)
+
 var File_ghops_v1_errors_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\n" +
-	"\x15ghops/v1/errors.proto\x12\bghops.v1\x1a google/protobuf/descriptor.proto\"\x85\x01\n" +
+	"\x15ghops/v1/errors.proto\x12\bghops.v1\x1a google/protobuf/descriptor.proto\x1a\x1cgoogle/protobuf/struct.proto\"\x85\x01\n" +
 	"\x10ErrorCodeOptions\x12\"\n" +
 	"\rjson_rpc_code\x18\x01 \x01(\x05R\vjsonRpcCode\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x1f\n" +
@@ -887,11 +1341,11 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\x12ErrorReasonOptions\x12'\n" +
 	"\x04code\x18\x01 \x01(\x0e2\x13.ghops.v1.ErrorCodeR\x04code\x12\x1b\n" +
 	"\tgrpc_code\x18\x02 \x01(\tR\bgrpcCode\x12!\n" +
-	"\fgrpc_default\x18\x03 \x01(\bR\vgrpcDefault\"\xfa\x02\n" +
+	"\fgrpc_default\x18\x03 \x01(\bR\vgrpcDefault\"\xfb\x02\n" +
 	"\vGitHubError\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\x05R\x06status\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\x12+\n" +
-	"\x11documentation_url\x18\x03 \x01(\tR\x10documentationUrl\x122\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12,\n" +
+	"\x11documentation_url\x18\x03 \x01(\tR\x11documentation_url\x122\n" +
 	"\n" +
 	"rate_limit\x18\x04 \x01(\v2\x13.ghops.v1.RateLimitR\trateLimit\x12.\n" +
 	"\bresource\x18\x05 \x01(\v2\x12.ghops.v1.ResourceR\bresource\x12'\n" +
@@ -899,28 +1353,69 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\fexpected_sha\x18\a \x01(\tR\vexpectedSha\x12\x1d\n" +
 	"\n" +
 	"actual_sha\x18\b \x01(\tR\tactualSha\x12=\n" +
-	"\ffield_errors\x18\t \x03(\v2\x1a.ghops.v1.GitHubFieldErrorR\vfieldErrors\"\xa1\x01\n" +
-	"\tRateLimit\x12\x14\n" +
-	"\x05limit\x18\x01 \x01(\x05R\x05limit\x12\x1c\n" +
-	"\tremaining\x18\x02 \x01(\x05R\tremaining\x12\x14\n" +
-	"\x05reset\x18\x03 \x01(\x03R\x05reset\x12.\n" +
-	"\x13retry_after_seconds\x18\x04 \x01(\x05R\x11retryAfterSeconds\x12\x1a\n" +
-	"\bresource\x18\x05 \x01(\tR\bresource\".\n" +
-	"\bResource\x12\x12\n" +
-	"\x04type\x18\x01 \x01(\tR\x04type\x12\x0e\n" +
+	"\ffield_errors\x18\t \x03(\v2\x1a.ghops.v1.GitHubFieldErrorR\vfieldErrors\"\xb2\x01\n" +
+	"\tRateLimit\x12\x1a\n" +
+	"\x05limit\x18\x01 \x01(\x05B\x04\xa8\x82\x19\x01R\x05limit\x12\"\n" +
+	"\tremaining\x18\x02 \x01(\x05B\x04\xa8\x82\x19\x01R\tremaining\x12\x1a\n" +
+	"\x05reset\x18\x03 \x01(\x03B\x04\xa8\x82\x19\x01R\x05reset\x12-\n" +
+	"\x13retry_after_seconds\x18\x04 \x01(\x05B\x04\xa8\x82\x19\x01R\n" +
+	"retryAfter\x12\x1a\n" +
+	"\bresource\x18\x05 \x01(\tR\bresource\"4\n" +
+	"\bResource\x12\x18\n" +
+	"\x04type\x18\x01 \x01(\tB\x04\xa8\x82\x19\x01R\x04type\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\"r\n" +
 	"\x10GitHubFieldError\x12\x1a\n" +
 	"\bresource\x18\x01 \x01(\tR\bresource\x12\x14\n" +
 	"\x05field\x18\x02 \x01(\tR\x05field\x12\x12\n" +
 	"\x04code\x18\x03 \x01(\tR\x04code\x12\x18\n" +
-	"\amessage\x18\x04 \x01(\tR\amessage\"t\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"z\n" +
 	"\n" +
-	"PatchError\x12\x12\n" +
-	"\x04code\x18\x01 \x01(\tR\x04code\x12\x12\n" +
+	"PatchError\x12\x18\n" +
+	"\x04code\x18\x01 \x01(\tB\x04\xa8\x82\x19\x01R\x04code\x12\x12\n" +
 	"\x04file\x18\x02 \x01(\tR\x04file\x12\x12\n" +
 	"\x04hunk\x18\x03 \x01(\x05R\x04hunk\x12\x12\n" +
 	"\x04line\x18\x04 \x01(\x05R\x04line\x12\x16\n" +
-	"\x06detail\x18\x05 \x01(\tR\x06detail*\xe3\x0e\n" +
+	"\x06detail\x18\x05 \x01(\tR\x06detail\"\xa1\x06\n" +
+	"\tErrorData\x12\x18\n" +
+	"\x04tool\x18\x01 \x01(\tB\x04\xa8\x82\x19\x01R\x04tool\x12A\n" +
+	"\x11validation_errors\x18\x02 \x03(\v2\x13.ghops.v1.ViolationR\x11validation_errors\x12<\n" +
+	"\x19validation_errors_omitted\x18\x03 \x01(\x05R\x19validation_errors_omitted\x12-\n" +
+	"\x06github\x18\x04 \x01(\v2\x15.ghops.v1.GitHubErrorR\x06github\x12.\n" +
+	"\bresource\x18\x05 \x01(\v2\x12.ghops.v1.ResourceR\bresource\x12$\n" +
+	"\vretry_after\x18\x06 \x01(\x05H\x00R\n" +
+	"retryAfter\x88\x01\x01\x122\n" +
+	"\n" +
+	"rate_limit\x18\a \x01(\v2\x13.ghops.v1.RateLimitR\trateLimit\x12(\n" +
+	"\x0fmergeable_state\x18\b \x01(\tR\x0fmergeable_state\x12\"\n" +
+	"\fexpected_sha\x18\t \x01(\tR\fexpected_sha\x12\x1e\n" +
+	"\n" +
+	"actual_sha\x18\n" +
+	" \x01(\tR\n" +
+	"actual_sha\x126\n" +
+	"\bprotocol\x18\v \x01(\v2\x1a.ghops.v1.ProtocolMismatchR\bprotocol\x12\x1c\n" +
+	"\tsupported\x18\f \x03(\tR\tsupported\x12\x1c\n" +
+	"\trequested\x18\r \x01(\tR\trequested\x12*\n" +
+	"\x05patch\x18\x0e \x01(\v2\x14.ghops.v1.PatchErrorR\x05patch\x12/\n" +
+	"\x06policy\x18\x0f \x01(\v2\x17.ghops.v1.PolicyRefusalR\x06policy\x12\x1d\n" +
+	"\n" +
+	"request_id\x18\x10 \x01(\tR\trequestId\x12\x18\n" +
+	"\aoutcome\x18\x11 \x01(\tR\aoutcome\x12\x14\n" +
+	"\x05check\x18\x12 \x01(\tR\x05check\x12\"\n" +
+	"\ttimestamp\x18\x13 \x01(\tB\x04\xa8\x82\x19\x01R\ttimestampB\x0e\n" +
+	"\f_retry_after\"\xd0\x01\n" +
+	"\tViolation\x12\x1e\n" +
+	"\amessage\x18\x01 \x01(\tB\x04\xa8\x82\x19\x01R\amessage\x12\x18\n" +
+	"\x04path\x18\x02 \x01(\tB\x04\xa8\x82\x19\x01R\x04path\x12\x1e\n" +
+	"\akeyword\x18\x03 \x01(\tB\x04\xa8\x82\x19\x01R\akeyword\x125\n" +
+	"\x06params\x18\x04 \x01(\v2\x17.google.protobuf.StructB\x04\xa8\x82\x19\x01R\x06params\x122\n" +
+	"\x05value\x18\x05 \x01(\v2\x16.google.protobuf.ValueB\x04\xa8\x82\x19\x01R\x05value\"Z\n" +
+	"\x10ProtocolMismatch\x12\"\n" +
+	"\trequested\x18\x01 \x01(\tB\x04\xa8\x82\x19\x01R\trequested\x12\"\n" +
+	"\tsupported\x18\x02 \x03(\tB\x04\xa8\x82\x19\x01R\tsupported\"_\n" +
+	"\rPolicyRefusal\x12\x1c\n" +
+	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12\x18\n" +
+	"\x04rule\x18\x02 \x01(\tB\x04\xa8\x82\x19\x01R\x04rule\x12\x16\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail*\xe9\x11\n" +
 	"\tErrorCode\x12\x1a\n" +
 	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x12X\n" +
 	"\x16ERROR_CODE_PARSE_ERROR\x10\x01\x1a<\x9a\x82\x198\bĀ\xfe\xff\xff\xff\xff\xff\xff\x01\x12\vParse error\x18\x90\x03\"\x1bThe body is not valid JSON.\x12\xbc\x01\n" +
@@ -933,7 +1428,9 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\x17ERROR_CODE_RATE_LIMITED\x10\b\x1a[\x9a\x82\x19W\b\xfc\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x13Rate limit exceeded\x18\xad\x03\"2GitHub's primary or secondary rate limit is spent.\x12\x90\x01\n" +
 	"\x18ERROR_CODE_NOT_MERGEABLE\x10\t\x1ar\x9a\x82\x19n\b\xfb\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10PR not mergeable\x18\x99\x03\"L`merge_pull_request` was refused: conflicts, failing required checks, draft.\x12\xcd\x01\n" +
 	"\x1cERROR_CODE_HEAD_SHA_MISMATCH\x10\n" +
-	"\x1a\xaa\x01\x9a\x82\x19\xa5\x01\b\xfa\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Head SHA mismatch\x18\x99\x03\"\x81\x01`merge_pull_request`'s `sha` is no longer the head, or `commit_files` found the branch moved while writing (nothing was written).\x12\x8d\x01\n" +
+	"\x1a\xaa\x01\x9a\x82\x19\xa5\x01\b\xfa\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Head SHA mismatch\x18\x99\x03\"\x81\x01`merge_pull_request`'s `sha` is no longer the head, or `commit_files` found the branch moved while writing (nothing was written).\x12\xa1\x01\n" +
+	"\x1aERROR_CODE_HEADER_MISMATCH\x10\f\x1a\x80\x01\x9a\x82\x19|\b\xec\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0fHeader mismatch\x18\x90\x03\"[On `/mcp` only: the `Mcp-*` headers are missing or disagree with the body (MCP 2026-07-28).\x12\xdf\x01\n" +
+	"'ERROR_CODE_UNSUPPORTED_PROTOCOL_VERSION\x10\r\x1a\xb1\x01\x9a\x82\x19\xac\x01\b\xea\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x1cUnsupported protocol version\x18\x90\x03\"~On `/mcp` only: the requested MCP protocol version is not spoken here; `data.supported` lists those that are (MCP 2026-07-28).\x12\x8d\x01\n" +
 	"\x19ERROR_CODE_INTERNAL_ERROR\x10\v\x1an\x9a\x82\x19j\b\xa5\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInternal error\x18\xf4\x03\"JAnything else: GitHub 5xx or unreachable after retries, a deadline, a bug.*\xdd\b\n" +
 	"\vErrorReason\x12\x1c\n" +
 	"\x18ERROR_REASON_UNSPECIFIED\x10\x00\x12=\n" +
@@ -960,7 +1457,9 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"!ERROR_REASON_PATCH_FILE_NOT_FOUND\x10\x12\x1a\x11\xa2\x82\x19\r\b\x06\x12\tNOT_FOUND:^\n" +
 	"\n" +
 	"error_code\x12!.google.protobuf.EnumValueOptions\x18\xa3\x90\x03 \x01(\v2\x1a.ghops.v1.ErrorCodeOptionsR\terrorCode:d\n" +
-	"\ferror_reason\x12!.google.protobuf.EnumValueOptions\x18\xa4\x90\x03 \x01(\v2\x1c.ghops.v1.ErrorReasonOptionsR\verrorReasonB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\ferror_reason\x12!.google.protobuf.EnumValueOptions\x18\xa4\x90\x03 \x01(\v2\x1c.ghops.v1.ErrorReasonOptionsR\verrorReason:@\n" +
+	"\vjson_always\x12\x1d.google.protobuf.FieldOptions\x18\xa5\x90\x03 \x01(\bR\n" +
+	"jsonAlwaysB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_errors_proto_rawDescOnce sync.Once
@@ -975,7 +1474,7 @@ func file_ghops_v1_errors_proto_rawDescGZIP() []byte {
 }
 
 var file_ghops_v1_errors_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_ghops_v1_errors_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_ghops_v1_errors_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_ghops_v1_errors_proto_goTypes = []any{
 	(ErrorCode)(0),                        // 0: ghops.v1.ErrorCode
 	(ErrorReason)(0),                      // 1: ghops.v1.ErrorReason
@@ -986,22 +1485,39 @@ var file_ghops_v1_errors_proto_goTypes = []any{
 	(*Resource)(nil),                      // 6: ghops.v1.Resource
 	(*GitHubFieldError)(nil),              // 7: ghops.v1.GitHubFieldError
 	(*PatchError)(nil),                    // 8: ghops.v1.PatchError
-	(*descriptorpb.EnumValueOptions)(nil), // 9: google.protobuf.EnumValueOptions
+	(*ErrorData)(nil),                     // 9: ghops.v1.ErrorData
+	(*Violation)(nil),                     // 10: ghops.v1.Violation
+	(*ProtocolMismatch)(nil),              // 11: ghops.v1.ProtocolMismatch
+	(*PolicyRefusal)(nil),                 // 12: ghops.v1.PolicyRefusal
+	(*structpb.Struct)(nil),               // 13: google.protobuf.Struct
+	(*structpb.Value)(nil),                // 14: google.protobuf.Value
+	(*descriptorpb.EnumValueOptions)(nil), // 15: google.protobuf.EnumValueOptions
+	(*descriptorpb.FieldOptions)(nil),     // 16: google.protobuf.FieldOptions
 }
 var file_ghops_v1_errors_proto_depIdxs = []int32{
-	0, // 0: ghops.v1.ErrorReasonOptions.code:type_name -> ghops.v1.ErrorCode
-	5, // 1: ghops.v1.GitHubError.rate_limit:type_name -> ghops.v1.RateLimit
-	6, // 2: ghops.v1.GitHubError.resource:type_name -> ghops.v1.Resource
-	7, // 3: ghops.v1.GitHubError.field_errors:type_name -> ghops.v1.GitHubFieldError
-	9, // 4: ghops.v1.error_code:extendee -> google.protobuf.EnumValueOptions
-	9, // 5: ghops.v1.error_reason:extendee -> google.protobuf.EnumValueOptions
-	2, // 6: ghops.v1.error_code:type_name -> ghops.v1.ErrorCodeOptions
-	3, // 7: ghops.v1.error_reason:type_name -> ghops.v1.ErrorReasonOptions
-	8, // [8:8] is the sub-list for method output_type
-	8, // [8:8] is the sub-list for method input_type
-	6, // [6:8] is the sub-list for extension type_name
-	4, // [4:6] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	0,  // 0: ghops.v1.ErrorReasonOptions.code:type_name -> ghops.v1.ErrorCode
+	5,  // 1: ghops.v1.GitHubError.rate_limit:type_name -> ghops.v1.RateLimit
+	6,  // 2: ghops.v1.GitHubError.resource:type_name -> ghops.v1.Resource
+	7,  // 3: ghops.v1.GitHubError.field_errors:type_name -> ghops.v1.GitHubFieldError
+	10, // 4: ghops.v1.ErrorData.validation_errors:type_name -> ghops.v1.Violation
+	4,  // 5: ghops.v1.ErrorData.github:type_name -> ghops.v1.GitHubError
+	6,  // 6: ghops.v1.ErrorData.resource:type_name -> ghops.v1.Resource
+	5,  // 7: ghops.v1.ErrorData.rate_limit:type_name -> ghops.v1.RateLimit
+	11, // 8: ghops.v1.ErrorData.protocol:type_name -> ghops.v1.ProtocolMismatch
+	8,  // 9: ghops.v1.ErrorData.patch:type_name -> ghops.v1.PatchError
+	12, // 10: ghops.v1.ErrorData.policy:type_name -> ghops.v1.PolicyRefusal
+	13, // 11: ghops.v1.Violation.params:type_name -> google.protobuf.Struct
+	14, // 12: ghops.v1.Violation.value:type_name -> google.protobuf.Value
+	15, // 13: ghops.v1.error_code:extendee -> google.protobuf.EnumValueOptions
+	15, // 14: ghops.v1.error_reason:extendee -> google.protobuf.EnumValueOptions
+	16, // 15: ghops.v1.json_always:extendee -> google.protobuf.FieldOptions
+	2,  // 16: ghops.v1.error_code:type_name -> ghops.v1.ErrorCodeOptions
+	3,  // 17: ghops.v1.error_reason:type_name -> ghops.v1.ErrorReasonOptions
+	18, // [18:18] is the sub-list for method output_type
+	18, // [18:18] is the sub-list for method input_type
+	16, // [16:18] is the sub-list for extension type_name
+	13, // [13:16] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_errors_proto_init() }
@@ -1009,14 +1525,15 @@ func file_ghops_v1_errors_proto_init() {
 	if File_ghops_v1_errors_proto != nil {
 		return
 	}
+	file_ghops_v1_errors_proto_msgTypes[7].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_errors_proto_rawDesc), len(file_ghops_v1_errors_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   7,
-			NumExtensions: 2,
+			NumMessages:   11,
+			NumExtensions: 3,
 			NumServices:   0,
 		},
 		GoTypes:           file_ghops_v1_errors_proto_goTypes,

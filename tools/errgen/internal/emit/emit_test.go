@@ -117,6 +117,10 @@ func TestNames(t *testing.T) {
 		"PermissionDenied/CodePermissionDenied/ErrPermissionDenied", "NotFound/CodeNotFound/ErrNotFound",
 		"GitHubValidation/CodeValidation/ErrValidation", "RateLimited/CodeRateLimited/ErrRateLimited",
 		"NotMergeable/CodeNotMergeable/ErrNotMergeable", "HeadSHAMismatch/CodeHeadSHAMismatch/ErrHeadSHAMismatch",
+		// The MCP codes, once hand-written in the gateway's mcp package: the
+		// names it used (CodeHeaderMismatch, CodeUnsupportedProtocolVersion).
+		"HeaderMismatch/CodeHeaderMismatch/ErrHeaderMismatch",
+		"UnsupportedProtocolVersion/CodeUnsupportedProtocolVersion/ErrUnsupportedProtocolVersion",
 		"InternalError/CodeInternal/ErrInternal",
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
