@@ -638,7 +638,7 @@ func (x *RateLimit) GetResource() string {
 // Resource names a GitHub object.
 type Resource struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// type is the kind of object: "repository", "pull_request", "issue",
+	// type is the kind of object: "repository", "pr", "issue",
 	// "comment", "file", "directory", "ref", "branch", "commit", "run", "job",
 	// "label" or "milestone".
 	Type string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
