@@ -164,7 +164,7 @@ func wireOf(t *testing.T, e *rpcerror.Error) string {
 	}
 	drop(v)
 	b, _ = json.Marshal(v)
-	return fmt.Sprintf("%s http=%d retry=%d log=%+v", b, e.HTTPStatus, e.RetryAfter, e.Log)
+	return fmt.Sprintf("%s http=%d retry=%d log=%+v", b, rpcerror.HTTPStatus(e.Code), e.RetryAfter, e.Log)
 }
 
 // TestCallWithoutProgressStaysUnary: only a call with a ProgressFunc opens
