@@ -65,6 +65,7 @@ import (
 	"time"
 
 	"ghops.dev/gateway/internal/toolset"
+	"ghops.dev/infra/loopback"
 )
 
 // Tool-error modes of MCP (docs/errors.md has the rule).
@@ -416,7 +417,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		bad("service-tls-cert", errors.New("-service-tls-cert and -service-tls-key go together"))
 	}
 	c.DebugAddr = *debug
-	if c.DebugAddr != "" && !(Config{Addr: c.DebugAddr}).Loopback() {
+	if c.DebugAddr != "" && !loopback.Addr(c.DebugAddr) {
 		bad("debug-addr", errors.New("must be a loopback address (the profiler is not for the network)"))
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(*level)); err != nil {
@@ -432,21 +433,11 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 // it listens on loopback, or a container runtime publishes it on a loopback
 // address (PublishedAddr).
 func (c Config) ReachedOnLoopback() bool {
-	return c.Loopback() || (c.PublishedAddr != "" && Config{Addr: c.PublishedAddr}.Loopback())
+	return c.Loopback() || (loopback.Addr(c.PublishedAddr))
 }
 
 // Loopback reports whether Addr listens on loopback only.
-func (c Config) Loopback() bool {
-	host, _, err := net.SplitHostPort(c.Addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func (c Config) Loopback() bool { return loopback.Addr(c.Addr) }
 
 // splitList splits a comma-separated list, dropping empty items.
 func splitList(s string) []string {

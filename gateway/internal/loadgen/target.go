@@ -7,9 +7,10 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strings"
 	"syscall"
 	"time"
+
+	"ghops.dev/infra/loopback"
 )
 
 // ErrNotLoopback is returned for a target that is not on the loopback range: the load generator
@@ -30,18 +31,10 @@ func CheckLoopback(raw string) error {
 	if u.User != nil {
 		return errors.New("loadgen: URL must not carry credentials")
 	}
-	if !loopbackHost(u.Hostname()) {
+	if !loopback.Host(u.Hostname()) {
 		return ErrNotLoopback
 	}
 	return nil
-}
-
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // newClient returns an HTTP client that can only connect to loopback addresses (checked on the
@@ -52,7 +45,7 @@ func newClient(conns int) *http.Client {
 		Timeout: 5 * time.Second,
 		Control: func(network, address string, _ syscall.RawConn) error {
 			host, _, err := net.SplitHostPort(address)
-			if err != nil || !loopbackHost(host) {
+			if err != nil || !loopback.Host(host) {
 				return ErrNotLoopback
 			}
 			return nil

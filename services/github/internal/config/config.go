@@ -46,12 +46,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"ghops.dev/infra/loopback"
 	"ghops.dev/infra/redisconn"
 )
 
@@ -216,17 +216,7 @@ func (c Config) GitHubApp() bool {
 func (c Config) CallerAuth() bool { return c.CallerSecretFile != "" || c.TLSClientCA != "" }
 
 // Loopback reports whether Addr listens on loopback only.
-func (c Config) Loopback() bool {
-	host, _, err := net.SplitHostPort(c.Addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func (c Config) Loopback() bool { return loopback.Addr(c.Addr) }
 
 // WithDefaults returns c with every unset field set to its default.
 func (c Config) WithDefaults() Config {

@@ -1,0 +1,34 @@
+// Package loopback is the one answer to "does this stay on this machine?"
+// for every binary: the gateway and the service refuse to serve a
+// non-loopback address without authentication, the gateway's browser guard
+// trusts loopback Hosts and Origins, and ghops-load only ever targets
+// loopback. Each used to carry its own copy of the test.
+//
+// Only the literal name localhost (any case) and IP literals in
+// 127.0.0.0/8 or ::1 count: a name that merely resolves to loopback does
+// not, since what it resolves to can change after the check.
+package loopback
+
+import (
+	"net"
+	"strings"
+)
+
+// Host reports whether host, a name or an IP literal (IPv6 with or without
+// brackets), is localhost or a loopback IP.
+func Host(host string) bool {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Addr reports whether addr, a host:port listen or dial address, is on
+// loopback only. An address without a port, or with an empty host (which
+// listens on every interface), is not.
+func Addr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	return err == nil && Host(host)
+}
