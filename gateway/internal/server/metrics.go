@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"ghops.dev/infra/promreg"
 )
 
 // Metrics are the gateway's Prometheus metrics, on a registry of their own
@@ -20,10 +20,11 @@ type Metrics struct {
 	redis    *prometheus.CounterVec
 }
 
-// NewMetrics registers the gateway's metrics and the Go runtime collectors.
+// NewMetrics registers the gateway's metrics on a registry of its own
+// (package promreg, which adds the Go runtime and process collectors).
 func NewMetrics() *Metrics {
 	m := &Metrics{
-		reg: prometheus.NewRegistry(),
+		reg: promreg.New(),
 		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "ghops_gateway_http_requests_total",
 			Help: "HTTP requests by endpoint and HTTP status.",
@@ -42,8 +43,7 @@ func NewMetrics() *Metrics {
 			Help: "Failed or timed-out Redis operations of the shared quota, by operation.",
 		}, []string{"op"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.calls, m.redis,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.reg.MustRegister(m.requests, m.latency, m.calls, m.redis)
 	return m
 }
 
@@ -66,7 +66,7 @@ func (m *Metrics) ObserveRedisError(op string) {
 
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+	return promreg.Handler(m.reg)
 }
 
 // instrument counts and times the requests of one endpoint.
