@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"ghops.dev/infra/ctxsleep"
 	"ghops.dev/redact"
 )
 
@@ -133,7 +134,7 @@ func New(endpoint string, opts ...Option) (*Client, error) {
 		hc:          http.DefaultClient,
 		transport:   TransportRPC,
 		maxWait:     60 * time.Second,
-		sleep:       sleepContext,
+		sleep:       ctxsleep.Sleep,
 		maxResponse: 32 << 20,
 		userAgent:   "ghops-client/1",
 	}
@@ -147,17 +148,6 @@ func New(endpoint string, opts ...Option) (*Client, error) {
 
 // Endpoint returns the base URL the client calls, without credentials.
 func (c *Client) Endpoint() string { return redact.String(c.base) }
-
-func sleepContext(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
 
 // CallRaw calls tool with args (a JSON object, nil for {}) and returns the
 // result JSON. Errors are *Error (or *InvalidParamsError, *RateLimitError)
