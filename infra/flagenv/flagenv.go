@@ -1,0 +1,281 @@
+// Package flagenv is how every ghops binary reads its configuration: each
+// setting is a command-line flag with an environment variable behind it
+// (a flag given on the command line wins over its variable, which wins
+// over the default), the -h text names the variable of every flag, and an
+// error names where the bad value came from: the flag, or the variable.
+// Each binary keeps its own config struct and rules (CONTRIBUTING.md);
+// what they share is this mechanism.
+//
+// It is written over the standard flag package rather than taken from a
+// library: the variables are named per flag, not by one prefix rule
+// (-github-url reads GITHUB_API_URL in the gateway and the service alike,
+// the service's -caller-secret-file reads the gateway's
+// GHOPS_SERVICE_SECRET_FILE), which the flag-and-environment libraries
+// (ff, kong, envconfig) cannot express without giving up the single-dash
+// flags and the -h text the documentation shows.
+package flagenv
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Set is a flag set whose every flag but the actions (-version) is bound
+// to an environment variable.
+type Set struct {
+	fs     *flag.FlagSet
+	lookup func(string) (string, bool)
+	// vars maps each flag to its variable, in registration order in names.
+	vars  map[string]string
+	names []string
+	// fromEnv marks the flags whose value came from their variable.
+	fromEnv map[string]bool
+	errs    []error
+}
+
+// New returns a Set for the binary name. lookupEnv is os.LookupEnv in the
+// binary (Getenv adapts a getenv function); usage is the head of the -h
+// text, printed with every flag's default after it; output receives the
+// usage and flag errors.
+func New(name, usage string, lookupEnv func(string) (string, bool), output io.Writer) *Set {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(output)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
+		fs.PrintDefaults()
+	}
+	return &Set{fs: fs, lookup: lookupEnv, vars: map[string]string{}, fromEnv: map[string]bool{}}
+}
+
+// Getenv adapts a getenv function to the lookup New takes: an empty
+// variable counts as unset, as the gateway and the service have always
+// read them.
+func Getenv(getenv func(string) string) func(string) (string, bool) {
+	return func(k string) (string, bool) {
+		v := getenv(k)
+		return v, v != ""
+	}
+}
+
+// Var binds v to the flag name and the variable env; the help text gets
+// "(env)" appended, so that -h names the variable. The variable is read
+// only when the flag is not on the command line.
+func (s *Set) Var(v flag.Value, name, env, help string) {
+	if env == "" {
+		panic("flagenv: flag -" + name + " has no environment variable")
+	}
+	s.vars[name] = env
+	s.names = append(s.names, name)
+	s.fs.Var(v, name, help+" ("+env+")")
+}
+
+// Action registers a flag that asks the binary to do something and exit
+// (-version), not a setting: it has no variable.
+func (s *Set) Action(p *bool, name, help string) {
+	s.fs.BoolVar(p, name, false, help)
+}
+
+// String binds a string setting.
+func (s *Set) String(p *string, name, env, def, help string) {
+	*p = def
+	s.Var((*stringValue)(p), name, env, help)
+}
+
+// Bool binds a true/false setting (-name alone means true).
+func (s *Set) Bool(p *bool, name, env string, def bool, help string) {
+	*p = def
+	s.Var((*boolValue)(p), name, env, help)
+}
+
+// Duration binds a duration that must be positive ("30s", "50ms").
+func (s *Set) Duration(p *time.Duration, name, env string, def time.Duration, help string) {
+	*p = def
+	s.Var((*durationValue)(p), name, env, help)
+}
+
+// Int binds a whole number; the binary checks its range (Fail).
+func (s *Set) Int(p *int, name, env string, def int, help string) {
+	*p = def
+	s.Var((*intValue)(p), name, env, help)
+}
+
+// Positive binds a whole number that must be above zero.
+func (s *Set) Positive(p *int, name, env string, def int, help string) {
+	*p = def
+	s.Var((*positiveValue)(p), name, env, help)
+}
+
+// List binds a comma-separated list; empty items are dropped.
+func (s *Set) List(p *[]string, name, env string, def []string, help string) {
+	*p = def
+	s.Var((*listValue)(p), name, env, help)
+}
+
+// Parse parses args (without the program name) and then the variables of
+// the flags not given. One of commands may stand before, between or after
+// the flags; it is returned ("" for none). Every bad value is reported at
+// once, each naming its flag or variable; -h returns flag.ErrHelp.
+func (s *Set) Parse(args []string, commands ...string) (command string, err error) {
+	if err := s.fs.Parse(args); err != nil {
+		return "", err
+	}
+	if rest := s.fs.Args(); len(rest) > 0 {
+		if !contains(commands, rest[0]) {
+			return "", fmt.Errorf("unexpected argument %q (%s)", rest[0], commandList(commands))
+		}
+		command = rest[0]
+		if err := s.fs.Parse(rest[1:]); err != nil {
+			return "", err
+		}
+		if s.fs.NArg() > 0 {
+			return "", fmt.Errorf("unexpected argument %q after the command %q", s.fs.Arg(0), command)
+		}
+	}
+	given := map[string]bool{}
+	s.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	for _, name := range s.names {
+		env := s.vars[name]
+		v, ok := s.lookup(env)
+		if given[name] || !ok {
+			continue
+		}
+		s.fromEnv[name] = true
+		if err := s.fs.Lookup(name).Value.Set(v); err != nil {
+			s.Fail(name, err)
+		}
+	}
+	return command, s.Err()
+}
+
+// Fail records a bad value of the flag name (a binary's own rule), naming
+// the variable when the value came from it.
+func (s *Set) Fail(name string, err error) {
+	s.errs = append(s.errs, fmt.Errorf("%s: %w", s.Source(name), err))
+}
+
+// Source names where the value of flag name came from: "-name", or
+// "VARIABLE (-name)" when the variable set it.
+func (s *Set) Source(name string) string {
+	if s.fromEnv[name] {
+		return s.vars[name] + " (-" + name + ")"
+	}
+	return "-" + name
+}
+
+// Given reports whether the flag name or its variable set the value (it is
+// not the default).
+func (s *Set) Given(name string) bool {
+	if s.fromEnv[name] {
+		return true
+	}
+	found := false
+	s.fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+// Err joins the errors recorded so far (nil for none).
+func (s *Set) Err() error { return errors.Join(s.errs...) }
+
+// Variables returns every flag's variable, by flag name.
+func (s *Set) Variables() map[string]string {
+	out := make(map[string]string, len(s.vars))
+	for k, v := range s.vars {
+		out[k] = v
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func commandList(commands []string) string {
+	if len(commands) == 0 {
+		return "this binary takes no command"
+	}
+	q := make([]string, len(commands))
+	for i, c := range commands {
+		q[i] = strconv.Quote(c)
+	}
+	sort.Strings(q)
+	return "commands: " + strings.Join(q, ", ")
+}
+
+type stringValue string
+
+func (v *stringValue) Set(s string) error { *v = stringValue(s); return nil }
+func (v *stringValue) String() string     { return string(*v) }
+
+type boolValue bool
+
+func (v *boolValue) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return fmt.Errorf("%q is not true or false", s)
+	}
+	*v = boolValue(b)
+	return nil
+}
+func (v *boolValue) String() string   { return strconv.FormatBool(bool(*v)) }
+func (v *boolValue) IsBoolFlag() bool { return true }
+
+type durationValue time.Duration
+
+func (v *durationValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("%q is not a positive duration such as 30s", s)
+	}
+	*v = durationValue(d)
+	return nil
+}
+func (v *durationValue) String() string { return time.Duration(*v).String() }
+
+type intValue int
+
+func (v *intValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q is not a whole number", s)
+	}
+	*v = intValue(n)
+	return nil
+}
+func (v *intValue) String() string { return strconv.Itoa(int(*v)) }
+
+type positiveValue int
+
+func (v *positiveValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("%q is not a positive whole number", s)
+	}
+	*v = positiveValue(n)
+	return nil
+}
+func (v *positiveValue) String() string { return strconv.Itoa(int(*v)) }
+
+type listValue []string
+
+func (v *listValue) Set(s string) error {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	*v = out
+	return nil
+}
+func (v *listValue) String() string { return strings.Join(*v, ",") }
