@@ -36,7 +36,11 @@ type Set struct {
 	names []string
 	// fromEnv marks the flags whose value came from their variable.
 	fromEnv map[string]bool
-	errs    []error
+	// envErr says what is wrong with a variable its flag's Set refused.
+	envErr map[string]string
+	// checks are the range rules of the typed flags, run after parsing.
+	checks []func()
+	errs   []error
 }
 
 // New returns a Set for the binary name. lookupEnv is os.LookupEnv in the
@@ -50,7 +54,7 @@ func New(name, usage string, lookupEnv func(string) (string, bool), output io.Wr
 		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
 	}
-	return &Set{fs: fs, lookup: lookupEnv, vars: map[string]string{}, fromEnv: map[string]bool{}}
+	return &Set{fs: fs, lookup: lookupEnv, vars: map[string]string{}, fromEnv: map[string]bool{}, envErr: map[string]string{}}
 }
 
 // Getenv adapts a getenv function to the lookup New takes: an empty
@@ -67,12 +71,17 @@ func Getenv(getenv func(string) string) func(string) (string, bool) {
 // "(env)" appended, so that -h names the variable. The variable is read
 // only when the flag is not on the command line.
 func (s *Set) Var(v flag.Value, name, env, help string) {
+	s.bind(name, env)
+	s.fs.Var(v, name, help+" ("+env+")")
+}
+
+func (s *Set) bind(name, env string) string {
 	if env == "" {
 		panic("flagenv: flag -" + name + " has no environment variable")
 	}
 	s.vars[name] = env
 	s.names = append(s.names, name)
-	s.fs.Var(v, name, help+" ("+env+")")
+	return " (" + env + ")"
 }
 
 // Action registers a flag that asks the binary to do something and exit
@@ -83,32 +92,41 @@ func (s *Set) Action(p *bool, name, help string) {
 
 // String binds a string setting.
 func (s *Set) String(p *string, name, env, def, help string) {
-	*p = def
-	s.Var((*stringValue)(p), name, env, help)
+	s.fs.StringVar(p, name, def, help+s.bind(name, env))
 }
 
 // Bool binds a true/false setting (-name alone means true).
 func (s *Set) Bool(p *bool, name, env string, def bool, help string) {
-	*p = def
-	s.Var((*boolValue)(p), name, env, help)
+	s.fs.BoolVar(p, name, def, help+s.bind(name, env))
+	s.envErr[name] = "is not true or false"
 }
 
 // Duration binds a duration that must be positive ("30s", "50ms").
 func (s *Set) Duration(p *time.Duration, name, env string, def time.Duration, help string) {
-	*p = def
-	s.Var((*durationValue)(p), name, env, help)
+	s.fs.DurationVar(p, name, def, help+s.bind(name, env))
+	s.envErr[name] = "is not a positive duration such as 30s"
+	s.checks = append(s.checks, func() {
+		if *p <= 0 {
+			s.Fail(name, fmt.Errorf("%q is not a positive duration such as 30s", p.String()))
+		}
+	})
 }
 
 // Int binds a whole number; the binary checks its range (Fail).
 func (s *Set) Int(p *int, name, env string, def int, help string) {
-	*p = def
-	s.Var((*intValue)(p), name, env, help)
+	s.fs.IntVar(p, name, def, help+s.bind(name, env))
+	s.envErr[name] = "is not a whole number"
 }
 
 // Positive binds a whole number that must be above zero.
 func (s *Set) Positive(p *int, name, env string, def int, help string) {
-	*p = def
-	s.Var((*positiveValue)(p), name, env, help)
+	s.fs.IntVar(p, name, def, help+s.bind(name, env))
+	s.envErr[name] = "is not a positive whole number"
+	s.checks = append(s.checks, func() {
+		if *p <= 0 {
+			s.Fail(name, fmt.Errorf("%q is not a positive whole number", strconv.Itoa(*p)))
+		}
+	})
 }
 
 // List binds a comma-separated list; empty items are dropped.
@@ -147,8 +165,15 @@ func (s *Set) Parse(args []string, commands ...string) (command string, err erro
 		}
 		s.fromEnv[name] = true
 		if err := s.fs.Lookup(name).Value.Set(v); err != nil {
+			if what, ok := s.envErr[name]; ok {
+				err = fmt.Errorf("%q %s", v, what)
+			}
 			s.Fail(name, err)
+			continue
 		}
+	}
+	for _, check := range s.checks {
+		check()
 	}
 	return command, s.Err()
 }
@@ -211,60 +236,6 @@ func commandList(commands []string) string {
 	sort.Strings(q)
 	return "commands: " + strings.Join(q, ", ")
 }
-
-type stringValue string
-
-func (v *stringValue) Set(s string) error { *v = stringValue(s); return nil }
-func (v *stringValue) String() string     { return string(*v) }
-
-type boolValue bool
-
-func (v *boolValue) Set(s string) error {
-	b, err := strconv.ParseBool(s)
-	if err != nil {
-		return fmt.Errorf("%q is not true or false", s)
-	}
-	*v = boolValue(b)
-	return nil
-}
-func (v *boolValue) String() string   { return strconv.FormatBool(bool(*v)) }
-func (v *boolValue) IsBoolFlag() bool { return true }
-
-type durationValue time.Duration
-
-func (v *durationValue) Set(s string) error {
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return fmt.Errorf("%q is not a positive duration such as 30s", s)
-	}
-	*v = durationValue(d)
-	return nil
-}
-func (v *durationValue) String() string { return time.Duration(*v).String() }
-
-type intValue int
-
-func (v *intValue) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("%q is not a whole number", s)
-	}
-	*v = intValue(n)
-	return nil
-}
-func (v *intValue) String() string { return strconv.Itoa(int(*v)) }
-
-type positiveValue int
-
-func (v *positiveValue) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 {
-		return fmt.Errorf("%q is not a positive whole number", s)
-	}
-	*v = positiveValue(n)
-	return nil
-}
-func (v *positiveValue) String() string { return strconv.Itoa(int(*v)) }
 
 type listValue []string
 
