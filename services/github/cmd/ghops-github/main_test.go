@@ -60,7 +60,7 @@ func TestCommandLine(t *testing.T) {
 		{name: "refuses a non-loopback address without caller auth", args: []string{"-addr", "0.0.0.0:0", "-metrics-addr", "off"}, want: 1,
 			wantStderr: []string{"refusing to serve a non-loopback address", "-insecure-no-auth"}},
 		{name: "bad flag", args: []string{"-nope"}, want: 2, wantStderr: []string{"-nope", "usage:"}},
-		{name: "bad command", args: []string{"serve"}, want: 2, wantStderr: []string{`unknown command "serve"`}},
+		{name: "bad command", args: []string{"serve"}, want: 2, wantStderr: []string{`unexpected argument "serve"`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
