@@ -10,9 +10,17 @@
 package loopback
 
 import (
+	"errors"
+	"fmt"
 	"net"
+	"net/url"
 	"strings"
+	"syscall"
 )
+
+// ErrNotLoopback is the refusal of a host or address that is not on
+// loopback.
+var ErrNotLoopback = errors.New("must be on loopback (127.0.0.0/8, ::1 or localhost)")
 
 // Host reports whether host, a name or an IP literal (IPv6 with or without
 // brackets), is localhost or a loopback IP.
@@ -31,4 +39,34 @@ func Host(host string) bool {
 func Addr(addr string) bool {
 	host, _, err := net.SplitHostPort(addr)
 	return err == nil && Host(host)
+}
+
+// URL accepts an http(s) URL whose host is on loopback (Host) and that
+// carries no credentials; anything else is an error, ErrNotLoopback when
+// only the host is wrong.
+func URL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("bad URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return fmt.Errorf("URL scheme must be http or https, not %q", u.Scheme)
+	}
+	if u.User != nil {
+		return errors.New("URL must not carry credentials")
+	}
+	if !Host(u.Hostname()) {
+		return ErrNotLoopback
+	}
+	return nil
+}
+
+// DialControl is a net.Dialer Control function that refuses to connect
+// anywhere but loopback: it sees the resolved address, so a name that
+// resolves elsewhere is refused too.
+func DialControl(_, address string, _ syscall.RawConn) error {
+	if !Addr(address) {
+		return ErrNotLoopback
+	}
+	return nil
 }

@@ -1,6 +1,8 @@
 package loopback_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"ghops.dev/infra/loopback"
@@ -38,6 +40,48 @@ func TestHostAndAddr(t *testing.T) {
 	t.Run("address without a port", func(t *testing.T) {
 		if loopback.Addr("127.0.0.1") {
 			t.Error(`Addr("127.0.0.1") = true, want false: a listen address names a port`)
+		}
+	})
+}
+
+func TestURLAndDialControl(t *testing.T) {
+	tests := []struct {
+		name    string
+		url     string
+		wantErr string // "" accepts
+		notLoop bool   // the error is ErrNotLoopback
+	}{
+		{name: "loopback http", url: "http://127.0.0.1:8788"},
+		{name: "localhost https", url: "https://localhost/mcp"},
+		{name: "IPv6 loopback", url: "http://[::1]:80/"},
+		{name: "remote address", url: "http://192.0.2.1:8788", wantErr: "must be on loopback", notLoop: true},
+		{name: "name resolving anywhere", url: "http://gateway.example:8788", wantErr: "must be on loopback", notLoop: true},
+		{name: "credentials", url: "http://u:p@127.0.0.1:1", wantErr: "must not carry credentials"},
+		{name: "other scheme", url: "ftp://127.0.0.1/", wantErr: `not "ftp"`},
+		{name: "not a URL", url: "http://[::1", wantErr: "bad URL"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := loopback.URL(tc.url)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("URL(%q) = %v, want nil", tc.url, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("URL(%q) = %v, want %q", tc.url, err, tc.wantErr)
+			}
+			if errors.Is(err, loopback.ErrNotLoopback) != tc.notLoop {
+				t.Errorf("errors.Is(%v, ErrNotLoopback) = %v, want %v", err, !tc.notLoop, tc.notLoop)
+			}
+		})
+	}
+	t.Run("dial control", func(t *testing.T) {
+		for addr, want := range map[string]error{"127.0.0.1:80": nil, "[::1]:443": nil, "192.0.2.1:80": loopback.ErrNotLoopback, "0.0.0.0:80": loopback.ErrNotLoopback} {
+			if err := loopback.DialControl("tcp", addr, nil); !errors.Is(err, want) || (want == nil && err != nil) {
+				t.Errorf("DialControl(%q) = %v, want %v", addr, err, want)
+			}
 		}
 	})
 }

@@ -2,12 +2,9 @@ package loadgen
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
-	"syscall"
 	"time"
 
 	"ghops.dev/infra/loopback"
@@ -15,24 +12,14 @@ import (
 
 // ErrNotLoopback is returned for a target that is not on the loopback range: the load generator
 // only ever drives a stack on this machine.
-var ErrNotLoopback = errors.New("loadgen: target must be on the loopback range (127.0.0.0/8, ::1 or localhost)")
+var ErrNotLoopback = loopback.ErrNotLoopback
 
 // CheckLoopback accepts an http(s) URL whose host is localhost, an address in 127.0.0.0/8 or ::1,
 // and refuses anything else, including names that merely resolve to loopback and URLs carrying
-// credentials.
+// credentials (package loopback).
 func CheckLoopback(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("loadgen: bad URL: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("loadgen: URL scheme must be http or https, not %q", u.Scheme)
-	}
-	if u.User != nil {
-		return errors.New("loadgen: URL must not carry credentials")
-	}
-	if !loopback.Host(u.Hostname()) {
-		return ErrNotLoopback
+	if err := loopback.URL(raw); err != nil {
+		return fmt.Errorf("loadgen: target %w", err)
 	}
 	return nil
 }
@@ -43,13 +30,7 @@ func CheckLoopback(raw string) error {
 func newClient(conns int) *http.Client {
 	d := &net.Dialer{
 		Timeout: 5 * time.Second,
-		Control: func(network, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil || !loopback.Host(host) {
-				return ErrNotLoopback
-			}
-			return nil
-		},
+		Control: loopback.DialControl,
 	}
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
