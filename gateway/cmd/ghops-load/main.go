@@ -19,24 +19,20 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
+	"ghops.dev/infra/startup"
 	"ghops.dev/probe/buildinfo"
 
 	"ghops.dev/gateway/internal/loadgen"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := startup.Signals()
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -45,16 +41,11 @@ func main() {
 // run is main without the exit and the signals: it makes the run until it ends or ctx is done,
 // prints the report and returns the exit code (2 for a bad command line, 1 for a failed run).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	var usage bytes.Buffer
-	o, err := loadgen.ParseFlags(args, getenv, &usage)
-	if errors.Is(err, flag.ErrHelp) {
-		_, _ = usage.WriteTo(stdout)
-		return 0
-	}
-	if err != nil {
-		_, _ = usage.WriteTo(stderr)
-		fmt.Fprintln(stderr, "ghops-load:", err)
-		return 2
+	o, code, ok := startup.Load("ghops-load", func(usage io.Writer) (loadgen.Options, error) {
+		return loadgen.ParseFlags(args, getenv, usage)
+	}, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if o.ShowVersion {
 		fmt.Fprintln(stdout, buildinfo.Line("ghops-load"))
@@ -72,7 +63,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ghops-load:", err)
-		return 1
+		return startup.ExitFailure
 	}
-	return 0
+	return startup.ExitOK
 }
