@@ -437,23 +437,20 @@ func (bd *builder) inputValue(fd protoreflect.FieldDescriptor, fr *validate.Fiel
 		return newNode("boolean"), nil
 	case protoreflect.FloatKind, protoreflect.DoubleKind:
 		n := newNode("number")
-		if rules != nil {
-			if err := onlyFields(protoMessage(rules), "gte", "lte", "gt", "lt"); err != nil {
-				return nil, fmt.Errorf("%s: %w", fd.FullName(), err)
+		err := boundRules(fd, rules, func(rule, bound string) {
+			switch rule {
+			case "gte":
+				n.minimum = bound
+			case "lte":
+				n.maximum = bound
+			case "gt":
+				n.exclusiveMinimum = bound
+			case "lt":
+				n.exclusiveMaximum = bound
 			}
-			rules.Range(func(f protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-				switch f.Name() {
-				case "gte":
-					n.minimum = numberText(v)
-				case "lte":
-					n.maximum = numberText(v)
-				case "gt":
-					n.exclusiveMinimum = numberText(v)
-				case "lt":
-					n.exclusiveMaximum = numberText(v)
-				}
-				return true
-			})
+		})
+		if err != nil {
+			return nil, err
 		}
 		return n, nil
 	case protoreflect.EnumKind:
@@ -492,25 +489,39 @@ func (bd *builder) inputValue(fd protoreflect.FieldDescriptor, fr *validate.Fiel
 	}
 	n := newNode("integer")
 	n.minimum, n.maximum = rng[0], rng[1]
-	if rules != nil {
-		if err := onlyFields(protoMessage(rules), "gte", "lte", "gt", "lt"); err != nil {
-			return nil, fmt.Errorf("%s: %w", fd.FullName(), err)
+	err = boundRules(fd, rules, func(rule, bound string) {
+		switch rule {
+		case "gte":
+			n.minimum = bound
+		case "lte":
+			n.maximum = bound
+		case "gt":
+			n.minimum = step(bound, true)
+		case "lt":
+			n.maximum = step(bound, false)
 		}
-		rules.Range(func(f protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			switch f.Name() {
-			case "gte":
-				n.minimum = numberText(v)
-			case "lte":
-				n.maximum = numberText(v)
-			case "gt":
-				n.minimum = step(numberText(v), true)
-			case "lt":
-				n.maximum = step(numberText(v), false)
-			}
-			return true
-		})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return n, nil
+}
+
+// boundRules reads the bounds of a number field, the only rules its schema
+// supports (gte, lte, gt, lt), handing each to set with its value as text;
+// integers and floats turn them into different keywords.
+func boundRules(fd protoreflect.FieldDescriptor, rules protoreflect.Message, set func(rule, bound string)) error {
+	if rules == nil {
+		return nil
+	}
+	if err := onlyFields(protoMessage(rules), "gte", "lte", "gt", "lt"); err != nil {
+		return fmt.Errorf("%s: %w", fd.FullName(), err)
+	}
+	rules.Range(func(f protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		set(string(f.Name()), numberText(v))
+		return true
+	})
+	return nil
 }
 
 func protoMessage(m protoreflect.Message) proto.Message {
