@@ -1,8 +1,11 @@
-// Package redisbin finds Debian's redis-server for the deploy tests that
-// start Redis with the manifests' own arguments. It keeps the rule of
-// ghops.dev/infra/redistest (skip on a machine with only Go, fail when
-// GHOPS_REQUIRE_REDIS is set, as CI sets it) without pulling that module and
-// its Redis client into this standalone module.
+// Package redisbin finds Debian's redis-server for the tests that start
+// one: package redistest's throw-away servers, and the deploy module's
+// tests that start Redis with the manifests' own arguments. It imports
+// only the standard library, so that the standalone deploy module shares
+// the rule without pulling a Redis client: skip on a machine with only Go
+// installed (`make test` must pass there), fail when RequireEnv is set, as
+// CI sets it (.ci/run), so that no run that claims to cover Redis silently
+// does not.
 package redisbin
 
 import (
@@ -11,7 +14,8 @@ import (
 	"testing"
 )
 
-// RequireEnv makes a missing redis-server a failure instead of a skip.
+// RequireEnv names the variable that makes a missing redis-server a
+// failure instead of a skip.
 const RequireEnv = "GHOPS_REQUIRE_REDIS"
 
 // Path returns the path of redis-server, or ends the test: skipped with the

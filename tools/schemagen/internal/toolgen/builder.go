@@ -225,12 +225,7 @@ func (bd *builder) inputField(fd protoreflect.FieldDescriptor, at string) (*node
 		}
 		n := newNode("object")
 		n.values = vals
-		if mr.MinPairs != nil {
-			n.minProps = int(mr.GetMinPairs())
-		}
-		if mr.MaxPairs != nil {
-			n.maxProps = int(mr.GetMaxPairs())
-		}
+		n.minProps, n.maxProps = bound(mr.MinPairs), bound(mr.MaxPairs)
 		return n, fr.GetRequired() || n.minProps > 0, nil
 	case fd.IsList():
 		if err := onlyFields(fr, "required", "repeated"); err != nil {
@@ -246,12 +241,7 @@ func (bd *builder) inputField(fd protoreflect.FieldDescriptor, at string) (*node
 		}
 		n := newNode("array")
 		n.items = item
-		if rr.MinItems != nil {
-			n.minItems = int(rr.GetMinItems())
-		}
-		if rr.MaxItems != nil {
-			n.maxItems = int(rr.GetMaxItems())
-		}
+		n.minItems, n.maxItems = bound(rr.MinItems), bound(rr.MaxItems)
 		n.uniqueItems = rr.GetUnique()
 		// An absent list is an empty one: required when empty is not allowed.
 		return n, fr.GetRequired() || n.minItems > 0, nil
@@ -522,6 +512,14 @@ func boundRules(fd protoreflect.FieldDescriptor, rules protoreflect.Message, set
 		return true
 	})
 	return nil
+}
+
+// bound is a count rule as a node keeps it: -1 when the rule is absent.
+func bound(rule *uint64) int {
+	if rule == nil {
+		return -1
+	}
+	return int(*rule)
 }
 
 func protoMessage(m protoreflect.Message) proto.Message {
