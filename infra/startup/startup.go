@@ -18,6 +18,8 @@ import (
 	"runtime/debug"
 	"syscall"
 	"time"
+
+	"ghops.dev/probe/buildinfo"
 )
 
 // DefaultGOGC is the collector's target when the GOGC variable sets none.
@@ -56,9 +58,11 @@ const (
 // Load runs a binary's config loader, which writes its usage text to the
 // writer it is given, and settles what the command line alone decides: -h
 // prints the usage to stdout (ExitOK), a bad flag or value prints it and
-// the error, prefixed with name, to stderr (ExitUsage). ok is true when
-// the binary goes on with cfg.
-func Load[C any](name string, load func(usage io.Writer) (C, error), stdout, stderr io.Writer) (cfg C, code int, ok bool) {
+// the error, prefixed with name, to stderr (ExitUsage), and -version
+// (showVersion reports it) prints the build's version line (package
+// buildinfo) to stdout (ExitOK). ok is true when the binary goes on with
+// cfg.
+func Load[C any](name string, load func(usage io.Writer) (C, error), showVersion func(C) bool, stdout, stderr io.Writer) (cfg C, code int, ok bool) {
 	var usage bytes.Buffer
 	cfg, err := load(&usage)
 	switch {
@@ -69,6 +73,9 @@ func Load[C any](name string, load func(usage io.Writer) (C, error), stdout, std
 		_, _ = usage.WriteTo(stderr)
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
 		return cfg, ExitUsage, false
+	case showVersion(cfg):
+		fmt.Fprintln(stdout, buildinfo.Line(name))
+		return cfg, ExitOK, false
 	}
 	return cfg, ExitOK, true
 }

@@ -43,12 +43,14 @@ func TestLoad(t *testing.T) {
 	tests := []struct {
 		name       string
 		err        error
+		version    bool
 		wantCode   int
 		wantOK     bool
 		wantStdout string
 		wantStderr string
 	}{
 		{name: "good command line", wantCode: startup.ExitOK, wantOK: true},
+		{name: "-version", version: true, wantCode: startup.ExitOK, wantStdout: "bin dev (commit "},
 		{name: "-h", err: flag.ErrHelp, wantCode: startup.ExitOK, wantStdout: "usage: bin"},
 		{name: "bad flag", err: fmt.Errorf("-max-body: %w", errors.New("must be positive")), wantCode: startup.ExitUsage,
 			wantStderr: "usage: bin\nbin: -max-body: must be positive\n"},
@@ -59,7 +61,7 @@ func TestLoad(t *testing.T) {
 			cfg, code, ok := startup.Load("bin", func(usage io.Writer) (int, error) {
 				fmt.Fprint(usage, "usage: bin\n")
 				return 7, tc.err
-			}, &stdout, &stderr)
+			}, func(int) bool { return tc.version }, &stdout, &stderr)
 			if code != tc.wantCode || ok != tc.wantOK {
 				t.Errorf("code %d ok %v, want %d %v", code, ok, tc.wantCode, tc.wantOK)
 			}

@@ -52,15 +52,11 @@ func main() {
 func run(args []string) int {
 	cfg, code, ok := startup.Load("ghops-gateway", func(usage io.Writer) (config.Config, error) {
 		return config.Load(args, os.Getenv, usage)
-	}, os.Stdout, os.Stderr)
+	}, func(c config.Config) bool { return c.ShowVersion }, os.Stdout, os.Stderr)
 	if !ok {
 		return code
 	}
 	cfg.Version = buildinfo.Version()
-	if cfg.ShowVersion {
-		fmt.Println(buildinfo.Line("ghops-gateway"))
-		return 0
-	}
 	ctx, stop := startup.Signals()
 	defer stop()
 	if cfg.Command == config.CommandHealthcheck {

@@ -26,7 +26,6 @@ import (
 	"os"
 
 	"ghops.dev/infra/startup"
-	"ghops.dev/probe/buildinfo"
 
 	"ghops.dev/gateway/internal/loadgen"
 )
@@ -43,13 +42,9 @@ func main() {
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	o, code, ok := startup.Load("ghops-load", func(usage io.Writer) (loadgen.Options, error) {
 		return loadgen.ParseFlags(args, getenv, usage)
-	}, stdout, stderr)
+	}, func(c loadgen.Options) bool { return c.ShowVersion }, stdout, stderr)
 	if !ok {
 		return code
-	}
-	if o.ShowVersion {
-		fmt.Fprintln(stdout, buildinfo.Line("ghops-load"))
-		return 0
 	}
 	rep, err := loadgen.Run(ctx, o.Run)
 	if rep != nil {

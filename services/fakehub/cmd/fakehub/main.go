@@ -15,7 +15,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -48,13 +47,9 @@ func main() {
 func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) int {
 	c, code, ok := startup.Load("fakehub", func(usage io.Writer) (config.Config, error) {
 		return config.Load(args, lookupEnv, usage)
-	}, stdout, stderr)
+	}, func(c config.Config) bool { return c.ShowVersion }, stdout, stderr)
 	if !ok {
 		return code
-	}
-	if c.ShowVersion {
-		fmt.Fprintln(stdout, buildinfo.Line("fakehub"))
-		return 0
 	}
 	if c.Command == config.CommandHealthcheck {
 		return startup.Healthcheck(ctx, "fakehub", stderr, func(ctx context.Context) error {

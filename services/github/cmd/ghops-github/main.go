@@ -19,7 +19,6 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -49,15 +48,11 @@ func main() {
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	cfg, code, ok := startup.Load("ghops-github", func(usage io.Writer) (config.Config, error) {
 		return config.Load(args, getenv, usage)
-	}, stdout, stderr)
+	}, func(c config.Config) bool { return c.ShowVersion }, stdout, stderr)
 	if !ok {
 		return code
 	}
 	cfg.Version = buildinfo.Version()
-	if cfg.ShowVersion {
-		fmt.Fprintln(stdout, buildinfo.Line("ghops-github"))
-		return 0
-	}
 	if cfg.Command == config.CommandHealthcheck {
 		return startup.Healthcheck(ctx, "ghops-github", stderr, func(ctx context.Context) error {
 			var tc *tls.Config
