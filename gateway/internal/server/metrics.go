@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promauto"
 
 	"ghops.dev/infra/promreg"
 )
@@ -21,30 +22,31 @@ type Metrics struct {
 }
 
 // NewMetrics registers the gateway's metrics on a registry of its own
-// (package promreg, which adds the Go runtime and process collectors).
+// (package promreg, which adds the Go runtime and process collectors);
+// promauto registers each collector as it is made.
 func NewMetrics() *Metrics {
-	m := &Metrics{
-		reg: promreg.New(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+	reg := promreg.New()
+	made := promauto.With(reg)
+	return &Metrics{
+		reg: reg,
+		requests: made.NewCounterVec(prometheus.CounterOpts{
 			Name: "ghops_gateway_http_requests_total",
 			Help: "HTTP requests by endpoint and HTTP status.",
 		}, []string{"endpoint", "status"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		latency: made.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "ghops_gateway_http_request_duration_seconds",
 			Help:    "HTTP request latency by endpoint.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"endpoint"}),
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+		calls: made.NewCounterVec(prometheus.CounterOpts{
 			Name: "ghops_gateway_rpc_requests_total",
 			Help: "JSON-RPC requests by endpoint, method and JSON-RPC code (0 for success).",
 		}, []string{"endpoint", "method", "code"}),
-		redis: prometheus.NewCounterVec(prometheus.CounterOpts{
+		redis: made.NewCounterVec(prometheus.CounterOpts{
 			Name: "ghops_gateway_redis_errors_total",
 			Help: "Failed or timed-out Redis operations of the shared quota, by operation.",
 		}, []string{"op"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.calls, m.redis)
-	return m
 }
 
 // ObserveCall counts one JSON-RPC request on endpoint ("rpc", "mcp", "stdio")
