@@ -49,17 +49,25 @@ func fieldRules(fd protoreflect.FieldDescriptor) *validate.FieldRules {
 	return fr
 }
 
+// objectNode enters message md for a schema of kind "input" or "output"
+// and starts its object node; leave must run when the schema is built.
+func (bd *builder) objectNode(md protoreflect.MessageDescriptor, kind string) (n *node, leave func(), err error) {
+	if leave, err = bd.enter(md, kind); err != nil {
+		return nil, nil, err
+	}
+	n = newNode("object")
+	n.hasProps = true
+	return n, leave, nil
+}
+
 // inputSchema builds the closed input schema of a request message, with every
 // protovalidate rule expressed; at is its JSON Pointer in the tool's schema.
 func (bd *builder) inputSchema(md protoreflect.MessageDescriptor, at string) (*node, error) {
-	leave, err := bd.enter(md, "input")
+	n, leave, err := bd.objectNode(md, "input")
 	if err != nil {
 		return nil, err
 	}
 	defer leave()
-
-	n := newNode("object")
-	n.hasProps = true
 	n.closed = true
 	fields := md.Fields()
 	for i := 0; i < fields.Len(); i++ {
@@ -639,14 +647,11 @@ func escapePointer(s string) string {
 // and messages); every answer still validates. Types and formats stay: they
 // are what a client reads the answer by.
 func (bd *builder) outputSchema(md protoreflect.MessageDescriptor) (*node, error) {
-	leave, err := bd.enter(md, "output")
+	n, leave, err := bd.objectNode(md, "output")
 	if err != nil {
 		return nil, err
 	}
 	defer leave()
-
-	n := newNode("object")
-	n.hasProps = true
 	fields := md.Fields()
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)
