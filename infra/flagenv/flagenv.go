@@ -90,6 +90,12 @@ func (s *Set) Action(p *bool, name, help string) {
 	s.fs.BoolVar(p, name, false, help)
 }
 
+// Input registers a flag that carries the command's input rather than a
+// setting (the ghops command's --args): it has no variable.
+func (s *Set) Input(p *string, name, help string) {
+	s.fs.StringVar(p, name, "", help)
+}
+
 // String binds a string setting.
 func (s *Set) String(p *string, name, env, def, help string) {
 	s.fs.StringVar(p, name, def, help+s.bind(name, env))
@@ -155,6 +161,29 @@ func (s *Set) Parse(args []string, commands ...string) (command string, err erro
 			return "", fmt.Errorf("unexpected argument %q after the command %q", s.fs.Arg(0), command)
 		}
 	}
+	return command, s.settle()
+}
+
+// ParseInterleaved is Parse for a command line whose flags may stand
+// anywhere among its arguments (the ghops command: "ghops call TOOL
+// --json {...}"); it returns the arguments that are not flags, in order.
+func (s *Set) ParseInterleaved(args []string) (positional []string, err error) {
+	for {
+		if err := s.fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = s.fs.Args()
+		if len(args) == 0 {
+			return positional, s.settle()
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+// settle reads the variables of the flags not given and checks the typed
+// flags' ranges, returning every error.
+func (s *Set) settle() error {
 	given := map[string]bool{}
 	s.fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
 	for _, name := range s.names {
@@ -175,7 +204,7 @@ func (s *Set) Parse(args []string, commands ...string) (command string, err erro
 	for _, check := range s.checks {
 		check()
 	}
-	return command, s.Err()
+	return s.Err()
 }
 
 // Fail records a bad value of the flag name (a binary's own rule), naming

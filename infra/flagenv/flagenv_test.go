@@ -159,3 +159,50 @@ type flagValue struct{}
 
 func (flagValue) Set(string) error { return nil }
 func (flagValue) String() string   { return "" }
+
+func TestParseInterleaved(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		env      map[string]string
+		wantPos  []string
+		wantArgs string
+		wantAddr string
+		wantErr  string
+	}{
+		{name: "flags among arguments", args: []string{"call", "-addr", "x:1", "read_file", "--args", "{}", "path=a"},
+			wantPos: []string{"call", "read_file", "path=a"}, wantArgs: "{}", wantAddr: "x:1"},
+		{name: "variable behind a flag not given", args: []string{"tools"}, env: map[string]string{"BIN_ADDR": "y:2"},
+			wantPos: []string{"tools"}, wantAddr: "y:2"},
+		{name: "an input has no variable", args: []string{"tools"}, env: map[string]string{"BIN_ARGS": "{}", "ARGS": "{}"},
+			wantPos: []string{"tools"}, wantAddr: "127.0.0.1:1"},
+		{name: "bad variable", args: []string{"tools"}, env: map[string]string{"BIN_TIMEOUT": "soon"}, wantErr: `BIN_TIMEOUT (-timeout): "soon" is not a positive duration`},
+		{name: "unknown flag anywhere", args: []string{"tools", "--nope"}, wantErr: "-nope"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var addr, args string
+			var timeout time.Duration
+			s := flagenv.New("bin", "", func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok }, io.Discard)
+			s.String(&addr, "addr", "BIN_ADDR", "127.0.0.1:1", "address")
+			s.Duration(&timeout, "timeout", "BIN_TIMEOUT", time.Second, "deadline")
+			s.Input(&args, "args", "the argument object")
+			pos, err := s.ParseInterleaved(tc.args)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(pos, tc.wantPos) || args != tc.wantArgs || addr != tc.wantAddr {
+				t.Errorf("got %q args %q addr %q, want %q %q %q", pos, args, addr, tc.wantPos, tc.wantArgs, tc.wantAddr)
+			}
+			if _, ok := s.Variables()["args"]; ok {
+				t.Error("the input -args has a variable")
+			}
+		})
+	}
+}
