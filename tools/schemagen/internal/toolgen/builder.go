@@ -435,15 +435,10 @@ func (bd *builder) inputValue(fd protoreflect.FieldDescriptor, fr *validate.Fiel
 		return newNode("boolean"), nil
 	case protoreflect.FloatKind, protoreflect.DoubleKind:
 		n := newNode("number")
-		err := boundRules(fd, rules, func(rule, bound string) {
-			switch rule {
-			case "gte":
-				n.minimum = bound
-			case "lte":
-				n.maximum = bound
-			case "gt":
+		err := boundRules(fd, rules, n, func(gt bool, bound string) {
+			if gt {
 				n.exclusiveMinimum = bound
-			case "lt":
+			} else {
 				n.exclusiveMaximum = bound
 			}
 		})
@@ -487,15 +482,11 @@ func (bd *builder) inputValue(fd protoreflect.FieldDescriptor, fr *validate.Fiel
 	}
 	n := newNode("integer")
 	n.minimum, n.maximum = rng[0], rng[1]
-	err = boundRules(fd, rules, func(rule, bound string) {
-		switch rule {
-		case "gte":
-			n.minimum = bound
-		case "lte":
-			n.maximum = bound
-		case "gt":
+	err = boundRules(fd, rules, n, func(gt bool, bound string) {
+		// An integer's exclusive bound is the inclusive one next to it.
+		if gt {
 			n.minimum = step(bound, true)
-		case "lt":
+		} else {
 			n.maximum = step(bound, false)
 		}
 	})
@@ -506,9 +497,10 @@ func (bd *builder) inputValue(fd protoreflect.FieldDescriptor, fr *validate.Fiel
 }
 
 // boundRules reads the bounds of a number field, the only rules its schema
-// supports (gte, lte, gt, lt), handing each to set with its value as text;
-// integers and floats turn them into different keywords.
-func boundRules(fd protoreflect.FieldDescriptor, rules protoreflect.Message, set func(rule, bound string)) error {
+// supports: gte and lte become n's minimum and maximum, and gt and lt go to
+// exclusive (gt true for gt), which integers and floats express
+// differently.
+func boundRules(fd protoreflect.FieldDescriptor, rules protoreflect.Message, n *node, exclusive func(gt bool, bound string)) error {
 	if rules == nil {
 		return nil
 	}
@@ -516,7 +508,14 @@ func boundRules(fd protoreflect.FieldDescriptor, rules protoreflect.Message, set
 		return fmt.Errorf("%s: %w", fd.FullName(), err)
 	}
 	rules.Range(func(f protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		set(string(f.Name()), numberText(v))
+		switch bound := numberText(v); f.Name() {
+		case "gte":
+			n.minimum = bound
+		case "lte":
+			n.maximum = bound
+		default:
+			exclusive(f.Name() == "gt", bound)
+		}
 		return true
 	})
 	return nil
