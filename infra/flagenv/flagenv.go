@@ -10,9 +10,10 @@
 // library: the variables are named per flag, not by one prefix rule
 // (-github-url reads GITHUB_API_URL in the gateway and the service alike,
 // the service's -caller-secret-file reads the gateway's
-// GHOPS_SERVICE_SECRET_FILE), which the flag-and-environment libraries
-// (ff, kong, envconfig) cannot express without giving up the single-dash
-// flags and the -h text the documentation shows.
+// GHOPS_SERVICE_SECRET_FILE), which ff's prefix rule cannot express, and
+// kong (which can) parses only GNU-style --flags and writes its own help,
+// so adopting it would change every documented command line and -h text;
+// envconfig reads only the environment.
 package flagenv
 
 import (
@@ -220,17 +221,6 @@ func (s *Set) Source(name string) string {
 		return s.vars[name] + " (-" + name + ")"
 	}
 	return "-" + name
-}
-
-// Given reports whether the flag name or its variable set the value (it is
-// not the default).
-func (s *Set) Given(name string) bool {
-	if s.fromEnv[name] {
-		return true
-	}
-	found := false
-	s.fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
-	return found
 }
 
 // Err joins the errors recorded so far (nil for none).
