@@ -33,6 +33,15 @@ func Host(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
+// Wildcard reports whether host, a listen address's host, is empty or an
+// unspecified IP (0.0.0.0, ::): such an address listens on every interface
+// and names no server a client could be sent to.
+func Wildcard(host string) bool {
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	ip := net.ParseIP(host)
+	return host == "" || ip != nil && ip.IsUnspecified()
+}
+
 // Addr reports whether addr, a host:port listen or dial address, is on
 // loopback only. An address without a port, or with an empty host (which
 // listens on every interface), is not.

@@ -85,3 +85,26 @@ func TestURLAndDialControl(t *testing.T) {
 		}
 	})
 }
+
+func TestWildcard(t *testing.T) {
+	tests := []struct {
+		host string
+		want bool
+	}{
+		{host: "", want: true},
+		{host: "0.0.0.0", want: true},
+		{host: "::", want: true},
+		{host: "[::]", want: true},
+		{host: "127.0.0.1"},
+		{host: "localhost"},
+		{host: "192.0.2.1"},
+		{host: "gateway.example"},
+	}
+	for _, tc := range tests {
+		t.Run("host "+tc.host, func(t *testing.T) {
+			if got := loopback.Wildcard(tc.host); got != tc.want {
+				t.Errorf("Wildcard(%q) = %v, want %v", tc.host, got, tc.want)
+			}
+		})
+	}
+}
