@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"ghops.dev/infra/ctxsleep"
 	"ghops.dev/redact"
 )
 
@@ -133,7 +134,7 @@ func New(endpoint string, opts ...Option) (*Client, error) {
 		hc:          http.DefaultClient,
 		transport:   TransportRPC,
 		maxWait:     60 * time.Second,
-		sleep:       sleepContext,
+		sleep:       ctxsleep.Sleep,
 		maxResponse: 32 << 20,
 		userAgent:   "ghops-client/1",
 	}
@@ -147,17 +148,6 @@ func New(endpoint string, opts ...Option) (*Client, error) {
 
 // Endpoint returns the base URL the client calls, without credentials.
 func (c *Client) Endpoint() string { return redact.String(c.base) }
-
-func sleepContext(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
 
 // CallRaw calls tool with args (a JSON object, nil for {}) and returns the
 // result JSON. Errors are *Error (or *InvalidParamsError, *RateLimitError)
@@ -229,12 +219,7 @@ func (c *Client) newID() int64 { return c.nextID.Add(1) }
 // rpcCall is one POST /rpc of one request.
 func (c *Client) rpcCall(ctx context.Context, tool string, args json.RawMessage) (json.RawMessage, error) {
 	id := c.newID()
-	body, err := json.Marshal(rpcRequest{JSONRPC: "2.0", ID: id, Method: tool, Params: args})
-	if err != nil {
-		return nil, err
-	}
-	u := c.base + "/rpc"
-	ans, err := c.post(ctx, u, body, nil)
+	u, ans, err := c.postRPC(ctx, rpcRequest{JSONRPC: "2.0", ID: id, Method: tool, Params: args})
 	if err != nil {
 		return nil, err
 	}
@@ -249,6 +234,18 @@ func (c *Client) rpcCall(ctx context.Context, tool string, args json.RawMessage)
 		return nil, env.rpcErr.toError(ans.retryAfter)
 	}
 	return env.result, nil
+}
+
+// postRPC sends msg (one request or a batch) to /rpc and returns the URL
+// it posted to, for classify, with the answer.
+func (c *Client) postRPC(ctx context.Context, msg any) (string, *httpAnswer, error) {
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return "", nil, err
+	}
+	u := c.base + "/rpc"
+	ans, err := c.post(ctx, u, body, nil)
+	return u, ans, err
 }
 
 // BatchCall is one call of a batch.
@@ -289,12 +286,7 @@ func (c *Client) Batch(ctx context.Context, calls []BatchCall) ([]BatchResult, e
 		reqs[i] = rpcRequest{JSONRPC: "2.0", ID: id, Method: call.Tool, Params: args}
 		ids[i] = strconv.FormatInt(id, 10)
 	}
-	body, err := json.Marshal(reqs)
-	if err != nil {
-		return nil, err
-	}
-	u := c.base + "/rpc"
-	ans, err := c.post(ctx, u, body, nil)
+	u, ans, err := c.postRPC(ctx, reqs)
 	if err != nil {
 		return nil, err
 	}

@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"ghops.dev/infra/retryafter"
 	"ghops.dev/redact"
 )
 
@@ -53,7 +54,8 @@ func (c *Client) post(ctx context.Context, u string, body []byte, header http.He
 		return nil, &TransportError{Kind: ErrConnection, URL: redact.String(u), Err: c.cause(ctx, err), sent: sent}
 	}
 	defer func() { _ = resp.Body.Close() }()
-	ans := &httpAnswer{status: resp.StatusCode, header: resp.Header, retryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())}
+	wait, _ := retryafter.Parse(resp.Header.Get("Retry-After"), time.Now())
+	ans := &httpAnswer{status: resp.StatusCode, header: resp.Header, retryAfter: wait}
 	if mt, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type")); err == nil {
 		ans.contentType = mt
 	}
@@ -64,7 +66,7 @@ func (c *Client) post(ctx context.Context, u string, body []byte, header http.He
 	}
 	if int64(len(ans.body)) > c.maxResponse {
 		return nil, &TransportError{Kind: ErrResponseTooLarge, URL: redact.String(u), StatusCode: ans.status, ContentType: ans.contentType,
-			Err: errors.New("over " + strconv.FormatInt(c.maxResponse, 10) + " bytes")}
+			Err: fmt.Errorf("over %d bytes", c.maxResponse)}
 	}
 	return ans, nil
 }
@@ -139,25 +141,4 @@ func (c *Client) snippet(body []byte) string {
 		}
 	}
 	return truncateText(redact.StringWith(b.String(), c.token), 120)
-}
-
-// parseRetryAfter reads a Retry-After header: delay seconds or an HTTP date.
-func parseRetryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n <= 0 {
-			return 0
-		}
-		if n > 86400 {
-			n = 86400
-		}
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil && t.After(now) {
-		return t.Sub(now).Round(time.Second)
-	}
-	return 0
 }

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ghops.dev/infra/eventstream"
 )
 
 // MCPProtocolVersion is the MCP version the client asks for in initialize.
@@ -199,35 +200,13 @@ func toolResult(res json.RawMessage, retryAfter time.Duration) (json.RawMessage,
 // sseMessage returns the data of the server-sent event that answers id, or
 // the body unchanged when there is none (the decoder then reports it).
 func sseMessage(body []byte, id string) []byte {
-	sc := bufio.NewScanner(bytes.NewReader(body))
-	sc.Buffer(make([]byte, 0, 64*1024), len(body)+1)
-	var data bytes.Buffer
-	flush := func() []byte {
-		defer data.Reset()
+	for _, data := range eventstream.Data(body) {
 		var probe struct {
 			ID json.RawMessage `json:"id"`
 		}
-		if json.Unmarshal(data.Bytes(), &probe) == nil && compactToken(probe.ID) == id {
-			return append([]byte(nil), data.Bytes()...)
+		if json.Unmarshal(data, &probe) == nil && compactToken(probe.ID) == id {
+			return data
 		}
-		return nil
-	}
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case line == "":
-			if m := flush(); m != nil {
-				return m
-			}
-		case strings.HasPrefix(line, "data:"):
-			if data.Len() > 0 {
-				data.WriteByte('\n')
-			}
-			data.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
-		}
-	}
-	if m := flush(); m != nil {
-		return m
 	}
 	return body
 }

@@ -12,6 +12,7 @@ require (
 )
 
 require (
+	ghops.dev/infra v0.0.0
 	github.com/blang/semver/v4 v4.0.0 // indirect
 	github.com/distribution/reference v0.5.0 // indirect
 	github.com/docker/go-connections v0.4.0 // indirect
@@ -63,3 +64,5 @@ require (
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 )
+
+replace ghops.dev/infra => ../infra

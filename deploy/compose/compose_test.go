@@ -13,7 +13,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/cli"
 	"github.com/compose-spec/compose-go/v2/types"
 
-	"ghops.dev/deploy/internal/redisbin"
+	"ghops.dev/infra/redisbin"
 )
 
 // load loads ../../docker-compose.yml as `docker compose` would with env as

@@ -31,7 +31,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/yaml"
 
-	"ghops.dev/deploy/internal/redisbin"
+	"ghops.dev/infra/redisbin"
 )
 
 // objects are the decoded manifests, by kind.

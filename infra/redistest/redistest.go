@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"ghops.dev/infra/redisbin"
 )
 
 // Server is a running redis-server.
@@ -32,30 +33,10 @@ type Server struct {
 	bin  string
 }
 
-// RequireEnv names the variable that, when set (CI sets it: .ci/run), makes a missing redis-server
-// fail the tests that need one instead of skipping them, so that no run
-// that claims to cover Redis silently does not.
-const RequireEnv = "GHOPS_REQUIRE_REDIS"
-
-// Binary returns the path of redis-server. Without one the test is skipped
-// with the reason, since `make test` must pass on a machine with only Go
-// installed; with RequireEnv set it fails instead.
-func Binary(t testing.TB) string {
-	t.Helper()
-	bin, err := exec.LookPath("redis-server")
-	if err != nil {
-		if os.Getenv(RequireEnv) != "" {
-			t.Fatalf("redis-server is not installed and %s is set (apt-get install -y redis-server)", RequireEnv)
-		}
-		t.Skipf("redis-server is not installed (apt-get install -y redis-server; set %s=1 to make this a failure, as CI does)", RequireEnv)
-	}
-	return bin
-}
-
-// Start runs redis-server for t (see Binary for a machine without one).
+// Start runs redis-server for t (see package redisbin for a machine without one).
 func Start(t testing.TB) *Server {
 	t.Helper()
-	bin := Binary(t)
+	bin := redisbin.Path(t)
 	port, err := freePort()
 	if err != nil {
 		t.Fatalf("redistest: %v", err)

@@ -11,6 +11,7 @@ require (
 require github.com/golang-jwt/jwt/v5 v5.3.1
 
 require (
+	ghops.dev/infra v0.0.0
 	ghops.dev/probe v0.0.0
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/cloudflare/circl v1.6.3 // indirect
@@ -24,9 +25,11 @@ require (
 	github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3 // indirect
 	golang.org/x/crypto v0.56.0 // indirect
 	golang.org/x/net v0.57.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
 
 replace ghops.dev/probe => ../../probe
+
+replace ghops.dev/infra => ../../infra

@@ -156,6 +156,18 @@ func (c *reqCtx) pageOf(n int) (lo, hi int, rep *reply) {
 	return lo, hi, &reply{status: 200, page: page, perPage: per, total: n}
 }
 
+// pageReply answers a list request with the requested page of all, each
+// item rendered by render (an empty page is [], never null).
+func pageReply[T any](c *reqCtx, all []T, render func(T) obj) *reply {
+	lo, hi, rep := c.pageOf(len(all))
+	items := make([]obj, 0, hi-lo)
+	for _, v := range all[lo:hi] {
+		items = append(items, render(v))
+	}
+	rep.body = items
+	return rep
+}
+
 func decode(c *reqCtx, v any) *reply {
 	body, err := io.ReadAll(io.LimitReader(c.r.Body, 64<<20))
 	if err != nil {
@@ -1088,13 +1100,7 @@ func (h *Hub) listCommits(c *reqCtx, r *repo) *reply {
 		}
 		log = kept
 	}
-	lo, hi, rep := c.pageOf(len(log))
-	items := []obj{}
-	for _, cm := range log[lo:hi] {
-		items = append(items, c.commit(r, cm))
-	}
-	rep.body = items
-	return rep
+	return pageReply(c, log, func(cm *object.Commit) obj { return c.commit(r, cm) })
 }
 
 // touches reports whether a commit changed anything at or below p relative to its first parent.
@@ -1296,13 +1302,7 @@ func (h *Hub) listPulls(c *reqCtx, r *repo) *reply {
 			prs[i], prs[j] = prs[j], prs[i]
 		}
 	}
-	lo, hi, rep := c.pageOf(len(prs))
-	items := []obj{}
-	for _, p := range prs[lo:hi] {
-		items = append(items, c.pullObj(r, p, false))
-	}
-	rep.body = items
-	return rep
+	return pageReply(c, prs, func(p *pull) obj { return c.pullObj(r, p, false) })
 }
 
 func (h *Hub) createPull(c *reqCtx, r *repo) *reply {

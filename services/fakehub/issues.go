@@ -51,39 +51,20 @@ type issueRef struct {
 	p  *pull
 }
 
-func (x issueRef) title() string {
-	if x.p != nil {
-		return x.p.title
-	}
-	return x.is.title
+// issueFields are the fields a plain issue and a pull request both have.
+type issueFields struct {
+	title, body, state, user string
+	created                  time.Time
 }
 
-func (x issueRef) body() string {
-	if x.p != nil {
-		return x.p.body
+// fields returns what x names: a pull request's own fields when it is one
+// (its issue side keeps labels, assignees and comments), else the issue's.
+func (x issueRef) fields() issueFields {
+	if p := x.p; p != nil {
+		return issueFields{title: p.title, body: p.body, state: p.state, user: p.user, created: p.created}
 	}
-	return x.is.body
-}
-
-func (x issueRef) state() string {
-	if x.p != nil {
-		return x.p.state
-	}
-	return x.is.state
-}
-
-func (x issueRef) user() string {
-	if x.p != nil {
-		return x.p.user
-	}
-	return x.is.user
-}
-
-func (x issueRef) created() time.Time {
-	if x.p != nil {
-		return x.p.created
-	}
-	return x.is.created
+	is := x.is
+	return issueFields{title: is.title, body: is.body, state: is.state, user: is.user, created: is.created}
 }
 
 func (x issueRef) updated() time.Time {
@@ -204,7 +185,7 @@ func (c *reqCtx) milestoneObj(r *repo, m *milestone) obj {
 		if x.is.milestone != m.number {
 			continue
 		}
-		if x.state() == "open" {
+		if x.fields().state == "open" {
 			open++
 		} else {
 			closed++
@@ -259,7 +240,8 @@ func (c *reqCtx) issueObj(r *repo, x issueRef) obj {
 	assignee, assignees := c.assigneeObjs(x.is.assignees)
 	ms := c.milestoneOrNil(r, x.is.milestone)
 	var closedBy any
-	state, reason, closedAt := x.state(), nullStr(x.is.stateReason), x.is.closedAt
+	f := x.fields()
+	state, reason, closedAt := f.state, nullStr(x.is.stateReason), x.is.closedAt
 	if x.p != nil {
 		closedAt, reason = x.p.closedAt, nil
 	}
@@ -270,11 +252,11 @@ func (c *reqCtx) issueObj(r *repo, x issueRef) obj {
 		"id": x.is.id, "node_id": nodeID("Issue", x.is.id), "url": u, "repository_url": c.repoURL(r),
 		"labels_url": u + "/labels{/name}", "comments_url": u + "/comments", "events_url": u + "/events",
 		"timeline_url": u + "/timeline", "html_url": html, "number": x.is.number, "state": state,
-		"state_reason": reason, "title": x.title(), "body": nullStr(x.body()), "user": c.user(x.user()),
+		"state_reason": reason, "title": f.title, "body": nullStr(f.body), "user": c.user(f.user),
 		"labels": labels, "assignee": assignee, "assignees": assignees, "milestone": ms, "locked": false,
 		"active_lock_reason": nil, "comments": len(x.is.comments), "closed_at": nullTime(closedAt),
-		"created_at": ts(x.created()), "updated_at": ts(x.updated()), "closed_by": closedBy,
-		"author_association": c.association(r, x.user()),
+		"created_at": ts(f.created), "updated_at": ts(x.updated()), "closed_by": closedBy,
+		"author_association": c.association(r, f.user),
 	}
 	if x.p != nil {
 		pu := c.web + "/" + r.fullName() + "/pull/" + n
@@ -354,26 +336,20 @@ func (h *Hub) listIssues(c *reqCtx, r *repo) *reply {
 	}
 	var hits []issueRef
 	for _, x := range r.allIssues() {
-		if state != "all" && x.state() != state {
+		if state != "all" && x.fields().state != state {
 			continue
 		}
 		if !since.IsZero() && x.updated().Before(since) {
 			continue
 		}
 		if !hasLabels(x.is, wantLabels) || !personMatches(q.Get("assignee"), x.is.assignees) ||
-			!personMatches(q.Get("creator"), []string{x.user()}) || !milestoneMatches(q.Get("milestone"), x.is.milestone) {
+			!personMatches(q.Get("creator"), []string{x.fields().user}) || !milestoneMatches(q.Get("milestone"), x.is.milestone) {
 			continue
 		}
 		hits = append(hits, x)
 	}
 	sortIssues(hits, q.Get("sort"), q.Get("direction"))
-	lo, hi, rep := c.pageOf(len(hits))
-	items := []obj{}
-	for _, x := range hits[lo:hi] {
-		items = append(items, c.issueObj(r, x))
-	}
-	rep.body = items
-	return rep
+	return pageReply(c, hits, func(x issueRef) obj { return c.issueObj(r, x) })
 }
 
 func hasLabels(is *issue, want []string) bool {
@@ -429,7 +405,7 @@ func sortIssues(xs []issueRef, by, dir string) {
 		case "comments":
 			return int64(len(x.is.comments))
 		}
-		return x.created().UnixNano()
+		return x.fields().created.UnixNano()
 	}
 	sort.SliceStable(xs, func(i, j int) bool {
 		a, b := key(xs[i]), key(xs[j])
@@ -712,13 +688,7 @@ func (h *Hub) listIssueComments(c *reqCtx, r *repo) *reply {
 			hits = append(hits, cm)
 		}
 	}
-	lo, hi, rep := c.pageOf(len(hits))
-	items := []obj{}
-	for _, cm := range hits[lo:hi] {
-		items = append(items, c.commentObj(r, x, cm))
-	}
-	rep.body = items
-	return rep
+	return pageReply(c, hits, func(cm *issueComment) obj { return c.commentObj(r, x, cm) })
 }
 
 // createIssueComment answers POST .../issues/{issue_number}/comments, on issues and pull requests
@@ -752,13 +722,7 @@ func (h *Hub) createIssueComment(c *reqCtx, r *repo) *reply {
 }
 
 func (h *Hub) listLabels(c *reqCtx, r *repo) *reply {
-	lo, hi, rep := c.pageOf(len(r.labels))
-	items := []obj{}
-	for _, l := range r.labels[lo:hi] {
-		items = append(items, c.labelObj(r, l))
-	}
-	rep.body = items
-	return rep
+	return pageReply(c, r.labels, func(l *label) obj { return c.labelObj(r, l) })
 }
 
 func (h *Hub) listMilestones(c *reqCtx, r *repo) *reply {
@@ -772,11 +736,5 @@ func (h *Hub) listMilestones(c *reqCtx, r *repo) *reply {
 			hits = append(hits, m)
 		}
 	}
-	lo, hi, rep := c.pageOf(len(hits))
-	items := []obj{}
-	for _, m := range hits[lo:hi] {
-		items = append(items, c.milestoneObj(r, m))
-	}
-	rep.body = items
-	return rep
+	return pageReply(c, hits, func(m *milestone) obj { return c.milestoneObj(r, m) })
 }

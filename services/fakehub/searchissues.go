@@ -55,7 +55,7 @@ func (h *Hub) searchIssues(c *reqCtx) *reply {
 			}
 		}
 	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].x.created().After(hits[j].x.created()) })
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].x.fields().created.After(hits[j].x.fields().created) })
 	lo, hi, rep := c.pageOf(len(hits))
 	items := []obj{}
 	for _, x := range hits[lo:hi] {
@@ -83,7 +83,7 @@ func issueQualifiersMatch(q searchq.Query, x issueRef) bool {
 			case "pr", "pull-request":
 				ok = x.p != nil
 			case "open", "closed":
-				ok = x.state() == v
+				ok = x.fields().state == v
 			case "merged":
 				ok = x.p != nil && x.p.merged
 			default:
@@ -92,7 +92,7 @@ func issueQualifiersMatch(q searchq.Query, x issueRef) bool {
 		case "label":
 			ok = hasLabels(x.is, []string{f.Value})
 		case "author":
-			ok = strings.EqualFold(x.user(), f.Value)
+			ok = strings.EqualFold(x.fields().user, f.Value)
 		case "assignee":
 			ok = personMatches(f.Value, x.is.assignees)
 		default:
@@ -117,10 +117,10 @@ func issueWordsMatch(q searchq.Query, x issueRef) bool {
 	}
 	var text []string
 	if fields["title"] {
-		text = append(text, x.title())
+		text = append(text, x.fields().title)
 	}
 	if fields["body"] {
-		text = append(text, x.body())
+		text = append(text, x.fields().body)
 	}
 	if fields["comments"] {
 		for _, cm := range x.is.comments {

@@ -4,6 +4,7 @@ go 1.26.7
 
 require (
 	buf.build/go/protovalidate v1.4.0
+	dario.cat/mergo v1.0.0
 	ghops.dev/gen v0.0.0
 	ghops.dev/infra v0.0.0
 	ghops.dev/services/fakehub v0.0.0

@@ -50,6 +50,7 @@ import (
 	"unicode/utf8"
 
 	"ghops.dev/client"
+	"ghops.dev/infra/flagenv"
 	"ghops.dev/redact"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -116,41 +117,31 @@ exit codes: 0 ok, 1 failure, 2 usage, 3 invalid params, 4 not found,
   5 permission denied, 6 rate limited, 7 conflict (not mergeable, sha mismatch, GitHub 422)
 `
 
+// flags binds cfg to the command line and the environment (package
+// flagenv); the help text is usageText, which names the same variables
+// (TestUsageNamesTheVariables), as the flag set's own is never shown.
+func flags(cfg *Config, getenv func(string) string) *flagenv.Set {
+	fs := flagenv.New("ghops", "", flagenv.Getenv(getenv), io.Discard)
+	fs.String(&cfg.Endpoint, "endpoint", "GHOPS_ENDPOINT", client.DefaultEndpoint, "gateway base URL")
+	fs.String(&cfg.Token, "token", "GHOPS_TOKEN", "", "bearer token")
+	fs.String(&cfg.Transport, "transport", "GHOPS_TRANSPORT", "rpc", "rpc or mcp")
+	fs.Duration(&cfg.Timeout, "timeout", "GHOPS_TIMEOUT", 30*time.Second, "overall timeout")
+	fs.Int(&cfg.Retries, "retries", "GHOPS_RETRIES", 0, "retries of read-only tools after a rate limit")
+	fs.Bool(&cfg.JSON, "json", "GHOPS_JSON", false, "print raw JSON")
+	fs.Input(&cfg.Args, "args", "the argument object")
+	fs.Bool(&cfg.Remote, "remote", "GHOPS_REMOTE", false, "tools: ask the gateway instead of the built-in contract")
+	fs.Action(&cfg.ShowVersion, "version", "print the version")
+	return fs
+}
+
 // Run runs the command with args (without the program name), reading
 // key=@- values from stdin (nil: none), writing results to stdout and
 // diagnostics to stderr, reading env through getenv, and returns the exit
 // code. It never panics on bad input.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
-	cfg := Config{
-		Endpoint:  envOr(getenv, "GHOPS_ENDPOINT", client.DefaultEndpoint),
-		Token:     getenv("GHOPS_TOKEN"),
-		Transport: envOr(getenv, "GHOPS_TRANSPORT", "rpc"),
-		Timeout:   30 * time.Second,
-	}
-	fs := flag.NewFlagSet("ghops", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.StringVar(&cfg.Endpoint, "endpoint", cfg.Endpoint, "")
-	fs.StringVar(&cfg.Token, "token", cfg.Token, "")
-	fs.StringVar(&cfg.Transport, "transport", cfg.Transport, "")
-	fs.DurationVar(&cfg.Timeout, "timeout", cfg.Timeout, "")
-	fs.IntVar(&cfg.Retries, "retries", 0, "")
-	fs.BoolVar(&cfg.JSON, "json", false, "")
-	fs.StringVar(&cfg.Args, "args", "", "")
-	fs.BoolVar(&cfg.Remote, "remote", false, "")
-	fs.BoolVar(&cfg.ShowVersion, "version", false, "")
-	// The variables go through the flags' own parsers, so that a bad value
-	// is reported like a bad flag; a flag given on the line then wins.
-	for _, v := range []struct{ flag, env string }{
-		{"timeout", "GHOPS_TIMEOUT"}, {"retries", "GHOPS_RETRIES"}, {"json", "GHOPS_JSON"}, {"remote", "GHOPS_REMOTE"},
-	} {
-		if val := getenv(v.env); val != "" {
-			if err := fs.Set(v.flag, val); err != nil {
-				return usageError(stderr, fmt.Sprintf("%s: %v", v.env, err))
-			}
-		}
-	}
-
-	positional, err := parseInterleaved(fs, rewriteJSONArgs(args))
+	var cfg Config
+	fs := flags(&cfg, getenv)
+	positional, err := fs.ParseInterleaved(rewriteJSONArgs(args))
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usageText)
 		return ExitOK
@@ -164,9 +155,6 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if len(positional) == 0 {
 		return usageError(stderr, "missing command")
-	}
-	if cfg.Timeout <= 0 {
-		return usageError(stderr, "--timeout must be positive")
 	}
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
@@ -216,13 +204,6 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return usageError(stderr, fmt.Sprintf("unknown command %q", positional[0]))
 }
 
-func envOr(getenv func(string) string, key, def string) string {
-	if v := getenv(key); v != "" {
-		return v
-	}
-	return def
-}
-
 func usageError(stderr io.Writer, msg string) int {
 	fmt.Fprintf(stderr, "ghops: %s\nrun 'ghops help' for usage\n", msg)
 	return ExitUsage
@@ -250,23 +231,6 @@ func rewriteJSONArgs(args []string) []string {
 		}
 	}
 	return out
-}
-
-// parseInterleaved parses flags placed before, between and after the
-// positional arguments.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
 }
 
 // buildArgs merges the --args object and key=value pairs (which win).

@@ -172,7 +172,7 @@ func TestBinaryCommandLine(t *testing.T) {
 		{"stdio -h", []string{"stdio", "-h"}, 0, []string{"ghops-gateway [flags] stdio"}, ""},
 		{"-version", []string{"-version"}, 0, []string{"ghops-gateway " + stampedVersion + " (commit " + stampedCommit + ", built " + stampedDate + ", " + runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH + ")\n"}, ""},
 		{"unknown flag", []string{"-nope"}, 2, nil, "-nope"},
-		{"unknown command", []string{"serve"}, 2, nil, `unexpected arguments: ["serve"]`},
+		{"unknown command", []string{"serve"}, 2, nil, `unexpected argument "serve"`},
 		{"bad embedded environment", []string{"-embedded", "stdio"}, 2, nil, "github-url must end in"},
 	}
 	for _, tc := range tests {

@@ -22,82 +22,47 @@
 // requests and exits 0.
 //
 // The garbage collector's target is GOGC=400 unless GOGC is set (see
-// defaultGOGC); GOMEMLIMIT, when set, still caps the heap.
+// ghops.dev/infra/startup's DefaultGOGC); GOMEMLIMIT, when set, still caps
+// the heap.
 package main
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
-	"os/signal"
-	"runtime/debug"
-	"syscall"
 	"time"
 
 	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/embedded"
+	"ghops.dev/infra/startup"
 	"ghops.dev/probe"
 	"ghops.dev/probe/buildinfo"
 	"ghops.dev/telemetry"
 )
 
-// probeTimeout bounds one healthcheck.
-const probeTimeout = 3 * time.Second
-
-// defaultGOGC is the collector's target when the GOGC variable sets none.
-// The gateway keeps little live heap and allocates a few tens of kilobytes
-// per call, so at Go's default of 100 the collector ran many times a second
-// and took a tenth of the CPU per call (docs/benchmarks.md). 400 lets the
-// heap grow to five times its live size between collections; a container's
-// memory limit passed as GOMEMLIMIT (the Kubernetes manifests do) still
-// bounds it.
-const defaultGOGC = 400
-
-// tuneGC applies defaultGOGC unless getenv("GOGC") chose a target.
-func tuneGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(defaultGOGC)
-	}
-}
-
 func main() {
-	tuneGC(os.Getenv)
+	startup.TuneGC(os.Getenv)
 	os.Exit(run(os.Args[1:]))
 }
 
 // run is main without the exit, so that deferred cleanups run.
 func run(args []string) int {
-	var usage bytes.Buffer
-	cfg, err := config.Load(args, os.Getenv, &usage)
-	if errors.Is(err, flag.ErrHelp) {
-		_, _ = usage.WriteTo(os.Stdout)
-		return 0
-	}
-	if err != nil {
-		_, _ = usage.WriteTo(os.Stderr)
-		fmt.Fprintln(os.Stderr, "ghops-gateway:", err)
-		return 2
+	cfg, code, ok := startup.Load("ghops-gateway", func(usage io.Writer) (config.Config, error) {
+		return config.Load(args, os.Getenv, usage)
+	}, func(c config.Config) bool { return c.ShowVersion }, os.Stdout, os.Stderr)
+	if !ok {
+		return code
 	}
 	cfg.Version = buildinfo.Version()
-	if cfg.ShowVersion {
-		fmt.Println(buildinfo.Line("ghops-gateway"))
-		return 0
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := startup.Signals()
 	defer stop()
 	if cfg.Command == config.CommandHealthcheck {
-		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-		defer cancel()
-		if err := probe.HTTP(pctx, cfg.Addr, "/readyz"); err != nil {
-			fmt.Fprintln(os.Stderr, "ghops-gateway: healthcheck:", err)
-			return 1
-		}
-		return 0
+		return startup.Healthcheck(ctx, "ghops-gateway", os.Stderr, func(ctx context.Context) error {
+			return probe.HTTP(ctx, cfg.Addr, "/readyz")
+		})
 	}
 
 	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "ghops-gateway", Version: cfg.Version,

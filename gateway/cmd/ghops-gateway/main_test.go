@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
@@ -114,32 +113,6 @@ func TestBadFlagsExit2(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := run(tc.args); got != 2 {
 				t.Errorf("run(%q) = %d want 2", tc.args, got)
-			}
-		})
-	}
-}
-
-func TestTuneGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	tests := []struct {
-		name string
-		gogc string
-		want int
-	}{
-		{name: "GOGC unset: the default", gogc: "", want: defaultGOGC},
-		{name: "GOGC set: left to the runtime", gogc: "100", want: 100},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			debug.SetGCPercent(100) // as the runtime sets it from GOGC=100
-			tuneGC(func(k string) string {
-				if k == "GOGC" {
-					return tt.gogc
-				}
-				return ""
-			})
-			if got := debug.SetGCPercent(100); got != tt.want {
-				t.Errorf("GC percent = %d, want %d", got, tt.want)
 			}
 		})
 	}

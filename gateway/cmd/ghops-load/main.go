@@ -25,24 +25,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
-	"ghops.dev/probe/buildinfo"
+	"ghops.dev/infra/startup"
 
 	"ghops.dev/gateway/internal/loadgen"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := startup.Signals()
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -51,20 +46,11 @@ func main() {
 // run is main without the exit and the signals: it makes the run until it ends or ctx is done,
 // prints the report and returns the exit code (2 for a bad command line, 1 for a failed run).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	var usage bytes.Buffer
-	o, err := loadgen.ParseFlags(args, getenv, &usage)
-	if errors.Is(err, flag.ErrHelp) {
-		_, _ = usage.WriteTo(stdout)
-		return 0
-	}
-	if err != nil {
-		_, _ = usage.WriteTo(stderr)
-		fmt.Fprintln(stderr, "ghops-load:", err)
-		return 2
-	}
-	if o.ShowVersion {
-		fmt.Fprintln(stdout, buildinfo.Line("ghops-load"))
-		return 0
+	o, code, ok := startup.Load("ghops-load", func(usage io.Writer) (loadgen.Options, error) {
+		return loadgen.ParseFlags(args, getenv, usage)
+	}, func(c loadgen.Options) bool { return c.ShowVersion }, stdout, stderr)
+	if !ok {
+		return code
 	}
 	rep, err := loadgen.Run(ctx, o.Run)
 	if rep != nil {
@@ -78,7 +64,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ghops-load:", err)
-		return 1
+		return startup.ExitFailure
 	}
-	return 0
+	return startup.ExitOK
 }

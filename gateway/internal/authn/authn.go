@@ -29,6 +29,7 @@
 package authn
 
 import (
+	"ghops.dev/infra/loopback"
 	"ghops.dev/redact"
 
 	"context"
@@ -37,7 +38,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -138,8 +138,10 @@ func New(ctx context.Context, o Options) (*Authenticator, error) {
 		}
 		a.github = &githubVerifier{client: o.HTTPClient, userURL: strings.TrimRight(o.GitHubAPIURL, "/") + "/user", ttl: o.CacheTTL, cache: map[[32]byte]ghEntry{}, now: time.Now}
 	default:
+		// An issuer on loopback may be plain http: a test or a local
+		// development IdP.
 		u, err := url.Parse(o.Issuer)
-		if err != nil || u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname())) {
+		if err != nil || u.Scheme != "https" && !(u.Scheme == "http" && loopback.Host(u.Hostname())) {
 			return nil, fmt.Errorf("authn: OIDC issuer %q must be an https URL", o.Issuer)
 		}
 		if o.JWKSURL == "" {
@@ -355,17 +357,10 @@ func checkResourceURL(resource string) error {
 	if err != nil {
 		return fmt.Errorf("authn: resource URL %q: %w", resource, err)
 	}
-	h := u.Hostname()
-	if ip := net.ParseIP(h); h == "" || ip != nil && ip.IsUnspecified() {
+	if loopback.Wildcard(u.Hostname()) {
 		return fmt.Errorf("authn: OAuth on a wildcard address needs -resource-url (GHOPS_RESOURCE_URL), the URL clients reach the MCP endpoint at; %q names no server", resource)
 	}
 	return nil
-}
-
-// isLoopbackHost reports whether h is localhost or a loopback IP (an OIDC
-// issuer on loopback may be plain http: a test or a local development IdP).
-func isLoopbackHost(h string) bool {
-	return h == "localhost" || h == "127.0.0.1" || h == "::1"
 }
 
 // githubVerifier checks GitHub tokens against GET /user and remembers the

@@ -54,17 +54,17 @@ package config
 import (
 	"crypto/rand"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
 	"ghops.dev/gateway/internal/toolset"
+	"ghops.dev/infra/flagenv"
+	"ghops.dev/infra/loopback"
 )
 
 // Tool-error modes of MCP (docs/errors.md has the rule).
@@ -232,198 +232,131 @@ Flags (each falls back to the environment variable in parentheses):
 `
 
 // Load parses args (without the program name) with getenv as the
-// environment; output receives usage text. -h returns flag.ErrHelp.
+// environment (package flagenv: a flag wins over its variable, an empty
+// variable counts as unset); output receives usage text. -h returns
+// flag.ErrHelp.
 func Load(args []string, getenv func(string) string, output io.Writer) (Config, error) {
 	c := Default()
-	fs := flag.NewFlagSet("ghops-gateway", flag.ContinueOnError)
-	fs.SetOutput(output)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usage)
-		fs.PrintDefaults()
+	s := flagenv.New("ghops-gateway", usage, flagenv.Getenv(getenv), output)
+	var shutdown, toolErrs, toolsets, secret, level string
+	maxBody := int(c.MaxBody)
+	s.String(&c.Addr, "addr", "GHOPS_GATEWAY_ADDR", c.Addr, "HTTP listen address")
+	s.String(&c.ServiceAddr, "service", "GHOPS_SERVICE_ADDR", c.ServiceAddr, "gRPC address of the GitHub service")
+	s.Duration(&c.CallTimeout, "call-timeout", "GHOPS_CALL_TIMEOUT", c.CallTimeout, "deadline of one service call")
+	s.String(&shutdown, "shutdown-timeout", "GHOPS_SHUTDOWN_TIMEOUT", "", "bound on draining at SIGTERM; default call timeout + 5s, never less than the call timeout")
+	s.Positive(&maxBody, "max-body", "GHOPS_MAX_BODY", maxBody, "largest request body in bytes")
+	s.Positive(&c.MaxBatch, "max-batch", "GHOPS_MAX_BATCH", c.MaxBatch, "largest JSON-RPC batch, on /rpc and MCP")
+	s.Positive(&c.BatchConcurrency, "batch-concurrency", "GHOPS_BATCH_CONCURRENCY", c.BatchConcurrency, "calls of one batch run at once")
+	s.Positive(&c.MaxInFlight, "max-in-flight", "GHOPS_MAX_IN_FLIGHT", c.MaxInFlight, "service calls in flight at once, all callers")
+	s.Bool(&c.HTTPStatusMapping, "http-status-mapping", "GHOPS_HTTP_STATUS_MAPPING", false, "map /rpc error codes to HTTP statuses")
+	s.String(&toolErrs, "mcp-tool-errors", "GHOPS_MCP_TOOL_ERRORS", c.MCPToolErrors, "MCP tool failures: auto, jsonrpc or result")
+	s.List(&c.AllowedOrigins, "allowed-origins", "GHOPS_ALLOWED_ORIGINS", nil, "comma-separated Origins /rpc and /mcp accept besides their own and loopback ones; * for any")
+	s.List(&c.AllowedHosts, "allowed-hosts", "GHOPS_ALLOWED_HOSTS", nil, "comma-separated Host names accepted besides IP literals and localhost; *.suffix allowed")
+	s.String(&c.PolicyFile, "policy", "GHOPS_POLICY", "", "policy file: principals, API key hashes, tools, repositories, limits")
+	s.String(&c.OAuthIssuer, "oauth-issuer", "GHOPS_OAUTH_ISSUER", "", `OAuth issuer: "github" or an OIDC issuer URL`)
+	s.String(&c.OAuthJWKSURL, "oauth-jwks-url", "GHOPS_OAUTH_JWKS_URL", "", "OIDC issuer's JWKS URL")
+	s.String(&c.OAuthAudience, "oauth-audience", "GHOPS_OAUTH_AUDIENCE", "", "aud an OIDC token must carry; default the resource URL")
+	s.String(&c.OAuthClaim, "oauth-claim", "GHOPS_OAUTH_CLAIM", c.OAuthClaim, "OIDC claim naming the principal")
+	s.String(&c.GitHubURL, "github-url", "GITHUB_API_URL", c.GitHubURL, "GitHub's REST root, for verifying callers' GitHub tokens")
+	s.Duration(&c.TokenCacheTTL, "token-cache-ttl", "GHOPS_TOKEN_CACHE_TTL", c.TokenCacheTTL, "how long a verified GitHub token is trusted")
+	s.String(&c.ResourceURL, "resource-url", "GHOPS_RESOURCE_URL", "", "canonical URL of the MCP endpoint, for OAuth metadata; default http://<addr>/mcp")
+	s.Duration(&c.JWKSMinInterval, "oauth-jwks-min-interval", "GHOPS_OAUTH_JWKS_MIN_INTERVAL", c.JWKSMinInterval, "least time between two fetches of the OIDC issuer's JWKS")
+	s.String(&c.MetricsAddr, "metrics-addr", "GHOPS_METRICS_ADDR", "", "serve /metrics on this address only; on the main listener, behind its authentication, when empty")
+	s.Bool(&c.ReadOnly, "read-only", "GHOPS_READ_ONLY", false, "refuse every tool that writes, whoever calls")
+	s.String(&toolsets, "toolsets", "GHOPS_TOOLSETS", toolset.All, "comma-separated groups of tools offered: "+strings.Join(toolset.Names(), ", ")+", or all")
+	s.Bool(&c.InsecureNoAuth, "insecure-no-auth", "GHOPS_INSECURE_NO_AUTH", false, "serve a non-loopback address without authentication")
+	s.String(&c.PublishedAddr, "published-addr", "GHOPS_PUBLISHED_ADDR", "", "host:port the container runtime publishes -addr on (docker -p, compose ports); a loopback one silences the not-loopback warning")
+	s.String(&secret, "session-secret", "GHOPS_SESSION_SECRET", "", "key of MCP session ids, shared by replicas; random if unset")
+	s.String(&level, "log-level", "GHOPS_LOG_LEVEL", "info", "debug, info, warn or error")
+	s.String(&c.RedisURL, "redis-url", "GHOPS_REDIS_URL", "", "Redis for quotas shared by replicas, redis://host:port/db; in process when empty")
+	s.Duration(&c.RedisTimeout, "redis-timeout", "GHOPS_REDIS_TIMEOUT", c.RedisTimeout, "bound on each Redis operation")
+	s.Bool(&c.QuotaFailOpen, "quota-fail-open", "GHOPS_QUOTA_FAIL_OPEN", c.QuotaFailOpen, "with Redis down, count quotas per replica (true) or refuse calls (false)")
+	s.String(&c.DebugAddr, "debug-addr", "GHOPS_DEBUG_ADDR", "", "serve net/http/pprof on this loopback address; off when empty")
+	s.Bool(&c.Embedded, "embedded", "GHOPS_EMBEDDED", false, "run the GitHub service in process instead of dialing -service")
+	s.String(&c.ServiceSecretFile, "service-secret-file", "GHOPS_SERVICE_SECRET_FILE", "", `file holding the shared secret sent to the service as "authorization: Bearer <secret>"`)
+	s.String(&c.ServiceTLSCA, "service-tls-ca", "GHOPS_SERVICE_TLS_CA", "", "PEM CA the service's TLS certificate is verified against; turns on TLS to the service")
+	s.String(&c.ServiceTLSCert, "service-tls-cert", "GHOPS_SERVICE_TLS_CERT", "", "PEM client certificate presented to the service (mTLS)")
+	s.String(&c.ServiceTLSKey, "service-tls-key", "GHOPS_SERVICE_TLS_KEY", "", "PEM key of -service-tls-cert")
+	s.Action(&c.ShowVersion, "version", "print the version and exit")
+	cmd, err := s.Parse(args, CommandStdio, CommandHealthcheck)
+	if err != nil && s.Err() == nil {
+		return Config{}, err // -h, a bad flag or command: nothing more to check
 	}
-	env := func(key, def string) string {
-		if v := getenv(key); v != "" {
-			return v
-		}
-		return def
-	}
-	var errs []error
-	bad := func(name string, err error) { errs = append(errs, fmt.Errorf("-%s: %w", name, err)) }
-	envBoolDef := func(name, key string, def bool) bool {
-		v := getenv(key)
-		if v == "" {
-			return def
-		}
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			bad(name, fmt.Errorf("%s must be true or false", key))
-		}
-		return b
-	}
-	envBool := func(name, key string) bool { return envBoolDef(name, key, false) }
-	var (
-		addr     = fs.String("addr", env("GHOPS_GATEWAY_ADDR", c.Addr), "HTTP listen address (GHOPS_GATEWAY_ADDR)")
-		service  = fs.String("service", env("GHOPS_SERVICE_ADDR", c.ServiceAddr), "gRPC address of the GitHub service (GHOPS_SERVICE_ADDR)")
-		timeout  = fs.String("call-timeout", env("GHOPS_CALL_TIMEOUT", c.CallTimeout.String()), "deadline of one service call (GHOPS_CALL_TIMEOUT)")
-		shutdown = fs.String("shutdown-timeout", env("GHOPS_SHUTDOWN_TIMEOUT", ""), "bound on draining at SIGTERM; default call timeout + 5s, never less than the call timeout (GHOPS_SHUTDOWN_TIMEOUT)")
-		maxBody  = fs.String("max-body", env("GHOPS_MAX_BODY", strconv.FormatInt(c.MaxBody, 10)), "largest request body in bytes (GHOPS_MAX_BODY)")
-		maxBatch = fs.String("max-batch", env("GHOPS_MAX_BATCH", strconv.Itoa(c.MaxBatch)), "largest JSON-RPC batch, on /rpc and MCP (GHOPS_MAX_BATCH)")
-		conc     = fs.String("batch-concurrency", env("GHOPS_BATCH_CONCURRENCY", strconv.Itoa(c.BatchConcurrency)), "calls of one batch run at once (GHOPS_BATCH_CONCURRENCY)")
-		inFlight = fs.String("max-in-flight", env("GHOPS_MAX_IN_FLIGHT", strconv.Itoa(c.MaxInFlight)), "service calls in flight at once, all callers (GHOPS_MAX_IN_FLIGHT)")
-		mapping  = fs.Bool("http-status-mapping", envBool("http-status-mapping", "GHOPS_HTTP_STATUS_MAPPING"), "map /rpc error codes to HTTP statuses (GHOPS_HTTP_STATUS_MAPPING)")
-		toolErrs = fs.String("mcp-tool-errors", env("GHOPS_MCP_TOOL_ERRORS", c.MCPToolErrors), "MCP tool failures: auto, jsonrpc or result (GHOPS_MCP_TOOL_ERRORS)")
-		origins  = fs.String("allowed-origins", env("GHOPS_ALLOWED_ORIGINS", ""), "comma-separated Origins /rpc and /mcp accept besides their own and loopback ones; * for any (GHOPS_ALLOWED_ORIGINS)")
-		hosts    = fs.String("allowed-hosts", env("GHOPS_ALLOWED_HOSTS", ""), "comma-separated Host names accepted besides IP literals and localhost; *.suffix allowed (GHOPS_ALLOWED_HOSTS)")
-		pol      = fs.String("policy", env("GHOPS_POLICY", ""), "policy file: principals, API key hashes, tools, repositories, limits (GHOPS_POLICY)")
-		issuer   = fs.String("oauth-issuer", env("GHOPS_OAUTH_ISSUER", ""), `OAuth issuer: "github" or an OIDC issuer URL (GHOPS_OAUTH_ISSUER)`)
-		jwks     = fs.String("oauth-jwks-url", env("GHOPS_OAUTH_JWKS_URL", ""), "OIDC issuer's JWKS URL (GHOPS_OAUTH_JWKS_URL)")
-		aud      = fs.String("oauth-audience", env("GHOPS_OAUTH_AUDIENCE", ""), "aud an OIDC token must carry; default the resource URL (GHOPS_OAUTH_AUDIENCE)")
-		claim    = fs.String("oauth-claim", env("GHOPS_OAUTH_CLAIM", c.OAuthClaim), "OIDC claim naming the principal (GHOPS_OAUTH_CLAIM)")
-		ghURL    = fs.String("github-url", env("GITHUB_API_URL", c.GitHubURL), "GitHub's REST root, for verifying callers' GitHub tokens (GITHUB_API_URL)")
-		cacheTTL = fs.String("token-cache-ttl", env("GHOPS_TOKEN_CACHE_TTL", c.TokenCacheTTL.String()), "how long a verified GitHub token is trusted (GHOPS_TOKEN_CACHE_TTL)")
-		resource = fs.String("resource-url", env("GHOPS_RESOURCE_URL", ""), "canonical URL of the MCP endpoint, for OAuth metadata; default http://<addr>/mcp (GHOPS_RESOURCE_URL)")
-		jwksMin  = fs.String("oauth-jwks-min-interval", env("GHOPS_OAUTH_JWKS_MIN_INTERVAL", c.JWKSMinInterval.String()), "least time between two fetches of the OIDC issuer's JWKS (GHOPS_OAUTH_JWKS_MIN_INTERVAL)")
-		metrics  = fs.String("metrics-addr", env("GHOPS_METRICS_ADDR", ""), "serve /metrics on this address only; on the main listener, behind its authentication, when empty (GHOPS_METRICS_ADDR)")
-		readOnly = fs.Bool("read-only", envBool("read-only", "GHOPS_READ_ONLY"), "refuse every tool that writes, whoever calls (GHOPS_READ_ONLY)")
-		toolsets = fs.String("toolsets", env("GHOPS_TOOLSETS", toolset.All), "comma-separated groups of tools offered: "+strings.Join(toolset.Names(), ", ")+", or all (GHOPS_TOOLSETS)")
-		insecure = fs.Bool("insecure-no-auth", envBool("insecure-no-auth", "GHOPS_INSECURE_NO_AUTH"), "serve a non-loopback address without authentication (GHOPS_INSECURE_NO_AUTH)")
-		publish  = fs.String("published-addr", env("GHOPS_PUBLISHED_ADDR", ""), "host:port the container runtime publishes -addr on (docker -p, compose ports); a loopback one silences the not-loopback warning (GHOPS_PUBLISHED_ADDR)")
-		secret   = fs.String("session-secret", env("GHOPS_SESSION_SECRET", ""), "key of MCP session ids, shared by replicas; random if unset (GHOPS_SESSION_SECRET)")
-		level    = fs.String("log-level", env("GHOPS_LOG_LEVEL", "info"), "debug, info, warn or error (GHOPS_LOG_LEVEL)")
-		redisURL = fs.String("redis-url", env("GHOPS_REDIS_URL", ""), "Redis for quotas shared by replicas, redis://host:port/db; in process when empty (GHOPS_REDIS_URL)")
-		redisTO  = fs.String("redis-timeout", env("GHOPS_REDIS_TIMEOUT", c.RedisTimeout.String()), "bound on each Redis operation (GHOPS_REDIS_TIMEOUT)")
-		failOpen = fs.Bool("quota-fail-open", envBoolDef("quota-fail-open", "GHOPS_QUOTA_FAIL_OPEN", true), "with Redis down, count quotas per replica (true) or refuse calls (false) (GHOPS_QUOTA_FAIL_OPEN)")
-		debug    = fs.String("debug-addr", env("GHOPS_DEBUG_ADDR", ""), "serve net/http/pprof on this loopback address; off when empty (GHOPS_DEBUG_ADDR)")
-		embedded = fs.Bool("embedded", envBool("embedded", "GHOPS_EMBEDDED"), "run the GitHub service in process instead of dialing -service (GHOPS_EMBEDDED)")
-		svcSec   = fs.String("service-secret-file", env("GHOPS_SERVICE_SECRET_FILE", ""), `file holding the shared secret sent to the service as "authorization: Bearer <secret>" (GHOPS_SERVICE_SECRET_FILE)`)
-		svcCA    = fs.String("service-tls-ca", env("GHOPS_SERVICE_TLS_CA", ""), "PEM CA the service's TLS certificate is verified against; turns on TLS to the service (GHOPS_SERVICE_TLS_CA)")
-		svcCert  = fs.String("service-tls-cert", env("GHOPS_SERVICE_TLS_CERT", ""), "PEM client certificate presented to the service (mTLS) (GHOPS_SERVICE_TLS_CERT)")
-		svcKey   = fs.String("service-tls-key", env("GHOPS_SERVICE_TLS_KEY", ""), "PEM key of -service-tls-cert (GHOPS_SERVICE_TLS_KEY)")
-		showVer  = fs.Bool("version", false, "print the version and exit")
-	)
-	if err := fs.Parse(args); err != nil {
-		return Config{}, err
-	}
-	if rest := fs.Args(); len(rest) > 0 {
-		if rest[0] != CommandStdio && rest[0] != CommandHealthcheck {
-			return Config{}, fmt.Errorf("unexpected arguments: %q (commands: %s, %s)", rest, CommandStdio, CommandHealthcheck)
-		}
-		c.Command = rest[0]
-		if err := fs.Parse(rest[1:]); err != nil {
-			return Config{}, err
-		}
-		if fs.NArg() > 0 {
-			return Config{}, fmt.Errorf("unexpected arguments: %q", fs.Args())
-		}
-	}
-	c.Embedded, c.ShowVersion = *embedded, *showVer
-	c.Addr, c.ServiceAddr = *addr, *service
-	var err error
-	if c.CallTimeout, err = positiveDuration(*timeout); err != nil {
-		bad("call-timeout", err)
-	}
+	c.Command = cmd
+	c.MaxBody = int64(maxBody)
 	c.ShutdownTimeout = c.CallTimeout + 5*time.Second
-	if *shutdown != "" {
-		if c.ShutdownTimeout, err = positiveDuration(*shutdown); err != nil {
-			bad("shutdown-timeout", err)
-		} else if c.ShutdownTimeout < c.CallTimeout {
-			bad("shutdown-timeout", fmt.Errorf("%s is shorter than the call timeout %s: a call in flight at SIGTERM would be cut with no answer", c.ShutdownTimeout, c.CallTimeout))
+	if shutdown != "" {
+		d, err := time.ParseDuration(shutdown)
+		switch {
+		case err != nil || d <= 0:
+			s.Fail("shutdown-timeout", errors.New("must be a positive duration such as 30s"))
+		case d < c.CallTimeout:
+			s.Fail("shutdown-timeout", fmt.Errorf("%s is shorter than the call timeout %s: a call in flight at SIGTERM would be cut with no answer", d, c.CallTimeout))
+		default:
+			c.ShutdownTimeout = d
 		}
 	}
-	if c.MaxBody, err = strconv.ParseInt(*maxBody, 10, 64); err != nil || c.MaxBody <= 0 {
-		bad("max-body", errors.New("must be a positive number of bytes"))
+	if c.Toolsets, err = toolset.Parse(toolsets); err != nil {
+		s.Fail("toolsets", err)
 	}
-	if c.MaxBatch, err = strconv.Atoi(*maxBatch); err != nil || c.MaxBatch <= 0 {
-		bad("max-batch", errors.New("must be a positive integer"))
-	}
-	if c.BatchConcurrency, err = strconv.Atoi(*conc); err != nil || c.BatchConcurrency <= 0 {
-		bad("batch-concurrency", errors.New("must be a positive integer"))
-	}
-	if c.MaxInFlight, err = strconv.Atoi(*inFlight); err != nil || c.MaxInFlight <= 0 {
-		bad("max-in-flight", errors.New("must be a positive integer"))
-	}
-	c.HTTPStatusMapping, c.ReadOnly, c.InsecureNoAuth = *mapping, *readOnly, *insecure
-	if c.Toolsets, err = toolset.Parse(*toolsets); err != nil {
-		bad("toolsets", err)
-	}
-	c.PublishedAddr = *publish
 	if _, _, err := net.SplitHostPort(c.PublishedAddr); c.PublishedAddr != "" && err != nil {
-		bad("published-addr", errors.New("must be host:port"))
+		s.Fail("published-addr", errors.New("must be host:port"))
 	}
-	switch *toolErrs {
+	switch toolErrs {
 	case ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult:
-		c.MCPToolErrors = *toolErrs
+		c.MCPToolErrors = toolErrs
 	default:
-		bad("mcp-tool-errors", errors.New(`must be "auto", "jsonrpc" or "result"`))
+		s.Fail("mcp-tool-errors", errors.New(`must be "auto", "jsonrpc" or "result"`))
 	}
-	c.AllowedOrigins = splitList(*origins)
-	c.AllowedHosts = splitList(*hosts)
-	c.PolicyFile, c.OAuthIssuer, c.OAuthJWKSURL, c.OAuthAudience, c.OAuthClaim = *pol, *issuer, *jwks, *aud, *claim
 	switch {
 	case c.OAuthIssuer == "" || c.OAuthIssuer == "github":
 	case !isHTTPURL(c.OAuthIssuer):
-		bad("oauth-issuer", errors.New(`must be "github" or an OIDC issuer URL`))
+		s.Fail("oauth-issuer", errors.New(`must be "github" or an OIDC issuer URL`))
 	case c.OAuthJWKSURL == "":
-		bad("oauth-jwks-url", errors.New("an OIDC issuer needs its JWKS URL"))
+		s.Fail("oauth-jwks-url", errors.New("an OIDC issuer needs its JWKS URL"))
 	}
 	if c.OAuthJWKSURL != "" && !isHTTPURL(c.OAuthJWKSURL) {
-		bad("oauth-jwks-url", errors.New("must be an http(s) URL"))
+		s.Fail("oauth-jwks-url", errors.New("must be an http(s) URL"))
 	}
 	if c.OAuthClaim == "" {
-		bad("oauth-claim", errors.New("must name a claim"))
+		s.Fail("oauth-claim", errors.New("must name a claim"))
 	}
-	c.GitHubURL = *ghURL
 	if !isHTTPURL(c.GitHubURL) {
-		bad("github-url", errors.New("must be an http(s) URL"))
+		s.Fail("github-url", errors.New("must be an http(s) URL"))
 	}
-	if c.TokenCacheTTL, err = positiveDuration(*cacheTTL); err != nil {
-		bad("token-cache-ttl", err)
-	}
-	c.ResourceURL = *resource
 	if c.ResourceURL == "" {
 		c.ResourceURL = "http://" + c.Addr + "/mcp"
 	} else if !isHTTPURL(c.ResourceURL) {
-		bad("resource-url", errors.New("must be an http(s) URL"))
+		s.Fail("resource-url", errors.New("must be an http(s) URL"))
 	}
-	if c.JWKSMinInterval, err = positiveDuration(*jwksMin); err != nil {
-		bad("oauth-jwks-min-interval", err)
-	}
-	c.MetricsAddr = *metrics
 	if c.MetricsAddr != "" {
 		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
-			bad("metrics-addr", errors.New("must be host:port"))
+			s.Fail("metrics-addr", errors.New("must be host:port"))
 		}
 	}
-	if *secret != "" {
-		if len(*secret) < 16 {
-			bad("session-secret", errors.New("must be at least 16 characters"))
+	if secret != "" {
+		if len(secret) < 16 {
+			s.Fail("session-secret", errors.New("must be at least 16 characters"))
 		}
-		c.SessionSecret = []byte(*secret)
+		c.SessionSecret = []byte(secret)
 		c.SessionSecretSet = true
 	}
-	c.RedisURL = *redisURL
 	if c.RedisURL != "" {
 		if u, err := url.Parse(c.RedisURL); err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
-			bad("redis-url", errors.New("must be redis://host:port[/db] or rediss://..."))
+			s.Fail("redis-url", errors.New("must be redis://host:port[/db] or rediss://..."))
 		}
 	}
-	if c.RedisTimeout, err = positiveDuration(*redisTO); err != nil {
-		bad("redis-timeout", err)
-	}
-	c.QuotaFailOpen = *failOpen
-	c.ServiceSecretFile, c.ServiceTLSCA, c.ServiceTLSCert, c.ServiceTLSKey = *svcSec, *svcCA, *svcCert, *svcKey
 	if (c.ServiceTLSCert == "") != (c.ServiceTLSKey == "") {
-		bad("service-tls-cert", errors.New("-service-tls-cert and -service-tls-key go together"))
+		s.Fail("service-tls-cert", errors.New("-service-tls-cert and -service-tls-key go together"))
 	}
-	c.DebugAddr = *debug
-	if c.DebugAddr != "" && !(Config{Addr: c.DebugAddr}).Loopback() {
-		bad("debug-addr", errors.New("must be a loopback address (the profiler is not for the network)"))
+	if c.DebugAddr != "" && !loopback.Addr(c.DebugAddr) {
+		s.Fail("debug-addr", errors.New("must be a loopback address (the profiler is not for the network)"))
 	}
-	if err := c.LogLevel.UnmarshalText([]byte(*level)); err != nil {
-		bad("log-level", errors.New("must be debug, info, warn or error"))
+	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
+		s.Fail("log-level", errors.New("must be debug, info, warn or error"))
 	}
-	if len(errs) > 0 {
-		return Config{}, errors.Join(errs...)
+	if err := s.Err(); err != nil {
+		return Config{}, err
 	}
 	return c, nil
 }
@@ -432,44 +365,14 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 // it listens on loopback, or a container runtime publishes it on a loopback
 // address (PublishedAddr).
 func (c Config) ReachedOnLoopback() bool {
-	return c.Loopback() || (c.PublishedAddr != "" && Config{Addr: c.PublishedAddr}.Loopback())
+	return c.Loopback() || (loopback.Addr(c.PublishedAddr))
 }
 
 // Loopback reports whether Addr listens on loopback only.
-func (c Config) Loopback() bool {
-	host, _, err := net.SplitHostPort(c.Addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// splitList splits a comma-separated list, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, v := range strings.Split(s, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			out = append(out, v)
-		}
-	}
-	return out
-}
+func (c Config) Loopback() bool { return loopback.Addr(c.Addr) }
 
 // isHTTPURL reports whether s is an absolute http(s) URL with a host.
 func isHTTPURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
-}
-
-// positiveDuration parses a duration that must be > 0.
-func positiveDuration(s string) (time.Duration, error) {
-	d, err := time.ParseDuration(s)
-	if err != nil || d <= 0 {
-		return 0, errors.New("must be a positive duration such as 30s")
-	}
-	return d, nil
 }

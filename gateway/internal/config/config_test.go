@@ -78,7 +78,7 @@ func TestLoad(t *testing.T) {
 		{name: "bad in-flight", args: []string{"-max-in-flight", "0"}, wantErr: "max-in-flight"},
 		{name: "profiler off loopback", args: []string{"-debug-addr", "0.0.0.0:6060"}, wantErr: "debug-addr"},
 		{name: "short secret", args: []string{"-session-secret", "short"}, wantErr: "session-secret"},
-		{name: "stray argument", args: []string{"extra"}, wantErr: "unexpected arguments"},
+		{name: "stray argument", args: []string{"extra"}, wantErr: `unexpected argument "extra"`},
 		{name: "service credentials from env", env: map[string]string{"GHOPS_SERVICE_SECRET_FILE": "/run/secrets/s", "GHOPS_SERVICE_TLS_CA": "/ca.pem",
 			"GHOPS_SERVICE_TLS_CERT": "/c.pem", "GHOPS_SERVICE_TLS_KEY": "/k.pem"},
 			check: func(t *testing.T, c Config) {
@@ -117,7 +117,7 @@ func TestLoad(t *testing.T) {
 				}
 			}},
 		{name: "unknown toolset in the flag", args: []string{"-toolsets", "repos,wiki"}, wantErr: `-toolsets: unknown toolset "wiki" (toolsets: repos, pulls, issues, actions, search, meta)`},
-		{name: "unknown toolset in env", env: map[string]string{"GHOPS_TOOLSETS": "Issues"}, wantErr: `-toolsets: unknown toolset "Issues"`},
+		{name: "unknown toolset in env", env: map[string]string{"GHOPS_TOOLSETS": "Issues"}, wantErr: `GHOPS_TOOLSETS (-toolsets): unknown toolset "Issues"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

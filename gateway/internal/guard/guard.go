@@ -30,6 +30,7 @@ import (
 	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/requestid"
 	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/infra/loopback"
 )
 
 // Options configure the guard.
@@ -126,7 +127,7 @@ func (g *Guard) originAllowed(origin, reqHost, host string) bool {
 	if strings.EqualFold(u.Host, reqHost) {
 		return true // same origin
 	}
-	return isLoopback(u.Hostname()) && isLoopback(host)
+	return loopback.Host(u.Hostname()) && loopback.Host(host)
 }
 
 // refuse answers a refused request with a JSON-RPC error object.
@@ -148,16 +149,6 @@ func hostname(h string) string {
 		h = host
 	}
 	return strings.ToLower(strings.Trim(h, "[]"))
-}
-
-// isLoopback reports whether a host name is localhost or a loopback IP.
-func isLoopback(h string) bool {
-	h = strings.Trim(h, "[]")
-	if h == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 // isJSON reports whether a Content-Type is application/json (parameters

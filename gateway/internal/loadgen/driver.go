@@ -1,7 +1,6 @@
 package loadgen
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ghops.dev/infra/eventstream"
 )
 
 // maxAnswer bounds how much of one answer is read.
@@ -71,31 +72,9 @@ func (d *driver) post(ctx context.Context, body []byte, hdr map[string]string) (
 		return resp, nil, err
 	}
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		data = lastEventData(data)
+		data = eventstream.Last(data)
 	}
 	return resp, data, nil
-}
-
-// lastEventData returns the data of the last server-sent event that carries any.
-func lastEventData(stream []byte) []byte {
-	var last, cur []byte
-	sc := bufio.NewScanner(bytes.NewReader(stream))
-	sc.Buffer(make([]byte, 64<<10), maxAnswer)
-	for sc.Scan() {
-		line := sc.Text()
-		switch {
-		case strings.HasPrefix(line, "data:"):
-			cur = append(cur, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " ")...)
-		case line == "":
-			if len(cur) > 0 {
-				last, cur = cur, nil
-			}
-		}
-	}
-	if len(cur) > 0 {
-		last = cur
-	}
-	return last
 }
 
 func (d *driver) mcpHeaders() map[string]string {

@@ -1,10 +1,7 @@
 package loadgen
 
 import (
-	"errors"
-	"flag"
 	"io"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -64,9 +61,6 @@ func TestParseFlagsMoreVariables(t *testing.T) {
 			}},
 		{name: "stdio without a command", args: []string{"-endpoint", "stdio"}, wantErr: "needs the server's command (-command)"},
 		{name: "command without stdio", args: []string{"-endpoint", "mcp", "-command", "srv"}, wantErr: "-command is for -endpoint stdio"},
-		{name: "bad warmup", env: map[string]string{"GHOPS_LOAD_WARMUP": "x"}, wantErr: "GHOPS_LOAD_WARMUP"},
-		{name: "bad timeout", env: map[string]string{"GHOPS_LOAD_TIMEOUT": "x"}, wantErr: "GHOPS_LOAD_TIMEOUT"},
-		{name: "bad json", env: map[string]string{"GHOPS_LOAD_JSON": "x"}, wantErr: "GHOPS_LOAD_JSON"},
 		{name: "bad args", env: map[string]string{"GHOPS_LOAD_ARGS": "[1]"}, wantErr: "GHOPS_LOAD_ARGS"},
 	}
 	for _, tc := range tests {
@@ -82,41 +76,6 @@ func TestParseFlagsMoreVariables(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.check(t, o)
-		})
-	}
-}
-
-// TestEveryFlagHasAnEnvironmentVariable reads the -h text: every flag but
-// the -version action names a variable, and ParseFlags consults it.
-func TestEveryFlagHasAnEnvironmentVariable(t *testing.T) {
-	asked := map[string]bool{}
-	var out strings.Builder
-	_, err := ParseFlags([]string{"-h"}, func(k string) string { asked[k] = true; return "" }, &out)
-	if !errors.Is(err, flag.ErrHelp) {
-		t.Fatalf("-h: %v", err)
-	}
-	text := out.String()
-	flags := regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(text, -1)
-	if len(flags) < 12 {
-		t.Fatalf("found %d flags in:\n%s", len(flags), text)
-	}
-	for _, f := range flags {
-		if f[1] == "version" {
-			continue
-		}
-		t.Run(f[1], func(t *testing.T) {
-			loc := regexp.MustCompile(`(?m)^  -` + f[1] + `\b`).FindStringIndex(text)
-			block := text[loc[0]:]
-			if next := strings.Index(block[3:], "\n  -"); next >= 0 {
-				block = block[:next+3]
-			}
-			m := regexp.MustCompile(`\((GHOPS_LOAD_[A-Z_]+)`).FindStringSubmatch(block)
-			if m == nil {
-				t.Fatalf("no (GHOPS_LOAD_...) in %q", block)
-			}
-			if !asked[m[1]] {
-				t.Errorf("ParseFlags never reads %s", m[1])
-			}
 		})
 	}
 }

@@ -40,16 +40,3 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
-
-// FuzzLastEventData feeds arbitrary event streams to the SSE reader: it never panics and never
-// returns more bytes than it was given.
-func FuzzLastEventData(f *testing.F) {
-	for _, s := range []string{"data: {}\n\n", "event: message\ndata: a\ndata: b\n\n", "data:x", "\n\n\n", ": c\r\ndata: y\r\n\r\n"} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, in []byte) {
-		if out := lastEventData(in); len(out) > len(in) {
-			t.Fatalf("%d bytes out of %d", len(out), len(in))
-		}
-	})
-}

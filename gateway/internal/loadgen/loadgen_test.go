@@ -444,23 +444,6 @@ func TestClassify(t *testing.T) {
 	}
 }
 
-func TestLastEventData(t *testing.T) {
-	tests := []struct{ name, in, want string }{
-		{"one event", "event: message\ndata: {\"a\":1}\n\n", `{"a":1}`},
-		{"last wins", "data: 1\n\ndata: 2\n\n", "2"},
-		{"multi-line data", "data: {\"a\":\ndata: 1}\n\n", `{"a":1}`},
-		{"no trailing blank", "data: x", "x"},
-		{"none", ": comment\n\n", ""},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := string(lastEventData([]byte(tc.in))); got != tc.want {
-				t.Fatalf("got %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestWriteTextGolden(t *testing.T) {
 	cfg := Config{Target: "http://127.0.0.1:8788", Endpoint: EndpointMCP, MCPVersion: "2025-06-18", Concurrency: 8,
 		Mix: []Call{{Tool: "read_file"}, {Tool: "read_file"}, {Tool: "search"}}}

@@ -2,46 +2,26 @@ package loadgen
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
-	"strings"
-	"syscall"
 	"time"
+
+	"ghops.dev/infra/loopback"
 )
 
 // ErrNotLoopback is returned for a target that is not on the loopback range: the load generator
 // only ever drives a stack on this machine.
-var ErrNotLoopback = errors.New("loadgen: target must be on the loopback range (127.0.0.0/8, ::1 or localhost)")
+var ErrNotLoopback = loopback.ErrNotLoopback
 
 // CheckLoopback accepts an http(s) URL whose host is localhost, an address in 127.0.0.0/8 or ::1,
 // and refuses anything else, including names that merely resolve to loopback and URLs carrying
-// credentials.
+// credentials (package loopback).
 func CheckLoopback(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("loadgen: bad URL: %w", err)
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return fmt.Errorf("loadgen: URL scheme must be http or https, not %q", u.Scheme)
-	}
-	if u.User != nil {
-		return errors.New("loadgen: URL must not carry credentials")
-	}
-	if !loopbackHost(u.Hostname()) {
-		return ErrNotLoopback
+	if err := loopback.URL(raw); err != nil {
+		return fmt.Errorf("loadgen: target %w", err)
 	}
 	return nil
-}
-
-func loopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // newClient returns an HTTP client that can only connect to loopback addresses (checked on the
@@ -50,13 +30,7 @@ func loopbackHost(host string) bool {
 func newClient(conns int) *http.Client {
 	d := &net.Dialer{
 		Timeout: 5 * time.Second,
-		Control: func(network, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil || !loopbackHost(host) {
-				return ErrNotLoopback
-			}
-			return nil
-		},
+		Control: loopback.DialControl,
 	}
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {

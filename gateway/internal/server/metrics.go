@@ -6,8 +6,9 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/prometheus/client_golang/prometheus/promauto"
+
+	"ghops.dev/infra/promreg"
 )
 
 // Metrics are the gateway's Prometheus metrics, on a registry of their own
@@ -20,31 +21,32 @@ type Metrics struct {
 	redis    *prometheus.CounterVec
 }
 
-// NewMetrics registers the gateway's metrics and the Go runtime collectors.
+// NewMetrics registers the gateway's metrics on a registry of its own
+// (package promreg, which adds the Go runtime and process collectors);
+// promauto registers each collector as it is made.
 func NewMetrics() *Metrics {
-	m := &Metrics{
-		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+	reg := promreg.New()
+	made := promauto.With(reg)
+	return &Metrics{
+		reg: reg,
+		requests: made.NewCounterVec(prometheus.CounterOpts{
 			Name: "ghops_gateway_http_requests_total",
 			Help: "HTTP requests by endpoint and HTTP status.",
 		}, []string{"endpoint", "status"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+		latency: made.NewHistogramVec(prometheus.HistogramOpts{
 			Name:    "ghops_gateway_http_request_duration_seconds",
 			Help:    "HTTP request latency by endpoint.",
 			Buckets: prometheus.DefBuckets,
 		}, []string{"endpoint"}),
-		calls: prometheus.NewCounterVec(prometheus.CounterOpts{
+		calls: made.NewCounterVec(prometheus.CounterOpts{
 			Name: "ghops_gateway_rpc_requests_total",
 			Help: "JSON-RPC requests by endpoint, method and JSON-RPC code (0 for success).",
 		}, []string{"endpoint", "method", "code"}),
-		redis: prometheus.NewCounterVec(prometheus.CounterOpts{
+		redis: made.NewCounterVec(prometheus.CounterOpts{
 			Name: "ghops_gateway_redis_errors_total",
 			Help: "Failed or timed-out Redis operations of the shared quota, by operation.",
 		}, []string{"op"}),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.calls, m.redis,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	return m
 }
 
 // ObserveCall counts one JSON-RPC request on endpoint ("rpc", "mcp", "stdio")
@@ -66,7 +68,7 @@ func (m *Metrics) ObserveRedisError(op string) {
 
 // Handler serves the metrics in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+	return promreg.Handler(m.reg)
 }
 
 // instrument counts and times the requests of one endpoint.

@@ -23,6 +23,7 @@
 package toolcall
 
 import (
+	"ghops.dev/infra/callmeta"
 	"ghops.dev/redact"
 
 	"context"
@@ -50,25 +51,6 @@ import (
 
 // DefaultTimeout is the deadline of a service call when none is configured.
 const DefaultTimeout = 30 * time.Second
-
-// Metadata keys sent to the service.
-const (
-	// MDRequestID carries the request id.
-	MDRequestID = "x-request-id"
-	// MDGitHubToken carries the caller's own GitHub token.
-	MDGitHubToken = "x-github-token"
-	// MDPrincipal carries the caller's principal as "kind:name"
-	// ("apikey:ci-bot", "github:octocat", "oidc:<sub>"): the service
-	// charges the call's GitHub requests to that principal's share of its
-	// token's budget (docs/security.md).
-	MDPrincipal = "x-ghops-principal"
-	// MDGatewayVersion carries the gateway's version to tools with the
-	// gateway_info option.
-	MDGatewayVersion = "x-ghops-gateway-version"
-	// MDGatewayWarning carries one configuration warning of the gateway
-	// (one value per warning) to tools with the gateway_info option.
-	MDGatewayWarning = "x-ghops-gateway-warning"
-)
 
 // CallInfo is what the transport knows about the call.
 type CallInfo struct {
@@ -219,16 +201,16 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	md := metadata.Pairs(MDRequestID, info.RequestID)
+	md := metadata.Pairs(callmeta.RequestID, info.RequestID)
 	if caller != nil && caller.GitHubToken != "" {
-		md.Set(MDGitHubToken, caller.GitHubToken)
+		md.Set(callmeta.GitHubToken, caller.GitHubToken)
 	}
 	if name := caller.Name(); name != "" {
-		md.Set(MDPrincipal, principalKey(caller.Via, name))
+		md.Set(callmeta.Principal, principalKey(caller.Via, name))
 	}
 	if tool.GatewayInfo {
-		md.Set(MDGatewayVersion, c.info.Version)
-		md.Set(MDGatewayWarning, c.info.Warnings...)
+		md.Set(callmeta.GatewayVersion, c.info.Version)
+		md.Set(callmeta.GatewayWarning, c.info.Warnings...)
 	}
 	ctx = metadata.NewOutgoingContext(ctx, md)
 	resp := tool.NewResponse()

@@ -3,18 +3,21 @@ package toolcall
 import (
 	"context"
 	"encoding/json"
-	"ghops.dev/gateway/internal/policy"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/gateway/internal/policy"
+	"ghops.dev/infra/callmeta"
+
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
 
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolschema"
@@ -141,13 +144,13 @@ func TestCallMetadata(t *testing.T) {
 			if _, e := c.Call(ctx, "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{}); e != nil {
 				t.Fatal(e)
 			}
-			if got := md.Get(MDGitHubToken); strings.Join(got, ",") != strings.Join(tc.wantToken, ",") {
+			if got := md.Get(callmeta.GitHubToken); strings.Join(got, ",") != strings.Join(tc.wantToken, ",") {
 				t.Errorf("token md %v want %v", got, tc.wantToken)
 			}
-			if got := md.Get(MDPrincipal); strings.Join(got, ",") != strings.Join(tc.wantPrincipal, ",") {
+			if got := md.Get(callmeta.Principal); strings.Join(got, ",") != strings.Join(tc.wantPrincipal, ",") {
 				t.Errorf("principal md %v want %v", got, tc.wantPrincipal)
 			}
-			if ids := md.Get(MDRequestID); len(ids) != 1 || len(ids[0]) != 32 {
+			if ids := md.Get(callmeta.RequestID); len(ids) != 1 || len(ids[0]) != 32 {
 				t.Errorf("request id md %v", ids)
 			}
 			if !deadline {

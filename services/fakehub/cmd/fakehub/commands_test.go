@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net"
-	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -65,41 +64,6 @@ func TestCommands(t *testing.T) {
 			}
 			if !strings.Contains(stderr.String(), tc.wantStderr) {
 				t.Errorf("stderr lacks %q:\n%s", tc.wantStderr, stderr.String())
-			}
-		})
-	}
-}
-
-// TestEveryFlagHasAnEnvironmentVariable reads the -h text: every flag but
-// the -version action names a variable, and the binary consults it.
-func TestEveryFlagHasAnEnvironmentVariable(t *testing.T) {
-	asked := map[string]bool{}
-	var stdout strings.Builder
-	lookup := func(k string) (string, bool) { asked[k] = true; return "", false }
-	if code := run(context.Background(), []string{"-h"}, lookup, &stdout, io.Discard); code != 0 {
-		t.Fatalf("-h exit %d", code)
-	}
-	text := stdout.String()
-	flags := regexp.MustCompile(`(?m)^  -([a-z-]+)`).FindAllStringSubmatch(text, -1)
-	if len(flags) < 8 {
-		t.Fatalf("found %d flags in:\n%s", len(flags), text)
-	}
-	for _, f := range flags {
-		if f[1] == "version" {
-			continue
-		}
-		t.Run(f[1], func(t *testing.T) {
-			loc := regexp.MustCompile(`(?m)^  -` + f[1] + `\b`).FindStringIndex(text)
-			block := text[loc[0]:]
-			if next := strings.Index(block[3:], "\n  -"); next >= 0 {
-				block = block[:next+3]
-			}
-			m := regexp.MustCompile(`\((FAKEHUB_[A-Z_]+)\)`).FindStringSubmatch(block)
-			if m == nil {
-				t.Fatalf("no (FAKEHUB_...) in %q", block)
-			}
-			if !asked[m[1]] {
-				t.Errorf("the binary never reads %s", m[1])
 			}
 		})
 	}

@@ -13,20 +13,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
+	"ghops.dev/infra/startup"
 	"ghops.dev/probe"
 	"ghops.dev/probe/buildinfo"
 	"ghops.dev/services/fakehub"
@@ -37,11 +33,8 @@ import (
 // shutdownTimeout bounds the drain of in-flight requests at shutdown.
 const shutdownTimeout = 10 * time.Second
 
-// probeTimeout bounds one healthcheck.
-const probeTimeout = 3 * time.Second
-
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	ctx, stop := startup.Signals()
 	code := run(ctx, os.Args[1:], os.LookupEnv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -52,29 +45,16 @@ func main() {
 // for a bad configuration, 1 for a failure). Usage asked for with -h goes to
 // stdout.
 func run(ctx context.Context, args []string, lookupEnv func(string) (string, bool), stdout, stderr io.Writer) int {
-	var usage bytes.Buffer
-	c, err := config.Load(args, lookupEnv, &usage)
-	if errors.Is(err, flag.ErrHelp) {
-		_, _ = usage.WriteTo(stdout)
-		return 0
-	}
-	if err != nil {
-		_, _ = usage.WriteTo(stderr)
-		fmt.Fprintln(stderr, "fakehub:", err)
-		return 2
-	}
-	if c.ShowVersion {
-		fmt.Fprintln(stdout, buildinfo.Line("fakehub"))
-		return 0
+	c, code, ok := startup.Load("fakehub", func(usage io.Writer) (config.Config, error) {
+		return config.Load(args, lookupEnv, usage)
+	}, func(c config.Config) bool { return c.ShowVersion }, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if c.Command == config.CommandHealthcheck {
-		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-		defer cancel()
-		if err := probe.HTTP(pctx, c.Listen, liveness.Path); err != nil {
-			fmt.Fprintln(stderr, "fakehub: healthcheck:", err)
-			return 1
-		}
-		return 0
+		return startup.Healthcheck(ctx, "fakehub", stderr, func(ctx context.Context) error {
+			return probe.HTTP(ctx, c.Listen, liveness.Path)
+		})
 	}
 	log := slog.New(slog.NewJSONHandler(stderr, nil))
 	hub, err := fakehub.New(c.Hub(log))

@@ -11,15 +11,14 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
+	"ghops.dev/infra/flagenv"
 	"ghops.dev/services/fakehub"
 )
 
@@ -95,136 +94,78 @@ func (c Config) Hub(log *slog.Logger) fakehub.Config {
 	}
 }
 
-// setting names one setting by its flag and its environment variable.
-type setting struct{ flag, env string }
-
-// Settings of the binary, by flag and environment variable.
-var (
-	listenS      = setting{"listen", "FAKEHUB_LISTEN"}
-	seedS        = setting{"seed", "FAKEHUB_SEED"}
-	adminTokenS  = setting{"admin-token", "FAKEHUB_ADMIN_TOKEN"}
-	tokensS      = setting{"tokens", "FAKEHUB_TOKENS"}
-	faultsS      = setting{"faults", "FAKEHUB_FAULTS"}
-	coreLimitS   = setting{"core-limit", "FAKEHUB_CORE_LIMIT"}
-	searchLimitS = setting{"search-limit", "FAKEHUB_SEARCH_LIMIT"}
-	appsS        = setting{"apps", "FAKEHUB_APPS"}
-	appTTLS      = setting{"app-token-ttl", "FAKEHUB_APP_TOKEN_TTL"}
-)
-
 // Load fills a Config from args (without the program name), falling back to
-// lookupEnv (os.LookupEnv in the binary) for each flag not given; flag errors
-// and usage go to output. It reads the tokens and faults files, and its errors
-// name the flag, and the variable when the value came from there. No error
-// carries a token.
+// lookupEnv (os.LookupEnv in the binary) for each flag not given (package
+// flagenv); flag errors and usage go to output. It reads the tokens and
+// faults files, and its errors name the flag, and the variable when the
+// value came from there. No error carries a token.
 func Load(args []string, lookupEnv func(string) (string, bool), output io.Writer) (Config, error) {
-	fs := flag.NewFlagSet("fakehub", flag.ContinueOnError)
-	fs.SetOutput(output)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usage)
-		fs.PrintDefaults()
+	// An empty variable that is set counts only for the seed ("" seeds
+	// nothing); an empty limit or address means its default.
+	lookup := func(k string) (string, bool) {
+		v, ok := lookupEnv(k)
+		return v, ok && (v != "" || k == "FAKEHUB_SEED")
 	}
-	str := func(s setting, def string) string {
-		if v, ok := lookupEnv(s.env); ok {
-			return v
-		}
-		return def
-	}
-	// envErrs holds unparsable variables; each counts only if its flag is not given.
-	envErrs := map[string]error{}
-	num := func(s setting) int {
-		v, ok := lookupEnv(s.env)
-		if !ok || v == "" {
-			return 0
-		}
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			envErrs[s.flag] = fmt.Errorf("config: %s (-%s): %q is not a whole number", s.env, s.flag, v)
-		}
-		return n
-	}
+	s := flagenv.New("fakehub", usage, lookup, output)
 	var c Config
-	fs.StringVar(&c.Listen, listenS.flag, str(listenS, DefaultListen), "address to listen on (FAKEHUB_LISTEN)")
-	fs.StringVar(&c.Seed, seedS.flag, str(seedS, DefaultSeed), `dataset to seed: "demo" or "" for none (FAKEHUB_SEED)`)
-	fs.StringVar(&c.AdminToken, adminTokenS.flag, str(adminTokenS, ""), "bearer token for /_fakehub/, empty disables it (FAKEHUB_ADMIN_TOKEN)")
-	fs.StringVar(&c.TokensFile, tokensS.flag, str(tokensS, ""), "JSON file of extra tokens (FAKEHUB_TOKENS)")
-	fs.StringVar(&c.FaultsFile, faultsS.flag, str(faultsS, ""), "JSON file of faults to inject (FAKEHUB_FAULTS)")
-	fs.IntVar(&c.CoreLimit, coreLimitS.flag, num(coreLimitS), "core requests per hour per token, 0 = 5000 (FAKEHUB_CORE_LIMIT)")
-	fs.IntVar(&c.SearchLimit, searchLimitS.flag, num(searchLimitS), "search requests per minute per token, 0 = 30 (FAKEHUB_SEARCH_LIMIT)")
-	fs.StringVar(&c.AppsFile, appsS.flag, str(appsS, ""), "JSON file of GitHub Apps whose installations may get tokens (FAKEHUB_APPS)")
-	ttl := fs.String(appTTLS.flag, str(appTTLS, ""), "life of an installation token, e.g. 1h; empty = 1h (FAKEHUB_APP_TOKEN_TTL)")
-	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
-	if err := fs.Parse(args); err != nil {
-		return Config{}, err
+	var ttl string
+	s.String(&c.Listen, "listen", "FAKEHUB_LISTEN", DefaultListen, "address to listen on")
+	s.String(&c.Seed, "seed", "FAKEHUB_SEED", DefaultSeed, `dataset to seed: "demo" or "" for none`)
+	s.String(&c.AdminToken, "admin-token", "FAKEHUB_ADMIN_TOKEN", "", "bearer token for /_fakehub/, empty disables it")
+	s.String(&c.TokensFile, "tokens", "FAKEHUB_TOKENS", "", "JSON file of extra tokens")
+	s.String(&c.FaultsFile, "faults", "FAKEHUB_FAULTS", "", "JSON file of faults to inject")
+	s.Int(&c.CoreLimit, "core-limit", "FAKEHUB_CORE_LIMIT", 0, "core requests per hour per token, 0 = 5000")
+	s.Int(&c.SearchLimit, "search-limit", "FAKEHUB_SEARCH_LIMIT", 0, "search requests per minute per token, 0 = 30")
+	s.String(&c.AppsFile, "apps", "FAKEHUB_APPS", "", "JSON file of GitHub Apps whose installations may get tokens")
+	s.String(&ttl, "app-token-ttl", "FAKEHUB_APP_TOKEN_TTL", "", "life of an installation token, e.g. 1h; empty = 1h")
+	s.Action(&c.ShowVersion, "version", "print the version and exit")
+	cmd, err := s.Parse(args, CommandHealthcheck)
+	if err != nil && s.Err() == nil {
+		return Config{}, fmt.Errorf("config: %w", err) // -h, a bad flag or command
 	}
-	if fs.NArg() > 0 {
-		if fs.Arg(0) != CommandHealthcheck {
-			return Config{}, fmt.Errorf("config: unexpected argument %q (the only command is %q)", fs.Arg(0), CommandHealthcheck)
-		}
-		c.Command = CommandHealthcheck
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return Config{}, err
-		}
-		if fs.NArg() > 0 {
-			return Config{}, fmt.Errorf("config: unexpected argument %q", fs.Arg(0))
-		}
-	}
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	// name says where a setting's value came from, for error messages.
-	name := func(s setting) string {
-		if _, ok := lookupEnv(s.env); ok && !given[s.flag] {
-			return s.env + " (-" + s.flag + ")"
-		}
-		return "-" + s.flag
-	}
-	var errs []error
-	for _, s := range []setting{coreLimitS, searchLimitS} {
-		if err := envErrs[s.flag]; err != nil && !given[s.flag] {
-			errs = append(errs, err)
-		}
-	}
+	c.Command = cmd
 	if c.CoreLimit < 0 {
-		errs = append(errs, fmt.Errorf("config: %s: must be >= 0 (0 = 5000/hour), got %d", name(coreLimitS), c.CoreLimit))
+		s.Fail("core-limit", fmt.Errorf("must be >= 0 (0 = 5000/hour), got %d", c.CoreLimit))
 	}
 	if c.SearchLimit < 0 {
-		errs = append(errs, fmt.Errorf("config: %s: must be >= 0 (0 = 30/minute), got %d", name(searchLimitS), c.SearchLimit))
+		s.Fail("search-limit", fmt.Errorf("must be >= 0 (0 = 30/minute), got %d", c.SearchLimit))
 	}
 	if c.Listen == "" {
-		errs = append(errs, fmt.Errorf("config: %s: must not be empty", name(listenS)))
+		s.Fail("listen", errors.New("must not be empty"))
 	}
 	if c.Seed != "" && c.Seed != "demo" {
-		errs = append(errs, fmt.Errorf("config: %s: unknown seed %q (want \"demo\" or \"\")", name(seedS), c.Seed))
+		s.Fail("seed", fmt.Errorf("unknown seed %q (want \"demo\" or \"\")", c.Seed))
 	}
-	if *ttl != "" {
-		d, err := time.ParseDuration(*ttl)
+	if ttl != "" {
+		d, err := time.ParseDuration(ttl)
 		if err != nil || d <= 0 {
-			errs = append(errs, fmt.Errorf("config: %s: %q is not a positive duration such as 1h", name(appTTLS), *ttl))
+			s.Fail("app-token-ttl", fmt.Errorf("%q is not a positive duration such as 1h", ttl))
 		}
 		c.AppTokenTTL = d
 	}
 	if c.AppsFile != "" {
 		apps, err := readApps(c.AppsFile)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("config: %s: %w", name(appsS), err))
+			s.Fail("apps", err)
 		}
 		c.Apps = apps
 	}
 	if c.TokensFile != "" {
 		toks, err := readTokens(c.TokensFile)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("config: %s: %w", name(tokensS), err))
+			s.Fail("tokens", err)
 		}
 		c.Tokens = toks
 	}
 	if c.FaultsFile != "" {
 		fl, err := readFaults(c.FaultsFile)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("config: %s: %w", name(faultsS), err))
+			s.Fail("faults", err)
 		}
 		c.Faults = fl
 	}
-	if err := errors.Join(errs...); err != nil {
-		return Config{}, err
+	if err := s.Err(); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	return c, nil
 }

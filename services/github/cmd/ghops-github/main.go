@@ -12,24 +12,19 @@
 // drains in-flight calls (at most -call-timeout plus 5s) and exits 0.
 //
 // The garbage collector's target is GOGC=400 unless GOGC is set (see
-// defaultGOGC); GOMEMLIMIT, when set, still caps the heap.
+// ghops.dev/infra/startup's DefaultGOGC); GOMEMLIMIT, when set, still caps
+// the heap.
 package main
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"runtime/debug"
-	"syscall"
 	"time"
 
+	"ghops.dev/infra/startup"
 	"ghops.dev/probe/buildinfo"
 	"ghops.dev/redact"
 	"ghops.dev/telemetry"
@@ -40,28 +35,9 @@ import (
 	"ghops.dev/services/github/internal/server"
 )
 
-// probeTimeout bounds one healthcheck.
-const probeTimeout = 3 * time.Second
-
-// defaultGOGC is the collector's target when the GOGC variable sets none.
-// The service keeps little live heap besides its caches and allocates a few
-// kilobytes per call, so at Go's default of 100 the collector ran many
-// times a second and took a tenth of the CPU per call (docs/benchmarks.md).
-// 400 lets the heap grow to five times its live size between collections;
-// a container's memory limit passed as GOMEMLIMIT (the Kubernetes manifests
-// do) still bounds it.
-const defaultGOGC = 400
-
-// tuneGC applies defaultGOGC unless getenv("GOGC") chose a target.
-func tuneGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(defaultGOGC)
-	}
-}
-
 func main() {
-	tuneGC(os.Getenv)
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
+	startup.TuneGC(os.Getenv)
+	ctx, stop := startup.Signals()
 	code := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -70,37 +46,24 @@ func main() {
 // run is main without the exit and the signals; it returns the exit code:
 // 0 done (or -h, -version, a healthy probe), 1 failure, 2 bad command line.
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	var usage bytes.Buffer
-	cfg, err := config.Load(args, getenv, &usage)
-	if errors.Is(err, flag.ErrHelp) {
-		_, _ = usage.WriteTo(stdout)
-		return 0
-	}
-	if err != nil {
-		_, _ = usage.WriteTo(stderr)
-		fmt.Fprintln(stderr, "ghops-github:", err)
-		return 2
+	cfg, code, ok := startup.Load("ghops-github", func(usage io.Writer) (config.Config, error) {
+		return config.Load(args, getenv, usage)
+	}, func(c config.Config) bool { return c.ShowVersion }, stdout, stderr)
+	if !ok {
+		return code
 	}
 	cfg.Version = buildinfo.Version()
-	if cfg.ShowVersion {
-		fmt.Fprintln(stdout, buildinfo.Line("ghops-github"))
-		return 0
-	}
 	if cfg.Command == config.CommandHealthcheck {
-		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-		defer cancel()
-		var tc *tls.Config
-		if cfg.TLSCert != "" {
-			if tc, err = callerauth.ProbeTLS(cfg.TLSCert); err != nil {
-				fmt.Fprintln(stderr, "ghops-github: healthcheck:", err)
-				return 1
+		return startup.Healthcheck(ctx, "ghops-github", stderr, func(ctx context.Context) error {
+			var tc *tls.Config
+			if cfg.TLSCert != "" {
+				var err error
+				if tc, err = callerauth.ProbeTLS(cfg.TLSCert); err != nil {
+					return err
+				}
 			}
-		}
-		if err := probe.GRPCTLS(pctx, cfg.Addr, tc); err != nil {
-			fmt.Fprintln(stderr, "ghops-github: healthcheck:", err)
-			return 1
-		}
-		return 0
+			return probe.GRPCTLS(ctx, cfg.Addr, tc)
+		})
 	}
 	// Every record is redacted, whatever its author passed (package redact).
 	log := slog.New(redact.Handler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})))

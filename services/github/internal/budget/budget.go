@@ -164,18 +164,6 @@ func pace(perMinute int) (interval, tolerance time.Duration) {
 // backoff is the poll delay while waiting for a slot.
 func nextDelay(d time.Duration) time.Duration { return min(2*d, 100*time.Millisecond) }
 
-// sleep waits d or until ctx ends.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
 // remaining is how long ctx has left (a day when it has no deadline).
 func remaining(ctx context.Context) time.Duration {
 	if dl, ok := ctx.Deadline(); ok {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"ghops.dev/infra/ctxsleep"
 )
 
 // Local is the in-process Budget: what one replica learned and spends.
@@ -113,7 +115,7 @@ func (b *Local) pace(ctx context.Context, token string) error {
 	b.mu.Unlock()
 	b.hooks.wait("pace", wait)
 	if wait > 0 {
-		return sleep(ctx, wait)
+		return ctxsleep.Sleep(ctx, wait)
 	}
 	return nil
 }
@@ -144,7 +146,7 @@ func (b *Local) slot(ctx context.Context, token string) (func(), error) {
 		}
 		b.mu.Unlock()
 		waited = true
-		if d > remaining(ctx) || sleep(ctx, d) != nil {
+		if d > remaining(ctx) || ctxsleep.Sleep(ctx, d) != nil {
 			b.hooks.refuse("busy")
 			return nil, &Busy{Limit: b.limits.Concurrency}
 		}

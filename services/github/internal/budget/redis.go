@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"ghops.dev/infra/ctxsleep"
 	"ghops.dev/infra/redisconn"
 )
 
@@ -184,7 +185,7 @@ func (r *Redis) Admit(ctx context.Context, token, resource string, write bool) (
 			return nil, &Exhausted{s}
 		}
 		waited = true
-		if d > remaining(ctx) || sleep(ctx, d) != nil {
+		if d > remaining(ctx) || ctxsleep.Sleep(ctx, d) != nil {
 			r.hooks.refuse("busy")
 			return nil, &Busy{Limit: r.limits.Concurrency}
 		}
@@ -219,7 +220,7 @@ func (r *Redis) pace(ctx context.Context, token string) error {
 	d := time.Duration(wait) * time.Millisecond
 	r.hooks.wait("pace", d)
 	if d > 0 {
-		return sleep(ctx, d)
+		return ctxsleep.Sleep(ctx, d)
 	}
 	return nil
 }

@@ -42,16 +42,18 @@ package config
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"dario.cat/mergo"
+
+	"ghops.dev/infra/flagenv"
+	"ghops.dev/infra/loopback"
 	"ghops.dev/infra/redisconn"
 )
 
@@ -216,82 +218,40 @@ func (c Config) GitHubApp() bool {
 func (c Config) CallerAuth() bool { return c.CallerSecretFile != "" || c.TLSClientCA != "" }
 
 // Loopback reports whether Addr listens on loopback only.
-func (c Config) Loopback() bool {
-	host, _, err := net.SplitHostPort(c.Addr)
-	if err != nil {
-		return false
-	}
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+func (c Config) Loopback() bool { return loopback.Addr(c.Addr) }
+
+// defaults are the values WithDefaults gives the fields left at zero.
+var defaults = Config{
+	Addr:                 DefaultAddr,
+	GitHubURL:            DefaultGitHubURL,
+	CallTimeout:          DefaultCallTimeout,
+	MaxFileBytes:         DefaultMaxFileBytes,
+	MaxTreeEntries:       DefaultMaxTreeEntries,
+	CacheEntries:         DefaultCacheEntries,
+	CacheBytes:           DefaultCacheBytes,
+	ReadRetries:          DefaultReadRetries,
+	RetryBaseDelay:       100 * time.Millisecond,
+	MaxRetryAfter:        DefaultMaxRetryAfter,
+	MergeabilityAttempts: 5,
+	MergeabilityBackoff:  200 * time.Millisecond,
+	RedisTimeout:         DefaultRedisTimeout,
+	GitHubConcurrency:    DefaultGitHubConcurrency,
+	WritesPerMinute:      DefaultWritesPerMinute,
+	CacheTTL:             DefaultCacheTTL,
+	CacheEntryBytes:      DefaultCacheEntryBytes,
+	MaxRequestsPerCall:   DefaultMaxRequestsPerCall,
+	MaxPatchFiles:        DefaultMaxPatchFiles,
+	MaxPatchBytes:        DefaultMaxPatchBytes,
+	PrincipalShare:       DefaultPrincipalShare,
 }
 
-// WithDefaults returns c with every unset field set to its default.
+// WithDefaults returns c with every field left at its zero value set to
+// its default (the zero value of a field means its default; -1, where it
+// means "off", is kept). mergo fills the zero fields, so that the list of
+// defaults above is the only place that names them.
 func (c Config) WithDefaults() Config {
-	if c.Addr == "" {
-		c.Addr = DefaultAddr
-	}
-	if c.GitHubURL == "" {
-		c.GitHubURL = DefaultGitHubURL
-	}
-	if c.CallTimeout <= 0 {
-		c.CallTimeout = DefaultCallTimeout
-	}
-	if c.MaxFileBytes <= 0 {
-		c.MaxFileBytes = DefaultMaxFileBytes
-	}
-	if c.MaxTreeEntries <= 0 {
-		c.MaxTreeEntries = DefaultMaxTreeEntries
-	}
-	if c.CacheEntries <= 0 {
-		c.CacheEntries = DefaultCacheEntries
-	}
-	if c.CacheBytes <= 0 {
-		c.CacheBytes = DefaultCacheBytes
-	}
-	if c.ReadRetries == 0 {
-		c.ReadRetries = DefaultReadRetries
-	}
-	if c.RetryBaseDelay <= 0 {
-		c.RetryBaseDelay = 100 * time.Millisecond
-	}
-	if c.MaxRetryAfter <= 0 {
-		c.MaxRetryAfter = DefaultMaxRetryAfter
-	}
-	if c.MergeabilityAttempts <= 0 {
-		c.MergeabilityAttempts = 5
-	}
-	if c.MergeabilityBackoff <= 0 {
-		c.MergeabilityBackoff = 200 * time.Millisecond
-	}
-	if c.RedisTimeout <= 0 {
-		c.RedisTimeout = DefaultRedisTimeout
-	}
-	if c.GitHubConcurrency == 0 {
-		c.GitHubConcurrency = DefaultGitHubConcurrency
-	}
-	if c.WritesPerMinute == 0 {
-		c.WritesPerMinute = DefaultWritesPerMinute
-	}
-	if c.CacheTTL <= 0 {
-		c.CacheTTL = DefaultCacheTTL
-	}
-	if c.CacheEntryBytes <= 0 {
-		c.CacheEntryBytes = DefaultCacheEntryBytes
-	}
-	if c.MaxRequestsPerCall == 0 {
-		c.MaxRequestsPerCall = DefaultMaxRequestsPerCall
-	}
-	if c.MaxPatchFiles <= 0 {
-		c.MaxPatchFiles = DefaultMaxPatchFiles
-	}
-	if c.MaxPatchBytes <= 0 {
-		c.MaxPatchBytes = DefaultMaxPatchBytes
-	}
-	if c.PrincipalShare <= 0 {
-		c.PrincipalShare = DefaultPrincipalShare
+	if err := mergo.Merge(&c, defaults); err != nil {
+		panic("config: defaults: " + err.Error()) // two values of one type cannot fail to merge
 	}
 	return c
 }
@@ -345,82 +305,60 @@ Flags (each falls back to the environment variable named in its text):
 `
 
 // Load fills a Config from args (without the program name), falling back to
-// getenv for the variables named in each flag's usage; GITHUB_TOKEN is read
-// from the environment only, so that a token never shows in a process list.
-// A command (healthcheck) may stand before, between or after the flags.
-// Usage and flag errors go to output; -h returns flag.ErrHelp.
+// getenv for the variable named in each flag's usage (package flagenv: a
+// flag wins over its variable, an empty variable counts as unset);
+// GITHUB_TOKEN is read from the environment only, so that a token never
+// shows in a process list. A command (healthcheck) may stand before,
+// between or after the flags. Usage and flag errors go to output; -h
+// returns flag.ErrHelp.
 func Load(args []string, getenv func(string) string, output io.Writer) (Config, error) {
-	env := func(k, def string) string {
-		if v := getenv(k); v != "" {
-			return v
-		}
-		return def
-	}
-	var errs []error
-	envBool := func(k string) bool {
-		v := getenv(k)
-		if v == "" {
-			return false
-		}
-		b, err := strconv.ParseBool(v)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("config: %s: %q is not true or false", k, v))
-		}
-		return b
-	}
-	fs := flag.NewFlagSet("ghops-github", flag.ContinueOnError)
-	fs.SetOutput(output)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usage)
-		fs.PrintDefaults()
-	}
+	s := flagenv.New("ghops-github", usage, flagenv.Getenv(getenv), output)
 	var c Config
-	var level, timeout string
-	fs.StringVar(&c.Addr, "addr", env("GHOPS_GITHUB_ADDR", DefaultAddr), "gRPC listen address (env GHOPS_GITHUB_ADDR)")
-	fs.StringVar(&c.GitHubURL, "github-url", env("GITHUB_API_URL", DefaultGitHubURL), "GitHub API root, ending in / (env GITHUB_API_URL)")
-	fs.BoolVar(&c.AllowCallerToken, "allow-caller-token", envBool("GHOPS_ALLOW_CALLER_TOKEN"), "use a per-call token from metadata x-github-token (env GHOPS_ALLOW_CALLER_TOKEN)")
-	fs.StringVar(&timeout, "call-timeout", env("GHOPS_GITHUB_CALL_TIMEOUT", DefaultCallTimeout.String()), "deadline of each call (env GHOPS_GITHUB_CALL_TIMEOUT)")
-	fs.StringVar(&c.MetricsAddr, "metrics-addr", env("GHOPS_GITHUB_METRICS_ADDR", DefaultMetricsAddr), `Prometheus /metrics listen address, "off" disables (env GHOPS_GITHUB_METRICS_ADDR)`)
-	fs.StringVar(&level, "log-level", env("GHOPS_GITHUB_LOG_LEVEL", "info"), "log level: debug, info, warn, error (env GHOPS_GITHUB_LOG_LEVEL)")
-	fs.StringVar(&c.TLSCert, "tls-cert", env("GHOPS_GITHUB_TLS_CERT", ""), "PEM certificate of the gRPC listener; with -tls-key serves TLS (env GHOPS_GITHUB_TLS_CERT)")
-	fs.StringVar(&c.TLSKey, "tls-key", env("GHOPS_GITHUB_TLS_KEY", ""), "PEM private key of -tls-cert (env GHOPS_GITHUB_TLS_KEY)")
-	fs.StringVar(&c.TLSClientCA, "tls-client-ca", env("GHOPS_GITHUB_TLS_CLIENT_CA", ""), "PEM CA: callers with a client certificate it signed are authenticated (mTLS) (env GHOPS_GITHUB_TLS_CLIENT_CA)")
-	fs.StringVar(&c.CallerSecretFile, "caller-secret-file", env("GHOPS_SERVICE_SECRET_FILE", ""), `file holding the shared secret callers send as "authorization: Bearer <secret>" (env GHOPS_SERVICE_SECRET_FILE)`)
-	fs.BoolVar(&c.InsecureNoAuth, "insecure-no-auth", envBool("GHOPS_GITHUB_INSECURE_NO_AUTH"), "serve a non-loopback -addr with no caller authentication (env GHOPS_GITHUB_INSECURE_NO_AUTH)")
-	fs.BoolVar(&c.Reflection, "reflection", envBool("GHOPS_GITHUB_REFLECTION"), "serve gRPC server reflection, authenticated like every call (env GHOPS_GITHUB_REFLECTION)")
-	fs.StringVar(&c.CheckRepo, "check-repo", env("GHOPS_GITHUB_CHECK_REPO", ""), "owner/repo whose rights validate_environment checks when the call names none (env GHOPS_GITHUB_CHECK_REPO)")
-	var appID, instID string
-	fs.StringVar(&appID, "github-app-id", env("GHOPS_GITHUB_APP_ID", ""), "GitHub App id, instead of GITHUB_TOKEN (env GHOPS_GITHUB_APP_ID)")
-	fs.StringVar(&c.GitHubAppKeyFile, "github-app-key-file", env("GHOPS_GITHUB_APP_KEY_FILE", ""), "the GitHub App's PEM private key file (env GHOPS_GITHUB_APP_KEY_FILE)")
-	fs.StringVar(&instID, "github-app-installation-id", env("GHOPS_GITHUB_APP_INSTALLATION_ID", ""), "the GitHub App installation the service acts as (env GHOPS_GITHUB_APP_INSTALLATION_ID)")
-	var shared sharedFlags
-	shared.register(fs, env, envBool)
-	var lim limitFlags
-	lim.register(fs, env)
-	fs.BoolVar(&c.ShowVersion, "version", false, "print the version and exit")
-	if err := fs.Parse(args); err != nil {
-		return Config{}, err
+	var level, appID, instID string
+	failOpen := true
+	s.String(&c.Addr, "addr", "GHOPS_GITHUB_ADDR", DefaultAddr, "gRPC listen address")
+	s.String(&c.GitHubURL, "github-url", "GITHUB_API_URL", DefaultGitHubURL, "GitHub API root, ending in /")
+	s.Bool(&c.AllowCallerToken, "allow-caller-token", "GHOPS_ALLOW_CALLER_TOKEN", false, "use a per-call token from metadata x-github-token")
+	s.Duration(&c.CallTimeout, "call-timeout", "GHOPS_GITHUB_CALL_TIMEOUT", DefaultCallTimeout, "deadline of each call")
+	s.String(&c.MetricsAddr, "metrics-addr", "GHOPS_GITHUB_METRICS_ADDR", DefaultMetricsAddr, `Prometheus /metrics listen address, "off" disables`)
+	s.String(&level, "log-level", "GHOPS_GITHUB_LOG_LEVEL", "info", "log level: debug, info, warn, error")
+	s.String(&c.TLSCert, "tls-cert", "GHOPS_GITHUB_TLS_CERT", "", "PEM certificate of the gRPC listener; with -tls-key serves TLS")
+	s.String(&c.TLSKey, "tls-key", "GHOPS_GITHUB_TLS_KEY", "", "PEM private key of -tls-cert")
+	s.String(&c.TLSClientCA, "tls-client-ca", "GHOPS_GITHUB_TLS_CLIENT_CA", "", "PEM CA: callers with a client certificate it signed are authenticated (mTLS)")
+	s.String(&c.CallerSecretFile, "caller-secret-file", "GHOPS_SERVICE_SECRET_FILE", "", `file holding the shared secret callers send as "authorization: Bearer <secret>"`)
+	s.Bool(&c.InsecureNoAuth, "insecure-no-auth", "GHOPS_GITHUB_INSECURE_NO_AUTH", false, "serve a non-loopback -addr with no caller authentication")
+	s.Bool(&c.Reflection, "reflection", "GHOPS_GITHUB_REFLECTION", false, "serve gRPC server reflection, authenticated like every call")
+	s.String(&c.CheckRepo, "check-repo", "GHOPS_GITHUB_CHECK_REPO", "", "owner/repo whose rights validate_environment checks when the call names none")
+	s.String(&appID, "github-app-id", "GHOPS_GITHUB_APP_ID", "", "GitHub App id, instead of GITHUB_TOKEN")
+	s.String(&c.GitHubAppKeyFile, "github-app-key-file", "GHOPS_GITHUB_APP_KEY_FILE", "", "the GitHub App's PEM private key file")
+	s.String(&instID, "github-app-installation-id", "GHOPS_GITHUB_APP_INSTALLATION_ID", "", "the GitHub App installation the service acts as")
+	// The state shared through Redis: the cache and the GitHub budget.
+	s.String(&c.RedisURL, "redis-url", "GHOPS_REDIS_URL", "", "Redis shared by the replicas for the cache and each token's GitHub budget, redis://host:port/db; in process when empty")
+	s.Duration(&c.RedisTimeout, "redis-timeout", "GHOPS_REDIS_TIMEOUT", DefaultRedisTimeout, "bound on each Redis operation")
+	s.Bool(&failOpen, "budget-fail-open", "GHOPS_BUDGET_FAIL_OPEN", true, "with Redis down, each replica keeps its own GitHub budget (true) or calls are refused (false)")
+	s.Int(&c.GitHubConcurrency, "github-concurrency", "GHOPS_GITHUB_CONCURRENCY", DefaultGitHubConcurrency, "GitHub requests in flight per token across replicas, -1 for no cap; with -redis-url")
+	s.Int(&c.WritesPerMinute, "github-writes-per-minute", "GHOPS_GITHUB_WRITES_PER_MINUTE", DefaultWritesPerMinute, "writes per token per minute across replicas, -1 for no pacing; with -redis-url")
+	s.Duration(&c.CacheTTL, "cache-ttl", "GHOPS_CACHE_TTL", DefaultCacheTTL, "life of a cached GitHub answer in Redis")
+	s.Positive(&c.CacheEntryBytes, "cache-entry-bytes", "GHOPS_CACHE_ENTRY_BYTES", DefaultCacheEntryBytes, "largest GitHub answer kept in Redis, in bytes")
+	// The bounds of one call's cost (docs/security.md).
+	s.Int(&c.MaxRequestsPerCall, "max-requests-per-call", "GHOPS_MAX_REQUESTS_PER_CALL", DefaultMaxRequestsPerCall,
+		"GitHub requests one call may send; the one past it is not sent and the call fails with -32602 naming the limit; -1 for no cap")
+	s.Int(&c.MaxPatchFiles, "max-patch-files", "GHOPS_MAX_PATCH_FILES", DefaultMaxPatchFiles,
+		"files one apply_patch may change; a larger patch is refused with -32602 before any GitHub request")
+	s.Int(&c.MaxPatchBytes, "max-patch-bytes", "GHOPS_MAX_PATCH_BYTES", DefaultMaxPatchBytes,
+		"bytes of one apply_patch patch; a larger patch is refused with -32602 before any GitHub request")
+	s.Int(&c.PrincipalShare, "principal-share", "GHOPS_PRINCIPAL_SHARE", DefaultPrincipalShare,
+		"percent of the token's GitHub budget (per resource and window) one principal may spend; 100 for no cap")
+	s.Action(&c.ShowVersion, "version", "print the version and exit")
+	cmd, err := s.Parse(args, CommandHealthcheck)
+	if err != nil && s.Err() == nil {
+		return Config{}, fmt.Errorf("config: %w", err) // -h, a bad flag or command
 	}
-	if rest := fs.Args(); len(rest) > 0 {
-		if rest[0] != CommandHealthcheck {
-			return Config{}, fmt.Errorf("config: unknown command %q (want %q or none)", rest[0], CommandHealthcheck)
-		}
-		c.Command = rest[0]
-		if err := fs.Parse(rest[1:]); err != nil {
-			return Config{}, err
-		}
-		if fs.NArg() > 0 {
-			return Config{}, fmt.Errorf("config: unexpected argument %q", fs.Arg(0))
-		}
-	}
+	c.Command = cmd
+	c.BudgetFailClosed = !failOpen
 	if c.MetricsAddr == MetricsOff {
 		c.MetricsAddr = ""
 	}
-	d, err := time.ParseDuration(timeout)
-	if err != nil || d <= 0 {
-		errs = append(errs, fmt.Errorf("config: -call-timeout: %q is not a positive duration such as 30s", timeout))
-	}
-	c.CallTimeout = d
 	for _, id := range []struct {
 		flag, val string
 		dst       *int64
@@ -430,17 +368,36 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		}
 		n, err := strconv.ParseInt(id.val, 10, 64)
 		if err != nil || n <= 0 {
-			errs = append(errs, fmt.Errorf("config: -%s: %q is not a positive integer", id.flag, id.val))
+			s.Fail(id.flag, fmt.Errorf("%q is not a positive integer", id.val))
 		}
 		*id.dst = n
 	}
 	if err := c.LogLevel.UnmarshalText([]byte(level)); err != nil {
-		errs = append(errs, fmt.Errorf("config: -log-level: %q is not debug, info, warn or error", level))
+		s.Fail("log-level", fmt.Errorf("%q is not debug, info, warn or error", level))
 	}
-	errs = append(errs, shared.apply(&c)...)
-	errs = append(errs, lim.apply(&c)...)
-	if err := errors.Join(errs...); err != nil {
-		return Config{}, err
+	for _, r := range []struct {
+		flag     string
+		n        int
+		lo, hi   int
+		allowOff bool
+	}{
+		{"github-concurrency", c.GitHubConcurrency, 1, 1 << 30, true},
+		{"github-writes-per-minute", c.WritesPerMinute, 1, 1 << 30, true},
+		{"max-requests-per-call", c.MaxRequestsPerCall, 1, 1 << 20, true},
+		{"max-patch-files", c.MaxPatchFiles, 1, 1 << 20, false},
+		{"max-patch-bytes", c.MaxPatchBytes, 1, 1 << 30, false},
+		{"principal-share", c.PrincipalShare, 1, 100, false},
+	} {
+		if (r.n < r.lo || r.n > r.hi) && !(r.allowOff && r.n == -1) {
+			want := fmt.Sprintf("a whole number from %d to %d", r.lo, r.hi)
+			if r.allowOff {
+				want += " or -1"
+			}
+			s.Fail(r.flag, fmt.Errorf("%d is not %s", r.n, want))
+		}
+	}
+	if err := s.Err(); err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	c.Token = getenv("GITHUB_TOKEN")
 	c = c.WithDefaults()

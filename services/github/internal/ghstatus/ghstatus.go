@@ -20,18 +20,20 @@ import (
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/infra/retryafter"
 	"ghops.dev/redact"
 
-	"ghops.dev/services/github/internal/budget"
-	"ghops.dev/services/github/internal/callcap"
-	"ghops.dev/services/github/internal/ghpath"
-	"ghops.dev/services/github/internal/reposcope"
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/protoadapt"
 	"google.golang.org/protobuf/types/known/durationpb"
+
+	"ghops.dev/services/github/internal/budget"
+	"ghops.dev/services/github/internal/callcap"
+	"ghops.dev/services/github/internal/ghpath"
+	"ghops.dev/services/github/internal/reposcope"
 )
 
 // Domain is the ErrorInfo domain of every status the service sends.
@@ -448,8 +450,8 @@ func retryAfter(r *http.Response) time.Duration {
 	if r == nil {
 		return 0
 	}
-	if s, err := strconv.Atoi(strings.TrimSpace(r.Header.Get("Retry-After"))); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second
+	if d, ok := retryafter.Parse(r.Header.Get("Retry-After"), time.Now()); ok {
+		return d
 	}
 	if reset, err := strconv.ParseInt(r.Header.Get("X-Ratelimit-Reset"), 10, 64); err == nil && r.Header.Get("X-Ratelimit-Remaining") == "0" {
 		return time.Until(time.Unix(reset, 0))

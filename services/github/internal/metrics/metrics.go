@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/status"
+
+	"ghops.dev/infra/promreg"
 )
 
 // Metrics is one registry with the service's collectors.
@@ -32,10 +32,11 @@ type Metrics struct {
 	budgetRefused *prometheus.CounterVec
 }
 
-// New registers the collectors in a fresh registry.
+// New registers the collectors in a fresh registry (package promreg, which
+// adds the Go runtime and process collectors).
 func New() *Metrics {
 	m := &Metrics{
-		Registry: prometheus.NewRegistry(),
+		Registry: promreg.New(),
 		rpcs: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "ghops_grpc_requests_total", Help: "gRPC calls handled, by method and status code.",
 		}, []string{"method", "code"}),
@@ -60,8 +61,7 @@ func New() *Metrics {
 		Name: "ghops_budget_refusals_total", Help: "GitHub requests not sent because of the token's budget, by reason (exhausted, busy, paced, share, unavailable).",
 	}, []string{"reason"})
 	m.Registry.MustRegister(m.cacheLookups, m.redisErrors, m.budgetWaits, m.budgetRefused)
-	m.Registry.MustRegister(m.rpcs, m.githubCalls, m.rateRemaining,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m.Registry.MustRegister(m.rpcs, m.githubCalls, m.rateRemaining)
 	return m
 }
 
@@ -83,7 +83,7 @@ func (m *Metrics) BudgetRefusal(reason string) { m.budgetRefused.WithLabelValues
 
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
-	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})
+	return promreg.Handler(m.Registry)
 }
 
 // UnaryInterceptor counts unary calls by method and code.

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"time"
 
-	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/grpc/metadata"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/infra/callmeta"
 
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/reposcope"
@@ -30,12 +32,6 @@ type Environment struct {
 	// Warnings are the service's configuration warnings.
 	Warnings []string
 }
-
-// Metadata keys the gateway fills for tools with the gateway_info option.
-const (
-	mdGatewayVersion = "x-ghops-gateway-version"
-	mdGatewayWarning = "x-ghops-gateway-warning"
-)
 
 // Levels of a check, worst last.
 const (
@@ -114,13 +110,13 @@ func (s *Service) ValidateEnvironment(ctx context.Context, req *ghopsv1.Validate
 		add("service.config", levelWarning, "%s", w)
 	}
 	md, _ := metadata.FromIncomingContext(ctx)
-	if v := md.Get(mdGatewayVersion); len(v) > 0 {
+	if v := md.Get(callmeta.GatewayVersion); len(v) > 0 {
 		add("gateway.version", levelOK, "ghops-gateway %s", orDev(v[0]))
 		add("gateway.health", levelOK, "serving (it relayed this call)")
 	} else {
 		add("gateway.version", levelOK, "no gateway: the service was called directly over gRPC")
 	}
-	for _, w := range md.Get(mdGatewayWarning) {
+	for _, w := range md.Get(callmeta.GatewayWarning) {
 		add("gateway.config", levelWarning, "%s", w)
 	}
 

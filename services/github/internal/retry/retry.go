@@ -9,7 +9,6 @@ package retry
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"math/rand/v2"
@@ -17,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"ghops.dev/infra/ctxsleep"
 )
 
 // Transport is the retrying round tripper.
@@ -85,7 +86,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 			_ = resp.Body.Close()
 		}
-		if err := sleep(ctx, wait); err != nil {
+		if err := ctxsleep.Sleep(ctx, wait); err != nil {
 			return nil, err
 		}
 	}
@@ -125,15 +126,4 @@ func secondaryWait(resp *http.Response) (time.Duration, bool) {
 		return 0, false
 	}
 	return time.Duration(secs) * time.Second, true
-}
-
-func sleep(ctx context.Context, d time.Duration) error {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-tm.C:
-		return nil
-	}
 }

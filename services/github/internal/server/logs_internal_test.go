@@ -11,8 +11,10 @@ import (
 	"testing"
 	"time"
 
-	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/grpc/metadata"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/infra/callmeta"
 
 	"ghops.dev/services/github/internal/config"
 )
@@ -56,7 +58,7 @@ func TestLogsAndMetrics(t *testing.T) {
 		s.Shutdown(ctx)
 	})
 	conn, _ := serve(t, s)
-	ctx := metadata.AppendToOutgoingContext(context.Background(), RequestIDKey, "rid-42")
+	ctx := metadata.AppendToOutgoingContext(context.Background(), callmeta.RequestID, "rid-42")
 	_, err = ghopsv1.NewGitHubServiceClient(conn).GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: "o/r"})
 	if err == nil || strings.Contains(err.Error(), token) {
 		t.Fatalf("err = %v", err)

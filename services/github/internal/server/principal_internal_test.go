@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc/metadata"
 
+	"ghops.dev/infra/callmeta"
 	"ghops.dev/services/github/internal/config"
 )
 
@@ -43,10 +44,10 @@ func TestPrincipal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			md := metadata.MD{}
 			for _, v := range tt.values {
-				md.Append(PrincipalKey, v)
+				md.Append(callmeta.Principal, v)
 			}
 			if tt.token != "" {
-				md.Append(TokenKey, tt.token)
+				md.Append(callmeta.GitHubToken, tt.token)
 			}
 			s := &Server{cfg: tt.cfg}
 			if got := s.principal(metadata.NewIncomingContext(context.Background(), md)); got != tt.want {

@@ -23,7 +23,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
@@ -35,6 +34,9 @@ import (
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
 
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+
+	"ghops.dev/infra/callmeta"
 	"ghops.dev/infra/redisconn"
 	"ghops.dev/services/github/internal/appauth"
 	"ghops.dev/services/github/internal/budget"
@@ -52,18 +54,6 @@ import (
 	"ghops.dev/services/github/internal/retry"
 	"ghops.dev/services/github/internal/validation"
 	"ghops.dev/telemetry"
-)
-
-// Metadata keys the service reads and writes.
-const (
-	// TokenKey carries a caller's own GitHub token (used only when allowed).
-	TokenKey = "x-github-token"
-	// RequestIDKey carries the request id; it is echoed in response headers.
-	RequestIDKey = "x-request-id"
-	// PrincipalKey carries the gateway's principal ("kind:name", such as
-	// "apikey:ci-bot" or "github:octocat"), whose share of the GitHub
-	// budget the call spends (-principal-share).
-	PrincipalKey = "x-ghops-principal"
 )
 
 // Server is one gRPC server with its GitHub client.
@@ -201,7 +191,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	clientFor := func(ctx context.Context) *github.Client {
 		if cfg.AllowCallerToken {
 			if md, ok := metadata.FromIncomingContext(ctx); ok {
-				if v := md.Get(TokenKey); len(v) > 0 && v[0] != "" {
+				if v := md.Get(callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
 					return anon.WithAuthToken(v[0])
 				}
 			}
@@ -371,7 +361,7 @@ func CheckExposure(cfg config.Config, log *slog.Logger) error {
 
 func requestID(ctx context.Context) string {
 	if md, ok := metadata.FromIncomingContext(ctx); ok {
-		if v := md.Get(RequestIDKey); len(v) > 0 && v[0] != "" && len(v[0]) <= 128 {
+		if v := md.Get(callmeta.RequestID); len(v) > 0 && v[0] != "" && len(v[0]) <= 128 {
 			return v[0]
 		}
 	}
@@ -389,7 +379,7 @@ func (s *Server) begin(ctx context.Context) (context.Context, string) {
 		return ctx, id
 	}
 	id := requestID(ctx)
-	_ = grpc.SetHeader(ctx, metadata.Pairs(RequestIDKey, id))
+	_ = grpc.SetHeader(ctx, metadata.Pairs(callmeta.RequestID, id))
 	return context.WithValue(ctx, ridKey{}, id), id
 }
 
@@ -479,7 +469,7 @@ func (s *Server) unaryCallerToken(ctx context.Context, req any, _ *grpc.UnarySer
 	if s.cfg.AllowCallerToken {
 		return handler(ctx, req)
 	}
-	if md, ok := metadata.FromIncomingContext(ctx); ok && len(md.Get(TokenKey)) > 0 {
+	if md, ok := metadata.FromIncomingContext(ctx); ok && len(md.Get(callmeta.GitHubToken)) > 0 {
 		return nil, errCallerToken
 	}
 	return handler(ctx, req)
@@ -545,13 +535,13 @@ const maxPrincipalBytes = 256
 // own limit is its budget.
 func (s *Server) principal(ctx context.Context) string {
 	md, _ := metadata.FromIncomingContext(ctx)
-	if tok := md.Get(TokenKey); s.cfg.AllowCallerToken && len(tok) > 0 && tok[0] != "" {
+	if tok := md.Get(callmeta.GitHubToken); s.cfg.AllowCallerToken && len(tok) > 0 && tok[0] != "" {
 		return ""
 	}
 	if !s.cfg.CallerAuth() && !s.cfg.Loopback() {
 		return Anonymous
 	}
-	v := md.Get(PrincipalKey)
+	v := md.Get(callmeta.Principal)
 	if len(v) == 0 {
 		// A trusted caller that names nobody has no principals to share
 		// the budget among (a gateway without a policy): nothing to charge.
@@ -579,7 +569,7 @@ func environment(cfg config.Config, app bool) ops.Environment {
 	env.Credential = func(ctx context.Context) string {
 		if cfg.AllowCallerToken {
 			if md, ok := metadata.FromIncomingContext(ctx); ok {
-				if v := md.Get(TokenKey); len(v) > 0 && v[0] != "" {
+				if v := md.Get(callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
 					return ops.CredentialKind(v[0]) + " (the caller's own)"
 				}
 			}

@@ -48,17 +48,25 @@ func fieldRules(fd protoreflect.FieldDescriptor) *validate.FieldRules {
 	return fr
 }
 
+// objectNode enters message md for a schema of kind "input" or "output"
+// and starts its object node; leave must run when the schema is built.
+func (bd *builder) objectNode(md protoreflect.MessageDescriptor, kind string) (n *node, leave func(), err error) {
+	if leave, err = bd.enter(md, kind); err != nil {
+		return nil, nil, err
+	}
+	n = newNode("object")
+	n.hasProps = true
+	return n, leave, nil
+}
+
 // inputSchema builds the closed input schema of a request message, with every
 // protovalidate rule expressed; at is its JSON Pointer in the tool's schema.
 func (bd *builder) inputSchema(md protoreflect.MessageDescriptor, at string) (*node, error) {
-	leave, err := bd.enter(md, "input")
+	n, leave, err := bd.objectNode(md, "input")
 	if err != nil {
 		return nil, err
 	}
 	defer leave()
-
-	n := newNode("object")
-	n.hasProps = true
 	n.closed = true
 	fields := md.Fields()
 	for i := 0; i < fields.Len(); i++ {
@@ -223,12 +231,7 @@ func (bd *builder) inputField(fd protoreflect.FieldDescriptor, at string) (*node
 		}
 		n := newNode("object")
 		n.values = vals
-		if mr.MinPairs != nil {
-			n.minProps = int(mr.GetMinPairs())
-		}
-		if mr.MaxPairs != nil {
-			n.maxProps = int(mr.GetMaxPairs())
-		}
+		n.minProps, n.maxProps = bound(mr.MinPairs), bound(mr.MaxPairs)
 		return n, fr.GetRequired() || n.minProps > 0, nil
 	case fd.IsList():
 		if err := onlyFields(fr, "required", "repeated"); err != nil {
@@ -244,12 +247,7 @@ func (bd *builder) inputField(fd protoreflect.FieldDescriptor, at string) (*node
 		}
 		n := newNode("array")
 		n.items = item
-		if rr.MinItems != nil {
-			n.minItems = int(rr.GetMinItems())
-		}
-		if rr.MaxItems != nil {
-			n.maxItems = int(rr.GetMaxItems())
-		}
+		n.minItems, n.maxItems = bound(rr.MinItems), bound(rr.MaxItems)
 		n.uniqueItems = rr.GetUnique()
 		// An absent list is an empty one: required when empty is not allowed.
 		return n, fr.GetRequired() || n.minItems > 0, nil
@@ -422,23 +420,15 @@ func (bd *builder) inputValue(fd protoreflect.FieldDescriptor, fr *validate.Fiel
 		return newNode("boolean"), nil
 	case protoreflect.FloatKind, protoreflect.DoubleKind:
 		n := newNode("number")
-		if rules != nil {
-			if err := onlyFields(protoMessage(rules), "gte", "lte", "gt", "lt"); err != nil {
-				return nil, fmt.Errorf("%s: %w", fd.FullName(), err)
+		err := boundRules(fd, rules, n, func(gt bool, bound string) {
+			if gt {
+				n.exclusiveMinimum = bound
+			} else {
+				n.exclusiveMaximum = bound
 			}
-			rules.Range(func(f protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-				switch f.Name() {
-				case "gte":
-					n.minimum = numberText(v)
-				case "lte":
-					n.maximum = numberText(v)
-				case "gt":
-					n.exclusiveMinimum = numberText(v)
-				case "lt":
-					n.exclusiveMaximum = numberText(v)
-				}
-				return true
-			})
+		})
+		if err != nil {
+			return nil, err
 		}
 		return n, nil
 	case protoreflect.EnumKind:
@@ -477,25 +467,51 @@ func (bd *builder) inputValue(fd protoreflect.FieldDescriptor, fr *validate.Fiel
 	}
 	n := newNode("integer")
 	n.minimum, n.maximum = rng[0], rng[1]
-	if rules != nil {
-		if err := onlyFields(protoMessage(rules), "gte", "lte", "gt", "lt"); err != nil {
-			return nil, fmt.Errorf("%s: %w", fd.FullName(), err)
+	err = boundRules(fd, rules, n, func(gt bool, bound string) {
+		// An integer's exclusive bound is the inclusive one next to it.
+		if gt {
+			n.minimum = step(bound, true)
+		} else {
+			n.maximum = step(bound, false)
 		}
-		rules.Range(func(f protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			switch f.Name() {
-			case "gte":
-				n.minimum = numberText(v)
-			case "lte":
-				n.maximum = numberText(v)
-			case "gt":
-				n.minimum = step(numberText(v), true)
-			case "lt":
-				n.maximum = step(numberText(v), false)
-			}
-			return true
-		})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return n, nil
+}
+
+// boundRules reads the bounds of a number field, the only rules its schema
+// supports: gte and lte become n's minimum and maximum, and gt and lt go to
+// exclusive (gt true for gt), which integers and floats express
+// differently.
+func boundRules(fd protoreflect.FieldDescriptor, rules protoreflect.Message, n *node, exclusive func(gt bool, bound string)) error {
+	if rules == nil {
+		return nil
+	}
+	if err := onlyFields(protoMessage(rules), "gte", "lte", "gt", "lt"); err != nil {
+		return fmt.Errorf("%s: %w", fd.FullName(), err)
+	}
+	rules.Range(func(f protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch bound := numberText(v); f.Name() {
+		case "gte":
+			n.minimum = bound
+		case "lte":
+			n.maximum = bound
+		default:
+			exclusive(f.Name() == "gt", bound)
+		}
+		return true
+	})
+	return nil
+}
+
+// bound is a count rule as a node keeps it: -1 when the rule is absent.
+func bound(rule *uint64) int {
+	if rule == nil {
+		return -1
+	}
+	return int(*rule)
 }
 
 func protoMessage(m protoreflect.Message) proto.Message {
@@ -615,14 +631,11 @@ func escapePointer(s string) string {
 // and messages); every answer still validates. Types and formats stay: they
 // are what a client reads the answer by.
 func (bd *builder) outputSchema(md protoreflect.MessageDescriptor) (*node, error) {
-	leave, err := bd.enter(md, "output")
+	n, leave, err := bd.objectNode(md, "output")
 	if err != nil {
 		return nil, err
 	}
 	defer leave()
-
-	n := newNode("object")
-	n.hasProps = true
 	fields := md.Fields()
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)

@@ -1,0 +1,26 @@
+// Package callmeta names the gRPC metadata keys the gateway sends with a
+// call and the GitHub service reads: the two binaries speak through them,
+// so they are declared once, here, where both modules can import them.
+package callmeta
+
+// Metadata keys of a service call (gRPC metadata keys are lower case).
+const (
+	// RequestID carries the request id of the call (docs/errors.md: the
+	// one in the logs and in every error's data); the service echoes it in
+	// its response headers.
+	RequestID = "x-request-id"
+	// GitHubToken carries the caller's own GitHub token, honoured only
+	// when the service allows callers' tokens (-allow-caller-token).
+	GitHubToken = "x-github-token"
+	// Principal carries the caller's principal as "kind:name"
+	// ("apikey:ci-bot", "github:octocat", "oidc:<sub>"): the service
+	// charges the call's GitHub requests to that principal's share of its
+	// token's budget (docs/security.md, -principal-share).
+	Principal = "x-ghops-principal"
+	// GatewayVersion carries the gateway's version to tools with the
+	// gateway_info option.
+	GatewayVersion = "x-ghops-gateway-version"
+	// GatewayWarning carries one configuration warning of the gateway (one
+	// value per warning) to tools with the gateway_info option.
+	GatewayWarning = "x-ghops-gateway-warning"
+)
