@@ -5,14 +5,12 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/tidwall/gjson"
 
 	"ghops.dev/gateway/internal/edge"
@@ -190,13 +188,22 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 	case req.Method == "tools/call":
 		return t.toolsCall(ctx, x, c, r)
 	}
-	ts, err := t.s.toolsetFor(ctx)
-	if err != nil {
-		return edge.Answer{Err: rpcerror.Internal("", c.RequestID, err)}
+	var (
+		res json.RawMessage
+		e   *rpcerror.Error
+	)
+	switch {
+	case req.Method == "tools/list":
+		res, e = t.s.listResult(ctx, req.Params, r.modern)
+	case req.Method == "ping" && !r.modern:
+		res, e = pingResult(req.Params)
+	case req.Method == "server/discover" && r.modern:
+		res, e = t.s.discoverResult(req.Params)
+	default:
+		e = methodNotFound()
 	}
-	resp, err := ts.linkFor(r).call(ctx, req.Method, req.Params, nil)
-	a := t.convert(resp, err, nil, "", c.RequestID)
-	if r.modern && a.Err != nil && a.Err.Code == rpcerror.MethodNotFound {
+	a := edge.Answer{Result: res, Err: e}
+	if r.modern && e != nil && e.Code == rpcerror.MethodNotFound {
 		a.Status = t.httpStatus(http.StatusNotFound)
 	}
 	return a
@@ -387,44 +394,27 @@ func unsupportedVersion(requested string) *rpcerror.Error {
 	return e
 }
 
-// initialize negotiates a handshake version on a fresh SDK session and, on
-// HTTP, mints a session id naming it (stdio: the connection remembers it).
+// initialize negotiates a handshake version and, on HTTP, mints a session
+// id naming it (stdio: the connection remembers it).
 func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Call) edge.Answer {
 	if c.Batch {
 		e := rpcerror.New(rpcerror.InvalidRequest, "")
 		e.Message = "Invalid Request: initialize must not be part of a JSON-RPC batch"
 		return edge.Answer{Err: e}
 	}
-	ts, err := t.s.toolsetFor(ctx)
-	if err != nil {
-		return edge.Answer{Err: rpcerror.Internal("", c.RequestID, err)}
-	}
-	l := newLink()
-	ss, err := ts.sdk.Connect(ctx, l, nil)
-	if err != nil {
-		return edge.Answer{Err: rpcerror.Internal("", c.RequestID, fmt.Errorf("mcp: initialize session: %w", err))}
-	}
-	defer ss.Close()
-	resp, err := l.call(ctx, "initialize", c.Request.Params, nil)
-	a := t.convert(resp, err, nil, "", c.RequestID)
-	if a.Err != nil {
-		return a
-	}
-	var res struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	if json.Unmarshal(a.Result, &res) != nil || !isSupported(res.ProtocolVersion) || isModern(res.ProtocolVersion) {
-		return edge.Answer{Err: rpcerror.Internal("", c.RequestID, fmt.Errorf("mcp: initialize negotiated %q", res.ProtocolVersion))}
+	res, version, e := t.s.initializeResult(c.Request.Params)
+	if e != nil {
+		return edge.Answer{Err: e}
 	}
 	if t.stdio {
 		cn := connOf(x)
 		cn.mu.Lock()
-		cn.version = res.ProtocolVersion
+		cn.version = version
 		cn.mu.Unlock()
 	} else {
-		x.SetHeader(headerSessionID, t.s.sess.mint(res.ProtocolVersion, binding(ctx)))
+		x.SetHeader(headerSessionID, t.s.sess.mint(version, binding(ctx)))
 	}
-	return a
+	return edge.Answer{Result: res}
 }
 
 // toolsCall runs one tools/call through the version's SDK session.
@@ -450,38 +440,12 @@ func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Cal
 		t.s.inflight.Store(key, cancel)
 		defer t.s.inflight.Delete(key)
 	}
-	cs := &callState{ctx: callCtx, requestID: c.RequestID, version: r.version, named: r.named}
+	cs := &callState{requestID: c.RequestID, version: r.version, named: r.named}
 	o := t.s.run(callCtx, cs, name, r.p.args)
 	if o.err != nil && !o.asResult {
 		return edge.Answer{Err: o.err, Tool: name}
 	}
 	return edge.Answer{Result: t.s.encodeToolResult(o, r.modern), Err: o.err, Tool: name}
-}
-
-// convert turns an SDK session's response into an answer. The contract
-// error a tool handler left in cs wins over what the SDK made of it; other
-// JSON-RPC errors keep their code and message and get the contract's data.
-func (t *transport) convert(resp *jsonrpc.Response, err error, cs *callState, tool, requestID string) edge.Answer {
-	if err != nil {
-		return edge.Answer{Err: rpcerror.Internal(tool, requestID, err)}
-	}
-	if resp.Error != nil {
-		if cs != nil && cs.err != nil {
-			return edge.Answer{Err: cs.err}
-		}
-		var we *jsonrpc.Error
-		if !errors.As(resp.Error, &we) || we.Code == rpcerror.InternalError {
-			return edge.Answer{Err: rpcerror.Internal(tool, requestID, resp.Error)}
-		}
-		e := rpcerror.New(int(we.Code), tool)
-		e.Message = we.Message
-		return edge.Answer{Err: e}
-	}
-	a := edge.Answer{Result: resp.Result}
-	if cs != nil {
-		a.Err = cs.err // rendered into an isError result: still reported once
-	}
-	return a
 }
 
 // scope names the owner of in-flight calls for notifications/cancelled: a

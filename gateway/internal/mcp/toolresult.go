@@ -5,17 +5,13 @@ import (
 	"encoding/json"
 )
 
-// This file is the envelope's own tools/call path. Every other method goes
-// through an SDK session; tools/call, the one method agents call in a loop,
-// runs the same handler code (Server.run) directly and encodes the
-// CallToolResult here, because the SDK's dispatch of one call costs more
-// than the rest of the gateway's work on it together (a goroutine with a
-// growing stack per request, two JSON decodes each allocating 32 KiB, two
-// channel hops: measured in docs/benchmarks.md), which would break the
-// gateway's CPU budget per call. TestFastPathMatchesSDK checks that both
-// paths answer byte-equivalent results at every protocol version.
+// This file encodes a tools/call's CallToolResult by hand, straight into
+// the answer's bytes: tools/call is the method agents call in a loop, and
+// an encode through generic types would copy a megabyte file's content
+// several times over. TestToolResultsDecodeInSDK checks that the official
+// SDK's client decodes these bytes into what the call came to.
 
-// encodeToolResult writes o as the CallToolResult the SDK would: the
+// encodeToolResult writes o as a CallToolResult: the
 // failure as an isError result (text rendering, the contract error in
 // _meta, no structuredContent) or the success (the JSON as text content,
 // plus structuredContent from 2025-06-18), with 2026-07-28's resultType and
