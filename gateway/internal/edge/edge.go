@@ -167,6 +167,25 @@ type Exchange struct {
 
 	mu     sync.Mutex
 	header http.Header // response headers to add (HTTP)
+
+	// notify sends one encoded notification ahead of the answer (nil: the
+	// framing cannot: /rpc, or an HTTP client that accepts no event stream).
+	notify func(msg []byte)
+}
+
+// CanNotify reports whether notifications can reach the client ahead of
+// this body's answer: on stdio, and on HTTP when the client accepts
+// text/event-stream (the answer then comes as an event stream).
+func (x *Exchange) CanNotify() bool { return x.notify != nil }
+
+// Notify sends the notification method with params (a JSON object) to the
+// client ahead of the body's answer; without CanNotify it does nothing.
+// Calls of one batch may notify concurrently.
+func (x *Exchange) Notify(method string, params json.RawMessage) {
+	if x.notify == nil {
+		return
+	}
+	x.notify(jsonrpc.EncodeNotification(method, params))
 }
 
 // SetHeader adds a response header (HTTP only; ignored on stdio). Calls of

@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 
 	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/requestid"
@@ -64,7 +66,15 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 		writeBody(w, o.status, o.body, 0)
 		return
 	}
+	var events *eventStream
+	if acceptsEventStream(r.Header) {
+		events = &eventStream{w: w, x: x}
+		x.notify = events.send
+	}
 	o := p.serveBody(ctx, t, x, body)
+	if events != nil && events.finish(o) {
+		return
+	}
 	x.mu.Lock()
 	for k, v := range x.header {
 		w.Header()[k] = v
@@ -78,6 +88,80 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 		return
 	}
 	writeBody(w, o.status, o.body, o.retryAfter)
+}
+
+// acceptsEventStream reports whether the client's Accept header allows a
+// text/event-stream answer (Streamable HTTP clients send
+// "application/json, text/event-stream").
+func acceptsEventStream(h http.Header) bool {
+	for _, v := range h.Values("Accept") {
+		for _, part := range strings.Split(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			if mt = strings.TrimSpace(mt); strings.EqualFold(mt, "text/event-stream") || mt == "*/*" || strings.EqualFold(mt, "text/*") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// eventStream turns one HTTP answer into a Streamable HTTP event stream
+// the moment a notification must go out ahead of it (MCP progress): the
+// status (200) and headers are sent with the first event, each message is
+// one "message" event, and the answer is the last. A body that sends no
+// notification is answered as plain JSON, as before.
+type eventStream struct {
+	mu      sync.Mutex
+	w       http.ResponseWriter
+	x       *Exchange
+	started bool
+	closed  bool
+}
+
+// send writes one message as an event, starting the stream on first use.
+func (e *eventStream) send(msg []byte) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return
+	}
+	if !e.started {
+		e.started = true
+		h := e.w.Header()
+		e.x.mu.Lock()
+		for k, v := range e.x.header {
+			h[k] = v
+		}
+		e.x.mu.Unlock()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-cache")
+		e.w.WriteHeader(http.StatusOK)
+	}
+	e.write(msg)
+}
+
+// write sends one event and flushes it (mu held).
+func (e *eventStream) write(msg []byte) {
+	_, _ = io.WriteString(e.w, "event: message\ndata: ")
+	_, _ = e.w.Write(msg)
+	_, _ = io.WriteString(e.w, "\n\n")
+	_ = http.NewResponseController(e.w).Flush()
+}
+
+// finish ends the stream with the answer o and reports whether the stream
+// had started (the answer is then written); otherwise nothing was sent and
+// the caller answers as plain JSON.
+func (e *eventStream) finish(o outcome) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.closed = true
+	if !e.started {
+		return false
+	}
+	if !o.gone && o.body != nil {
+		e.write(o.body)
+	}
+	return true
 }
 
 // writeTooLarge answers 413 with a -32600 naming the limit, whatever the

@@ -17,6 +17,7 @@ import (
 	wire "ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
 )
 
@@ -440,12 +441,50 @@ func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Cal
 		t.s.inflight.Store(key, cancel)
 		defer t.s.inflight.Delete(key)
 	}
+	if tok := progressToken(r.p.meta); tok != nil && x.CanNotify() {
+		callCtx = toolcall.WithProgress(callCtx, progressReporter(x, tok))
+	}
 	cs := &callState{requestID: c.RequestID, version: r.version, named: r.named}
 	o := t.s.run(callCtx, cs, name, r.p.args)
 	if o.err != nil && !o.asResult {
 		return edge.Answer{Err: o.err, Tool: name}
 	}
 	return edge.Answer{Result: t.s.encodeToolResult(o, r.modern), Err: o.err, Tool: name}
+}
+
+// progressToken returns params._meta.progressToken when it is a string or
+// an integer, as MCP requires (nil otherwise: no progress is sent).
+func progressToken(meta json.RawMessage) json.RawMessage {
+	if len(meta) == 0 || !bytes.Contains(meta, []byte("progressToken")) {
+		return nil
+	}
+	v := gjson.GetBytes(meta, "progressToken")
+	switch {
+	case v.Type == gjson.String, v.Type == gjson.Number && !strings.ContainsAny(v.Raw, ".eE"):
+		return json.RawMessage(v.Raw)
+	}
+	return nil
+}
+
+// progressParams are a notifications/progress's params.
+type progressParams struct {
+	ProgressToken json.RawMessage `json:"progressToken"`
+	Progress      float64         `json:"progress"`
+	Total         float64         `json:"total,omitempty"`
+	Message       string          `json:"message,omitempty"`
+}
+
+// progressReporter sends the call's progress to the client as
+// notifications/progress ahead of the answer (stdio lines, or events of the
+// HTTP answer's event stream).
+func progressReporter(x *edge.Exchange, token json.RawMessage) toolcall.ProgressFunc {
+	return func(p toolcall.Progress) {
+		params, err := json.Marshal(progressParams{ProgressToken: token, Progress: p.Done, Total: max(p.Total, 0), Message: p.Message})
+		if err != nil {
+			return // a NaN from the service: progress is advisory
+		}
+		x.Notify("notifications/progress", params)
+	}
 }
 
 // scope names the owner of in-flight calls for notifications/cancelled: a
