@@ -38,6 +38,10 @@ func (fakeService) MergePullRequest(ctx context.Context, r *ghopsv1.MergePullReq
 	case 999:
 		blockStarted <- struct{}{}
 		<-ctx.Done()
+		select {
+		case blockCancelled <- struct{}{}:
+		default:
+		}
 		return nil, status.FromContextError(ctx.Err()).Err()
 	case 401:
 		return nil, fakeservice.Status(codes.Unauthenticated, "Bad credentials", ghopsv1.ErrorReason_ERROR_REASON_UNAUTHENTICATED, md,
@@ -71,6 +75,29 @@ func (fakeService) MergePullRequest(ctx context.Context, r *ghopsv1.MergePullReq
 
 // blockStarted receives when a blocking call (prNumber 999) has started.
 var blockStarted = make(chan struct{}, 1)
+
+// blockCancelled receives when a blocking call saw its context end at the
+// service: the cancellation crossed gRPC.
+var blockCancelled = make(chan struct{}, 1)
+
+// drainCancelled forgets an earlier call's cancellation.
+func drainCancelled() {
+	select {
+	case <-blockCancelled:
+	default:
+	}
+}
+
+// waitServiceCancelled fails unless the service saw the blocking call's
+// context end (the deadline only bounds a failure).
+func waitServiceCancelled(t *testing.T) {
+	t.Helper()
+	select {
+	case <-blockCancelled:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the service's context was not cancelled")
+	}
+}
 
 // newRegistry builds the real tool registry.
 func newRegistry(t testing.TB) *toolschema.Registry {
