@@ -222,6 +222,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		Sink:             a.Sink,
 		Logger:           logger,
 		Observe:          metrics.ObserveCall,
+		Middleware:       []edge.Middleware{calltrace.Middleware(o.tel)},
 	})
 	a.MCP, err = mcp.New(reg, a.Caller,
 		mcp.WithToolErrorMode(cfg.MCPToolErrors),
@@ -238,8 +239,8 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.Server = server.New(server.Options{
 		Config:        cfg,
 		Pipeline:      a.Pipeline,
-		RPC:           calltrace.Wrap(o.tel, plainrpc.New(a.Caller, cfg.HTTPStatusMapping)),
-		MCP:           calltrace.Wrap(o.tel, a.MCP.HTTP()),
+		RPC:           plainrpc.New(a.Caller, cfg.HTTPStatusMapping),
+		MCP:           a.MCP.HTTP(),
 		Trace:         o.tel.HTTPHandler,
 		Protect:       func(h http.Handler) http.Handler { return g.Handler(a.Auth.Handler(h)) },
 		Metadata:      a.Auth.MetadataHandler(),
@@ -346,7 +347,7 @@ func (a *App) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error
 	}
 	a.Logger.Info("gateway serving MCP on stdio", "service", a.Config.ServiceAddr, "tools", len(a.Registry.Tools()),
 		"principal", c.Name(), "read_only", a.Config.ReadOnly)
-	return a.Pipeline.ServeStream(policy.WithCaller(ctx, c), calltrace.Wrap(a.Telemetry, a.MCP.Stdio()), in, out)
+	return a.Pipeline.ServeStream(policy.WithCaller(ctx, c), a.MCP.Stdio(), in, out)
 }
 
 // localCaller is stdio's caller: the user running the process.

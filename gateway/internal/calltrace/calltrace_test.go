@@ -36,10 +36,11 @@ func (f *fake) Serve(ctx context.Context, _ *edge.Exchange, _ *edge.Call) edge.A
 }
 func (f *fake) Status(*edge.Exchange, []edge.Answer, bool, bool) int { return 200 }
 
-func TestOffReturnsTheTransport(t *testing.T) {
-	f := &fake{name: "mcp"}
-	if got := calltrace.Wrap(telemetry.Off(), f); got != edge.Transport(f) {
-		t.Fatalf("Wrap with tracing off = %T, want the transport itself", got)
+// TestOffReturnsNoMiddleware: with tracing off there is no middleware, so
+// calls pay nothing for it.
+func TestOffReturnsNoMiddleware(t *testing.T) {
+	if calltrace.Middleware(telemetry.Off()) != nil {
+		t.Fatal("Middleware with tracing off is not nil")
 	}
 }
 
@@ -84,12 +85,12 @@ func TestSpans(t *testing.T) {
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 			f := &fake{name: tt.transport, answer: tt.answer}
-			wrapped := calltrace.Wrap(telemetry.New(tp), f)
+			wrapped := calltrace.Middleware(telemetry.New(tp))(f.Serve)
 			c := &edge.Call{Request: tt.req, RequestID: "rid"}
 			if tt.req == nil {
 				c.Invalid = &jsonrpc.Error{Code: -32600}
 			}
-			got := wrapped.Serve(context.Background(), &edge.Exchange{}, c)
+			got := wrapped(context.Background(), &edge.Exchange{Transport: tt.transport}, c)
 			if got.Err != tt.answer.Err {
 				t.Fatal("the answer was changed")
 			}

@@ -116,6 +116,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Observe counts answered calls (nil: not counted).
 	Observe Observer
+	// Middleware wraps every call of every transport, the first outermost,
+	// inside the pipeline's own Recover.
+	Middleware []Middleware
 }
 
 // Defaults of Options.
@@ -130,6 +133,7 @@ const (
 type Pipeline struct {
 	opts Options
 	log  *slog.Logger
+	mw   []Middleware // Recover, then opts.Middleware
 }
 
 // New returns a pipeline with opts (zero fields take their defaults).
@@ -146,7 +150,7 @@ func New(opts Options) *Pipeline {
 	if opts.StreamConcurrency <= 0 {
 		opts.StreamConcurrency = DefaultStreamConcurrency
 	}
-	p := &Pipeline{opts: opts, log: opts.Logger}
+	p := &Pipeline{opts: opts, log: opts.Logger, mw: append([]Middleware{Recover}, opts.Middleware...)}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -164,6 +168,9 @@ type Exchange struct {
 	Stream *Stream
 	// State is the transport's per-body state, set in Begin.
 	State any
+	// Transport names the body's transport (Transport.Name), for the
+	// middleware.
+	Transport string
 
 	mu     sync.Mutex
 	header http.Header // response headers to add (HTTP)

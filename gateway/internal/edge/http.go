@@ -37,7 +37,7 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 		}
 	}()
 	ctx := r.Context()
-	x := &Exchange{HTTP: r, RequestID: requestid.Accept(r.Header.Get(requestid.Header))}
+	x := &Exchange{HTTP: r, RequestID: requestid.Accept(r.Header.Get(requestid.Header)), Transport: t.Name()}
 	w.Header().Set(requestid.Header, x.RequestID)
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)

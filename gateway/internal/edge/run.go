@@ -6,8 +6,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"runtime/debug"
 	"strconv"
 	"sync"
 
@@ -99,24 +97,10 @@ launch:
 	return answers
 }
 
-// serveCall runs one call through the transport; a panic becomes -32603
-// whose cause (redacted, with the stack) goes to the log only.
-func (p *Pipeline) serveCall(ctx context.Context, t Transport, x *Exchange, c *Call) (a Answer) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			// Logged once, by the sink: the -32603 line and its cause
-			// record, which carries the panic and the stack.
-			cause := fmt.Errorf("panic serving a call (%s): %s\n%s", t.Name(), redact.String(fmt.Sprint(v)), redact.String(string(debug.Stack())))
-			a = Answer{Err: rpcerror.Internal("", c.RequestID, cause), Tool: "unknown"}
-			if c.Request != nil && c.Request.IsNotification() {
-				a.NoReply = true
-			}
-		}
-	}()
-	return t.Serve(ctx, x, c)
+// serveCall runs one call through the middleware (Recover outermost, then
+// Options.Middleware) and the transport.
+func (p *Pipeline) serveCall(ctx context.Context, t Transport, x *Exchange, c *Call) Answer {
+	return chain(t.Serve, p.mw)(ctx, x, c)
 }
 
 // observe counts one answered call.
