@@ -49,9 +49,8 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"ghops.dev/gateway/internal/jsonrpc"
+	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/policy"
-	"ghops.dev/gateway/internal/requestid"
 	"ghops.dev/gateway/internal/rpcerror"
 )
 
@@ -328,14 +327,8 @@ func (a *Authenticator) unauthorized(w http.ResponseWriter, r *http.Request, msg
 func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, status, code int, msg string, pol *rpcerror.Policy) {
 	e := rpcerror.New(code, "")
 	e.Message = msg
-	e.HTTPStatus = status
 	e.Data.Policy = pol
-	e.RequestID = requestid.Accept(r.Header.Get(requestid.Header))
-	body := jsonrpc.EncodeResponse(a.o.Sink.Response(r.Context(), nil, e))
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set(requestid.Header, e.RequestID)
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	edge.WriteError(w, r, a.o.Sink, status, e)
 }
 
 // bearer extracts the token of an "Authorization: Bearer <token>" header.

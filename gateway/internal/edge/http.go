@@ -187,3 +187,16 @@ func writeBody(w http.ResponseWriter, status int, body []byte, retryAfter int) {
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }
+
+// WriteError answers an HTTP request with e alone (id null) and status: the
+// one writer of JSON-RPC error bodies for the HTTP middleware in front of
+// the pipeline (guard, authn), encoded and written as the pipeline writes
+// its own. e is reported once through sink (the jsonrpc_error line) and
+// carries the request's id: its X-Request-Id when well-formed, else a new
+// one, sent back in the header.
+func WriteError(w http.ResponseWriter, r *http.Request, sink *rpcerror.Sink, status int, e *rpcerror.Error) {
+	e.HTTPStatus = status
+	e.RequestID = requestid.Accept(r.Header.Get(requestid.Header))
+	w.Header().Set(requestid.Header, e.RequestID)
+	writeBody(w, status, jsonrpc.EncodeResponse(sink.Response(r.Context(), nil, e)), e.RetryAfter)
+}

@@ -27,8 +27,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ghops.dev/gateway/internal/jsonrpc"
-	"ghops.dev/gateway/internal/requestid"
+	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/rpcerror"
 )
 
@@ -133,13 +132,7 @@ func (g *Guard) originAllowed(origin, reqHost, host string) bool {
 func (g *Guard) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	e := rpcerror.New(rpcerror.InvalidRequest, "")
 	e.Message = msg
-	e.HTTPStatus = status
-	e.RequestID = requestid.Accept(r.Header.Get(requestid.Header))
-	body := jsonrpc.EncodeResponse(g.sink.Response(r.Context(), nil, e))
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set(requestid.Header, e.RequestID)
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	edge.WriteError(w, r, g.sink, status, e)
 }
 
 // hostname returns the lower-case host of a Host header, without port or
