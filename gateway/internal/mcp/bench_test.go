@@ -26,6 +26,10 @@ func (echoCaller) Call(context.Context, string, json.RawMessage, toolcall.CallIn
 
 func (echoCaller) Spend(context.Context, string) *rpcerror.Error { return nil }
 
+func (echoCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
+	return rpcerror.New(rpcerror.InvalidParamsCode, name)
+}
+
 // benchHandler is the /mcp handler over an instant call path.
 func benchHandler(b *testing.B) (http.Handler, *Server) {
 	s, err := New(newRegistry(b), echoCaller{}, WithLogger(slog.New(slog.DiscardHandler)))

@@ -426,13 +426,9 @@ func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Cal
 			e.RequestID = c.RequestID
 			return edge.Answer{Err: e, Tool: "unknown"}
 		}
-		// The allowed values are the tools this caller can see (its
-		// tools/list), never the hidden ones.
-		e := rpcerror.InvalidParams(name, []toolschema.Violation{{
-			Message: "must be equal to one of the allowed values", Path: "/name", Keyword: "enum",
-			Params: map[string]any{"allowedValues": t.s.visible(ctx)}, Value: name,
-		}})
-		e.Message = "Unknown tool: " + clip(name, 100)
+		// Always a JSON-RPC error, whatever the tool-error rule.
+		e := t.s.caller.UnknownTool(ctx, name)
+		e.RequestID = c.RequestID
 		return edge.Answer{Err: e, Tool: "unknown"}
 	}
 	callCtx, cancel := context.WithCancel(ctx)

@@ -89,6 +89,9 @@ type toolCaller interface {
 	// Spend charges a call refused before Call (an unknown tool) to the
 	// caller's rate.
 	Spend(ctx context.Context, name string) *rpcerror.Error
+	// UnknownTool is the one answer to a tool the gateway does not offer
+	// (toolcall.Caller.UnknownTool).
+	UnknownTool(ctx context.Context, name string) *rpcerror.Error
 }
 
 // Server is the MCP layer: the protocol's methods over the registry's
@@ -107,7 +110,6 @@ type Server struct {
 	serverInfo   []byte            // {"name":...,"version":...}
 	instructions []byte            // Instructions as a JSON string
 	tools        []policy.Tool     // every offered tool, in registry order
-	names        []any             // tool names, for an unknown tool's violation
 	offered      map[string]bool   // the tools of the gateway's toolsets
 	defs         map[string][]byte // each offered tool's encoded definition
 	sorted       []string          // the gateway-wide tools/list, by name
@@ -205,7 +207,6 @@ func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, 
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
-		s.names = append(s.names, t.Name)
 		s.offered[t.Name] = true
 		s.defs[t.Name] = def
 		s.tools = append(s.tools, policy.Tool{Name: t.Name, ReadOnly: t.Annotations.ReadOnlyHint, Toolset: set})
@@ -213,24 +214,6 @@ func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, 
 	s.sorted = policy.Allowed(nil, s.tools, s.readOnly)
 	slices.Sort(s.sorted)
 	return s, nil
-}
-
-// visible returns the names of the tools ctx's caller sees in tools/list,
-// for an unknown tool's error.
-func (s *Server) visible(ctx context.Context) []any {
-	var pr *policy.Principal
-	if c := policy.CallerFrom(ctx); c != nil {
-		pr = c.Principal
-	}
-	if pr == nil && !s.readOnly {
-		return s.names
-	}
-	names := policy.Allowed(pr, s.tools, s.readOnly)
-	out := make([]any, len(names))
-	for i, n := range names {
-		out[i] = n
-	}
-	return out
 }
 
 // Close releases the server's resources. The gateway's MCP layer holds

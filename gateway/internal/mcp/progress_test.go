@@ -49,6 +49,10 @@ func (c *progressCaller) Call(ctx context.Context, _ string, _ json.RawMessage, 
 
 func (*progressCaller) Spend(context.Context, string) *rpcerror.Error { return nil }
 
+func (*progressCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
+	return rpcerror.New(rpcerror.InvalidParamsCode, name)
+}
+
 // lastAsked reports whether the last call got a ProgressFunc.
 func (c *progressCaller) lastAsked(t *testing.T) bool {
 	t.Helper()

@@ -4,7 +4,11 @@
 // and its result is the tool's JSON result.
 //
 // Its envelope rules, beside the pipeline's: batches are always accepted
-// (within the pipeline's limits); a tool that does not exist is -32601; the
+// (within the pipeline's limits); a method is a tools/call of the tool it
+// names, so a tool name the gateway does not offer gets the one
+// unknown-tool answer of every transport (toolcall.Caller.UnknownTool,
+// -32602), and only a method that cannot be a tool name (say
+// "tools/list") is -32601; the
 // HTTP status is 200 for every JSON-RPC answer unless status mapping is on,
 // where each error code has its status (docs/errors.md) and a batch takes
 // the highest; a body of notifications only is answered 204 with no body.
@@ -16,6 +20,7 @@ import (
 
 	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/normalize"
+	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 )
 
@@ -45,12 +50,32 @@ func (t *Transport) Serve(ctx context.Context, _ *edge.Exchange, c *edge.Call) e
 		return edge.Invalid(c)
 	}
 	req := c.Request
+	if !toolName(req.Method) {
+		e := rpcerror.New(rpcerror.MethodNotFound, "")
+		return edge.Answer{Err: e, NoReply: req.IsNotification(), Tool: "unknown"}
+	}
 	tool := req.Method
 	if _, ok := t.caller.Lookup(tool); !ok {
 		tool = "unknown"
 	}
 	res, e := t.caller.Call(ctx, req.Method, normalize.Arguments(req.Method, req.Params), toolcall.CallInfo{RequestID: c.RequestID})
 	return edge.Answer{Result: res, Err: e, NoReply: req.IsNotification(), Tool: tool}
+}
+
+// toolName reports whether method has the shape of a tool name (lower-case
+// snake case, as every tool of the contract is named), so that /rpc maps it
+// onto a tools/call.
+func toolName(method string) bool {
+	if method == "" || len(method) > 128 || method[0] < 'a' || method[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(method); i++ {
+		c := method[i]
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // Status implements edge.Transport.

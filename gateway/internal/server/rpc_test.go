@@ -46,7 +46,8 @@ var rpcCases = []struct {
 	{"invalid_request_object", `{"jsonrpc": "2.0", "method": 1, "params": "bar"}`},
 	{"ids_of_every_type", `[` + fetch(`"a<b>&"`, "o/ok") + `,` + fetch("1.0", "o/missing") + `,` + fetch("1e3", "o/ok") + `,` +
 		fetch("null", "o/missing") + `,` + fetch("-7", "o/ok") + `]`},
-	{"method_not_found", call("1", "no_such_tool", `{}`)},
+	{"method_not_found", call("1", "tools/list", `{}`)},
+	{"unknown_tool", call("1", "no_such_tool", `{}`)},
 	{"invalid_params_required", call("1", "search", `{}`)},
 	{"invalid_params_many", call("1", "search", `{"query":"`+strings.Repeat("q", 257)+`","page":0,"extra":true}`)},
 	{"invalid_params_wrapped", call("1", "get_pr_mergeability", `{"input":{"repo":"not a repo","prNumber":"2"}}`)},

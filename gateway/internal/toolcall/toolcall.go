@@ -33,6 +33,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc"
@@ -87,6 +88,9 @@ type Caller struct {
 	quota    quota.Quota
 	inflight chan struct{} // nil: no global cap
 	audit    *slog.Logger  // nil: no audit records
+
+	offeredOnce  sync.Once
+	offeredTools []policy.Tool // see offered
 }
 
 // Option configures a Caller.
@@ -105,7 +109,7 @@ func WithTimeout(d time.Duration) Option {
 func WithReadOnly(on bool) Option { return func(c *Caller) { c.readOnly = on } }
 
 // WithToolsets offers only the tools of these groups (nil: every group;
-// package toolset): any other tool is unknown, -32601, whoever calls, as
+// package toolset): any other tool is unknown (UnknownTool), whoever calls, as
 // if the gateway did not have it (the operator's -toolsets).
 func WithToolsets(sets []string) Option { return func(c *Caller) { c.toolsets = sets } }
 
@@ -170,7 +174,8 @@ func (c *Caller) Lookup(name string) (*toolschema.Tool, bool) {
 func (c *Caller) ReadOnly() bool { return c.readOnly }
 
 // Call runs tool name with args (a JSON value, normally an object) and
-// returns its JSON result or the contract error. An unknown tool is -32601.
+// returns its JSON result or the contract error. An unknown tool is
+// UnknownTool's -32602.
 func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, info CallInfo) (res json.RawMessage, rerr *rpcerror.Error) {
 	if info.RequestID == "" {
 		info.RequestID = requestid.New()
@@ -190,7 +195,7 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	}
 	tool, ok := c.Lookup(name)
 	if !ok {
-		e := rpcerror.New(rpcerror.MethodNotFound, name)
+		e := c.UnknownTool(ctx, name)
 		e.RequestID = info.RequestID
 		return nil, e
 	}
