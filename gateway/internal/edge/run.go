@@ -173,7 +173,7 @@ func (p *Pipeline) encode(ctx context.Context, t Transport, x *Exchange, calls [
 	case batch:
 		body = jsonrpc.EncodeBatch(resps)
 	case resps[0].Error == nil:
-		// Results come from our own encoders (protojson, the MCP SDK), so
+		// Results come from our own encoders (protojson, package mcp), so
 		// re-validating up to a megabyte of JSON per call would only cost.
 		body = jsonrpc.EncodeResult(resps[0].ID, resps[0].Result)
 	default:

@@ -54,7 +54,7 @@ func benchPost(b *testing.B, h http.Handler, body string, hdr ...string) {
 	}
 }
 
-// BenchmarkToolsList measures tools/list (the SDK's) at 2025-11-25.
+// BenchmarkToolsList measures tools/list at 2025-11-25.
 func BenchmarkToolsList(b *testing.B) {
 	h, _ := benchHandler(b)
 	b.ReportAllocs()

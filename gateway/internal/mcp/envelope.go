@@ -418,7 +418,8 @@ func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Ca
 	return edge.Answer{Result: res}
 }
 
-// toolsCall runs one tools/call through the version's SDK session.
+// toolsCall runs one tools/call through the shared call path and applies
+// the tool-error rule; an unknown tool is always a JSON-RPC error.
 func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Call, r resolved) edge.Answer {
 	name := r.p.name
 	if !t.s.offered[name] {

@@ -56,8 +56,8 @@ func (s *Server) encodeToolResult(o toolOutcome, modern bool) json.RawMessage {
 	return b.Bytes()
 }
 
-// marshalString encodes s as a JSON string without HTML escaping, as the
-// SDK's encoder does (every byte of a result is paid by an agent).
+// marshalString encodes s as a JSON string without HTML escaping (every
+// byte of a result is paid by an agent, and "<" need not cost six).
 func marshalString(s string) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
