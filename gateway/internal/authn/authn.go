@@ -49,7 +49,7 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 )
@@ -328,7 +328,7 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, status, c
 	e := rpcerror.New(code, "")
 	e.Message = msg
 	e.Data.Policy = pol
-	edge.WriteError(w, r, a.o.Sink, status, e)
+	pipeline.WriteError(w, r, a.o.Sink, status, e)
 }
 
 // bearer extracts the token of an "Authorization: Bearer <token>" header.

@@ -7,7 +7,7 @@
 // _meta to such data): the span then continues that trace and links the
 // HTTP request's span, as OpenTelemetry's MCP conventions say; otherwise
 // it is the HTTP span's child (which continued the traceparent header).
-// It is one edge.Middleware, applied once to every transport, so that the
+// It is one pipeline.Middleware, applied once to every transport, so that the
 // pipeline and the transports stay unaware of tracing; with tracing off,
 // Middleware returns nil (no middleware at all).
 package calltrace
@@ -25,7 +25,7 @@ import (
 	"ghops.dev/redact"
 	"ghops.dev/telemetry"
 
-	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/pipeline"
 )
 
 // maxIDBytes bounds the JSON-RPC id recorded on a span (ids are the
@@ -33,14 +33,14 @@ import (
 const maxIDBytes = 128
 
 // Middleware returns the middleware that serves each call inside its span
-// (nil when tracing is off: edge skips a nil middleware).
-func Middleware(p *telemetry.Provider) edge.Middleware {
+// (nil when tracing is off: the pipeline skips a nil middleware).
+func Middleware(p *telemetry.Provider) pipeline.Middleware {
 	if !p.Enabled() {
 		return nil
 	}
 	t := &tracing{tel: p, tracer: p.Tracer()}
-	return func(next edge.Handler) edge.Handler {
-		return func(ctx context.Context, x *edge.Exchange, c *edge.Call) edge.Answer {
+	return func(next pipeline.Handler) pipeline.Handler {
+		return func(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
 			return t.serve(ctx, x, c, next)
 		}
 	}
@@ -55,7 +55,7 @@ type tracing struct {
 // serve runs next inside the call's span. MCP requests (every transport
 // but /rpc) are named for method and params.name and may carry a
 // traceparent in params._meta; /rpc's method is the tool.
-func (t *tracing) serve(ctx context.Context, x *edge.Exchange, c *edge.Call, next edge.Handler) edge.Answer {
+func (t *tracing) serve(ctx context.Context, x *pipeline.Body, c *pipeline.Call, next pipeline.Handler) pipeline.Answer {
 	if c.Request == nil || c.Request.IsNotification() {
 		return next(ctx, x, c)
 	}
@@ -92,7 +92,7 @@ func (t *tracing) serve(ctx context.Context, x *edge.Exchange, c *edge.Call, nex
 	ctx, span := t.tracer.Start(ctx, name, opts...)
 	defer span.End()
 	a := next(ctx, x, c)
-	// Err is set for MCP's isError results too (edge.Answer): the span
+	// Err is set for MCP's isError results too (pipeline.Answer): the span
 	// says the call failed however the failure was rendered. The message
 	// stays out: it may quote the caller's input.
 	if a.Err != nil {

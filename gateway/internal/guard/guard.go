@@ -27,7 +27,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 )
 
@@ -132,7 +132,7 @@ func (g *Guard) originAllowed(origin, reqHost, host string) bool {
 func (g *Guard) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	e := rpcerror.New(rpcerror.InvalidRequest, "")
 	e.Message = msg
-	edge.WriteError(w, r, g.sink, status, e)
+	pipeline.WriteError(w, r, g.sink, status, e)
 }
 
 // hostname returns the lower-case host of a Host header, without port or

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 )
@@ -37,7 +37,7 @@ func benchHandler(b *testing.B) (http.Handler, *Server) {
 		b.Fatal(err)
 	}
 	b.Cleanup(s.Close)
-	p := edge.New(edge.Options{Sink: rpcerror.NewSink(io.Discard, slog.New(slog.DiscardHandler)), Logger: slog.New(slog.DiscardHandler)})
+	p := pipeline.New(pipeline.Options{Sink: rpcerror.NewSink(io.Discard, slog.New(slog.DiscardHandler)), Logger: slog.New(slog.DiscardHandler)})
 	return p.Handler(s.HTTP()), s
 }
 
@@ -87,7 +87,7 @@ func BenchmarkToolsCallSession(b *testing.B) {
 }
 
 // BenchmarkToolsCall measures one tools/call through the pipeline, the MCP
-// envelope and the call path, to the fake service over loopback gRPC, at
+// transport and the call path, to the fake service over loopback gRPC, at
 // 2025-06-18 with a session.
 func BenchmarkToolsCall(b *testing.B) {
 	s := newTestServer(b)

@@ -2,8 +2,8 @@
 // implementation of its own, with no SDK in the serving path. It answers
 // initialize (version negotiation), ping, tools/list and its pages,
 // tools/call, server/discover, notifications (cancellation) and unknown
-// methods itself (methods.go, envelope.go), inside the gateway's one
-// request pipeline (package edge); sessions are signed ids any replica
+// methods itself (methods.go, transport.go), inside the gateway's one
+// request pipeline (package pipeline); sessions are signed ids any replica
 // accepts (session.go).
 //
 // Why not the official Go SDK's server: serving a call through its
@@ -14,7 +14,7 @@
 // conformance suite and the TypeScript SDK and mcp-go clients judge this
 // implementation's wire.
 //
-// The envelope rules (envelope.go):
+// The transport rules (transport.go):
 //
 //   - A request's version: 2026-07-28 when its params._meta names it (with
 //     the MCP-Protocol-Version header on HTTP, which must agree), else the
@@ -221,7 +221,7 @@ func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, 
 // stays for the binaries' shutdown order.
 func (s *Server) Close() {}
 
-// callState is what the envelope knows about one tools/call.
+// callState is what the transport knows about one tools/call.
 type callState struct {
 	requestID string
 	version   string // the protocol version the request is served at
@@ -237,9 +237,9 @@ type toolOutcome struct {
 	reg      *toolschema.Registry
 }
 
-// run calls tool name with args through the shared call path and applies
+// callTool calls tool name with args through the shared call path and applies
 // the tool-error rule.
-func (s *Server) run(ctx context.Context, cs *callState, name string, args json.RawMessage) toolOutcome {
+func (s *Server) callTool(ctx context.Context, cs *callState, name string, args json.RawMessage) toolOutcome {
 	res, e := s.caller.Call(ctx, name, stripMeta(args), toolcall.CallInfo{RequestID: cs.requestID})
 	return toolOutcome{res: res, err: e, asResult: e != nil && s.asResult(cs), version: cs.version, reg: s.reg}
 }

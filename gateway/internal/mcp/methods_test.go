@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"ghops.dev/gateway/internal/edge"
-	"ghops.dev/gateway/internal/fakeservice"
-	"ghops.dev/gateway/internal/golden"
-	"ghops.dev/gateway/internal/logcapture"
+	"ghops.dev/gateway/internal/fakeservicetest"
+	"ghops.dev/gateway/internal/goldentest"
+	"ghops.dev/gateway/internal/logtest"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
@@ -29,8 +29,8 @@ const principalHeader = "X-Test-Principal-Tools"
 func newPrincipalServer(t testing.TB, opts ...Option) *testServer {
 	t.Helper()
 	reg := newRegistry(t)
-	caller := toolcall.New(reg, fakeservice.Serve(t, fakeService{}), toolcall.WithTimeout(5*time.Second))
-	log := &logcapture.Buffer{}
+	caller := toolcall.New(reg, fakeservicetest.Serve(t, fakeService{}), toolcall.WithTimeout(5*time.Second))
+	log := &logtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(log, nil))
 	opts = append([]Option{WithSessionSecret([]byte("test-secret")), WithLogger(logger)}, opts...)
 	s, err := New(reg, caller, opts...)
@@ -38,7 +38,7 @@ func newPrincipalServer(t testing.TB, opts ...Option) *testServer {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	p := edge.New(edge.Options{MaxBody: 1 << 16, MaxBatch: 10, Sink: rpcerror.NewSink(log, logger), Logger: logger})
+	p := pipeline.New(pipeline.Options{MaxBody: 1 << 16, MaxBatch: 10, Sink: rpcerror.NewSink(log, logger), Logger: logger})
 	h := p.Handler(s.HTTP())
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if v := r.Header.Get(principalHeader); v != "" {
@@ -155,7 +155,7 @@ func TestToolsListPages(t *testing.T) {
 				}
 				cursor = string(m[1])
 			}
-			golden.Compare(t, "pages/"+run.name+".txt", []byte(b.String()))
+			goldentest.Compare(t, "pages/"+run.name+".txt", []byte(b.String()))
 		})
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 )
@@ -65,7 +65,7 @@ func (c *progressCaller) lastAsked(t *testing.T) bool {
 }
 
 // newProgressServer serves /mcp over progressCaller on 127.0.0.1.
-func newProgressServer(t *testing.T) (*Server, *edge.Pipeline, *httptest.Server, *progressCaller) {
+func newProgressServer(t *testing.T) (*Server, *pipeline.Pipeline, *httptest.Server, *progressCaller) {
 	t.Helper()
 	pc := &progressCaller{}
 	logger := slog.New(slog.DiscardHandler)
@@ -73,7 +73,7 @@ func newProgressServer(t *testing.T) (*Server, *edge.Pipeline, *httptest.Server,
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := edge.New(edge.Options{Sink: rpcerror.NewSink(io.Discard, logger), Logger: logger})
+	p := pipeline.New(pipeline.Options{Sink: rpcerror.NewSink(io.Discard, logger), Logger: logger})
 	srv := httptest.NewServer(p.Handler(s.HTTP()))
 	t.Cleanup(srv.Close)
 	return s, p, srv, pc

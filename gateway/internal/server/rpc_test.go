@@ -15,7 +15,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/golden"
+	"ghops.dev/gateway/internal/goldentest"
 )
 
 // call renders one JSON-RPC request.
@@ -90,7 +90,7 @@ func TestRPCGolden(t *testing.T) {
 					got.Write(normalise(body))
 					got.WriteByte('\n')
 				}
-				golden.Compare(t, "rpc/"+mode.name+"/"+tc.name+".golden", []byte(got.String()))
+				goldentest.Compare(t, "rpc/"+mode.name+"/"+tc.name+".golden", []byte(got.String()))
 				// Exactly one log line per error object sent, none otherwise.
 				wantLines := strings.Count(string(body), `"error":{"code":`)
 				if n := len(gw.logs.ErrorLines()) - before; n != wantLines {

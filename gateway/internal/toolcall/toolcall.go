@@ -19,7 +19,7 @@
 //	(*Caller).Call(ctx, name, args, CallInfo{RequestID}) (json.RawMessage, *rpcerror.Error)
 //
 // Call never panics: a panic below it becomes -32603. Arguments must already
-// be normalised (see package normalize); Call does not unwrap anything.
+// be normalised (see package rpcargs); Call does not unwrap anything.
 package toolcall
 
 import (
@@ -209,12 +209,12 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 		e.Log = fillLog(e.Log, args)
 		return nil, e
 	}
-	if e := c.admit(ctx, caller, tool, req); e != nil {
+	if e := c.checkPolicy(ctx, caller, tool, req); e != nil {
 		e.RequestID = info.RequestID
 		e.Log = fillLog(e.Log, args)
 		return nil, e
 	}
-	release, e := c.take(ctx, caller, name)
+	release, e := c.acquireSlot(ctx, caller, name)
 	if e != nil {
 		e.RequestID = info.RequestID
 		e.Log = fillLog(e.Log, args)
@@ -261,10 +261,10 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	return out, nil
 }
 
-// admit applies the policy to every repository the request names (the
+// checkPolicy applies the policy to every repository the request names (the
 // fields the contract marks as repositories): -32001 naming the rule that
 // refused the call.
-func (c *Caller) admit(_ context.Context, caller *policy.Caller, tool *toolschema.Tool, req proto.Message) *rpcerror.Error {
+func (c *Caller) checkPolicy(_ context.Context, caller *policy.Caller, tool *toolschema.Tool, req proto.Message) *rpcerror.Error {
 	var pr *policy.Principal
 	if caller != nil {
 		pr = caller.Principal
@@ -320,9 +320,10 @@ func (c *Caller) Spend(ctx context.Context, tool string) *rpcerror.Error {
 	return e
 }
 
-// take admits the call under the principal's concurrency and the global
-// cap (its rate was spent by Spend).
-func (c *Caller) take(ctx context.Context, caller *policy.Caller, tool string) (func(), *rpcerror.Error) {
+// acquireSlot holds a slot of the principal's concurrency and of the global
+// in-flight cap for the call (its rate was spent by Spend); the returned
+// func gives them back.
+func (c *Caller) acquireSlot(ctx context.Context, caller *policy.Caller, tool string) (func(), *rpcerror.Error) {
 	release := func() {}
 	if caller != nil && caller.Principal != nil && caller.Principal.Concurrency > 0 {
 		r, e := c.quotaTake(ctx, tool, caller.Principal, quota.Limits{Concurrency: caller.Principal.Concurrency})

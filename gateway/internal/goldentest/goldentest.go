@@ -1,8 +1,8 @@
-// Package golden compares what a test produced with a golden file under the
+// Package goldentest compares what a test produced with a golden file under the
 // test package's testdata directory, and rewrites the file instead when the
 // test binary runs with -update (go test ./... -update). Import it from tests
 // only: importing it registers the -update flag.
-package golden
+package goldentest
 
 import (
 	"bytes"

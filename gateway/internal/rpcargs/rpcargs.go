@@ -1,4 +1,4 @@
-// Package normalize turns the params of a /rpc call into the tool's
+// Package rpcargs turns the params of a /rpc call into the tool's
 // arguments object, accepting the shapes seed 003 lists:
 //
 //   - the arguments object itself: {"query":"x"}
@@ -18,7 +18,7 @@
 // exactly what the client sent.
 //
 // The API: Arguments(method string, params json.RawMessage) json.RawMessage.
-package normalize
+package rpcargs
 
 import (
 	"bytes"

@@ -13,27 +13,27 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"ghops.dev/gateway/internal/edge"
 	wire "ghops.dev/gateway/internal/jsonrpc"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
 )
 
-// transport is the MCP envelope on one wire: Streamable HTTP or stdio.
+// transport is MCP on one wire: Streamable HTTP or stdio.
 type transport struct {
 	s     *Server
 	stdio bool
 }
 
-// HTTP returns the Streamable HTTP transport, for edge.Pipeline.Handler.
-func (s *Server) HTTP() edge.Transport { return &transport{s: s} }
+// HTTP returns the Streamable HTTP transport, for pipeline.Pipeline.Handler.
+func (s *Server) HTTP() pipeline.Transport { return &transport{s: s} }
 
-// Stdio returns the stdio transport, for edge.Pipeline.ServeStream.
-func (s *Server) Stdio() edge.Transport { return &transport{s: s, stdio: true} }
+// Stdio returns the stdio transport, for pipeline.Pipeline.ServeStream.
+func (s *Server) Stdio() pipeline.Transport { return &transport{s: s, stdio: true} }
 
-// Name implements edge.Transport.
+// Name implements pipeline.Transport.
 func (t *transport) Name() string {
 	if t.stdio {
 		return "stdio"
@@ -41,8 +41,8 @@ func (t *transport) Name() string {
 	return "mcp"
 }
 
-// envelope is what an HTTP body's headers say (Exchange.State).
-type envelope struct {
+// headerState is what an HTTP body's MCP headers say (Body.State).
+type headerState struct {
 	header    string   // MCP-Protocol-Version as sent
 	hasHeader bool     // the header was sent
 	sessionID string   // Mcp-Session-Id as sent
@@ -52,7 +52,7 @@ type envelope struct {
 	names     []string // Mcp-Name values
 }
 
-// conn is a stdio connection's state (edge.Stream).
+// conn is a stdio connection's state (pipeline.Stream).
 type conn struct {
 	mu      sync.Mutex
 	version string // what initialize negotiated ("" before)
@@ -70,18 +70,18 @@ func (c *conn) negotiated() (string, bool) {
 }
 
 // connOf returns the stdio connection of x.
-func connOf(x *edge.Exchange) *conn {
+func connOf(x *pipeline.Body) *conn {
 	return x.Stream.State(func() any { return &conn{} }).(*conn)
 }
 
-// Begin implements edge.Transport: the rules that concern a whole body.
-func (t *transport) Begin(ctx context.Context, x *edge.Exchange, calls []*edge.Call, batch bool) *edge.Refusal {
+// Begin implements pipeline.Transport: the rules that concern a whole body.
+func (t *transport) Begin(ctx context.Context, x *pipeline.Body, calls []*pipeline.Call, batch bool) *pipeline.Refusal {
 	version := ""
 	if t.stdio {
 		version, _ = connOf(x).negotiated()
 	} else {
 		h := x.HTTP.Header
-		env := &envelope{
+		env := &headerState{
 			header:    h.Get(headerProtocolVersion),
 			hasHeader: len(h.Values(headerProtocolVersion)) > 0,
 			sessionID: h.Get(headerSessionID),
@@ -91,14 +91,14 @@ func (t *transport) Begin(ctx context.Context, x *edge.Exchange, calls []*edge.C
 		x.State = env
 		if env.hasHeader && !isSupported(env.header) && batch {
 			// A single request is answered in Serve, with its id.
-			return &edge.Refusal{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
+			return &pipeline.Refusal{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
 		}
 		if env.sessionID != "" {
 			v, err := t.s.sess.check(env.sessionID, binding(ctx))
 			if err != nil && !(len(calls) == 1 && calls[0].Request != nil && calls[0].Request.Method == "initialize") {
 				e := rpcerror.New(rpcerror.InvalidRequest, "")
 				e.Message = "Unknown or expired session: initialize a new one"
-				return &edge.Refusal{Err: e, Status: http.StatusNotFound}
+				return &pipeline.Refusal{Err: e, Status: http.StatusNotFound}
 			}
 			env.session, env.binding = v, binding(ctx)
 		}
@@ -116,14 +116,14 @@ func (t *transport) Begin(ctx context.Context, x *edge.Exchange, calls []*edge.C
 	if batch && !allowsBatches(version) {
 		e := rpcerror.New(rpcerror.InvalidRequest, "")
 		e.Message = "Invalid Request: JSON-RPC batches are not supported in protocol version " + version
-		return &edge.Refusal{Err: e, Status: http.StatusBadRequest}
+		return &pipeline.Refusal{Err: e, Status: http.StatusBadRequest}
 	}
 	return nil
 }
 
-// Status implements edge.Transport: 202 when nothing is answered, the
+// Status implements pipeline.Transport: 202 when nothing is answered, the
 // single answer's own status (protocol failures) or 200.
-func (t *transport) Status(_ *edge.Exchange, answers []edge.Answer, batch, refused bool) int {
+func (t *transport) Status(_ *pipeline.Body, answers []pipeline.Answer, batch, refused bool) int {
 	if refused {
 		return http.StatusBadRequest
 	}
@@ -145,15 +145,15 @@ func (t *transport) Status(_ *edge.Exchange, answers []edge.Answer, batch, refus
 	return http.StatusOK
 }
 
-// Serve implements edge.Transport: one element of a body.
-func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) edge.Answer {
+// Serve implements pipeline.Transport: one element of a body.
+func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
 	if c.Invalid != nil {
 		if isResponse(c.Raw) {
 			// A client answering a server request: the gateway sends none,
 			// so there is nothing to match it with; accepted and ignored.
-			return edge.Answer{NoReply: true}
+			return pipeline.Answer{NoReply: true}
 		}
-		a := edge.Invalid(c)
+		a := pipeline.Invalid(c)
 		a.Status = http.StatusBadRequest
 		return a
 	}
@@ -169,13 +169,13 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 		if req.Method == "notifications/cancelled" {
 			t.s.cancel(t.scope(x), req.Params)
 		}
-		return edge.Answer{NoReply: true}
+		return pipeline.Answer{NoReply: true}
 	}
 	switch {
 	case r.modern && removedInStateless[req.Method]:
 		e := rpcerror.New(rpcerror.MethodNotFound, "")
 		e.Message = "Method not found: " + req.Method + " was removed in protocol version " + V20260728
-		return edge.Answer{Err: e, Status: t.httpStatus(http.StatusNotFound)}
+		return pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusNotFound)}
 	case undeclared[req.Method]:
 		e := rpcerror.New(rpcerror.MethodNotFound, "")
 		e.Message = "Method not found: " + req.Method + " (the gateway serves tools only)"
@@ -183,7 +183,7 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 		if r.modern {
 			status = t.httpStatus(http.StatusNotFound)
 		}
-		return edge.Answer{Err: e, Status: status}
+		return pipeline.Answer{Err: e, Status: status}
 	case req.Method == "initialize" && !r.modern:
 		return t.initialize(ctx, x, c)
 	case req.Method == "tools/call":
@@ -203,7 +203,7 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 	default:
 		e = methodNotFound()
 	}
-	a := edge.Answer{Result: res, Err: e}
+	a := pipeline.Answer{Result: res, Err: e}
 	if r.modern && e != nil && e.Code == rpcerror.MethodNotFound {
 		a.Status = t.httpStatus(http.StatusNotFound)
 	}
@@ -211,7 +211,7 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 }
 
 // resolved is the protocol version a request is served at, and the
-// members of its params the envelope reads.
+// members of its params the transport reads.
 type resolved struct {
 	version string
 	named   bool // the request named it (session, header, _meta, stdio handshake)
@@ -219,7 +219,7 @@ type resolved struct {
 	p       params
 }
 
-// params are the members of a request's params the envelope reads: one
+// params are the members of a request's params the transport reads: one
 // pass over params, which may hold a megabyte of file content.
 type params struct {
 	name string          // tools/call, prompts/get
@@ -256,7 +256,7 @@ func rawIn(raw []byte, r gjson.Result) json.RawMessage {
 }
 
 // resolve applies the version rules to one request (see the package doc).
-func (t *transport) resolve(x *edge.Exchange, req *wire.Request) (resolved, *edge.Answer) {
+func (t *transport) resolve(x *pipeline.Body, req *wire.Request) (resolved, *pipeline.Answer) {
 	call := !req.IsNotification()
 	var (
 		meta requestMeta
@@ -266,11 +266,11 @@ func (t *transport) resolve(x *edge.Exchange, req *wire.Request) (resolved, *edg
 		p = readParams(req.Params)
 		meta = readMeta(p.meta)
 	}
-	var env *envelope
+	var env *headerState
 	if !t.stdio {
-		env = x.State.(*envelope)
+		env = x.State.(*headerState)
 		if env.hasHeader && !isSupported(env.header) {
-			return resolved{}, &edge.Answer{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
+			return resolved{}, &pipeline.Answer{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
 		}
 		if meta.hasVersion || env.header == V20260728 {
 			switch {
@@ -285,7 +285,7 @@ func (t *transport) resolve(x *edge.Exchange, req *wire.Request) (resolved, *edg
 	}
 	if meta.hasVersion {
 		if !isSupported(meta.version) {
-			return resolved{}, &edge.Answer{Err: unsupportedVersion(meta.version), Status: t.httpStatus(http.StatusBadRequest)}
+			return resolved{}, &pipeline.Answer{Err: unsupportedVersion(meta.version), Status: t.httpStatus(http.StatusBadRequest)}
 		}
 		if !isModern(meta.version) {
 			return resolved{version: meta.version, named: true, p: p}, nil
@@ -317,7 +317,7 @@ func (t *transport) resolve(x *edge.Exchange, req *wire.Request) (resolved, *edg
 }
 
 // checkHeaders applies 2026-07-28's Mcp-Method and Mcp-Name rules.
-func (t *transport) checkHeaders(env *envelope, req *wire.Request, p params) *edge.Answer {
+func (t *transport) checkHeaders(env *headerState, req *wire.Request, p params) *pipeline.Answer {
 	if len(env.methods) != 1 {
 		return t.headerMismatch("exactly one Mcp-Method header is required")
 	}
@@ -355,18 +355,18 @@ func (t *transport) httpStatus(status int) int {
 }
 
 // headerMismatch is -32020 with HTTP 400.
-func (t *transport) headerMismatch(msg string) *edge.Answer {
+func (t *transport) headerMismatch(msg string) *pipeline.Answer {
 	e := rpcerror.New(rpcerror.InvalidRequest, "")
 	e.Code = CodeHeaderMismatch
 	e.HTTPStatus = http.StatusBadRequest
 	e.Message = "Header mismatch: " + msg
-	return &edge.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
+	return &pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
 }
 
 // invalidMeta is a 2026-07-28 request whose params lack _meta or one of
 // its required members: -32602, HTTP 400, with the violation AJV would
 // report (path "root" when _meta itself is missing).
-func (t *transport) invalidMeta(params json.RawMessage, member string) *edge.Answer {
+func (t *transport) invalidMeta(params json.RawMessage, member string) *pipeline.Answer {
 	path, missing := "/_meta", member
 	if topValue(params, "_meta") == nil {
 		path, missing = "root", "_meta"
@@ -377,7 +377,7 @@ func (t *transport) invalidMeta(params json.RawMessage, member string) *edge.Ans
 	e.Data.ValidationErrors = []toolschema.Violation{{
 		Message: msg, Path: path, Keyword: "required", Params: map[string]any{"missingProperty": missing},
 	}}
-	return &edge.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
+	return &pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
 }
 
 // unsupportedVersion is -32022: the contract's data.protocol, and the same
@@ -397,15 +397,15 @@ func unsupportedVersion(requested string) *rpcerror.Error {
 
 // initialize negotiates a handshake version and, on HTTP, mints a session
 // id naming it (stdio: the connection remembers it).
-func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Call) edge.Answer {
+func (t *transport) initialize(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
 	if c.Batch {
 		e := rpcerror.New(rpcerror.InvalidRequest, "")
 		e.Message = "Invalid Request: initialize must not be part of a JSON-RPC batch"
-		return edge.Answer{Err: e}
+		return pipeline.Answer{Err: e}
 	}
 	res, version, e := t.s.initializeResult(c.Request.Params)
 	if e != nil {
-		return edge.Answer{Err: e}
+		return pipeline.Answer{Err: e}
 	}
 	if t.stdio {
 		cn := connOf(x)
@@ -415,22 +415,22 @@ func (t *transport) initialize(ctx context.Context, x *edge.Exchange, c *edge.Ca
 	} else {
 		x.SetHeader(headerSessionID, t.s.sess.mint(version, binding(ctx)))
 	}
-	return edge.Answer{Result: res}
+	return pipeline.Answer{Result: res}
 }
 
 // toolsCall runs one tools/call through the shared call path and applies
 // the tool-error rule; an unknown tool is always a JSON-RPC error.
-func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Call, r resolved) edge.Answer {
+func (t *transport) toolsCall(ctx context.Context, x *pipeline.Body, c *pipeline.Call, r resolved) pipeline.Answer {
 	name := r.p.name
 	if !t.s.offered[name] {
 		if e := t.s.caller.Spend(ctx, name); e != nil {
 			e.RequestID = c.RequestID
-			return edge.Answer{Err: e, Tool: "unknown"}
+			return pipeline.Answer{Err: e, Tool: "unknown"}
 		}
 		// Always a JSON-RPC error, whatever the tool-error rule.
 		e := t.s.caller.UnknownTool(ctx, name)
 		e.RequestID = c.RequestID
-		return edge.Answer{Err: e, Tool: "unknown"}
+		return pipeline.Answer{Err: e, Tool: "unknown"}
 	}
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -442,11 +442,11 @@ func (t *transport) toolsCall(ctx context.Context, x *edge.Exchange, c *edge.Cal
 		callCtx = toolcall.WithProgress(callCtx, progressReporter(x, tok))
 	}
 	cs := &callState{requestID: c.RequestID, version: r.version, named: r.named}
-	o := t.s.run(callCtx, cs, name, r.p.args)
+	o := t.s.callTool(callCtx, cs, name, r.p.args)
 	if o.err != nil && !o.asResult {
-		return edge.Answer{Err: o.err, Tool: name}
+		return pipeline.Answer{Err: o.err, Tool: name}
 	}
-	return edge.Answer{Result: t.s.encodeToolResult(o, r.modern), Err: o.err, Tool: name}
+	return pipeline.Answer{Result: t.s.encodeToolResult(o, r.modern), Err: o.err, Tool: name}
 }
 
 // progressToken returns params._meta.progressToken when it is a string or
@@ -474,7 +474,7 @@ type progressParams struct {
 // progressReporter sends the call's progress to the client as
 // notifications/progress ahead of the answer (stdio lines, or events of the
 // HTTP answer's event stream).
-func progressReporter(x *edge.Exchange, token json.RawMessage) toolcall.ProgressFunc {
+func progressReporter(x *pipeline.Body, token json.RawMessage) toolcall.ProgressFunc {
 	return func(p toolcall.Progress) {
 		params, err := json.Marshal(progressParams{ProgressToken: token, Progress: p.Done, Total: max(p.Total, 0), Message: p.Message})
 		if err != nil {
@@ -487,11 +487,11 @@ func progressReporter(x *edge.Exchange, token json.RawMessage) toolcall.Progress
 // scope names the owner of in-flight calls for notifications/cancelled: a
 // stdio connection or an HTTP session ("" when there is none: without a
 // session, an HTTP request cannot be told apart from another client's).
-func (t *transport) scope(x *edge.Exchange) string {
+func (t *transport) scope(x *pipeline.Body) string {
 	if t.stdio {
 		return fmt.Sprintf("stdio:%p", x.Stream)
 	}
-	if env, ok := x.State.(*envelope); ok && env.session != "" {
+	if env, ok := x.State.(*headerState); ok && env.session != "" {
 		// The id was checked against this principal (Begin); naming the
 		// principal here too keeps scopes apart even so.
 		return "http:" + env.binding + "\x00" + env.sessionID

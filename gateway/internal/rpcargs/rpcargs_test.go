@@ -1,4 +1,4 @@
-package normalize
+package rpcargs
 
 import (
 	"encoding/json"

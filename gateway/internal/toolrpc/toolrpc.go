@@ -1,6 +1,6 @@
-// Package plainrpc is the plain JSON-RPC 2.0 transport of POST /rpc, run by
-// the gateway's one pipeline (package edge): every tool is a method, its
-// params are the tool's arguments in any shape package normalize accepts,
+// Package toolrpc is the plain JSON-RPC 2.0 transport of POST /rpc, run by
+// the gateway's one pipeline (package pipeline): every tool is a method, its
+// params are the tool's arguments in any shape package rpcargs accepts,
 // and its result is the tool's JSON result.
 //
 // Its envelope rules, beside the pipeline's: batches are always accepted
@@ -12,14 +12,14 @@
 // HTTP status is 200 for every JSON-RPC answer unless status mapping is on,
 // where each error code has its status (docs/errors.md) and a batch takes
 // the highest; a body of notifications only is answered 204 with no body.
-package plainrpc
+package toolrpc
 
 import (
 	"context"
 	"net/http"
 
-	"ghops.dev/gateway/internal/edge"
-	"ghops.dev/gateway/internal/normalize"
+	"ghops.dev/gateway/internal/pipeline"
+	"ghops.dev/gateway/internal/rpcargs"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 )
@@ -36,30 +36,30 @@ func New(caller *toolcall.Caller, mapping bool) *Transport {
 	return &Transport{caller: caller, mapping: mapping}
 }
 
-// Name implements edge.Transport.
+// Name implements pipeline.Transport.
 func (*Transport) Name() string { return "rpc" }
 
-// Begin implements edge.Transport: /rpc accepts every well-formed body.
-func (*Transport) Begin(context.Context, *edge.Exchange, []*edge.Call, bool) *edge.Refusal {
+// Begin implements pipeline.Transport: /rpc accepts every well-formed body.
+func (*Transport) Begin(context.Context, *pipeline.Body, []*pipeline.Call, bool) *pipeline.Refusal {
 	return nil
 }
 
-// Serve implements edge.Transport: one tool call.
-func (t *Transport) Serve(ctx context.Context, _ *edge.Exchange, c *edge.Call) edge.Answer {
+// Serve implements pipeline.Transport: one tool call.
+func (t *Transport) Serve(ctx context.Context, _ *pipeline.Body, c *pipeline.Call) pipeline.Answer {
 	if c.Invalid != nil {
-		return edge.Invalid(c)
+		return pipeline.Invalid(c)
 	}
 	req := c.Request
 	if !toolName(req.Method) {
 		e := rpcerror.New(rpcerror.MethodNotFound, "")
-		return edge.Answer{Err: e, NoReply: req.IsNotification(), Tool: "unknown"}
+		return pipeline.Answer{Err: e, NoReply: req.IsNotification(), Tool: "unknown"}
 	}
 	tool := req.Method
 	if _, ok := t.caller.Lookup(tool); !ok {
 		tool = "unknown"
 	}
-	res, e := t.caller.Call(ctx, req.Method, normalize.Arguments(req.Method, req.Params), toolcall.CallInfo{RequestID: c.RequestID})
-	return edge.Answer{Result: res, Err: e, NoReply: req.IsNotification(), Tool: tool}
+	res, e := t.caller.Call(ctx, req.Method, rpcargs.Arguments(req.Method, req.Params), toolcall.CallInfo{RequestID: c.RequestID})
+	return pipeline.Answer{Result: res, Err: e, NoReply: req.IsNotification(), Tool: tool}
 }
 
 // toolName reports whether method has the shape of a tool name (lower-case
@@ -78,8 +78,8 @@ func toolName(method string) bool {
 	return true
 }
 
-// Status implements edge.Transport.
-func (t *Transport) Status(_ *edge.Exchange, answers []edge.Answer, _, refused bool) int {
+// Status implements pipeline.Transport.
+func (t *Transport) Status(_ *pipeline.Body, answers []pipeline.Answer, _, refused bool) int {
 	status, replies := http.StatusOK, 0
 	for _, a := range answers {
 		if a.NoReply {

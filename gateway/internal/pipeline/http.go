@@ -1,4 +1,4 @@
-package edge
+package pipeline
 
 import (
 	"ghops.dev/redact"
@@ -37,7 +37,7 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 		}
 	}()
 	ctx := r.Context()
-	x := &Exchange{HTTP: r, RequestID: requestid.Accept(r.Header.Get(requestid.Header)), Transport: t.Name()}
+	x := &Body{HTTP: r, RequestID: requestid.Accept(r.Header.Get(requestid.Header)), Transport: t.Name()}
 	w.Header().Set(requestid.Header, x.RequestID)
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
@@ -113,7 +113,7 @@ func acceptsEventStream(h http.Header) bool {
 type eventStream struct {
 	mu      sync.Mutex
 	w       http.ResponseWriter
-	x       *Exchange
+	x       *Body
 	started bool
 	closed  bool
 }
@@ -167,7 +167,7 @@ func (e *eventStream) finish(o outcome) bool {
 // writeTooLarge answers 413 with a -32600 naming the limit, whatever the
 // transport's status rules, and closes the connection: the rest of the body
 // is not read.
-func (p *Pipeline) writeTooLarge(ctx context.Context, t Transport, x *Exchange, w http.ResponseWriter) {
+func (p *Pipeline) writeTooLarge(ctx context.Context, t Transport, x *Body, w http.ResponseWriter) {
 	e := rpcerror.New(rpcerror.InvalidRequest, "")
 	e.Message = "Invalid Request: body exceeds the limit of " + strconv.FormatInt(p.opts.MaxBody, 10) + " bytes"
 	e.HTTPStatus = http.StatusRequestEntityTooLarge

@@ -1,7 +1,7 @@
-// Package logcapture provides Buffer, the goroutine-safe writer tests give a
+// Package logtest provides Buffer, the goroutine-safe writer tests give a
 // gateway as its log output so that they can read what it logged while
 // requests are still being served.
-package logcapture
+package logtest
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package edge
+package pipeline
 
 import (
 	"ghops.dev/redact"
@@ -74,7 +74,7 @@ func (p *Pipeline) ServeStream(ctx context.Context, t Transport, in io.Reader, o
 				}
 				return w.err()
 			}
-			x := &Exchange{Stream: s, RequestID: requestid.New(), Transport: t.Name(), notify: w.write}
+			x := &Body{Stream: s, RequestID: requestid.New(), Transport: t.Name(), notify: w.write}
 			if line == nil {
 				e := rpcerror.New(rpcerror.InvalidRequest, "")
 				e.Message = "Invalid Request: message exceeds the limit of " + strconv.FormatInt(p.opts.MaxBody, 10) + " bytes"

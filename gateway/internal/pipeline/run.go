@@ -1,4 +1,4 @@
-package edge
+package pipeline
 
 import (
 	"ghops.dev/redact"
@@ -22,7 +22,7 @@ type outcome struct {
 }
 
 // serveBody parses, checks and runs one body and encodes its answer.
-func (p *Pipeline) serveBody(ctx context.Context, t Transport, x *Exchange, b []byte) outcome {
+func (p *Pipeline) serveBody(ctx context.Context, t Transport, x *Body, b []byte) outcome {
 	items, batch, perr := jsonrpc.ParseBody(b)
 	if perr != nil {
 		e := rpcerror.New(perr.Code, "")
@@ -51,7 +51,7 @@ func (p *Pipeline) serveBody(ctx context.Context, t Transport, x *Exchange, b []
 }
 
 // refuse answers a whole body with one error, id null.
-func (p *Pipeline) refuse(ctx context.Context, t Transport, x *Exchange, r *Refusal) outcome {
+func (p *Pipeline) refuse(ctx context.Context, t Transport, x *Body, r *Refusal) outcome {
 	p.opts.Sink.Report(ctx, r.Err)
 	p.observe(t, "invalid", r.Err.Code)
 	status := r.Status
@@ -67,7 +67,7 @@ var skipped = Answer{NoReply: true}
 // run serves the calls of one body: a single call inline, a batch with at
 // most BatchConcurrency at once. When ctx ends (the caller went away, or the
 // stream closed) the calls not yet started are not run at all.
-func (p *Pipeline) run(ctx context.Context, t Transport, x *Exchange, calls []*Call) []Answer {
+func (p *Pipeline) run(ctx context.Context, t Transport, x *Body, calls []*Call) []Answer {
 	answers := make([]Answer, len(calls))
 	if len(calls) == 1 {
 		answers[0] = p.serveCall(ctx, t, x, calls[0])
@@ -99,7 +99,7 @@ launch:
 
 // serveCall runs one call through the middleware (Recover outermost, then
 // Options.Middleware) and the transport.
-func (p *Pipeline) serveCall(ctx context.Context, t Transport, x *Exchange, c *Call) Answer {
+func (p *Pipeline) serveCall(ctx context.Context, t Transport, x *Body, c *Call) Answer {
 	return chain(t.Serve, p.mw)(ctx, x, c)
 }
 
@@ -111,7 +111,7 @@ func (p *Pipeline) observe(t Transport, tool string, code int) {
 }
 
 // encode reports every error answer once and encodes the body's answer.
-func (p *Pipeline) encode(ctx context.Context, t Transport, x *Exchange, calls []*Call, answers []Answer, batch bool) outcome {
+func (p *Pipeline) encode(ctx context.Context, t Transport, x *Body, calls []*Call, answers []Answer, batch bool) outcome {
 	if ctx.Err() != nil {
 		// The caller went away (or the stream ended): nothing will be
 		// read, so nothing is reported per call; one record says so.

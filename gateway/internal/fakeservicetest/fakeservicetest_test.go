@@ -1,4 +1,4 @@
-package fakeservice
+package fakeservicetest
 
 import (
 	"context"

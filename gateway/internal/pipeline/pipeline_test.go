@@ -1,4 +1,4 @@
-package edge
+package pipeline
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"ghops.dev/gateway/internal/httpcall"
-	"ghops.dev/gateway/internal/logcapture"
+	"ghops.dev/gateway/internal/logtest"
 	"ghops.dev/gateway/internal/rpcerror"
 )
 
@@ -37,9 +37,9 @@ type echo struct {
 
 func (*echo) Name() string { return "echo" }
 
-func (*echo) Begin(context.Context, *Exchange, []*Call, bool) *Refusal { return nil }
+func (*echo) Begin(context.Context, *Body, []*Call, bool) *Refusal { return nil }
 
-func (e *echo) Serve(ctx context.Context, _ *Exchange, c *Call) Answer {
+func (e *echo) Serve(ctx context.Context, _ *Body, c *Call) Answer {
 	if c.Invalid != nil {
 		return Invalid(c)
 	}
@@ -80,7 +80,7 @@ func (e *echo) Serve(ctx context.Context, _ *Exchange, c *Call) Answer {
 	return Answer{Result: res, NoReply: c.Request.IsNotification(), Tool: "t"}
 }
 
-func (*echo) Status(_ *Exchange, answers []Answer, _, refused bool) int {
+func (*echo) Status(_ *Body, answers []Answer, _, refused bool) int {
 	for _, a := range answers {
 		if !a.NoReply || refused {
 			return http.StatusOK
@@ -93,13 +93,13 @@ func (*echo) Status(_ *Exchange, answers []Answer, _, refused bool) int {
 type rig struct {
 	p    *Pipeline
 	t    *echo
-	logs *logcapture.Buffer
+	logs *logtest.Buffer
 	url  string
 }
 
 func newRig(t *testing.T, opts Options) *rig {
 	t.Helper()
-	logs := &logcapture.Buffer{}
+	logs := &logtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	opts.Sink = rpcerror.NewSink(logs, logger)
 	opts.Logger = logger

@@ -1,4 +1,4 @@
-package plainrpc
+package toolrpc
 
 import "testing"
 

@@ -1,4 +1,4 @@
-package edge
+package pipeline
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 
 // Handler answers one call of a body: the shape of Transport.Serve, and
 // of every concern wrapped around it.
-type Handler func(ctx context.Context, x *Exchange, c *Call) Answer
+type Handler func(ctx context.Context, x *Body, c *Call) Answer
 
 // Middleware wraps a Handler with one concern (tracing, for instance), in
 // the style of connect-go's interceptors: it runs code before and after
@@ -37,7 +37,7 @@ func chain(h Handler, mw []Middleware) Handler {
 // log only, through the sink's one jsonrpc_error line and cause record.
 // http.ErrAbortHandler keeps its meaning (net/http aborts the response).
 func Recover(next Handler) Handler {
-	return func(ctx context.Context, x *Exchange, c *Call) (a Answer) {
+	return func(ctx context.Context, x *Body, c *Call) (a Answer) {
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {

@@ -1,4 +1,4 @@
-// Package edge is the gateway's one request pipeline. POST /rpc, POST /mcp
+// Package pipeline is the gateway's one request pipeline. POST /rpc, POST /mcp
 // and the stdio stream all hand it raw bytes and get back the bytes to send;
 // in between, everything that must be the same on every transport happens
 // here, once:
@@ -21,7 +21,7 @@
 // whole (Begin), how one call is served (Serve) and which HTTP status an
 // answer gets (Status). The design follows connect-go's: one handler, every
 // wire protocol behind one small interface.
-package edge
+package pipeline
 
 import (
 	"context"
@@ -41,14 +41,14 @@ type Transport interface {
 	// Begin looks at a parsed body before any of its calls runs and may
 	// refuse it as a whole (a batch the protocol forbids, an unknown
 	// session). It may keep per-body state in x.
-	Begin(ctx context.Context, x *Exchange, calls []*Call, batch bool) *Refusal
+	Begin(ctx context.Context, x *Body, calls []*Call, batch bool) *Refusal
 	// Serve answers one element of the body: a valid request, or an invalid
 	// element (Call.Invalid set) the transport may still accept silently.
-	Serve(ctx context.Context, x *Exchange, c *Call) Answer
+	Serve(ctx context.Context, x *Body, c *Call) Answer
 	// Status is the HTTP status of a body's answers (answers without a
 	// reply included); refused is true when the pipeline itself refused the
 	// body (size, parse, batch limit).
-	Status(x *Exchange, answers []Answer, batch, refused bool) int
+	Status(x *Body, answers []Answer, batch, refused bool) int
 }
 
 // Refusal answers a whole body with one error.
@@ -157,9 +157,9 @@ func New(opts Options) *Pipeline {
 	return p
 }
 
-// Exchange is one body in flight: what its transport knows about it beside
+// Body is one body in flight: what its transport knows about it beside
 // the bytes.
-type Exchange struct {
+type Body struct {
 	// HTTP is the request (nil on stdio).
 	HTTP *http.Request
 	// RequestID is the body's request id.
@@ -183,12 +183,12 @@ type Exchange struct {
 // CanNotify reports whether notifications can reach the client ahead of
 // this body's answer: on stdio, and on HTTP when the client accepts
 // text/event-stream (the answer then comes as an event stream).
-func (x *Exchange) CanNotify() bool { return x.notify != nil }
+func (x *Body) CanNotify() bool { return x.notify != nil }
 
 // Notify sends the notification method with params (a JSON object) to the
 // client ahead of the body's answer; without CanNotify it does nothing.
 // Calls of one batch may notify concurrently.
-func (x *Exchange) Notify(method string, params json.RawMessage) {
+func (x *Body) Notify(method string, params json.RawMessage) {
 	if x.notify == nil {
 		return
 	}
@@ -197,7 +197,7 @@ func (x *Exchange) Notify(method string, params json.RawMessage) {
 
 // SetHeader adds a response header (HTTP only; ignored on stdio). Calls of
 // one batch may set headers concurrently.
-func (x *Exchange) SetHeader(key, value string) {
+func (x *Body) SetHeader(key, value string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.header == nil {

@@ -1,4 +1,4 @@
-package edge
+package pipeline
 
 import (
 	"bytes"
@@ -35,7 +35,7 @@ func (tr *trail) take() string {
 // method before and after the call; on the method "mw-panic" it panics.
 func named(tr *trail, name string) Middleware {
 	return func(next Handler) Handler {
-		return func(ctx context.Context, x *Exchange, c *Call) Answer {
+		return func(ctx context.Context, x *Body, c *Call) Answer {
 			method := ""
 			if c.Request != nil {
 				method = c.Request.Method

@@ -1,8 +1,8 @@
-// Package fakeservice lets gateway tests stand in for the GitHub gRPC
+// Package fakeservicetest lets gateway tests stand in for the GitHub gRPC
 // service: Status crafts the failures the real service sends (a code, an
 // ErrorInfo with the contract's reason, and further details), and Serve runs
 // any ghopsv1.GitHubServiceServer on a loopback listener for one test.
-package fakeservice
+package fakeservicetest
 
 import (
 	"net"
@@ -30,7 +30,7 @@ func Status(c codes.Code, msg string, reason ghopsv1.ErrorReason, md map[string]
 	all := append([]protoadapt.MessageV1{&errdetails.ErrorInfo{Reason: reason.String(), Domain: Domain, Metadata: md}}, details...)
 	st, err := status.New(c, msg).WithDetails(all...)
 	if err != nil {
-		panic("fakeservice: " + err.Error())
+		panic("fakeservicetest: " + err.Error())
 	}
 	return st.Err()
 }
