@@ -56,6 +56,7 @@ import (
 	"time"
 
 	"ghops.dev/gateway/internal/policy"
+	"ghops.dev/gateway/internal/rpcargs"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
@@ -240,7 +241,7 @@ type toolOutcome struct {
 // callTool calls tool name with args through the shared call path and applies
 // the tool-error rule.
 func (s *Server) callTool(ctx context.Context, cs *callState, name string, args json.RawMessage) toolOutcome {
-	res, e := s.caller.Call(ctx, name, stripMeta(args), toolcall.CallInfo{RequestID: cs.requestID})
+	res, e := s.caller.Call(ctx, name, rpcargs.WithoutMeta(args), toolcall.CallInfo{RequestID: cs.requestID})
 	return toolOutcome{res: res, err: e, asResult: e != nil && s.asResult(cs), version: cs.version, reg: s.reg}
 }
 

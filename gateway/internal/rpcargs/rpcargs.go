@@ -110,3 +110,31 @@ func unwrap(method string, obj json.RawMessage, depth int) json.RawMessage {
 	}
 	return b
 }
+
+// WithoutMeta removes a top-level "_meta" member from an MCP tools/call's
+// arguments object (MCP reserves it for metadata, never a tool's
+// parameter); absent or null arguments become {}. Arguments strips it the
+// same way at each level of /rpc's wrappers. An object without the member
+// comes back byte for byte and undecoded: arguments may hold a megabyte.
+func WithoutMeta(args json.RawMessage) json.RawMessage {
+	t := bytes.TrimSpace(args)
+	if len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return json.RawMessage("{}")
+	}
+	if t[0] != '{' || !bytes.Contains(t, []byte(`"_meta"`)) {
+		return args
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(t, &m) != nil {
+		return args
+	}
+	if _, ok := m[MetaKey]; !ok {
+		return args
+	}
+	delete(m, MetaKey)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return args
+	}
+	return b
+}

@@ -57,3 +57,26 @@ func FuzzArguments(f *testing.F) {
 		}
 	})
 }
+
+// TestWithoutMeta: a top-level _meta leaves an MCP call's arguments, nested
+// ones and look-alikes stay, and arguments without one come back as sent.
+func TestWithoutMeta(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"absent", ``, `{}`},
+		{"null", `null`, `{}`},
+		{"no meta, byte for byte", `{"b": 1, "a":2}`, `{"b": 1, "a":2}`},
+		{"meta stripped", `{"_meta":{"progressToken":1},"repo":"o/r"}`, `{"repo":"o/r"}`},
+		{"nested meta kept", `{"x":{"_meta":1}}`, `{"x":{"_meta":1}}`},
+		{"meta in a string kept", `{"q":"\"_meta\""}`, `{"q":"\"_meta\""}`},
+		{"not an object", `[1]`, `[1]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := string(WithoutMeta(json.RawMessage(tc.in))); got != tc.want {
+				t.Errorf("WithoutMeta(%s) = %s, want %s", tc.in, got, tc.want)
+			}
+		})
+	}
+}
