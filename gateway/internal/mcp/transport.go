@@ -619,11 +619,3 @@ func decodeHeaderValue(v string) (string, bool) {
 	}
 	return v, true
 }
-
-// clip shortens s to n bytes for messages.
-func clip(s string, n int) string {
-	if len(s) > n {
-		return s[:n] + "..."
-	}
-	return s
-}
