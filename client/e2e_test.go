@@ -235,10 +235,10 @@ func TestE2EErrorCodes(t *testing.T) {
 				t.Errorf("err = %#v, want a required violation at root", err)
 			}
 		}},
-		{name: "-32601 method not found", call: func(ctx context.Context, c *client.Client) error {
+		{name: "-32602 unknown tool", call: func(ctx context.Context, c *client.Client) error {
 			_, err := c.CallRaw(ctx, "no_such_tool", nil)
 			return err
-		}, want: client.ErrMethodNotFound, wantMCP: client.ErrInvalidParams},
+		}, want: client.ErrInvalidParams, wantMCP: client.ErrInvalidParams},
 		{name: "-32002 not found", call: func(ctx context.Context, c *client.Client) error {
 			_, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: "octo-org/nope"})
 			return err

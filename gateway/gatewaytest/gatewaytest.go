@@ -25,7 +25,7 @@ import (
 	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/embedded"
-	"ghops.dev/gateway/internal/logcapture"
+	"ghops.dev/gateway/internal/logtest"
 	"ghops.dev/gateway/internal/servicedial"
 )
 
@@ -298,4 +298,4 @@ func serve(t testing.TB, cfg config.Config, logs *SyncBuffer, opts ...app.Option
 
 // SyncBuffer is a bytes.Buffer safe for concurrent writers and readers, for
 // a gateway's log output; its ErrorLines lists the jsonrpc_error lines.
-type SyncBuffer = logcapture.Buffer
+type SyncBuffer = logtest.Buffer

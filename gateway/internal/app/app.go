@@ -31,16 +31,16 @@ import (
 	"ghops.dev/gateway/internal/authn"
 	"ghops.dev/gateway/internal/calltrace"
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/guard"
 	"ghops.dev/gateway/internal/mcp"
-	"ghops.dev/gateway/internal/plainrpc"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/quota"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/server"
 	"ghops.dev/gateway/internal/servicedial"
 	"ghops.dev/gateway/internal/toolcall"
+	"ghops.dev/gateway/internal/toolrpc"
 	"ghops.dev/gateway/internal/toolschema"
 	"ghops.dev/gateway/internal/toolset"
 )
@@ -60,7 +60,7 @@ type App struct {
 	// Sink receives every error answer.
 	Sink *rpcerror.Sink
 	// Pipeline is the one request pipeline of every transport.
-	Pipeline *edge.Pipeline
+	Pipeline *pipeline.Pipeline
 	// MCP is the MCP layer (its HTTP and stdio transports).
 	MCP *mcp.Server
 	// Server is the HTTP server.
@@ -215,13 +215,14 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		toolcall.WithAudit(logger),
 		toolcall.WithGatewayInfo(toolcall.GatewayInfo{Version: cfg.Version, Warnings: Warnings(cfg, a.Auth.Enabled())}),
 	)
-	a.Pipeline = edge.New(edge.Options{
+	a.Pipeline = pipeline.New(pipeline.Options{
 		MaxBody:          cfg.MaxBody,
 		MaxBatch:         cfg.MaxBatch,
 		BatchConcurrency: cfg.BatchConcurrency,
 		Sink:             a.Sink,
 		Logger:           logger,
 		Observe:          metrics.ObserveCall,
+		Middleware:       []pipeline.Middleware{calltrace.Middleware(o.tel)},
 	})
 	a.MCP, err = mcp.New(reg, a.Caller,
 		mcp.WithToolErrorMode(cfg.MCPToolErrors),
@@ -238,8 +239,8 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.Server = server.New(server.Options{
 		Config:        cfg,
 		Pipeline:      a.Pipeline,
-		RPC:           calltrace.Wrap(o.tel, plainrpc.New(a.Caller, cfg.HTTPStatusMapping)),
-		MCP:           calltrace.Wrap(o.tel, a.MCP.HTTP()),
+		RPC:           toolrpc.New(a.Caller, cfg.HTTPStatusMapping),
+		MCP:           a.MCP.HTTP(),
 		Trace:         o.tel.HTTPHandler,
 		Protect:       func(h http.Handler) http.Handler { return g.Handler(a.Auth.Handler(h)) },
 		Metadata:      a.Auth.MetadataHandler(),
@@ -346,7 +347,7 @@ func (a *App) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error
 	}
 	a.Logger.Info("gateway serving MCP on stdio", "service", a.Config.ServiceAddr, "tools", len(a.Registry.Tools()),
 		"principal", c.Name(), "read_only", a.Config.ReadOnly)
-	return a.Pipeline.ServeStream(policy.WithCaller(ctx, c), calltrace.Wrap(a.Telemetry, a.MCP.Stdio()), in, out)
+	return a.Pipeline.ServeStream(policy.WithCaller(ctx, c), a.MCP.Stdio(), in, out)
 }
 
 // localCaller is stdio's caller: the user running the process.

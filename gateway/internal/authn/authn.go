@@ -49,9 +49,8 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 
-	"ghops.dev/gateway/internal/jsonrpc"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/policy"
-	"ghops.dev/gateway/internal/requestid"
 	"ghops.dev/gateway/internal/rpcerror"
 )
 
@@ -331,12 +330,7 @@ func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, status, c
 	e := rpcerror.New(code, "")
 	e.Message = msg
 	e.Data.Policy = pol
-	e.RequestID = requestid.Accept(r.Header.Get(requestid.Header))
-	body := jsonrpc.EncodeResponse(a.o.Sink.Response(r.Context(), nil, e))
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set(requestid.Header, e.RequestID)
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	pipeline.WriteError(w, r, a.o.Sink, status, e)
 }
 
 // bearer extracts the token of an "Authorization: Bearer <token>" header.

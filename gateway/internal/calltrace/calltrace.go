@@ -7,8 +7,9 @@
 // _meta to such data): the span then continues that trace and links the
 // HTTP request's span, as OpenTelemetry's MCP conventions say; otherwise
 // it is the HTTP span's child (which continued the traceparent header).
-// It wraps edge.Transport so that the pipeline and the transports stay
-// unaware of tracing; with tracing off, Wrap returns the transport itself.
+// It is one pipeline.Middleware, applied once to every transport, so that the
+// pipeline and the transports stay unaware of tracing; with tracing off,
+// Middleware returns nil (no middleware at all).
 package calltrace
 
 import (
@@ -24,33 +25,39 @@ import (
 	"ghops.dev/redact"
 	"ghops.dev/telemetry"
 
-	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/pipeline"
 )
 
 // maxIDBytes bounds the JSON-RPC id recorded on a span (ids are the
 // caller's and unbounded in JSON-RPC).
 const maxIDBytes = 128
 
-// Wrap returns t with a span around each call it serves (t itself when
-// tracing is off).
-func Wrap(p *telemetry.Provider, t edge.Transport) edge.Transport {
+// Middleware returns the middleware that serves each call inside its span
+// (nil when tracing is off: the pipeline skips a nil middleware).
+func Middleware(p *telemetry.Provider) pipeline.Middleware {
 	if !p.Enabled() {
-		return t
+		return nil
 	}
-	return &transport{Transport: t, tel: p, tracer: p.Tracer(), mcp: t.Name() != "rpc"}
+	t := &tracing{tel: p, tracer: p.Tracer()}
+	return func(next pipeline.Handler) pipeline.Handler {
+		return func(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
+			return t.serve(ctx, x, c, next)
+		}
+	}
 }
 
-type transport struct {
-	edge.Transport
+// tracing is the middleware's state.
+type tracing struct {
 	tel    *telemetry.Provider
 	tracer trace.Tracer
-	mcp    bool // MCP (method, params.name, params._meta) rather than /rpc (method = tool)
 }
 
-// Serve implements edge.Transport: the wrapped Serve inside the call's span.
-func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) edge.Answer {
+// serve runs next inside the call's span. MCP requests (every transport
+// but /rpc) are named for method and params.name and may carry a
+// traceparent in params._meta; /rpc's method is the tool.
+func (t *tracing) serve(ctx context.Context, x *pipeline.Body, c *pipeline.Call, next pipeline.Handler) pipeline.Answer {
 	if c.Request == nil || c.Request.IsNotification() {
-		return t.Transport.Serve(ctx, x, c)
+		return next(ctx, x, c)
 	}
 	method := c.Request.Method
 	name, attrs := method, make([]attribute.KeyValue, 0, 5)
@@ -59,7 +66,7 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 		attrs = append(attrs, telemetry.AttrJSONRPCID.String(redact.String(string(id))))
 	}
 	var meta json.RawMessage
-	if t.mcp {
+	if x.Transport != "rpc" {
 		attrs = append(attrs, telemetry.AttrMCPMethod.String(method))
 		params := c.Request.Params
 		if len(params) > 0 && params[0] == '{' {
@@ -84,8 +91,8 @@ func (t *transport) Serve(ctx context.Context, x *edge.Exchange, c *edge.Call) e
 	}
 	ctx, span := t.tracer.Start(ctx, name, opts...)
 	defer span.End()
-	a := t.Transport.Serve(ctx, x, c)
-	// Err is set for MCP's isError results too (edge.Answer): the span
+	a := next(ctx, x, c)
+	// Err is set for MCP's isError results too (pipeline.Answer): the span
 	// says the call failed however the failure was rendered. The message
 	// stays out: it may quote the caller's input.
 	if a.Err != nil {

@@ -13,8 +13,8 @@ import (
 	"ghops.dev/telemetry"
 
 	"ghops.dev/gateway/internal/calltrace"
-	"ghops.dev/gateway/internal/edge"
 	"ghops.dev/gateway/internal/jsonrpc"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 )
 
@@ -22,24 +22,25 @@ import (
 // span context it was served in.
 type fake struct {
 	name   string
-	answer edge.Answer
+	answer pipeline.Answer
 	seen   trace.SpanContext
 }
 
 func (f *fake) Name() string { return f.name }
-func (f *fake) Begin(context.Context, *edge.Exchange, []*edge.Call, bool) *edge.Refusal {
+func (f *fake) Begin(context.Context, *pipeline.Body, []*pipeline.Call, bool) *pipeline.Refusal {
 	return nil
 }
-func (f *fake) Serve(ctx context.Context, _ *edge.Exchange, _ *edge.Call) edge.Answer {
+func (f *fake) Serve(ctx context.Context, _ *pipeline.Body, _ *pipeline.Call) pipeline.Answer {
 	f.seen = trace.SpanContextFromContext(ctx)
 	return f.answer
 }
-func (f *fake) Status(*edge.Exchange, []edge.Answer, bool, bool) int { return 200 }
+func (f *fake) Status(*pipeline.Body, []pipeline.Answer, bool, bool) int { return 200 }
 
-func TestOffReturnsTheTransport(t *testing.T) {
-	f := &fake{name: "mcp"}
-	if got := calltrace.Wrap(telemetry.Off(), f); got != edge.Transport(f) {
-		t.Fatalf("Wrap with tracing off = %T, want the transport itself", got)
+// TestOffReturnsNoMiddleware: with tracing off there is no middleware, so
+// calls pay nothing for it.
+func TestOffReturnsNoMiddleware(t *testing.T) {
+	if calltrace.Middleware(telemetry.Off()) != nil {
+		t.Fatal("Middleware with tracing off is not nil")
 	}
 }
 
@@ -50,7 +51,7 @@ func TestSpans(t *testing.T) {
 		name      string
 		transport string
 		req       *jsonrpc.Request
-		answer    edge.Answer
+		answer    pipeline.Answer
 		span      string // "" : no span
 		attrs     map[string]string
 		status    codes.Code
@@ -67,7 +68,7 @@ func TestSpans(t *testing.T) {
 			span: "fetch", attrs: map[string]string{"gen_ai.tool.name": "fetch"}},
 		{name: "error answer", transport: "mcp",
 			req:    &jsonrpc.Request{ID: json.RawMessage(`1`), Method: "tools/call", Params: json.RawMessage(`{"name":"read_file"}`)},
-			answer: edge.Answer{Err: failed}, span: "tools/call read_file", status: codes.Error,
+			answer: pipeline.Answer{Err: failed}, span: "tools/call read_file", status: codes.Error,
 			attrs: map[string]string{"rpc.jsonrpc.error_code": "-32602"}},
 		{name: "_meta parent", transport: "stdio",
 			req:  &jsonrpc.Request{ID: json.RawMessage(`1`), Method: "tools/call", Params: json.RawMessage(`{"name":"fetch","_meta":` + metaTP + `}`)},
@@ -84,12 +85,12 @@ func TestSpans(t *testing.T) {
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 			f := &fake{name: tt.transport, answer: tt.answer}
-			wrapped := calltrace.Wrap(telemetry.New(tp), f)
-			c := &edge.Call{Request: tt.req, RequestID: "rid"}
+			wrapped := calltrace.Middleware(telemetry.New(tp))(f.Serve)
+			c := &pipeline.Call{Request: tt.req, RequestID: "rid"}
 			if tt.req == nil {
 				c.Invalid = &jsonrpc.Error{Code: -32600}
 			}
-			got := wrapped.Serve(context.Background(), &edge.Exchange{}, c)
+			got := wrapped(context.Background(), &pipeline.Body{Transport: tt.transport}, c)
 			if got.Err != tt.answer.Err {
 				t.Fatal("the answer was changed")
 			}

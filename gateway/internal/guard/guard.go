@@ -27,8 +27,7 @@ import (
 	"strconv"
 	"strings"
 
-	"ghops.dev/gateway/internal/jsonrpc"
-	"ghops.dev/gateway/internal/requestid"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/infra/loopback"
 )
@@ -134,12 +133,7 @@ func (g *Guard) originAllowed(origin, reqHost, host string) bool {
 func (g *Guard) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	e := rpcerror.New(rpcerror.InvalidRequest, "")
 	e.Message = msg
-	e.RequestID = requestid.Accept(r.Header.Get(requestid.Header))
-	body := jsonrpc.EncodeResponse(g.sink.Response(r.Context(), nil, e))
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set(requestid.Header, e.RequestID)
-	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	pipeline.WriteError(w, r, g.sink, status, e)
 }
 
 // hostname returns the lower-case host of a Host header, without port or

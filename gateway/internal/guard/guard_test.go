@@ -9,14 +9,14 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"ghops.dev/gateway/internal/logcapture"
+	"ghops.dev/gateway/internal/logtest"
 	"ghops.dev/gateway/internal/rpcerror"
 )
 
 // TestGuard checks every rule with the request a browser or an attacker
 // would send; a refused request never reaches the handler behind.
 func TestGuard(t *testing.T) {
-	logs := &logcapture.Buffer{}
+	logs := &logtest.Buffer{}
 	g := New(Options{
 		ListenAddr:     "127.0.0.1:8788",
 		AllowedHosts:   []string{"ghops.example", "*.corp.example"},

@@ -368,3 +368,17 @@ func EncodeResult(id, result json.RawMessage) []byte {
 	b = append(b, result...)
 	return append(b, '}')
 }
+
+// EncodeNotification encodes a server notification. method is one of the
+// server's own constants and params valid JSON from its own encoder (nil:
+// no params), so neither is re-validated.
+func EncodeNotification(method string, params json.RawMessage) []byte {
+	b := make([]byte, 0, len(method)+len(params)+48)
+	b = append(b, `{"jsonrpc":"2.0","method":`...)
+	b = strconv.AppendQuote(b, method)
+	if params != nil {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, '}')
+}

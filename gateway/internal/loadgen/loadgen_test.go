@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"ghops.dev/gateway/internal/golden"
+	"ghops.dev/gateway/internal/goldentest"
 )
 
 // startServer serves h on 127.0.0.1 for the test.
@@ -467,5 +467,5 @@ func TestWriteTextGolden(t *testing.T) {
 	if err := rep.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	golden.Compare(t, "report.golden", []byte(b.String()))
+	goldentest.Compare(t, "report.golden", []byte(b.String()))
 }

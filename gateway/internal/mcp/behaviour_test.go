@@ -155,12 +155,15 @@ func TestStdioFraming(t *testing.T) {
 }
 
 // TestCancellation: notifications/cancelled stops an in-flight tools/call of
-// the same session (HTTP) or connection (stdio), and only there.
+// the same session (HTTP) or connection (stdio), and only there, and so
+// does the HTTP request's stream closing; each time the service (a real
+// gRPC server on 127.0.0.1) sees its context cancelled.
 func TestCancellation(t *testing.T) {
 	s := newTestServer(t)
 	block := `{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"merge_pull_request","arguments":{"repo":"octo-org/hello-world","prNumber":999}}}`
 	cancelSlow := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow"}}`
 	t.Run("http session", func(t *testing.T) {
+		drainCancelled()
 		sid := s.post(t, initialize1125).header.Get("Mcp-Session-Id")
 		done := make(chan reply, 1)
 		go func() { done <- s.post(t, block, "Mcp-Session-Id", sid) }()
@@ -179,8 +182,10 @@ func TestCancellation(t *testing.T) {
 		case <-time.After(5 * time.Second):
 			t.Fatal("the call was not cancelled")
 		}
+		waitServiceCancelled(t)
 	})
 	t.Run("stdio", func(t *testing.T) {
+		drainCancelled()
 		c := startStdio(t, s)
 		c.send(t, block)
 		<-blockStarted
@@ -188,7 +193,45 @@ func TestCancellation(t *testing.T) {
 		if m := c.recv(t); string(m["id"]) != `"slow"` {
 			t.Fatalf("%v", m)
 		}
+		waitServiceCancelled(t)
 	})
+	for _, tc := range []struct {
+		name    string
+		body    string
+		headers []string
+	}{
+		{"http stream closed", block, v1125},
+		{"http stream closed 2026", strings.Replace(block, `"prNumber":999}`, `"prNumber":999},`+statelessMeta, 1), statelessHeaders("tools/call", "merge_pull_request")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			drainCancelled()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, s.srv.URL, strings.NewReader(tc.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for i := 0; i+1 < len(tc.headers); i += 2 {
+				req.Header.Set(tc.headers[i], tc.headers[i+1])
+			}
+			errc := make(chan error, 1)
+			go func() {
+				resp, err := s.srv.Client().Do(req)
+				if err == nil {
+					_ = resp.Body.Close()
+				}
+				errc <- err
+			}()
+			<-blockStarted
+			cancel()
+			if err := <-errc; err == nil {
+				t.Fatal("the request was answered before it was cancelled")
+			}
+			waitServiceCancelled(t)
+		})
+	}
 }
 
 // TestNoSecretsAndOneLinePerError: an internal error's cause (holding a

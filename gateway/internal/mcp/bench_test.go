@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 )
@@ -26,6 +26,10 @@ func (echoCaller) Call(context.Context, string, json.RawMessage, toolcall.CallIn
 
 func (echoCaller) Spend(context.Context, string) *rpcerror.Error { return nil }
 
+func (echoCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
+	return rpcerror.New(rpcerror.InvalidParamsCode, name)
+}
+
 // benchHandler is the /mcp handler over an instant call path.
 func benchHandler(b *testing.B) (http.Handler, *Server) {
 	s, err := New(newRegistry(b), echoCaller{}, WithLogger(slog.New(slog.DiscardHandler)))
@@ -33,7 +37,7 @@ func benchHandler(b *testing.B) (http.Handler, *Server) {
 		b.Fatal(err)
 	}
 	b.Cleanup(s.Close)
-	p := edge.New(edge.Options{Sink: rpcerror.NewSink(io.Discard, slog.New(slog.DiscardHandler)), Logger: slog.New(slog.DiscardHandler)})
+	p := pipeline.New(pipeline.Options{Sink: rpcerror.NewSink(io.Discard, slog.New(slog.DiscardHandler)), Logger: slog.New(slog.DiscardHandler)})
 	return p.Handler(s.HTTP()), s
 }
 
@@ -50,7 +54,7 @@ func benchPost(b *testing.B, h http.Handler, body string, hdr ...string) {
 	}
 }
 
-// BenchmarkToolsList measures tools/list (the SDK's) at 2025-11-25.
+// BenchmarkToolsList measures tools/list at 2025-11-25.
 func BenchmarkToolsList(b *testing.B) {
 	h, _ := benchHandler(b)
 	b.ReportAllocs()
@@ -83,7 +87,7 @@ func BenchmarkToolsCallSession(b *testing.B) {
 }
 
 // BenchmarkToolsCall measures one tools/call through the pipeline, the MCP
-// envelope and the call path, to the fake service over loopback gRPC, at
+// transport and the call path, to the fake service over loopback gRPC, at
 // 2025-06-18 with a session.
 func BenchmarkToolsCall(b *testing.B) {
 	s := newTestServer(b)

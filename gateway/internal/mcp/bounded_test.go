@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"ghops.dev/gateway/internal/edge"
-	"ghops.dev/gateway/internal/fakeservice"
-	"ghops.dev/gateway/internal/logcapture"
+	"ghops.dev/gateway/internal/fakeservicetest"
+	"ghops.dev/gateway/internal/logtest"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 )
@@ -21,15 +21,15 @@ import (
 func newBigBodyServer(t *testing.T) *testServer {
 	t.Helper()
 	reg := newRegistry(t)
-	caller := toolcall.New(reg, fakeservice.Serve(t, fakeService{}), toolcall.WithTimeout(5*time.Second))
-	log := &logcapture.Buffer{}
+	caller := toolcall.New(reg, fakeservicetest.Serve(t, fakeService{}), toolcall.WithTimeout(5*time.Second))
+	log := &logtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(log, nil))
 	s, err := New(reg, caller, WithSessionSecret([]byte("test-secret")), WithLogger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	p := edge.New(edge.Options{MaxBody: 1 << 20, MaxBatch: 10, Sink: rpcerror.NewSink(log, logger), Logger: logger})
+	p := pipeline.New(pipeline.Options{MaxBody: 1 << 20, MaxBatch: 10, Sink: rpcerror.NewSink(log, logger), Logger: logger})
 	srv := httptest.NewServer(p.Handler(s.HTTP()))
 	t.Cleanup(srv.Close)
 	return &testServer{s: s, p: p, srv: srv, log: log}

@@ -1,8 +1,6 @@
 package mcp
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -88,29 +86,4 @@ func RenderError(e *rpcerror.Error, reg *toolschema.Registry) string {
 		b.WriteString("\n  - " + l)
 	}
 	return b.String()
-}
-
-// stripMeta removes a top-level "_meta" member from an arguments object;
-// absent or null arguments become {}.
-func stripMeta(args json.RawMessage) json.RawMessage {
-	t := bytes.TrimSpace(args)
-	if len(t) == 0 || bytes.Equal(t, []byte("null")) {
-		return json.RawMessage("{}")
-	}
-	if t[0] != '{' || !bytes.Contains(t, []byte(`"_meta"`)) {
-		return args
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(t, &m) != nil {
-		return args
-	}
-	if _, ok := m["_meta"]; !ok {
-		return args
-	}
-	delete(m, "_meta")
-	b, err := json.Marshal(m)
-	if err != nil {
-		return args
-	}
-	return b
 }

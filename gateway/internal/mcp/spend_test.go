@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"ghops.dev/gateway/internal/edge"
-	"ghops.dev/gateway/internal/fakeservice"
-	"ghops.dev/gateway/internal/logcapture"
+	"ghops.dev/gateway/internal/fakeservicetest"
+	"ghops.dev/gateway/internal/logtest"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 )
@@ -36,15 +36,15 @@ func (r *rateOfTwo) Spend(_ context.Context, name string) *rpcerror.Error {
 // is spent it is answered -32004 with Retry-After.
 func TestUnknownToolSpendsTheRate(t *testing.T) {
 	reg := newRegistry(t)
-	caller := &rateOfTwo{Caller: toolcall.New(reg, fakeservice.Serve(t, fakeService{}), toolcall.WithTimeout(5*time.Second))}
-	log := &logcapture.Buffer{}
+	caller := &rateOfTwo{Caller: toolcall.New(reg, fakeservicetest.Serve(t, fakeService{}), toolcall.WithTimeout(5*time.Second))}
+	log := &logtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(log, nil))
 	s, err := New(reg, caller, WithSessionSecret([]byte("test-secret")), WithLogger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Close)
-	p := edge.New(edge.Options{MaxBody: 1 << 16, MaxBatch: 10, Sink: rpcerror.NewSink(log, logger), Logger: logger})
+	p := pipeline.New(pipeline.Options{MaxBody: 1 << 16, MaxBatch: 10, Sink: rpcerror.NewSink(log, logger), Logger: logger})
 	srv := httptest.NewServer(p.Handler(s.HTTP()))
 	t.Cleanup(srv.Close)
 	ts := &testServer{s: s, p: p, srv: srv, log: log}

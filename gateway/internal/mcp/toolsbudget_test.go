@@ -124,7 +124,7 @@ func TestToolsListBudget(t *testing.T) {
 func TestLeanDefinitionsLoseNothing(t *testing.T) {
 	for _, tl := range newRegistry(t).Tools() {
 		t.Run(tl.Name, func(t *testing.T) {
-			b, err := json.Marshal(sdkTool(tl))
+			b, err := encodeTool(tl)
 			if err != nil {
 				t.Fatal(err)
 			}

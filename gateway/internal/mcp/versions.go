@@ -89,9 +89,8 @@ var removedInStateless = map[string]bool{
 }
 
 // undeclared are the methods of capabilities the gateway does not declare
-// (it serves tools only): the SDK would answer them with empty lists, but
-// a server MUST declare what it serves, and a client seeing an answer
-// would take the capability as served. They get -32601 as any unknown
+// (it serves tools only): a server MUST declare what it serves, and a
+// client seeing an answer would take the capability as served. They get -32601 as any unknown
 // method (HTTP 404 at 2026-07-28). subscriptions/listen is among them:
 // with no list-changed capability there is nothing to deliver on it.
 var undeclared = map[string]bool{

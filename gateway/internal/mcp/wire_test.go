@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"ghops.dev/gateway/internal/golden"
+	"ghops.dev/gateway/internal/goldentest"
 )
 
 // wireCase is one request whose exact answer is pinned by a golden file.
@@ -155,7 +155,7 @@ func compareWire(t *testing.T, s *testServer, file string, tc wireCase) {
 		}
 	}
 	fmt.Fprintf(&b, "\n%s\n", normalize(r.body))
-	golden.Compare(t, file, []byte(b.String()))
+	goldentest.Compare(t, file, []byte(b.String()))
 	if got := len(s.log.ErrorLines()) - before; got != tc.errs {
 		t.Errorf("logged %d jsonrpc_error lines, want %d", got, tc.errs)
 	}

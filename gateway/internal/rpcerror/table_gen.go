@@ -18,9 +18,10 @@ const (
 	// `method`, an empty batch, a batch over the limit).
 	InvalidRequest = -32600
 	// MethodNotFound is -32601 "Method not found" (HTTP 404 on /rpc when
-	// mapped). The method is not a tool (on `/rpc`) or not an MCP method (on
-	// `/mcp`; an unknown tool in `tools/call` is -32602 there, as the MCP
-	// specification says).
+	// mapped). The method is not an MCP method (on `/mcp` and stdio), or on
+	// `/rpc` not even shaped like a tool name (lower-case snake case, e.g.
+	// `tools/list`). A tool the gateway does not offer is -32602 `Unknown tool`
+	// on every transport.
 	MethodNotFound = -32601
 	// InvalidParamsCode is -32602 "Invalid params" (HTTP 400 on /rpc when
 	// mapped). The arguments break the tool's input schema (checked by the

@@ -16,7 +16,7 @@ import (
 
 	"ghops.dev/gateway/internal/app"
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/fakeservice"
+	"ghops.dev/gateway/internal/fakeservicetest"
 	"ghops.dev/gateway/internal/server"
 )
 
@@ -27,7 +27,7 @@ type fakeGitHub struct {
 }
 
 // missing is the not-found status the real service answers with.
-var missing = fakeservice.Status(codes.NotFound, "Not Found", ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND,
+var missing = fakeservicetest.Status(codes.NotFound, "Not Found", ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND,
 	map[string]string{"repo": "o/missing", "tool": "read_file"},
 	&ghopsv1.GitHubError{Status: 404, Message: "Not Found", Resource: &ghopsv1.Resource{Type: "repository", Id: "o/missing"}})
 
@@ -62,7 +62,7 @@ type stack struct {
 // stopped when the test ends.
 func newStack(t testing.TB, args ...string) stack {
 	t.Helper()
-	conn := fakeservice.Serve(t, fakeGitHub{})
+	conn := fakeservicetest.Serve(t, fakeGitHub{})
 	ours := serveApp(t, conn, args, func(a *app.App) http.Handler { return a.Server.Handler() })
 	variant := serveApp(t, conn, args, func(a *app.App) http.Handler { return newHandler(a, server.NewMetrics()) })
 	return stack{ours: ours, sdk: variant}

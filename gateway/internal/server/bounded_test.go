@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/golden"
+	"ghops.dev/gateway/internal/goldentest"
 	"ghops.dev/gateway/internal/rpcerror"
 )
 
@@ -66,7 +66,7 @@ func TestRPCBoundedAnswers(t *testing.T) {
 			if listed := len(m.Error.Data.ValidationErrors); listed+m.Error.Data.Omitted != tc.found || listed > rpcerror.MaxViolations {
 				t.Errorf("listed %d, omitted %d, want %d found", listed, m.Error.Data.Omitted, tc.found)
 			}
-			golden.Compare(t, "rpc/bounded/"+tc.name+".golden", append([]byte(fmt.Sprintf("status: %d\n", resp.StatusCode)), append(normalise(body), '\n')...))
+			goldentest.Compare(t, "rpc/bounded/"+tc.name+".golden", append([]byte(fmt.Sprintf("status: %d\n", resp.StatusCode)), append(normalise(body), '\n')...))
 		})
 	}
 }

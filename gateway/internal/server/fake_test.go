@@ -21,13 +21,13 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/edge"
-	"ghops.dev/gateway/internal/fakeservice"
+	"ghops.dev/gateway/internal/fakeservicetest"
 	"ghops.dev/gateway/internal/httpcall"
-	"ghops.dev/gateway/internal/logcapture"
-	"ghops.dev/gateway/internal/plainrpc"
+	"ghops.dev/gateway/internal/logtest"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
+	"ghops.dev/gateway/internal/toolrpc"
 	"ghops.dev/gateway/internal/toolschema"
 )
 
@@ -44,33 +44,33 @@ type fakeService struct {
 
 // scenarios are the crafted service failures, by repo name.
 var scenarios = map[string]error{
-	"o/denied": fakeservice.Status(codes.PermissionDenied, "Resource not accessible by personal access token",
+	"o/denied": fakeservicetest.Status(codes.PermissionDenied, "Resource not accessible by personal access token",
 		ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, map[string]string{"repo": "o/denied", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 403, Message: "Resource not accessible by personal access token", DocumentationUrl: "https://docs.github.com/rest/repos/repos#get-a-repository",
 			Resource: &ghopsv1.Resource{Type: "repository", Id: "o/denied"}}),
-	"o/missing": fakeservice.Status(codes.NotFound, "Not Found",
+	"o/missing": fakeservicetest.Status(codes.NotFound, "Not Found",
 		ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, map[string]string{"repo": "o/missing", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 404, Message: "Not Found", DocumentationUrl: "https://docs.github.com/rest/repos/repos#get-a-repository",
 			Resource: &ghopsv1.Resource{Type: "repository", Id: "o/missing"}},
 		&errdetails.ResourceInfo{ResourceType: "repository", ResourceName: "o/missing"}),
-	"o/unprocessable": fakeservice.Status(codes.FailedPrecondition, "Validation Failed: No commits between main and feature/x",
+	"o/unprocessable": fakeservicetest.Status(codes.FailedPrecondition, "Validation Failed: No commits between main and feature/x",
 		ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, map[string]string{"repo": "o/unprocessable", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 422, Message: "Validation Failed", DocumentationUrl: "https://docs.github.com/rest/pulls/pulls#create-a-pull-request",
 			FieldErrors: []*ghopsv1.GitHubFieldError{{Resource: "PullRequest", Code: "custom", Message: "No commits between main and feature/x"}}}),
-	"o/limited": fakeservice.Status(codes.ResourceExhausted, "API rate limit exceeded",
+	"o/limited": fakeservicetest.Status(codes.ResourceExhausted, "API rate limit exceeded",
 		ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, map[string]string{"repo": "o/limited", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 403, Message: "API rate limit exceeded for user ID 1.", DocumentationUrl: "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
 			RateLimit: &ghopsv1.RateLimit{Limit: 5000, Remaining: 0, Reset_: 1795000000, RetryAfterSeconds: 42, Resource: "core"}},
 		&errdetails.RetryInfo{RetryDelay: durationpb.New(42 * time.Second)}),
-	"o/dirty": fakeservice.Status(codes.FailedPrecondition, "Pull Request is not mergeable",
+	"o/dirty": fakeservicetest.Status(codes.FailedPrecondition, "Pull Request is not mergeable",
 		ghopsv1.ErrorReason_ERROR_REASON_PR_NOT_MERGEABLE, map[string]string{"repo": "o/dirty", "pr": "7", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 405, Message: "Pull Request is not mergeable", DocumentationUrl: "https://docs.github.com/rest/pulls/pulls#merge-a-pull-request",
 			MergeableState: "dirty", Resource: &ghopsv1.Resource{Type: "pr", Id: "o/dirty#7"}}),
-	"o/moved": fakeservice.Status(codes.Aborted, "Head branch was modified. Review and try the merge again.",
+	"o/moved": fakeservicetest.Status(codes.Aborted, "Head branch was modified. Review and try the merge again.",
 		ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH, map[string]string{"repo": "o/moved", "pr": "7", "sha": "aaaaaaa", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 409, Message: "Head branch was modified. Review and try the merge again.",
 			ExpectedSha: "aaaaaaa", ActualSha: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Resource: &ghopsv1.Resource{Type: "pr", Id: "o/moved#7"}}),
-	"o/broken": fakeservice.Status(codes.Unavailable, "GitHub answered 502 Bad Gateway after 3 attempts (token ghp_secretsecretsecret)",
+	"o/broken": fakeservicetest.Status(codes.Unavailable, "GitHub answered 502 Bad Gateway after 3 attempts (token ghp_secretsecretsecret)",
 		ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, map[string]string{"repo": "o/broken", "tool": "fetch"}),
 }
 
@@ -111,7 +111,7 @@ func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	fs := &fakeService{started: make(chan struct{}, 16), release: make(chan struct{})}
 	hs := health.NewServer()
-	conn := fakeservice.Serve(t, fs, func(gs *grpc.Server) { healthpb.RegisterHealthServer(gs, hs) })
+	conn := fakeservicetest.Serve(t, fs, func(gs *grpc.Server) { healthpb.RegisterHealthServer(gs, hs) })
 	reg, err := toolschema.NewRegistry(ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService"))
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func newFixture(t testing.TB) *fixture {
 // gateway is a Server under test with its captured log output.
 type gateway struct {
 	srv  *Server
-	logs *logcapture.Buffer
+	logs *logtest.Buffer
 	url  string
 }
 
@@ -136,18 +136,18 @@ func (f *fixture) newGateway(t testing.TB, mutate func(*config.Config)) *gateway
 	if mutate != nil {
 		mutate(&cfg)
 	}
-	logs := &logcapture.Buffer{}
+	logs := &logtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, nil))
 	caller := toolcall.New(f.reg, f.conn, toolcall.WithTimeout(cfg.CallTimeout))
 	metrics := NewMetrics()
 	srv := New(Options{
 		Config: cfg,
-		Pipeline: edge.New(edge.Options{
+		Pipeline: pipeline.New(pipeline.Options{
 			MaxBody: cfg.MaxBody, MaxBatch: cfg.MaxBatch, BatchConcurrency: cfg.BatchConcurrency,
 			Sink: rpcerror.NewSink(logs, logger), Logger: logger, Observe: metrics.ObserveCall,
 		}),
 		Metrics: metrics,
-		RPC:     plainrpc.New(caller, cfg.HTTPStatusMapping),
+		RPC:     toolrpc.New(caller, cfg.HTTPStatusMapping),
 		Logger:  logger,
 		Ready:   HealthCheck(f.conn),
 	})

@@ -16,10 +16,10 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/edge"
-	"ghops.dev/gateway/internal/plainrpc"
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
+	"ghops.dev/gateway/internal/toolrpc"
 	"ghops.dev/gateway/internal/toolschema"
 )
 
@@ -61,8 +61,8 @@ func FuzzRPC(f *testing.F) {
 	logger := slog.New(slog.DiscardHandler)
 	srv := New(Options{
 		Config:   cfg,
-		Pipeline: edge.New(edge.Options{MaxBody: cfg.MaxBody, Sink: rpcerror.NewSink(nil, logger), Logger: logger}),
-		RPC:      plainrpc.New(toolcall.New(reg, echoConn{}), false),
+		Pipeline: pipeline.New(pipeline.Options{MaxBody: cfg.MaxBody, Sink: rpcerror.NewSink(nil, logger), Logger: logger}),
+		RPC:      toolrpc.New(toolcall.New(reg, echoConn{}), false),
 		Logger:   logger,
 	})
 	h := srv.Handler()

@@ -9,7 +9,7 @@ import (
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/grpc/codes"
 
-	"ghops.dev/gateway/internal/fakeservice"
+	"ghops.dev/gateway/internal/fakeservicetest"
 )
 
 // leakToken is what a client or GitHub might echo: it must never come back.
@@ -18,7 +18,7 @@ const leakToken = "ghp_leakleakleakleakleakleakleak0123456789"
 func init() {
 	// A service status echoing a token in its message, data.github.message and
 	// data.resource.id (a GitHub message quoting a URL with credentials, say).
-	scenarios["o/leaky"] = fakeservice.Status(codes.NotFound, "Not Found: https://x:"+leakToken+"@github.com",
+	scenarios["o/leaky"] = fakeservicetest.Status(codes.NotFound, "Not Found: https://x:"+leakToken+"@github.com",
 		ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, map[string]string{"repo": "o/leaky", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 404, Message: "token " + leakToken + " cannot see it",
 			Resource: &ghopsv1.Resource{Type: "repository", Id: "o/x_" + leakToken}})

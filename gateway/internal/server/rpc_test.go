@@ -15,7 +15,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/golden"
+	"ghops.dev/gateway/internal/goldentest"
 )
 
 // call renders one JSON-RPC request.
@@ -46,7 +46,8 @@ var rpcCases = []struct {
 	{"invalid_request_object", `{"jsonrpc": "2.0", "method": 1, "params": "bar"}`},
 	{"ids_of_every_type", `[` + fetch(`"a<b>&"`, "o/ok") + `,` + fetch("1.0", "o/missing") + `,` + fetch("1e3", "o/ok") + `,` +
 		fetch("null", "o/missing") + `,` + fetch("-7", "o/ok") + `]`},
-	{"method_not_found", call("1", "no_such_tool", `{}`)},
+	{"method_not_found", call("1", "tools/list", `{}`)},
+	{"unknown_tool", call("1", "no_such_tool", `{}`)},
 	{"invalid_params_required", call("1", "search", `{}`)},
 	{"invalid_params_many", call("1", "search", `{"query":"`+strings.Repeat("q", 257)+`","page":0,"extra":true}`)},
 	{"invalid_params_wrapped", call("1", "get_pr_mergeability", `{"input":{"repo":"not a repo","prNumber":"2"}}`)},
@@ -93,7 +94,7 @@ func TestRPCGolden(t *testing.T) {
 					got.Write(normalise(body))
 					got.WriteByte('\n')
 				}
-				golden.Compare(t, "rpc/"+mode.name+"/"+tc.name+".golden", []byte(got.String()))
+				goldentest.Compare(t, "rpc/"+mode.name+"/"+tc.name+".golden", []byte(got.String()))
 				// Exactly one log line per error object sent, none otherwise.
 				wantLines := strings.Count(string(body), `"error":{"code":`)
 				if n := len(gw.logs.ErrorLines()) - before; n != wantLines {

@@ -8,7 +8,7 @@
 //	               /mcp (Options.MetricsProtect), or on -metrics-addr only
 //
 // and serves them with a graceful shutdown (Serve drains in-flight requests
-// when its context ends). /rpc and /mcp are the same pipeline (package edge)
+// when its context ends). /rpc and /mcp are the same pipeline (package pipeline)
 // with two transports.
 package server
 
@@ -25,7 +25,7 @@ import (
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/edge"
+	"ghops.dev/gateway/internal/pipeline"
 )
 
 // Options are the server's dependencies.
@@ -33,11 +33,11 @@ type Options struct {
 	// Config is the gateway configuration (timeouts).
 	Config config.Config
 	// Pipeline runs /rpc and /mcp.
-	Pipeline *edge.Pipeline
+	Pipeline *pipeline.Pipeline
 	// RPC is the /rpc transport (nil: /rpc answers 404).
-	RPC edge.Transport
+	RPC pipeline.Transport
 	// MCP is the /mcp transport (nil: /mcp answers 404).
-	MCP edge.Transport
+	MCP pipeline.Transport
 	// Protect wraps /rpc and /mcp (the browser guard and authentication);
 	// nil: no protection.
 	Protect func(http.Handler) http.Handler

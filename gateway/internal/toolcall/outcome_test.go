@@ -15,7 +15,7 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 
-	"ghops.dev/gateway/internal/fakeservice"
+	"ghops.dev/gateway/internal/fakeservicetest"
 	"ghops.dev/gateway/internal/rpcerror"
 )
 
@@ -37,7 +37,7 @@ func (s *losingService) lose(ctx context.Context) error {
 		// the call is in its hands.
 		go s.server.Stop()
 	case "refuse":
-		return fakeservice.Status(codes.FailedPrecondition, "Validation Failed", ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, nil)
+		return fakeservicetest.Status(codes.FailedPrecondition, "Validation Failed", ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, nil)
 	}
 	<-ctx.Done()
 	return ctx.Err()
@@ -72,7 +72,7 @@ func TestLostAnswer(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			svc := &losingService{mode: tc.mode}
-			conn := fakeservice.Serve(t, svc, func(gs *grpc.Server) { svc.server = gs })
+			conn := fakeservicetest.Serve(t, svc, func(gs *grpc.Server) { svc.server = gs })
 			var audit bytes.Buffer
 			c := New(registry(t), conn, WithTimeout(300*time.Millisecond), WithAudit(slog.New(slog.NewJSONHandler(&audit, nil))))
 			_, e := c.Call(context.Background(), tc.tool, json.RawMessage(tc.args), CallInfo{RequestID: "rid"})

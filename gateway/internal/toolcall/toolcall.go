@@ -19,7 +19,7 @@
 //	(*Caller).Call(ctx, name, args, CallInfo{RequestID}) (json.RawMessage, *rpcerror.Error)
 //
 // Call never panics: a panic below it becomes -32603. Arguments must already
-// be normalised (see package normalize); Call does not unwrap anything.
+// be normalised (see package rpcargs); Call does not unwrap anything.
 package toolcall
 
 import (
@@ -34,6 +34,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc"
@@ -69,6 +70,9 @@ type Caller struct {
 	quota    quota.Quota
 	inflight chan struct{} // nil: no global cap
 	audit    *slog.Logger  // nil: no audit records
+
+	offeredOnce  sync.Once
+	offeredTools []policy.Tool // see offered
 }
 
 // Option configures a Caller.
@@ -87,7 +91,7 @@ func WithTimeout(d time.Duration) Option {
 func WithReadOnly(on bool) Option { return func(c *Caller) { c.readOnly = on } }
 
 // WithToolsets offers only the tools of these groups (nil: every group;
-// package toolset): any other tool is unknown, -32601, whoever calls, as
+// package toolset): any other tool is unknown (UnknownTool), whoever calls, as
 // if the gateway did not have it (the operator's -toolsets).
 func WithToolsets(sets []string) Option { return func(c *Caller) { c.toolsets = sets } }
 
@@ -152,7 +156,8 @@ func (c *Caller) Lookup(name string) (*toolschema.Tool, bool) {
 func (c *Caller) ReadOnly() bool { return c.readOnly }
 
 // Call runs tool name with args (a JSON value, normally an object) and
-// returns its JSON result or the contract error. An unknown tool is -32601.
+// returns its JSON result or the contract error. An unknown tool is
+// UnknownTool's -32602.
 func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, info CallInfo) (res json.RawMessage, rerr *rpcerror.Error) {
 	if info.RequestID == "" {
 		info.RequestID = requestid.New()
@@ -172,7 +177,7 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	}
 	tool, ok := c.Lookup(name)
 	if !ok {
-		e := rpcerror.New(rpcerror.MethodNotFound, name)
+		e := c.UnknownTool(ctx, name)
 		e.RequestID = info.RequestID
 		return nil, e
 	}
@@ -186,12 +191,12 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 		e.Log = fillLog(e.Log, args)
 		return nil, e
 	}
-	if e := c.admit(ctx, caller, tool, req); e != nil {
+	if e := c.checkPolicy(ctx, caller, tool, req); e != nil {
 		e.RequestID = info.RequestID
 		e.Log = fillLog(e.Log, args)
 		return nil, e
 	}
-	release, e := c.take(ctx, caller, name)
+	release, e := c.acquireSlot(ctx, caller, name)
 	if e != nil {
 		e.RequestID = info.RequestID
 		e.Log = fillLog(e.Log, args)
@@ -243,10 +248,10 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	return out, nil
 }
 
-// admit applies the policy to every repository the request names (the
+// checkPolicy applies the policy to every repository the request names (the
 // fields the contract marks as repositories): -32001 naming the rule that
 // refused the call.
-func (c *Caller) admit(_ context.Context, caller *policy.Caller, tool *toolschema.Tool, req proto.Message) *rpcerror.Error {
+func (c *Caller) checkPolicy(_ context.Context, caller *policy.Caller, tool *toolschema.Tool, req proto.Message) *rpcerror.Error {
 	var pr *policy.Principal
 	if caller != nil {
 		pr = caller.Principal
@@ -302,9 +307,10 @@ func (c *Caller) Spend(ctx context.Context, tool string) *rpcerror.Error {
 	return e
 }
 
-// take admits the call under the principal's concurrency and the global
-// cap (its rate was spent by Spend).
-func (c *Caller) take(ctx context.Context, caller *policy.Caller, tool string) (func(), *rpcerror.Error) {
+// acquireSlot holds a slot of the principal's concurrency and of the global
+// in-flight cap for the call (its rate was spent by Spend); the returned
+// func gives them back.
+func (c *Caller) acquireSlot(ctx context.Context, caller *policy.Caller, tool string) (func(), *rpcerror.Error) {
 	release := func() {}
 	if caller != nil && caller.Principal != nil && caller.Principal.Concurrency > 0 {
 		r, e := c.quotaTake(ctx, tool, caller.Principal, quota.Limits{Concurrency: caller.Principal.Concurrency})

@@ -68,7 +68,7 @@ func TestCall(t *testing.T) {
 		want     string
 	}{
 		{name: "success", tool: "get_pr_mergeability", args: `{"repo":"o/r","prNumber":2}`, fn: ok, want: `"mergeable_state":"clean"`},
-		{name: "unknown tool", tool: "nope", args: `{}`, fn: ok, wantCode: -32601},
+		{name: "unknown tool", tool: "nope", args: `{}`, fn: ok, wantCode: -32602},
 		{name: "invalid params with log fields", tool: "get_pr_mergeability", args: `{"repo":"o/r","prNumber":0}`, fn: ok, wantCode: -32602,
 			wantLog: rpcerror.LogFields{Repo: "o/r", PR: "0"}},
 		{name: "empty args are an empty object", tool: "search", args: ``, fn: ok, wantCode: -32602},
@@ -332,7 +332,7 @@ func TestInvalidCallsSpendTheRate(t *testing.T) {
 		name, tool, args string
 		code             int
 	}{
-		{"unknown tool", "no_such_tool", `{}`, rpcerror.MethodNotFound},
+		{"unknown tool", "no_such_tool", `{}`, rpcerror.InvalidParamsCode},
 		{"bad arguments", "search", `{"nope":1}`, rpcerror.InvalidParamsCode},
 		{"repository outside the policy", "fetch", `{"repo":"o/secret"}`, rpcerror.PermissionDenied},
 	}
@@ -358,6 +358,60 @@ func TestInvalidCallsSpendTheRate(t *testing.T) {
 			}
 			if invoked != 0 {
 				t.Fatalf("the service was called %d times", invoked)
+			}
+		})
+	}
+}
+
+// TestUnknownTool: the one unknown-tool answer lists exactly the tools the
+// caller may call (its policy narrows them; the gateway's toolsets and
+// read-only mode narrow them for everyone), and quotes at most 100 bytes of
+// the name.
+func TestUnknownTool(t *testing.T) {
+	reg := registry(t)
+	bot := &policy.Caller{Principal: &policy.Principal{Name: "bot", Rules: policy.Rules{Tools: []string{"fetch", "search"}}}, Via: policy.KindAPIKey}
+	writer := &policy.Caller{Principal: &policy.Principal{Name: "writer", Rules: policy.Rules{Tools: []string{"read_file", "commit_files", "search"}}}, Via: policy.KindAPIKey}
+	tests := []struct {
+		name    string
+		opts    []Option
+		caller  *policy.Caller
+		tool    string
+		allowed []string // nil: every tool of the registry
+		message string
+	}{
+		{name: "no policy", tool: "nope", message: "Unknown tool: nope"},
+		{name: "narrowed by policy", caller: bot, tool: "nope", allowed: []string{"search", "fetch"}, message: "Unknown tool: nope"},
+		{name: "read-only gateway of one toolset", opts: []Option{WithReadOnly(true), WithToolsets([]string{"repos"})}, caller: writer, tool: "nope", allowed: []string{"read_file"}, message: "Unknown tool: nope"},
+		{name: "long name", tool: strings.Repeat("x", 150), message: "Unknown tool: " + strings.Repeat("x", 100) + "..."},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := New(reg, nil, tc.opts...)
+			ctx := context.Background()
+			if tc.caller != nil {
+				ctx = policy.WithCaller(ctx, tc.caller)
+			}
+			e := c.UnknownTool(ctx, tc.tool)
+			if e.Code != rpcerror.InvalidParamsCode || e.Message != tc.message {
+				t.Fatalf("%d %q, want -32602 %q", e.Code, e.Message, tc.message)
+			}
+			if len(e.Violations) != 1 {
+				t.Fatalf("violations %+v", e.Violations)
+			}
+			got, _ := e.Violations[0].Params["allowedValues"].([]any)
+			want := tc.allowed
+			if want == nil {
+				for _, tl := range reg.Tools() {
+					want = append(want, tl.Name)
+				}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("allowed %v, want %v", got, want)
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("allowed[%d] = %v, want %s", i, got[i], want[i])
+				}
 			}
 		})
 	}

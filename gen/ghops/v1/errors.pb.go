@@ -38,7 +38,8 @@ const (
 	ErrorCode_ERROR_CODE_PARSE_ERROR ErrorCode = 1
 	// ERROR_CODE_INVALID_REQUEST: not a valid JSON-RPC request.
 	ErrorCode_ERROR_CODE_INVALID_REQUEST ErrorCode = 2
-	// ERROR_CODE_METHOD_NOT_FOUND: unknown method or tool.
+	// ERROR_CODE_METHOD_NOT_FOUND: an unknown method (an unknown tool is
+	// -32602).
 	ErrorCode_ERROR_CODE_METHOD_NOT_FOUND ErrorCode = 3
 	// ERROR_CODE_INVALID_PARAMS: the arguments break the tool's schema.
 	ErrorCode_ERROR_CODE_INVALID_PARAMS ErrorCode = 4
@@ -1415,12 +1416,12 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\rPolicyRefusal\x12\x1c\n" +
 	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12\x18\n" +
 	"\x04rule\x18\x02 \x01(\tB\x04\xa8\x82\x19\x01R\x04rule\x12\x16\n" +
-	"\x06detail\x18\x03 \x01(\tR\x06detail*\xe9\x11\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail*\xb2\x12\n" +
 	"\tErrorCode\x12\x1a\n" +
 	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x12X\n" +
 	"\x16ERROR_CODE_PARSE_ERROR\x10\x01\x1a<\x9a\x82\x198\bĀ\xfe\xff\xff\xff\xff\xff\xff\x01\x12\vParse error\x18\x90\x03\"\x1bThe body is not valid JSON.\x12\xbc\x01\n" +
-	"\x1aERROR_CODE_INVALID_REQUEST\x10\x02\x1a\x9b\x01\x9a\x82\x19\x96\x01\b\xa8\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0fInvalid Request\x18\x90\x03\"uThe body is not a valid JSON-RPC request (wrong `jsonrpc`, missing `method`, an empty batch, a batch over the limit).\x12\xe0\x01\n" +
-	"\x1bERROR_CODE_METHOD_NOT_FOUND\x10\x03\x1a\xbe\x01\x9a\x82\x19\xb9\x01\b\xa7\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Method not found\x18\x94\x03\"\x96\x01The method is not a tool (on `/rpc`) or not an MCP method (on `/mcp`; an unknown tool in `tools/call` is -32602 there, as the MCP specification says).\x12\xc3\x01\n" +
+	"\x1aERROR_CODE_INVALID_REQUEST\x10\x02\x1a\x9b\x01\x9a\x82\x19\x96\x01\b\xa8\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0fInvalid Request\x18\x90\x03\"uThe body is not a valid JSON-RPC request (wrong `jsonrpc`, missing `method`, an empty batch, a batch over the limit).\x12\xa9\x02\n" +
+	"\x1bERROR_CODE_METHOD_NOT_FOUND\x10\x03\x1a\x87\x02\x9a\x82\x19\x82\x02\b\xa7\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Method not found\x18\x94\x03\"\xdf\x01The method is not an MCP method (on `/mcp` and stdio), or on `/rpc` not even shaped like a tool name (lower-case snake case, e.g. `tools/list`). A tool the gateway does not offer is -32602 `Unknown tool` on every transport.\x12\xc3\x01\n" +
 	"\x19ERROR_CODE_INVALID_PARAMS\x10\x04\x1a\xa3\x01\x9a\x82\x19\x9e\x01\b\xa6\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInvalid params\x18\x90\x03\"~The arguments break the tool's input schema (checked by the gateway, AJV style), or the service's own validation refused them.\x12\x9d\x01\n" +
 	"\x1cERROR_CODE_PERMISSION_DENIED\x10\x05\x1a{\x9a\x82\x19w\b\xff\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Permission denied\x18\x93\x03\"TGitHub answered 401 (bad or missing credentials) or 403 without a rate-limit signal.\x12\xa1\x01\n" +
 	"\x14ERROR_CODE_NOT_FOUND\x10\x06\x1a\x86\x01\x9a\x82\x19\x81\x01\b\xfe\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\tNot found\x18\x94\x03\"fGitHub answered 404 (including a private repository the token cannot see), or the repository is empty.\x12\xc6\x01\n" +

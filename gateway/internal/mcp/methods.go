@@ -1,0 +1,262 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"ghops.dev/gateway/internal/policy"
+	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolschema"
+)
+
+// This file answers the protocol's own methods: initialize, ping,
+// tools/list and server/discover. The gateway serves them itself rather
+// than through the official SDK's server (docs/architecture.md, "The MCP
+// layer": the SDK's per-request dispatch cost more CPU than the rest of the
+// gateway's work on a call); the wire is the one the SDK answers, pinned by
+// TestMethodsGolden and TestToolsListPages and decoded by the SDK's client
+// in the e2e tests.
+
+// defaultPageSize is how many tools one tools/list page holds unless
+// WithPageSize says otherwise (the SDK's default, so that every tool fits
+// one page).
+const defaultPageSize = 1000
+
+// privateListTTLMs is the ttlMs of a tools/list narrowed to one principal
+// (cacheScope "private", MCP 2026-07-28): a policy is reloaded only with
+// the gateway, so a minute of caching by the client loses nothing while
+// sparing the list on every turn of an agent loop. An unfiltered list stays
+// "public" with ttlMs 0, as before.
+const privateListTTLMs = 60000
+
+// Instructions is what initialize and server/discover tell a client about
+// the server, for its model.
+const Instructions = "ghops lets you read and change GitHub repositories through typed tools. " +
+	"The tools listed are the ones your policy allows; others are refused as unknown tools. " +
+	"A failed call carries a JSON-RPC code (-326xx for bad requests, -320xx for GitHub and policy failures) " +
+	`with details in result._meta["dev.ghops/error"] or the error's data.`
+
+// toolDef is a tool's definition on the wire, its members in the order the
+// SDK's Tool type encodes them (clients and the context budget see the same
+// bytes as before the gateway answered tools/list itself).
+type toolDef struct {
+	Annotations  *toolAnnotations `json:"annotations,omitempty"`
+	Description  string           `json:"description,omitempty"`
+	InputSchema  json.RawMessage  `json:"inputSchema"`
+	Name         string           `json:"name"`
+	OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
+	Title        string           `json:"title,omitempty"`
+}
+
+// toolAnnotations are a tool's hints (MCP ToolAnnotations). readOnlyHint
+// and idempotentHint are always sent, as the SDK does.
+type toolAnnotations struct {
+	DestructiveHint *bool `json:"destructiveHint,omitempty"`
+	IdempotentHint  bool  `json:"idempotentHint"`
+	OpenWorldHint   *bool `json:"openWorldHint,omitempty"`
+	ReadOnlyHint    bool  `json:"readOnlyHint"`
+}
+
+// encodeTool describes a registry tool. Every byte of a definition costs
+// the model context on every session (the budget of TestToolsListBudget,
+// docs/benchmarks.md), so it states only what differs from MCP's defaults:
+// annotations equal to the specification's defaults (readOnlyHint false,
+// destructiveHint true, idempotentHint false, openWorldHint true) are left
+// out, as are destructiveHint and idempotentHint on a read-only tool (the
+// specification gives them meaning only when readOnlyHint is false), and a
+// title that only repeats the name (clients show the name when there is no
+// title).
+func encodeTool(t *toolschema.Tool) ([]byte, error) {
+	a := &toolAnnotations{ReadOnlyHint: t.Annotations.ReadOnlyHint}
+	if !t.Annotations.ReadOnlyHint {
+		a.IdempotentHint = t.Annotations.IdempotentHint
+		if !t.Annotations.DestructiveHint {
+			f := false
+			a.DestructiveHint = &f
+		}
+	}
+	if !t.Annotations.OpenWorldHint {
+		f := false
+		a.OpenWorldHint = &f
+	}
+	if *a == (toolAnnotations{}) {
+		a = nil
+	}
+	title := t.Title
+	if strings.EqualFold(title, strings.ReplaceAll(t.Name, "_", " ")) {
+		title = ""
+	}
+	return json.Marshal(toolDef{
+		Annotations: a, Description: t.Description, InputSchema: t.InputSchema,
+		Name: t.Name, OutputSchema: t.OutputSchema, Title: title,
+	})
+}
+
+// Errors of the protocol's own methods, in the words the SDK used for them
+// (kept: clients and the goldens know them).
+func methodNotFound() *rpcerror.Error {
+	e := rpcerror.New(rpcerror.MethodNotFound, "")
+	e.Message = "method not found"
+	return e
+}
+
+func invalidParams() *rpcerror.Error {
+	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
+	e.Message = "invalid params"
+	return e
+}
+
+func invalidRequest() *rpcerror.Error {
+	e := rpcerror.New(rpcerror.InvalidRequest, "")
+	e.Message = "invalid request"
+	return e
+}
+
+// isObjectOrAbsent reports whether params is absent, null or an object:
+// what every method's params may be.
+func isObjectOrAbsent(params json.RawMessage) bool {
+	p := bytes.TrimSpace(params)
+	return len(p) == 0 || p[0] == '{' || bytes.Equal(p, []byte("null"))
+}
+
+// initializeResult negotiates a handshake version for initialize's params:
+// the one asked for when it is a handshake version, else the newest
+// handshake version (the client decides whether it can speak it).
+func (s *Server) initializeResult(params json.RawMessage) (json.RawMessage, string, *rpcerror.Error) {
+	if p := bytes.TrimSpace(params); len(p) == 0 || bytes.Equal(p, []byte("null")) {
+		return nil, "", invalidRequest()
+	}
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		Capabilities    *struct {
+			Experimental map[string]json.RawMessage `json:"experimental"`
+		} `json:"capabilities"`
+		ClientInfo *struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"clientInfo"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return nil, "", invalidParams()
+	}
+	v := V20251125
+	if slices.Contains(legacyVersions, p.ProtocolVersion) {
+		v = p.ProtocolVersion
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"capabilities":{"tools":{}},"instructions":`)
+	b.Write(s.instructions)
+	b.WriteString(`,"protocolVersion":"` + v + `","serverInfo":`)
+	b.Write(s.serverInfo)
+	b.WriteByte('}')
+	return b.Bytes(), v, nil
+}
+
+// pingResult answers ping.
+func pingResult(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
+	if !isObjectOrAbsent(params) {
+		return nil, invalidParams()
+	}
+	return json.RawMessage(`{}`), nil
+}
+
+// modernMeta opens a 2026-07-28 result: its resultType and the serverInfo
+// _meta.
+func (s *Server) modernMeta(b *bytes.Buffer) {
+	b.WriteString(`"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":`)
+	b.Write(s.serverInfo)
+	b.WriteString(`},`)
+}
+
+// discoverResult answers server/discover (2026-07-28 only).
+func (s *Server) discoverResult(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
+	if !isObjectOrAbsent(params) {
+		return nil, invalidParams()
+	}
+	var b bytes.Buffer
+	b.WriteByte('{')
+	s.modernMeta(&b)
+	b.WriteString(`"ttlMs":0,"cacheScope":"public","supportedVersions":`)
+	v, _ := json.Marshal(SupportedVersions)
+	b.Write(v)
+	b.WriteString(`,"capabilities":{"tools":{}},"instructions":`)
+	b.Write(s.instructions)
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// listResult answers tools/list: the tools ctx's caller may call, sorted by
+// name, one page from params.cursor on. A list narrowed to the caller is
+// cacheScope "private" with a positive ttlMs; the gateway-wide one public.
+func (s *Server) listResult(ctx context.Context, params json.RawMessage, modern bool) (json.RawMessage, *rpcerror.Error) {
+	if !isObjectOrAbsent(params) {
+		return nil, invalidParams()
+	}
+	var p struct {
+		Cursor string `json:"cursor"`
+	}
+	if len(params) > 0 && json.Unmarshal(params, &p) != nil {
+		return nil, invalidParams()
+	}
+	names, private := s.listed(ctx)
+	start := 0
+	if p.Cursor != "" {
+		last, err := base64.URLEncoding.DecodeString(p.Cursor)
+		if err != nil {
+			return nil, invalidParams()
+		}
+		start, _ = slices.BinarySearch(names, string(last)+"\x00")
+	}
+	end, next := len(names), ""
+	if end-start > s.pageSize {
+		end = start + s.pageSize
+		next = base64.URLEncoding.EncodeToString([]byte(names[end-1]))
+	}
+	size := 128
+	for _, n := range names[start:end] {
+		size += len(s.defs[n]) + 1
+	}
+	var b bytes.Buffer
+	b.Grow(size)
+	b.WriteByte('{')
+	if modern {
+		s.modernMeta(&b)
+	}
+	if private {
+		b.WriteString(`"ttlMs":` + strconv.Itoa(privateListTTLMs) + `,"cacheScope":"private",`)
+	} else {
+		b.WriteString(`"ttlMs":0,"cacheScope":"public",`)
+	}
+	if next != "" {
+		b.WriteString(`"nextCursor":"` + next + `",`)
+	}
+	b.WriteString(`"tools":[`)
+	for i, n := range names[start:end] {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(s.defs[n])
+	}
+	b.WriteString(`]}`)
+	return b.Bytes(), nil
+}
+
+// listed returns the names of the tools ctx's caller sees, sorted, and
+// whether that list was narrowed to the caller (its policy hides some).
+func (s *Server) listed(ctx context.Context) ([]string, bool) {
+	var pr *policy.Principal
+	if c := policy.CallerFrom(ctx); c != nil {
+		pr = c.Principal
+	}
+	if pr == nil {
+		return s.sorted, false
+	}
+	names := policy.Allowed(pr, s.tools, s.readOnly)
+	slices.Sort(names)
+	return names, !slices.Equal(names, s.sorted)
+}

@@ -1,0 +1,616 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/tidwall/gjson"
+
+	wire "ghops.dev/gateway/internal/jsonrpc"
+	"ghops.dev/gateway/internal/pipeline"
+	"ghops.dev/gateway/internal/policy"
+	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolcall"
+	"ghops.dev/gateway/internal/toolschema"
+)
+
+// transport is MCP on one wire: Streamable HTTP or stdio.
+type transport struct {
+	s     *Server
+	stdio bool
+}
+
+// HTTP returns the Streamable HTTP transport, for pipeline.Pipeline.Handler.
+func (s *Server) HTTP() pipeline.Transport { return &transport{s: s} }
+
+// Stdio returns the stdio transport, for pipeline.Pipeline.ServeStream.
+func (s *Server) Stdio() pipeline.Transport { return &transport{s: s, stdio: true} }
+
+// Name implements pipeline.Transport.
+func (t *transport) Name() string {
+	if t.stdio {
+		return "stdio"
+	}
+	return "mcp"
+}
+
+// headerState is what an HTTP body's MCP headers say (Body.State).
+type headerState struct {
+	header    string   // MCP-Protocol-Version as sent
+	hasHeader bool     // the header was sent
+	sessionID string   // Mcp-Session-Id as sent
+	binding   string   // the principal the session was checked against
+	session   string   // the valid session's version ("" otherwise)
+	methods   []string // Mcp-Method values
+	names     []string // Mcp-Name values
+}
+
+// conn is a stdio connection's state (pipeline.Stream).
+type conn struct {
+	mu      sync.Mutex
+	version string // what initialize negotiated ("" before)
+}
+
+// negotiated returns the connection's handshake version and whether there
+// was one.
+func (c *conn) negotiated() (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.version == "" {
+		return V20251125, false
+	}
+	return c.version, true
+}
+
+// connOf returns the stdio connection of x.
+func connOf(x *pipeline.Body) *conn {
+	return x.Stream.State(func() any { return &conn{} }).(*conn)
+}
+
+// Begin implements pipeline.Transport: the rules that concern a whole body.
+func (t *transport) Begin(ctx context.Context, x *pipeline.Body, calls []*pipeline.Call, batch bool) *pipeline.Refusal {
+	version := ""
+	if t.stdio {
+		version, _ = connOf(x).negotiated()
+	} else {
+		h := x.HTTP.Header
+		env := &headerState{
+			header:    h.Get(headerProtocolVersion),
+			hasHeader: len(h.Values(headerProtocolVersion)) > 0,
+			sessionID: h.Get(headerSessionID),
+			methods:   h.Values(headerMethod),
+			names:     h.Values(headerName),
+		}
+		x.State = env
+		if env.hasHeader && !isSupported(env.header) && batch {
+			// A single request is answered in Serve, with its id.
+			return &pipeline.Refusal{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
+		}
+		if env.sessionID != "" {
+			v, err := t.s.sess.check(env.sessionID, binding(ctx))
+			if err != nil && !(len(calls) == 1 && calls[0].Request != nil && calls[0].Request.Method == "initialize") {
+				e := rpcerror.New(rpcerror.InvalidRequest, "")
+				e.Message = "Unknown or expired session: initialize a new one"
+				return &pipeline.Refusal{Err: e, Status: http.StatusNotFound}
+			}
+			env.session, env.binding = v, binding(ctx)
+		}
+		switch {
+		case env.hasHeader && isSupported(env.header):
+			version = env.header
+		case env.hasHeader:
+			return nil // unsupported: Serve answers -32022
+		case env.session != "":
+			version = env.session
+		default:
+			version = defaultHTTPVersion
+		}
+	}
+	if batch && !allowsBatches(version) {
+		e := rpcerror.New(rpcerror.InvalidRequest, "")
+		e.Message = "Invalid Request: JSON-RPC batches are not supported in protocol version " + version
+		return &pipeline.Refusal{Err: e, Status: http.StatusBadRequest}
+	}
+	return nil
+}
+
+// Status implements pipeline.Transport: 202 when nothing is answered, the
+// single answer's own status (protocol failures) or 200.
+func (t *transport) Status(_ *pipeline.Body, answers []pipeline.Answer, batch, refused bool) int {
+	if refused {
+		return http.StatusBadRequest
+	}
+	replies := 0
+	for _, a := range answers {
+		if !a.NoReply {
+			replies++
+		}
+	}
+	switch {
+	case replies == 0:
+		if len(answers) == 1 && answers[0].Status != 0 {
+			return answers[0].Status
+		}
+		return http.StatusAccepted
+	case !batch && answers[0].Status != 0:
+		return answers[0].Status
+	}
+	return http.StatusOK
+}
+
+// Serve implements pipeline.Transport: one element of a body.
+func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
+	if c.Invalid != nil {
+		if isResponse(c.Raw) {
+			// A client answering a server request: the gateway sends none,
+			// so there is nothing to match it with; accepted and ignored.
+			return pipeline.Answer{NoReply: true}
+		}
+		a := pipeline.Invalid(c)
+		a.Status = http.StatusBadRequest
+		return a
+	}
+	req := c.Request
+	r, refusal := t.resolve(x, req)
+	if refusal != nil {
+		if req.IsNotification() {
+			refusal.NoReply = true
+		}
+		return *refusal
+	}
+	if req.IsNotification() {
+		if req.Method == "notifications/cancelled" {
+			t.s.cancel(t.scope(x), req.Params)
+		}
+		return pipeline.Answer{NoReply: true}
+	}
+	switch {
+	case r.modern && removedInStateless[req.Method]:
+		e := rpcerror.New(rpcerror.MethodNotFound, "")
+		e.Message = "Method not found: " + req.Method + " was removed in protocol version " + V20260728
+		return pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusNotFound)}
+	case undeclared[req.Method]:
+		e := rpcerror.New(rpcerror.MethodNotFound, "")
+		e.Message = "Method not found: " + req.Method + " (the gateway serves tools only)"
+		var status int
+		if r.modern {
+			status = t.httpStatus(http.StatusNotFound)
+		}
+		return pipeline.Answer{Err: e, Status: status}
+	case req.Method == "initialize" && !r.modern:
+		return t.initialize(ctx, x, c)
+	case req.Method == "tools/call":
+		return t.toolsCall(ctx, x, c, r)
+	}
+	var (
+		res json.RawMessage
+		e   *rpcerror.Error
+	)
+	switch {
+	case req.Method == "tools/list":
+		res, e = t.s.listResult(ctx, req.Params, r.modern)
+	case req.Method == "ping" && !r.modern:
+		res, e = pingResult(req.Params)
+	case req.Method == "server/discover" && r.modern:
+		res, e = t.s.discoverResult(req.Params)
+	default:
+		e = methodNotFound()
+	}
+	a := pipeline.Answer{Result: res, Err: e}
+	if r.modern && e != nil && e.Code == rpcerror.MethodNotFound {
+		a.Status = t.httpStatus(http.StatusNotFound)
+	}
+	return a
+}
+
+// resolved is the protocol version a request is served at, and the
+// members of its params the transport reads.
+type resolved struct {
+	version string
+	named   bool // the request named it (session, header, _meta, stdio handshake)
+	modern  bool // 2026-07-28, served statelessly
+	p       params
+}
+
+// params are the members of a request's params the transport reads: one
+// pass over params, which may hold a megabyte of file content.
+type params struct {
+	name string          // tools/call, prompts/get
+	uri  string          // resources/read
+	args json.RawMessage // tools/call
+	meta json.RawMessage // _meta
+}
+
+// readParams reads name, uri, arguments and _meta in one pass.
+func readParams(raw json.RawMessage) params {
+	if len(raw) == 0 || raw[0] != '{' {
+		return params{}
+	}
+	m := gjson.GetManyBytes(raw, "name", "uri", "arguments", "_meta")
+	p := params{args: rawIn(raw, m[2]), meta: rawIn(raw, m[3])}
+	if m[0].Type == gjson.String {
+		p.name = m[0].Str
+	}
+	if m[1].Type == gjson.String {
+		p.uri = m[1].Str
+	}
+	return p
+}
+
+// rawIn returns the bytes of a value gjson found in raw (nil when absent).
+func rawIn(raw []byte, r gjson.Result) json.RawMessage {
+	switch {
+	case !r.Exists():
+		return nil
+	case r.Index > 0 && r.Index+len(r.Raw) <= len(raw):
+		return raw[r.Index : r.Index+len(r.Raw)]
+	}
+	return json.RawMessage(r.Raw)
+}
+
+// resolve applies the version rules to one request (see the package doc).
+func (t *transport) resolve(x *pipeline.Body, req *wire.Request) (resolved, *pipeline.Answer) {
+	call := !req.IsNotification()
+	var (
+		meta requestMeta
+		p    params
+	)
+	if call {
+		p = readParams(req.Params)
+		meta = readMeta(p.meta)
+	}
+	var env *headerState
+	if !t.stdio {
+		env = x.State.(*headerState)
+		if env.hasHeader && !isSupported(env.header) {
+			return resolved{}, &pipeline.Answer{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
+		}
+		if meta.hasVersion || env.header == V20260728 {
+			switch {
+			case !env.hasHeader:
+				return resolved{}, t.headerMismatch("the MCP-Protocol-Version header is required with params._meta")
+			case call && !meta.hasVersion:
+				return resolved{}, t.invalidMeta(req.Params, metaProtocolVersion)
+			case call && meta.version != env.header:
+				return resolved{}, t.headerMismatch("MCP-Protocol-Version header " + strconv.Quote(env.header) + " does not match params._meta value " + strconv.Quote(meta.version))
+			}
+		}
+	}
+	if meta.hasVersion {
+		if !isSupported(meta.version) {
+			return resolved{}, &pipeline.Answer{Err: unsupportedVersion(meta.version), Status: t.httpStatus(http.StatusBadRequest)}
+		}
+		if !isModern(meta.version) {
+			return resolved{version: meta.version, named: true, p: p}, nil
+		}
+		if !meta.hasCapabilities {
+			return resolved{}, t.invalidMeta(req.Params, metaClientCapabilities)
+		}
+		if env != nil {
+			if a := t.checkHeaders(env, req, p); a != nil {
+				return resolved{}, a
+			}
+		}
+		return resolved{version: V20260728, named: true, modern: true, p: p}, nil
+	}
+	if t.stdio {
+		v, named := connOf(x).negotiated()
+		return resolved{version: v, named: named, p: p}, nil
+	}
+	switch {
+	case env.header == V20260728:
+		// A notification at 2026-07-28 (the _meta triple is for calls only).
+		return resolved{version: V20260728, named: true, modern: true, p: p}, nil
+	case env.hasHeader:
+		return resolved{version: env.header, named: true, p: p}, nil
+	case env.session != "":
+		return resolved{version: env.session, named: true, p: p}, nil
+	}
+	return resolved{version: defaultHTTPVersion, p: p}, nil
+}
+
+// checkHeaders applies 2026-07-28's Mcp-Method and Mcp-Name rules.
+func (t *transport) checkHeaders(env *headerState, req *wire.Request, p params) *pipeline.Answer {
+	if len(env.methods) != 1 {
+		return t.headerMismatch("exactly one Mcp-Method header is required")
+	}
+	if env.methods[0] != req.Method {
+		return t.headerMismatch("Mcp-Method header value " + strconv.Quote(env.methods[0]) + " does not match body value " + strconv.Quote(req.Method))
+	}
+	var want string
+	switch req.Method {
+	case "tools/call", "prompts/get":
+		want = p.name
+	case "resources/read":
+		want = p.uri
+	default:
+		return nil
+	}
+	if len(env.names) != 1 {
+		return t.headerMismatch("exactly one Mcp-Name header is required for " + req.Method)
+	}
+	got, ok := decodeHeaderValue(strings.TrimSpace(env.names[0]))
+	if !ok {
+		return t.headerMismatch("Mcp-Name header value is malformed")
+	}
+	if got != want {
+		return t.headerMismatch("Mcp-Name header value " + strconv.Quote(got) + " does not match body value " + strconv.Quote(want))
+	}
+	return nil
+}
+
+// httpStatus returns status on HTTP and 0 (no meaning) on stdio.
+func (t *transport) httpStatus(status int) int {
+	if t.stdio {
+		return 0
+	}
+	return status
+}
+
+// headerMismatch is -32020 with HTTP 400.
+func (t *transport) headerMismatch(msg string) *pipeline.Answer {
+	e := rpcerror.New(CodeHeaderMismatch, "")
+	e.Message = "Header mismatch: " + msg
+	return &pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
+}
+
+// invalidMeta is a 2026-07-28 request whose params lack _meta or one of
+// its required members: -32602, HTTP 400, with the violation AJV would
+// report (path "root" when _meta itself is missing).
+func (t *transport) invalidMeta(params json.RawMessage, member string) *pipeline.Answer {
+	path, missing := "/_meta", member
+	if topValue(params, "_meta") == nil {
+		path, missing = "root", "_meta"
+	}
+	msg := "must have required property '" + missing + "'"
+	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
+	e.Message = "Invalid params: " + msg
+	e.Violations = []toolschema.Violation{{
+		Message: msg, Path: path, Keyword: "required", Params: map[string]any{"missingProperty": missing},
+	}}
+	return &pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
+}
+
+// unsupportedVersion is -32022: the contract's data.protocol, and the same
+// members at the top of data, where MCP 2026-07-28's
+// UnsupportedProtocolVersionError puts them (SDKs read data.supported to
+// fall back to a version both sides speak).
+func unsupportedVersion(requested string) *rpcerror.Error {
+	e := rpcerror.New(CodeUnsupportedProtocolVersion, "")
+	e.Data.Protocol = &rpcerror.Protocol{Requested: requested, Supported: append([]string(nil), SupportedVersions...)}
+	e.Data.Supported = append([]string(nil), SupportedVersions...)
+	e.Data.Requested = requested
+	return e
+}
+
+// initialize negotiates a handshake version and, on HTTP, mints a session
+// id naming it (stdio: the connection remembers it).
+func (t *transport) initialize(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
+	if c.Batch {
+		e := rpcerror.New(rpcerror.InvalidRequest, "")
+		e.Message = "Invalid Request: initialize must not be part of a JSON-RPC batch"
+		return pipeline.Answer{Err: e}
+	}
+	res, version, e := t.s.initializeResult(c.Request.Params)
+	if e != nil {
+		return pipeline.Answer{Err: e}
+	}
+	if t.stdio {
+		cn := connOf(x)
+		cn.mu.Lock()
+		cn.version = version
+		cn.mu.Unlock()
+	} else {
+		x.SetHeader(headerSessionID, t.s.sess.mint(version, binding(ctx)))
+	}
+	return pipeline.Answer{Result: res}
+}
+
+// toolsCall runs one tools/call through the shared call path and applies
+// the tool-error rule; an unknown tool is always a JSON-RPC error.
+func (t *transport) toolsCall(ctx context.Context, x *pipeline.Body, c *pipeline.Call, r resolved) pipeline.Answer {
+	name := r.p.name
+	if !t.s.offered[name] {
+		if e := t.s.caller.Spend(ctx, name); e != nil {
+			e.RequestID = c.RequestID
+			return pipeline.Answer{Err: e, Tool: "unknown"}
+		}
+		// Always a JSON-RPC error, whatever the tool-error rule.
+		e := t.s.caller.UnknownTool(ctx, name)
+		e.RequestID = c.RequestID
+		return pipeline.Answer{Err: e, Tool: "unknown"}
+	}
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if key := inflightKey(t.scope(x), c.ID); key != "" {
+		t.s.inflight.Store(key, cancel)
+		defer t.s.inflight.Delete(key)
+	}
+	if tok := progressToken(r.p.meta); tok != nil && x.CanNotify() {
+		callCtx = toolcall.WithProgress(callCtx, progressReporter(x, tok))
+	}
+	cs := &callState{requestID: c.RequestID, version: r.version, named: r.named}
+	o := t.s.callTool(callCtx, cs, name, r.p.args)
+	if o.err != nil && !o.asResult {
+		return pipeline.Answer{Err: o.err, Tool: name}
+	}
+	return pipeline.Answer{Result: t.s.encodeToolResult(o, r.modern), Err: o.err, Tool: name}
+}
+
+// progressToken returns params._meta.progressToken when it is a string or
+// an integer, as MCP requires (nil otherwise: no progress is sent).
+func progressToken(meta json.RawMessage) json.RawMessage {
+	if len(meta) == 0 || !bytes.Contains(meta, []byte("progressToken")) {
+		return nil
+	}
+	v := gjson.GetBytes(meta, "progressToken")
+	switch {
+	case v.Type == gjson.String, v.Type == gjson.Number && !strings.ContainsAny(v.Raw, ".eE"):
+		return json.RawMessage(v.Raw)
+	}
+	return nil
+}
+
+// progressParams are a notifications/progress's params.
+type progressParams struct {
+	ProgressToken json.RawMessage `json:"progressToken"`
+	Progress      float64         `json:"progress"`
+	Total         float64         `json:"total,omitempty"`
+	Message       string          `json:"message,omitempty"`
+}
+
+// progressReporter sends the call's progress to the client as
+// notifications/progress ahead of the answer (stdio lines, or events of the
+// HTTP answer's event stream).
+func progressReporter(x *pipeline.Body, token json.RawMessage) toolcall.ProgressFunc {
+	return func(p toolcall.Progress) {
+		params, err := json.Marshal(progressParams{ProgressToken: token, Progress: p.Done, Total: max(p.Total, 0), Message: p.Message})
+		if err != nil {
+			return // a NaN from the service: progress is advisory
+		}
+		x.Notify("notifications/progress", params)
+	}
+}
+
+// scope names the owner of in-flight calls for notifications/cancelled: a
+// stdio connection or an HTTP session ("" when there is none: without a
+// session, an HTTP request cannot be told apart from another client's).
+func (t *transport) scope(x *pipeline.Body) string {
+	if t.stdio {
+		return fmt.Sprintf("stdio:%p", x.Stream)
+	}
+	if env, ok := x.State.(*headerState); ok && env.session != "" {
+		// The id was checked against this principal (Begin); naming the
+		// principal here too keeps scopes apart even so.
+		return "http:" + env.binding + "\x00" + env.sessionID
+	}
+	return ""
+}
+
+// binding names the principal of ctx's caller for the session ids: its
+// kind (how it authenticated) and name; "" without authentication (every
+// caller of such a gateway is the same principal).
+func binding(ctx context.Context) string {
+	c := policy.CallerFrom(ctx)
+	if c == nil {
+		return ""
+	}
+	return string(c.Via) + ":" + c.Name()
+}
+
+// inflightKey names an in-flight request within its scope.
+func inflightKey(scope string, id json.RawMessage) string {
+	if scope == "" || id == nil {
+		return ""
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, id) != nil {
+		return ""
+	}
+	return scope + "\x00" + b.String()
+}
+
+// cancel handles notifications/cancelled: it cancels the named in-flight
+// request of the same scope, if any (a late or unknown id is ignored).
+func (s *Server) cancel(scope string, params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	if c, ok := s.inflight.Load(inflightKey(scope, p.RequestID)); ok {
+		c.(context.CancelFunc)()
+	}
+}
+
+// requestMeta is what a request's params._meta says about its protocol.
+type requestMeta struct {
+	version         string
+	hasVersion      bool
+	hasCapabilities bool
+}
+
+// readMeta reads the protocol members of params._meta (raw). A version that
+// is not a string counts as present and unsupported.
+func readMeta(raw json.RawMessage) requestMeta {
+	var m requestMeta
+	if raw == nil || !bytes.Contains(raw, []byte(metaProtocolVersion)) {
+		return m
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(raw, &meta) != nil {
+		return m
+	}
+	v, ok := meta[metaProtocolVersion]
+	if !ok {
+		return m
+	}
+	m.hasVersion = true
+	_ = json.Unmarshal(v, &m.version)
+	caps, ok := meta[metaClientCapabilities]
+	m.hasCapabilities = ok && len(caps) > 0 && caps[0] == '{'
+	return m
+}
+
+// topValue returns the raw value of member key of a JSON object (nil when
+// absent or not an object), without decoding the other members: params may
+// hold a megabyte of file content. obj comes from a body the pipeline has
+// checked is I-JSON, so there is one member of that name at most.
+func topValue(obj json.RawMessage, key string) json.RawMessage {
+	if len(obj) == 0 || obj[0] != '{' {
+		return nil
+	}
+	return rawIn(obj, gjson.GetBytes(obj, gjsonKey(key)))
+}
+
+// gjsonKey escapes the characters gjson's path syntax gives a meaning.
+func gjsonKey(k string) string {
+	if !strings.ContainsAny(k, ".*?|#@\\!=<>%") {
+		return k
+	}
+	var b strings.Builder
+	for _, c := range k {
+		switch c {
+		case '.', '*', '?', '|', '#', '@', '\\', '!', '=', '<', '>', '%':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// isResponse reports whether raw is a JSON-RPC response object: an id and a
+// result or error, and no method.
+func isResponse(raw json.RawMessage) bool {
+	if len(raw) == 0 || raw[0] != '{' {
+		return false
+	}
+	m := gjson.GetManyBytes(raw, "method", "id", "result", "error")
+	return !m[0].Exists() && m[1].Exists() && (m[2].Exists() || m[3].Exists())
+}
+
+// decodeHeaderValue undoes the "=?base64?...?=" sentinel of Mcp-Name; a
+// plain value must be printable ASCII.
+func decodeHeaderValue(v string) (string, bool) {
+	if strings.HasPrefix(v, "=?base64?") && strings.HasSuffix(v, "?=") && len(v) >= len("=?base64??=") {
+		b, err := base64.StdEncoding.DecodeString(v[len("=?base64?") : len(v)-2])
+		if err != nil {
+			return "", false
+		}
+		return string(b), true
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; (c < 0x20 && c != '\t') || c > 0x7e {
+			return "", false
+		}
+	}
+	return v, true
+}

@@ -1,0 +1,97 @@
+// Package toolrpc is the plain JSON-RPC 2.0 transport of POST /rpc, run by
+// the gateway's one pipeline (package pipeline): every tool is a method, its
+// params are the tool's arguments in any shape package rpcargs accepts,
+// and its result is the tool's JSON result.
+//
+// Its envelope rules, beside the pipeline's: batches are always accepted
+// (within the pipeline's limits); a method is a tools/call of the tool it
+// names, so a tool name the gateway does not offer gets the one
+// unknown-tool answer of every transport (toolcall.Caller.UnknownTool,
+// -32602), and only a method that cannot be a tool name (say
+// "tools/list") is -32601; the
+// HTTP status is 200 for every JSON-RPC answer unless status mapping is on,
+// where each error code has its status (docs/errors.md) and a batch takes
+// the highest; a body of notifications only is answered 204 with no body.
+package toolrpc
+
+import (
+	"context"
+	"net/http"
+
+	"ghops.dev/gateway/internal/pipeline"
+	"ghops.dev/gateway/internal/rpcargs"
+	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolcall"
+)
+
+// Transport is the /rpc envelope.
+type Transport struct {
+	caller  *toolcall.Caller
+	mapping bool
+}
+
+// New returns the /rpc transport calling tools through caller; mapping turns
+// on the HTTP status mapping.
+func New(caller *toolcall.Caller, mapping bool) *Transport {
+	return &Transport{caller: caller, mapping: mapping}
+}
+
+// Name implements pipeline.Transport.
+func (*Transport) Name() string { return "rpc" }
+
+// Begin implements pipeline.Transport: /rpc accepts every well-formed body.
+func (*Transport) Begin(context.Context, *pipeline.Body, []*pipeline.Call, bool) *pipeline.Refusal {
+	return nil
+}
+
+// Serve implements pipeline.Transport: one tool call.
+func (t *Transport) Serve(ctx context.Context, _ *pipeline.Body, c *pipeline.Call) pipeline.Answer {
+	if c.Invalid != nil {
+		return pipeline.Invalid(c)
+	}
+	req := c.Request
+	if !toolName(req.Method) {
+		e := rpcerror.New(rpcerror.MethodNotFound, "")
+		return pipeline.Answer{Err: e, NoReply: req.IsNotification(), Tool: "unknown"}
+	}
+	tool := req.Method
+	if _, ok := t.caller.Lookup(tool); !ok {
+		tool = "unknown"
+	}
+	res, e := t.caller.Call(ctx, req.Method, rpcargs.Arguments(req.Method, req.Params), toolcall.CallInfo{RequestID: c.RequestID})
+	return pipeline.Answer{Result: res, Err: e, NoReply: req.IsNotification(), Tool: tool}
+}
+
+// toolName reports whether method has the shape of a tool name (lower-case
+// snake case, as every tool of the contract is named), so that /rpc maps it
+// onto a tools/call.
+func toolName(method string) bool {
+	if method == "" || len(method) > 128 || method[0] < 'a' || method[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(method); i++ {
+		c := method[i]
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// Status implements pipeline.Transport.
+func (t *Transport) Status(_ *pipeline.Body, answers []pipeline.Answer, _, refused bool) int {
+	status, replies := http.StatusOK, 0
+	for _, a := range answers {
+		if a.NoReply {
+			continue
+		}
+		replies++
+		if t.mapping && a.Err != nil && rpcerror.HTTPStatus(a.Err.Code) > status {
+			status = rpcerror.HTTPStatus(a.Err.Code) // the generated table
+		}
+	}
+	if replies == 0 && !refused {
+		return http.StatusNoContent
+	}
+	return status
+}
