@@ -55,8 +55,7 @@ func (s *Service) CreateBranch(ctx context.Context, req *ghopsv1.CreateBranchReq
 // GetPullRequest implements the get_pull_request tool in one call.
 func (s *Service) GetPullRequest(ctx context.Context, req *ghopsv1.GetPullRequestRequest) (*ghopsv1.GetPullRequestResponse, error) {
 	c := ghstatus.Context{Tool: "get_pull_request", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
-	owner, name := splitRepo(req.GetRepo())
-	pr, _, err := s.client(ctx).PullRequests.Get(ctx, owner, name, int(req.GetPrNumber()))
+	pr, err := s.pullRequest(ctx, s.client(ctx), req.GetRepo(), int(req.GetPrNumber()))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -71,6 +70,29 @@ func (s *Service) GetPullRequest(ctx context.Context, req *ghopsv1.GetPullReques
 		out.Labels = append(out.Labels, l.GetName())
 	}
 	return &ghopsv1.GetPullRequestResponse{PullRequest: out}, nil
+}
+
+// pullRequest is go-github's PullRequests.Get (the same one GET of
+// repos/{owner}/{repo}/pulls/{number}, with the same headers) with the
+// answer decoded through the memo: a pull request is GitHub's largest
+// object among the hot reads, and decoding it again on every call, cached
+// answer or not, was most of get_pull_request's CPU in the service
+// (docs/benchmarks.md, "Throughput against github-mcp-server"). The value
+// may be shared with other calls: read it, never change it. An empty
+// answer is an empty pull request, as go-github's Get gives.
+func (s *Service) pullRequest(ctx context.Context, gh *github.Client, repo string, number int) (*github.PullRequest, error) {
+	u, err := ghpath.Repo("repo", repo, ghpath.Lit("pulls"), ghpath.One("prNumber", itoa(number)))
+	if err != nil {
+		return nil, err
+	}
+	pr, _, err := get[*github.PullRequest](ctx, s, gh, u, nil)
+	if err != nil {
+		return nil, err
+	}
+	if pr == nil {
+		pr = new(github.PullRequest)
+	}
+	return pr, nil
 }
 
 // ListPullRequestFiles implements the list_pull_request_files tool in one
@@ -192,4 +214,14 @@ func capText(s string, limit int) (string, bool) {
 		return s, false
 	}
 	return string(trimPartialRune([]byte(s[:limit]))), true
+}
+
+// copyBool is a copy of *b: an answer must not point into a pull request
+// the memo shares with other calls.
+func copyBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	v := *b
+	return &v
 }

@@ -16,7 +16,7 @@ import (
 )
 
 // WithMemo makes the hot reads (get_branches, list_pull_requests,
-// read_file, list_directory) decode GitHub's answers through m: a body
+// get_pull_request, get_pr_mergeability, read_file, list_directory) decode GitHub's answers through m: a body
 // unchanged since the last call is not decoded again.
 func (s *Service) WithMemo(m *jsonmemo.Memo) *Service {
 	s.memo = m

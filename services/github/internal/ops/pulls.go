@@ -52,7 +52,7 @@ func (s *Service) GetPrMergeability(ctx context.Context, req *ghopsv1.GetPrMerge
 	delay := s.limits.MergeabilityBackoff
 	for attempt := 1; ; attempt++ {
 		var err error
-		pr, _, err = gh.PullRequests.Get(ctx, owner, name, int(req.GetPrNumber()))
+		pr, err = s.pullRequest(ctx, gh, req.GetRepo(), int(req.GetPrNumber()))
 		if err != nil {
 			return nil, s.fail(ctx, err, c)
 		}
@@ -73,7 +73,7 @@ func (s *Service) GetPrMergeability(ctx context.Context, req *ghopsv1.GetPrMerge
 	}
 	out := &ghopsv1.GetPrMergeabilityResponse{
 		Number: int32(pr.GetNumber()), State: pr.GetState(), Merged: pr.GetMerged(), Draft: pr.GetDraft(),
-		Mergeable: pr.Mergeable, MergeableState: pr.GetMergeableState(), Head: pr.GetHead().GetRef(),
+		Mergeable: copyBool(pr.Mergeable), MergeableState: pr.GetMergeableState(), Head: pr.GetHead().GetRef(),
 		Base: pr.GetBase().GetRef(), HeadSha: pr.GetHead().GetSHA(),
 	}
 	c.SHA = out.HeadSha

@@ -350,3 +350,31 @@ func BenchmarkCommitFiles20WithProgress(b *testing.B) {
 	e.reportGitHub(b, before)
 	b.ReportMetric(float64(events)/float64(b.N), "progress/op")
 }
+
+// BenchmarkGetPullRequest is get_pull_request of pull request #1 with the ETag cache warm: one
+// conditional GET of the pull request (or none, when singleflight or the cache answers), the answer
+// rebuilt from the cached body.
+func BenchmarkGetPullRequest(b *testing.B) {
+	e := startBench(b, nil)
+	ctx := context.Background()
+	req := &ghopsv1.GetPullRequestRequest{Repo: benchRepo, PrNumber: 1}
+	first, err := e.client.GetPullRequest(ctx, req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if first.GetPullRequest().GetNumber() != 1 || first.GetPullRequest().GetHeadSha() == "" {
+		b.Fatalf("warm-up: %v", first)
+	}
+	before := e.hub.Stats()
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := e.client.GetPullRequest(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.GetPullRequest().GetHeadSha() != first.GetPullRequest().GetHeadSha() {
+			b.Fatalf("head %s, want %s", r.GetPullRequest().GetHeadSha(), first.GetPullRequest().GetHeadSha())
+		}
+	}
+	e.reportGitHub(b, before)
+}
