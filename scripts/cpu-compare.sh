@@ -22,6 +22,8 @@
 # Needs only Go and git; listens on 127.0.0.1 only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/stack.sh
+. scripts/lib/stack.sh
 
 base=2fbd8cb rounds=3 calls=4000 sdk=
 while getopts "Sb:r:n:" o; do
@@ -67,36 +69,10 @@ else
 	go build -o "$work/new/" $bins
 fi
 
-cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hwm() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; } # KiB
-tck=$(getconf CLK_TCK)
 
-# up PORT PID: waits until PORT listens, or fails when PID exits or after 10 s.
-up() {
-	for _ in $(seq 200); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
-
-# run SIDE ENDPOINT TOOL CONC: prints "gateway_us service_us calls_per_s rss_mib";
-# a run whose processes do not start (a port taken by someone else) or
-# whose calls do not all succeed is tried again, up to three times.
-run() {
-	local attempt out
-	for attempt in 1 2 3; do
-		if out=$(run1 "$@"); then
-			echo "$out"
-			return 0
-		fi
-		echo "retrying $* (attempt $attempt failed)" >&2
-	done
-	echo "giving up on $*" >&2
-	exit 1
-}
-
+# run SIDE ENDPOINT TOOL CONC (scripts/lib/stack.sh) prints run1's "gateway_us service_us
+# calls_per_s rss_mib".
 run1() {
 	local b=$work/$1 ep=$2 tool=$3 c=$4
 	local p=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+), where outgoing connections take ports
@@ -138,8 +114,6 @@ run1() {
 	awk -v g=$((g1 - g0)) -v s=$((s1 - s0)) -v n="$calls" -v t="$tck" -v tp="$tput" -v m="$rss" \
 		'BEGIN { printf "%.0f %.0f %.0f %.0f\n", g * 1e6 / t / n, s * 1e6 / t / n, tp, m / 1024 }'
 }
-
-median() { sort -n | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A res

@@ -40,6 +40,8 @@
 # calls, made by the same process.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib/stack.sh
+. scripts/lib/stack.sh
 
 gms=${GMS_BIN:-/tmp/gms/github-mcp-server} rounds=3 secs=4 conc=8 threshold=3 mode=http
 while getopts "g:r:d:c:t:m:" o; do
@@ -108,34 +110,9 @@ go build -o "$work/" ./services/fakehub/cmd/fakehub ./services/github/cmd/ghops-
 pat=github_pat_ghopsbench0123456789abcdefghijklmnopqrstuvwxyz
 printf '[{"Value":"%s","Login":"octocat","Repos":{"octo-org/hello-world":"write"}}]\n' "$pat" >"$work/tokens.json"
 
-cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-tck=$(getconf CLK_TCK)
-
-# up PORT PID: waits until PORT listens, or fails when PID exits or after 10 s.
-up() {
-	for _ in $(seq 200); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.05
-	done
-	return 1
-}
-
-# run MODE PAIR SIDE: prints "calls_per_s server_us_per_call rest_per_call fakehub_us_per_call" (for
-# ghops the server is the gateway plus the GitHub service); a run whose processes do not start (a port taken by someone
-# else) or whose calls do not all succeed is tried again, up to three times.
-run() {
-	local attempt out
-	for attempt in 1 2 3; do
-		if out=$(run1 "$@"); then
-			echo "$out"
-			return 0
-		fi
-		echo "retrying $* (attempt $attempt failed)" >&2
-	done
-	echo "giving up on $*; server logs in $work are removed on exit, rerun with one pair to see them" >&2
-	exit 1
-}
+# run MODE PAIR SIDE (scripts/lib/stack.sh) prints run1's "calls_per_s server_us_per_call
+# rest_per_call fakehub_us_per_call" (for ghops the server is the gateway plus the GitHub service).
+giveup_hint="server logs in $work are removed on exit, rerun with one pair to see them"
 
 run1() {
 	local mode=$1 pr=$2 side=$3
@@ -212,8 +189,6 @@ run1() {
 		-v t="$tck" -v tp="$tput" -v r="${rest:-0}" \
 		'BEGIN { printf "%.1f %.1f %.2f %.1f\n", tp, stdio ? sc / 1e3 / n : c * 1e6 / t / n, r, h * 1e6 / t / (n + w) }'
 }
-
-median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 start=$(date +%s)

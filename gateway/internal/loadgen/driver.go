@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -34,17 +33,6 @@ func newDriver(cfg Config) *driver {
 		ep = "/mcp"
 	}
 	return &driver{cfg: cfg, client: newClient(cfg.Concurrency), url: strings.TrimSuffix(cfg.Target, "/") + ep}
-}
-
-// envelope is the part of a JSON-RPC response the load generator reads.
-type envelope struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Result  json.RawMessage `json:"result"`
-	Error   *struct {
-		Code    *int   `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
 }
 
 // post sends one JSON-RPC message and returns the HTTP answer with its body (the last event's data
@@ -128,18 +116,6 @@ func (d *driver) initialize(ctx context.Context) error {
 	return nil
 }
 
-// negotiated returns the protocol version of a successful initialize answer, "" for anything else.
-func negotiated(data []byte) string {
-	var env envelope
-	var res struct {
-		ProtocolVersion string `json:"protocolVersion"`
-	}
-	if json.Unmarshal(data, &env) != nil || env.Error != nil || json.Unmarshal(env.Result, &res) != nil {
-		return ""
-	}
-	return res.ProtocolVersion
-}
-
 // call makes one tool call with JSON-RPC id n and classifies its answer.
 func (d *driver) call(ctx context.Context, n int64, c Call) outcome {
 	var msg map[string]any
@@ -183,95 +159,4 @@ func (d *driver) call(ctx context.Context, n int64, c Call) outcome {
 	}
 	o.kind, o.code = classify(resp.StatusCode, data, id, d.cfg.Endpoint == EndpointMCP)
 	return o
-}
-
-// classify reads one answer: a JSON-RPC error (by code), an MCP result with isError (by the code of
-// the contract error in its _meta["dev.ghops/error"], else in its structuredContent as older gateways
-// sent it, 0 when it has neither), success, or something that is not a JSON-RPC answer.
-func classify(status int, data []byte, wantID string, mcp bool) (kind, int) {
-	var env envelope
-	if err := json.Unmarshal(data, &env); err != nil || env.JSONRPC != "2.0" {
-		if status/100 != 2 {
-			return kindHTTP, status
-		}
-		return kindMalformed, 0
-	}
-	if env.Error != nil {
-		if env.Error.Code == nil {
-			return kindMalformed, 0
-		}
-		return kindRPCError, *env.Error.Code
-	}
-	if string(env.ID) != wantID || len(env.Result) == 0 {
-		return kindMalformed, 0
-	}
-	if mcp {
-		type coded struct {
-			Code int `json:"code"`
-		}
-		var r struct {
-			IsError           bool             `json:"isError"`
-			Meta              map[string]coded `json:"_meta"`
-			StructuredContent coded            `json:"structuredContent"`
-		}
-		if json.Unmarshal(env.Result, &r) == nil && r.IsError {
-			if c := r.Meta["dev.ghops/error"].Code; c != 0 {
-				return kindRPCError, c
-			}
-			return kindRPCError, r.StructuredContent.Code
-		}
-	}
-	return kindOK, 0
-}
-
-// hubStats is the part of fakehub's GET /_fakehub/stats the report uses.
-type hubStats struct {
-	Total     int            `json:"total"`
-	ByRoute   map[string]int `json:"by_route"`
-	ByStatus  map[string]int `json:"by_status"`
-	RateUnits map[string]int `json:"rate_units"`
-}
-
-// errStats is returned when fakehub's stats cannot be read; it never includes the admin token.
-var errStats = errors.New("loadgen: reading fakehub stats failed")
-
-func (d *driver) fetchStats(ctx context.Context) (*hubStats, error) {
-	u := strings.TrimSuffix(d.cfg.FakehubAdminURL, "/") + "/_fakehub/stats"
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return nil, errStats
-	}
-	req.Header.Set("Authorization", "Bearer "+d.cfg.FakehubAdminToken)
-	resp, err := d.client.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", errStats, redact(err, d.cfg.FakehubAdminToken))
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%w: HTTP %d", errStats, resp.StatusCode)
-	}
-	var s hubStats
-	if err := json.NewDecoder(io.LimitReader(resp.Body, maxAnswer)).Decode(&s); err != nil {
-		return nil, fmt.Errorf("%w: %v", errStats, err)
-	}
-	return &s, nil
-}
-
-// redact removes a secret from an error's text.
-func redact(err error, secret string) string {
-	return redactText(err.Error(), secret)
-}
-
-// redactText removes a secret from a text. It stays next to the only two secrets ghops-load holds
-// (the fakehub admin token and the Authorization value), both known exactly, rather than using the
-// shape-based ghops.dev/redact: a value such as "Bearer s3cret" need not look like a token.
-func redactText(s, secret string) string {
-	if secret != "" {
-		s = strings.ReplaceAll(s, secret, "[redacted]")
-		// The bare token of a "Bearer t" value may be echoed alone.
-		if _, tok, ok := strings.Cut(secret, " "); ok && tok != "" {
-			s = strings.ReplaceAll(s, tok, "[redacted]")
-		}
-	}
-	return s
 }

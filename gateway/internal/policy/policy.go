@@ -62,6 +62,7 @@ import (
 	"strings"
 
 	"ghops.dev/gateway/internal/toolset"
+	"ghops.dev/infra/ctxkey"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -385,17 +386,16 @@ func (c *Caller) Name() string {
 	return c.Principal.Name
 }
 
-// contextKey is the type of this package's context key.
-type contextKey struct{}
+// callerKey carries the request's caller.
+var callerKey = ctxkey.New[*Caller]("policy.caller")
 
 // WithCaller returns ctx carrying the caller.
 func WithCaller(ctx context.Context, c *Caller) context.Context {
-	return context.WithValue(ctx, contextKey{}, c)
+	return callerKey.With(ctx, c)
 }
 
 // CallerFrom returns the request's caller (nil: no authentication is
 // configured on this transport).
 func CallerFrom(ctx context.Context) *Caller {
-	c, _ := ctx.Value(contextKey{}).(*Caller)
-	return c
+	return callerKey.From(ctx)
 }

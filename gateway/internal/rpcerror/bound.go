@@ -226,12 +226,7 @@ func escapedLen(b []byte) int {
 
 // cutMessage cuts every string of m in place to MaxStringBytes (see cut).
 func cutMessage(m protoreflect.Message) {
-	var fds []protoreflect.FieldDescriptor
-	m.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
-		fds = append(fds, fd)
-		return true
-	})
-	for _, fd := range fds {
+	for _, fd := range setFields(m) {
 		switch {
 		case fd.IsMap():
 			continue // only in Struct values, bounded as violations

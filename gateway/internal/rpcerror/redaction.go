@@ -100,14 +100,20 @@ func (e *Error) encode() *Encoded {
 	return enc
 }
 
-// redactMessage redacts every string of m in place, map keys included.
-func redactMessage(m protoreflect.Message) {
+// setFields returns m's populated fields, collected before the caller changes
+// m: Range must not see the message it walks being modified.
+func setFields(m protoreflect.Message) []protoreflect.FieldDescriptor {
 	var fds []protoreflect.FieldDescriptor
 	m.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
 		fds = append(fds, fd)
 		return true
 	})
-	for _, fd := range fds {
+	return fds
+}
+
+// redactMessage redacts every string of m in place, map keys included.
+func redactMessage(m protoreflect.Message) {
+	for _, fd := range setFields(m) {
 		v := m.Get(fd)
 		switch {
 		case fd.IsMap():

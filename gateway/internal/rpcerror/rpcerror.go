@@ -233,6 +233,18 @@ func (e *Error) JSONRPC() *jsonrpc.Error {
 	return &jsonrpc.Error{Code: enc.Code, Message: enc.Message, Data: json.RawMessage(enc.DataJSON)}
 }
 
+// detail returns the last detail of type T in ds (nil without one): the
+// service attaches at most one of each kind, and a later one overrides.
+func detail[T any](ds []any) T {
+	var found T
+	for _, d := range ds {
+		if v, ok := d.(T); ok {
+			found = v
+		}
+	}
+	return found
+}
+
 // FromStatus maps any error of a service call to a contract error: a gRPC
 // status by its ErrorInfo reason (errors.proto's table) or, without one, by
 // its code; a context error or any other error to -32603. It reads the
@@ -254,30 +266,13 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		st = s
 	}
 
-	var (
-		info *errdetails.ErrorInfo
-		gh   *ghopsv1.GitHubError
-		rinf *errdetails.RetryInfo
-		res  *errdetails.ResourceInfo
-		bad  *errdetails.BadRequest
-		pe   *ghopsv1.PatchError
-	)
-	for _, d := range st.Details() {
-		switch v := d.(type) {
-		case *errdetails.ErrorInfo:
-			info = v
-		case *ghopsv1.GitHubError:
-			gh = v
-		case *errdetails.RetryInfo:
-			rinf = v
-		case *errdetails.ResourceInfo:
-			res = v
-		case *errdetails.BadRequest:
-			bad = v
-		case *ghopsv1.PatchError:
-			pe = v
-		}
-	}
+	ds := st.Details()
+	info := detail[*errdetails.ErrorInfo](ds)
+	gh := detail[*ghopsv1.GitHubError](ds)
+	rinf := detail[*errdetails.RetryInfo](ds)
+	res := detail[*errdetails.ResourceInfo](ds)
+	bad := detail[*errdetails.BadRequest](ds)
+	pe := detail[*ghopsv1.PatchError](ds)
 
 	if info == nil && st.Code() == codes.Unavailable {
 		// The service itself attaches an ErrorInfo to every status it

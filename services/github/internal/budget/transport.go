@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"ghops.dev/services/github/internal/tokenid"
+
+	"ghops.dev/infra/roundtrip"
 )
 
 // Transport applies a Budget to every request it sends: the principal's
@@ -40,10 +42,7 @@ func (t *Transport) share(token, resource string) (share, limit int) {
 
 // RoundTrip implements http.RoundTripper.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	base := t.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
+	base := roundtrip.OrDefault(t.Base)
 	if t.Budget == nil {
 		return base.RoundTrip(req)
 	}

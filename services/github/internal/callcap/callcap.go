@@ -17,6 +17,9 @@ import (
 	"fmt"
 	"net/http"
 	"sync/atomic"
+
+	"ghops.dev/infra/ctxkey"
+	"ghops.dev/infra/roundtrip"
 )
 
 // Counter is one call's count of GitHub requests against its cap.
@@ -31,7 +34,8 @@ func (c *Counter) Sent() int { return int(c.sent.Load()) }
 // Limit is the cap.
 func (c *Counter) Limit() int { return int(c.limit) }
 
-type counterKey struct{}
+// counterKey carries the call's Counter.
+var counterKey = ctxkey.New[*Counter]("callcap.counter")
 
 // With returns ctx carrying a fresh Counter capped at limit (limit <= 0:
 // ctx unchanged, no cap) and that Counter (nil without a cap).
@@ -40,13 +44,12 @@ func With(ctx context.Context, limit int) (context.Context, *Counter) {
 		return ctx, nil
 	}
 	c := &Counter{limit: int64(limit)}
-	return context.WithValue(ctx, counterKey{}, c), c
+	return counterKey.With(ctx, c), c
 }
 
 // From returns the Counter of ctx, nil when the call has none.
 func From(ctx context.Context) *Counter {
-	c, _ := ctx.Value(counterKey{}).(*Counter)
-	return c
+	return counterKey.From(ctx)
 }
 
 // Exceeded is the refusal of the request that would have gone past the
@@ -75,10 +78,7 @@ type Transport struct {
 
 // RoundTrip implements http.RoundTripper.
 func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	base := t.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
+	base := roundtrip.OrDefault(t.Base)
 	if c := From(req.Context()); c != nil {
 		if n := c.sent.Add(1); n > c.limit {
 			c.sent.Add(-1)

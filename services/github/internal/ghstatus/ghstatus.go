@@ -259,10 +259,7 @@ func fromRefusal(err error, c Context) error {
 		// per-call cap, so the same call fails the same way after any
 		// wait; the caller must narrow it (docs/security.md).
 		msg := capped.Error() + "; nothing was written: narrow the call"
-		return New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg, Context{Tool: c.Tool}, nil,
-			&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
-				Description: msg, Reason: "maxRequestsPerCall",
-			}}})
+		return InvalidField(Context{Tool: c.Tool}, msg, "", "maxRequestsPerCall")
 	case errors.As(err, &ex):
 		rate := &ghopsv1.RateLimit{Limit: int32(ex.Limit), Remaining: int32(ex.Remaining), Reset_: ex.Reset.Unix(), Resource: Sanitize(ex.Resource)}
 		wait := max(time.Until(ex.Reset), time.Second)
@@ -296,6 +293,16 @@ func busyText(busy *budget.Busy, paced *budget.Paced) string {
 		return busy.Error()
 	}
 	return paced.Error()
+}
+
+// InvalidField is the -32602 of a call the service's own checks refuse
+// for one field: msg is the message and the violation's description, field
+// the field ("" for the call as a whole, e.g. its GitHub request count),
+// rule the violation's reason. Every such refusal is built here, so that
+// their data reads alike (docs/errors.md).
+func InvalidField(c Context, msg, field, rule string) error {
+	return New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg, c, nil,
+		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: field, Description: msg, Reason: rule}}})
 }
 
 // Internal is the answer for anything unexpected: no upstream text at all.

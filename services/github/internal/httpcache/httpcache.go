@@ -34,6 +34,8 @@ import (
 	"ghops.dev/services/github/internal/cachestore"
 	"ghops.dev/services/github/internal/jsonmemo"
 	"ghops.dev/services/github/internal/tokenid"
+
+	"ghops.dev/infra/roundtrip"
 )
 
 // FromCacheHeader is set on answers rebuilt from the cache; go-github then
@@ -94,9 +96,7 @@ func WithMemo(m *jsonmemo.Memo) Option {
 // in-process tier holds at most maxEntries answers and maxBytes bytes; an
 // answer over a quarter of maxBytes is passed on without being cached.
 func New(base http.RoundTripper, maxEntries, maxBytes int, opts ...Option) *Transport {
-	if base == nil {
-		base = http.DefaultTransport
-	}
+	base = roundtrip.OrDefault(base)
 	t := &Transport{base: base, lru: cachestore.NewLRU(maxEntries, maxBytes), maxBody: maxBytes / 4}
 	t.store = &cachestore.Tiered{LRU: t.lru}
 	for _, o := range opts {

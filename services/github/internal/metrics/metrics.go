@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"ghops.dev/infra/promreg"
+	"ghops.dev/infra/roundtrip"
 )
 
 // Metrics is one registry with the service's collectors.
@@ -104,9 +105,7 @@ func (m *Metrics) StreamInterceptor(srv any, ss grpc.ServerStream, info *grpc.St
 // GitHub by route and records the rate-limit remaining; apiPath is the path
 // of the API root (e.g. "/"), stripped before the route is named.
 func (m *Metrics) Transport(base http.RoundTripper, apiPath string) http.RoundTripper {
-	if base == nil {
-		base = http.DefaultTransport
-	}
+	base = roundtrip.OrDefault(base)
 	return roundTripper(func(req *http.Request) (*http.Response, error) {
 		route := Route(req.Method, strings.TrimPrefix(req.URL.Path, strings.TrimSuffix(apiPath, "/")))
 		resp, err := base.RoundTrip(req)

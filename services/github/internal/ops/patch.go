@@ -18,7 +18,6 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 
 	"ghops.dev/services/github/internal/ghstatus"
@@ -293,10 +292,7 @@ func stripNewlines(s string) string {
 // patchTooLarge is the -32602 of a patch over a size cap: msg names the
 // limit; no GitHub request was sent.
 func patchTooLarge(c ghstatus.Context, msg, reason string) error {
-	return ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg,
-		ghstatus.Context{Tool: c.Tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
-			Field: "patch", Description: msg, Reason: reason,
-		}}})
+	return ghstatus.InvalidField(ghstatus.Context{Tool: c.Tool}, msg, "patch", reason)
 }
 
 // patchStatus turns treepatch's refusals into the contract's statuses:
@@ -306,10 +302,7 @@ func patchTooLarge(c ghstatus.Context, msg, reason string) error {
 func patchStatus(c ghstatus.Context, err error) error {
 	var pathErr *treepatch.PathError
 	if errors.As(err, &pathErr) {
-		return ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, pathErr.Error(),
-			ghstatus.Context{Tool: c.Tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
-				Field: "patch", Description: pathErr.Error(), Reason: "string.pattern",
-			}}})
+		return ghstatus.InvalidField(ghstatus.Context{Tool: c.Tool}, pathErr.Error(), "patch", "string.pattern")
 	}
 	var pe *treepatch.Error
 	if !errors.As(err, &pe) {

@@ -11,7 +11,6 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
-	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 
 	"ghops.dev/services/github/internal/ghpath"
@@ -98,10 +97,7 @@ func rootPath(p string) string {
 }
 
 func badPath(tool, msg string) error {
-	return ghstatus.New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg,
-		ghstatus.Context{Tool: tool}, nil, &errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{
-			Field: "path", Description: msg, Reason: "path.dot_dot",
-		}}})
+	return ghstatus.InvalidField(ghstatus.Context{Tool: tool}, msg, "path", "path.dot_dot")
 }
 
 // ListDirectory implements the list_directory tool in one call.

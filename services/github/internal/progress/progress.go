@@ -19,6 +19,9 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"ghops.dev/infra/ctxkey"
+	"ghops.dev/infra/roundtrip"
 )
 
 // Event is one step of a call: Done of Total (0: unknown) with a short
@@ -61,16 +64,12 @@ func New(send func(Event) error) *Reporter {
 	return &Reporter{send: send, now: time.Now}
 }
 
-type reporterKey struct{}
+// reporterKey carries the call's Reporter.
+var reporterKey = ctxkey.New[*Reporter]("progress.reporter")
 
 // With returns ctx carrying r.
 func With(ctx context.Context, r *Reporter) context.Context {
-	return context.WithValue(ctx, reporterKey{}, r)
-}
-
-func from(ctx context.Context) *Reporter {
-	r, _ := ctx.Value(reporterKey{}).(*Reporter)
-	return r
+	return reporterKey.With(ctx, r)
 }
 
 // Expect tells the call's Reporter that the call expects to make more
@@ -79,7 +78,7 @@ func from(ctx context.Context) *Reporter {
 // goes (the total never reads below what is done); one that needs fewer
 // ends at what it did (Finish).
 func Expect(ctx context.Context, more int) {
-	if r := from(ctx); r != nil && more > 0 {
+	if r := reporterKey.From(ctx); r != nil && more > 0 {
 		r.mu.Lock()
 		r.expected = r.requests + more
 		r.mu.Unlock()
@@ -89,7 +88,7 @@ func Expect(ctx context.Context, more int) {
 // Request counts one completed GitHub request of the call (Transport calls
 // it).
 func Request(ctx context.Context) {
-	r := from(ctx)
+	r := reporterKey.From(ctx)
 	if r == nil {
 		return
 	}
@@ -107,7 +106,7 @@ func Request(ctx context.Context) {
 // requests; done must grow like the request count does (a step below the
 // last one sent is dropped).
 func Report(ctx context.Context, done, total float64, msg string) {
-	if r := from(ctx); r != nil {
+	if r := reporterKey.From(ctx); r != nil {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.offer(Event{Done: done, Total: total, Message: msg})
@@ -181,11 +180,7 @@ type Transport struct {
 
 // RoundTrip implements http.RoundTripper.
 func (t Transport) RoundTrip(req *http.Request) (*http.Response, error) {
-	base := t.Base
-	if base == nil {
-		base = http.DefaultTransport
-	}
-	resp, err := base.RoundTrip(req)
+	resp, err := roundtrip.OrDefault(t.Base).RoundTrip(req)
 	if err == nil {
 		Request(req.Context())
 	}

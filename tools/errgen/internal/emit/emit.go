@@ -93,12 +93,7 @@ func Gateway(c *contract.Contract) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(goHeader + "\npackage rpcerror\n\n")
 	b.WriteString("import (\n\t\"google.golang.org/grpc/codes\"\n\n\tghopsv1 \"ghops.dev/gen/ghops/v1\"\n)\n\n")
-	b.WriteString("// The contract's JSON-RPC codes: errors.proto's ErrorCode values.\nconst (\n")
-	for _, k := range c.Codes {
-		comment(&b, "\t", gatewayName(k)+" is "+describe(k))
-		fmt.Fprintf(&b, "\t%s = %d\n", gatewayName(k), k.JSONRPC)
-	}
-	b.WriteString(")\n\n")
+	codeConsts(&b, "The contract's JSON-RPC codes", c, gatewayName)
 
 	b.WriteString("// table is THE code table, in the order of errors.proto's ErrorCode (and of\n// docs/errors.md).\n")
 	b.WriteString("var table = []Row{\n")
@@ -125,16 +120,23 @@ func Gateway(c *contract.Contract) ([]byte, error) {
 	return gofmt(b.Bytes())
 }
 
+// codeConsts writes the const block of the contract's codes, one constant
+// per ErrorCode named by name, for both generated packages (the gateway's
+// and the client's names differ, the values and comments do not).
+func codeConsts(b *bytes.Buffer, title string, c *contract.Contract, name func(contract.Code) string) {
+	b.WriteString("// " + title + ": errors.proto's ErrorCode values.\nconst (\n")
+	for _, k := range c.Codes {
+		comment(b, "\t", name(k)+" is "+describe(k))
+		fmt.Fprintf(b, "\t%s = %d\n", name(k), k.JSONRPC)
+	}
+	b.WriteString(")\n\n")
+}
+
 // Client renders package client's code constants and sentinel table.
 func Client(c *contract.Contract) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(goHeader + "\npackage client\n\n")
-	b.WriteString("// The JSON-RPC codes of the gateway's contract: errors.proto's ErrorCode values.\nconst (\n")
-	for _, k := range c.Codes {
-		comment(&b, "\t", clientCodeName(k)+" is "+describe(k))
-		fmt.Fprintf(&b, "\t%s = %d\n", clientCodeName(k), k.JSONRPC)
-	}
-	b.WriteString(")\n\n")
+	codeConsts(&b, "The JSON-RPC codes of the gateway's contract", c, clientCodeName)
 	b.WriteString("// codeSentinels is the one table from code to sentinel (declared in\n// errors.go): every code of the contract has one.\n")
 	b.WriteString("var codeSentinels = map[int]error{\n")
 	for _, k := range c.Codes {

@@ -74,26 +74,20 @@ func (n *node) writeJSON(b *bytes.Buffer) {
 		out, _ := json.Marshal(s) // a string always marshals
 		b.Write(out)
 	}
-	strs := func(ss []string) {
-		b.WriteByte('[')
-		for i, s := range ss {
+	// seq writes a JSON array or object (open, close) of n members, each
+	// written by member: the comma rule in one place.
+	seq := func(open, close byte, n int, member func(i int)) {
+		b.WriteByte(open)
+		for i := range n {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			str(s)
+			member(i)
 		}
-		b.WriteByte(']')
+		b.WriteByte(close)
 	}
-	nodes := func(ns []*node) {
-		b.WriteByte('[')
-		for i, s := range ns {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			s.writeJSON(b)
-		}
-		b.WriteByte(']')
-	}
+	strs := func(ss []string) { seq('[', ']', len(ss), func(i int) { str(ss[i]) }) }
+	nodes := func(ns []*node) { seq('[', ']', len(ns), func(i int) { ns[i].writeJSON(b) }) }
 	num := func(k, v string) {
 		if v != "" {
 			key(k)
@@ -148,16 +142,11 @@ func (n *node) writeJSON(b *bytes.Buffer) {
 	}
 	if n.hasProps {
 		key("properties")
-		b.WriteByte('{')
-		for i, p := range n.props {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			str(p.name)
+		seq('{', '}', len(n.props), func(i int) {
+			str(n.props[i].name)
 			b.WriteByte(':')
-			p.s.writeJSON(b)
-		}
-		b.WriteByte('}')
+			n.props[i].s.writeJSON(b)
+		})
 	}
 	if len(n.required) > 0 {
 		key("required")
@@ -165,16 +154,11 @@ func (n *node) writeJSON(b *bytes.Buffer) {
 	}
 	if len(n.depRequired) > 0 {
 		key("dependentRequired")
-		b.WriteByte('{')
-		for i, d := range n.depRequired {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			str(d.prop)
+		seq('{', '}', len(n.depRequired), func(i int) {
+			str(n.depRequired[i].prop)
 			b.WriteByte(':')
-			strs(d.deps)
-		}
-		b.WriteByte('}')
+			strs(n.depRequired[i].deps)
+		})
 	}
 	if n.closed {
 		key("additionalProperties")
