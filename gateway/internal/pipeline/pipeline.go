@@ -12,15 +12,21 @@
 //	               valid UTF-8), ids echoed byte for byte
 //	batch policy   MaxBatch and BatchConcurrency wherever a transport accepts
 //	               batches; a caller that goes away stops the calls not yet run
-//	dispatch       Transport.Serve per call, with panic recovery
+//	dispatch       Transport.Serve per call inside the middleware chain
+//	               (Recover outermost, then Options.Middleware: middleware.go)
 //	errors         every error answer is reported through rpcerror.Sink (the
-//	               one jsonrpc_error line, redacted) and encoded one way
+//	               one jsonrpc_error line, redacted) and encoded one way;
+//	               HTTP middleware in front (guard, authn) writes its
+//	               refusals with WriteError
+//	notifications  Body.Notify sends a call's notifications (MCP progress)
+//	               ahead of its answer: stdio lines, or an event-stream
+//	               answer on HTTP when the client accepts one
 //	HTTP           the status (Transport.Status) and Retry-After
 //
 // A Transport adds only its envelope rules: which bodies it accepts as a
 // whole (Begin), how one call is served (Serve) and which HTTP status an
 // answer gets (Status). The design follows connect-go's: one handler, every
-// wire protocol behind one small interface.
+// wire protocol behind one small interface, concerns as interceptors.
 package pipeline
 
 import (
