@@ -1,12 +1,17 @@
-// Package toolcall is the call path every transport shares: look the tool
-// up, decode and validate its arguments (toolschema), decide whether the
-// caller may make the call (policy: its tools, repositories, read-only, the
-// gateway's -read-only), admit it under the caller's quota and the global
-// in-flight cap, call the service with grpc.ClientConnInterface.Invoke on
-// the tool's full method with a deadline and x-request-id metadata (plus
-// x-github-token when the caller authenticated with its own GitHub token),
-// map any failure to the error contract (rpcerror), write the audit record
-// of a write, and render the response as the tool's JSON result.
+// Package toolcall is the call path every transport shares: one chain of
+// links (Interceptor, in the style of connect-go's interceptors) around the
+// service call. The links are Recover (a panic becomes -32603), Rate (every
+// call spends one unit of its principal's rate), Resolve (look the tool up,
+// decode and validate its arguments with toolschema), Policy (its tools,
+// repositories, read-only, the gateway's -read-only; and the answer
+// confined to what the principal may see), Limits (the principal's
+// concurrency, the global in-flight cap, the call's deadline) and Audit
+// (the record of a write); the gateway declares their order once, where it
+// is wired (package app). The end of the chain calls the service with
+// grpc.ClientConnInterface.Invoke on the tool's full method with
+// x-request-id metadata (plus x-github-token when the caller authenticated
+// with its own GitHub token) and maps any failure to the error contract
+// (rpcerror); Call renders the response as the tool's JSON result.
 //
 // Every refusal happens before the service is called, so a refused call
 // costs GitHub nothing; but every call, refused or not, first spends one
@@ -16,10 +21,12 @@
 // The API:
 //
 //	New(reg, conn, opts...) *Caller   // WithTimeout, WithReadOnly, WithQuota, WithMaxInFlight, WithAudit
+//	(*Caller).Use(links...)           // the chain (New installs StandardLinks)
 //	(*Caller).Call(ctx, name, args, CallInfo{RequestID}) (json.RawMessage, *rpcerror.Error)
 //
-// Call never panics: a panic below it becomes -32603. Arguments must already
-// be normalised (see package rpcargs); Call does not unwrap anything.
+// With Recover in the chain Call never panics: a panic below it becomes
+// -32603. Arguments must already be normalised (see package rpcargs); Call
+// does not unwrap anything.
 package toolcall
 
 import (
