@@ -51,17 +51,16 @@ type Transport interface {
 	// Serve answers one element of the body: a valid request, or an invalid
 	// element (Call.Invalid set) the transport may still accept silently.
 	Serve(ctx context.Context, x *Body, c *Call) Answer
-	// Status is the HTTP status of a body's answers (answers without a
-	// reply included); refused is true when the pipeline itself refused the
-	// body (size, parse, batch limit).
-	Status(x *Body, answers []Answer, batch, refused bool) int
+	// StatusRules are its HTTP status rules; the pipeline applies them
+	// (Status), the transport decides no status itself.
+	StatusRules() StatusRules
 }
 
 // Refusal answers a whole body with one error.
 type Refusal struct {
 	// Err is the error answered (id null).
 	Err *rpcerror.Error
-	// Status is the HTTP status (0: Transport.Status decides).
+	// Status is the HTTP status (0: the transport's StatusRules decide).
 	Status int
 }
 

@@ -78,20 +78,9 @@ func toolName(method string) bool {
 	return true
 }
 
-// Status implements pipeline.Transport.
-func (t *Transport) Status(_ *pipeline.Body, answers []pipeline.Answer, _, refused bool) int {
-	status, replies := http.StatusOK, 0
-	for _, a := range answers {
-		if a.NoReply {
-			continue
-		}
-		replies++
-		if t.mapping && a.Err != nil && rpcerror.HTTPStatus(a.Err.Code) > status {
-			status = rpcerror.HTTPStatus(a.Err.Code) // the generated table
-		}
-	}
-	if replies == 0 && !refused {
-		return http.StatusNoContent
-	}
-	return status
+// StatusRules implements pipeline.Transport: 200, or with
+// -http-status-mapping the generated table's status (the highest of a
+// batch); 204 when nothing is answered.
+func (t *Transport) StatusRules() pipeline.StatusRules {
+	return pipeline.StatusRules{MapErrors: t.mapping, Empty: http.StatusNoContent}
 }
