@@ -21,11 +21,12 @@
 //	notifications  Body.Notify sends a call's notifications (MCP progress)
 //	               ahead of its answer: stdio lines, or an event-stream
 //	               answer on HTTP when the client accepts one
-//	HTTP           the status (Transport.Status) and Retry-After
+//	HTTP           the status, decided in one place (Status, from the
+//	               transport's StatusRules) and Retry-After
 //
 // A Transport adds only its envelope rules: which bodies it accepts as a
-// whole (Begin), how one call is served (Serve) and which HTTP status an
-// answer gets (Status). The design follows connect-go's: one handler, every
+// whole (Begin), how one call is served (Serve) and its HTTP status rules as
+// data (StatusRules). The design follows connect-go's: one handler, every
 // wire protocol behind one small interface, concerns as interceptors.
 package pipeline
 

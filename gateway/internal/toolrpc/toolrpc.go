@@ -8,10 +8,11 @@
 // names, so a tool name the gateway does not offer gets the one
 // unknown-tool answer of every transport (toolcall.Caller.UnknownTool,
 // -32602), and only a method that cannot be a tool name (say
-// "tools/list") is -32601; the
-// HTTP status is 200 for every JSON-RPC answer unless status mapping is on,
-// where each error code has its status (docs/errors.md) and a batch takes
-// the highest; a body of notifications only is answered 204 with no body.
+// "tools/list") is -32601; its HTTP status rules (StatusRules, applied by
+// pipeline.Status) are 200 for every JSON-RPC answer unless status mapping
+// is on, where each error code has its status (docs/errors.md) and a batch
+// takes the highest; a body of notifications only is answered 204 with no
+// body.
 package toolrpc
 
 import (
