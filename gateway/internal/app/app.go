@@ -215,6 +215,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		toolcall.WithAudit(logger),
 		toolcall.WithGatewayInfo(toolcall.GatewayInfo{Version: cfg.Version, Warnings: Warnings(cfg, a.Auth.Enabled())}),
 	)
+	a.Caller.Use(callLinks(a.Caller)...)
 	a.Pipeline = pipeline.New(pipeline.Options{
 		MaxBody:          cfg.MaxBody,
 		MaxBatch:         cfg.MaxBatch,
@@ -427,4 +428,20 @@ func Warnings(cfg config.Config, authenticated bool) []string {
 		w = append(w, "read-only mode (-read-only): every write tool is refused")
 	}
 	return w
+}
+
+// callLinks is the order every tool call, from any transport, runs through
+// the concerns of a call, declared here once (see toolcall.StandardLinks
+// for why each sits where it does; TestCallLinks holds the two equal).
+// Recovery, request ids, metrics, the jsonrpc_error line and tracing are
+// the pipeline's, around every call of every transport (pipeline.New).
+func callLinks(c *toolcall.Caller) []toolcall.Interceptor {
+	return []toolcall.Interceptor{
+		c.Recover(), // a panic below becomes -32603
+		c.Rate(),    // every call spends its principal's rate, refused or not
+		c.Resolve(), // unknown tool, invalid arguments
+		c.Policy(),  // the principal's tools and repositories, -read-only
+		c.Limits(),  // concurrency, -max-in-flight, the call's deadline
+		c.Audit(),   // one record per write that reached the service
+	}
 }

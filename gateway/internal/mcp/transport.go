@@ -121,28 +121,11 @@ func (t *transport) Begin(ctx context.Context, x *pipeline.Body, calls []*pipeli
 	return nil
 }
 
-// Status implements pipeline.Transport: 202 when nothing is answered, the
-// single answer's own status (protocol failures) or 200.
-func (t *transport) Status(_ *pipeline.Body, answers []pipeline.Answer, batch, refused bool) int {
-	if refused {
-		return http.StatusBadRequest
-	}
-	replies := 0
-	for _, a := range answers {
-		if !a.NoReply {
-			replies++
-		}
-	}
-	switch {
-	case replies == 0:
-		if len(answers) == 1 && answers[0].Status != 0 {
-			return answers[0].Status
-		}
-		return http.StatusAccepted
-	case !batch && answers[0].Status != 0:
-		return answers[0].Status
-	}
-	return http.StatusOK
+// StatusRules implements pipeline.Transport: 400 for a body refused
+// whole, 202 when nothing is answered, a single answer's own status
+// (protocol failures), else 200.
+func (t *transport) StatusRules() pipeline.StatusRules {
+	return pipeline.StatusRules{Refused: http.StatusBadRequest, Empty: http.StatusAccepted, AnswerStatus: true}
 }
 
 // Serve implements pipeline.Transport: one element of a body.

@@ -21,11 +21,12 @@
 //	notifications  Body.Notify sends a call's notifications (MCP progress)
 //	               ahead of its answer: stdio lines, or an event-stream
 //	               answer on HTTP when the client accepts one
-//	HTTP           the status (Transport.Status) and Retry-After
+//	HTTP           the status, decided in one place (Status, from the
+//	               transport's StatusRules) and Retry-After
 //
 // A Transport adds only its envelope rules: which bodies it accepts as a
-// whole (Begin), how one call is served (Serve) and which HTTP status an
-// answer gets (Status). The design follows connect-go's: one handler, every
+// whole (Begin), how one call is served (Serve) and its HTTP status rules as
+// data (StatusRules). The design follows connect-go's: one handler, every
 // wire protocol behind one small interface, concerns as interceptors.
 package pipeline
 
@@ -51,17 +52,16 @@ type Transport interface {
 	// Serve answers one element of the body: a valid request, or an invalid
 	// element (Call.Invalid set) the transport may still accept silently.
 	Serve(ctx context.Context, x *Body, c *Call) Answer
-	// Status is the HTTP status of a body's answers (answers without a
-	// reply included); refused is true when the pipeline itself refused the
-	// body (size, parse, batch limit).
-	Status(x *Body, answers []Answer, batch, refused bool) int
+	// StatusRules are its HTTP status rules; the pipeline applies them
+	// (Status), the transport decides no status itself.
+	StatusRules() StatusRules
 }
 
 // Refusal answers a whole body with one error.
 type Refusal struct {
 	// Err is the error answered (id null).
 	Err *rpcerror.Error
-	// Status is the HTTP status (0: Transport.Status decides).
+	// Status is the HTTP status (0: the transport's StatusRules decide).
 	Status int
 }
 

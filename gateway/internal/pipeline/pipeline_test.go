@@ -80,14 +80,7 @@ func (e *echo) Serve(ctx context.Context, _ *Body, c *Call) Answer {
 	return Answer{Result: res, NoReply: c.Request.IsNotification(), Tool: "t"}
 }
 
-func (*echo) Status(_ *Body, answers []Answer, _, refused bool) int {
-	for _, a := range answers {
-		if !a.NoReply || refused {
-			return http.StatusOK
-		}
-	}
-	return http.StatusNoContent
-}
+func (*echo) StatusRules() StatusRules { return StatusRules{Empty: http.StatusNoContent} }
 
 // rig is a pipeline over an echo transport, served on 127.0.0.1.
 type rig struct {

@@ -56,7 +56,7 @@ func (p *Pipeline) refuse(ctx context.Context, t Transport, x *Body, r *Refusal)
 	p.observe(t, "invalid", r.Err.Code)
 	status := r.Status
 	if status == 0 {
-		status = t.Status(x, []Answer{{Err: r.Err}}, false, true)
+		status = Status(t.StatusRules(), []Answer{{Err: r.Err}}, false, true)
 	}
 	return outcome{body: jsonrpc.EncodeResponse(jsonrpc.Response{Error: r.Err.JSONRPC()}), status: status, retryAfter: r.Err.RetryAfter}
 }
@@ -164,7 +164,7 @@ func (p *Pipeline) encode(ctx context.Context, t Transport, x *Body, calls []*Ca
 		}
 		resps = append(resps, jsonrpc.Response{ID: c.ID, Result: a.Result})
 	}
-	status := t.Status(x, answers, batch, false)
+	status := Status(t.StatusRules(), answers, batch, false)
 	if len(resps) == 0 {
 		return outcome{status: status}
 	}

@@ -1,12 +1,17 @@
-// Package toolcall is the call path every transport shares: look the tool
-// up, decode and validate its arguments (toolschema), decide whether the
-// caller may make the call (policy: its tools, repositories, read-only, the
-// gateway's -read-only), admit it under the caller's quota and the global
-// in-flight cap, call the service with grpc.ClientConnInterface.Invoke on
-// the tool's full method with a deadline and x-request-id metadata (plus
-// x-github-token when the caller authenticated with its own GitHub token),
-// map any failure to the error contract (rpcerror), write the audit record
-// of a write, and render the response as the tool's JSON result.
+// Package toolcall is the call path every transport shares: one chain of
+// links (Interceptor, in the style of connect-go's interceptors) around the
+// service call. The links are Recover (a panic becomes -32603), Rate (every
+// call spends one unit of its principal's rate), Resolve (look the tool up,
+// decode and validate its arguments with toolschema), Policy (its tools,
+// repositories, read-only, the gateway's -read-only; and the answer
+// confined to what the principal may see), Limits (the principal's
+// concurrency, the global in-flight cap, the call's deadline) and Audit
+// (the record of a write); the gateway declares their order once, where it
+// is wired (package app). The end of the chain calls the service with
+// grpc.ClientConnInterface.Invoke on the tool's full method with
+// x-request-id metadata (plus x-github-token when the caller authenticated
+// with its own GitHub token) and maps any failure to the error contract
+// (rpcerror); Call renders the response as the tool's JSON result.
 //
 // Every refusal happens before the service is called, so a refused call
 // costs GitHub nothing; but every call, refused or not, first spends one
@@ -16,10 +21,12 @@
 // The API:
 //
 //	New(reg, conn, opts...) *Caller   // WithTimeout, WithReadOnly, WithQuota, WithMaxInFlight, WithAudit
+//	(*Caller).Use(links...)           // the chain (New installs StandardLinks)
 //	(*Caller).Call(ctx, name, args, CallInfo{RequestID}) (json.RawMessage, *rpcerror.Error)
 //
-// Call never panics: a panic below it becomes -32603. Arguments must already
-// be normalised (see package rpcargs); Call does not unwrap anything.
+// With Recover in the chain Call never panics: a panic below it becomes
+// -32603. Arguments must already be normalised (see package rpcargs); Call
+// does not unwrap anything.
 package toolcall
 
 import (
@@ -70,6 +77,9 @@ type Caller struct {
 	quota    quota.Quota
 	inflight chan struct{} // nil: no global cap
 	audit    *slog.Logger  // nil: no audit records
+
+	links   []Interceptor // see Use
+	handler Handler       // links around invoke
 
 	offeredOnce  sync.Once
 	offeredTools []policy.Tool // see offered
@@ -136,6 +146,7 @@ func New(reg *toolschema.Registry, conn grpc.ClientConnInterface, opts ...Option
 	for _, o := range opts {
 		o(c)
 	}
+	c.Use(c.StandardLinks()...)
 	return c
 }
 
@@ -155,58 +166,43 @@ func (c *Caller) Lookup(name string) (*toolschema.Tool, bool) {
 // ReadOnly reports whether the gateway refuses every writing tool.
 func (c *Caller) ReadOnly() bool { return c.readOnly }
 
-// Call runs tool name with args (a JSON value, normally an object) and
-// returns its JSON result or the contract error. An unknown tool is
-// UnknownTool's -32602.
-func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, info CallInfo) (res json.RawMessage, rerr *rpcerror.Error) {
+// Call runs tool name with args (a JSON value, normally an object) through
+// the Caller's links (Use) and the service, and returns its JSON result or
+// the contract error. An unknown tool is UnknownTool's -32602. Every error
+// carries the call's request id, set here once for every link.
+func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, info CallInfo) (json.RawMessage, *rpcerror.Error) {
 	if info.RequestID == "" {
 		info.RequestID = requestid.New()
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			res, rerr = nil, rpcerror.Internal(name, info.RequestID, fmt.Errorf("panic in tool call: %v", p))
+	r := requests.Get().(*Request)
+	defer func() { *r = Request{}; requests.Put(r) }()
+	*r = Request{Name: name, Args: args, RequestID: info.RequestID, Caller: policy.CallerFrom(ctx)}
+	if e := c.handler(ctx, r); e != nil {
+		if e.RequestID == "" {
+			e.RequestID = info.RequestID
 		}
-	}()
-	caller := policy.CallerFrom(ctx)
-	// The rate is spent before anything else, so that a call refused for
-	// its name or its arguments costs its principal as much as a good one
-	// (issue 19: a flood of invalid calls is throttled like any other).
-	if e := c.Spend(ctx, name); e != nil {
-		e.RequestID = info.RequestID
 		return nil, e
 	}
-	tool, ok := c.Lookup(name)
-	if !ok {
-		e := c.UnknownTool(ctx, name)
-		e.RequestID = info.RequestID
-		return nil, e
+	out, err := r.Tool.EncodeResult(r.Response)
+	if err != nil {
+		return nil, rpcerror.Internal(name, info.RequestID, fmt.Errorf("encode result: %w", err))
 	}
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	req, vs := tool.Decode(args)
-	if len(vs) > 0 {
-		e := rpcerror.InvalidParams(name, vs)
-		e.RequestID = info.RequestID
-		e.Log = fillLog(e.Log, args)
-		return nil, e
-	}
-	if e := c.checkPolicy(ctx, caller, tool, req); e != nil {
-		e.RequestID = info.RequestID
-		e.Log = fillLog(e.Log, args)
-		return nil, e
-	}
-	release, e := c.acquireSlot(ctx, caller, name)
-	if e != nil {
-		e.RequestID = info.RequestID
-		e.Log = fillLog(e.Log, args)
-		return nil, e
-	}
-	defer release()
+	return out, nil
+}
 
-	ctx, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	md := metadata.Pairs(callmeta.RequestID, info.RequestID)
+// requests recycles the Request of each call: the chain's links are func
+// values, so a Request escapes to the heap, and the call path is the
+// gateway's hottest (docs/benchmarks.md). No link keeps r after its call
+// returns.
+var requests = sync.Pool{New: func() any { return new(Request) }}
+
+// invoke is the end of the chain: it calls the service with the request's
+// metadata (request id, the caller's GitHub token and principal, the
+// gateway's info for tools that ask for it) and maps its failure to the
+// contract. Its deadline is set by Limits.
+func (c *Caller) invoke(ctx context.Context, r *Request) *rpcerror.Error {
+	caller, tool := r.Caller, r.Tool
+	md := metadata.Pairs(callmeta.RequestID, r.RequestID)
 	if caller != nil && caller.GitHubToken != "" {
 		md.Set(callmeta.GitHubToken, caller.GitHubToken)
 	}
@@ -221,31 +217,20 @@ func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, in
 	resp := tool.NewResponse()
 	var err error
 	if report := progressOf(ctx); report != nil {
-		err = invokeWithProgress(ctx, c.conn, tool.FullMethod, req, resp, report)
+		err = invokeWithProgress(ctx, c.conn, tool.FullMethod, r.Message, resp, report)
 	} else {
-		err = c.conn.Invoke(ctx, tool.FullMethod, req, resp)
+		err = c.conn.Invoke(ctx, tool.FullMethod, r.Message, resp)
 	}
-	write := !tool.Annotations.ReadOnlyHint
-	if write {
-		c.writeAudit(ctx, caller, name, info.RequestID, req, resp, err)
-	}
+	r.Response, r.Err = resp, err
 	if err != nil {
-		e := rpcerror.FromStatus(name, err, info.RequestID)
-		if write && rpcerror.LostAnswer(err) {
+		e := rpcerror.FromStatus(r.Name, err, r.RequestID)
+		if !tool.Annotations.ReadOnlyHint && rpcerror.LostAnswer(err) {
 			e.MarkOutcomeUnknown()
 		}
-		e.Log = fillLog(e.Log, args)
-		return nil, e
+		e.Log = fillLog(e.Log, r.Args)
+		return e
 	}
-	if e := confine(caller, tool.Name, resp); e != nil {
-		e.RequestID = info.RequestID
-		return nil, e
-	}
-	out, err := tool.EncodeResult(resp)
-	if err != nil {
-		return nil, rpcerror.Internal(name, info.RequestID, fmt.Errorf("encode result: %w", err))
-	}
-	return out, nil
+	return nil
 }
 
 // checkPolicy applies the policy to every repository the request names (the

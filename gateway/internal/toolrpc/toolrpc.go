@@ -8,10 +8,11 @@
 // names, so a tool name the gateway does not offer gets the one
 // unknown-tool answer of every transport (toolcall.Caller.UnknownTool,
 // -32602), and only a method that cannot be a tool name (say
-// "tools/list") is -32601; the
-// HTTP status is 200 for every JSON-RPC answer unless status mapping is on,
-// where each error code has its status (docs/errors.md) and a batch takes
-// the highest; a body of notifications only is answered 204 with no body.
+// "tools/list") is -32601; its HTTP status rules (StatusRules, applied by
+// pipeline.Status) are 200 for every JSON-RPC answer unless status mapping
+// is on, where each error code has its status (docs/errors.md) and a batch
+// takes the highest; a body of notifications only is answered 204 with no
+// body.
 package toolrpc
 
 import (
@@ -78,20 +79,9 @@ func toolName(method string) bool {
 	return true
 }
 
-// Status implements pipeline.Transport.
-func (t *Transport) Status(_ *pipeline.Body, answers []pipeline.Answer, _, refused bool) int {
-	status, replies := http.StatusOK, 0
-	for _, a := range answers {
-		if a.NoReply {
-			continue
-		}
-		replies++
-		if t.mapping && a.Err != nil && rpcerror.HTTPStatus(a.Err.Code) > status {
-			status = rpcerror.HTTPStatus(a.Err.Code) // the generated table
-		}
-	}
-	if replies == 0 && !refused {
-		return http.StatusNoContent
-	}
-	return status
+// StatusRules implements pipeline.Transport: 200, or with
+// -http-status-mapping the generated table's status (the highest of a
+// batch); 204 when nothing is answered.
+func (t *Transport) StatusRules() pipeline.StatusRules {
+	return pipeline.StatusRules{MapErrors: t.mapping, Empty: http.StatusNoContent}
 }
