@@ -1,0 +1,191 @@
+package fakehub_test
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-github/v66/github"
+
+	"ghops.dev/services/fakehub"
+)
+
+const commitOnBranch = `mutation($input: CreateCommitOnBranchInput!) { createCommitOnBranch(input: $input) { commit { oid url messageHeadline tree { oid } } ref { name target { oid } } } }`
+
+// commitInput builds createCommitOnBranch's variables: adds maps paths to their text (sent in
+// base64), dels lists paths to delete.
+func commitInput(repo, branch, head, headline, body string, adds map[string]string, dels ...string) map[string]any {
+	var additions, deletions []any
+	for p, text := range adds {
+		additions = append(additions, map[string]any{"path": p, "contents": base64.StdEncoding.EncodeToString([]byte(text))})
+	}
+	for _, p := range dels {
+		deletions = append(deletions, map[string]any{"path": p})
+	}
+	return map[string]any{"query": commitOnBranch, "variables": map[string]any{"input": map[string]any{
+		"branch":          map[string]any{"repositoryNameWithOwner": repo, "branchName": branch},
+		"expectedHeadOid": head,
+		"message":         map[string]any{"headline": headline, "body": body},
+		"fileChanges":     map[string]any{"additions": additions, "deletions": deletions},
+	}}}
+}
+
+// TestGraphQLCreateCommitOnBranch drives createCommitOnBranch with raw HTTP: a commit of
+// additions and deletions lands as one commit on the branch (read back through REST), counted as
+// one request; every refusal is GitHub's HTTP 200 with a typed error and leaves the branch as
+// it was.
+func TestGraphQLCreateCommitOnBranch(t *testing.T) {
+	s := startHub(t, fakehub.Config{})
+	const repo = "octo-org/hello-world"
+	if err := s.Hub.CreateBranch(repo, "work", "main"); err != nil {
+		t.Fatal(err)
+	}
+	gh := client(t, s, fakehub.DemoToken, "")
+	ctx := context.Background()
+	head := func() string {
+		sha, err := s.Hub.BranchSHA(repo, "work")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sha
+	}
+	stale := strings.Repeat("0", 40)
+
+	tests := []struct {
+		name, token string
+		body        func(head string) any
+		errType     string
+		errMsg      string
+		// want maps paths to their text after the commit; gone lists paths that must be absent.
+		want map[string]string
+		gone []string
+	}{
+		{name: "additions and a deletion", token: fakehub.DemoToken,
+			body: func(h string) any {
+				return commitInput(repo, "work", h, "add two, drop README", "why: a test", map[string]string{"a.txt": "alpha\n", "dir/b.txt": "beta\n"}, "README.md")
+			},
+			want: map[string]string{"a.txt": "alpha\n", "dir/b.txt": "beta\n"}, gone: []string{"README.md"}},
+		{name: "overwrite, branch named with refs/heads/", token: fakehub.DemoToken,
+			body: func(h string) any {
+				return commitInput(repo, "refs/heads/work", h, "rewrite a", "", map[string]string{"a.txt": "alpha 2\n"})
+			},
+			want: map[string]string{"a.txt": "alpha 2\n", "dir/b.txt": "beta\n"}},
+		{name: "moved head", token: fakehub.DemoToken, errType: "STALE_DATA",
+			errMsg: `Expected branch to point to "` + stale + `" but it did not. Pull and try again.`,
+			body: func(string) any {
+				return commitInput(repo, "work", stale, "lost", "", map[string]string{"lost.txt": "x"})
+			},
+			gone: []string{"lost.txt"}},
+		{name: "missing branch", token: fakehub.DemoToken, errType: "NOT_FOUND",
+			body: func(h string) any { return commitInput(repo, "nope", h, "x", "", map[string]string{"lost.txt": "x"}) }},
+		{name: "invisible repository", token: fakehub.DemoToken, errType: "NOT_FOUND",
+			errMsg: "Could not resolve to a Repository with the name 'octo-org/secret'.",
+			body: func(h string) any {
+				return commitInput("octo-org/secret", "work", h, "x", "", map[string]string{"lost.txt": "x"})
+			}},
+		{name: "read-only token", token: readOnly, errType: "FORBIDDEN",
+			body: func(h string) any { return commitInput(repo, "work", h, "x", "", map[string]string{"lost.txt": "x"}) }},
+		{name: "deleting a missing path", token: fakehub.DemoToken, errType: "UNPROCESSABLE",
+			body: func(h string) any {
+				return commitInput(repo, "work", h, "x", "", map[string]string{"lost.txt": "x"}, "no/such/file")
+			},
+			gone: []string{"lost.txt"}},
+		{name: "contents not base64", token: fakehub.DemoToken, errType: "UNPROCESSABLE",
+			body: func(h string) any {
+				in := commitInput(repo, "work", h, "x", "", nil)
+				in["variables"].(map[string]any)["input"].(map[string]any)["fileChanges"] = map[string]any{"additions": []any{map[string]any{"path": "lost.txt", "contents": "not base64!"}}}
+				return in
+			},
+			gone: []string{"lost.txt"}},
+		{name: "unsafe path", token: fakehub.DemoToken, errType: "UNPROCESSABLE",
+			body: func(h string) any {
+				return commitInput(repo, "work", h, "x", "", map[string]string{"../lost.txt": "x"})
+			}},
+		{name: "headline with a line break", token: fakehub.DemoToken, errType: "UNPROCESSABLE",
+			body: func(h string) any {
+				return commitInput(repo, "work", h, "x\ny", "", map[string]string{"lost.txt": "x"})
+			},
+			gone: []string{"lost.txt"}},
+		{name: "bad expectedHeadOid", token: fakehub.DemoToken, errType: "UNPROCESSABLE",
+			body: func(string) any {
+				return commitInput(repo, "work", "main", "x", "", map[string]string{"lost.txt": "x"})
+			}},
+		{name: "unimplemented field", token: fakehub.DemoToken, errType: "UNSUPPORTED",
+			body: func(h string) any {
+				in := commitInput(repo, "work", h, "x", "", map[string]string{"lost.txt": "x"})
+				in["query"] = `mutation($input: CreateCommitOnBranchInput!) { createCommitOnBranch(input: $input) { commit { author { name } } } }`
+				return in
+			},
+			gone: []string{"lost.txt"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := head()
+			s.Hub.ResetStats()
+			code, a := postGraphQL(t, s.URL+"graphql", tc.token, tc.body(before))
+			if code != 200 {
+				t.Fatalf("status %d, want GitHub's 200 (%+v)", code, a)
+			}
+			if st := s.Hub.Stats(); st.Total != 1 || st.ByRoute["POST /graphql"] != 1 {
+				t.Fatalf("stats %+v, want the mutation as one request", st)
+			}
+			if tc.errType != "" {
+				if len(a.Errors) != 1 || a.Errors[0].Type != tc.errType || (tc.errMsg != "" && a.Errors[0].Message != tc.errMsg) {
+					t.Fatalf("errors %+v, want one %s %q", a.Errors, tc.errType, tc.errMsg)
+				}
+				if len(a.Errors[0].Path) != 1 || a.Errors[0].Path[0] != "createCommitOnBranch" {
+					t.Fatalf("error path %v", a.Errors[0].Path)
+				}
+				if head() != before {
+					t.Fatalf("a refused commit moved the branch")
+				}
+			} else {
+				if len(a.Errors) != 0 {
+					t.Fatalf("errors %+v", a.Errors)
+				}
+				var payload struct {
+					Commit struct {
+						Oid, URL, MessageHeadline string
+						Tree                      struct{ Oid string }
+					}
+					Ref struct {
+						Name   string
+						Target struct{ Oid string }
+					}
+				}
+				if err := json.Unmarshal(a.Data["createCommitOnBranch"], &payload); err != nil {
+					t.Fatalf("data %s: %v", a.Data, err)
+				}
+				if payload.Commit.Oid != head() || payload.Ref.Target.Oid != payload.Commit.Oid || payload.Ref.Name != "work" {
+					t.Fatalf("answer %+v, branch at %s", payload, head())
+				}
+				cm, _, err := gh.Git.GetCommit(ctx, "octo-org", "hello-world", payload.Commit.Oid)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(cm.Parents) != 1 || cm.Parents[0].GetSHA() != before || cm.GetTree().GetSHA() != payload.Commit.Tree.Oid {
+					t.Fatalf("commit %+v: want one parent %s and tree %s", cm, before, payload.Commit.Tree.Oid)
+				}
+				if !strings.HasPrefix(cm.GetMessage(), payload.Commit.MessageHeadline) || cm.GetAuthor().GetName() != "octocat" || cm.GetCommitter().GetName() != "GitHub" {
+					t.Fatalf("commit message %q author %q committer %q", cm.GetMessage(), cm.GetAuthor().GetName(), cm.GetCommitter().GetName())
+				}
+			}
+			for p, text := range tc.want {
+				got, _, _, err := gh.Repositories.GetContents(ctx, "octo-org", "hello-world", p, &github.RepositoryContentGetOptions{Ref: "work"})
+				if err != nil {
+					t.Fatalf("%s: %v", p, err)
+				}
+				if c, _ := got.GetContent(); c != text {
+					t.Fatalf("%s = %q, want %q", p, c, text)
+				}
+			}
+			for _, p := range tc.gone {
+				if _, _, resp, err := gh.Repositories.GetContents(ctx, "octo-org", "hello-world", p, &github.RepositoryContentGetOptions{Ref: "work"}); err == nil || resp.StatusCode != 404 {
+					t.Fatalf("%s still on the branch", p)
+				}
+			}
+		})
+	}
+}
