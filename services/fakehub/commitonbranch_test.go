@@ -189,3 +189,37 @@ func TestGraphQLCreateCommitOnBranch(t *testing.T) {
 		})
 	}
 }
+
+// TestGraphQLLimit checks Config.GraphQLLimit: the GraphQL bucket of a token gets the configured
+// limit (GitHub's 5,000 by default), and its mutations spend it, one a request.
+func TestGraphQLLimit(t *testing.T) {
+	tests := []struct {
+		name  string
+		limit int
+		want  int
+	}{
+		{name: "default", want: 5000},
+		{name: "raised", limit: 1 << 30, want: 1 << 30},
+		{name: "lowered", limit: 7, want: 7},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := startHub(t, fakehub.Config{GraphQLLimit: tc.limit})
+			head, err := s.Hub.BranchSHA("octo-org/hello-world", "main")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if code, a := postGraphQL(t, s.URL+"graphql", fakehub.DemoToken, commitInput("octo-org/hello-world", "main", head, "x", "", map[string]string{"x.txt": "x"})); code != 200 || len(a.Errors) != 0 {
+				t.Fatalf("commit: %d %+v", code, a)
+			}
+			gh := client(t, s, fakehub.DemoToken, "")
+			rl, _, err := gh.RateLimit.Get(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rl.GraphQL.Limit != tc.want || rl.GraphQL.Remaining != tc.want-1 {
+				t.Fatalf("graphql bucket %+v, want limit %d with one request spent", rl.GraphQL, tc.want)
+			}
+		})
+	}
+}
