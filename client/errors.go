@@ -152,7 +152,7 @@ type GitHubInfo struct {
 
 // ResourceInfo is data.resource: the GitHub object concerned.
 type ResourceInfo struct {
-	// Type is e.g. "repository" or "pull_request".
+	// Type is e.g. "repository" or "pr".
 	Type string `json:"type,omitempty"`
 	// ID is e.g. "octo-org/hello-world#2".
 	ID string `json:"id,omitempty"`

@@ -117,6 +117,7 @@ type conformanceFixture struct {
 	bigBlob  string
 	main     string // hello-world's main head
 	clean    string // feature/clean's head
+	ciHead   string // feature/greet-test's head: pull request 3's, whose CI fails
 	ciRun    string // the demo's workflow run on feature/greet-test
 	ciJob    string // its failed "test" job
 	bug      string // the number of the demo issue "Greeting ignores empty names"
@@ -171,6 +172,9 @@ func newConformanceFixture(t *testing.T) *conformanceFixture {
 		t.Fatal(err)
 	}
 	if f.clean, err = s.Hub.BranchSHA("octo-org/hello-world", "feature/clean"); err != nil {
+		t.Fatal(err)
+	}
+	if f.ciHead, err = s.Hub.BranchSHA("octo-org/hello-world", "feature/greet-test"); err != nil {
 		t.Fatal(err)
 	}
 	_, runs := do2(t, s, "GET", "repos/octo-org/hello-world/commits/feature/greet-test/check-runs?check_name=test", "", writer)
@@ -327,6 +331,23 @@ func (f *conformanceFixture) cases() []conformanceCase {
 			undocumented: "the description lists only 200; GitHub answers a repository it cannot see 404 everywhere"},
 		{name: "combined status", op: "GET /repos/{owner}/{repo}/commits/{ref}/status", path: hw + "commits/main/status", token: w, status: 200},
 		{name: "combined status of a missing ref", op: "GET /repos/{owner}/{repo}/commits/{ref}/status", path: hw + "commits/nope/status", token: w, status: 404},
+		// GitHub keeps refs/pull/{n}/head for every pull request and resolves it wherever it takes a
+		// ref, with or without "refs/".
+		{name: "check runs of a pull request's head ref", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: hw + "commits/refs/pull/3/head/check-runs", token: w, status: 200,
+			then: wantHeadSHAs("check_runs", "head_sha", f.ciHead)},
+		{name: "check runs of a short pull request ref", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: hw + "commits/pull/3/head/check-runs", token: w, status: 200,
+			then: wantHeadSHAs("check_runs", "head_sha", f.ciHead)},
+		{name: "check runs of a missing pull request's ref", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: hw + "commits/refs/pull/99/head/check-runs", token: w, status: 422,
+			undocumented: "the description lists only 200; GitHub answers a ref it cannot resolve 422 No commit found for SHA", then: wantMessage("No commit found for SHA: refs/pull/99/head")},
+		{name: "combined status of a pull request's head ref", op: "GET /repos/{owner}/{repo}/commits/{ref}/status", path: hw + "commits/refs/pull/1/head/status", token: w, status: 200,
+			then: wantFields(map[string]any{"sha": f.clean})},
+		{name: "combined status of a missing pull request's ref", op: "GET /repos/{owner}/{repo}/commits/{ref}/status", path: hw + "commits/pull/99/head/status", token: w, status: 404},
+		{name: "commits of a pull request's head ref", op: "GET /repos/{owner}/{repo}/commits", path: hw + "commits?per_page=1&sha=refs/pull/1/head", token: w, status: 200, link: true,
+			then: wantHeadSHAs("", "sha", f.clean)},
+		{name: "commits of a missing pull request's ref", op: "GET /repos/{owner}/{repo}/commits", path: hw + "commits?sha=refs/pull/99/head", token: w, status: 404},
+		{name: "contents at a pull request's head ref", op: "GET /repos/{owner}/{repo}/contents/{path}", path: hw + "contents/internal/greet/greet_test.go?ref=pull/3/head", token: w, status: 200,
+			then: wantContentsAt(f.ciHead)},
+		{name: "contents at a missing pull request's ref", op: "GET /repos/{owner}/{repo}/contents/{path}", path: hw + "contents/go.mod?ref=refs/pull/99/head", token: w, status: 404},
 
 		{name: "branches", op: "GET /repos/{owner}/{repo}/branches", path: hw + "branches?per_page=1", token: w, status: 200, link: true},
 		{name: "branches of a missing repository", op: "GET /repos/{owner}/{repo}/branches", path: "repos/octo-org/nope/branches", token: w, status: 404},
@@ -649,6 +670,43 @@ func wantFields(want map[string]any) func(*testing.T, *http.Response, []byte) {
 			if got := fieldOf(body, k); got != v {
 				t.Errorf("%s = %#v, want %#v", k, got, v)
 			}
+		}
+	}
+}
+
+// wantHeadSHAs requires a non-empty list (the body, or its key list) whose items all carry sha
+// in field: the commits of a ref resolved to that commit.
+func wantHeadSHAs(list, field, sha string) func(*testing.T, *http.Response, []byte) {
+	return func(t *testing.T, _ *http.Response, body []byte) {
+		t.Helper()
+		var items []map[string]any
+		if list == "" {
+			_ = json.Unmarshal(body, &items)
+		} else {
+			var o map[string]json.RawMessage
+			_ = json.Unmarshal(body, &o)
+			_ = json.Unmarshal(o[list], &items)
+		}
+		if len(items) == 0 {
+			t.Fatalf("no %s items in %.300s", field, body)
+		}
+		for i, it := range items {
+			if it[field] != sha {
+				t.Errorf("item %d: %s %v, want %s", i, field, it[field], sha)
+			}
+		}
+	}
+}
+
+// wantContentsAt requires a file answer read at commit sha (its download_url names the commit).
+func wantContentsAt(sha string) func(*testing.T, *http.Response, []byte) {
+	return func(t *testing.T, _ *http.Response, body []byte) {
+		t.Helper()
+		var o struct {
+			DownloadURL string `json:"download_url"`
+		}
+		if err := json.Unmarshal(body, &o); err != nil || !strings.Contains(o.DownloadURL, "/"+sha+"/") {
+			t.Errorf("download_url %q, want it read at %s (%v)", o.DownloadURL, sha, err)
 		}
 	}
 }

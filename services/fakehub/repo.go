@@ -3,6 +3,7 @@ package fakehub
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -82,10 +83,26 @@ func (r *repo) empty() bool {
 
 var hexSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
-// resolve turns a branch, tag, "heads/x", full ref or commit id into a commit id.
+// pullHeadRef matches the ref GitHub keeps for every pull request's head commit,
+// refs/pull/{number}/head, which GitHub resolves wherever it takes a ref (also without "refs/").
+var pullHeadRef = regexp.MustCompile(`^(?:refs/)?pull/([1-9][0-9]{0,9})/head$`)
+
+// resolve turns a branch, tag, "heads/x", full ref, a pull request's head ref ("refs/pull/1/head",
+// "pull/1/head") or commit id into a commit id.
 func (r *repo) resolve(ref string) (plumbing.Hash, bool) {
 	if ref == "" {
 		ref = r.opts.DefaultBranch
+	}
+	if m := pullHeadRef.FindStringSubmatch(ref); m != nil {
+		// Kept outside the git store: the pull request's head is its head branch's tip while
+		// open and the commit it was frozen at once closed, as pullSHAs computes it.
+		n, _ := strconv.Atoi(m[1])
+		if p := r.pullByNumber(n); p != nil {
+			if head, _ := r.pullSHAs(p); hexSHA.MatchString(head) {
+				return plumbing.NewHash(head), true
+			}
+		}
+		return plumbing.ZeroHash, false
 	}
 	for _, name := range []string{"refs/heads/" + ref, "refs/tags/" + ref, "refs/" + ref, ref} {
 		if h, err := r.git.Ref(name); err == nil {

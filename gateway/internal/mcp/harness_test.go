@@ -47,7 +47,7 @@ func (fakeService) MergePullRequest(ctx context.Context, r *ghopsv1.MergePullReq
 			&ghopsv1.GitHubError{Status: 403, Message: "Resource not accessible by personal access token", Resource: &ghopsv1.Resource{Type: "repository", Id: r.GetRepo()}})
 	case 404:
 		return nil, fakeservice.Status(codes.NotFound, "Not Found", ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, md,
-			&ghopsv1.GitHubError{Status: 404, Message: "Not Found", DocumentationUrl: "https://docs.github.com/rest/pulls/pulls#merge-a-pull-request", Resource: &ghopsv1.Resource{Type: "pull_request", Id: r.GetRepo() + "#404"}})
+			&ghopsv1.GitHubError{Status: 404, Message: "Not Found", DocumentationUrl: "https://docs.github.com/rest/pulls/pulls#merge-a-pull-request", Resource: &ghopsv1.Resource{Type: "pr", Id: r.GetRepo() + "#404"}})
 	case 422:
 		return nil, fakeservice.Status(codes.FailedPrecondition, "Validation Failed", ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, md,
 			&ghopsv1.GitHubError{Status: 422, Message: "Validation Failed"})

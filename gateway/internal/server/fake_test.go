@@ -65,11 +65,11 @@ var scenarios = map[string]error{
 	"o/dirty": fakeservice.Status(codes.FailedPrecondition, "Pull Request is not mergeable",
 		ghopsv1.ErrorReason_ERROR_REASON_PR_NOT_MERGEABLE, map[string]string{"repo": "o/dirty", "pr": "7", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 405, Message: "Pull Request is not mergeable", DocumentationUrl: "https://docs.github.com/rest/pulls/pulls#merge-a-pull-request",
-			MergeableState: "dirty", Resource: &ghopsv1.Resource{Type: "pull_request", Id: "o/dirty#7"}}),
+			MergeableState: "dirty", Resource: &ghopsv1.Resource{Type: "pr", Id: "o/dirty#7"}}),
 	"o/moved": fakeservice.Status(codes.Aborted, "Head branch was modified. Review and try the merge again.",
 		ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH, map[string]string{"repo": "o/moved", "pr": "7", "sha": "aaaaaaa", "tool": "fetch"},
 		&ghopsv1.GitHubError{Status: 409, Message: "Head branch was modified. Review and try the merge again.",
-			ExpectedSha: "aaaaaaa", ActualSha: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Resource: &ghopsv1.Resource{Type: "pull_request", Id: "o/moved#7"}}),
+			ExpectedSha: "aaaaaaa", ActualSha: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", Resource: &ghopsv1.Resource{Type: "pr", Id: "o/moved#7"}}),
 	"o/broken": fakeservice.Status(codes.Unavailable, "GitHub answered 502 Bad Gateway after 3 attempts (token ghp_secretsecretsecret)",
 		ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, map[string]string{"repo": "o/broken", "tool": "fetch"}),
 }

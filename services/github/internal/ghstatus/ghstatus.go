@@ -61,6 +61,11 @@ type Context struct {
 	MergeableState string
 	// ExpectedSHA and ActualSHA fill HEAD_SHA_MISMATCH and BRANCH_MOVED.
 	ExpectedSHA, ActualSHA string
+	// FieldResources names, per request field, the object a 422 refusing
+	// that field is about: GitHub refuses an unknown milestone number of
+	// create_issue and update_issue with 422 and errors[].field "milestone"
+	// (not a 404), so the answer is -32003 with data.resource the milestone.
+	FieldResources map[string]*ghopsv1.Resource
 }
 
 func (c Context) metadata() map[string]string {
@@ -341,6 +346,9 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 	case code == http.StatusUnprocessableEntity:
 		br := &errdetails.BadRequest{}
 		for _, fe := range er.Errors {
+			if res, ok := c.FieldResources[fe.Field]; ok && gh.Resource == nil {
+				gh.Resource = res
+			}
 			gh.FieldErrors = append(gh.FieldErrors, &ghopsv1.GitHubFieldError{
 				Resource: Sanitize(fe.Resource), Field: Sanitize(fe.Field), Code: Sanitize(fe.Code), Message: Sanitize(fe.Message),
 			})

@@ -16,7 +16,7 @@ import (
 // GITHUB_VALIDATION, text sanitised.
 func TestGraphQLErrors(t *testing.T) {
 	const secret = "ghp_abcdefghijklmnop1234"
-	pr := &ghopsv1.Resource{Type: "pull_request", Id: "o/r#1"}
+	pr := &ghopsv1.Resource{Type: "pr", Id: "o/r#1"}
 	tests := []struct {
 		name     string
 		err      error
@@ -26,7 +26,7 @@ func TestGraphQLErrors(t *testing.T) {
 		resource bool
 	}{
 		{name: "not found", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "NOT_FOUND", Message: "Could not resolve to a node with the global id of 'PR_x'."}}},
-			code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg: "pull_request o/r#1 not found (or not visible to this token)", resource: true},
+			code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg: "pr o/r#1 not found (or not visible to this token)", resource: true},
 		{name: "forbidden", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "FORBIDDEN", Message: "Resource not accessible by personal access token"}}},
 			code: codes.PermissionDenied, reason: ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, msg: "GitHub refused access: Resource not accessible by personal access token"},
 		{name: "rate limited", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "RATE_LIMITED", Message: "API rate limit exceeded for user ID 1."}}},

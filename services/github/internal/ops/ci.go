@@ -40,44 +40,71 @@ func jobRes(repo string, id int64) *ghopsv1.Resource {
 	return &ghopsv1.Resource{Type: "job", Id: repo + "/actions/jobs/" + strconv.FormatInt(id, 10)}
 }
 
-// GetCiFailures implements the get_ci_failures tool: the commit (one call
-// for a ref or a pull request, none for a full sha), its latest check runs
-// (one call), and for at most maxExcerpts failed Actions jobs the job
-// (failed steps, run) and its log around the first error. Commit statuses
-// are not read: they carry no log to explain a failure.
+// checkRunsOpts asks for the latest run of each check, as many as GitHub
+// gives on one page.
+func checkRunsOpts() *github.ListCheckRunsOptions {
+	return &github.ListCheckRunsOptions{Filter: github.String("latest"), ListOptions: github.ListOptions{PerPage: 100}}
+}
+
+// GetCiFailures implements the get_ci_failures tool: the latest check runs
+// of the commit, and for at most maxExcerpts failed Actions jobs the job
+// (failed steps, run) and its log around the first error. GitHub serves
+// check runs for any ref, so a ref or a pull request (by the ref GitHub
+// keeps for its head, refs/pull/{n}/head) costs that one call, the commit
+// being the runs' head_sha; the commit is read first (the commits list for
+// a ref or short sha, the pull request) only when no run names it. A full
+// sha is read directly. Commit statuses are not read: they carry no log to
+// explain a failure.
 func (s *Service) GetCiFailures(ctx context.Context, req *ghopsv1.GetCiFailuresRequest) (*ghopsv1.GetCiFailuresResponse, error) {
 	c := ghstatus.Context{Tool: "get_ci_failures", Repo: req.GetRepo()}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
 	sha := req.GetSha()
+	var runs *github.ListCheckRunsResults
 	switch {
 	case req.PrNumber != nil:
 		c.PR, c.Resource = int(req.GetPrNumber()), prResource(req.GetRepo(), req.GetPrNumber())
-		pr, _, err := gh.PullRequests.Get(ctx, owner, name, int(req.GetPrNumber()))
-		if err != nil {
+		var err error
+		if runs, sha, err = runsByRef(ctx, gh, owner, name, "refs/pull/"+strconv.Itoa(int(req.GetPrNumber()))+"/head"); err != nil {
 			return nil, s.fail(ctx, err, c)
 		}
-		sha = pr.GetHead().GetSHA()
+		if runs == nil {
+			pr, _, err := gh.PullRequests.Get(ctx, owner, name, int(req.GetPrNumber()))
+			if err != nil {
+				return nil, s.fail(ctx, err, c)
+			}
+			sha = pr.GetHead().GetSHA()
+		}
 	case len(sha) != 40:
 		from := req.GetRef()
 		if from == "" {
 			from = sha
 		}
 		c.Resource = &ghopsv1.Resource{Type: "ref", Id: resID(req.GetRepo(), "", from)}
-		list, _, err := gh.Repositories.ListCommits(ctx, owner, name, &github.CommitsListOptions{SHA: from, ListOptions: github.ListOptions{PerPage: 1}})
-		if err != nil {
-			return nil, s.fail(ctx, err, c)
+		if req.Ref != nil {
+			var err error
+			if runs, sha, err = runsByRef(ctx, gh, owner, name, from); err != nil {
+				return nil, s.fail(ctx, err, c)
+			}
 		}
-		if len(list) == 0 {
-			return nil, ghstatus.New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, "ref "+c.Resource.GetId()+" not found", c, &ghopsv1.GitHubError{Resource: c.Resource})
+		if runs == nil {
+			list, _, err := gh.Repositories.ListCommits(ctx, owner, name, &github.CommitsListOptions{SHA: from, ListOptions: github.ListOptions{PerPage: 1}})
+			if err != nil {
+				return nil, s.fail(ctx, err, c)
+			}
+			if len(list) == 0 {
+				return nil, ghstatus.New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, "ref "+c.Resource.GetId()+" not found", c, &ghopsv1.GitHubError{Resource: c.Resource})
+			}
+			sha = list[0].GetSHA()
 		}
-		sha = list[0].GetSHA()
 	}
 	c.SHA = sha
 	c.Resource = &ghopsv1.Resource{Type: "commit", Id: req.GetRepo() + "@" + sha}
-	runs, _, err := gh.Checks.ListCheckRunsForRef(ctx, owner, name, sha, &github.ListCheckRunsOptions{Filter: github.String("latest"), ListOptions: github.ListOptions{PerPage: 100}})
-	if err != nil {
-		return nil, s.fail(ctx, err, c)
+	if runs == nil {
+		var err error
+		if runs, _, err = gh.Checks.ListCheckRunsForRef(ctx, owner, name, sha, checkRunsOpts()); err != nil {
+			return nil, s.fail(ctx, err, c)
+		}
 	}
 	out := &ghopsv1.GetCiFailuresResponse{Sha: sha, Truncated: runs.GetTotal() > len(runs.CheckRuns)}
 	excerpts := 0
@@ -125,6 +152,46 @@ func (s *Service) GetCiFailures(ctx context.Context, req *ghopsv1.GetCiFailuresR
 		f.LogExcerpt = &ghopsv1.LogExcerpt{FirstLine: int32(w.FirstLine), ErrorLine: int32(w.ErrorLine), Lines: w.Lines, TotalLines: int32(w.TotalLines)}
 	}
 	return out, nil
+}
+
+// runsByRef reads the latest check runs of the commit ref names (a branch,
+// a tag, refs/pull/{n}/head) in one call, with that commit's sha from the
+// runs' head_sha. It answers no runs and no error when that cannot tell the
+// sha (no check run yet, runs of differing commits) or when GitHub answers
+// 404 or 422 for the ref (a ref GitHub does not resolve): the caller then
+// reads the commit first, as it would without this saving, so that the
+// answer always names the commit it describes and a missing pull request
+// or ref is reported as such.
+func runsByRef(ctx context.Context, gh *github.Client, owner, name, ref string) (*github.ListCheckRunsResults, string, error) {
+	runs, _, err := gh.Checks.ListCheckRunsForRef(ctx, owner, name, ref, checkRunsOpts())
+	if err != nil {
+		if st := ghstatus.HTTPStatus(err); st == http.StatusNotFound || st == http.StatusUnprocessableEntity {
+			return nil, "", nil
+		}
+		return nil, "", err
+	}
+	if sha := sameHeadSHA(runs.CheckRuns); sha != "" {
+		return runs, sha, nil
+	}
+	return nil, "", nil
+}
+
+// sameHeadSHA is the head_sha all of runs carry, "" when there is no run or
+// they name different commits (or none).
+func sameHeadSHA(runs []*github.CheckRun) string {
+	if len(runs) == 0 {
+		return ""
+	}
+	sha := runs[0].GetHeadSHA()
+	for _, r := range runs[1:] {
+		if r.GetHeadSHA() != sha {
+			return ""
+		}
+	}
+	if len(sha) != 40 {
+		return ""
+	}
+	return sha
 }
 
 // runFromDetails reads the run id from an Actions check run's details URL

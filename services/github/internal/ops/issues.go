@@ -188,6 +188,7 @@ func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueReque
 	}
 	body := &github.IssueRequest{Title: github.String(req.GetTitle()), Body: req.Body}
 	setIssueLists(body, req.Labels, req.Assignees, req.Milestone)
+	c.FieldResources = milestoneResource(req.GetRepo(), req.Milestone)
 	is, err := s.sendIssue(ctx, http.MethodPost, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -205,11 +206,24 @@ func (s *Service) UpdateIssue(ctx context.Context, req *ghopsv1.UpdateIssueReque
 	}
 	body := &github.IssueRequest{Title: req.Title, Body: req.Body, State: req.State, StateReason: req.StateReason}
 	setIssueLists(body, req.Labels, req.Assignees, req.Milestone)
+	c.FieldResources = milestoneResource(req.GetRepo(), req.Milestone)
 	is, err := s.sendIssue(ctx, http.MethodPatch, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	return &ghopsv1.UpdateIssueResponse{Issue: toIssue(is)}, nil
+}
+
+// milestoneResource names the milestone an issue write sets, for the 422
+// GitHub answers when there is no such milestone (its documented answer for
+// an unknown milestone number is 422 "Validation Failed" naming the field,
+// not a 404): the answer stays -32003, with data.resource the milestone.
+// Labels need nothing alike: GitHub creates a label it does not know.
+func milestoneResource(repo string, milestone *int32) map[string]*ghopsv1.Resource {
+	if milestone == nil {
+		return nil
+	}
+	return map[string]*ghopsv1.Resource{"milestone": {Type: "milestone", Id: repo + "/milestones/" + strconv.Itoa(int(*milestone))}}
 }
 
 // setIssueLists sets the labels, assignees and milestone of an issue write

@@ -15,7 +15,7 @@ import (
 )
 
 func prResource(repo string, n int32) *ghopsv1.Resource {
-	return &ghopsv1.Resource{Type: "pull_request", Id: repo + "#" + itoa(int(n))}
+	return &ghopsv1.Resource{Type: "pr", Id: repo + "#" + itoa(int(n))}
 }
 
 func itoa(n int) string {

@@ -279,7 +279,7 @@ func containsNUL(b []byte) bool {
 // commits list (one entry), then its recursive tree.
 func (s *Service) GetTree(ctx context.Context, req *ghopsv1.GetTreeRequest) (*ghopsv1.GetTreeResponse, error) {
 	ref := refOf(req.Branch, req.Ref)
-	c := ghstatus.Context{Tool: "get_tree", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "ref", Id: resID(req.GetRepo(), "", ref)}}
+	c := ghstatus.Context{Tool: "get_tree", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: refType(req.Branch), Id: resID(req.GetRepo(), "", ref)}}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
 	commits, _, err := gh.Repositories.ListCommits(ctx, owner, name, &github.CommitsListOptions{SHA: ref, ListOptions: github.ListOptions{PerPage: 1}})
@@ -309,6 +309,16 @@ func (s *Service) GetTree(ctx context.Context, req *ghopsv1.GetTreeRequest) (*gh
 	return out, nil
 }
 
+// refType is data.resource's type for a lookup by a branch parameter or
+// else by a ref (docs/errors.md): "branch" when the branch parameter named
+// it, "ref" when the value may be a tag or a sha.
+func refType(branch *string) string {
+	if branch != nil {
+		return "branch"
+	}
+	return "ref"
+}
+
 // GetCommits implements the get_commits tool; sha wins over branch.
 func (s *Service) GetCommits(ctx context.Context, req *ghopsv1.GetCommitsRequest) (*ghopsv1.GetCommitsResponse, error) {
 	p, pp := pageOf(req.Page, req.PerPage)
@@ -316,7 +326,11 @@ func (s *Service) GetCommits(ctx context.Context, req *ghopsv1.GetCommitsRequest
 	if from == "" {
 		from = req.GetBranch()
 	}
-	c := ghstatus.Context{Tool: "get_commits", Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: "ref", Id: resID(req.GetRepo(), "", from)}}
+	typ := "ref"
+	if req.Sha == nil {
+		typ = refType(req.Branch)
+	}
+	c := ghstatus.Context{Tool: "get_commits", Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: typ, Id: resID(req.GetRepo(), "", from)}}
 	owner, name := splitRepo(req.GetRepo())
 	list, resp, err := s.client(ctx).Repositories.ListCommits(ctx, owner, name, &github.CommitsListOptions{SHA: from, ListOptions: github.ListOptions{Page: p, PerPage: pp}})
 	if err != nil {

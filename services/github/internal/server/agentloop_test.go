@@ -165,14 +165,26 @@ func TestBranchAndPullRequestFailures(t *testing.T) {
 			_, err := c.CreateBranch(x, &ghopsv1.CreateBranchRequest{Repo: repo, Branch: "a..b"})
 			return err
 		}, code: codes.InvalidArgument},
+		{name: "get_tree of a missing branch", call: func(x context.Context) error {
+			_, err := c.GetTree(x, &ghopsv1.GetTreeRequest{Repo: repo, Branch: ptr("no-such-branch")})
+			return err
+		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "branch", resID: repo + "@no-such-branch"},
+		{name: "get_tree of a missing ref", call: func(x context.Context) error {
+			_, err := c.GetTree(x, &ghopsv1.GetTreeRequest{Repo: repo, Ref: ptr("v9.9.9")})
+			return err
+		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "ref", resID: repo + "@v9.9.9"},
+		{name: "get_commits of a missing branch", call: func(x context.Context) error {
+			_, err := c.GetCommits(x, &ghopsv1.GetCommitsRequest{Repo: repo, Branch: ptr("no-such-branch")})
+			return err
+		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "branch", resID: repo + "@no-such-branch"},
 		{name: "get_pull_request missing", call: func(x context.Context) error {
 			_, err := c.GetPullRequest(x, &ghopsv1.GetPullRequestRequest{Repo: repo, PrNumber: 99})
 			return err
-		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "pull_request", resID: repo + "#99"},
+		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "pr", resID: repo + "#99"},
 		{name: "list_pull_request_files missing", call: func(x context.Context) error {
 			_, err := c.ListPullRequestFiles(x, &ghopsv1.ListPullRequestFilesRequest{Repo: repo, PrNumber: 99})
 			return err
-		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "pull_request", resID: repo + "#99"},
+		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "pr", resID: repo + "#99"},
 		{name: "compare_refs missing head", call: func(x context.Context) error {
 			_, err := c.CompareRefs(x, &ghopsv1.CompareRefsRequest{Repo: repo, Base: "main", Head: "nope"})
 			return err

@@ -56,6 +56,9 @@ func TestCITools(t *testing.T) {
 		}
 		return m
 	}
+	// A pull request's check runs are read by its head ref (refs/pull/3/head) and the commit taken
+	// from their head_sha: 4 requests for one failing job (runs, job, log URL, log), the pull
+	// request itself is not read.
 	t.Run("get_ci_failures by pull request", func(t *testing.T) {
 		e.hub.ResetStats()
 		r, err := c.GetCiFailures(ctx(t), &ghopsv1.GetCiFailuresRequest{Repo: repo, PrNumber: ptr[int32](3)})
@@ -63,7 +66,10 @@ func TestCITools(t *testing.T) {
 			t.Fatal(err)
 		}
 		failed = checkFailure(t, r)
-		assertCalls(t, e.hub, with("GET /repos/{owner}/{repo}/pulls/{pull_number}"))
+		assertCalls(t, e.hub, with(""))
+		if n := e.hub.Stats().Total; n != 4 {
+			t.Errorf("%d GitHub requests, want 4", n)
+		}
 	})
 	t.Run("get_ci_failures by ref", func(t *testing.T) {
 		e.hub.ResetStats()
@@ -72,8 +78,38 @@ func TestCITools(t *testing.T) {
 			t.Fatal(err)
 		}
 		checkFailure(t, r)
-		assertCalls(t, e.hub, with("GET /repos/{owner}/{repo}/commits"))
+		assertCalls(t, e.hub, with(""))
 	})
+	// Without a check run nothing names the commit: the pull request (or the commits list) is
+	// read for its sha, then the runs of that sha.
+	noRuns := []struct {
+		name   string
+		req    *ghopsv1.GetCiFailuresRequest
+		branch string
+		read   string
+	}{
+		{name: "pull request", req: &ghopsv1.GetCiFailuresRequest{Repo: repo, PrNumber: ptr[int32](2)}, branch: "feature/conflict",
+			read: "GET /repos/{owner}/{repo}/pulls/{pull_number}"},
+		{name: "ref", req: &ghopsv1.GetCiFailuresRequest{Repo: repo, Ref: ptr("feature/conflict")}, branch: "feature/conflict",
+			read: "GET /repos/{owner}/{repo}/commits"},
+	}
+	for _, tt := range noRuns {
+		t.Run("get_ci_failures by "+tt.name+" without check runs", func(t *testing.T) {
+			want, err := e.hub.BranchSHA(repo, tt.branch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.hub.ResetStats()
+			r, err := c.GetCiFailures(ctx(t), tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Sha != want || len(r.Failed)+int(r.Passed)+int(r.Pending) != 0 {
+				t.Errorf("got %v, want sha %s and no checks", r, want)
+			}
+			assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/commits/{ref}/check-runs": 2, tt.read: 1})
+		})
+	}
 	t.Run("get_ci_failures by full sha", func(t *testing.T) {
 		e.hub.ResetStats()
 		r, err := c.GetCiFailures(ctx(t), &ghopsv1.GetCiFailuresRequest{Repo: repo, Sha: ptr(head)})
@@ -167,7 +203,7 @@ func TestCITools(t *testing.T) {
 		{name: "get_ci_failures of a missing pull request", call: func() error {
 			_, err := c.GetCiFailures(ctx(t), &ghopsv1.GetCiFailuresRequest{Repo: repo, PrNumber: ptr[int32](99)})
 			return err
-		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "pull_request"},
+		}, code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, resType: "pr"},
 		{name: "get_ci_failures of a missing ref", call: func() error {
 			_, err := c.GetCiFailures(ctx(t), &ghopsv1.GetCiFailuresRequest{Repo: repo, Ref: ptr("nope")})
 			return err

@@ -216,19 +216,23 @@ func TestIssueFailures(t *testing.T) {
 		}
 		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1})
 	})
+	// GitHub's documented answer to an unknown milestone number is 422 naming the field (not a
+	// 404), so it stays GITHUB_VALIDATION, with data.resource the milestone (docs/errors.md).
+	milestone42 := &ghopsv1.Resource{Type: "milestone", Id: repo + "/milestones/42"}
 	validation := []struct {
 		name, field string
+		resource    *ghopsv1.Resource
 		call        func(x context.Context) error
 	}{
-		{"create_issue in an unknown milestone", "milestone", func(x context.Context) error {
+		{"create_issue in an unknown milestone", "milestone", milestone42, func(x context.Context) error {
 			_, err := c.CreateIssue(x, &ghopsv1.CreateIssueRequest{Repo: repo, Title: "t", Milestone: ptr[int32](42)})
 			return err
 		}},
-		{"create_issue for someone who cannot be assigned", "assignees", func(x context.Context) error {
-			_, err := c.CreateIssue(x, &ghopsv1.CreateIssueRequest{Repo: repo, Title: "t", Assignees: []string{"stranger"}})
+		{"create_issue for someone who cannot be assigned", "assignees", nil, func(x context.Context) error {
+			_, err := c.CreateIssue(x, &ghopsv1.CreateIssueRequest{Repo: repo, Title: "t", Assignees: []string{"stranger"}, Milestone: ptr[int32](1)})
 			return err
 		}},
-		{"update_issue to an unknown milestone", "milestone", func(x context.Context) error {
+		{"update_issue to an unknown milestone", "milestone", milestone42, func(x context.Context) error {
 			_, err := c.UpdateIssue(x, &ghopsv1.UpdateIssueRequest{Repo: repo, IssueNumber: bug, State: ptr("closed"), Labels: []string{"question"}, Milestone: ptr[int32](42)})
 			return err
 		}},
@@ -238,6 +242,9 @@ func TestIssueFailures(t *testing.T) {
 			d := wantStatus(t, tt.call(ctx(t)), codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION)
 			if d.gh.GetStatus() != 422 || len(d.gh.GetFieldErrors()) != 1 || d.gh.GetFieldErrors()[0].GetField() != tt.field {
 				t.Errorf("GitHubError %v", d.gh)
+			}
+			if !proto.Equal(d.gh.GetResource(), tt.resource) {
+				t.Errorf("data.resource %v, want %v", d.gh.GetResource(), tt.resource)
 			}
 		})
 	}
