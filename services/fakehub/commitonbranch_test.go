@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -222,4 +223,66 @@ func TestGraphQLLimit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzCommitOnBranch sends createCommitOnBranch with fuzzed input variables ($HEAD stands for
+// the branch head): every answer is GitHub's HTTP 200 with JSON, and either a typed error that
+// left the branch where it was, or a commit whose id is the new head.
+func FuzzCommitOnBranch(f *testing.F) {
+	for _, seed := range []string{
+		`{"branch":{"repositoryNameWithOwner":"octo-org/hello-world","branchName":"main"},"expectedHeadOid":"$HEAD","message":{"headline":"h"},"fileChanges":{"additions":[{"path":"a.txt","contents":"YQ=="}]}}`,
+		`{"branch":{"repositoryNameWithOwner":"octo-org/hello-world","branchName":"refs/heads/main"},"expectedHeadOid":"$HEAD","message":{"headline":"h","body":"b"},"fileChanges":{"deletions":[{"path":"README.md"}]}}`,
+		`{"branch":{"repositoryNameWithOwner":"octo-org/hello-world","branchName":"main"},"expectedHeadOid":"$HEAD","message":{"headline":"h"},"fileChanges":{"additions":[{"path":"README.md/x","contents":""}]}}`,
+		`{"branch":{"repositoryNameWithOwner":"octo-org/hello-world","branchName":"main"},"expectedHeadOid":"$HEAD","message":{"headline":"h"},"fileChanges":{"additions":[{"path":"a","contents":"YQ=="}],"deletions":[{"path":"a"}]}}`,
+		`{"branch":{"repositoryNameWithOwner":"octo-org/hello-world","branchName":"main"},"expectedHeadOid":"$HEAD","message":{"headline":"h"}}`,
+		`{"branch":{"id":"x"},"expectedHeadOid":"$HEAD","message":{"headline":"h"}}`,
+		`{"branch":{"repositoryNameWithOwner":"octo-org/hello-world","branchName":"main"},"expectedHeadOid":"$HEAD","message":{"headline":""},"fileChanges":{"additions":null}}`,
+		`{"branch":{"repositoryNameWithOwner":"octo-org/hello-world","branchName":"main"},"expectedHeadOid":"$HEAD","message":{"headline":"h"},"fileChanges":{"additions":[{"path":".git/config","contents":"YQ=="}]}}`,
+		`{"branch":{"repositoryNameWithOwner":"octo-org/hello-world","branchName":"main"},"expectedHeadOid":1,"message":"h","fileChanges":[]}`,
+		`{"branch":null}`, `{}`, `null`, `[]`, `"x"`,
+	} {
+		f.Add([]byte(seed))
+	}
+	h, err := fakehub.New(fakehub.Config{Seed: "demo", CoreLimit: 1 << 30, GraphQLLimit: 1 << 30})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, input []byte) {
+		before, err := h.BranchSHA("octo-org/hello-world", "main")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in any
+		if json.Unmarshal([]byte(strings.ReplaceAll(string(input), "$HEAD", before)), &in) != nil {
+			return
+		}
+		body, _ := json.Marshal(map[string]any{"query": commitOnBranch, "variables": map[string]any{"input": in}})
+		req := httptest.NewRequest("POST", "http://fakehub.test/graphql", strings.NewReader(string(body)))
+		req.Header.Set("Authorization", "token "+fakehub.DemoToken)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Fatalf("status %d for %s: %s", rec.Code, body, rec.Body.Bytes())
+		}
+		var a gqlAnswer
+		if err := json.Unmarshal(rec.Body.Bytes(), &a); err != nil {
+			t.Fatalf("answer is not JSON: %q", rec.Body.Bytes())
+		}
+		after, _ := h.BranchSHA("octo-org/hello-world", "main")
+		if len(a.Errors) > 0 {
+			if a.Errors[0].Type == "" || a.Errors[0].Message == "" {
+				t.Fatalf("error without type or message: %s", rec.Body.Bytes())
+			}
+			if after != before {
+				t.Fatalf("a refused commit moved the branch: %s", rec.Body.Bytes())
+			}
+			return
+		}
+		var payload struct {
+			Commit struct{ Oid string }
+		}
+		if err := json.Unmarshal(a.Data["createCommitOnBranch"], &payload); err != nil || payload.Commit.Oid != after || after == before {
+			t.Fatalf("answer %s: branch %s -> %s", rec.Body.Bytes(), before, after)
+		}
+	})
 }
