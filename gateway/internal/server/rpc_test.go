@@ -51,6 +51,10 @@ var rpcCases = []struct {
 	{"invalid_params_many", call("1", "search", `{"query":"`+strings.Repeat("q", 257)+`","page":0,"extra":true}`)},
 	{"invalid_params_wrapped", call("1", "get_pr_mergeability", `{"input":{"repo":"not a repo","prNumber":"2"}}`)},
 	{"invalid_params_ref_name", call("1", "apply_patch", `{"repo":"octo-org/hello-world","branch":"a/../../../../octo-org/secret/git/ref/heads/main","message":"m","patch":"p"}`)},
+	// get_job_log's window: exactly one of tail_lines and start_line (oneOf), start_line and
+	// max_lines together (dependentRequired), both stated by the published schema.
+	{"invalid_params_job_log_window", call("1", "get_job_log", `{"repo":"o/r","job_id":7,"tail_lines":5,"start_line":1}`)},
+	{"invalid_params_job_log_range", call("1", "get_job_log", `{"repo":"o/r","job_id":7,"max_lines":5}`)},
 	{"permission_denied", fetch("1", "o/denied")},
 	{"not_found", fetch("1", "o/missing")},
 	{"github_validation", fetch("1", "o/unprocessable")},

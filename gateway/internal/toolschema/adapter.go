@@ -50,6 +50,9 @@ const (
 	rankRequired
 	rankAdditional
 	rankProperties
+	// rankDependentRequired: AJV's draft 2020-12 vocabulary adds
+	// dependentRequired after the applicators, so after properties.
+	rankDependentRequired
 )
 
 // sorted is a violation and its place in AJV's order.
@@ -272,6 +275,32 @@ func (a *adapter) convert(e *jsonschema.ValidationError, thens map[string]bool) 
 	case *kind.Required:
 		for _, m := range k.Missing {
 			a.add(with(key, rankRequired, slices.Index(s.required, m)), loc, "required", "must have required property '"+m+"'", map[string]any{"missingProperty": m})
+		}
+	case *kind.DependentRequired:
+		// AJV v8's dependencies error: one per missing property, the
+		// message naming all of the property's dependencies.
+		// The error's schema location is the property's entry; the list
+		// and the order are the object schema's.
+		objPtr := ptr
+		if i := strings.LastIndex(ptr, "/dependentRequired/"); i >= 0 {
+			objPtr = ptr[:i]
+		}
+		objKey, obj := a.place(objPtr, loc)
+		if obj == nil {
+			obj = &subschema{}
+		}
+		key = objKey
+		deps := obj.depsOf(k.Prop)
+		noun := "property"
+		if len(deps) != 1 {
+			noun = "properties"
+		}
+		missing := slices.Clone(k.Missing)
+		slices.SortFunc(missing, func(x, y string) int { return slices.Index(deps, x) - slices.Index(deps, y) })
+		for _, m := range missing {
+			a.add(with(key, rankDependentRequired, slices.Index(obj.dependents, k.Prop), slices.Index(deps, m)), loc, "dependentRequired",
+				"must have "+noun+" "+strings.Join(deps, ", ")+" when property "+k.Prop+" is present",
+				map[string]any{"property": k.Prop, "missingProperty": m, "depsCount": len(deps), "deps": strings.Join(deps, ", ")})
 		}
 	case *kind.AdditionalProperties:
 		order := a.src.keys(loc)

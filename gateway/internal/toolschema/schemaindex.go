@@ -27,7 +27,14 @@ type subschema struct {
 	// model is told for not (at most one of) and oneOf (exactly one of).
 	alternatives [][]string
 	words        string // the pattern in words, when it is too long to read
+	// dependents are the properties of dependentRequired in declaration
+	// order, which AJV reports them in, and deps what each requires.
+	dependents []string
+	deps       map[string][]string
 }
+
+// depsOf is what dependentRequired requires with prop.
+func (s *subschema) depsOf(prop string) []string { return s.deps[prop] }
 
 // schemaIndex maps the JSON Pointer of every subschema of a tool's input
 // schema to what the adapter needs of it.
@@ -46,7 +53,7 @@ func indexSchema(raw []byte) (schemaIndex, error) {
 
 var stringRules = []string{"minLength", "maxLength", "pattern", "format"}
 var arrayRules = []string{"items", "minItems", "maxItems", "uniqueItems"}
-var objectRules = []string{"properties", "required", "additionalProperties", "minProperties", "maxProperties"}
+var objectRules = []string{"properties", "required", "additionalProperties", "minProperties", "maxProperties", "dependentRequired"}
 
 func (idx schemaIndex) read(dec *jsontext.Decoder, ptr string) error {
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
@@ -78,6 +85,33 @@ func (idx schemaIndex) read(dec *jsontext.Decoder, ptr string) error {
 				if err := idx.read(dec, ptr+"/properties/"+escapePointer(n)); err != nil {
 					return err
 				}
+			}
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+		case "dependentRequired":
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+			for dec.PeekKind() != '}' {
+				name, err := dec.ReadToken()
+				if err != nil {
+					return err
+				}
+				prop := name.String() // before the next read voids the token
+				v, err := dec.ReadValue()
+				if err != nil {
+					return err
+				}
+				var deps []string
+				if err := json.Unmarshal(v, &deps); err != nil {
+					return err
+				}
+				if s.deps == nil {
+					s.deps = map[string][]string{}
+				}
+				s.dependents = append(s.dependents, prop)
+				s.deps[prop] = deps
 			}
 			if _, err := dec.ReadToken(); err != nil {
 				return err

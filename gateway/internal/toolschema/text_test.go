@@ -2,6 +2,7 @@ package toolschema
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,5 +74,48 @@ func TestViolationTextExactlyOne(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestJobLogWindowText: get_job_log's window (either tail_lines, or start_line and max_lines) is
+// refused by the published schema, before any CEL rule, and the text a model reads says it in
+// words: exactly one of tail_lines and start_line, start_line and max_lines together.
+func TestJobLogWindowText(t *testing.T) {
+	const oneOf = "root: must match exactly one schema in oneOf: give exactly one of tail_lines, start_line"
+	tests := []struct {
+		name, args string
+		want       []string
+	}{
+		{"neither", `{"repo":"o/r","job_id":7}`, []string{oneOf}},
+		{"both forms", `{"repo":"o/r","job_id":7,"tail_lines":5,"start_line":1,"max_lines":5}`, []string{oneOf}},
+		{"start_line alone", `{"repo":"o/r","job_id":7,"start_line":1}`,
+			[]string{"root: must have property max_lines when property start_line is present"}},
+		{"max_lines alone", `{"repo":"o/r","job_id":7,"max_lines":5}`,
+			[]string{oneOf, "root: must have property start_line when property max_lines is present"}},
+		{"tail_lines with max_lines", `{"repo":"o/r","job_id":7,"tail_lines":5,"max_lines":5}`,
+			[]string{"root: must have property start_line when property max_lines is present"}},
+		{"tail_lines with start_line", `{"repo":"o/r","job_id":7,"tail_lines":5,"start_line":1}`,
+			[]string{oneOf, "root: must have property max_lines when property start_line is present"}},
+	}
+	r := registry(t)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, vs, stage := tool(t, "get_job_log").decode(json.RawMessage(tc.args))
+			if stage != stageSchema {
+				t.Errorf("refused at stage %d, want the schema's", stage)
+			}
+			var got []string
+			for _, v := range vs {
+				got = append(got, v.Path+": "+r.Text("get_job_log", v))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	for _, ok := range []string{`{"repo":"o/r","job_id":7,"tail_lines":5}`, `{"repo":"o/r","job_id":7,"start_line":1,"max_lines":5}`} {
+		if _, vs := tool(t, "get_job_log").Decode(json.RawMessage(ok)); len(vs) != 0 {
+			t.Errorf("%s refused: %s", ok, mustMarshal(t, vs))
+		}
 	}
 }

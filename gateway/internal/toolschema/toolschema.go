@@ -23,7 +23,6 @@ import (
 	"slices"
 	"strings"
 
-	"buf.build/go/protovalidate"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
@@ -65,14 +64,10 @@ type Tool struct {
 	schema *jsonschema.Schema
 	index  schemaIndex
 	enums  map[string]map[string]string // contract name to proto name, by enum
-	// cel are the ids of the CEL rules JSON Schema cannot express, checked
-	// by protovalidate after the schema; validator is nil without them.
-	cel map[string]bool
 	// checked are the subschemas with shared-rule checks, in schema order.
-	checked   []checkedAt
-	validator protovalidate.Validator
-	reqType   protoreflect.MessageType
-	respType  protoreflect.MessageType
+	checked  []checkedAt
+	reqType  protoreflect.MessageType
+	respType protoreflect.MessageType
 }
 
 // NewRequest returns a new, empty request message of the tool's generated
@@ -108,9 +103,6 @@ type generated struct {
 		Words   string `json:"words"`
 	} `json:"words"`
 	Enums map[string]map[string]string `json:"enums"`
-	CEL   []struct {
-		ID string `json:"id"`
-	} `json:"cel"`
 }
 
 // NewRegistry builds the tools of a service: one per unary RPC carrying the
@@ -137,7 +129,6 @@ func newRegistry(sd protoreflect.ServiceDescriptor, schemas []byte) (*Registry, 
 		gens[file.Tools[i].Method] = &file.Tools[i]
 	}
 	r := &Registry{byName: make(map[string]*Tool)}
-	var withCEL []*Tool
 	methods := sd.Methods()
 	for i := 0; i < methods.Len(); i++ {
 		m := methods.Get(i)
@@ -159,24 +150,6 @@ func newRegistry(sd protoreflect.ServiceDescriptor, schemas []byte) (*Registry, 
 		}
 		r.byName[t.Name] = t
 		r.tools = append(r.tools, t)
-		if t.cel != nil {
-			withCEL = append(withCEL, t)
-		}
-	}
-	if len(withCEL) > 0 {
-		// One validator for the tools that need one, its rules compiled now
-		// rather than on the first call.
-		var mds []protoreflect.MessageDescriptor
-		for _, t := range withCEL {
-			mds = append(mds, t.reqType.Descriptor())
-		}
-		v, err := protovalidate.New(protovalidate.WithMessageDescriptors(mds...))
-		if err != nil {
-			return nil, fmt.Errorf("toolschema: protovalidate: %w", err)
-		}
-		for _, t := range withCEL {
-			t.validator = v
-		}
 	}
 	return r, nil
 }
@@ -256,7 +229,6 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 		schema:       sch,
 		index:        index,
 		enums:        g.Enums,
-		cel:          celIDs(g),
 		checked:      checked,
 		reqType:      reqType,
 		respType:     respType,
@@ -268,17 +240,6 @@ type checkedAt struct {
 	ptr  string
 	toks []string
 	s    *subschema
-}
-
-func celIDs(g *generated) map[string]bool {
-	if len(g.CEL) == 0 {
-		return nil
-	}
-	ids := map[string]bool{}
-	for _, c := range g.CEL {
-		ids[c.ID] = true
-	}
-	return ids
 }
 
 func compact(b []byte) (json.RawMessage, error) {
@@ -482,7 +443,6 @@ const (
 	stageSyntax
 	stageSchema
 	stageProtojson
-	stageCEL // a CEL rule JSON Schema cannot express, checked by protovalidate
 )
 
 func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) {
@@ -542,11 +502,6 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 			Params:  map[string]any{"type": "object"},
 			Value:   srcs.raw(nil),
 		}}, stageProtojson
-	}
-	if t.validator != nil {
-		if vs := t.celViolations(msg, srcs); len(vs) > 0 {
-			return nil, vs, stageCEL
-		}
 	}
 	return msg, nil, stageOK
 }

@@ -6316,6 +6316,12 @@ func (x *LogExcerpt) GetTotalLines() int32 {
 }
 
 // GetJobLogRequest is the input of the get_job_log tool.
+//
+// The window is either tail_lines, or start_line and max_lines: exactly one
+// of tail_lines and start_line (a message oneof), and start_line and
+// max_lines together (a CEL rule the schema generator states as
+// dependentRequired), so the published schema says it and protovalidate
+// stays the service's check.
 type GetJobLogRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -7171,7 +7177,7 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"error_line\x18\x02 \x01(\x05R\terrorLine\x12\x14\n" +
 	"\x05lines\x18\x03 \x03(\tR\x05lines\x12\x1f\n" +
 	"\vtotal_lines\x18\x04 \x01(\x05R\n" +
-	"totalLines\"\xff\x03\n" +
+	"totalLines\"\xc3\x03\n" +
 	"\x10GetJobLogRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\"\n" +
 	"\x06job_id\x18\x02 \x01(\x03B\n" +
@@ -7184,8 +7190,12 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"start_line\x18\x04 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\n" +
 	"start_line\x88\x01\x01\x12-\n" +
 	"\tmax_lines\x18\x05 \x01(\x05B\n" +
-	"\xbaH\a\x1a\x05\x18\xf4\x03(\x01H\x02R\tmax_lines\x88\x01\x01:\xc0\x01\xbaH\xbc\x01\x1a\xb9\x01\n" +
-	"\x0ejob_log.window\x123give either tail_lines, or start_line and max_lines\x1arhas(this.tail_lines) ? !has(this.start_line) && !has(this.max_lines) : has(this.start_line) && has(this.max_lines)B\r\n" +
+	"\xbaH\a\x1a\x05\x18\xf4\x03(\x01H\x02R\tmax_lines\x88\x01\x01:\x84\x01\xbaH\x80\x01\x1ab\n" +
+	"\rjob_log.range\x12$start_line and max_lines go together\x1a+has(this.start_line) == has(this.max_lines)\"\x1a\n" +
+	"\n" +
+	"tail_lines\n" +
+	"\n" +
+	"start_line\x10\x01B\r\n" +
 	"\v_tail_linesB\r\n" +
 	"\v_start_lineB\f\n" +
 	"\n" +

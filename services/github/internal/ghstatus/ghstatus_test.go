@@ -37,6 +37,11 @@ func TestGolden(t *testing.T) {
 	}{
 		{name: "not_found", err: errResp(404, "Not Found"), c: Context{Tool: "read_file", Repo: "o/r", Resource: &ghopsv1.Resource{Type: "file", Id: "o/r:a.txt"}}},
 		{name: "github_validation", err: errResp(422, "Validation Failed", github.Error{Resource: "PullRequest", Code: "custom", Message: "No commits between main and x"}), c: Context{Tool: "create_pull_request", Repo: "o/r"}},
+		// GitHub refuses an unknown milestone number with 422 naming the field: -32003, with
+		// data.resource the milestone the call named for that field.
+		{name: "unknown_milestone", err: errResp(422, "Validation Failed", github.Error{Resource: "Issue", Field: "milestone", Code: "invalid"}),
+			c: Context{Tool: "update_issue", Repo: "o/r", Resource: &ghopsv1.Resource{Type: "issue", Id: "o/r#4"},
+				FieldResources: map[string]*ghopsv1.Resource{"milestone": {Type: "milestone", Id: "o/r/milestones/42"}}}},
 		{name: "pr_not_mergeable", err: errResp(405, "Pull Request is not mergeable"), c: Context{Tool: ToolMerge, Repo: "o/r", PR: 2, MergeableState: "dirty"}},
 		{name: "head_sha_mismatch", err: errResp(409, "Head branch was modified. Review and try the merge again."), c: Context{Tool: ToolMerge, Repo: "o/r", PR: 1, SHA: "abcdef0", ExpectedSHA: "abcdef0", ActualSHA: "1234567"}},
 		{name: "branch_moved", err: errResp(422, "Update is not a fast forward"), c: Context{Tool: ToolCommitFiles, Repo: "o/r", ExpectedSHA: "aaa", ActualSHA: "bbb"}},

@@ -19,7 +19,6 @@ type builder struct {
 	visiting map[protoreflect.FullName]bool
 	checks   []Check
 	enums    map[string]map[string]string
-	cel      []CEL
 }
 
 // enter marks md as being built and returns the function that unmarks it;
@@ -163,13 +162,18 @@ func (bd *builder) messageRules(md protoreflect.MessageDescriptor, n *node, at s
 	}
 	for _, c := range mr.GetCel() {
 		frag, ok := knownCEL[c.GetId()]
-		if !ok || frag.expression != c.GetExpression() || n.ifS != nil {
-			// Not expressible in JSON Schema: the gateway runs protovalidate
-			// for this rule alone and reports it AJV-style.
-			if err := bd.addCEL(c, at); err != nil {
-				return fmt.Errorf("%s: %w", md.FullName(), err)
+		if ok && frag.expression == c.GetExpression() && frag.together[0] != "" {
+			a, b := md.Fields().ByName(protoreflect.Name(frag.together[0])), md.Fields().ByName(protoreflect.Name(frag.together[1]))
+			if a == nil || b == nil || !a.HasPresence() || !b.HasPresence() {
+				return fmt.Errorf("%s: CEL rule %q refers to missing fields or fields without presence", md.FullName(), c.GetId())
 			}
+			n.depRequired = append(n.depRequired,
+				dependency{prop: a.JSONName(), deps: []string{b.JSONName()}},
+				dependency{prop: b.JSONName(), deps: []string{a.JSONName()}})
 			continue
+		}
+		if !ok || frag.expression != c.GetExpression() || n.ifS != nil {
+			return fmt.Errorf("%s: %w", md.FullName(), notExpressible(c))
 		}
 		ifFD := md.Fields().ByName(protoreflect.Name(frag.ifField))
 		thenFD := md.Fields().ByName(protoreflect.Name(frag.thenField))
@@ -196,14 +200,8 @@ func (bd *builder) messageRules(md protoreflect.MessageDescriptor, n *node, at s
 // inputField returns a field's schema and whether the field is required.
 func (bd *builder) inputField(fd protoreflect.FieldDescriptor, at string) (*node, bool, error) {
 	fr := fieldRules(fd)
-	if len(fr.GetCel()) > 0 {
-		for _, c := range fr.GetCel() {
-			if err := bd.addCEL(c, at); err != nil {
-				return nil, false, fmt.Errorf("%s: %w", fd.FullName(), err)
-			}
-		}
-		fr, _ = proto.Clone(fr).(*validate.FieldRules)
-		fr.SetCel(nil)
+	if cs := fr.GetCel(); len(cs) > 0 {
+		return nil, false, fmt.Errorf("%s: %w", fd.FullName(), notExpressible(cs[0]))
 	}
 	switch {
 	case fd.IsMap():
@@ -281,25 +279,12 @@ func (bd *builder) inputField(fd protoreflect.FieldDescriptor, at string) (*node
 	return n, required, nil
 }
 
-// CEL is a CEL rule (message or field level) that JSON Schema cannot
-// express: the gateway has protovalidate check it after the schema and
-// reports a broken one AJV-style (keyword the id's first part, params
-// {"rule": id}, the rule's message), at At (the schema pointer of the
-// message or field it is on).
-type CEL struct {
-	ID      string `json:"id"`
-	Message string `json:"message"`
-	At      string `json:"at"`
-}
-
-func (bd *builder) addCEL(c *validate.Rule, at string) error {
-	if c.GetId() == "" || c.GetMessage() == "" {
-		// Without an id and a message the gateway could neither recognise
-		// the rule's violations nor say what they mean.
-		return fmt.Errorf("CEL rule %q needs an id and a message to be reported", c.GetExpression())
-	}
-	bd.cel = append(bd.cel, CEL{ID: c.GetId(), Message: c.GetMessage(), At: at})
-	return nil
+// notExpressible refuses a CEL rule the generator cannot state in JSON
+// Schema (one not pinned in knownCEL, or pinned with another expression):
+// the published schema must be the one enforced, so the build fails rather
+// than the gateway leaving the rule to the service.
+func notExpressible(c *validate.Rule) error {
+	return fmt.Errorf("CEL rule %q (%s) cannot be stated in JSON Schema: use a rule the generator knows (docs/architecture.md, Tool schemas)", c.GetId(), c.GetExpression())
 }
 
 // ruleField is the field of buf.validate.FieldRules that holds the rules of

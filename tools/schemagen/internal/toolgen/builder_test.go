@@ -67,17 +67,16 @@ func TestBuilderRefusesWhatItCannotExpress(t *testing.T) {
 		{"string prefix", nil, field("s", str, validate.FieldRules_builder{String: validate.StringRules_builder{Prefix: proto.String("x")}.Build()}.Build()), "prefix"},
 		{"int32 gt builds (minimum 1)", nil, field("i", i32, validate.FieldRules_builder{Int32: validate.Int32Rules_builder{Gt: proto.Int32(0)}.Build()}.Build()), ""},
 		{"int32 const", nil, field("i", i32, validate.FieldRules_builder{Int32: validate.Int32Rules_builder{Const: proto.Int32(3)}.Build()}.Build()), "const"},
-		{"field CEL goes to protovalidate", nil, field("s", str, validate.FieldRules_builder{Cel: []*validate.Rule{validate.Rule_builder{Id: proto.String("x.y"), Message: proto.String("must be x"), Expression: proto.String("true")}.Build()}}.Build()), ""},
-		{"field CEL without a message", nil, field("s", str, validate.FieldRules_builder{Cel: []*validate.Rule{validate.Rule_builder{Id: proto.String("x"), Expression: proto.String("true")}.Build()}}.Build()), "needs an id and a message"},
+		{"field CEL", nil, field("s", str, validate.FieldRules_builder{Cel: []*validate.Rule{validate.Rule_builder{Id: proto.String("x.y"), Message: proto.String("must be x"), Expression: proto.String("true")}.Build()}}.Build()), "cannot be stated in JSON Schema"},
 		{"int64 field builds", nil, field("l", descriptorpb.FieldDescriptorProto_TYPE_INT64, nil), ""},
 		{"double field builds", nil, field("d", descriptorpb.FieldDescriptorProto_TYPE_DOUBLE, nil), ""},
 		{"string rules on int64", nil, field("l", descriptorpb.FieldDescriptorProto_TYPE_INT64, validate.FieldRules_builder{String: validate.StringRules_builder{MinLen: proto.Uint64(1)}.Build()}.Build()), "string rules"},
 		{"bytes field", nil, field("b", descriptorpb.FieldDescriptorProto_TYPE_BYTES, nil), "not supported"},
 		{"int32 rules on string", nil, field("s", str, validate.FieldRules_builder{Int32: validate.Int32Rules_builder{Gte: proto.Int32(1)}.Build()}.Build()), "int32 rules"},
-		{"other message CEL goes to protovalidate", msgOpts(validate.MessageRules_builder{Cel: []*validate.Rule{validate.Rule_builder{Id: proto.String("other.rule"), Message: proto.String("m"), Expression: proto.String("true")}.Build()}}.Build()),
-			field("s", str, nil), ""},
-		{"message CEL without an id", msgOpts(validate.MessageRules_builder{Cel: []*validate.Rule{validate.Rule_builder{Message: proto.String("m"), Expression: proto.String("true")}.Build()}}.Build()),
-			field("s", str, nil), "needs an id and a message"},
+		{"message CEL the generator does not know", msgOpts(validate.MessageRules_builder{Cel: []*validate.Rule{validate.Rule_builder{Id: proto.String("other.rule"), Message: proto.String("m"), Expression: proto.String("true")}.Build()}}.Build()),
+			field("s", str, nil), "cannot be stated in JSON Schema"},
+		{"pinned message CEL with another expression", msgOpts(validate.MessageRules_builder{Cel: []*validate.Rule{validate.Rule_builder{Id: proto.String("file.content_base64"), Message: proto.String("m"), Expression: proto.String("true")}.Build()}}.Build()),
+			field("s", str, nil), "cannot be stated in JSON Schema"},
 		{"message oneof of one field", msgOpts(validate.MessageRules_builder{Oneof: []*validate.MessageOneofRule{validate.MessageOneofRule_builder{Fields: []string{"s"}, Required: proto.Bool(true)}.Build()}}.Build()),
 			field("s", str, nil), "must exist and have presence"},
 		{"message oneof over a field without presence", msgOpts(validate.MessageRules_builder{Oneof: []*validate.MessageOneofRule{validate.MessageOneofRule_builder{Fields: []string{"s", "t"}}.Build()}}.Build()),
@@ -143,5 +142,62 @@ func TestEnumWireName(t *testing.T) {
 		if got := EnumWireName(vals.Get(i)); got != want {
 			t.Errorf("%s: got %q, want %q", vals.Get(i).Name(), got, want)
 		}
+	}
+}
+
+// TestTogetherCEL: the pinned CEL rule "start_line and max_lines go together" is published as
+// dependentRequired both ways; the same id with another expression, and fields without presence,
+// fail generation.
+func TestTogetherCEL(t *testing.T) {
+	const expr = "has(this.start_line) == has(this.max_lines)"
+	build := func(t *testing.T, syntax, expression string) (*node, error) {
+		t.Helper()
+		mopts := &descriptorpb.MessageOptions{}
+		proto.SetExtension(mopts, validate.E_Message, validate.MessageRules_builder{Cel: []*validate.Rule{
+			validate.Rule_builder{Id: proto.String("job_log.range"), Message: proto.String("start_line and max_lines go together"), Expression: proto.String(expression)}.Build(),
+		}}.Build())
+		i32 := descriptorpb.FieldDescriptorProto_TYPE_INT32.Enum()
+		opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
+		fdp := &descriptorpb.FileDescriptorProto{
+			Name: proto.String("toolschematest/together_" + syntax + ".proto"), Package: proto.String("toolschematest" + syntax),
+			Syntax: proto.String(syntax), Dependency: []string{"buf/validate/validate.proto"},
+			MessageType: []*descriptorpb.DescriptorProto{{Name: proto.String("W"), Options: mopts, Field: []*descriptorpb.FieldDescriptorProto{
+				{Name: proto.String("start_line"), Number: proto.Int32(1), Type: i32, Label: opt, JsonName: proto.String("start_line")},
+				{Name: proto.String("max_lines"), Number: proto.Int32(2), Type: i32, Label: opt, JsonName: proto.String("max_lines")},
+			}}},
+		}
+		fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
+		if err != nil {
+			t.Fatalf("build descriptor: %v", err)
+		}
+		bd := &builder{visiting: map[protoreflect.FullName]bool{}}
+		return bd.inputSchema(fd.Messages().ByName("W"), "")
+	}
+	tests := []struct {
+		name, syntax, expression string
+		wantErr                  string
+	}{
+		{name: "pinned rule on fields with presence", syntax: "proto2", expression: expr},
+		{name: "changed expression", syntax: "proto2", expression: "has(this.start_line) || !has(this.max_lines)", wantErr: "cannot be stated in JSON Schema"},
+		{name: "fields without presence", syntax: "proto3", expression: expr, wantErr: "without presence"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			n, err := build(t, tc.syntax, tc.expression)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("err = %v, want one mentioning %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := string(n.marshal())
+			const deps = `"dependentRequired":{"start_line":["max_lines"],"max_lines":["start_line"]}`
+			if !strings.Contains(got, deps) {
+				t.Errorf("schema %s does not hold %s", got, deps)
+			}
+		})
 	}
 }

@@ -32,9 +32,10 @@ type node struct {
 	props              []prop // with hasProps false: no "properties" keyword
 	hasProps           bool
 	required           []string
-	closed             bool  // additionalProperties: false
-	values             *node // additionalProperties: schema (map values)
-	minProps, maxProps int   // -1: absent
+	depRequired        []dependency // dependentRequired, in this order
+	closed             bool         // additionalProperties: false
+	values             *node        // additionalProperties: schema (map values)
+	minProps, maxProps int          // -1: absent
 	not                *node
 	anyOf, oneOf       []*node
 	ifS, thenS         *node
@@ -43,6 +44,13 @@ type node struct {
 type prop struct {
 	name string
 	s    *node
+}
+
+// dependency is one property of dependentRequired: when prop is present,
+// deps must be too.
+type dependency struct {
+	prop string
+	deps []string
 }
 
 func newNode(typ string) *node {
@@ -154,6 +162,19 @@ func (n *node) writeJSON(b *bytes.Buffer) {
 	if len(n.required) > 0 {
 		key("required")
 		strs(n.required)
+	}
+	if len(n.depRequired) > 0 {
+		key("dependentRequired")
+		b.WriteByte('{')
+		for i, d := range n.depRequired {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			str(d.prop)
+			b.WriteByte(':')
+			strs(d.deps)
+		}
+		b.WriteByte('}')
 	}
 	if n.closed {
 		key("additionalProperties")

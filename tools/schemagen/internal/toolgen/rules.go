@@ -9,14 +9,20 @@ import (
 )
 
 // celFragment is a message-level CEL rule that the schema expresses with
-// if/then. The expression is pinned: a rule whose id is known but whose
-// expression changed fails generation instead of being published stale.
+// if/then, or with dependentRequired for fields given together. The
+// expression is pinned: a rule whose id is known but whose expression
+// changed fails generation instead of being published stale.
 type celFragment struct {
 	expression string
 	ifField    string // the field that must equal ifConst for the rule to apply
 	ifConst    string
 	thenField  string // the field that must then match pattern
 	pattern    string
+	// together, when set, are two fields given both or neither: each is
+	// dependentRequired on the other (AJV says so in words, "must have
+	// property max_lines when property start_line is present"), and
+	// ifField, ifConst, thenField and pattern are unused.
+	together [2]string
 }
 
 var knownCEL = map[string]celFragment{
@@ -26,6 +32,10 @@ var knownCEL = map[string]celFragment{
 		ifConst:    "base64",
 		thenField:  "content",
 		pattern:    "^[A-Za-z0-9+/]*={0,2}$",
+	},
+	"job_log.range": {
+		expression: "has(this.start_line) == has(this.max_lines)",
+		together:   [2]string{"start_line", "max_lines"},
 	},
 }
 

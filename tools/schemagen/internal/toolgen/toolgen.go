@@ -43,9 +43,6 @@ type Tool struct {
 	// Enums maps the contract's name of each value of every enum of the
 	// input (lowercase, unprefixed) to its proto name, which protojson reads.
 	Enums map[string]map[string]string `json:"enums,omitempty"`
-	// CEL are the rules JSON Schema cannot express, which the gateway has
-	// protovalidate check.
-	CEL []CEL `json:"cel,omitempty"`
 }
 
 // Words is the rule of a pattern in words.
@@ -117,7 +114,6 @@ func generateTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions) (*To
 		OutputSchema: out.marshal(),
 		Checks:       bd.checks,
 		Enums:        bd.enums,
-		CEL:          bd.cel,
 	}
 	seen := map[string]bool{}
 	in.walk(func(n *node) {

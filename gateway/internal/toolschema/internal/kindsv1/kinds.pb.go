@@ -125,8 +125,7 @@ func (x *Item) GetName() string {
 	return ""
 }
 
-// KindsRequest has one field of each kind, and a CEL rule JSON Schema
-// cannot express (checked by protovalidate in the gateway).
+// KindsRequest has one field of each kind.
 type KindsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// An int64 id, positive.
@@ -417,7 +416,7 @@ const file_kindstest_v1_kinds_proto_rawDesc = "" +
 	"\n" +
 	"\x18kindstest/v1/kinds.proto\x12\fkindstest.v1\x1a\x1bbuf/validate/validate.proto\x1a\x14ghops/v1/rules.proto\x1a\x13ghops/v1/tool.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"#\n" +
 	"\x04Item\x12\x1b\n" +
-	"\x04name\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x04name\"\xeb\x05\n" +
+	"\x04name\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x04name\"\x8a\x05\n" +
 	"\fKindsRequest\x12\x17\n" +
 	"\x02id\x18\x01 \x01(\x03B\a\xbaH\x04\"\x02 \x00R\x02id\x12\x10\n" +
 	"\x03big\x18\x02 \x01(\x04R\x03big\x123\n" +
@@ -435,8 +434,7 @@ const file_kindstest_v1_kinds_proto_rawDesc = "" +
 	"\x05limit\x18\r \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x02R\x05limit\x88\x01\x01\x1a6\n" +
 	"\bEnvEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01:_\xbaH\\\x1aZ\n" +
-	"\x17kinds.limit_needs_draft\x12\x1agive limit only with draft\x1a#!has(this.limit) || has(this.draft)B\x0f\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\x0f\n" +
 	"\x06target\x12\x05\xbaH\x02\b\x01B\b\n" +
 	"\x06_draftB\b\n" +
 	"\x06_limit\"\x9a\x02\n" +
