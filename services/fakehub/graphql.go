@@ -21,8 +21,17 @@ const (
 
 const docGraphQLAuth = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 
-// unsupportedGraphQL is the message for every operation beyond the two draft mutations.
-const unsupportedGraphQL = "fakehub implements only the mutations convertPullRequestToDraft and markPullRequestReadyForReview"
+// unsupportedGraphQL is the message for every operation beyond the mutations fakehub serves.
+const unsupportedGraphQL = "fakehub implements only the mutations convertPullRequestToDraft, markPullRequestReadyForReview and createCommitOnBranch"
+
+// gqlMutations are the mutations fakehub serves, by field name: the two that change a pull
+// request's draft state (GitHub's REST API cannot) and createCommitOnBranch (a commit of any
+// number of files in one request).
+var gqlMutations = map[string]func(h *Hub, c *reqCtx, doc *graphql.Document, f *graphql.Field, vars map[string]any) (obj, *gqlError){
+	"convertPullRequestToDraft":     (*Hub).draftMutation,
+	"markPullRequestReadyForReview": (*Hub).draftMutation,
+	"createCommitOnBranch":          (*Hub).commitOnBranch,
+}
 
 // pullNodeID is a pull request's GraphQL global id: stable for the repository and number, and
 // decodable without a lookup table.
@@ -96,13 +105,14 @@ func gqlUnsupportedReply(detail string) *reply {
 	return gqlReply(nil, gqlError{typ: gqlUnsupported, message: msg})
 }
 
-// graphqlHandler serves POST /graphql (and /api/graphql, the Enterprise layout) for the two
-// mutations that change a pull request's draft state; GitHub's REST API cannot change it.
+// graphqlHandler serves POST /graphql (and /api/graphql, the Enterprise layout) for the
+// mutations of gqlMutations. The body may be as large as a REST one (decode's 64 MB): a
+// createCommitOnBranch carries whole files in base64.
 func (h *Hub) graphqlHandler(c *reqCtx) *reply {
 	if c.tok == nil {
 		return errReply(401, "This endpoint requires you to be authenticated.", docGraphQLAuth)
 	}
-	data, err := io.ReadAll(io.LimitReader(c.r.Body, 1<<20))
+	data, err := io.ReadAll(io.LimitReader(c.r.Body, 64<<20))
 	if err != nil {
 		return errReply(400, "Problems parsing JSON", docRest)
 	}
@@ -121,14 +131,14 @@ func (h *Hub) graphqlHandler(c *reqCtx) *reply {
 		return gqlUnsupportedReply(doc.Operation + " operations")
 	}
 	for _, f := range doc.Fields {
-		if f.Name != "convertPullRequestToDraft" && f.Name != "markPullRequestReadyForReview" {
+		if gqlMutations[f.Name] == nil {
 			return gqlUnsupportedReply("field " + f.Name)
 		}
 	}
 	out := obj{}
 	var errs []gqlError
 	for _, f := range doc.Fields {
-		v, gerr := h.draftMutation(c, doc, f, in.Variables)
+		v, gerr := gqlMutations[f.Name](h, c, doc, f, in.Variables)
 		if gerr != nil {
 			gerr.path = []any{f.Key()}
 			if gerr.line == 0 {
@@ -143,8 +153,8 @@ func (h *Hub) graphqlHandler(c *reqCtx) *reply {
 	return gqlReply(out, errs...)
 }
 
-// draftMutation runs convertPullRequestToDraft or markPullRequestReadyForReview for one field.
-func (h *Hub) draftMutation(c *reqCtx, doc *graphql.Document, f *graphql.Field, vars map[string]any) (obj, *gqlError) {
+// mutationInput resolves a mutation field's only argument, input, to its input object.
+func mutationInput(doc *graphql.Document, f *graphql.Field, vars map[string]any) (map[string]any, *gqlError) {
 	for name := range f.Args {
 		if name != "input" {
 			return nil, &gqlError{typ: gqlUnprocessable, message: "Field '" + f.Name + "' doesn't accept argument '" + name + "'"}
@@ -156,7 +166,16 @@ func (h *Hub) draftMutation(c *reqCtx, doc *graphql.Document, f *graphql.Field, 
 	}
 	fields, ok := input.(map[string]any)
 	if !ok {
-		return nil, &gqlError{typ: gqlUnprocessable, message: "Argument 'input' on Field '" + f.Name + "' must be an input object with pullRequestId"}
+		return nil, &gqlError{typ: gqlUnprocessable, message: "Argument 'input' on Field '" + f.Name + "' must be an input object"}
+	}
+	return fields, nil
+}
+
+// draftMutation runs convertPullRequestToDraft or markPullRequestReadyForReview for one field.
+func (h *Hub) draftMutation(c *reqCtx, doc *graphql.Document, f *graphql.Field, vars map[string]any) (obj, *gqlError) {
+	fields, gerr := mutationInput(doc, f, vars)
+	if gerr != nil {
+		return nil, gerr
 	}
 	id, ok := fields["pullRequestId"].(string)
 	if !ok {

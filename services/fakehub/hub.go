@@ -82,9 +82,13 @@ type Config struct {
 	Seed        string
 	CoreLimit   int
 	SearchLimit int
-	Faults      []Fault
-	Now         func() time.Time
-	Logger      *slog.Logger
+	// GraphQLLimit is the GraphQL requests per hour per token; 0 (the default) means GitHub's
+	// 5,000 (points there, requests here). Benchmarks that commit through createCommitOnBranch
+	// raise it as they raise CoreLimit.
+	GraphQLLimit int
+	Faults       []Fault
+	Now          func() time.Time
+	Logger       *slog.Logger
 }
 
 // Hub is the emulator. It is safe for concurrent use.

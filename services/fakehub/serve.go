@@ -303,6 +303,10 @@ func (h *Hub) bucketFor(c *reqCtx, resource string) (identity string, limit int,
 			return identity, h.cfg.SearchLimit, time.Minute
 		case "core":
 			return identity, h.cfg.CoreLimit, time.Hour
+		case "graphql":
+			if h.cfg.GraphQLLimit > 0 {
+				return identity, h.cfg.GraphQLLimit, time.Hour
+			}
 		}
 	} else {
 		identity = "ip:" + clientIP(c.r)

@@ -530,6 +530,28 @@ func (e *GraphQLErrors) Error() string {
 	return Sanitize("github graphql: " + e.Errors[0].Type + ": " + e.Errors[0].Message)
 }
 
+// GraphQLStaleData is the type of GitHub's GraphQL refusal of a write
+// whose expected head is no longer the branch's (createCommitOnBranch:
+// "Expected branch to point to ... but it did not").
+const GraphQLStaleData = "STALE_DATA"
+
+// GraphQLType returns the type of err's first GraphQL error, "" when err
+// carries none. A refusal of createCommitOnBranch for a moved head is
+// GraphQLStaleData whatever type GitHub gives it, recognised by its
+// documented wording too, since the caller must answer it as a lost race
+// (-32006), not as a validation failure.
+func GraphQLType(err error) string {
+	var ge *GraphQLErrors
+	if !errors.As(err, &ge) || len(ge.Errors) == 0 {
+		return ""
+	}
+	first := ge.Errors[0]
+	if strings.HasPrefix(first.Message, "Expected branch to point to") {
+		return GraphQLStaleData
+	}
+	return first.Type
+}
+
 // fromGraphQL translates by the first error's type: NOT_FOUND and FORBIDDEN
 // as the REST 404 and 403 are, RATE_LIMITED as a spent primary limit;
 // anything else is a GitHub validation failure.

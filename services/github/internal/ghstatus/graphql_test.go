@@ -71,3 +71,28 @@ func TestGraphQLErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestGraphQLType names a GraphQL failure by its first error's type, and
+// createCommitOnBranch's moved-head refusal as STALE_DATA by its wording
+// whatever its type, so that commit_files can answer it as a lost race.
+func TestGraphQLType(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{name: "stale data", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "STALE_DATA", Message: `Expected branch to point to "abc" but it did not. Pull and try again.`}}}, want: GraphQLStaleData},
+		{name: "moved head under another type", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "UNPROCESSABLE", Message: `Expected branch to point to "abc" but it did not. Pull and try again.`}}}, want: GraphQLStaleData},
+		{name: "not found, wrapped", err: fmt.Errorf("commit: %w", &GraphQLErrors{Errors: []GraphQLError{{Type: "NOT_FOUND", Message: "Could not resolve"}}}), want: "NOT_FOUND"},
+		{name: "first error decides", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "FORBIDDEN"}, {Type: "NOT_FOUND"}}}, want: "FORBIDDEN"},
+		{name: "empty list", err: &GraphQLErrors{}, want: ""},
+		{name: "not GraphQL", err: fmt.Errorf("boom"), want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := GraphQLType(tt.err); got != tt.want {
+				t.Errorf("GraphQLType = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -308,12 +308,17 @@ func (s *Service) MergePullRequest(ctx context.Context, req *ghopsv1.MergePullRe
 	return out, nil
 }
 
-// CommitFiles implements the commit_files tool in five calls whatever the
-// number of text files: the branch head, its commit (for the tree), one
-// tree with the text inline (a blob only per base64 file), the commit, and
-// a non-forced ref update that GitHub refuses if the branch moved. Nothing
-// is visible until that last call succeeds, so a failure leaves the branch
-// as it was and creates no ref.
+// CommitFiles implements the commit_files tool in two GitHub requests
+// whatever the number of files: the branch head (GET git/ref), then one
+// GraphQL createCommitOnBranch that checks that head and appends the commit
+// in one step (commitOnBranch). Where the mutation cannot express the call
+// (planCommitOnBranch: a blank first message line, base64 Go cannot
+// decode, contents over maxCommitOnBranchBase64) it falls back to the git
+// data API in five requests (a blob more per base64 file): the head, its
+// commit (for the tree), one tree with the text inline, the commit, and a
+// non-forced ref update that GitHub refuses if the branch moved. Either
+// way nothing is visible until the last request succeeds, so a failure
+// leaves the branch as it was and creates no ref.
 func (s *Service) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesRequest) (*ghopsv1.CommitFilesResponse, error) {
 	c := ghstatus.Context{Tool: ghstatus.ToolCommitFiles, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "branch", Id: req.GetRepo() + "@" + req.GetBranch()}}
 	owner, name := splitRepo(req.GetRepo())
@@ -334,6 +339,13 @@ func (s *Service) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesReque
 	}
 	parent := ref.GetObject().GetSHA()
 	c.SHA, c.ExpectedSHA = parent, parent
+	if plan := planCommitOnBranch(req); plan != nil {
+		sha, err := s.commitFilesGraphQL(ctx, gh, c, req, parent, plan)
+		if err != nil {
+			return nil, err
+		}
+		return &ghopsv1.CommitFilesResponse{CommitSha: sha, ParentSha: parent, Branch: req.GetBranch(), FilesChanged: int32(len(req.GetFiles()))}, nil
+	}
 	parentCommit, _, err := gh.Git.GetCommit(ctx, owner, name, parent)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)

@@ -191,13 +191,37 @@ func (t *Transport) check(req *http.Request) error {
 	if owner == "" || name == "" {
 		return refuse("no owner or no name")
 	}
-	for _, r := range From(req.Context()) {
+	if inScope(req.Context(), owner, name) {
+		return nil
+	}
+	return refuse("not the repository of the call")
+}
+
+// inScope reports whether owner/name is one of the repositories of the
+// call in ctx, compared as GitHub compares them (case-insensitively).
+func inScope(ctx context.Context, owner, name string) bool {
+	for _, r := range From(ctx) {
 		// A scope value that is not "owner/name" (validation would have
 		// refused it) scopes nothing.
 		o, n, ok := strings.Cut(r, "/")
 		if ok && o != "" && n != "" && !strings.Contains(n, "/") && strings.EqualFold(o, owner) && strings.EqualFold(n, name) {
-			return nil
+			return true
 		}
 	}
-	return refuse("not the repository of the call")
+	return false
+}
+
+// CheckNamed is the guard for a request that names its repository in its
+// body rather than its path: a GraphQL mutation passes the Transport as an
+// Endpoint (POST /graphql), so its builder calls CheckNamed with the
+// repository the body will name ("owner/name", as in the mutation's
+// repositoryNameWithOwner) before sending it. It answers a *Refused, for
+// the service's log and an internal error, when that repository is not one
+// of the call's in ctx; nothing is sent then.
+func CheckNamed(ctx context.Context, what, repo string) error {
+	owner, name, ok := strings.Cut(repo, "/")
+	if ok && owner != "" && name != "" && !strings.Contains(name, "/") && inScope(ctx, owner, name) {
+		return nil
+	}
+	return &Refused{Method: http.MethodPost, Path: what, Why: "the body names a repository that is not the call's"}
 }

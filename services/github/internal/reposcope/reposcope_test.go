@@ -160,3 +160,34 @@ func TestEveryToolRequestIsScoped(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckNamed checks the guard of requests that name their repository
+// in the body (createCommitOnBranch's repositoryNameWithOwner): only the
+// call's repository passes, compared as GitHub compares names.
+func TestCheckNamed(t *testing.T) {
+	scoped := With(context.Background(), "octo-org/hello-world")
+	tests := []struct {
+		name string
+		ctx  context.Context
+		repo string
+		ok   bool
+	}{
+		{name: "the call's repository", ctx: scoped, repo: "octo-org/hello-world", ok: true},
+		{name: "another case", ctx: scoped, repo: "Octo-Org/Hello-World", ok: true},
+		{name: "another repository", ctx: scoped, repo: "octo-org/secret"},
+		{name: "another owner", ctx: scoped, repo: "evil/hello-world"},
+		{name: "a nested name", ctx: scoped, repo: "octo-org/hello-world/x"},
+		{name: "no owner", ctx: scoped, repo: "/hello-world"},
+		{name: "no slash", ctx: scoped, repo: "hello-world"},
+		{name: "no scope at all", ctx: context.Background(), repo: "octo-org/hello-world"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := CheckNamed(tt.ctx, "/graphql", tt.repo)
+			var rf *Refused
+			if tt.ok != (err == nil) || (err != nil && !errors.As(err, &rf)) {
+				t.Fatalf("CheckNamed(%q) = %v, want allowed %v (a *Refused otherwise)", tt.repo, err, tt.ok)
+			}
+		})
+	}
+}

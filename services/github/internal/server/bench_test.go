@@ -43,7 +43,7 @@ type benchEnv struct {
 // adjust when it is not nil. Tests use it too.
 func startBench(b testing.TB, adjust func(*config.Config)) *benchEnv {
 	b.Helper()
-	hs := fakehubtest.Start(b, fakehub.Config{Seed: "demo", CoreLimit: 1 << 30, SearchLimit: 1 << 30})
+	hs := fakehubtest.Start(b, fakehub.Config{Seed: "demo", CoreLimit: 1 << 30, SearchLimit: 1 << 30, GraphQLLimit: 1 << 30})
 	cfg := config.Config{GitHubURL: hs.URL, Token: fakehub.DemoToken}
 	if adjust != nil {
 		adjust(&cfg)
@@ -157,7 +157,7 @@ func BenchmarkGetPrMergeability(b *testing.B) {
 // BenchmarkCommitFiles20 is commit_files of 20 small text files, one commit per iteration, made
 // sequentially on one branch (created from main before timing): every iteration overwrites the same
 // 20 paths with new contents, so the tree stays the same size and each call is a steady-state commit
-// on top of the previous one (ref, base commit, tree, commit, ref update).
+// on top of the previous one: the branch head and one GraphQL createCommitOnBranch.
 func BenchmarkCommitFiles20(b *testing.B) {
 	e := startBench(b, nil)
 	const branch = "bench/commit-files"

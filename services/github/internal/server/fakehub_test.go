@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/google/go-github/v66/github"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/services/fakehub"
@@ -253,17 +256,31 @@ func TestMergeNotMergeable(t *testing.T) {
 	}
 }
 
+// TestCommitFiles commits through GraphQL's createCommitOnBranch in two
+// GitHub requests whatever the number or kind of files (the branch head and
+// the mutation), and through the git data API in five (a blob more per
+// base64 file) where the mutation cannot express the call: here a message
+// whose first line is blank, since GitHub refuses an empty headline.
 func TestCommitFiles(t *testing.T) {
 	e := start(t, fakehub.Config{}, servicetest.Options{})
+	graphQL := map[string]int{"GET /repos/{owner}/{repo}/git/ref/{ref}": 1, "POST /graphql": 1}
+	gitData := map[string]int{
+		"GET /repos/{owner}/{repo}/git/ref/{ref}": 1, "GET /repos/{owner}/{repo}/git/commits/{commit_sha}": 1,
+		"POST /repos/{owner}/{repo}/git/trees": 1, "POST /repos/{owner}/{repo}/git/commits": 1, "PATCH /repos/{owner}/{repo}/git/refs/{ref}": 1,
+	}
 	tests := []struct {
-		name   string
-		files  int
-		binary bool
-		calls  map[string]int
+		name    string
+		files   int
+		binary  bool
+		message string
+		calls   map[string]int
+		extra   map[string]int
 	}{
-		{name: "one text file", files: 1},
-		{name: "twenty text files", files: 20},
-		{name: "a binary file adds one blob", files: 3, binary: true, calls: map[string]int{"POST /repos/{owner}/{repo}/git/blobs": 1}},
+		{name: "one text file", files: 1, message: "gen", calls: graphQL},
+		{name: "twenty text files", files: 20, message: "gen", calls: graphQL},
+		{name: "a binary file in the same mutation", files: 3, binary: true, message: "gen\n\nwith a body", calls: graphQL},
+		{name: "blank headline falls back to git data", files: 20, message: "\ngen", calls: gitData},
+		{name: "fallback: a binary file adds one blob", files: 3, binary: true, message: "\ngen", calls: gitData, extra: map[string]int{"POST /repos/{owner}/{repo}/git/blobs": 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -277,21 +294,30 @@ func TestCommitFiles(t *testing.T) {
 				files[0].Content = ptr("AAEC/w==")
 			}
 			e.hub.ResetStats()
-			r, err := e.svc.Client.CommitFiles(ctx(t), &ghopsv1.CommitFilesRequest{Repo: repo, Branch: "main", Message: "gen", Files: files})
+			r, err := e.svc.Client.CommitFiles(ctx(t), &ghopsv1.CommitFilesRequest{Repo: repo, Branch: "main", Message: tt.message, Files: files})
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := map[string]int{
-				"GET /repos/{owner}/{repo}/git/ref/{ref}": 1, "GET /repos/{owner}/{repo}/git/commits/{commit_sha}": 1,
-				"POST /repos/{owner}/{repo}/git/trees": 1, "POST /repos/{owner}/{repo}/git/commits": 1, "PATCH /repos/{owner}/{repo}/git/refs/{ref}": 1,
-			}
+			want := map[string]int{}
 			for k, v := range tt.calls {
+				want[k] += v
+			}
+			for k, v := range tt.extra {
 				want[k] += v
 			}
 			assertCalls(t, e.hub, want)
 			after, _ := e.hub.BranchSHA(repo, "main")
 			if r.CommitSha != after || r.ParentSha != before || r.FilesChanged != int32(tt.files) {
 				t.Errorf("got %v, branch %s -> %s", r, before, after)
+			}
+			gh := github.NewClient(nil).WithAuthToken(fakehub.DemoToken)
+			gh.BaseURL, _ = url.Parse(e.url)
+			cm, _, err := gh.Git.GetCommit(ctx(t), "octo-org", "hello-world", after)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cm.Parents) != 1 || cm.Parents[0].GetSHA() != before || cm.GetMessage() != tt.message {
+				t.Errorf("commit %s: parents %v message %q, want parent %s and message %q", after, cm.Parents, cm.GetMessage(), before, tt.message)
 			}
 			last := files[len(files)-1]
 			f, err := e.svc.Client.ReadFile(ctx(t), &ghopsv1.ReadFileRequest{Repo: repo, Path: last.Path})
@@ -309,40 +335,52 @@ func TestCommitFiles(t *testing.T) {
 }
 
 // TestCommitFilesBranchMoved moves the branch while the commit is being
-// written (between creating the commit and updating the ref).
+// written: after the head was read and before the GraphQL mutation, and on
+// the git data path between creating the commit and updating the ref. The
+// writer gets -32006 with both heads, and nothing of it is written.
 func TestCommitFilesBranchMoved(t *testing.T) {
-	hub, err := fakehub.New(fakehub.Config{Seed: "demo"})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name, message, trigger string
+	}{
+		{name: "graphql mutation", message: "mine", trigger: "/graphql"},
+		{name: "git data fallback", message: "\nmine", trigger: "/git/commits"},
 	}
-	var once sync.Once
-	var moved string
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git/commits") {
-			once.Do(func() {
-				moved, err = hub.Commit(repo, "main", "concurrent", map[string]string{"other.txt": "x"})
-			})
-		}
-		hub.ServeHTTP(w, r)
-	}))
-	t.Cleanup(ts.Close)
-	svc := servicetest.Start(t, servicetest.Options{GitHubURL: ts.URL + "/", Token: fakehub.DemoToken})
-	before, _ := hub.BranchSHA(repo, "main")
-	branches, _ := svc.Client.GetBranches(ctx(t), &ghopsv1.GetBranchesRequest{Repo: repo})
-	_, cerr := svc.Client.CommitFiles(ctx(t), &ghopsv1.CommitFilesRequest{Repo: repo, Branch: "main", Message: "mine", Files: []*ghopsv1.FileChange{{Path: "mine.txt", Content: ptr("mine")}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := wantStatus(t, cerr, codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_BRANCH_MOVED)
-	if d.gh.GetExpectedSha() != before || d.gh.GetActualSha() != moved {
-		t.Errorf("GitHubError = %v, want expected %s actual %s", d.gh, before, moved)
-	}
-	if now, _ := hub.BranchSHA(repo, "main"); now != moved {
-		t.Errorf("branch = %s, want it left at the concurrent commit %s", now, moved)
-	}
-	after, _ := svc.Client.GetBranches(ctx(t), &ghopsv1.GetBranchesRequest{Repo: repo})
-	if len(after.Branches) != len(branches.Branches) {
-		t.Errorf("stray ref: branches %v -> %v", branches.Branches, after.Branches)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hub, err := fakehub.New(fakehub.Config{Seed: "demo"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var once sync.Once
+			var moved string
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, tt.trigger) {
+					once.Do(func() {
+						moved, err = hub.Commit(repo, "main", "concurrent", map[string]string{"other.txt": "x"})
+					})
+				}
+				hub.ServeHTTP(w, r)
+			}))
+			t.Cleanup(ts.Close)
+			svc := servicetest.Start(t, servicetest.Options{GitHubURL: ts.URL + "/", Token: fakehub.DemoToken})
+			before, _ := hub.BranchSHA(repo, "main")
+			branches, _ := svc.Client.GetBranches(ctx(t), &ghopsv1.GetBranchesRequest{Repo: repo})
+			_, cerr := svc.Client.CommitFiles(ctx(t), &ghopsv1.CommitFilesRequest{Repo: repo, Branch: "main", Message: tt.message, Files: []*ghopsv1.FileChange{{Path: "mine.txt", Content: ptr("mine")}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := wantStatus(t, cerr, codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_BRANCH_MOVED)
+			if moved == "" || d.gh.GetExpectedSha() != before || d.gh.GetActualSha() != moved {
+				t.Errorf("GitHubError = %v, want expected %s actual %s", d.gh, before, moved)
+			}
+			if now, _ := hub.BranchSHA(repo, "main"); now != moved {
+				t.Errorf("branch = %s, want it left at the concurrent commit %s", now, moved)
+			}
+			after, _ := svc.Client.GetBranches(ctx(t), &ghopsv1.GetBranchesRequest{Repo: repo})
+			if len(after.Branches) != len(branches.Branches) {
+				t.Errorf("stray ref: branches %v -> %v", branches.Branches, after.Branches)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,10 @@ package server_test
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -22,8 +26,11 @@ func TestLostRaceIsBranchMoved(t *testing.T) {
 		name  string
 		write func(e *env) error
 	}{
-		{name: "commit_files", write: func(e *env) error {
-			_, err := e.svc.Client.CommitFiles(ctx(t), &ghopsv1.CommitFilesRequest{Repo: repo, Branch: "main", Message: "mine",
+		// A blank first message line keeps commit_files on the git data
+		// API (GraphQL needs a headline); TestCommitOnBranchLostRace covers
+		// its GraphQL path.
+		{name: "commit_files (git data)", write: func(e *env) error {
+			_, err := e.svc.Client.CommitFiles(ctx(t), &ghopsv1.CommitFilesRequest{Repo: repo, Branch: "main", Message: "\nmine",
 				Files: []*ghopsv1.FileChange{{Path: "mine.txt", Content: ptr("mine\n")}}})
 			return err
 		}},
@@ -99,4 +106,88 @@ func TestConcurrentWritersLoseWithBranchMoved(t *testing.T) {
 		t.Fatal("no writer won")
 	}
 	t.Logf("%d of %d writers won, the others got BRANCH_MOVED", won, writers)
+}
+
+// TestCommitOnBranchLostRace drives commit_files' GraphQL path through each
+// way its mutation can lose or fail after the head was read: GitHub's
+// STALE_DATA (here while the re-read still shows the old head, as when the
+// winner is not yet visible), the branch deleted meanwhile (NOT_FOUND, and
+// the re-read 404s) are -32006 BRANCH_MOVED (issue 19); a NOT_FOUND while
+// the branch is still there is -32002 naming the branch, and FORBIDDEN is
+// -32001, through the one translator. Nothing is written in any case.
+func TestCommitOnBranchLostRace(t *testing.T) {
+	const branch = "work"
+	tests := []struct {
+		name string
+		// answer answers POST /graphql instead of fakehub when it returns
+		// true; before is the head the call read.
+		answer func(hub *fakehub.Hub, w http.ResponseWriter, before string) bool
+		code   codes.Code
+		reason ghopsv1.ErrorReason
+		gone   bool
+	}{
+		{name: "stale data, head unchanged on re-read", code: codes.Aborted, reason: ghopsv1.ErrorReason_ERROR_REASON_BRANCH_MOVED,
+			answer: func(_ *fakehub.Hub, w http.ResponseWriter, before string) bool {
+				_, _ = io.WriteString(w, `{"data":{"createCommitOnBranch":null},"errors":[{"type":"STALE_DATA","path":["createCommitOnBranch"],"message":"Expected branch to point to \"`+before+`\" but it did not. Pull and try again."}]}`)
+				return true
+			}},
+		{name: "branch deleted meanwhile", code: codes.Aborted, reason: ghopsv1.ErrorReason_ERROR_REASON_BRANCH_MOVED, gone: true,
+			answer: func(hub *fakehub.Hub, _ http.ResponseWriter, _ string) bool {
+				del := httptest.NewRequest(http.MethodDelete, "/repos/"+repo+"/git/refs/heads/"+branch, nil)
+				del.Header.Set("Authorization", "token "+fakehub.DemoToken)
+				rec := httptest.NewRecorder()
+				hub.ServeHTTP(rec, del)
+				if rec.Code != http.StatusNoContent {
+					t.Errorf("delete %s: %d", branch, rec.Code)
+				}
+				return false
+			}},
+		{name: "not found while the branch is there", code: codes.NotFound, reason: ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND,
+			answer: func(_ *fakehub.Hub, w http.ResponseWriter, _ string) bool {
+				_, _ = io.WriteString(w, `{"data":{"createCommitOnBranch":null},"errors":[{"type":"NOT_FOUND","path":["createCommitOnBranch"],"message":"Could not resolve to a Ref named 'refs/heads/work'."}]}`)
+				return true
+			}},
+		{name: "forbidden", code: codes.PermissionDenied, reason: ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED,
+			answer: func(_ *fakehub.Hub, w http.ResponseWriter, _ string) bool {
+				_, _ = io.WriteString(w, `{"data":{"createCommitOnBranch":null},"errors":[{"type":"FORBIDDEN","path":["createCommitOnBranch"],"message":"Resource not accessible by personal access token"}]}`)
+				return true
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hub, err := fakehub.New(fakehub.Config{Seed: "demo"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := hub.CreateBranch(repo, branch, "main"); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := hub.BranchSHA(repo, branch)
+			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/graphql") && tt.answer(hub, w, before) {
+					return
+				}
+				hub.ServeHTTP(w, r)
+			}))
+			t.Cleanup(ts.Close)
+			svc := servicetest.Start(t, servicetest.Options{GitHubURL: ts.URL + "/", Token: fakehub.DemoToken})
+			_, cerr := svc.Client.CommitFiles(ctx(t), &ghopsv1.CommitFilesRequest{Repo: repo, Branch: branch, Message: "mine",
+				Files: []*ghopsv1.FileChange{{Path: "mine.txt", Content: ptr("mine\n")}}})
+			d := wantStatus(t, cerr, tt.code, tt.reason)
+			switch tt.code {
+			case codes.Aborted:
+				if d.gh.GetExpectedSha() != before || d.gh.GetActualSha() != "" {
+					t.Errorf("GitHubError = %v, want expected_sha %s and no actual_sha", d.gh, before)
+				}
+			case codes.NotFound:
+				if d.res.GetResourceType() != "branch" || d.res.GetResourceName() != repo+"@"+branch {
+					t.Errorf("ResourceInfo = %v, want the branch", d.res)
+				}
+			}
+			now, err := hub.BranchSHA(repo, branch)
+			if tt.gone != (err != nil) || (!tt.gone && now != before) {
+				t.Errorf("branch = %s (%v), want it left at %s (gone %v)", now, err, before, tt.gone)
+			}
+		})
+	}
 }

@@ -1,0 +1,214 @@
+package fakehub
+
+import (
+	"encoding/base64"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+
+	"ghops.dev/services/fakehub/internal/gitstore"
+	"ghops.dev/services/fakehub/internal/graphql"
+)
+
+// gqlStaleData is the type GitHub gives createCommitOnBranch's refusal when the branch no longer
+// points to expectedHeadOid.
+const gqlStaleData = "STALE_DATA"
+
+// commitOnBranch runs the createCommitOnBranch mutation for one field as GitHub documents it
+// (GraphQL reference, "createCommitOnBranch"): the branch named by repositoryNameWithOwner and
+// branchName must point to expectedHeadOid, and fileChanges (additions with base64 contents,
+// deletions) become one commit whose only parent is that head, authored by the token's user
+// and committed by GitHub, as web commits are. Everything is checked before anything is
+// written, so a refused mutation changes nothing.
+func (h *Hub) commitOnBranch(c *reqCtx, doc *graphql.Document, f *graphql.Field, vars map[string]any) (obj, *gqlError) {
+	fields, gerr := mutationInput(doc, f, vars)
+	if gerr != nil {
+		return nil, gerr
+	}
+	unprocessable := func(msg string) (obj, *gqlError) {
+		return nil, &gqlError{typ: gqlUnprocessable, message: msg}
+	}
+	for k := range fields {
+		switch k {
+		case "branch", "expectedHeadOid", "message", "fileChanges", "clientMutationId":
+		default:
+			return unprocessable("InputObject 'CreateCommitOnBranchInput' doesn't accept argument '" + k + "'")
+		}
+	}
+	branch, _ := fields["branch"].(map[string]any)
+	repoName, _ := branch["repositoryNameWithOwner"].(string)
+	branchName, _ := branch["branchName"].(string)
+	if _, byID := branch["id"]; byID {
+		// A branch's global node id is the other documented way to name it; fakehub gives refs
+		// no resolvable node ids, so only the name form is served.
+		return nil, &gqlError{typ: gqlUnsupported, message: unsupportedGraphQL + " (CommittableBranch.id)"}
+	}
+	if repoName == "" || branchName == "" {
+		return unprocessable("Argument 'branch' on InputObject 'CreateCommitOnBranchInput' needs repositoryNameWithOwner and branchName")
+	}
+	expected, _ := fields["expectedHeadOid"].(string)
+	if !hexSHA.MatchString(expected) {
+		return unprocessable("Argument 'expectedHeadOid' on InputObject 'CreateCommitOnBranchInput' has an invalid value; expected type 'GitObjectID!'")
+	}
+	message, _ := fields["message"].(map[string]any)
+	headline, _ := message["headline"].(string)
+	body, _ := message["body"].(string)
+	if strings.TrimSpace(headline) == "" {
+		return unprocessable("Argument 'message' on InputObject 'CreateCommitOnBranchInput' needs a headline")
+	}
+	if strings.ContainsAny(headline, "\r\n") {
+		return unprocessable("The commit message headline cannot contain a line break")
+	}
+	additions, deletions, gerr := fileChanges(fields["fileChanges"])
+	if gerr != nil {
+		return nil, gerr
+	}
+
+	r, found := h.repos[repoKey(repoName)]
+	if !found || h.perm(c.tok, r) == PermNone {
+		return nil, &gqlError{typ: gqlNotFound, message: "Could not resolve to a Repository with the name '" + repoName + "'."}
+	}
+	if h.perm(c.tok, r) != PermWrite {
+		return nil, &gqlError{typ: gqlForbidden, message: "Resource not accessible by personal access token"}
+	}
+	ref := "refs/heads/" + strings.TrimPrefix(branchName, "refs/heads/")
+	head, err := r.git.Ref(ref)
+	if err != nil {
+		return nil, &gqlError{typ: gqlNotFound, message: "Could not resolve to a Ref named '" + ref + "'."}
+	}
+	if head.String() != expected {
+		return nil, &gqlError{typ: gqlStaleData, message: `Expected branch to point to "` + expected + `" but it did not. Pull and try again.`}
+	}
+	baseTree, err := r.git.CommitTree(head)
+	if err != nil {
+		return nil, &gqlError{typ: gqlUnprocessable, message: "the branch head is not a commit"}
+	}
+	files, err := r.git.Flatten(baseTree)
+	if err != nil {
+		return nil, &gqlError{typ: gqlUnprocessable, message: "the branch head's tree cannot be read"}
+	}
+	for _, p := range deletions {
+		if _, ok := files[p]; !ok {
+			return unprocessable("A path was requested for deletion which does not exist as of commit oid `" + expected + "`: " + p)
+		}
+		delete(files, p)
+	}
+	for _, a := range additions {
+		sha, err := r.git.WriteBlob(a.data)
+		if err != nil {
+			return unprocessable("the contents of " + a.path + " cannot be stored")
+		}
+		files[a.path] = gitstore.Entry{Mode: filemode.Regular, Hash: sha}
+	}
+	text := headline
+	if body != "" {
+		text += "\n\n" + body
+	}
+	payload := func(sha, tree plumbing.Hash, now time.Time) obj {
+		return obj{
+			"__typename": "CreateCommitOnBranchPayload", "clientMutationId": fields["clientMutationId"],
+			"commit": obj{
+				"__typename": "Commit", "oid": sha.String(), "abbreviatedOid": sha.String()[:7],
+				"url":     c.web + "/" + r.fullName() + "/commit/" + sha.String(),
+				"message": text, "messageHeadline": headline, "messageBody": body, "committedDate": ts(now),
+				"tree": obj{"__typename": "Tree", "oid": tree.String()},
+			},
+			"ref": obj{
+				"__typename": "Ref", "name": strings.TrimPrefix(ref, "refs/heads/"), "prefix": "refs/heads/",
+				"target": obj{"__typename": "Commit", "oid": sha.String()},
+			},
+		}
+	}
+	// GitHub validates the whole document before it runs: a selection fakehub cannot answer
+	// is refused before anything is written.
+	if _, serr := gqlSelect(payload(plumbing.ZeroHash, plumbing.ZeroHash, time.Time{}), f.Fields, "CreateCommitOnBranchPayload"); serr != nil {
+		return nil, serr
+	}
+	tree, err := r.git.WriteTree(files)
+	if err != nil {
+		// A file where a directory is needed, or the reverse.
+		return unprocessable("The file changes cannot be applied: " + err.Error())
+	}
+	now := h.stamp()
+	login := c.tok.Login
+	author := gitstore.Signature{Name: login, Email: login + "@users.noreply.github.com", When: now}
+	sha, err := r.git.WriteCommit(tree, []plumbing.Hash{head}, text, author, systemSig(now))
+	if err != nil {
+		return unprocessable("the commit cannot be written")
+	}
+	if err := r.git.SetRef(ref, sha); err != nil {
+		return unprocessable("the branch cannot be updated")
+	}
+	r.pushed = now
+	return gqlSelect(payload(sha, tree, now), f.Fields, "CreateCommitOnBranchPayload")
+}
+
+// fileAddition is one decoded FileAddition.
+type fileAddition struct {
+	path string
+	data []byte
+}
+
+// fileChanges reads a FileChanges input object: additions of {path, contents} with base64
+// contents, deletions of {path}. A path given twice, or both added and deleted, is refused.
+func fileChanges(v any) ([]fileAddition, []string, *gqlError) {
+	bad := func(msg string) ([]fileAddition, []string, *gqlError) {
+		return nil, nil, &gqlError{typ: gqlUnprocessable, message: msg}
+	}
+	if v == nil {
+		return nil, nil, nil
+	}
+	changes, ok := v.(map[string]any)
+	if !ok {
+		return bad("Argument 'fileChanges' on InputObject 'CreateCommitOnBranchInput' must be an input object")
+	}
+	seen := map[string]bool{}
+	path := func(item any) (string, map[string]any, bool) {
+		m, ok := item.(map[string]any)
+		if !ok {
+			return "", nil, false
+		}
+		p, _ := m["path"].(string)
+		if p == "" || !safeTreePath(p) || seen[p] {
+			return "", nil, false
+		}
+		seen[p] = true
+		return p, m, true
+	}
+	var adds []fileAddition
+	var dels []string
+	for k, list := range changes {
+		items, ok := list.([]any)
+		if !ok && list != nil {
+			return bad("Argument '" + k + "' on InputObject 'FileChanges' must be a list")
+		}
+		switch k {
+		case "additions":
+			for _, item := range items {
+				p, m, ok := path(item)
+				if !ok {
+					return bad("Each file addition needs a valid path, given once")
+				}
+				enc, _ := m["contents"].(string)
+				data, err := base64.StdEncoding.DecodeString(enc)
+				if _, has := m["contents"]; !has || err != nil {
+					return bad("The contents of " + p + " are not valid Base64String")
+				}
+				adds = append(adds, fileAddition{path: p, data: data})
+			}
+		case "deletions":
+			for _, item := range items {
+				p, _, ok := path(item)
+				if !ok {
+					return bad("Each file deletion needs a valid path, given once")
+				}
+				dels = append(dels, p)
+			}
+		default:
+			return bad("InputObject 'FileChanges' doesn't accept argument '" + k + "'")
+		}
+	}
+	return adds, dels, nil
+}
