@@ -45,20 +45,26 @@ type commitOnBranchPlan struct {
 // planCommitOnBranch decides whether createCommitOnBranch can write req,
 // and prepares its file additions. The mutation writes only regular files
 // (mode 100644, what commit_files writes; no executable bit, no symlink),
-// takes a message as a one-line headline plus a body, and carries every
-// file in one request. So it is refused (nil) for a message whose first
-// line is blank (GitHub refuses an empty headline), for base64 contents Go
-// cannot decode (the git data API then answers as it always did), and for
-// contents over maxCommitOnBranchBase64.
+// takes a message as a one-line headline plus a body that GitHub joins with
+// one blank line, and carries every file in one request. So it is refused
+// (nil), and the git data API writes the commit as it always did, for a
+// message the mutation would not reproduce byte for byte (a blank first
+// line, which GitHub refuses; a carriage return; a second line that is not
+// blank; a body that starts or ends with a line break, or a message that
+// ends with one), for base64 contents Go cannot decode, and for contents
+// over maxCommitOnBranchBase64.
 func planCommitOnBranch(req *ghopsv1.CommitFilesRequest) *commitOnBranchPlan {
-	headline, body, _ := strings.Cut(req.GetMessage(), "\n")
-	headline = strings.TrimSuffix(headline, "\r")
-	if strings.TrimSpace(headline) == "" {
+	headline, body, multi := strings.Cut(req.GetMessage(), "\n")
+	if strings.TrimSpace(headline) == "" || strings.ContainsRune(req.GetMessage(), '\r') {
 		return nil
 	}
-	// GitHub joins headline and body with a blank line; a message that has
-	// one after its first line keeps its exact text.
-	body = strings.TrimLeft(body, "\r\n")
+	if multi {
+		rest, ok := strings.CutPrefix(body, "\n")
+		if !ok || rest == "" || strings.HasPrefix(rest, "\n") || strings.HasSuffix(rest, "\n") {
+			return nil
+		}
+		body = rest
+	}
 	plan := &commitOnBranchPlan{headline: headline, body: body}
 	total := 0
 	for _, f := range req.GetFiles() {

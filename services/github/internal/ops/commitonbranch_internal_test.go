@@ -93,7 +93,12 @@ func TestPlanCommitOnBranch(t *testing.T) {
 	}{
 		{name: "one line", message: "fix", file: file("a", ""), headline: "fix", contents: "YQ=="},
 		{name: "headline and body", message: "fix\n\nbecause", file: file("a", "utf8"), headline: "fix", body: "because", contents: "YQ=="},
-		{name: "CRLF", message: "fix\r\nbecause", file: file("a", ""), headline: "fix", body: "because", contents: "YQ=="},
+		{name: "CRLF", message: "fix\r\n\r\nbecause", file: file("a", ""), fallback: true},
+		{name: "second line not blank", message: "fix\nbecause", file: file("a", ""), fallback: true},
+		{name: "trailing line break", message: "fix\n", file: file("a", ""), fallback: true},
+		{name: "body ends with a line break", message: "fix\n\nbecause\n", file: file("a", ""), fallback: true},
+		{name: "two blank lines", message: "fix\n\n\nbecause", file: file("a", ""), fallback: true},
+		{name: "body of several lines", message: "fix\n\nbecause\n\n- a\n- b", file: file("a", ""), headline: "fix", body: "because\n\n- a\n- b", contents: "YQ=="},
 		{name: "base64 kept", message: "m", file: file("AAEC/w==", "base64"), headline: "m", contents: "AAEC/w=="},
 		{name: "unpadded base64 padded", message: "m", file: file("YQ", "base64"), headline: "m", contents: "YQ=="},
 		{name: "blank headline", message: "\nfix", file: file("a", ""), fallback: true},

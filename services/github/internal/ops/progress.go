@@ -9,9 +9,13 @@ import (
 
 // commitRequests is how many GitHub requests commit_files makes for files
 // (its doc comment counts them), the total its progress runs against
-// (package progress): the head, its commit, a blob per base64 file, the
-// tree, the commit and the ref update.
-func commitRequests(files []*ghopsv1.FileChange) int {
+// (package progress): through GraphQL (plan not nil) the head and the
+// mutation; through the git data API the head, its commit, a blob per
+// base64 file, the tree, the commit and the ref update.
+func commitRequests(plan *commitOnBranchPlan, files []*ghopsv1.FileChange) int {
+	if plan != nil {
+		return 2
+	}
 	n := 5
 	for _, f := range files {
 		if f.GetEncoding() == "base64" {

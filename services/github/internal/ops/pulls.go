@@ -332,14 +332,15 @@ func (s *Service) CommitFiles(ctx context.Context, req *ghopsv1.CommitFilesReque
 		}
 		seen[f.GetPath()] = true
 	}
-	progress.Expect(ctx, commitRequests(req.GetFiles()))
+	plan := planCommitOnBranch(req)
+	progress.Expect(ctx, commitRequests(plan, req.GetFiles()))
 	ref, err := branchRef(ctx, gh, owner, name, req.GetBranch())
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	parent := ref.GetObject().GetSHA()
 	c.SHA, c.ExpectedSHA = parent, parent
-	if plan := planCommitOnBranch(req); plan != nil {
+	if plan != nil {
 		sha, err := s.commitFilesGraphQL(ctx, gh, c, req, parent, plan)
 		if err != nil {
 			return nil, err

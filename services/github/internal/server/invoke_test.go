@@ -87,11 +87,17 @@ func TestInvokeCommitFilesReportsProgress(t *testing.T) {
 		name      string
 		files     int
 		base64    int // of files, the first ones
+		message   string
 		wantTotal float64
 		minEvents int
 	}{
-		{name: "twenty text files", files: 20, wantTotal: 5, minEvents: 5},
-		{name: "twenty files, ten of them binary", files: 20, base64: 10, wantTotal: 15, minEvents: 3},
+		// GraphQL's createCommitOnBranch: the head and one mutation.
+		{name: "twenty text files", files: 20, message: "progress", wantTotal: 2, minEvents: 2},
+		{name: "twenty files, ten of them binary", files: 20, base64: 10, message: "progress", wantTotal: 2, minEvents: 2},
+		// A message the mutation would not keep byte for byte: the git
+		// data API, a blob per binary file.
+		{name: "git data API, text", files: 20, message: "progress\nsecond line", wantTotal: 5, minEvents: 3},
+		{name: "git data API, ten binary", files: 20, base64: 10, message: "progress\nsecond line", wantTotal: 15, minEvents: 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -107,7 +113,7 @@ func TestInvokeCommitFilesReportsProgress(t *testing.T) {
 			e.hub.ResetStats()
 			var resp ghopsv1.CommitFilesResponse
 			events, err := invoke(ctx(t), e.svc.Conn, ghopsv1.GitHubService_CommitFiles_FullMethodName,
-				&ghopsv1.CommitFilesRequest{Repo: repo, Branch: "main", Message: "progress", Files: files}, &resp)
+				&ghopsv1.CommitFilesRequest{Repo: repo, Branch: "main", Message: tt.message, Files: files}, &resp)
 			if err != nil {
 				t.Fatal(err)
 			}
