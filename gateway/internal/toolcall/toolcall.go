@@ -157,7 +157,12 @@ func (c *Caller) Registry() *toolschema.Registry { return c.reg }
 // registry and in the gateway's toolsets.
 func (c *Caller) Lookup(name string) (*toolschema.Tool, bool) {
 	t, ok := c.reg.Lookup(name)
-	if !ok || !toolset.Includes(c.toolsets, toolset.Of(t.Method)) {
+	if !ok {
+		return nil, false
+	}
+	// Without -toolsets every tool is offered: the tool's group is not read
+	// (its options are decoded per call; Lookup runs on every call).
+	if c.toolsets != nil && !toolset.Includes(c.toolsets, toolset.Of(t.Method)) {
 		return nil, false
 	}
 	return t, true
