@@ -284,9 +284,9 @@ func confine(caller *policy.Caller, tool string, resp proto.Message) *rpcerror.E
 // Spend spends one unit of the calling principal's rate (rate_per_minute)
 // for a call of tool: nil when there is one (or no rate applies), else the
 // -32004 (or, with the shared store unreachable and failing closed, the
-// -32603) to answer instead. Call spends it for every call; a transport
-// that refuses a call before Call (an unknown tool on /mcp) spends it
-// itself, so that no refused call is free.
+// -32603) to answer instead. Call spends it for every call; the
+// dispatcher (package dispatch), which answers an unknown tool before Call,
+// spends it itself, so that no refused call is free.
 func (c *Caller) Spend(ctx context.Context, tool string) *rpcerror.Error {
 	caller := policy.CallerFrom(ctx)
 	if caller == nil || caller.Principal == nil || caller.Principal.RatePerMinute <= 0 {
