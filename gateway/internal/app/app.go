@@ -11,7 +11,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"ghops.dev/infra/redisconn"
 	"io"
 	"log/slog"
 	"net"
@@ -20,6 +19,8 @@ import (
 	"os/user"
 	"strings"
 	"time"
+
+	"ghops.dev/infra/redisconn"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/status"
@@ -31,6 +32,7 @@ import (
 	"ghops.dev/gateway/internal/authn"
 	"ghops.dev/gateway/internal/calltrace"
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/guard"
 	"ghops.dev/gateway/internal/mcp"
 	"ghops.dev/gateway/internal/pipeline"
@@ -225,8 +227,9 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		Observe:          metrics.ObserveCall,
 		Middleware:       []pipeline.Middleware{calltrace.Middleware(o.tel)},
 	})
-	a.MCP, err = mcp.New(reg, a.Caller,
-		mcp.WithToolErrorMode(cfg.MCPToolErrors),
+	// One dispatcher decides every transport's tools/call (package dispatch).
+	calls := dispatch.New(a.Caller, dispatch.WithToolErrors(cfg.MCPToolErrors))
+	a.MCP, err = mcp.New(reg, calls,
 		mcp.WithSessionSecret(cfg.SessionSecret),
 		mcp.WithReadOnly(cfg.ReadOnly),
 		mcp.WithToolsets(cfg.Toolsets),
@@ -240,7 +243,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.Server = server.New(server.Options{
 		Config:        cfg,
 		Pipeline:      a.Pipeline,
-		RPC:           toolrpc.New(a.Caller, cfg.HTTPStatusMapping),
+		RPC:           toolrpc.New(calls, cfg.HTTPStatusMapping),
 		MCP:           a.MCP.HTTP(),
 		Trace:         o.tel.HTTPHandler,
 		Protect:       func(h http.Handler) http.Handler { return g.Handler(a.Auth.Handler(h)) },

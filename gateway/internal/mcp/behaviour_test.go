@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"ghops.dev/gateway/internal/dispatch"
 )
 
 // stdioClient drives the stdio transport through the pipeline over pipes.
@@ -81,15 +83,15 @@ func failure(t *testing.T, body []byte) string {
 // two forced modes.
 func TestToolErrorRule(t *testing.T) {
 	call := strings.Replace(mergeCall(404, false), `"id":7`, `"id":2`, 1)
-	for _, mode := range []string{ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult} {
-		s := newTestServer(t, WithToolErrorMode(mode))
+	for _, mode := range []string{dispatch.ToolErrorsAuto, dispatch.ToolErrorsJSONRPC, dispatch.ToolErrorsResult} {
+		s := newModeServer(t, mode)
 		r := s.post(t, initialize1125)
 		sid := r.header.Get("Mcp-Session-Id")
 		if sid == "" {
 			t.Fatalf("no session: %s", r.body)
 		}
 		named := map[bool]string{true: "result", false: "jsonrpc"}
-		if mode != ToolErrorsAuto {
+		if mode != dispatch.ToolErrorsAuto {
 			named = map[bool]string{true: mode, false: mode}
 		}
 		t.Run(mode+"/http no version", func(t *testing.T) {

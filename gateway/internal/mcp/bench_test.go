@@ -11,14 +11,21 @@ import (
 	"strings"
 	"testing"
 
+	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
+	"ghops.dev/gateway/internal/toolschema"
 )
 
 // echoCaller answers every call with a small result at once, so that the
 // benchmarks below measure the MCP layer and the pipeline alone.
-type echoCaller struct{}
+type echoCaller struct{ reg *toolschema.Registry }
+
+// newEchoCaller returns an echoCaller offering the test registry's tools.
+func newEchoCaller(t testing.TB) echoCaller { return echoCaller{reg: newRegistry(t)} }
+
+func (c echoCaller) Lookup(name string) (*toolschema.Tool, bool) { return c.reg.Lookup(name) }
 
 func (echoCaller) Call(context.Context, string, json.RawMessage, toolcall.CallInfo) (json.RawMessage, *rpcerror.Error) {
 	return json.RawMessage(`{"ok":true}`), nil
@@ -32,7 +39,7 @@ func (echoCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
 
 // benchHandler is the /mcp handler over an instant call path.
 func benchHandler(b *testing.B) (http.Handler, *Server) {
-	s, err := New(newRegistry(b), echoCaller{}, WithLogger(slog.New(slog.DiscardHandler)))
+	s, err := New(newRegistry(b), dispatch.New(newEchoCaller(b)), WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		b.Fatal(err)
 	}

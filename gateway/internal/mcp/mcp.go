@@ -43,11 +43,12 @@
 // error, result._meta["dev.ghops/error"] carries the contract's
 // {code, message, data}, and it has no structuredContent — and a JSON-RPC
 // error object otherwise. -mcp-tool-errors jsonrpc|result forces either.
-// An unknown tool is always a JSON-RPC error.
+// An unknown tool is always a JSON-RPC error. The rule, and the answer to an
+// unknown tool, are decided by the gateway's one dispatcher (package
+// dispatch) for every transport; this package renders them.
 package mcp
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -55,23 +56,11 @@ import (
 	"sync"
 	"time"
 
+	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/policy"
-	"ghops.dev/gateway/internal/rpcargs"
 	"ghops.dev/gateway/internal/rpcerror"
-	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
 	toolgroup "ghops.dev/gateway/internal/toolset"
-)
-
-// Tool-error modes (-mcp-tool-errors).
-const (
-	// ToolErrorsAuto answers a failed tool call with an isError result when
-	// the request named a protocol version, else with a JSON-RPC error.
-	ToolErrorsAuto = "auto"
-	// ToolErrorsJSONRPC always answers with a JSON-RPC error object.
-	ToolErrorsJSONRPC = "jsonrpc"
-	// ToolErrorsResult always answers with an isError tool result.
-	ToolErrorsResult = "result"
 )
 
 // ErrorMetaKey is the result._meta key of an isError result's contract
@@ -84,23 +73,11 @@ const ServerName = "ghops-gateway"
 // DefaultSessionMaxAge is how long a minted session id stays valid.
 const DefaultSessionMaxAge = 24 * time.Hour
 
-// toolCaller is the part of *toolcall.Caller the server uses.
-type toolCaller interface {
-	Call(ctx context.Context, name string, args json.RawMessage, info toolcall.CallInfo) (json.RawMessage, *rpcerror.Error)
-	// Spend charges a call refused before Call (an unknown tool) to the
-	// caller's rate.
-	Spend(ctx context.Context, name string) *rpcerror.Error
-	// UnknownTool is the one answer to a tool the gateway does not offer
-	// (toolcall.Caller.UnknownTool).
-	UnknownTool(ctx context.Context, name string) *rpcerror.Error
-}
-
 // Server is the MCP layer: the protocol's methods over the registry's
 // tools. It is safe for concurrent use.
 type Server struct {
 	reg      *toolschema.Registry
-	caller   toolCaller
-	mode     string
+	calls    *dispatch.Handler // decides tools/call (package dispatch)
 	version  string
 	log      *slog.Logger
 	sess     sessions
@@ -111,7 +88,6 @@ type Server struct {
 	serverInfo   []byte            // {"name":...,"version":...}
 	instructions []byte            // Instructions as a JSON string
 	tools        []policy.Tool     // every offered tool, in registry order
-	offered      map[string]bool   // the tools of the gateway's toolsets
 	defs         map[string][]byte // each offered tool's encoded definition
 	sorted       []string          // the gateway-wide tools/list, by name
 	inflight     sync.Map          // cancellation key -> context.CancelFunc
@@ -119,17 +95,6 @@ type Server struct {
 
 // Option configures a Server.
 type Option func(*Server)
-
-// WithToolErrorMode selects the tool-error rule: ToolErrorsAuto (default),
-// ToolErrorsJSONRPC or ToolErrorsResult; anything else keeps the default.
-func WithToolErrorMode(mode string) Option {
-	return func(s *Server) {
-		switch mode {
-		case ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult:
-			s.mode = mode
-		}
-	}
-}
 
 // WithSessionSecret sets the key session ids are signed with. Every replica
 // behind one URL must get the same secret; an empty one keeps a random
@@ -177,12 +142,12 @@ func WithToolsets(sets []string) Option { return func(s *Server) { s.toolsets = 
 // 1000: every tool on one page).
 func WithPageSize(n int) Option { return func(s *Server) { s.pageSize = n } }
 
-// New returns the MCP layer over the tools of reg, calling them through
-// caller.
-func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, error) {
+// New returns the MCP layer over the tools of reg, whose tools/call the
+// gateway's one dispatcher, calls, decides.
+func New(reg *toolschema.Registry, calls *dispatch.Handler, opts ...Option) (*Server, error) {
 	s := &Server{
-		reg: reg, caller: caller, mode: ToolErrorsAuto, version: "dev", log: slog.Default(),
-		sess: sessions{maxAge: DefaultSessionMaxAge, now: time.Now}, offered: map[string]bool{},
+		reg: reg, calls: calls, version: "dev", log: slog.Default(),
+		sess: sessions{maxAge: DefaultSessionMaxAge, now: time.Now},
 		defs: map[string][]byte{},
 	}
 	for _, o := range opts {
@@ -208,7 +173,6 @@ func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, 
 		if err != nil {
 			return nil, fmt.Errorf("mcp: tool %s: %w", t.Name, err)
 		}
-		s.offered[t.Name] = true
 		s.defs[t.Name] = def
 		s.tools = append(s.tools, policy.Tool{Name: t.Name, ReadOnly: t.Annotations.ReadOnlyHint, Toolset: set})
 	}
@@ -222,38 +186,12 @@ func New(reg *toolschema.Registry, caller toolCaller, opts ...Option) (*Server, 
 // stays for the binaries' shutdown order.
 func (s *Server) Close() {}
 
-// callState is what the transport knows about one tools/call.
-type callState struct {
-	requestID string
-	version   string // the protocol version the request is served at
-	named     bool   // the request named a protocol version
-}
-
-// toolOutcome is what one tools/call came to.
+// toolOutcome is what one tools/call came to, as the dispatcher decided
+// it, with what its encoding needs.
 type toolOutcome struct {
-	res      json.RawMessage // the tool's JSON result (success)
-	err      *rpcerror.Error // the failure
-	asResult bool            // the failure is answered as an isError result
-	version  string          // the protocol version of the answer
-	reg      *toolschema.Registry
-}
-
-// callTool calls tool name with args through the shared call path and applies
-// the tool-error rule.
-func (s *Server) callTool(ctx context.Context, cs *callState, name string, args json.RawMessage) toolOutcome {
-	res, e := s.caller.Call(ctx, name, rpcargs.WithoutMeta(args), toolcall.CallInfo{RequestID: cs.requestID})
-	return toolOutcome{res: res, err: e, asResult: e != nil && s.asResult(cs), version: cs.version, reg: s.reg}
-}
-
-// asResult applies the tool-error rule to one call.
-func (s *Server) asResult(cs *callState) bool {
-	switch s.mode {
-	case ToolErrorsJSONRPC:
-		return false
-	case ToolErrorsResult:
-		return true
-	}
-	return cs.named
+	dispatch.Outcome
+	version string // the protocol version of the answer
+	reg     *toolschema.Registry
 }
 
 // errorObject encodes the contract's error object {code, message, data}.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 )
@@ -24,7 +25,7 @@ func FuzzProtocolParams(f *testing.F) {
 		f.Add([]byte(seed), false)
 		f.Add([]byte(seed), true)
 	}
-	s, err := New(newRegistry(f), echoCaller{}, WithPageSize(4))
+	s, err := New(newRegistry(f), dispatch.New(newEchoCaller(f)), WithPageSize(4))
 	if err != nil {
 		f.Fatal(err)
 	}

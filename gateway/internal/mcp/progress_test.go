@@ -14,9 +14,11 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
+	"ghops.dev/gateway/internal/toolschema"
 )
 
 // progressSteps are what progressCaller reports, in order.
@@ -29,6 +31,7 @@ var progressSteps = []toolcall.Progress{
 // service's progress does through Caller.Call, and records whether there
 // was one.
 type progressCaller struct {
+	reg    *toolschema.Registry
 	mu     sync.Mutex
 	asked  []bool
 	result json.RawMessage
@@ -46,6 +49,8 @@ func (c *progressCaller) Call(ctx context.Context, _ string, _ json.RawMessage, 
 	}
 	return json.RawMessage(`{"merged":true}`), nil
 }
+
+func (c *progressCaller) Lookup(name string) (*toolschema.Tool, bool) { return c.reg.Lookup(name) }
 
 func (*progressCaller) Spend(context.Context, string) *rpcerror.Error { return nil }
 
@@ -67,9 +72,9 @@ func (c *progressCaller) lastAsked(t *testing.T) bool {
 // newProgressServer serves /mcp over progressCaller on 127.0.0.1.
 func newProgressServer(t *testing.T) (*Server, *pipeline.Pipeline, *httptest.Server, *progressCaller) {
 	t.Helper()
-	pc := &progressCaller{}
+	pc := &progressCaller{reg: newRegistry(t)}
 	logger := slog.New(slog.DiscardHandler)
-	s, err := New(newRegistry(t), pc, WithLogger(logger))
+	s, err := New(pc.reg, dispatch.New(pc), WithLogger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}

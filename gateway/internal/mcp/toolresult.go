@@ -18,13 +18,13 @@ import (
 // serverInfo _meta when modern.
 func (s *Server) encodeToolResult(o toolOutcome, modern bool) json.RawMessage {
 	var b bytes.Buffer
-	b.Grow(2*len(o.res) + 256)
+	b.Grow(2*len(o.Result) + 256)
 	b.WriteByte('{')
-	if o.err != nil || modern {
+	if o.Err != nil || modern {
 		b.WriteString(`"_meta":{`)
-		if o.err != nil {
+		if o.Err != nil {
 			b.WriteString(`"` + ErrorMetaKey + `":`)
-			b.Write(errorObject(o.err))
+			b.Write(errorObject(o.Err))
 			if modern {
 				b.WriteByte(',')
 			}
@@ -36,18 +36,18 @@ func (s *Server) encodeToolResult(o toolOutcome, modern bool) json.RawMessage {
 		b.WriteString(`},`)
 	}
 	b.WriteString(`"content":[{"type":"text","text":`)
-	if o.err != nil {
-		b.Write(marshalString(RenderError(o.err, o.reg)))
+	if o.Err != nil {
+		b.Write(marshalString(RenderError(o.Err, o.reg)))
 	} else {
-		b.Write(marshalString(string(o.res)))
+		b.Write(marshalString(string(o.Result)))
 	}
 	b.WriteString(`}]`)
 	switch {
-	case o.err != nil:
+	case o.Err != nil:
 		b.WriteString(`,"isError":true`)
 	case hasStructuredContent(o.version):
 		b.WriteString(`,"structuredContent":`)
-		b.Write(o.res)
+		b.Write(o.Result)
 	}
 	if modern {
 		b.WriteString(`,"resultType":"complete"`)

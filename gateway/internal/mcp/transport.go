@@ -13,9 +13,11 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"ghops.dev/gateway/internal/dispatch"
 	wire "ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/policy"
+	"ghops.dev/gateway/internal/rpcargs"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
@@ -396,20 +398,9 @@ func (t *transport) initialize(ctx context.Context, x *pipeline.Body, c *pipelin
 	return pipeline.Answer{Result: res}
 }
 
-// toolsCall runs one tools/call through the shared call path and applies
-// the tool-error rule; an unknown tool is always a JSON-RPC error.
+// toolsCall frames one tools/call for the dispatcher, which runs it and
+// decides how a failure is answered, and encodes its outcome.
 func (t *transport) toolsCall(ctx context.Context, x *pipeline.Body, c *pipeline.Call, r resolved) pipeline.Answer {
-	name := r.p.name
-	if !t.s.offered[name] {
-		if e := t.s.caller.Spend(ctx, name); e != nil {
-			e.RequestID = c.RequestID
-			return pipeline.Answer{Err: e, Tool: "unknown"}
-		}
-		// Always a JSON-RPC error, whatever the tool-error rule.
-		e := t.s.caller.UnknownTool(ctx, name)
-		e.RequestID = c.RequestID
-		return pipeline.Answer{Err: e, Tool: "unknown"}
-	}
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if key := inflightKey(t.scope(x), c.ID); key != "" {
@@ -419,12 +410,15 @@ func (t *transport) toolsCall(ctx context.Context, x *pipeline.Body, c *pipeline
 	if tok := progressToken(r.p.meta); tok != nil && x.CanNotify() {
 		callCtx = toolcall.WithProgress(callCtx, progressReporter(x, tok))
 	}
-	cs := &callState{requestID: c.RequestID, version: r.version, named: r.named}
-	o := t.s.callTool(callCtx, cs, name, r.p.args)
-	if o.err != nil && !o.asResult {
-		return pipeline.Answer{Err: o.err, Tool: name}
+	o := t.s.calls.ToolsCall(callCtx, dispatch.ToolCall{
+		Name: r.p.name, Args: rpcargs.WithoutMeta(r.p.args), RequestID: c.RequestID,
+		Framing: dispatch.Framing{Version: r.version, Named: r.named},
+	})
+	if o.Err != nil && !o.AsResult {
+		return pipeline.Answer{Err: o.Err, Tool: o.Tool}
 	}
-	return pipeline.Answer{Result: t.s.encodeToolResult(o, r.modern), Err: o.err, Tool: name}
+	res := t.s.encodeToolResult(toolOutcome{Outcome: o, version: r.version, reg: t.s.reg}, r.modern)
+	return pipeline.Answer{Result: res, Err: o.Err, Tool: o.Tool}
 }
 
 // progressToken returns params._meta.progressToken when it is a string or

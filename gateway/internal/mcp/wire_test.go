@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/goldentest"
 )
 
@@ -123,11 +124,11 @@ func TestWireGolden(t *testing.T) {
 	runs := []struct {
 		mode, style string
 	}{
-		{ToolErrorsAuto, "none"}, {ToolErrorsAuto, "header"}, {ToolErrorsAuto, "meta"},
-		{ToolErrorsJSONRPC, "header"}, {ToolErrorsResult, "none"},
+		{dispatch.ToolErrorsAuto, "none"}, {dispatch.ToolErrorsAuto, "header"}, {dispatch.ToolErrorsAuto, "meta"},
+		{dispatch.ToolErrorsJSONRPC, "header"}, {dispatch.ToolErrorsResult, "none"},
 	}
 	for _, run := range runs {
-		s := newTestServer(t, WithToolErrorMode(run.mode))
+		s := newModeServer(t, run.mode)
 		for _, tc := range toolCases(run.style) {
 			t.Run(run.mode+"/"+run.style+"/"+tc.name, func(t *testing.T) {
 				compareWire(t, s, "wire/"+run.mode+"_"+run.style+"/"+tc.name+".txt", tc)

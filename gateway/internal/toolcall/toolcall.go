@@ -157,7 +157,12 @@ func (c *Caller) Registry() *toolschema.Registry { return c.reg }
 // registry and in the gateway's toolsets.
 func (c *Caller) Lookup(name string) (*toolschema.Tool, bool) {
 	t, ok := c.reg.Lookup(name)
-	if !ok || !toolset.Includes(c.toolsets, toolset.Of(t.Method)) {
+	if !ok {
+		return nil, false
+	}
+	// Without -toolsets every tool is offered: the tool's group is not read
+	// (its options are decoded per call; Lookup runs on every call).
+	if c.toolsets != nil && !toolset.Includes(c.toolsets, toolset.Of(t.Method)) {
 		return nil, false
 	}
 	return t, true
@@ -279,9 +284,9 @@ func confine(caller *policy.Caller, tool string, resp proto.Message) *rpcerror.E
 // Spend spends one unit of the calling principal's rate (rate_per_minute)
 // for a call of tool: nil when there is one (or no rate applies), else the
 // -32004 (or, with the shared store unreachable and failing closed, the
-// -32603) to answer instead. Call spends it for every call; a transport
-// that refuses a call before Call (an unknown tool on /mcp) spends it
-// itself, so that no refused call is free.
+// -32603) to answer instead. Call spends it for every call; the
+// dispatcher (package dispatch), which answers an unknown tool before Call,
+// spends it itself, so that no refused call is free.
 func (c *Caller) Spend(ctx context.Context, tool string) *rpcerror.Error {
 	caller := policy.CallerFrom(ctx)
 	if caller == nil || caller.Principal == nil || caller.Principal.RatePerMinute <= 0 {

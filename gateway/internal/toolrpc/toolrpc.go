@@ -3,12 +3,14 @@
 // params are the tool's arguments in any shape package rpcargs accepts,
 // and its result is the tool's JSON result.
 //
-// Its envelope rules, beside the pipeline's: batches are always accepted
-// (within the pipeline's limits); a method is a tools/call of the tool it
-// names, so a tool name the gateway does not offer gets the one
-// unknown-tool answer of every transport (toolcall.Caller.UnknownTool,
-// -32602), and only a method that cannot be a tool name (say
-// "tools/list") is -32601; its HTTP status rules (StatusRules, applied by
+// It only frames: batches are always accepted (within the pipeline's
+// limits); a method that has a tool name's shape is a tools/call of the
+// tool it names, handed to the gateway's one dispatcher (package
+// dispatch), which decides the call — a tool the gateway does not offer
+// gets the one unknown-tool answer of every transport, and a failure is
+// always a JSON-RPC error here (/rpc has no tool result to carry one) —
+// and only a method that cannot be a tool name (say "tools/list") is
+// -32601; its HTTP status rules (StatusRules, applied by
 // pipeline.Status) are 200 for every JSON-RPC answer unless status mapping
 // is on, where each error code has its status (docs/errors.md) and a batch
 // takes the highest; a body of notifications only is answered 204 with no
@@ -19,22 +21,22 @@ import (
 	"context"
 	"net/http"
 
+	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcargs"
 	"ghops.dev/gateway/internal/rpcerror"
-	"ghops.dev/gateway/internal/toolcall"
 )
 
 // Transport is the /rpc envelope.
 type Transport struct {
-	caller  *toolcall.Caller
+	calls   *dispatch.Handler
 	mapping bool
 }
 
-// New returns the /rpc transport calling tools through caller; mapping turns
-// on the HTTP status mapping.
-func New(caller *toolcall.Caller, mapping bool) *Transport {
-	return &Transport{caller: caller, mapping: mapping}
+// New returns the /rpc transport handing its calls to the dispatcher calls;
+// mapping turns on the HTTP status mapping.
+func New(calls *dispatch.Handler, mapping bool) *Transport {
+	return &Transport{calls: calls, mapping: mapping}
 }
 
 // Name implements pipeline.Transport.
@@ -45,7 +47,8 @@ func (*Transport) Begin(context.Context, *pipeline.Body, []*pipeline.Call, bool)
 	return nil
 }
 
-// Serve implements pipeline.Transport: one tool call.
+// Serve implements pipeline.Transport: one tool call, framed for the
+// dispatcher.
 func (t *Transport) Serve(ctx context.Context, _ *pipeline.Body, c *pipeline.Call) pipeline.Answer {
 	if c.Invalid != nil {
 		return pipeline.Invalid(c)
@@ -55,12 +58,10 @@ func (t *Transport) Serve(ctx context.Context, _ *pipeline.Body, c *pipeline.Cal
 		e := rpcerror.New(rpcerror.MethodNotFound, "")
 		return pipeline.Answer{Err: e, NoReply: req.IsNotification(), Tool: "unknown"}
 	}
-	tool := req.Method
-	if _, ok := t.caller.Lookup(tool); !ok {
-		tool = "unknown"
-	}
-	res, e := t.caller.Call(ctx, req.Method, rpcargs.Arguments(req.Method, req.Params), toolcall.CallInfo{RequestID: c.RequestID})
-	return pipeline.Answer{Result: res, Err: e, NoReply: req.IsNotification(), Tool: tool}
+	// No Framing.Version: plain JSON-RPC, whose failures are JSON-RPC
+	// errors.
+	o := t.calls.ToolsCall(ctx, dispatch.ToolCall{Name: req.Method, Args: rpcargs.Arguments(req.Method, req.Params), RequestID: c.RequestID})
+	return pipeline.Answer{Result: o.Result, Err: o.Err, NoReply: req.IsNotification(), Tool: o.Tool}
 }
 
 // toolName reports whether method has the shape of a tool name (lower-case

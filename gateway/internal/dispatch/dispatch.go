@@ -1,0 +1,165 @@
+// Package dispatch is the gateway's one dispatcher of tool calls: every
+// transport (/rpc, /mcp, stdio) frames its bytes into a tools/call — /rpc
+// maps its method, the tool's name, onto one — and hands it to Handler,
+// which decides, once for all of them:
+//
+//   - unknown tools: the one answer of every transport
+//     (toolcall.Caller.UnknownTool, -32602 listing only the caller's
+//     tools), charged to the caller's rate like any call, and always a
+//     JSON-RPC error whatever the tool-error rule;
+//   - the tool-error rule (docs/architecture.md "The rule",
+//     docs/errors.md): a failed call is an isError tool result when the
+//     request named an MCP protocol version, a JSON-RPC error otherwise;
+//     -mcp-tool-errors (WithToolErrors) forces either on MCP; /rpc, which
+//     has no tool result to carry an error in, always answers a JSON-RPC
+//     error.
+//
+// The transports keep only their framing: where a call's name and
+// arguments sit in the body, which protocol version a request is served
+// at, and how an outcome is encoded (a raw JSON result on /rpc, a
+// CallToolResult on MCP).
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+
+	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolcall"
+	"ghops.dev/gateway/internal/toolschema"
+)
+
+// Tool-error modes (-mcp-tool-errors; config.ToolErrors*).
+const (
+	// ToolErrorsAuto answers a failed MCP tool call with an isError result
+	// when the request named a protocol version, else with a JSON-RPC
+	// error.
+	ToolErrorsAuto = "auto"
+	// ToolErrorsJSONRPC always answers with a JSON-RPC error object.
+	ToolErrorsJSONRPC = "jsonrpc"
+	// ToolErrorsResult answers every failed MCP tool call with an isError
+	// tool result.
+	ToolErrorsResult = "result"
+)
+
+// UnknownLabel is the metric label of a call of a tool the gateway does
+// not offer (pipeline.Answer.Tool).
+const UnknownLabel = "unknown"
+
+// ToolCaller is the tool call path the Handler dispatches to: the part of
+// *toolcall.Caller it uses.
+type ToolCaller interface {
+	// Lookup returns the tool named name if the gateway offers it.
+	Lookup(name string) (*toolschema.Tool, bool)
+	// Call runs an offered tool through the call chain.
+	Call(ctx context.Context, name string, args json.RawMessage, info toolcall.CallInfo) (json.RawMessage, *rpcerror.Error)
+	// Spend charges a call refused before Call (an unknown tool) to the
+	// caller's rate.
+	Spend(ctx context.Context, name string) *rpcerror.Error
+	// UnknownTool is the one answer to a tool the gateway does not offer.
+	UnknownTool(ctx context.Context, name string) *rpcerror.Error
+}
+
+// Framing is what a transport's framing knows about one call beside its
+// name and arguments.
+type Framing struct {
+	// Version is the MCP protocol version the request is served at; "" for
+	// plain JSON-RPC (/rpc), which has no tool result to render an error in.
+	Version string
+	// Named says the request named its MCP protocol version (a session, the
+	// MCP-Protocol-Version header, params._meta, or an initialized stdio
+	// connection).
+	Named bool
+}
+
+// ToolCall is one tools/call as a transport's framing hands it over.
+type ToolCall struct {
+	// Name is the tool's name as sent.
+	Name string
+	// Args are its arguments, already taken out of the framing (package
+	// rpcargs).
+	Args json.RawMessage
+	// RequestID identifies the call in logs, at the service and in errors.
+	RequestID string
+	// Framing says how the call came.
+	Framing Framing
+}
+
+// Outcome is what one tools/call came to.
+type Outcome struct {
+	// Result is the tool's JSON result (nil on failure).
+	Result json.RawMessage
+	// Err is the failure (nil on success).
+	Err *rpcerror.Error
+	// AsResult says the failure is answered as an isError tool result
+	// rather than a JSON-RPC error.
+	AsResult bool
+	// Tool labels the call metric: the tool's name, or UnknownLabel.
+	Tool string
+}
+
+// Handler is the one dispatcher. It is safe for concurrent use.
+type Handler struct {
+	caller ToolCaller
+	mode   string
+}
+
+// Option configures a Handler.
+type Option func(*Handler)
+
+// WithToolErrors selects the tool-error rule of MCP calls: ToolErrorsAuto
+// (default), ToolErrorsJSONRPC or ToolErrorsResult; anything else keeps the
+// default (package config refuses it first).
+func WithToolErrors(mode string) Option {
+	return func(h *Handler) {
+		switch mode {
+		case ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult:
+			h.mode = mode
+		}
+	}
+}
+
+// New returns the dispatcher over caller.
+func New(caller ToolCaller, opts ...Option) *Handler {
+	h := &Handler{caller: caller, mode: ToolErrorsAuto}
+	for _, o := range opts {
+		o(h)
+	}
+	return h
+}
+
+// Offers reports whether the gateway offers the tool named name.
+func (h *Handler) Offers(name string) bool {
+	_, ok := h.caller.Lookup(name)
+	return ok
+}
+
+// ToolsCall runs one tools/call and decides how its failure is answered.
+func (h *Handler) ToolsCall(ctx context.Context, c ToolCall) Outcome {
+	if !h.Offers(c.Name) {
+		// Refused before the call chain runs, so its rate is spent here:
+		// no refused call is free (docs/errors.md).
+		e := h.caller.Spend(ctx, c.Name)
+		if e == nil {
+			e = h.caller.UnknownTool(ctx, c.Name)
+		}
+		e.RequestID = c.RequestID
+		return Outcome{Err: e, Tool: UnknownLabel}
+	}
+	res, e := h.caller.Call(ctx, c.Name, c.Args, toolcall.CallInfo{RequestID: c.RequestID})
+	return Outcome{Result: res, Err: e, AsResult: e != nil && h.asResult(c.Framing), Tool: c.Name}
+}
+
+// asResult is the tool-error rule for a failed call of an offered tool.
+func (h *Handler) asResult(f Framing) bool {
+	if f.Version == "" {
+		return false
+	}
+	switch h.mode {
+	case ToolErrorsJSONRPC:
+		return false
+	case ToolErrorsResult:
+		return true
+	}
+	return f.Named
+}
