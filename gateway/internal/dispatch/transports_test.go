@@ -264,7 +264,9 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 				{"mcp", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/mcp", rpc("prompts/list", `{}`), "MCP-Protocol-Version", versioned)
 				}, "error"},
-				{"stdio", func(t *testing.T) map[string]json.RawMessage { return g.stdio(t, initialize, rpc("prompts/list", `{}`)) }, "error"},
+				{"stdio", func(t *testing.T) map[string]json.RawMessage {
+					return g.stdio(t, initialize, rpc("prompts/list", `{}`))
+				}, "error"},
 			},
 		},
 		{
