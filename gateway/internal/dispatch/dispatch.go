@@ -1,8 +1,17 @@
-// Package dispatch is the gateway's one dispatcher of tool calls: every
-// transport (/rpc, /mcp, stdio) frames its bytes into a tools/call — /rpc
-// maps its method, the tool's name, onto one — and hands it to Handler,
-// which decides, once for all of them:
+// Package dispatch is the gateway's one dispatcher: every transport
+// (/rpc, /mcp, stdio) frames its bytes into requests — /rpc maps a
+// tool-shaped method onto tools/call and passes anything else on as a
+// method its table does not know — and hands them to Handler, which
+// decides, once for all of them:
 //
+//   - which method runs (Handler.Serve, methods.go): the one method table
+//     (initialize, ping, tools/list, tools/call, server/discover,
+//     notifications/*, the undeclared capabilities such as
+//     logging/setLevel, anything else -32601), with the version rules of
+//     which method a protocol version allows (2026-07-28 removed the
+//     handshake and ping, and alone has server/discover) and the -32601
+//     wording of each framing; MCP's answers themselves are package mcp's
+//     (the Protocol interface);
 //   - unknown tools: the one answer of every transport
 //     (toolcall.Caller.UnknownTool, -32602 listing only the caller's
 //     tools), charged to the caller's rate like any call, and always a
@@ -16,8 +25,9 @@
 //
 // The transports keep only their framing: where a call's name and
 // arguments sit in the body, which protocol version a request is served
-// at, and how an outcome is encoded (a raw JSON result on /rpc, a
-// CallToolResult on MCP).
+// at (headers, session, _meta, the stdio handshake), and applying what an
+// Outcome asks of the framing (a session header, a stdio connection's
+// negotiated version, a cancellation).
 package dispatch
 
 import (
@@ -70,6 +80,11 @@ type Framing struct {
 	// MCP-Protocol-Version header, params._meta, or an initialized stdio
 	// connection).
 	Named bool
+	// Modern says the request is served statelessly at 2026-07-28.
+	Modern bool
+	// HTTP says the request came over HTTP, where an answer may carry its
+	// own status (stdio has none).
+	HTTP bool
 }
 
 // ToolCall is one tools/call as a transport's framing hands it over.
@@ -96,6 +111,20 @@ type Outcome struct {
 	AsResult bool
 	// Tool labels the call metric: the tool's name, or UnknownLabel.
 	Tool string
+	// NoReply says nothing is answered (a notification).
+	NoReply bool
+	// Status is the HTTP status the answer asks for (0: the transport's
+	// StatusRules decide).
+	Status int
+	// Negotiated is the version initialize negotiated, for the framing to
+	// remember (a stdio connection).
+	Negotiated string
+	// SessionHeader is a new Mcp-Session-Id for the framing to send
+	// (initialize over HTTP).
+	SessionHeader string
+	// Cancel are the params of a notifications/cancelled: the framing
+	// cancels the request they name in its scope.
+	Cancel json.RawMessage
 }
 
 // Handler is the one dispatcher. It is safe for concurrent use.

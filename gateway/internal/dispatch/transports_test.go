@@ -202,6 +202,8 @@ func shapeOf(t *testing.T, m map[string]json.RawMessage) shape {
 }
 
 const (
+	// stateless is the _meta of a 2026-07-28 request.
+	stateless  = `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`
 	initialize = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	versioned  = "2025-11-25"
 )
@@ -212,7 +214,11 @@ const (
 // answered, the same tool result wherever one succeeds), and each
 // transport only frames it: a raw result on /rpc, a CallToolResult on MCP,
 // and the tool-error rule's isError result only where the request named an
-// MCP version.
+// MCP version. Methods, unknown methods and version refusals are the
+// dispatcher's method table too (dispatch.Handler.Serve): a method the
+// version allows is answered alike on MCP's two wires, and a method no
+// framing knows, one of a capability the gateway does not declare, or one
+// the named version removed is -32601 on all three.
 func TestOneDispatcherForEveryTransport(t *testing.T) {
 	g := newGateway(t)
 	rpc := func(method, params string) string {
@@ -235,8 +241,59 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 		// "method not found" as its SDKs word it, JSON-RPC's "Method not
 		// found" on /rpc).
 		codeOnly bool
-		sends    []send
+		// result is what a successful answer holds (default: the merged
+		// pull request).
+		result string
+		sends  []send
 	}{
+		{
+			name:   "method the version allows",
+			result: `{}`,
+			sends: []send{
+				{"mcp", func(t *testing.T) map[string]json.RawMessage {
+					return g.post(t, "/mcp", rpc("ping", `{}`), "MCP-Protocol-Version", versioned)
+				}, "result"},
+				{"stdio", func(t *testing.T) map[string]json.RawMessage { return g.stdio(t, initialize, rpc("ping", `{}`)) }, "result"},
+			},
+		},
+		{
+			name:     "method of an undeclared capability",
+			codeOnly: true,
+			sends: []send{
+				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("prompts/list", `{}`)) }, "error"},
+				{"mcp", func(t *testing.T) map[string]json.RawMessage {
+					return g.post(t, "/mcp", rpc("prompts/list", `{}`), "MCP-Protocol-Version", versioned)
+				}, "error"},
+				{"stdio", func(t *testing.T) map[string]json.RawMessage {
+					return g.stdio(t, initialize, rpc("prompts/list", `{}`))
+				}, "error"},
+			},
+		},
+		{
+			name:     "method the version removed",
+			codeOnly: true,
+			sends: []send{
+				// Not on /rpc, where "ping" has a tool name's shape (an
+				// unknown tool there) and no version can be named.
+				{"mcp", func(t *testing.T) map[string]json.RawMessage {
+					return g.post(t, "/mcp", rpc("ping", stateless), "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "ping")
+				}, "error"},
+				{"stdio", func(t *testing.T) map[string]json.RawMessage { return g.stdio(t, rpc("ping", stateless)) }, "error"},
+			},
+		},
+		{
+			name:     "method only a newer version has",
+			codeOnly: true,
+			sends: []send{
+				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("server/discover", `{}`)) }, "error"},
+				{"mcp", func(t *testing.T) map[string]json.RawMessage {
+					return g.post(t, "/mcp", rpc("server/discover", `{}`), "MCP-Protocol-Version", versioned)
+				}, "error"},
+				{"stdio", func(t *testing.T) map[string]json.RawMessage {
+					return g.stdio(t, initialize, rpc("server/discover", `{}`))
+				}, "error"},
+			},
+		},
 		{
 			name:     "unknown method",
 			codeOnly: true,
@@ -337,8 +394,15 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 			if first.kind != "result" && first.err.Code == 0 {
 				t.Errorf("no error code in %+v", *first)
 			}
-			if first.kind == "result" && !strings.Contains(first.tool, `"merged":true`) {
-				t.Errorf("tool result %s", first.tool)
+			if tc.codeOnly && first.err.Code != rpcerror.MethodNotFound {
+				t.Errorf("code %d, want %d", first.err.Code, rpcerror.MethodNotFound)
+			}
+			want := tc.result
+			if want == "" {
+				want = `"merged":true`
+			}
+			if first.kind == "result" && !strings.Contains(first.tool, want) {
+				t.Errorf("result %s, want it to hold %s", first.tool, want)
 			}
 		})
 	}

@@ -1,10 +1,13 @@
 // Package mcp is the gateway's Model Context Protocol implementation: one
-// implementation of its own, with no SDK in the serving path. It answers
-// initialize (version negotiation), ping, tools/list and its pages,
-// tools/call, server/discover, notifications (cancellation) and unknown
-// methods itself (methods.go, transport.go), inside the gateway's one
-// request pipeline (package pipeline); sessions are signed ids any replica
-// accepts (session.go).
+// implementation of its own, with no SDK in the serving path. It frames
+// Streamable HTTP and stdio (transport.go) inside the gateway's one request
+// pipeline (package pipeline) and implements dispatch.Protocol, the answers
+// of initialize (version negotiation), ping, tools/list and its pages,
+// server/discover and a tools/call's CallToolResult (methods.go,
+// toolresult.go); which method runs at which version, and the answer to
+// an unknown one, is the method table of the gateway's one dispatcher
+// (dispatch.Handler.Serve). Sessions are signed ids any replica accepts
+// (session.go).
 //
 // Why not the official Go SDK's server: serving a call through its
 // stateless Streamable HTTP handler cost 164 µs and 310 KB per call against
@@ -14,7 +17,9 @@
 // conformance suite and the TypeScript SDK and mcp-go clients judge this
 // implementation's wire.
 //
-// The transport rules (transport.go):
+// The protocol's rules, between the framing here (versions, headers,
+// sessions, batches, cancellation, progress) and the dispatcher's method
+// table (methods a version has, removed and undeclared ones):
 //
 //   - A request's version: 2026-07-28 when its params._meta names it (with
 //     the MCP-Protocol-Version header on HTTP, which must agree), else the

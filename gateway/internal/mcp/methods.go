@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolschema"
@@ -98,13 +99,8 @@ func encodeTool(t *toolschema.Tool) ([]byte, error) {
 }
 
 // Errors of the protocol's own methods, in the words the SDK used for them
-// (kept: clients and the goldens know them).
-func methodNotFound() *rpcerror.Error {
-	e := rpcerror.New(rpcerror.MethodNotFound, "")
-	e.Message = "method not found"
-	return e
-}
-
+// (kept: clients and the goldens know them). -32601's words are the
+// dispatcher's (package dispatch), which decides that a method is unknown.
 func invalidParams() *rpcerror.Error {
 	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
 	e.Message = "invalid params"
@@ -124,10 +120,11 @@ func isObjectOrAbsent(params json.RawMessage) bool {
 	return len(p) == 0 || p[0] == '{' || bytes.Equal(p, []byte("null"))
 }
 
-// initializeResult negotiates a handshake version for initialize's params:
-// the one asked for when it is a handshake version, else the newest
-// handshake version (the client decides whether it can speak it).
-func (s *Server) initializeResult(params json.RawMessage) (json.RawMessage, string, *rpcerror.Error) {
+// Initialize implements dispatch.Protocol: it negotiates a handshake
+// version for initialize's params: the one asked for when it is a
+// handshake version, else the newest handshake version (the client decides
+// whether it can speak it).
+func (s *Server) Initialize(params json.RawMessage) (json.RawMessage, string, *rpcerror.Error) {
 	if p := bytes.TrimSpace(params); len(p) == 0 || bytes.Equal(p, []byte("null")) {
 		return nil, "", invalidRequest()
 	}
@@ -157,8 +154,8 @@ func (s *Server) initializeResult(params json.RawMessage) (json.RawMessage, stri
 	return b.Bytes(), v, nil
 }
 
-// pingResult answers ping.
-func pingResult(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
+// Ping implements dispatch.Protocol: it answers ping.
+func (*Server) Ping(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
 	if !isObjectOrAbsent(params) {
 		return nil, invalidParams()
 	}
@@ -173,8 +170,9 @@ func (s *Server) modernMeta(b *bytes.Buffer) {
 	b.WriteString(`},`)
 }
 
-// discoverResult answers server/discover (2026-07-28 only).
-func (s *Server) discoverResult(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
+// Discover implements dispatch.Protocol: it answers server/discover
+// (2026-07-28 only; the dispatcher decides).
+func (s *Server) Discover(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
 	if !isObjectOrAbsent(params) {
 		return nil, invalidParams()
 	}
@@ -190,10 +188,11 @@ func (s *Server) discoverResult(params json.RawMessage) (json.RawMessage, *rpcer
 	return b.Bytes(), nil
 }
 
-// listResult answers tools/list: the tools ctx's caller may call, sorted by
-// name, one page from params.cursor on. A list narrowed to the caller is
+// ToolsList implements dispatch.Protocol: it answers tools/list: the
+// tools ctx's caller may call, sorted by name, one page from params.cursor
+// on. A list narrowed to the caller is
 // cacheScope "private" with a positive ttlMs; the gateway-wide one public.
-func (s *Server) listResult(ctx context.Context, params json.RawMessage, modern bool) (json.RawMessage, *rpcerror.Error) {
+func (s *Server) ToolsList(ctx context.Context, params json.RawMessage, modern bool) (json.RawMessage, *rpcerror.Error) {
 	if !isObjectOrAbsent(params) {
 		return nil, invalidParams()
 	}
@@ -244,6 +243,17 @@ func (s *Server) listResult(ctx context.Context, params json.RawMessage, modern 
 	}
 	b.WriteString(`]}`)
 	return b.Bytes(), nil
+}
+
+// NewSession implements dispatch.Protocol: a session id naming version,
+// bound to ctx's caller.
+func (s *Server) NewSession(ctx context.Context, version string) string {
+	return s.sess.mint(version, binding(ctx))
+}
+
+// ToolResult implements dispatch.Protocol: o encoded as a CallToolResult.
+func (s *Server) ToolResult(o dispatch.Outcome, version string, modern bool) json.RawMessage {
+	return s.encodeToolResult(toolOutcome{Outcome: o, version: version, reg: s.reg}, modern)
 }
 
 // listed returns the names of the tools ctx's caller sees, sorted, and

@@ -44,14 +44,14 @@ func FuzzProtocolParams(f *testing.F) {
 				t.Fatalf("%s(%q): invalid JSON %q", method, params, res)
 			}
 		}
-		res, _, e := s.initializeResult(params)
+		res, _, e := s.Initialize(params)
 		check("initialize", res, e)
-		res, e = pingResult(params)
+		res, e = s.Ping(params)
 		check("ping", res, e)
-		res, e = s.discoverResult(params)
+		res, e = s.Discover(params)
 		check("server/discover", res, e)
 		for _, modern := range []bool{false, true} {
-			res, e = s.listResult(ctx, params, modern)
+			res, e = s.ToolsList(ctx, params, modern)
 			check("tools/list", res, e)
 			if e != nil {
 				continue

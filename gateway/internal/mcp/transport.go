@@ -151,48 +151,50 @@ func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Cal
 		return *refusal
 	}
 	if req.IsNotification() {
-		if req.Method == "notifications/cancelled" {
-			t.s.cancel(t.scope(x), req.Params)
+		o := t.s.calls.Serve(ctx, dispatch.Request{Method: req.Method, Params: req.Params, Notification: true, Protocol: t.s})
+		if o.Cancel != nil {
+			t.s.cancel(t.scope(x), o.Cancel)
 		}
 		return pipeline.Answer{NoReply: true}
 	}
-	switch {
-	case r.modern && removedInStateless[req.Method]:
-		e := rpcerror.New(rpcerror.MethodNotFound, "")
-		e.Message = "Method not found: " + req.Method + " was removed in protocol version " + V20260728
-		return pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusNotFound)}
-	case undeclared[req.Method]:
-		e := rpcerror.New(rpcerror.MethodNotFound, "")
-		e.Message = "Method not found: " + req.Method + " (the gateway serves tools only)"
-		var status int
-		if r.modern {
-			status = t.httpStatus(http.StatusNotFound)
-		}
-		return pipeline.Answer{Err: e, Status: status}
-	case req.Method == "initialize" && !r.modern:
-		return t.initialize(ctx, x, c)
-	case req.Method == "tools/call":
-		return t.toolsCall(ctx, x, c, r)
+	// Any request may be cancelled (notifications/cancelled) and report
+	// progress to a progressToken; the dispatcher decides what runs.
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if key := inflightKey(t.scope(x), c.ID); key != "" {
+		t.s.inflight.Store(key, cancel)
+		defer t.s.inflight.Delete(key)
 	}
-	var (
-		res json.RawMessage
-		e   *rpcerror.Error
-	)
-	switch {
-	case req.Method == "tools/list":
-		res, e = t.s.listResult(ctx, req.Params, r.modern)
-	case req.Method == "ping" && !r.modern:
-		res, e = pingResult(req.Params)
-	case req.Method == "server/discover" && r.modern:
-		res, e = t.s.discoverResult(req.Params)
-	default:
-		e = methodNotFound()
+	if tok := progressToken(r.p.meta); tok != nil && x.CanNotify() {
+		callCtx = toolcall.WithProgress(callCtx, progressReporter(x, tok))
 	}
-	a := pipeline.Answer{Result: res, Err: e}
-	if r.modern && e != nil && e.Code == rpcerror.MethodNotFound {
-		a.Status = t.httpStatus(http.StatusNotFound)
+	o := t.s.calls.Serve(callCtx, dispatch.Request{
+		Method: req.Method, Params: req.Params, Batch: c.Batch, RequestID: c.RequestID,
+		Tool: r.p.name, Args: rpcargs.WithoutMeta(r.p.args),
+		Framing:  dispatch.Framing{Version: r.version, Named: r.named, Modern: r.modern, HTTP: !t.stdio},
+		Protocol: t.s,
+	})
+	t.apply(x, o)
+	a := pipeline.Answer{Result: o.Result, Err: o.Err, Tool: o.Tool, Status: o.Status}
+	if o.Err != nil && !o.AsResult {
+		a.Result = nil
 	}
 	return a
+}
+
+// apply does what an outcome asks of the framing: remember the version
+// initialize negotiated (stdio) or send the new session's id (HTTP).
+func (t *transport) apply(x *pipeline.Body, o dispatch.Outcome) {
+	switch {
+	case o.Negotiated == "":
+	case t.stdio:
+		cn := connOf(x)
+		cn.mu.Lock()
+		cn.version = o.Negotiated
+		cn.mu.Unlock()
+	case o.SessionHeader != "":
+		x.SetHeader(headerSessionID, o.SessionHeader)
+	}
 }
 
 // resolved is the protocol version a request is served at, and the
@@ -373,52 +375,6 @@ func unsupportedVersion(requested string) *rpcerror.Error {
 	e.Data.Supported = append([]string(nil), SupportedVersions...)
 	e.Data.Requested = requested
 	return e
-}
-
-// initialize negotiates a handshake version and, on HTTP, mints a session
-// id naming it (stdio: the connection remembers it).
-func (t *transport) initialize(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
-	if c.Batch {
-		e := rpcerror.New(rpcerror.InvalidRequest, "")
-		e.Message = "Invalid Request: initialize must not be part of a JSON-RPC batch"
-		return pipeline.Answer{Err: e}
-	}
-	res, version, e := t.s.initializeResult(c.Request.Params)
-	if e != nil {
-		return pipeline.Answer{Err: e}
-	}
-	if t.stdio {
-		cn := connOf(x)
-		cn.mu.Lock()
-		cn.version = version
-		cn.mu.Unlock()
-	} else {
-		x.SetHeader(headerSessionID, t.s.sess.mint(version, binding(ctx)))
-	}
-	return pipeline.Answer{Result: res}
-}
-
-// toolsCall frames one tools/call for the dispatcher, which runs it and
-// decides how a failure is answered, and encodes its outcome.
-func (t *transport) toolsCall(ctx context.Context, x *pipeline.Body, c *pipeline.Call, r resolved) pipeline.Answer {
-	callCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if key := inflightKey(t.scope(x), c.ID); key != "" {
-		t.s.inflight.Store(key, cancel)
-		defer t.s.inflight.Delete(key)
-	}
-	if tok := progressToken(r.p.meta); tok != nil && x.CanNotify() {
-		callCtx = toolcall.WithProgress(callCtx, progressReporter(x, tok))
-	}
-	o := t.s.calls.ToolsCall(callCtx, dispatch.ToolCall{
-		Name: r.p.name, Args: rpcargs.WithoutMeta(r.p.args), RequestID: c.RequestID,
-		Framing: dispatch.Framing{Version: r.version, Named: r.named},
-	})
-	if o.Err != nil && !o.AsResult {
-		return pipeline.Answer{Err: o.Err, Tool: o.Tool}
-	}
-	res := t.s.encodeToolResult(toolOutcome{Outcome: o, version: r.version, reg: t.s.reg}, r.modern)
-	return pipeline.Answer{Result: res, Err: o.Err, Tool: o.Tool}
 }
 
 // progressToken returns params._meta.progressToken when it is a string or

@@ -75,33 +75,3 @@ func hasStructuredContent(v string) bool { return v >= V20250618 }
 // allowsBatches reports whether version v allows JSON-RPC batches (only
 // 2025-03-26 did).
 func allowsBatches(v string) bool { return v == V20250326 }
-
-// removedInStateless are the methods 2026-07-28 removed: a stateless request
-// naming one gets -32601 (and HTTP 404), as for any unknown method.
-var removedInStateless = map[string]bool{
-	"initialize":                       true,
-	"notifications/initialized":        true,
-	"ping":                             true,
-	"logging/setLevel":                 true,
-	"resources/subscribe":              true,
-	"resources/unsubscribe":            true,
-	"notifications/roots/list_changed": true,
-}
-
-// undeclared are the methods of capabilities the gateway does not declare
-// (it serves tools only): a server MUST declare what it serves, and a
-// client seeing an answer would take the capability as served. They get -32601 as any unknown
-// method (HTTP 404 at 2026-07-28). subscriptions/listen is among them:
-// with no list-changed capability there is nothing to deliver on it.
-var undeclared = map[string]bool{
-	"prompts/list":             true,
-	"prompts/get":              true,
-	"resources/list":           true,
-	"resources/read":           true,
-	"resources/templates/list": true,
-	"resources/subscribe":      true,
-	"resources/unsubscribe":    true,
-	"completion/complete":      true,
-	"logging/setLevel":         true,
-	"subscriptions/listen":     true,
-}

@@ -5,12 +5,12 @@
 //
 // It only frames: batches are always accepted (within the pipeline's
 // limits); a method that has a tool name's shape is a tools/call of the
-// tool it names, handed to the gateway's one dispatcher (package
-// dispatch), which decides the call — a tool the gateway does not offer
-// gets the one unknown-tool answer of every transport, and a failure is
-// always a JSON-RPC error here (/rpc has no tool result to carry one) —
-// and only a method that cannot be a tool name (say "tools/list") is
-// -32601; its HTTP status rules (StatusRules, applied by
+// tool it names, and every request goes to the gateway's one dispatcher
+// (package dispatch), which decides it — a tool the gateway does not offer
+// gets the one unknown-tool answer of every transport, a failure is always
+// a JSON-RPC error here (/rpc has no tool result to carry one), and a
+// method that cannot be a tool name (say "tools/list") is one its plain
+// JSON-RPC table does not know, -32601; its HTTP status rules (StatusRules, applied by
 // pipeline.Status) are 200 for every JSON-RPC answer unless status mapping
 // is on, where each error code has its status (docs/errors.md) and a batch
 // takes the highest; a body of notifications only is answered 204 with no
@@ -24,7 +24,6 @@ import (
 	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcargs"
-	"ghops.dev/gateway/internal/rpcerror"
 )
 
 // Transport is the /rpc envelope.
@@ -54,14 +53,16 @@ func (t *Transport) Serve(ctx context.Context, _ *pipeline.Body, c *pipeline.Cal
 		return pipeline.Invalid(c)
 	}
 	req := c.Request
-	if !toolName(req.Method) {
-		e := rpcerror.New(rpcerror.MethodNotFound, "")
-		return pipeline.Answer{Err: e, NoReply: req.IsNotification(), Tool: "unknown"}
+	// A tool-shaped method is a tools/call of the tool it names; anything
+	// else is passed on as sent, a method the dispatcher's plain JSON-RPC
+	// table does not know (-32601). No Framing.Version: plain JSON-RPC,
+	// whose failures are JSON-RPC errors.
+	r := dispatch.Request{Method: req.Method, Notification: req.IsNotification(), RequestID: c.RequestID}
+	if toolName(req.Method) {
+		r.Method, r.Mapped, r.Tool, r.Args = "tools/call", true, req.Method, rpcargs.Arguments(req.Method, req.Params)
 	}
-	// No Framing.Version: plain JSON-RPC, whose failures are JSON-RPC
-	// errors.
-	o := t.calls.ToolsCall(ctx, dispatch.ToolCall{Name: req.Method, Args: rpcargs.Arguments(req.Method, req.Params), RequestID: c.RequestID})
-	return pipeline.Answer{Result: o.Result, Err: o.Err, NoReply: req.IsNotification(), Tool: o.Tool}
+	o := t.calls.Serve(ctx, r)
+	return pipeline.Answer{Result: o.Result, Err: o.Err, NoReply: o.NoReply, Tool: o.Tool}
 }
 
 // toolName reports whether method has the shape of a tool name (lower-case
