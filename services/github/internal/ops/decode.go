@@ -15,7 +15,7 @@ import (
 	"ghops.dev/services/github/internal/jsonmemo"
 )
 
-// WithMemo makes the hot reads (get_branches, list_pull_requests,
+// WithMemo makes the hot reads (search, get_branches, list_pull_requests,
 // get_pull_request, get_pr_mergeability, read_file, list_directory) decode GitHub's answers through m: a body
 // unchanged since the last call is not decoded again.
 func (s *Service) WithMemo(m *jsonmemo.Memo) *Service {
@@ -28,6 +28,14 @@ func (s *Service) WithMemo(m *jsonmemo.Memo) *Service {
 // and rate-limit handling; only the decoding differs. The value may be
 // shared with other calls: read it, never change it.
 func get[T any](ctx context.Context, s *Service, gh *github.Client, path string, q url.Values) (T, *github.Response, error) {
+	return getAccept[T](ctx, s, gh, path, q, "")
+}
+
+// getAccept is get with the Accept header set to accept when it is not
+// empty, for the endpoints go-github asks for with a media type of its own
+// (search asks for the topics preview): the request stays the one
+// go-github's method sends.
+func getAccept[T any](ctx context.Context, s *Service, gh *github.Client, path string, q url.Values, accept string) (T, *github.Response, error) {
 	var zero T
 	if len(q) > 0 {
 		path += "?" + q.Encode()
@@ -35,6 +43,9 @@ func get[T any](ctx context.Context, s *Service, gh *github.Client, path string,
 	req, err := gh.NewRequest(http.MethodGet, path, nil)
 	if err != nil {
 		return zero, nil, err
+	}
+	if accept != "" {
+		req.Header.Set("Accept", accept)
 	}
 	resp, err := gh.BareDo(ctx, req)
 	if err != nil {

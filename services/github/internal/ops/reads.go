@@ -5,7 +5,10 @@ import (
 	"encoding/base64"
 	"io"
 	"net/http"
+	"net/url"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -17,30 +20,92 @@ import (
 	"ghops.dev/services/github/internal/ghstatus"
 )
 
-// Search implements the search tool.
+// Search implements the search tool: go-github's Search.Repositories (the
+// same one GET, with its Accept header) with the answer decoded through the
+// memo into only the fields the answer keeps. Search answers carry ETags, so
+// a repeated search is a 304 whose cached body the memo has already
+// decoded; decoding go-github's full Repository for every hit, on every
+// call, was most of search's CPU in the service (docs/benchmarks.md,
+// "Throughput against github-mcp-server").
 func (s *Service) Search(ctx context.Context, req *ghopsv1.SearchRequest) (*ghopsv1.SearchResponse, error) {
 	p, pp := pageOf(req.Page, req.PerPage)
-	res, resp, err := s.client(ctx).Search.Repositories(ctx, req.GetQuery(), &github.SearchOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	res, resp, err := getAccept[*searchResult](ctx, s, s.client(ctx), "search/repositories", searchQuery(req.GetQuery(), p, pp), searchAccept)
 	if err != nil {
 		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "search"})
 	}
-	out := &ghopsv1.SearchResponse{TotalCount: int32(res.GetTotal()), IncompleteResults: res.GetIncompleteResults(), Page: pageInfo(p, pp, resp)}
-	for _, r := range res.Repositories {
+	if res == nil {
+		res = new(searchResult) // an empty answer, as go-github gives it
+	}
+	out := &ghopsv1.SearchResponse{TotalCount: int32(res.Total), IncompleteResults: res.IncompleteResults, Page: pageInfo(p, pp, resp)}
+	for _, r := range res.Items {
+		if r == nil {
+			r = new(searchRepo) // a null item, which go-github keeps as an empty Repository
+		}
 		out.Repositories = append(out.Repositories, &ghopsv1.RepositorySummary{
-			FullName: r.GetFullName(), Description: r.GetDescription(), Language: r.GetLanguage(),
-			Stars: int32(r.GetStargazersCount()), Forks: int32(r.GetForksCount()), Visibility: visibility(r),
-			DefaultBranch: r.GetDefaultBranch(), Archived: r.GetArchived(), Fork: r.GetFork(), Topics: r.Topics,
+			FullName: r.FullName, Description: r.Description, Language: r.Language,
+			Stars: int32(r.Stars), Forks: int32(r.Forks), Visibility: visibilityOf(r.Visibility, r.Private),
+			DefaultBranch: r.DefaultBranch, Archived: r.Archived, Fork: r.Fork, Topics: slices.Clone(r.Topics),
 			UpdatedAt: ts(r.UpdatedAt),
 		})
 	}
 	return out, nil
 }
 
+// searchAccept is the Accept header go-github's Search.Repositories sends.
+const searchAccept = "application/vnd.github.mercy-preview+json"
+
+// searchQuery is the query go-github's Search.Repositories builds: the
+// page and page size (left out when zero), and q, always.
+func searchQuery(q string, page, perPage int) url.Values {
+	v := url.Values{"q": {q}}
+	if page != 0 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	if perPage != 0 {
+		v.Set("per_page", strconv.Itoa(perPage))
+	}
+	return v
+}
+
+// searchResult is GitHub's answer to a repository search, reduced to what
+// the search tool answers: go-github's RepositoriesSearchResult decodes
+// some eighty fields of every hit, owner and license included, which the
+// answer never reads.
+type searchResult struct {
+	Total             int           `json:"total_count"`
+	IncompleteResults bool          `json:"incomplete_results"`
+	Items             []*searchRepo `json:"items"`
+}
+
+// searchRepo is a hit of a repository search: the fields of go-github's
+// Repository that the answer keeps, with the same JSON names and types
+// (a JSON null leaves the zero value, as go-github's getters give it).
+type searchRepo struct {
+	FullName      string            `json:"full_name"`
+	Description   string            `json:"description"`
+	Language      string            `json:"language"`
+	Stars         int               `json:"stargazers_count"`
+	Forks         int               `json:"forks_count"`
+	Visibility    string            `json:"visibility"`
+	Private       bool              `json:"private"`
+	DefaultBranch string            `json:"default_branch"`
+	Archived      bool              `json:"archived"`
+	Fork          bool              `json:"fork"`
+	Topics        []string          `json:"topics"`
+	UpdatedAt     *github.Timestamp `json:"updated_at"`
+}
+
 func visibility(r *github.Repository) string {
-	if v := r.GetVisibility(); v != "" {
+	return visibilityOf(r.GetVisibility(), r.GetPrivate())
+}
+
+// visibilityOf is a repository's visibility: GitHub's field when it sends
+// one, else told by private.
+func visibilityOf(v string, private bool) string {
+	if v != "" {
 		return v
 	}
-	if r.GetPrivate() {
+	if private {
 		return "private"
 	}
 	return "public"

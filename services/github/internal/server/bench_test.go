@@ -378,3 +378,30 @@ func BenchmarkGetPullRequest(b *testing.B) {
 	}
 	e.reportGitHub(b, before)
 }
+
+// BenchmarkSearch is search of repositories for "hello" with the ETag cache warm: one conditional
+// GET of search/repositories, answered 304, the answer rebuilt from the cached body.
+func BenchmarkSearch(b *testing.B) {
+	e := startBench(b, nil)
+	ctx := context.Background()
+	req := &ghopsv1.SearchRequest{Query: "hello"}
+	first, err := e.client.Search(ctx, req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if first.GetTotalCount() < 1 || len(first.GetRepositories()) == 0 {
+		b.Fatalf("warm-up: %v", first)
+	}
+	before := e.hub.Stats()
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := e.client.Search(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.GetRepositories()[0].GetFullName() != first.GetRepositories()[0].GetFullName() {
+			b.Fatalf("first hit %s, want %s", r.GetRepositories()[0].GetFullName(), first.GetRepositories()[0].GetFullName())
+		}
+	}
+	e.reportGitHub(b, before)
+}

@@ -21,6 +21,9 @@ func TestReadsDecodeOnce(t *testing.T) {
 		hits uint64 // memo hits of the second call
 		reqs int    // GitHub requests of the second call
 	}{
+		{name: "search", hits: 1, reqs: 1, call: func(ctx context.Context) (proto.Message, error) {
+			return c.Search(ctx, &ghopsv1.SearchRequest{Query: "hello"})
+		}},
 		{name: "get_branches", hits: 1, reqs: 1, call: func(ctx context.Context) (proto.Message, error) {
 			return c.GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: benchRepo})
 		}},
