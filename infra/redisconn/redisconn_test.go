@@ -68,19 +68,29 @@ func TestOutage(t *testing.T) {
 			t.Fatalf("during the pause: %v", err)
 		}
 	}
+	if failures.Load() != 1 {
+		t.Errorf("%d failures counted, want 1 (the pause skips Redis)", failures.Load())
+	}
 	srv.Restart(t)
-	time.Sleep(350 * time.Millisecond)
-	if err := ping(); err != nil {
-		t.Fatalf("after the pause: %v", err)
+	// Once the pause is over Redis is used again. On a loaded machine the
+	// first reconnect may miss the 50 ms timeout (which pauses Redis once
+	// more), so recovery is awaited, not timed: what matters is that it
+	// comes, and that the outage is logged once at each edge.
+	for attempt := 1; ; attempt++ {
+		time.Sleep(350 * time.Millisecond)
+		err := ping()
+		if err == nil {
+			break
+		}
+		if attempt == 30 {
+			t.Fatalf("after the pause: %v", err)
+		}
 	}
 	if n := strings.Count(logs.String(), "redis unreachable"); n != 1 {
 		t.Errorf("%d outage records:\n%s", n, logs.String())
 	}
 	if !strings.Contains(logs.String(), "redis reachable again") {
 		t.Errorf("no recovery record:\n%s", logs.String())
-	}
-	if failures.Load() != 1 {
-		t.Errorf("%d failures counted, want 1 (the pause skips Redis)", failures.Load())
 	}
 }
 
