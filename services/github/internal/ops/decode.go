@@ -15,7 +15,7 @@ import (
 	"ghops.dev/services/github/internal/jsonmemo"
 )
 
-// WithMemo makes the hot reads (search, get_branches, list_pull_requests,
+// WithMemo makes the hot reads (search, get_commits, get_branches, list_pull_requests,
 // get_pull_request, get_pr_mergeability, read_file, list_directory) decode GitHub's answers through m: a body
 // unchanged since the last call is not decoded again.
 func (s *Service) WithMemo(m *jsonmemo.Memo) *Service {

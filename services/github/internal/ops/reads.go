@@ -380,7 +380,14 @@ func refType(branch *string) string {
 	return "ref"
 }
 
-// GetCommits implements the get_commits tool; sha wins over branch.
+// GetCommits implements the get_commits tool; sha wins over branch. It is
+// go-github's Repositories.ListCommits (the same one GET, query and Accept)
+// with the answer decoded through the memo into only the fields the answer
+// keeps. Commit lists carry ETags, so a repeated call is a 304 whose cached
+// body the memo has already decoded; decoding go-github's full
+// RepositoryCommit (author and committer users, tree, verification...) of
+// every commit, on every call, cost about a quarter of a warm call's time
+// and bytes (docs/benchmarks.md, "get_commits through jsonmemo").
 func (s *Service) GetCommits(ctx context.Context, req *ghopsv1.GetCommitsRequest) (*ghopsv1.GetCommitsResponse, error) {
 	p, pp := pageOf(req.Page, req.PerPage)
 	from := req.GetSha()
@@ -392,26 +399,72 @@ func (s *Service) GetCommits(ctx context.Context, req *ghopsv1.GetCommitsRequest
 		typ = refType(req.Branch)
 	}
 	c := ghstatus.Context{Tool: "get_commits", Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: typ, Id: resID(req.GetRepo(), "", from)}}
-	owner, name := splitRepo(req.GetRepo())
-	list, resp, err := s.client(ctx).Repositories.ListCommits(ctx, owner, name, &github.CommitsListOptions{SHA: from, ListOptions: github.ListOptions{Page: p, PerPage: pp}})
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("commits"))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	list, resp, err := get[[]*listedCommit](ctx, s, s.client(ctx), u, commitsQuery(from, p, pp))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	out := &ghopsv1.GetCommitsResponse{Page: pageInfo(p, pp, resp)}
 	for _, rc := range list {
-		cm := &ghopsv1.Commit{Sha: rc.GetSHA(), Message: rc.GetCommit().GetMessage(), Author: rc.GetAuthor().GetLogin()}
-		if cm.Author == "" {
-			cm.Author = rc.GetCommit().GetAuthor().GetName()
+		if rc == nil {
+			rc = new(listedCommit) // a null item, which go-github keeps as a nil RepositoryCommit
 		}
-		if d := rc.GetCommit().GetAuthor().Date; d != nil {
+		cm := &ghopsv1.Commit{Sha: rc.SHA, Message: rc.Commit.Message, Author: rc.Author.Login}
+		if cm.Author == "" {
+			cm.Author = rc.Commit.Author.Name
+		}
+		if d := rc.Commit.Author.Date; d != nil {
 			cm.Date = ts(d)
 		}
-		for _, par := range rc.Parents {
-			cm.Parents = append(cm.Parents, par.GetSHA())
+		if len(rc.Parents) > 0 {
+			// A new slice: the memo's value is shared with other calls.
+			cm.Parents = make([]string, len(rc.Parents))
+			for i, par := range rc.Parents {
+				cm.Parents[i] = par.SHA
+			}
 		}
 		out.Commits = append(out.Commits, cm)
 	}
 	return out, nil
+}
+
+// commitsQuery is the query go-github's Repositories.ListCommits builds:
+// sha, page and page size, each left out when empty or zero.
+func commitsQuery(sha string, page, perPage int) url.Values {
+	v := url.Values{}
+	if sha != "" {
+		v.Set("sha", sha)
+	}
+	if page != 0 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	if perPage != 0 {
+		v.Set("per_page", strconv.Itoa(perPage))
+	}
+	return v
+}
+
+// listedCommit is a commit of GitHub's commit list, reduced to what the
+// get_commits answer keeps, with go-github's JSON names and types (a JSON
+// null leaves the zero value, as go-github's getters give it).
+type listedCommit struct {
+	SHA    string `json:"sha"`
+	Commit struct {
+		Message string `json:"message"`
+		Author  struct {
+			Name string            `json:"name"`
+			Date *github.Timestamp `json:"date"`
+		} `json:"author"`
+	} `json:"commit"`
+	Author struct {
+		Login string `json:"login"`
+	} `json:"author"`
+	Parents []struct {
+		SHA string `json:"sha"`
+	} `json:"parents"`
 }
 
 // GetBranches implements the get_branches tool.

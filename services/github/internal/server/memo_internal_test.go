@@ -24,6 +24,11 @@ func TestReadsDecodeOnce(t *testing.T) {
 		{name: "search", hits: 1, reqs: 1, call: func(ctx context.Context) (proto.Message, error) {
 			return c.Search(ctx, &ghopsv1.SearchRequest{Query: "hello"})
 		}},
+		// The head of the default branch (revalidated, through the memo),
+		// then the commits from that SHA (immutable: no request).
+		{name: "get_commits", hits: 2, reqs: 1, call: func(ctx context.Context) (proto.Message, error) {
+			return c.GetCommits(ctx, &ghopsv1.GetCommitsRequest{Repo: benchRepo})
+		}},
 		{name: "get_branches", hits: 1, reqs: 1, call: func(ctx context.Context) (proto.Message, error) {
 			return c.GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: benchRepo})
 		}},

@@ -31,6 +31,13 @@ type recorder struct {
 	reqs []seen
 }
 
+// count is how many requests the recorder forwarded.
+func (r *recorder) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.reqs)
+}
+
 func (r *recorder) last(t *testing.T) seen {
 	t.Helper()
 	r.mu.Lock()
