@@ -31,7 +31,7 @@ const (
 func TestEveryTransportPassesEveryLink(t *testing.T) {
 	u, err := user.Current()
 	if err != nil || u.Username == "" {
-		t.Skipf("stdio's principal is the local user, and there is none here: %v", err)
+		t.Fatalf("stdio's principal is the local user, and there is none here: %v", err)
 	}
 	rules := "    rate_per_minute: 3\n    repos: [\"octo-org/hello-world\"]\n"
 	pol := "principals:\n" +

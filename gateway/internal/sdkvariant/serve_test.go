@@ -3,6 +3,7 @@ package sdkvariant
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -24,35 +25,46 @@ import (
 // that the comparison measures the MCP layer, not the collector setting.
 const gatewayGOGC = 400
 
-// TestServeSDKVariant serves the SDK variant on GHOPS_SDK_VARIANT_ADDR
-// (127.0.0.1 only) in front of the GitHub service at
-// GHOPS_SDK_VARIANT_SERVICE, with every other setting at ghops-gateway's
-// defaults (and its environment variables), until SIGTERM or SIGINT. It is
-// how scripts/sdk-compare.sh runs the variant; in an ordinary go test run
-// it has nothing to serve and skips.
-func TestServeSDKVariant(t *testing.T) {
+// TestMain serves the SDK variant instead of running the tests when
+// GHOPS_SDK_VARIANT_ADDR and GHOPS_SDK_VARIANT_SERVICE are set: that is how
+// scripts/sdk-compare.sh runs it (the test binary built with go test -c), so
+// an ordinary go test run has nothing to skip.
+func TestMain(m *testing.M) {
 	addr, svc := os.Getenv("GHOPS_SDK_VARIANT_ADDR"), os.Getenv("GHOPS_SDK_VARIANT_SERVICE")
+	if addr == "" && svc == "" {
+		os.Exit(m.Run())
+	}
+	if err := serveVariant(addr, svc); err != nil {
+		fmt.Fprintln(os.Stderr, "sdkvariant:", err)
+		os.Exit(1)
+	}
+}
+
+// serveVariant serves the SDK variant on addr (127.0.0.1 only) in front of
+// the GitHub service at svc, with every other setting at ghops-gateway's
+// defaults (and its environment variables), until SIGTERM or SIGINT.
+func serveVariant(addr, svc string) error {
 	if addr == "" || svc == "" {
-		t.Skip("serves the SDK variant for scripts/sdk-compare.sh only: set GHOPS_SDK_VARIANT_ADDR and GHOPS_SDK_VARIANT_SERVICE")
+		return errors.New("set both GHOPS_SDK_VARIANT_ADDR and GHOPS_SDK_VARIANT_SERVICE")
 	}
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(gatewayGOGC)
 	}
 	cfg, err := config.Load([]string{"-addr", addr, "-service", svc}, os.Getenv, io.Discard)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	if !cfg.Loopback() {
-		t.Fatalf("GHOPS_SDK_VARIANT_ADDR %q is not a loopback address", addr)
+		return fmt.Errorf("GHOPS_SDK_VARIANT_ADDR %q is not a loopback address", addr)
 	}
 	a, err := app.New(cfg, os.Stderr)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer func() { _ = a.Close() }()
 	lis, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()
@@ -67,12 +79,13 @@ func TestServeSDKVariant(t *testing.T) {
 	a.Logger.Info("SDK variant listening", "addr", lis.Addr().String(), "service", svc)
 	select {
 	case err := <-errc:
-		t.Fatal(err)
+		return err
 	case <-ctx.Done():
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		t.Error(err)
+		return err
 	}
+	return nil
 }

@@ -31,8 +31,10 @@ func WithProgress(ctx context.Context, report ProgressFunc) context.Context {
 	return context.WithValue(ctx, progressKey{}, report)
 }
 
-// progressOf returns the ProgressFunc of ctx, or nil.
-func progressOf(ctx context.Context) ProgressFunc {
+// ProgressFrom returns the ProgressFunc WithProgress put in ctx (nil: the
+// request asked for no progress). Call reads it for the service; stand-ins
+// of Call in the transports' tests read it to drive progress themselves.
+func ProgressFrom(ctx context.Context) ProgressFunc {
 	f, _ := ctx.Value(progressKey{}).(ProgressFunc)
 	return f
 }

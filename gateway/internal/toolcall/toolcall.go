@@ -221,7 +221,7 @@ func (c *Caller) invoke(ctx context.Context, r *Request) *rpcerror.Error {
 	ctx = metadata.NewOutgoingContext(ctx, md)
 	resp := tool.NewResponse()
 	var err error
-	if report := progressOf(ctx); report != nil {
+	if report := ProgressFrom(ctx); report != nil {
 		err = invokeWithProgress(ctx, c.conn, tool.FullMethod, r.Message, resp, report)
 	} else {
 		err = c.conn.Invoke(ctx, tool.FullMethod, r.Message, resp)
