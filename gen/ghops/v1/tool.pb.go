@@ -156,6 +156,75 @@ func (ResourceKind) EnumDescriptor() ([]byte, []int) {
 	return file_ghops_v1_tool_proto_rawDescGZIP(), []int{1}
 }
 
+// Content says what an answer field carries when its text was written by
+// GitHub's users or printed by their builds rather than by GitHub itself:
+// such text may try to steer the model that reads it (prompt injection), so
+// the service cleans it, redacts secrets in it and, where a principal trusts
+// only collaborators, withholds it, from this marking alone (docs/security.md).
+// A new answer field that carries such text is covered by marking it.
+type Content int32
+
+const (
+	// CONTENT_UNSPECIFIED marks nothing; it is the default of unmarked fields.
+	Content_CONTENT_UNSPECIFIED Content = 0
+	// CONTENT_USER_TEXT marks text a GitHub user wrote (titles, bodies,
+	// comments, commit messages, labels, names): it is cleaned of invisible
+	// and control characters, its secrets are redacted, and it is withheld
+	// when its author is not trusted (the enclosing message's field marked
+	// CONTENT_AUTHOR_ASSOCIATION says who wrote it).
+	Content_CONTENT_USER_TEXT Content = 1
+	// CONTENT_LOG marks text a build printed (job log lines): cleaned and
+	// redacted like user text, never withheld (it has no single author).
+	Content_CONTENT_LOG Content = 2
+	// CONTENT_AUTHOR_ASSOCIATION marks the author_association (OWNER, MEMBER,
+	// COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, NONE) of
+	// the user text in the same message.
+	Content_CONTENT_AUTHOR_ASSOCIATION Content = 3
+)
+
+// Enum value maps for Content.
+var (
+	Content_name = map[int32]string{
+		0: "CONTENT_UNSPECIFIED",
+		1: "CONTENT_USER_TEXT",
+		2: "CONTENT_LOG",
+		3: "CONTENT_AUTHOR_ASSOCIATION",
+	}
+	Content_value = map[string]int32{
+		"CONTENT_UNSPECIFIED":        0,
+		"CONTENT_USER_TEXT":          1,
+		"CONTENT_LOG":                2,
+		"CONTENT_AUTHOR_ASSOCIATION": 3,
+	}
+)
+
+func (x Content) Enum() *Content {
+	p := new(Content)
+	*p = x
+	return p
+}
+
+func (x Content) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Content) Descriptor() protoreflect.EnumDescriptor {
+	return file_ghops_v1_tool_proto_enumTypes[2].Descriptor()
+}
+
+func (Content) Type() protoreflect.EnumType {
+	return &file_ghops_v1_tool_proto_enumTypes[2]
+}
+
+func (x Content) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Content.Descriptor instead.
+func (Content) EnumDescriptor() ([]byte, []int) {
+	return file_ghops_v1_tool_proto_rawDescGZIP(), []int{2}
+}
+
 // ToolOptions describes how an RPC is offered to agents as an MCP tool.
 //
 // The gateway builds its tool list from these options alone: adding an RPC
@@ -301,6 +370,14 @@ var file_ghops_v1_tool_proto_extTypes = []protoimpl.ExtensionInfo{
 		Tag:           "varint,51235,opt,name=resource,enum=ghops.v1.ResourceKind",
 		Filename:      "ghops/v1/tool.proto",
 	},
+	{
+		ExtendedType:  (*descriptorpb.FieldOptions)(nil),
+		ExtensionType: (*Content)(nil),
+		Field:         51236,
+		Name:          "ghops.v1.content",
+		Tag:           "varint,51236,opt,name=content,enum=ghops.v1.Content",
+		Filename:      "ghops/v1/tool.proto",
+	},
 }
 
 // Extension fields to descriptorpb.MethodOptions.
@@ -319,6 +396,11 @@ var (
 	//
 	// optional ghops.v1.ResourceKind resource = 51235;
 	E_Resource = &file_ghops_v1_tool_proto_extTypes[1]
+	// content marks an answer field's text as written by users or builds (see
+	// Content). 51236 follows resource's number.
+	//
+	// optional ghops.v1.Content content = 51236;
+	E_Content = &file_ghops_v1_tool_proto_extTypes[2]
 )
 
 var File_ghops_v1_tool_proto protoreflect.FileDescriptor
@@ -351,9 +433,15 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
 	"\x11RESOURCE_KIND_REF\x10\x02\x12\x16\n" +
-	"\x12RESOURCE_KIND_PATH\x10\x03:K\n" +
+	"\x12RESOURCE_KIND_PATH\x10\x03*j\n" +
+	"\aContent\x12\x17\n" +
+	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +
+	"\vCONTENT_LOG\x10\x02\x12\x1e\n" +
+	"\x1aCONTENT_AUTHOR_ASSOCIATION\x10\x03:K\n" +
 	"\x04tool\x12\x1e.google.protobuf.MethodOptions\x18\xa2\x90\x03 \x01(\v2\x15.ghops.v1.ToolOptionsR\x04tool:S\n" +
-	"\bresource\x12\x1d.google.protobuf.FieldOptions\x18\xa3\x90\x03 \x01(\x0e2\x16.ghops.v1.ResourceKindR\bresourceB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\bresource\x12\x1d.google.protobuf.FieldOptions\x18\xa3\x90\x03 \x01(\x0e2\x16.ghops.v1.ResourceKindR\bresource:L\n" +
+	"\acontent\x12\x1d.google.protobuf.FieldOptions\x18\xa4\x90\x03 \x01(\x0e2\x11.ghops.v1.ContentR\acontentB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_tool_proto_rawDescOnce sync.Once
@@ -367,25 +455,28 @@ func file_ghops_v1_tool_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_tool_proto_rawDescData
 }
 
-var file_ghops_v1_tool_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_ghops_v1_tool_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
 var file_ghops_v1_tool_proto_msgTypes = make([]protoimpl.MessageInfo, 1)
 var file_ghops_v1_tool_proto_goTypes = []any{
 	(Toolset)(0),                       // 0: ghops.v1.Toolset
 	(ResourceKind)(0),                  // 1: ghops.v1.ResourceKind
-	(*ToolOptions)(nil),                // 2: ghops.v1.ToolOptions
-	(*descriptorpb.MethodOptions)(nil), // 3: google.protobuf.MethodOptions
-	(*descriptorpb.FieldOptions)(nil),  // 4: google.protobuf.FieldOptions
+	(Content)(0),                       // 2: ghops.v1.Content
+	(*ToolOptions)(nil),                // 3: ghops.v1.ToolOptions
+	(*descriptorpb.MethodOptions)(nil), // 4: google.protobuf.MethodOptions
+	(*descriptorpb.FieldOptions)(nil),  // 5: google.protobuf.FieldOptions
 }
 var file_ghops_v1_tool_proto_depIdxs = []int32{
 	0, // 0: ghops.v1.ToolOptions.toolset:type_name -> ghops.v1.Toolset
-	3, // 1: ghops.v1.tool:extendee -> google.protobuf.MethodOptions
-	4, // 2: ghops.v1.resource:extendee -> google.protobuf.FieldOptions
-	2, // 3: ghops.v1.tool:type_name -> ghops.v1.ToolOptions
-	1, // 4: ghops.v1.resource:type_name -> ghops.v1.ResourceKind
-	5, // [5:5] is the sub-list for method output_type
-	5, // [5:5] is the sub-list for method input_type
-	3, // [3:5] is the sub-list for extension type_name
-	1, // [1:3] is the sub-list for extension extendee
+	4, // 1: ghops.v1.tool:extendee -> google.protobuf.MethodOptions
+	5, // 2: ghops.v1.resource:extendee -> google.protobuf.FieldOptions
+	5, // 3: ghops.v1.content:extendee -> google.protobuf.FieldOptions
+	3, // 4: ghops.v1.tool:type_name -> ghops.v1.ToolOptions
+	1, // 5: ghops.v1.resource:type_name -> ghops.v1.ResourceKind
+	2, // 6: ghops.v1.content:type_name -> ghops.v1.Content
+	7, // [7:7] is the sub-list for method output_type
+	7, // [7:7] is the sub-list for method input_type
+	4, // [4:7] is the sub-list for extension type_name
+	1, // [1:4] is the sub-list for extension extendee
 	0, // [0:1] is the sub-list for field type_name
 }
 
@@ -399,9 +490,9 @@ func file_ghops_v1_tool_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_tool_proto_rawDesc), len(file_ghops_v1_tool_proto_rawDesc)),
-			NumEnums:      2,
+			NumEnums:      3,
 			NumMessages:   1,
-			NumExtensions: 2,
+			NumExtensions: 3,
 			NumServices:   0,
 		},
 		GoTypes:           file_ghops_v1_tool_proto_goTypes,
