@@ -13,13 +13,17 @@ const (
 	CodeInvalidRequest = -32600
 	// CodeMethodNotFound is -32601 "Method not found" (HTTP 404 on /rpc when
 	// mapped). The method is not an MCP method (on `/mcp` and stdio), or on
-	// `/rpc` not even shaped like a tool name (lower-case snake case, e.g.
-	// `tools/list`). A tool the gateway does not offer is -32602 `Unknown tool`
-	// on every transport.
+	// `/rpc` not a tool the caller may call (an unknown tool name, or a name
+	// that cannot be one, e.g. `tools/list`), with `data.tools` listing the
+	// tools it may call. On `/mcp` and stdio, `tools/call` naming a tool the
+	// gateway does not offer is -32602 `Unknown tool`, as MCP says.
 	CodeMethodNotFound = -32601
 	// CodeInvalidParams is -32602 "Invalid params" (HTTP 400 on /rpc when
 	// mapped). The arguments break the tool's input schema (checked by the
-	// gateway, AJV style), or the service's own validation refused them.
+	// gateway, AJV style), or the service's own validation refused them; on
+	// `/mcp` and stdio also `tools/call` naming a tool the gateway does not
+	// offer (`Unknown tool`, its `name` violating the enum of the caller's
+	// tools).
 	CodeInvalidParams = -32602
 	// CodePermissionDenied is -32001 "Permission denied" (HTTP 403 on /rpc when
 	// mapped). GitHub answered 401 (bad or missing credentials) or 403 without a

@@ -235,10 +235,12 @@ func TestE2EErrorCodes(t *testing.T) {
 				t.Errorf("err = %#v, want a required violation at root", err)
 			}
 		}},
-		{name: "-32602 unknown tool", call: func(ctx context.Context, c *client.Client) error {
+		// On /rpc a tool is a method: -32601 (JSON-RPC 2.0); over MCP,
+		// tools/call of an unknown tool is -32602 (MCP).
+		{name: "unknown tool", call: func(ctx context.Context, c *client.Client) error {
 			_, err := c.CallRaw(ctx, "no_such_tool", nil)
 			return err
-		}, want: client.ErrInvalidParams, wantMCP: client.ErrInvalidParams},
+		}, want: client.ErrMethodNotFound, wantMCP: client.ErrInvalidParams},
 		{name: "-32002 not found", call: func(ctx context.Context, c *client.Client) error {
 			_, err := c.Fetch(ctx, &ghopsv1.FetchRequest{Repo: "octo-org/nope"})
 			return err

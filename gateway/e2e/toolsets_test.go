@@ -79,7 +79,7 @@ func mcpCallError(t *testing.T, url, key, tool string, args map[string]any) *sdk
 // TestGatewayToolsets: -toolsets leaves the other groups out of the
 // gateway for everyone: tools/list lists only its groups (minus the writes
 // under -read-only), and a call of another group's tool is an unknown tool,
-// the one answer -32602 "Unknown tool" on /rpc and /mcp listing the visible
+// -32602 "Unknown tool" on /mcp and -32601 on /rpc, both listing the visible
 // tools, without a GitHub request.
 func TestGatewayToolsets(t *testing.T) {
 	tests := []struct {
@@ -115,8 +115,13 @@ func TestGatewayToolsets(t *testing.T) {
 			}
 			before := githubCalls(st)
 			_, out := rpcCall(t, st.URL, "read_file", `{"repo":"octo-org/hello-world","path":"README.md"}`)
-			if code, _ := errOf(t, out); code != -32602 || !strings.Contains(string(out["error"]), `"message":"Unknown tool: read_file"`) {
-				t.Fatalf("/rpc read_file: code %d, want -32602 Unknown tool: read_file (%s)", code, out["error"])
+			code, rpcData := errOf(t, out)
+			var listed []string
+			if code != -32601 || json.Unmarshal(rpcData["tools"], &listed) != nil {
+				t.Fatalf("/rpc read_file: code %d, want -32601 listing the visible tools (%s)", code, out["error"])
+			}
+			if got := slices.Sorted(slices.Values(listed)); !slices.Equal(got, tc.want) {
+				t.Fatalf("/rpc unknown method lists %v, want the visible tools %v", got, tc.want)
 			}
 			we := mcpCallError(t, st.URL+"/mcp", "", "read_file", map[string]any{"repo": "octo-org/hello-world", "path": "README.md"})
 			if we == nil || we.Code != -32602 || we.Message != "Unknown tool: read_file" {

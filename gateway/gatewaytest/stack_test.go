@@ -73,7 +73,7 @@ func TestStackEveryTool(t *testing.T) {
 			}},
 		{name: "get_checks_for_sha", tool: "get_checks_for_sha", params2: func() string { return `{` + repo + `,"sha":"` + headSHA + `"}` }},
 		{name: "invalid params -32602", tool: "search", params: `{}`, wantCode: -32602, wantHTTP: 400},
-		{name: "unknown tool -32602", tool: "no_such_tool", params: `{}`, wantCode: -32602, wantHTTP: 400},
+		{name: "unknown tool -32601", tool: "no_such_tool", params: `{}`, wantCode: -32601, wantHTTP: 404},
 		{name: "method not found -32601", tool: "tools/list", params: `{}`, wantCode: -32601, wantHTTP: 404},
 		{name: "not found -32002", tool: "fetch", params: `{"repo":"octo-org/nope"}`, wantCode: -32002, wantHTTP: 404},
 		{name: "github validation -32003", tool: "create_pull_request", params: `{` + repo + `,"title":"t","head":"main","base":"main"}`, wantCode: -32003, wantHTTP: 422},

@@ -12,10 +12,12 @@
 //     handshake and ping, and alone has server/discover) and the -32601
 //     wording of each framing; MCP's answers themselves are package mcp's
 //     (the Protocol interface);
-//   - unknown tools: the one answer of every transport
-//     (toolcall.Caller.UnknownTool, -32602 listing only the caller's
-//     tools), charged to the caller's rate like any call, and always a
-//     JSON-RPC error whatever the tool-error rule;
+//   - unknown tools: on MCP (/mcp, stdio) a tools/call of a tool the
+//     gateway does not offer is toolcall.Caller.UnknownTool's -32602, as
+//     MCP says; on /rpc, where a tool is a method, it is
+//     toolcall.Caller.UnknownMethod's -32601 listing the caller's tools,
+//     as JSON-RPC says. Both are charged to the caller's rate like any
+//     call and are always a JSON-RPC error whatever the tool-error rule;
 //   - the tool-error rule (docs/architecture.md "The rule",
 //     docs/errors.md): a failed call is an isError tool result when the
 //     request named an MCP protocol version, a JSON-RPC error otherwise;
@@ -66,8 +68,11 @@ type ToolCaller interface {
 	// Spend charges a call refused before Call (an unknown tool) to the
 	// caller's rate.
 	Spend(ctx context.Context, name string) *rpcerror.Error
-	// UnknownTool is the one answer to a tool the gateway does not offer.
+	// UnknownTool is MCP's answer to a tool the gateway does not offer.
 	UnknownTool(ctx context.Context, name string) *rpcerror.Error
+	// UnknownMethod is /rpc's answer to a method that is no tool the
+	// caller may call; tool says whether name has a tool name's shape.
+	UnknownMethod(ctx context.Context, name string, tool bool) *rpcerror.Error
 }
 
 // Framing is what a transport's framing knows about one call beside its

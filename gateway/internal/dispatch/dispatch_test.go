@@ -32,6 +32,11 @@ func (c *failingCaller) UnknownTool(_ context.Context, name string) *rpcerror.Er
 	return rpcerror.New(rpcerror.InvalidParamsCode, name)
 }
 
+func (c *failingCaller) UnknownMethod(_ context.Context, name string, _ bool) *rpcerror.Error {
+	c.unknown++
+	return rpcerror.New(rpcerror.MethodNotFound, name)
+}
+
 // TestToolErrorRule: the rule of docs/architecture.md for every mode and
 // framing — an isError result only on MCP, when the request named a
 // version or the mode forces it; never for /rpc nor for an unknown tool,

@@ -114,13 +114,24 @@ func methodNotFound(r *Request, why string) *rpcerror.Error {
 func (h *Handler) Serve(ctx context.Context, r Request) Outcome {
 	p := r.Protocol
 	if p == nil {
-		// Plain JSON-RPC: a tool is a method; nothing else exists.
-		if !r.Mapped {
-			return Outcome{Err: methodNotFound(&r, ""), Tool: UnknownLabel, NoReply: r.Notification}
+		// Plain JSON-RPC: a tool is a method; nothing else exists, so a
+		// method that is no tool is -32601 (JSON-RPC 2.0), listing the
+		// caller's tools. A tool-shaped one is charged to the caller's
+		// rate like any call: no refused call is free.
+		if r.Mapped && h.Offers(r.Tool) {
+			o := h.ToolsCall(ctx, ToolCall{Name: r.Tool, Args: r.Args, RequestID: r.RequestID, Framing: r.Framing})
+			o.NoReply = r.Notification
+			return o
 		}
-		o := h.ToolsCall(ctx, ToolCall{Name: r.Tool, Args: r.Args, RequestID: r.RequestID, Framing: r.Framing})
-		o.NoReply = r.Notification
-		return o
+		var e *rpcerror.Error
+		if r.Mapped {
+			e = h.caller.Spend(ctx, r.Tool)
+		}
+		if e == nil {
+			e = h.caller.UnknownMethod(ctx, r.Tool, r.Mapped)
+		}
+		e.RequestID = r.RequestID
+		return Outcome{Err: e, Tool: UnknownLabel, NoReply: r.Notification}
 	}
 	f := r.Framing
 	if r.Notification {

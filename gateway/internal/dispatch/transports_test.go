@@ -75,6 +75,11 @@ func (r *recorder) UnknownTool(ctx context.Context, name string) *rpcerror.Error
 	return r.Caller.UnknownTool(ctx, name)
 }
 
+func (r *recorder) UnknownMethod(ctx context.Context, name string, tool bool) *rpcerror.Error {
+	r.note("unknown method " + name)
+	return r.Caller.UnknownMethod(ctx, name, tool)
+}
+
 // gateway is /rpc, /mcp and stdio over one dispatcher.
 type gateway struct {
 	rec *recorder
@@ -231,7 +236,14 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 		transport string
 		do        func(t *testing.T) map[string]json.RawMessage
 		want      string // the answer's kind
+		// seen, when set, replaces the case's seen for this send: /rpc
+		// asks the call path for the caller's tools on every method that
+		// is no tool (UnknownMethod's -32601 lists them).
+		seen []string
 	}
+	// rpcUnknown is what /rpc asks of the call path for a method that is
+	// not even shaped like a tool name.
+	rpcUnknown := []string{"unknown method "}
 	tests := []struct {
 		name string
 		// seen is what the dispatcher asked of the call path, per send.
@@ -252,21 +264,21 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 			sends: []send{
 				{"mcp", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/mcp", rpc("ping", `{}`), "MCP-Protocol-Version", versioned)
-				}, "result"},
-				{"stdio", func(t *testing.T) map[string]json.RawMessage { return g.stdio(t, initialize, rpc("ping", `{}`)) }, "result"},
+				}, "result", nil},
+				{"stdio", func(t *testing.T) map[string]json.RawMessage { return g.stdio(t, initialize, rpc("ping", `{}`)) }, "result", nil},
 			},
 		},
 		{
 			name:     "method of an undeclared capability",
 			codeOnly: true,
 			sends: []send{
-				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("prompts/list", `{}`)) }, "error"},
+				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("prompts/list", `{}`)) }, "error", rpcUnknown},
 				{"mcp", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/mcp", rpc("prompts/list", `{}`), "MCP-Protocol-Version", versioned)
-				}, "error"},
+				}, "error", nil},
 				{"stdio", func(t *testing.T) map[string]json.RawMessage {
 					return g.stdio(t, initialize, rpc("prompts/list", `{}`))
-				}, "error"},
+				}, "error", nil},
 			},
 		},
 		{
@@ -277,45 +289,55 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 				// unknown tool there) and no version can be named.
 				{"mcp", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/mcp", rpc("ping", stateless), "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "ping")
-				}, "error"},
-				{"stdio", func(t *testing.T) map[string]json.RawMessage { return g.stdio(t, rpc("ping", stateless)) }, "error"},
+				}, "error", nil},
+				{"stdio", func(t *testing.T) map[string]json.RawMessage { return g.stdio(t, rpc("ping", stateless)) }, "error", nil},
 			},
 		},
 		{
 			name:     "method only a newer version has",
 			codeOnly: true,
 			sends: []send{
-				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("server/discover", `{}`)) }, "error"},
+				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("server/discover", `{}`)) }, "error", rpcUnknown},
 				{"mcp", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/mcp", rpc("server/discover", `{}`), "MCP-Protocol-Version", versioned)
-				}, "error"},
+				}, "error", nil},
 				{"stdio", func(t *testing.T) map[string]json.RawMessage {
 					return g.stdio(t, initialize, rpc("server/discover", `{}`))
-				}, "error"},
+				}, "error", nil},
 			},
 		},
 		{
 			name:     "unknown method",
 			codeOnly: true,
 			sends: []send{
-				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("no/such", `{}`)) }, "error"},
-				{"mcp", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/mcp", rpc("no/such", `{}`)) }, "error"},
-				{"stdio", func(t *testing.T) map[string]json.RawMessage { return g.stdio(t, rpc("no/such", `{}`)) }, "error"},
+				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("no/such", `{}`)) }, "error", rpcUnknown},
+				{"mcp", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/mcp", rpc("no/such", `{}`)) }, "error", nil},
+				{"stdio", func(t *testing.T) map[string]json.RawMessage { return g.stdio(t, rpc("no/such", `{}`)) }, "error", nil},
 			},
 		},
 		{
+			// On /rpc a tool is a method: JSON-RPC's -32601, as for any
+			// method that is no tool (compared by code with the others).
+			name:     "unknown tool as an /rpc method",
+			codeOnly: true,
+			sends: []send{
+				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("no_such_tool", `{}`)) }, "error", []string{"unknown method no_such_tool"}},
+				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("no/such", `{}`)) }, "error", rpcUnknown},
+			},
+		},
+		{
+			// On MCP, tools/call of an unknown tool: -32602, as MCP says.
 			name: "unknown tool",
 			seen: []string{"unknown no_such_tool"},
 			sends: []send{
-				{"rpc", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/rpc", rpc("no_such_tool", `{}`)) }, "error"},
-				{"mcp", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/mcp", call("no_such_tool", `{}`)) }, "error"},
+				{"mcp", func(t *testing.T) map[string]json.RawMessage { return g.post(t, "/mcp", call("no_such_tool", `{}`)) }, "error", nil},
 				// A version named does not make an unknown tool a tool error.
 				{"mcp versioned", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/mcp", call("no_such_tool", `{}`), "MCP-Protocol-Version", versioned)
-				}, "error"},
+				}, "error", nil},
 				{"stdio initialized", func(t *testing.T) map[string]json.RawMessage {
 					return g.stdio(t, initialize, call("no_such_tool", `{}`))
-				}, "error"},
+				}, "error", nil},
 			},
 		},
 		{
@@ -324,13 +346,13 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 			sends: []send{
 				{"rpc", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/rpc", rpc("merge_pull_request", `{"repo":"o/r","prNumber":404}`))
-				}, "error"},
+				}, "error", nil},
 				{"mcp", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/mcp", call("merge_pull_request", `{"repo":"o/r","prNumber":404}`))
-				}, "error"},
+				}, "error", nil},
 				{"stdio", func(t *testing.T) map[string]json.RawMessage {
 					return g.stdio(t, call("merge_pull_request", `{"repo":"o/r","prNumber":404}`))
-				}, "error"},
+				}, "error", nil},
 			},
 		},
 		{
@@ -340,13 +362,13 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 				// /rpc has no version to name: always a JSON-RPC error.
 				{"rpc", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/rpc", rpc("merge_pull_request", `{"repo":"o/r","prNumber":404}`), "MCP-Protocol-Version", versioned)
-				}, "error"},
+				}, "error", nil},
 				{"mcp", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/mcp", call("merge_pull_request", `{"repo":"o/r","prNumber":404}`), "MCP-Protocol-Version", versioned)
-				}, "isError"},
+				}, "isError", nil},
 				{"stdio", func(t *testing.T) map[string]json.RawMessage {
 					return g.stdio(t, initialize, call("merge_pull_request", `{"repo":"o/r","prNumber":404}`))
-				}, "isError"},
+				}, "isError", nil},
 			},
 		},
 		{
@@ -355,13 +377,13 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 			sends: []send{
 				{"rpc", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/rpc", rpc("merge_pull_request", `{"repo":"o/r","prNumber":2}`))
-				}, "result"},
+				}, "result", nil},
 				{"mcp", func(t *testing.T) map[string]json.RawMessage {
 					return g.post(t, "/mcp", call("merge_pull_request", `{"repo":"o/r","prNumber":2}`), "MCP-Protocol-Version", versioned)
-				}, "result"},
+				}, "result", nil},
 				{"stdio", func(t *testing.T) map[string]json.RawMessage {
 					return g.stdio(t, initialize, call("merge_pull_request", `{"repo":"o/r","prNumber":2}`))
-				}, "result"},
+				}, "result", nil},
 			},
 		},
 	}
@@ -371,8 +393,12 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 			for _, s := range tc.sends {
 				g.rec.take()
 				got := shapeOf(t, s.do(t))
-				if seen := g.rec.take(); !slices.Equal(seen, tc.seen) {
-					t.Errorf("%s: the dispatcher asked %q of the call path, want %q", s.transport, seen, tc.seen)
+				wantSeen := tc.seen
+				if s.seen != nil {
+					wantSeen = s.seen
+				}
+				if seen := g.rec.take(); !slices.Equal(seen, wantSeen) {
+					t.Errorf("%s: the dispatcher asked %q of the call path, want %q", s.transport, seen, wantSeen)
 				}
 				if got.kind != s.want {
 					t.Errorf("%s: answered as %s, want %s", s.transport, got.kind, s.want)
@@ -407,9 +433,25 @@ func TestOneDispatcherForEveryTransport(t *testing.T) {
 		})
 	}
 	t.Run("unknown tool answer names the tool", func(t *testing.T) {
-		got := shapeOf(t, g.post(t, "/rpc", rpc("no_such_tool", `{}`)))
+		got := shapeOf(t, g.post(t, "/mcp", call("no_such_tool", `{}`)))
 		if got.err.Code != rpcerror.InvalidParamsCode || got.err.Message != "Unknown tool: no_such_tool" {
 			t.Errorf("unknown tool answered %+v, want %d %q", got.err, rpcerror.InvalidParamsCode, "Unknown tool: no_such_tool")
+		}
+	})
+	t.Run("unknown /rpc method lists the caller's tools", func(t *testing.T) {
+		body := g.post(t, "/rpc", rpc("no_such_tool", `{}`))
+		var e struct {
+			Code int `json:"code"`
+			Data struct {
+				Tool  string   `json:"tool"`
+				Tools []string `json:"tools"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(body["error"], &e); err != nil {
+			t.Fatalf("error member %s: %v", body["error"], err)
+		}
+		if e.Code != rpcerror.MethodNotFound || e.Data.Tool != "no_such_tool" || !slices.Contains(e.Data.Tools, "merge_pull_request") {
+			t.Errorf("unknown /rpc method answered %s, want -32601 naming no_such_tool and listing merge_pull_request", body["error"])
 		}
 	})
 }

@@ -37,6 +37,10 @@ func (echoCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
 	return rpcerror.New(rpcerror.InvalidParamsCode, name)
 }
 
+func (echoCaller) UnknownMethod(_ context.Context, name string, _ bool) *rpcerror.Error {
+	return rpcerror.New(rpcerror.MethodNotFound, name)
+}
+
 // benchHandler is the /mcp handler over an instant call path.
 func benchHandler(b *testing.B) (http.Handler, *Server) {
 	s, err := New(newRegistry(b), dispatch.New(newEchoCaller(b)), WithLogger(slog.New(slog.DiscardHandler)))

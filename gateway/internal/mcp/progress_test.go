@@ -58,6 +58,10 @@ func (*progressCaller) UnknownTool(_ context.Context, name string) *rpcerror.Err
 	return rpcerror.New(rpcerror.InvalidParamsCode, name)
 }
 
+func (*progressCaller) UnknownMethod(_ context.Context, name string, _ bool) *rpcerror.Error {
+	return rpcerror.New(rpcerror.MethodNotFound, name)
+}
+
 // lastAsked reports whether the last call got a ProgressFunc.
 func (c *progressCaller) lastAsked(t *testing.T) bool {
 	t.Helper()

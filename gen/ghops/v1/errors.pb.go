@@ -862,6 +862,12 @@ type ErrorData struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// tool is the tool (method) name; "" when the request named none.
 	Tool string `protobuf:"bytes,1,opt,name=tool,proto3" json:"tool,omitempty"`
+	// tools are the tools the caller may call, in tools/list order, for
+	// -32601 on `/rpc` (a method that is no tool it may call); at most
+	// 100, the rest counted in tools_omitted.
+	Tools []string `protobuf:"bytes,20,rep,name=tools,proto3" json:"tools,omitempty"`
+	// tools_omitted is how many of the caller's tools tools leaves out.
+	ToolsOmitted int32 `protobuf:"varint,21,opt,name=tools_omitted,proto3" json:"tools_omitted,omitempty"`
 	// validation_errors are -32602's AJV-style violations (at most 20).
 	ValidationErrors []*Violation `protobuf:"bytes,2,rep,name=validation_errors,proto3" json:"validation_errors,omitempty"`
 	// validation_errors_omitted is how many violations were found beyond
@@ -943,6 +949,20 @@ func (x *ErrorData) GetTool() string {
 		return x.Tool
 	}
 	return ""
+}
+
+func (x *ErrorData) GetTools() []string {
+	if x != nil {
+		return x.Tools
+	}
+	return nil
+}
+
+func (x *ErrorData) GetToolsOmitted() int32 {
+	if x != nil {
+		return x.ToolsOmitted
+	}
+	return 0
 }
 
 func (x *ErrorData) GetValidationErrors() []*Violation {
@@ -1376,9 +1396,11 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\x04file\x18\x02 \x01(\tR\x04file\x12\x12\n" +
 	"\x04hunk\x18\x03 \x01(\x05R\x04hunk\x12\x12\n" +
 	"\x04line\x18\x04 \x01(\x05R\x04line\x12\x16\n" +
-	"\x06detail\x18\x05 \x01(\tR\x06detail\"\xa1\x06\n" +
+	"\x06detail\x18\x05 \x01(\tR\x06detail\"\xdd\x06\n" +
 	"\tErrorData\x12\x18\n" +
-	"\x04tool\x18\x01 \x01(\tB\x04\xa8\x82\x19\x01R\x04tool\x12A\n" +
+	"\x04tool\x18\x01 \x01(\tB\x04\xa8\x82\x19\x01R\x04tool\x12\x14\n" +
+	"\x05tools\x18\x14 \x03(\tR\x05tools\x12$\n" +
+	"\rtools_omitted\x18\x15 \x01(\x05R\rtools_omitted\x12A\n" +
 	"\x11validation_errors\x18\x02 \x03(\v2\x13.ghops.v1.ViolationR\x11validation_errors\x12<\n" +
 	"\x19validation_errors_omitted\x18\x03 \x01(\x05R\x19validation_errors_omitted\x12-\n" +
 	"\x06github\x18\x04 \x01(\v2\x15.ghops.v1.GitHubErrorR\x06github\x12.\n" +
@@ -1416,13 +1438,13 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\rPolicyRefusal\x12\x1c\n" +
 	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12\x18\n" +
 	"\x04rule\x18\x02 \x01(\tB\x04\xa8\x82\x19\x01R\x04rule\x12\x16\n" +
-	"\x06detail\x18\x03 \x01(\tR\x06detail*\xb2\x12\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail*\xb8\x14\n" +
 	"\tErrorCode\x12\x1a\n" +
 	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x12X\n" +
 	"\x16ERROR_CODE_PARSE_ERROR\x10\x01\x1a<\x9a\x82\x198\bĀ\xfe\xff\xff\xff\xff\xff\xff\x01\x12\vParse error\x18\x90\x03\"\x1bThe body is not valid JSON.\x12\xbc\x01\n" +
-	"\x1aERROR_CODE_INVALID_REQUEST\x10\x02\x1a\x9b\x01\x9a\x82\x19\x96\x01\b\xa8\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0fInvalid Request\x18\x90\x03\"uThe body is not a valid JSON-RPC request (wrong `jsonrpc`, missing `method`, an empty batch, a batch over the limit).\x12\xa9\x02\n" +
-	"\x1bERROR_CODE_METHOD_NOT_FOUND\x10\x03\x1a\x87\x02\x9a\x82\x19\x82\x02\b\xa7\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Method not found\x18\x94\x03\"\xdf\x01The method is not an MCP method (on `/mcp` and stdio), or on `/rpc` not even shaped like a tool name (lower-case snake case, e.g. `tools/list`). A tool the gateway does not offer is -32602 `Unknown tool` on every transport.\x12\xc3\x01\n" +
-	"\x19ERROR_CODE_INVALID_PARAMS\x10\x04\x1a\xa3\x01\x9a\x82\x19\x9e\x01\b\xa6\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInvalid params\x18\x90\x03\"~The arguments break the tool's input schema (checked by the gateway, AJV style), or the service's own validation refused them.\x12\x9d\x01\n" +
+	"\x1aERROR_CODE_INVALID_REQUEST\x10\x02\x1a\x9b\x01\x9a\x82\x19\x96\x01\b\xa8\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0fInvalid Request\x18\x90\x03\"uThe body is not a valid JSON-RPC request (wrong `jsonrpc`, missing `method`, an empty batch, a batch over the limit).\x12\x98\x03\n" +
+	"\x1bERROR_CODE_METHOD_NOT_FOUND\x10\x03\x1a\xf6\x02\x9a\x82\x19\xf1\x02\b\xa7\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Method not found\x18\x94\x03\"\xce\x02The method is not an MCP method (on `/mcp` and stdio), or on `/rpc` not a tool the caller may call (an unknown tool name, or a name that cannot be one, e.g. `tools/list`), with `data.tools` listing the tools it may call. On `/mcp` and stdio, `tools/call` naming a tool the gateway does not offer is -32602 `Unknown tool`, as MCP says.\x12\xda\x02\n" +
+	"\x19ERROR_CODE_INVALID_PARAMS\x10\x04\x1a\xba\x02\x9a\x82\x19\xb5\x02\b\xa6\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInvalid params\x18\x90\x03\"\x94\x02The arguments break the tool's input schema (checked by the gateway, AJV style), or the service's own validation refused them; on `/mcp` and stdio also `tools/call` naming a tool the gateway does not offer (`Unknown tool`, its `name` violating the enum of the caller's tools).\x12\x9d\x01\n" +
 	"\x1cERROR_CODE_PERMISSION_DENIED\x10\x05\x1a{\x9a\x82\x19w\b\xff\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Permission denied\x18\x93\x03\"TGitHub answered 401 (bad or missing credentials) or 403 without a rate-limit signal.\x12\xa1\x01\n" +
 	"\x14ERROR_CODE_NOT_FOUND\x10\x06\x1a\x86\x01\x9a\x82\x19\x81\x01\b\xfe\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\tNot found\x18\x94\x03\"fGitHub answered 404 (including a private repository the token cannot see), or the repository is empty.\x12\xc6\x01\n" +
 	"\x1cERROR_CODE_GITHUB_VALIDATION\x10\a\x1a\xa3\x01\x9a\x82\x19\x9e\x01\b\xfd\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Validation error\x18\xa6\x03\"|GitHub answered 422 \"Validation Failed\" (for example \"No commits between main and feature/x\"). Our own validation is -32602.\x12x\n" +
