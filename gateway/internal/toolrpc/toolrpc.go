@@ -6,11 +6,11 @@
 // It only frames: batches are always accepted (within the pipeline's
 // limits); a method that has a tool name's shape is a tools/call of the
 // tool it names, and every request goes to the gateway's one dispatcher
-// (package dispatch), which decides it — a tool the gateway does not offer
-// gets the one unknown-tool answer of every transport, a failure is always
-// a JSON-RPC error here (/rpc has no tool result to carry one), and a
-// method that cannot be a tool name (say "tools/list") is one its plain
-// JSON-RPC table does not know, -32601; its HTTP status rules (StatusRules, applied by
+// (package dispatch), which decides it — a method that is no tool the
+// caller may call (a tool the gateway does not offer, or a name that
+// cannot be one, say "tools/list") is JSON-RPC's -32601 listing the
+// caller's tools, and a failure is always a JSON-RPC error here (/rpc has
+// no tool result to carry one); its HTTP status rules (StatusRules, applied by
 // pipeline.Status) are 200 for every JSON-RPC answer unless status mapping
 // is on, where each error code has its status (docs/errors.md) and a batch
 // takes the highest; a body of notifications only is answered 204 with no
