@@ -14,6 +14,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/stats"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -122,18 +123,24 @@ func (p *Provider) DialOptions() []grpc.DialOption {
 	if !p.Enabled() {
 		return nil
 	}
-	return []grpc.DialOption{
-		grpc.WithStatsHandler(otelgrpc.NewClientHandler(
-			otelgrpc.WithTracerProvider(p.tp), otelgrpc.WithPropagators(p.prop), otelgrpc.WithMeterProvider(noMeters),
-			otelgrpc.WithFilter(filters.Not(filters.HealthCheck())))),
-		grpc.WithChainUnaryInterceptor(annotateClient),
-	}
+	return []grpc.DialOption{grpc.WithStatsHandler(p.ClientStatsHandler()), grpc.WithChainUnaryInterceptor(AnnotateClient)}
 }
 
-// annotateClient puts the request's repository on the span that makes the
+// ClientStatsHandler is DialOptions' stats handler, for a connection
+// that is no grpc.ClientConn (the in-process channel); nil when off.
+func (p *Provider) ClientStatsHandler() stats.Handler {
+	if !p.Enabled() {
+		return nil
+	}
+	return otelgrpc.NewClientHandler(
+		otelgrpc.WithTracerProvider(p.tp), otelgrpc.WithPropagators(p.prop), otelgrpc.WithMeterProvider(noMeters),
+		otelgrpc.WithFilter(filters.Not(filters.HealthCheck())))
+}
+
+// AnnotateClient puts the request's repository on the span that makes the
 // call (the gateway's call span): the interceptor runs before otelgrpc
-// starts its client span.
-func annotateClient(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+// starts its client span. DialOptions installs it.
+func AnnotateClient(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 	if m, ok := req.(proto.Message); ok {
 		if repo := Repository(m); repo != "" {
 			trace.SpanFromContext(ctx).SetAttributes(AttrRepository.String(repo))
@@ -149,9 +156,18 @@ func (p *Provider) ServerOptions() []grpc.ServerOption {
 	if !p.Enabled() {
 		return nil
 	}
-	return []grpc.ServerOption{grpc.StatsHandler(otelgrpc.NewServerHandler(
+	return []grpc.ServerOption{grpc.StatsHandler(p.ServerStatsHandler())}
+}
+
+// ServerStatsHandler is ServerOptions' stats handler, for a server that
+// is no grpc.Server (the in-process channel); nil when off.
+func (p *Provider) ServerStatsHandler() stats.Handler {
+	if !p.Enabled() {
+		return nil
+	}
+	return otelgrpc.NewServerHandler(
 		otelgrpc.WithTracerProvider(p.tp), otelgrpc.WithPropagators(p.prop), otelgrpc.WithMeterProvider(noMeters),
-		otelgrpc.WithFilter(filters.Not(filters.HealthCheck()))))}
+		otelgrpc.WithFilter(filters.Not(filters.HealthCheck())))
 }
 
 // Repository is the "owner/repo" a ghops request names: its top-level

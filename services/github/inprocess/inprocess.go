@@ -1,33 +1,32 @@
 // Package inprocess runs the GitHub-operations service inside the calling
-// process and hands out a gRPC client connection to it over an in-memory
-// listener, so that one binary (ghops-gateway -embedded) needs no second
-// process and no port. It runs exactly the server the ghops-github binary
-// runs (server.New: the same handlers, interceptors, validation, health and
-// the same contract); only the transport differs.
+// process and hands out a gRPC client connection to it, so that one binary
+// (ghops-gateway -embedded) needs no second process and no port. It runs
+// exactly the server the ghops-github binary runs (server.New: the same
+// handlers, interceptor chains, validation, health, tracing and the same
+// contract); only the transport differs: an in-process channel
+// (grpchan's inprocgrpc) hands each message to the handler's goroutine as
+// a copy, with no HTTP/2 framing and no protobuf encoding
+// (docs/benchmarks.md measures the difference).
 package inprocess
 
 import (
 	"context"
-	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"sync"
 	"time"
 
+	"github.com/fullstorydev/grpchan"
+	"github.com/fullstorydev/grpchan/inprocgrpc"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/test/bufconn"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"ghops.dev/redact"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/server"
 	"ghops.dev/telemetry"
 )
-
-// bufSize is the in-memory pipe's buffer; a larger message just flows
-// through it in pieces.
-const bufSize = 1 << 20
 
 // DefaultShutdownTimeout bounds Close's drain of in-flight calls.
 const DefaultShutdownTimeout = 10 * time.Second
@@ -96,14 +95,13 @@ func OptionsFromEnv(getenv func(string) string) (Options, error) {
 
 // Service is the service running in this process.
 type Service struct {
-	srv  *server.Server
-	conn *grpc.ClientConn
-	done chan error
-	once sync.Once
-	err  error
+	srv   *server.Server
+	conn  grpc.ClientConnInterface
+	drain drain
+	once  sync.Once
 }
 
-// Start starts the service on an in-memory listener and connects to it.
+// Start starts the service on an in-process channel.
 func Start(o Options) (*Service, error) {
 	log := o.Logger
 	if log == nil {
@@ -118,36 +116,39 @@ func Start(o Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	lis := bufconn.Listen(bufSize)
-	dial := append([]grpc.DialOption{
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-	}, o.Telemetry.DialOptions()...)
-	conn, err := grpc.NewClient("passthrough:///ghops-github-inprocess", dial...)
-	if err != nil {
-		_ = lis.Close()
-		return nil, err
+	s := &Service{srv: srv}
+	ch := new(inprocgrpc.Channel)
+	srv.ServeInProcess(ch)
+	if h := o.Telemetry.ClientStatsHandler(); h != nil {
+		ch.WithClientStatsHandler(h)
 	}
-	s := &Service{srv: srv, conn: conn, done: make(chan error, 1)}
-	go func() { s.done <- srv.Serve(lis) }()
+	// The drain, outermost on the caller's side, is what a network
+	// server's GracefulStop does: Shutdown refuses new calls and waits for
+	// the ones in flight. The telemetry interceptor names the repository
+	// on the caller's span, as DialOptions does for a network connection.
+	unary := []grpc.UnaryClientInterceptor{s.drain.unary}
+	if o.Telemetry.Enabled() {
+		unary = append(unary, telemetry.AnnotateClient)
+	}
+	s.conn = grpchan.InterceptClientConn(ch, chainUnaryClient(unary), s.drain.stream)
 	log.Info("ghops-github running in process", "github_url", redact.String(cfg.GitHubURL),
 		"service_token", cfg.Token != "", "github_app", cfg.GitHubApp(), "allow_caller_token", cfg.AllowCallerToken)
 	return s, nil
 }
 
-// Conn is the client connection to the service; it is closed by Shutdown.
-func (s *Service) Conn() *grpc.ClientConn { return s.conn }
+// Conn is the client connection to the service; Shutdown ends it.
+func (s *Service) Conn() grpc.ClientConnInterface { return s.conn }
 
-// Shutdown closes the client connection, drains the in-flight calls (cut
-// when ctx ends first) and stops the service. Later calls return the first
-// call's result.
+// Shutdown refuses new calls (codes.Unavailable, as a stopped server's
+// connection does), waits for the in-flight ones (cut when ctx ends first:
+// their contexts are cancelled) and stops the service. Later calls return
+// nil at once.
 func (s *Service) Shutdown(ctx context.Context) error {
 	s.once.Do(func() {
-		cerr := s.conn.Close()
+		s.drain.close(ctx)
 		s.srv.Shutdown(ctx)
-		s.err = errors.Join(cerr, <-s.done)
 	})
-	return s.err
+	return nil
 }
 
 // Close is Shutdown bounded by DefaultShutdownTimeout.
@@ -155,4 +156,107 @@ func (s *Service) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), DefaultShutdownTimeout)
 	defer cancel()
 	return s.Shutdown(ctx)
+}
+
+// drain counts the calls in flight so that Shutdown can wait for them,
+// and refuses calls once closed.
+type drain struct {
+	mu       sync.Mutex
+	closed   bool
+	inflight sync.WaitGroup
+	// cancel ends the in-flight calls' contexts when the wait is cut.
+	cancel context.Context
+	stop   context.CancelFunc
+}
+
+// enter admits a call, or refuses it after close.
+func (d *drain) enter(ctx context.Context) (context.Context, func(), error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, nil, status.Error(codes.Unavailable, "the in-process service is shut down")
+	}
+	if d.cancel == nil {
+		d.cancel, d.stop = context.WithCancel(context.Background())
+	}
+	d.inflight.Add(1)
+	ctx, stop := context.WithCancel(ctx)
+	unregister := context.AfterFunc(d.cancel, stop)
+	return ctx, func() { unregister(); stop(); d.inflight.Done() }, nil
+}
+
+// close refuses new calls and waits for the in-flight ones until ctx ends,
+// then cancels those left.
+func (d *drain) close(ctx context.Context) {
+	d.mu.Lock()
+	d.closed = true
+	d.mu.Unlock()
+	done := make(chan struct{})
+	go func() { d.inflight.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
+		d.mu.Lock()
+		if d.stop != nil {
+			d.stop()
+		}
+		d.mu.Unlock()
+		<-done
+	}
+}
+
+// unary is the drain of unary calls.
+func (d *drain) unary(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+	ctx, leave, err := d.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	return invoker(ctx, method, req, reply, cc, opts...)
+}
+
+// stream is the drain of streaming calls (CallService/Invoke): a call
+// leaves when the caller has read its stream to the end (or to its
+// error), or when the call's context ends.
+func (d *drain) stream(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+	ctx, leave, err := d.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	once := sync.OnceFunc(leave)
+	cs, err := streamer(ctx, desc, cc, method, opts...)
+	if err != nil {
+		once()
+		return nil, err
+	}
+	context.AfterFunc(ctx, once)
+	return &leavingStream{ClientStream: cs, leave: once}, nil
+}
+
+// leavingStream leaves the drain when its last message has been read.
+type leavingStream struct {
+	grpc.ClientStream
+	leave func()
+}
+
+// RecvMsg implements grpc.ClientStream.
+func (s *leavingStream) RecvMsg(m any) error {
+	err := s.ClientStream.RecvMsg(m)
+	if err != nil {
+		s.leave()
+	}
+	return err
+}
+
+// chainUnaryClient is interceptors as one, the first outermost.
+func chainUnaryClient(interceptors []grpc.UnaryClientInterceptor) grpc.UnaryClientInterceptor {
+	if len(interceptors) == 1 {
+		return interceptors[0]
+	}
+	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		next := func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, opts ...grpc.CallOption) error {
+			return chainUnaryClient(interceptors[1:])(ctx, method, req, reply, cc, invoker, opts...)
+		}
+		return interceptors[0](ctx, method, req, reply, cc, next, opts...)
+	}
 }

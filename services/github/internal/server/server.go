@@ -23,6 +23,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fullstorydev/grpchan/inprocgrpc"
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
@@ -68,6 +69,12 @@ type Server struct {
 	auth    *callerauth.Authenticator
 	redis   *redisconn.Conn // nil without -redis-url
 	tel     *telemetry.Provider
+	// The services and chains register serves, on the network server
+	// and on an in-process channel alike.
+	svc     ghopsv1.GitHubServiceServer
+	invoker *progress.Invoker
+	unary   grpc.UnaryServerInterceptor
+	stream  grpc.StreamServerInterceptor
 }
 
 // Option adjusts a Server.
@@ -169,12 +176,15 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		// After unaryLog, which settles the request id the span carries.
 		unary = append([]grpc.UnaryServerInterceptor{unary[0], s.unaryTrace}, unary[1:]...)
 	}
-	// One chain value serves both the unary calls and CallService/Invoke,
-	// so that a call through Invoke goes through every interceptor.
+	// One chain value serves the unary calls, CallService/Invoke and the
+	// in-process channel (ServeInProcess), so that no way in passes by an
+	// interceptor.
 	chain := chainUnary(unary)
+	s.unary = chain
+	s.stream = chainStream([]grpc.StreamServerInterceptor{s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, s.auth.Stream, val.Stream})
 	serverOpts := []grpc.ServerOption{
 		grpc.UnaryInterceptor(chain),
-		grpc.ChainStreamInterceptor(s.streamLog, s.streamRecover, s.metrics.StreamInterceptor, s.auth.Stream, val.Stream),
+		grpc.StreamInterceptor(s.stream),
 		// Calls run on long-lived workers whose stacks have already grown:
 		// a goroutine per call spent a tenth of the service's CPU growing
 		// its stack through the handler chain (docs/benchmarks.md).
@@ -204,11 +214,11 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
 		MaxPatchFiles: cfg.MaxPatchFiles, MaxPatchBytes: cfg.MaxPatchBytes,
 	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo)
-	ghopsv1.RegisterGitHubServiceServer(s.grpc, svc)
-	ghopsv1.RegisterCallServiceServer(s.grpc, progress.NewInvoker(&ghopsv1.GitHubService_ServiceDesc,
-		ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService"), svc, chain))
+	s.svc = svc
+	s.invoker = progress.NewInvoker(&ghopsv1.GitHubService_ServiceDesc,
+		ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService"), svc, chain)
 	s.health = health.NewServer()
-	healthpb.RegisterHealthServer(s.grpc, s.health)
+	s.register(s.grpc)
 	s.health.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	s.health.SetServingStatus(ghopsv1.GitHubService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
 	s.health.SetServingStatus(ghopsv1.CallService_ServiceDesc.ServiceName, healthpb.HealthCheckResponse_SERVING)
@@ -216,6 +226,26 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		reflection.Register(s.grpc)
 	}
 	return s, nil
+}
+
+// register registers the service's gRPC services on reg: the same set on
+// the network server and on an in-process channel.
+func (s *Server) register(reg grpc.ServiceRegistrar) {
+	ghopsv1.RegisterGitHubServiceServer(reg, s.svc)
+	ghopsv1.RegisterCallServiceServer(reg, s.invoker)
+	healthpb.RegisterHealthServer(reg, s.health)
+}
+
+// ServeInProcess serves the service on ch, an in-process channel
+// (package inprocess: ghops-gateway -embedded), through the same
+// services, interceptor chains and tracing as the network server, without
+// HTTP/2 framing or protobuf encoding: ch hands the messages over.
+func (s *Server) ServeInProcess(ch *inprocgrpc.Channel) {
+	s.register(ch)
+	ch.WithServerUnaryInterceptor(s.unary).WithServerStreamInterceptor(s.stream)
+	if h := s.tel.ServerStatsHandler(); h != nil {
+		ch.WithServerStatsHandler(h)
+	}
 }
 
 // streamWorkers is the number of gRPC stream workers: more than the
@@ -591,6 +621,25 @@ func environment(cfg config.Config, app bool) ops.Environment {
 func chainUnary(interceptors []grpc.UnaryServerInterceptor) grpc.UnaryServerInterceptor {
 	return func(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {
 		return interceptors[0](ctx, req, info, chained(interceptors, 0, info, handler))
+	}
+}
+
+// chainStream is interceptors as one stream interceptor, the first
+// outermost, as grpc.ChainStreamInterceptor would make them; a value of
+// its own so that the in-process channel runs the very same chain.
+func chainStream(interceptors []grpc.StreamServerInterceptor) grpc.StreamServerInterceptor {
+	return func(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, handler grpc.StreamHandler) error {
+		return interceptors[0](srv, ss, info, chainedStream(interceptors, 0, info, handler))
+	}
+}
+
+// chainedStream is the handler stream interceptor i passes the call on to.
+func chainedStream(interceptors []grpc.StreamServerInterceptor, i int, info *grpc.StreamServerInfo, final grpc.StreamHandler) grpc.StreamHandler {
+	if i == len(interceptors)-1 {
+		return final
+	}
+	return func(srv any, ss grpc.ServerStream) error {
+		return interceptors[i+1](srv, ss, info, chainedStream(interceptors, i+1, info, final))
 	}
 }
 

@@ -1,0 +1,173 @@
+package inprocess_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/anypb"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/services/fakehub"
+	"ghops.dev/services/fakehub/fakehubtest"
+	"ghops.dev/services/github/inprocess"
+	"ghops.dev/services/github/servicetest"
+)
+
+// TestSameAnswersAsTheNetwork: the in-process channel is only a
+// transport. Each call is made to the networked service (real gRPC on
+// 127.0.0.1) and to the in-process one, over one fakehub (the calls only
+// read), and must come back the same: the answer, the status with its details
+// (validation, GitHub's 404, the repository scope), the echoed request id,
+// and the progress stream of CallService/Invoke.
+func TestSameAnswersAsTheNetwork(t *testing.T) {
+	hub := fakehubtest.Start(t, fakehub.Config{Seed: "demo"})
+	net := servicetest.Start(t, servicetest.Options{GitHubURL: hub.URL, Token: fakehub.DemoToken})
+	in, err := inprocess.Start(inprocess.Options{GitHubURL: hub.URL, Token: fakehub.DemoToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = in.Close() })
+	conns := map[string]grpc.ClientConnInterface{"network": net.Conn, "in-process": in.Conn()}
+
+	const repo = "octo-org/hello-world"
+	tests := []struct {
+		name   string
+		method string
+		req    proto.Message
+		resp   func() proto.Message
+	}{
+		{name: "success", method: "Fetch", req: &ghopsv1.FetchRequest{Repo: repo}, resp: func() proto.Message { return new(ghopsv1.FetchResponse) }},
+		{name: "validation", method: "Fetch", req: &ghopsv1.FetchRequest{Repo: "not a repo"}, resp: func() proto.Message { return new(ghopsv1.FetchResponse) }},
+		{name: "github 404", method: "Fetch", req: &ghopsv1.FetchRequest{Repo: "octo-org/nope"}, resp: func() proto.Message { return new(ghopsv1.FetchResponse) }},
+		{name: "pull request", method: "GetPullRequest", req: &ghopsv1.GetPullRequestRequest{Repo: repo, PrNumber: 1}, resp: func() proto.Message { return new(ghopsv1.GetPullRequestResponse) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			type answer struct {
+				resp   proto.Message
+				status *status.Status
+				reqID  []string
+			}
+			got := map[string]answer{}
+			for name, conn := range conns {
+				ctx, cancel := context.WithTimeout(metadata.AppendToOutgoingContext(context.Background(), "x-request-id", "parity-1"), 20*time.Second)
+				var hdr metadata.MD
+				resp := tc.resp()
+				err := conn.Invoke(ctx, "/ghops.v1.GitHubService/"+tc.method, tc.req, resp, grpc.Header(&hdr))
+				cancel()
+				got[name] = answer{resp: resp, status: status.Convert(err), reqID: hdr.Get("x-request-id")}
+			}
+			n, i := got["network"], got["in-process"]
+			if !proto.Equal(comparable(t, n.status), comparable(t, i.status)) {
+				t.Errorf("status differs:\n network    %v\n in-process %v", n.status.Proto(), i.status.Proto())
+			}
+			if n.status.Err() == nil && !proto.Equal(n.resp, i.resp) {
+				t.Errorf("answer differs:\n network    %v\n in-process %v", n.resp, i.resp)
+			}
+			if len(n.reqID) != 1 || len(i.reqID) != 1 || n.reqID[0] != i.reqID[0] {
+				t.Errorf("request id echoed %q over the network, %q in process", n.reqID, i.reqID)
+			}
+		})
+	}
+
+	t.Run("progress", func(t *testing.T) {
+		streams := map[string][]string{}
+		for name, conn := range conns {
+			req, err := anypb.New(&ghopsv1.GetTreeRequest{Repo: repo})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			stream, err := ghopsv1.NewCallServiceClient(conn).Invoke(ctx, &ghopsv1.InvokeRequest{Method: "/ghops.v1.GitHubService/GetTree", Request: req})
+			if err != nil {
+				cancel()
+				t.Fatalf("%s: %v", name, err)
+			}
+			for {
+				m, err := stream.Recv()
+				if errors.Is(err, io.EOF) {
+					break
+				}
+				if err != nil {
+					cancel()
+					t.Fatalf("%s: %v", name, err)
+				}
+				if p := m.GetProgress(); p != nil {
+					streams[name] = append(streams[name], p.String())
+				} else {
+					streams[name] = append(streams[name], "response "+m.GetResponse().GetTypeUrl())
+				}
+			}
+			cancel()
+		}
+		n, i := streams["network"], streams["in-process"]
+		if len(n) < 2 || len(n) != len(i) {
+			t.Fatalf("stream over the network %q, in process %q", n, i)
+		}
+		for k := range n {
+			if n[k] != i[k] {
+				t.Errorf("message %d: %q over the network, %q in process", k, n[k], i[k])
+			}
+		}
+	})
+}
+
+// comparable is st without what differs between two calls to one
+// fakehub: the rate limit's remaining count, which each call lowers.
+func comparable(t *testing.T, st *status.Status) proto.Message {
+	t.Helper()
+	p := st.Proto()
+	for k, d := range p.GetDetails() {
+		var gh ghopsv1.GitHubError
+		if d.MessageIs(&gh) {
+			if err := d.UnmarshalTo(&gh); err != nil {
+				t.Fatal(err)
+			}
+			gh.RateLimit = nil
+			a, err := anypb.New(&gh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Details[k] = a
+		}
+	}
+	return p
+}
+
+// TestShutdownDrains: Shutdown waits for a call in flight, which
+// completes, and refuses calls made after it began.
+func TestShutdownDrains(t *testing.T) {
+	hub := fakehubtest.Start(t, fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{Latency: 300 * time.Millisecond}}})
+	svc, err := inprocess.Start(inprocess.Options{GitHubURL: hub.URL, Token: fakehub.DemoToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := ghopsv1.NewGitHubServiceClient(svc.Conn())
+	done := make(chan error, 1)
+	go func() {
+		_, err := client.Fetch(context.Background(), &ghopsv1.FetchRequest{Repo: "octo-org/hello-world"})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond) // the call is waiting on fakehub's latency
+	if err := svc.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the call in flight failed: %v", err)
+		}
+	default:
+		t.Fatal("Close returned before the call in flight ended")
+	}
+	if _, err := client.Fetch(context.Background(), &ghopsv1.FetchRequest{Repo: "octo-org/hello-world"}); status.Code(err).String() != "Unavailable" {
+		t.Fatalf("a call after Close: %v, want Unavailable", err)
+	}
+}
