@@ -24,6 +24,8 @@ package contentclean
 
 import (
 	"context"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -34,6 +36,7 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/infra/callmeta"
+	"ghops.dev/services/github/internal/textclean"
 )
 
 // ReportField is the name of the field, in every answer with marked fields,
@@ -122,29 +125,59 @@ func (c *Cleaner) clean(msg proto.Message, known []string) *ghopsv1.ContentRepor
 	}
 	w := walker{known: known}
 	w.message(m, p)
-	if !w.changed() {
+	var rep *ghopsv1.ContentReport // a report the handler set (AddLog), or nil
+	if p.report != nil && m.Has(p.report) {
+		rep, _ = m.Get(p.report).Message().Interface().(*ghopsv1.ContentReport)
+	}
+	if !w.changed() && rep == nil {
 		return nil
 	}
-	if c.count != nil {
-		c.count(KindInvisible, w.removed.Invisible)
-		c.count(KindControl, w.removed.Controls)
-		c.count(KindSecret, w.secrets)
-	}
-	rep := &ghopsv1.ContentReport{}
-	if p.report != nil {
-		if m.Has(p.report) {
-			rep, _ = m.Get(p.report).Message().Interface().(*ghopsv1.ContentReport)
-		} else {
+	if rep == nil {
+		rep = &ghopsv1.ContentReport{}
+		if p.report != nil {
 			m.Set(p.report, protoreflect.ValueOfMessage(rep.ProtoReflect()))
 		}
 	}
 	rep.InvisibleRemoved += int32(w.removed.Invisible)
 	rep.ControlsRemoved += int32(w.removed.Controls)
 	rep.SecretsRedacted += int32(w.secrets)
-	for _, f := range w.fields {
-		if len(rep.Fields) < MaxReportFields {
+	addFields(rep, w.fields...)
+	if c.count != nil {
+		// The whole report, so that what handlers removed while reading
+		// (AddLog) is counted too.
+		c.count(KindInvisible, int(rep.InvisibleRemoved))
+		c.count(KindControl, int(rep.ControlsRemoved))
+		c.count(KindSecret, int(rep.SecretsRedacted))
+	}
+	return rep
+}
+
+// addFields adds the paths not yet in rep.Fields, up to MaxReportFields.
+func addFields(rep *ghopsv1.ContentReport, fields ...string) {
+	for _, f := range fields {
+		if len(rep.Fields) < MaxReportFields && !slices.Contains(rep.Fields, f) {
 			rep.Fields = append(rep.Fields, f)
 		}
+	}
+}
+
+// AddLog adds to rep what was removed from log lines that were cleaned
+// while they were read (package joblog cleans each line before it caps it
+// and looks for errors, so that the caps count what the model reads):
+// removed, from the lines at the indexes cleaned of the list at path (for
+// example "lines"). It returns rep, created when nil and something was
+// removed; nil when nothing was.
+func AddLog(rep *ghopsv1.ContentReport, removed textclean.Removed, cleaned []int, path string) *ghopsv1.ContentReport {
+	if !removed.Any() {
+		return rep
+	}
+	if rep == nil {
+		rep = &ghopsv1.ContentReport{}
+	}
+	rep.InvisibleRemoved += int32(removed.Invisible)
+	rep.ControlsRemoved += int32(removed.Controls)
+	for _, i := range cleaned {
+		addFields(rep, path+"["+strconv.Itoa(i)+"]")
 	}
 	return rep
 }
