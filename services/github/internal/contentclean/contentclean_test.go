@@ -17,6 +17,7 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/infra/callmeta"
+	"ghops.dev/services/github/internal/textclean"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -264,5 +265,25 @@ func TestUnmarkedFileContents(t *testing.T) {
 		if k := proto.GetExtension(d.(protoreflect.FieldDescriptor).Options(), ghopsv1.E_Content).(ghopsv1.Content); k != ghopsv1.Content_CONTENT_UNSPECIFIED {
 			t.Errorf("%s is marked %v: file contents must stay byte-exact", name, k)
 		}
+	}
+}
+
+func TestAddLog(t *testing.T) {
+	if got := AddLog(nil, textclean.Removed{}, nil, "lines"); got != nil {
+		t.Errorf("nothing removed gave %v", got)
+	}
+	rep := AddLog(nil, textclean.Removed{Controls: 3, Invisible: 1}, []int{0, 4}, "failed[1].log_excerpt.lines")
+	rep = AddLog(rep, textclean.Removed{Controls: 1}, []int{4}, "failed[1].log_excerpt.lines")
+	want := &ghopsv1.ContentReport{ControlsRemoved: 4, InvisibleRemoved: 1, Fields: []string{"failed[1].log_excerpt.lines[0]", "failed[1].log_excerpt.lines[4]"}}
+	if !proto.Equal(rep, want) {
+		t.Errorf("got %v, want %v", rep, want)
+	}
+	// The interceptor's cleaning adds to it and counts the whole report.
+	counts := map[string]int{}
+	resp := &ghopsv1.GetJobLogResponse{Lines: []string{"x", "token " + token}, ContentReport: AddLog(nil, textclean.Removed{Controls: 2}, []int{0}, "lines")}
+	New(nil, func(kind string, n int) { counts[kind] += n }).Clean(resp)
+	if resp.ContentReport.GetControlsRemoved() != 2 || resp.ContentReport.GetSecretsRedacted() != 1 || counts[KindControl] != 2 || counts[KindSecret] != 1 ||
+		strings.Join(resp.ContentReport.GetFields(), ",") != "lines[0],lines[1]" {
+		t.Errorf("report %v, counts %v", resp.ContentReport, counts)
 	}
 }
