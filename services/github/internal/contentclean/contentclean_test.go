@@ -287,3 +287,41 @@ func TestAddLog(t *testing.T) {
 		t.Errorf("report %v, counts %v", resp.ContentReport, counts)
 	}
 }
+
+// FuzzClean: any text in a marked field comes out clean (a second cleaning
+// finds nothing), with a report exactly when it changed, and unmarked
+// fields keep every byte.
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{"", "plain", hostile, "token " + token, "\x1b]8;;x\x07l", "gh\u200Bp_0123456789abcdef", "AKIA\x1b[0mIOSFODNN7EXAMPLE", "-----BEGIN PRIVATE KEY-----\nAAAA"} {
+		f.Add(s)
+	}
+	c := New([]string{"known-secret-value"}, nil)
+	f.Fuzz(func(t *testing.T, s string) {
+		resp := &ghopsv1.GetIssueResponse{Issue: &ghopsv1.Issue{Title: s, Body: s, HtmlUrl: s, Labels: []string{s, s}}}
+		if !utf8ValidProto(resp) {
+			return // protobuf strings are UTF-8; the service never holds others
+		}
+		rep := c.Clean(resp)
+		if (rep != nil) != (resp.Issue.Title != s) {
+			t.Fatalf("report %v for %q -> %q", rep, s, resp.Issue.Title)
+		}
+		if resp.Issue.HtmlUrl != s {
+			t.Fatalf("unmarked field changed: %q -> %q", s, resp.Issue.HtmlUrl)
+		}
+		first := proto.Clone(resp).(*ghopsv1.GetIssueResponse)
+		resp.ContentReport = nil
+		if again := c.Clean(resp); again != nil {
+			t.Fatalf("second cleaning of %q found %v in %q", s, again, resp.Issue.Title)
+		}
+		first.ContentReport = nil
+		if !proto.Equal(first, resp) {
+			t.Fatalf("second cleaning changed %q", s)
+		}
+	})
+}
+
+// utf8ValidProto reports whether m marshals (its strings are UTF-8).
+func utf8ValidProto(m proto.Message) bool {
+	_, err := proto.Marshal(m)
+	return err == nil
+}
