@@ -5,7 +5,14 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/bidi"
 )
+
+// explicitBidi are the bidi classes of the explicit formatting characters
+// (UAX #9): embeddings, overrides, isolates and their terminators.
+var explicitBidi = map[bidi.Class]bool{bidi.LRE: true, bidi.RLE: true, bidi.LRO: true, bidi.RLO: true, bidi.PDF: true,
+	bidi.LRI: true, bidi.RLI: true, bidi.FSI: true, bidi.PDI: true}
 
 func TestClean(t *testing.T) {
 	tests := []struct {
@@ -101,6 +108,7 @@ func removedAlone(r rune) bool {
 // the default-ignorable and variation-selector properties, the control
 // characters.
 func TestConformance(t *testing.T) {
+	explicit := 0
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if 0xD800 <= r && r <= 0xDFFF {
 			continue // surrogates are not runes of UTF-8 text
@@ -117,9 +125,20 @@ func TestConformance(t *testing.T) {
 		if unicode.Is(unicode.Bidi_Control, r) && got != "a" {
 			t.Errorf("U+%04X: a bidi control is kept", r)
 		}
+		// golang.org/x/text's bidi tables, a second maintained source: no
+		// explicit embedding, override or isolate survives.
+		if p, _ := bidi.LookupRune(r); explicitBidi[p.Class()] {
+			explicit++
+			if got != "a" {
+				t.Errorf("U+%04X: bidi class %v is kept", r, p.Class())
+			}
+		}
 		if unicode.Is(unicode.Join_Control, r) && got != "a" {
 			t.Errorf("U+%04X: a join control is kept after a letter", r)
 		}
+	}
+	if explicit != 9 {
+		t.Errorf("x/text names %d explicit bidi formatting characters, want the 9 of UAX #9", explicit)
 	}
 }
 
