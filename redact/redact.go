@@ -14,6 +14,8 @@
 //   - bearer and basic credentials ("Bearer <8+ token68 chars>"), and the
 //     whole value of an Authorization header or field;
 //   - JWTs: three (up to five) base64url segments, the first starting "eyJ";
+//   - AWS access key ids: AKIA (long-term) or ASIA (temporary) and 16
+//     upper-case letters or digits, as a whole word;
 //   - the demo token ghops-demo-token;
 //   - PEM private key blocks (a GitHub App key);
 //   - URL userinfo and query strings (https://user:pass@host/p?x=1#a becomes
@@ -40,6 +42,7 @@
 //
 //	String(s) string                    // every secret in s replaced
 //	StringWith(s, secrets...) string    // and every occurrence of known secrets (a configured token)
+//	Secrets(s, secrets...) (string, int) // only the fixed shapes and known secrets, counted: for text people wrote
 //	Contains(s) bool                    // whether String would change s
 //	IsSecretName(name) bool             // whether a parameter or member called name holds a secret
 //	Value(v any) any                    // a JSON-shaped value with every string (and map key) redacted
@@ -78,11 +81,12 @@ var rules = []rule{
 
 var (
 	// secretsRE matches whole secrets: PEM private keys, GitHub tokens, ghops
-	// API keys, JWTs, the demo token.
+	// API keys, JWTs, AWS access key ids, the demo token.
 	secretsRE = regexp.MustCompile(`-----BEGIN[A-Z ]*PRIVATE KEY-----(?:[\s\S]*?-----END[A-Z ]*PRIVATE KEY-----|[\s\S]*)` +
 		`|(?i:(?:gh[pousr]|github_pat)_[A-Za-z0-9_]{8,})` +
 		`|(?i:ghk_[A-Za-z0-9_-]{16,})` +
 		`|eyJ[A-Za-z0-9_-]{5,}(?:\.[A-Za-z0-9_-]*){2,4}` +
+		`|\b(?:AKIA|ASIA)[A-Z0-9]{16}\b` +
 		`|(?i:ghops-demo-token)`)
 	// urlRE matches a URL in text.
 	urlRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s"'<>]+`)
@@ -153,6 +157,47 @@ func StringWith(s string, secrets ...string) string {
 	return String(s)
 }
 
+// minKnown is the shortest known secret Secrets replaces: a shorter value
+// (a test's "x") is no credential and would mangle every text.
+const minKnown = 8
+
+// Secrets replaces the secrets of a fixed shape in s (GitHub tokens, ghops
+// API keys, AWS access key ids, JWTs, PEM private keys, the demo token) and
+// every occurrence of the known secrets (of at least 8 bytes) with Mark,
+// and returns how many it replaced. Unlike String it leaves URLs, parameters
+// and authentication schemes alone: it is for text people wrote or builds
+// printed (issue bodies, comments, job logs), whose links and prose must
+// survive, while String is for the project's own errors and logs. A string
+// without any is returned as is, without allocating.
+func Secrets(s string, known ...string) (string, int) {
+	n := 0
+	for _, sec := range known {
+		if len(sec) >= minKnown {
+			if c := strings.Count(s, sec); c > 0 {
+				n += c
+				s = strings.ReplaceAll(s, sec, Mark)
+			}
+		}
+	}
+	if !hasSecretPrefix(s) {
+		return s, n
+	}
+	locs := secretsRE.FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return s, n
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	last := 0
+	for _, l := range locs {
+		b.WriteString(s[last:l[0]])
+		b.WriteString(Mark)
+		last = l[1]
+	}
+	b.WriteString(s[last:])
+	return b.String(), n + len(locs)
+}
+
 // Contains reports whether s holds anything String would remove.
 func Contains(s string) bool {
 	for i := range rules {
@@ -188,6 +233,10 @@ func hasSecretPrefix(s string) bool {
 			}
 		case '-':
 			if strings.HasPrefix(s[i:], "-----BEGIN") {
+				return true
+			}
+		case 'A':
+			if (s[i+1] == 'K' || s[i+1] == 'S') && s[i+2] == 'I' && s[i+3] == 'A' {
 				return true
 			}
 		}

@@ -28,6 +28,8 @@ func TestString(t *testing.T) {
 		{"ghops API key", "key " + apiKey + ".", "key [REDACTED]."},
 		{"JWT", "id_tok " + jwt + " end", "id_tok [REDACTED] end"},
 		{"unsigned JWT", "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.", "[REDACTED]"},
+		{"AWS access key ids", "aws AKIAIOSFODNN7EXAMPLE and ASIAY34FZKBOKMUTVV7A.", "aws [REDACTED] and [REDACTED]."},
+		{"AWS-like word stays", "AKIAIOSFODNN7EXAMPLEX AKIA1234", "AKIAIOSFODNN7EXAMPLEX AKIA1234"},
 		{"demo token", "GHOPS-DEMO-TOKEN and ghops-demo-token", "[REDACTED] and [REDACTED]"},
 		{"bearer", "Authorization: Bearer abc.def-123456", "Authorization: [REDACTED]"},
 		{"bearer alone", "sent bearer abc.def-123456==, then", "sent bearer [REDACTED], then"},
@@ -88,6 +90,63 @@ func TestStringWith(t *testing.T) {
 	if got != "token [REDACTED] and [REDACTED]" {
 		t.Errorf("got %q", got)
 	}
+}
+
+func TestSecrets(t *testing.T) {
+	tests := []struct {
+		name, in string
+		known    []string
+		want     string
+		n        int
+	}{
+		{"none", "a comment with https://h/p?q=1 and password=x", nil, "a comment with https://h/p?q=1 and password=x", 0},
+		{"every GitHub prefix", "ghp_abcdefgh1 gho_abcdefgh1 ghu_abcdefgh1 ghs_abcdefgh1 ghr_abcdefgh1 " + fineGrained, nil,
+			"[REDACTED] [REDACTED] [REDACTED] [REDACTED] [REDACTED] [REDACTED]", 6},
+		{"aws key in a log line", "export AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", nil, "export AWS_ACCESS_KEY_ID=[REDACTED]", 1},
+		{"jwt", "id " + jwt, nil, "id [REDACTED]", 1},
+		{"private key block", "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----", nil, "[REDACTED]", 1},
+		{"private key header alone", "-----BEGIN RSA PRIVATE KEY-----", nil, "[REDACTED]", 1},
+		{"known secret", "the token s3rv1ce-t0ken-value twice s3rv1ce-t0ken-value", []string{"s3rv1ce-t0ken-value"}, "the token [REDACTED] twice [REDACTED]", 2},
+		{"short known value ignored", "a b c", []string{"a", ""}, "a b c", 0},
+		{"known and shaped counted once", "x " + classic, []string{classic}, "x [REDACTED]", 1},
+		{"bearer prose stays", "Bearer authentication and Basic usage", nil, "Bearer authentication and Basic usage", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, n := Secrets(tc.in, tc.known...)
+			if got != tc.want || n != tc.n {
+				t.Errorf("Secrets(%q) = %q, %d; want %q, %d", tc.in, got, n, tc.want, tc.n)
+			}
+			if again, n2 := Secrets(got, tc.known...); again != got || n2 != 0 {
+				t.Errorf("not idempotent: %q -> %q (%d)", got, again, n2)
+			}
+		})
+	}
+}
+
+// FuzzSecrets: a planted secret of every fixed shape never survives, the
+// output is a fixed point, and nothing is counted when nothing changed.
+func FuzzSecrets(f *testing.F) {
+	for _, s := range []string{"", classic, "AKIAIOSFODNN7EXAMPLE", jwt, "-----BEGIN PRIVATE KEY-----", "https://h/?a=b"} {
+		f.Add(s, []byte("secretbody"), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, text string, body []byte, kind uint8) {
+		out, n := Secrets(text)
+		if (n == 0) != (out == text) {
+			t.Fatalf("Secrets(%q) = %q, %d", text, out, n)
+		}
+		if again, n2 := Secrets(out); again != out || n2 != 0 {
+			t.Fatalf("not idempotent: %q -> %q -> %q", text, out, again)
+		}
+		core := coreOf(body)
+		fixed := []string{"ghp_" + core, "github_pat_" + core, "AKIA" + strings.ToUpper(core[:16]), "eyJ" + core + "." + core + "." + core,
+			"-----BEGIN EC PRIVATE KEY-----\n" + core + "\n-----END EC PRIVATE KEY-----"}
+		in := text + " " + fixed[int(kind)%len(fixed)] + " "
+		out, n = Secrets(in)
+		if n == 0 || strings.Count(out, core) > strings.Count(text, core) || strings.Count(out, strings.ToUpper(core[:16])) > strings.Count(text, strings.ToUpper(core[:16])) {
+			t.Fatalf("Secrets(%q) = %q, %d: the secret survived", in, out, n)
+		}
+	})
 }
 
 func TestIsSecretName(t *testing.T) {
@@ -213,6 +272,7 @@ var shapes = []func(core string) string{
 	func(c string) string {
 		return "-----BEGIN EC PRIVATE KEY-----\n" + c + "\n-----END EC PRIVATE KEY-----"
 	},
+	func(c string) string { return "AKIA" + strings.ToUpper(c[:16]) },
 	func(c string) string { return "Bearer " + c },
 	func(c string) string { return "https://u:" + c + "@h/" },
 	func(c string) string { return "?access_token=" + c },

@@ -3,8 +3,18 @@
 // logs are cut, never dumped): the last lines, a range of lines, or the
 // lines around the first error. It reads the log once as a stream and keeps
 // only the window, so memory stays bounded whatever the log's size. Lines
-// lose the runner's timestamp and terminal colour codes, which cost an
-// agent's context and say nothing, and are cut at MaxLineBytes.
+// lose the runner's timestamp, which costs an agent's context and says
+// nothing, and are cleaned by package textclean (the one sanitizer of
+// text the service did not write: the answers' fields are marked
+// CONTENT_LOG) before they are searched for errors and cut at MaxLineBytes,
+// so that the caps count what the model will read. That removes every
+// terminal control sequence (colours, cursor moves, OSC 8 hyperlinks,
+// window titles, DCS and the other control strings), control characters
+// (bells, backspaces, a carriage return, C1 controls and a raw 0x9B),
+// invisible characters and bytes that are not UTF-8; the window counts what
+// it removed from its lines (Removed, Cleaned) for the answer's report.
+// Secrets are redacted later, with the rest of the answer (package
+// contentclean).
 package joblog
 
 import (
@@ -14,6 +24,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"ghops.dev/services/github/internal/textclean"
 )
 
 // The caps, as documented on the answers (ghopsv1.GetJobLogResponse,
@@ -47,14 +59,33 @@ type Window struct {
 	ErrorLine int
 	// Truncated is true when Lines is not the whole log or a line was cut.
 	Truncated bool
+	// Removed counts what cleaning removed from Lines.
+	Removed textclean.Removed
+	// Cleaned are the indexes in Lines of the lines cleaning changed.
+	Cleaned []int
+}
+
+// line is one cleaned line and what cleaning removed from it.
+type line struct {
+	text string
+	rem  textclean.Removed
+}
+
+// setLines fills w's Lines, Removed and Cleaned from lines.
+func (w *Window) setLines(lines []line) {
+	w.Lines = make([]string, len(lines))
+	for i, l := range lines {
+		w.Lines[i] = l.text
+		if l.rem.Any() {
+			w.Removed.Add(l.rem)
+			w.Cleaned = append(w.Cleaned, i)
+		}
+	}
 }
 
 // timestamp is the runner's prefix of every line, e.g.
 // "2024-05-01T10:00:00.1234567Z ".
 var timestamp = regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z `)
-
-// colour matches the terminal escape sequences tools print in CI.
-var colour = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
 
 // errorMarkers are what starts the report of a failure in the logs of
 // GitHub's runner and of common tools: the runner's error annotation, Go's
@@ -80,19 +111,19 @@ func Tail(r io.Reader, n int) (Window, error) {
 		return Window{}, ErrBadWindow
 	}
 	n = min(n, MaxLines)
-	ring := make([]string, 0, n)
-	w, err := scan(r, func(num int, line string) {
+	ring := make([]line, 0, n)
+	w, err := scan(r, func(num int, l line) {
 		if len(ring) < n {
-			ring = append(ring, line)
+			ring = append(ring, l)
 		} else {
 			copy(ring, ring[1:])
-			ring[n-1] = line
+			ring[n-1] = l
 		}
 	})
 	if err != nil {
 		return Window{}, err
 	}
-	w.Lines = ring
+	w.setLines(ring)
 	if len(ring) > 0 {
 		w.FirstLine = w.TotalLines - len(ring) + 1
 	}
@@ -107,16 +138,16 @@ func Range(r io.Reader, start, max int) (Window, error) {
 		return Window{}, ErrBadWindow
 	}
 	max = min(max, MaxLines)
-	var lines []string
-	w, err := scan(r, func(num int, line string) {
+	var lines []line
+	w, err := scan(r, func(num int, l line) {
 		if num >= start && len(lines) < max {
-			lines = append(lines, line)
+			lines = append(lines, l)
 		}
 	})
 	if err != nil {
 		return Window{}, err
 	}
-	w.Lines = lines
+	w.setLines(lines)
 	if len(lines) > 0 {
 		w.FirstLine = start
 	}
@@ -128,36 +159,36 @@ func Range(r io.Reader, start, max int) (Window, error) {
 // before it and the lines after, ExcerptLines in all. Without an error it
 // returns the last ExcerptLines lines, where a failure usually shows.
 func Excerpt(r io.Reader) (Window, error) {
-	var recent []string // the last ExcerptLines lines before the error
-	var lines []string  // from the first error on
+	var recent []line // the last ExcerptLines lines before the error
+	var lines []line  // from the first error on
 	errLine := 0
-	w, err := scan(r, func(num int, line string) {
+	w, err := scan(r, func(num int, l line) {
 		switch {
-		case errLine == 0 && IsError(line):
+		case errLine == 0 && IsError(l.text):
 			errLine = num
-			lines = append(lines, line)
+			lines = append(lines, l)
 		case errLine == 0:
 			if len(recent) == ExcerptLines {
 				copy(recent, recent[1:])
-				recent[len(recent)-1] = line
+				recent[len(recent)-1] = l
 			} else {
-				recent = append(recent, line)
+				recent = append(recent, l)
 			}
 		case len(lines) < ExcerptLines-min(len(recent), ExcerptBefore):
-			lines = append(lines, line)
+			lines = append(lines, l)
 		}
 	})
 	if err != nil {
 		return Window{}, err
 	}
 	if errLine == 0 {
-		w.Lines = recent
+		w.setLines(recent)
 		if len(recent) > 0 {
 			w.FirstLine = w.TotalLines - len(recent) + 1
 		}
 	} else {
 		before := recent[len(recent)-min(len(recent), ExcerptBefore):]
-		w.Lines = append(append([]string(nil), before...), lines...)
+		w.setLines(append(append([]line(nil), before...), lines...))
 		w.FirstLine = errLine - len(before)
 		w.ErrorLine = errLine
 	}
@@ -168,12 +199,12 @@ func Excerpt(r io.Reader) (Window, error) {
 // scan reads the whole log line by line (the total is part of every
 // answer), cleaning each, and calls keep with its number; it sets TotalLines and Truncated (a line cut or the log cut at
 // MaxLogBytes).
-func scan(r io.Reader, keep func(num int, line string)) (Window, error) {
+func scan(r io.Reader, keep func(num int, l line)) (Window, error) {
 	var w Window
 	br := bufio.NewReaderSize(io.LimitReader(r, MaxLogBytes+1), 64<<10)
 	read := 0
 	for {
-		line, cut, n, err := readLine(br)
+		l, cut, n, err := readLine(br)
 		read += n
 		if n > 0 {
 			if read > MaxLogBytes {
@@ -182,7 +213,7 @@ func scan(r io.Reader, keep func(num int, line string)) (Window, error) {
 			}
 			w.TotalLines++
 			w.Truncated = w.Truncated || cut
-			keep(w.TotalLines, line)
+			keep(w.TotalLines, l)
 		}
 		if err == io.EOF {
 			return w, nil
@@ -195,12 +226,12 @@ func scan(r io.Reader, keep func(num int, line string)) (Window, error) {
 
 // readLine reads one line of any length, keeping at most MaxLineBytes of
 // it after cleaning; n is the bytes consumed (0 at the end).
-func readLine(br *bufio.Reader) (line string, cut bool, n int, err error) {
+func readLine(br *bufio.Reader) (l line, cut bool, n int, err error) {
 	var b []byte
 	for {
 		chunk, isPrefix, rerr := br.ReadLine()
 		n += len(chunk)
-		if len(b) < 4*MaxLineBytes { // room for the timestamp and colour codes cleaned away
+		if len(b) < 4*MaxLineBytes { // room for the timestamp and control sequences cleaned away
 			b = append(b, chunk[:min(len(chunk), 4*MaxLineBytes-len(b))]...)
 		}
 		if len(chunk) > 0 && len(b) == 4*MaxLineBytes && isPrefix {
@@ -216,11 +247,12 @@ func readLine(br *bufio.Reader) (line string, cut bool, n int, err error) {
 	}
 }
 
-func clean(b []byte, cut *bool) string {
+// clean removes the line's timestamp and what textclean removes (its
+// output is valid UTF-8), then cuts it at MaxLineBytes.
+func clean(b []byte, cut *bool) line {
 	s := strings.TrimSuffix(string(b), "\r")
 	s = timestamp.ReplaceAllLiteralString(s, "")
-	s = colour.ReplaceAllLiteralString(s, "")
-	s = strings.ToValidUTF8(s, "\uFFFD")
+	s, rem := textclean.Clean(s)
 	if len(s) > MaxLineBytes {
 		end := MaxLineBytes
 		for end > 0 && !utf8.RuneStart(s[end]) {
@@ -229,5 +261,5 @@ func clean(b []byte, cut *bool) string {
 		s = s[:end]
 		*cut = true
 	}
-	return s
+	return line{text: s, rem: rem}
 }

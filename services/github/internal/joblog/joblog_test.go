@@ -117,15 +117,23 @@ func TestExcerpt(t *testing.T) {
 func TestLineCleaning(t *testing.T) {
 	long := strings.Repeat("é", joblog.MaxLineBytes) // 2 bytes each
 	tests := []struct {
-		name string
-		log  string
-		want string
-		cut  bool
+		name     string
+		log      string
+		want     string
+		cut      bool
+		controls int
 	}{
-		{name: "timestamp and colours removed", log: "2024-05-01T10:00:00.1234567Z \x1b[31mFAIL\x1b[0m x\r\n", want: "FAIL x"},
+		{name: "timestamp and colours removed", log: "2024-05-01T10:00:00.1234567Z \x1b[31mFAIL\x1b[0m x\r\n", want: "FAIL x", controls: 2},
 		{name: "timestamp only at the start", log: "see 2024-05-01T10:00:00Z here\n", want: "see 2024-05-01T10:00:00Z here"},
 		{name: "long line cut on a character boundary", log: long + "\n", want: long[:joblog.MaxLineBytes], cut: true},
-		{name: "invalid UTF-8 replaced", log: "a\xffb\n", want: "a\uFFFDb"},
+		{name: "invalid UTF-8 removed", log: "a\xffb\n", want: "ab", controls: 1},
+		{name: "OSC 8 hyperlink", log: "\x1b]8;;https://evil.example/\x1b\\docs\x1b]8;;\x1b\\\n", want: "docs", controls: 2},
+		{name: "window title", log: "\x1b]0;owned\x07build\n", want: "build", controls: 1},
+		{name: "DCS", log: "\x1bP+q544e\x1b\\ok\n", want: "ok", controls: 1},
+		{name: "raw C1 CSI", log: "\x9b2Jcleared\n", want: "cleared", controls: 1},
+		{name: "bell and backspace", log: "ding\x07 pass\x08\x08\x08\x08FAIL\n", want: "ding passFAIL", controls: 5},
+		{name: "lone carriage return", log: "10%\r100%\r\n", want: "10%100%", controls: 1},
+		{name: "cleaned before the cap", log: strings.Repeat("\x1b[0m", 300) + "tail\n", want: "tail", controls: 300},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -135,6 +143,9 @@ func TestLineCleaning(t *testing.T) {
 			}
 			if len(w.Lines) != 1 || w.Lines[0] != tt.want || w.Truncated != tt.cut {
 				t.Errorf("got %q truncated %v, want %q truncated %v", w.Lines, w.Truncated, tt.want, tt.cut)
+			}
+			if w.Removed.Controls != tt.controls || (tt.controls > 0) != (len(w.Cleaned) == 1) {
+				t.Errorf("removed %+v, cleaned %v; want %d controls", w.Removed, w.Cleaned, tt.controls)
 			}
 		})
 	}
@@ -166,6 +177,7 @@ func FuzzWindows(f *testing.F) {
 	f.Add("\n\n\r\n", 1, 1)
 	f.Add("2024-05-01T10:00:00.1234567Z \x1b[1m##[error]x\xff\n", 2, 500)
 	f.Add(strings.Repeat("x", 5000), 1, 1)
+	f.Add("\x1b]8;;http://x\x1b\\l\n\x9b31m\x07\x08\n\x1bPq\n", 1, 2)
 	f.Fuzz(func(t *testing.T, log string, start, n int) {
 		start, n = 1+abs(start)%1000, 1+abs(n)%1000
 		check := func(what string, w joblog.Window, err error, limit int) {
@@ -176,8 +188,13 @@ func FuzzWindows(f *testing.F) {
 				t.Fatalf("%s: first %d, %d lines of %d", what, w.FirstLine, len(w.Lines), w.TotalLines)
 			}
 			for _, l := range w.Lines {
-				if len(l) > joblog.MaxLineBytes || !utf8.ValidString(l) {
+				if len(l) > joblog.MaxLineBytes || !utf8.ValidString(l) || strings.ContainsAny(l, "\x1b\x07\x08\r\u009b") {
 					t.Fatalf("%s: bad line %q", what, l)
+				}
+			}
+			for _, i := range w.Cleaned {
+				if i < 0 || i >= len(w.Lines) {
+					t.Fatalf("%s: cleaned index %d of %d lines", what, i, len(w.Lines))
 				}
 			}
 		}

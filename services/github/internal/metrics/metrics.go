@@ -1,7 +1,8 @@
 // Package metrics holds the service's Prometheus collectors: RPCs by method
 // and code, GitHub calls by route template and HTTP status, GitHub's
 // rate-limit remaining by resource, cache lookups per tier, Redis errors,
-// and the waits and refusals of the GitHub budget. Each Server owns its own registry, so
+// the waits and refusals of the GitHub budget, and what was removed from
+// answers' user text and logs (package contentclean). Each Server owns its own registry, so
 // several servers can run in one test process.
 package metrics
 
@@ -31,6 +32,7 @@ type Metrics struct {
 	redisErrors   *prometheus.CounterVec
 	budgetWaits   *prometheus.HistogramVec
 	budgetRefused *prometheus.CounterVec
+	content       *prometheus.CounterVec
 }
 
 // New registers the collectors in a fresh registry (package promreg, which
@@ -61,7 +63,10 @@ func New() *Metrics {
 	m.budgetRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "ghops_budget_refusals_total", Help: "GitHub requests not sent because of the token's budget, by reason (exhausted, busy, paced, share, unavailable).",
 	}, []string{"reason"})
-	m.Registry.MustRegister(m.cacheLookups, m.redisErrors, m.budgetWaits, m.budgetRefused)
+	m.content = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ghops_content_removed_total", Help: "What was removed from answers' user text and job logs, by kind (invisible: invisible characters; control: terminal control sequences and characters; secret: credentials redacted).",
+	}, []string{"kind"})
+	m.Registry.MustRegister(m.cacheLookups, m.redisErrors, m.budgetWaits, m.budgetRefused, m.content)
 	m.Registry.MustRegister(m.rpcs, m.githubCalls, m.rateRemaining)
 	return m
 }
@@ -69,6 +74,14 @@ func New() *Metrics {
 // CacheLookup counts one cacheable read (package httpcache's hook).
 func (m *Metrics) CacheLookup(tier, outcome string) {
 	m.cacheLookups.WithLabelValues(tier, outcome).Inc()
+}
+
+// ContentRemoved counts n removals of kind from an answer (package
+// contentclean's hook).
+func (m *Metrics) ContentRemoved(kind string, n int) {
+	if n > 0 {
+		m.content.WithLabelValues(kind).Add(float64(n))
+	}
 }
 
 // RedisError counts one failed Redis operation (package redisconn's hook).

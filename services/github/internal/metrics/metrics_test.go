@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
 )
 
 func TestRoute(t *testing.T) {
@@ -68,5 +70,18 @@ func TestTransportCounts(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("metrics lack %s", want)
 		}
+	}
+}
+
+func TestContentRemoved(t *testing.T) {
+	m := New()
+	m.ContentRemoved("secret", 2)
+	m.ContentRemoved("secret", 1)
+	m.ContentRemoved("invisible", 0)
+	if got := testutil.ToFloat64(m.content.WithLabelValues("secret")); got != 3 {
+		t.Errorf("secret = %v, want 3", got)
+	}
+	if n := testutil.CollectAndCount(m.content); n != 1 {
+		t.Errorf("%d series, want 1 (a zero count adds none)", n)
 	}
 }

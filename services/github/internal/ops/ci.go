@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-github/v66/github"
 	"google.golang.org/grpc/codes"
 
+	"ghops.dev/services/github/internal/contentclean"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/joblog"
 )
@@ -150,6 +151,7 @@ func (s *Service) GetCiFailures(ctx context.Context, req *ghopsv1.GetCiFailuresR
 			continue
 		}
 		f.LogExcerpt = &ghopsv1.LogExcerpt{FirstLine: int32(w.FirstLine), ErrorLine: int32(w.ErrorLine), Lines: w.Lines, TotalLines: int32(w.TotalLines)}
+		out.ContentReport = contentclean.AddLog(out.ContentReport, w.Removed, w.Cleaned, "failed["+strconv.Itoa(len(out.Failed)-1)+"].log_excerpt.lines")
 	}
 	return out, nil
 }
@@ -230,7 +232,8 @@ func (s *Service) GetJobLog(ctx context.Context, req *ghopsv1.GetJobLogRequest) 
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	return &ghopsv1.GetJobLogResponse{Lines: w.Lines, FirstLine: int32(w.FirstLine), TotalLines: int32(w.TotalLines), Truncated: w.Truncated}, nil
+	return &ghopsv1.GetJobLogResponse{Lines: w.Lines, FirstLine: int32(w.FirstLine), TotalLines: int32(w.TotalLines), Truncated: w.Truncated,
+		ContentReport: contentclean.AddLog(nil, w.Removed, w.Cleaned, "lines")}, nil
 }
 
 // errLogDownload is a failed download of a log from the URL GitHub gave:

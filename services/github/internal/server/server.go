@@ -45,6 +45,7 @@ import (
 	"ghops.dev/services/github/internal/callcap"
 	"ghops.dev/services/github/internal/callerauth"
 	"ghops.dev/services/github/internal/config"
+	"ghops.dev/services/github/internal/contentclean"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/httpcache"
 	"ghops.dev/services/github/internal/jsonmemo"
@@ -108,6 +109,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	// End of tracing.
 	rt = s.metrics.Transport(rt, base.Path)
 	var app *appauth.Transport
+	known := []string{cfg.Token} // the service's own credentials, redacted from answers (package contentclean)
 	if cfg.GitHubApp() {
 		key, err := os.ReadFile(cfg.GitHubAppKeyFile)
 		if err != nil {
@@ -116,6 +118,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		if app, err = appauth.New(rt, cfg.GitHubURL, cfg.GitHubAppID, cfg.GitHubAppInstallationID, key); err != nil {
 			return nil, err
 		}
+		known = append(known, contentclean.KeyLines(key)...)
 		// Below the cache: the cache keys on the installation, not on
 		// tokens that change every hour.
 		rt = app
@@ -165,13 +168,19 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		}
 	}
 	s.auth = callerauth.New(secrets, cfg.TLSClientCA != "")
+	for _, sec := range secrets {
+		known = append(known, string(sec))
+	}
 	val, err := validation.New()
 	if err != nil {
 		return nil, err
 	}
 	// Authentication follows metrics (refusals are counted) and precedes
 	// validation: an unauthenticated caller learns nothing of the rules.
-	unary := []grpc.UnaryServerInterceptor{s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary, reposcope.Unary}
+	// Innermost, contentclean cleans each answer's user text and logs
+	// (docs/security.md), inside the recovery and for Invoke too.
+	unary := []grpc.UnaryServerInterceptor{s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary, reposcope.Unary,
+		contentclean.New(known, s.metrics.ContentRemoved).Unary}
 	if s.tel.Enabled() {
 		// After unaryLog, which settles the request id the span carries.
 		unary = append([]grpc.UnaryServerInterceptor{unary[0], s.unaryTrace}, unary[1:]...)
