@@ -22,13 +22,10 @@ const gqlStaleData = "STALE_DATA"
 // deletions) become one commit whose only parent is that head, authored by the token's user
 // and committed by GitHub, as web commits are. Everything is checked before anything is
 // written, so a refused mutation changes nothing.
-func (h *Hub) commitOnBranch(c *reqCtx, doc *graphql.Document, f *graphql.Field, vars map[string]any) (obj, *gqlError) {
-	fields, gerr := mutationInput(doc, f, vars)
-	if gerr != nil {
-		return nil, gerr
-	}
-	unprocessable := func(msg string) (obj, *gqlError) {
-		return nil, &gqlError{typ: gqlUnprocessable, message: msg}
+func (h *Hub) commitOnBranch(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
+	fields := mutationInput(f)
+	unprocessable := func(msg string) (obj, *graphql.Error) {
+		return nil, graphql.Errorf(graphql.Unprocessable, msg)
 	}
 	for k := range fields {
 		switch k {
@@ -43,7 +40,7 @@ func (h *Hub) commitOnBranch(c *reqCtx, doc *graphql.Document, f *graphql.Field,
 	if _, byID := branch["id"]; byID {
 		// A branch's global node id is the other documented way to name it; fakehub gives refs
 		// no resolvable node ids, so only the name form is served.
-		return nil, &gqlError{typ: gqlUnsupported, message: unsupportedGraphQL + " (CommittableBranch.id)"}
+		return nil, graphql.Errorf(graphql.Unsupported, unsupportedGraphQL+" (CommittableBranch.id)")
 	}
 	if repoName == "" || branchName == "" {
 		return unprocessable("Argument 'branch' on InputObject 'CreateCommitOnBranchInput' needs repositoryNameWithOwner and branchName")
@@ -68,26 +65,26 @@ func (h *Hub) commitOnBranch(c *reqCtx, doc *graphql.Document, f *graphql.Field,
 
 	r, found := h.repos[repoKey(repoName)]
 	if !found || h.perm(c.tok, r) == PermNone {
-		return nil, &gqlError{typ: gqlNotFound, message: "Could not resolve to a Repository with the name '" + repoName + "'."}
+		return nil, graphql.Errorf(graphql.NotFound, "Could not resolve to a Repository with the name '"+repoName+"'.")
 	}
 	if h.perm(c.tok, r) != PermWrite {
-		return nil, &gqlError{typ: gqlForbidden, message: "Resource not accessible by personal access token"}
+		return nil, graphql.Errorf(graphql.Forbidden, "Resource not accessible by personal access token")
 	}
 	ref := "refs/heads/" + strings.TrimPrefix(branchName, "refs/heads/")
 	head, err := r.git.Ref(ref)
 	if err != nil {
-		return nil, &gqlError{typ: gqlNotFound, message: "Could not resolve to a Ref named '" + ref + "'."}
+		return nil, graphql.Errorf(graphql.NotFound, "Could not resolve to a Ref named '"+ref+"'.")
 	}
 	if head.String() != expected {
-		return nil, &gqlError{typ: gqlStaleData, message: `Expected branch to point to "` + expected + `" but it did not. Pull and try again.`}
+		return nil, graphql.Errorf(gqlStaleData, `Expected branch to point to "`+expected+`" but it did not. Pull and try again.`)
 	}
 	baseTree, err := r.git.CommitTree(head)
 	if err != nil {
-		return nil, &gqlError{typ: gqlUnprocessable, message: "the branch head is not a commit"}
+		return nil, graphql.Errorf(graphql.Unprocessable, "the branch head is not a commit")
 	}
 	files, err := r.git.Flatten(baseTree)
 	if err != nil {
-		return nil, &gqlError{typ: gqlUnprocessable, message: "the branch head's tree cannot be read"}
+		return nil, graphql.Errorf(graphql.Unprocessable, "the branch head's tree cannot be read")
 	}
 	for _, p := range deletions {
 		if _, ok := files[p]; !ok {
@@ -123,7 +120,7 @@ func (h *Hub) commitOnBranch(c *reqCtx, doc *graphql.Document, f *graphql.Field,
 	}
 	// GitHub validates the whole document before it runs: a selection fakehub cannot answer
 	// is refused before anything is written.
-	if _, serr := gqlSelect(payload(plumbing.ZeroHash, plumbing.ZeroHash, time.Time{}), f.Fields, "CreateCommitOnBranchPayload"); serr != nil {
+	if _, serr := f.Select(payload(plumbing.ZeroHash, plumbing.ZeroHash, time.Time{})); serr != nil {
 		return nil, serr
 	}
 	tree, err := r.git.WriteTree(files)
@@ -142,7 +139,7 @@ func (h *Hub) commitOnBranch(c *reqCtx, doc *graphql.Document, f *graphql.Field,
 		return unprocessable("the branch cannot be updated")
 	}
 	r.pushed = now
-	return gqlSelect(payload(sha, tree, now), f.Fields, "CreateCommitOnBranchPayload")
+	return f.Select(payload(sha, tree, now))
 }
 
 // fileAddition is one decoded FileAddition.
@@ -153,9 +150,9 @@ type fileAddition struct {
 
 // fileChanges reads a FileChanges input object: additions of {path, contents} with base64
 // contents, deletions of {path}. A path given twice, or both added and deleted, is refused.
-func fileChanges(v any) ([]fileAddition, []string, *gqlError) {
-	bad := func(msg string) ([]fileAddition, []string, *gqlError) {
-		return nil, nil, &gqlError{typ: gqlUnprocessable, message: msg}
+func fileChanges(v any) ([]fileAddition, []string, *graphql.Error) {
+	bad := func(msg string) ([]fileAddition, []string, *graphql.Error) {
+		return nil, nil, graphql.Errorf(graphql.Unprocessable, msg)
 	}
 	if v == nil {
 		return nil, nil, nil
