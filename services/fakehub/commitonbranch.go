@@ -114,7 +114,7 @@ func (h *Hub) commitOnBranch(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
 			},
 			"ref": obj{
 				"__typename": "Ref", "name": strings.TrimPrefix(ref, "refs/heads/"), "prefix": "refs/heads/",
-				"target": obj{"__typename": "Commit", "oid": sha.String()},
+				"target": obj{"__typename": "Commit", "oid": sha.String(), "abbreviatedOid": sha.String()[:7]},
 			},
 		}
 	}

@@ -269,6 +269,9 @@ func FuzzCommitOnBranch(f *testing.F) {
 		if err := json.Unmarshal(rec.Body.Bytes(), &a); err != nil {
 			t.Fatalf("answer is not JSON: %q", rec.Body.Bytes())
 		}
+		var request map[string]any
+		_ = json.Unmarshal(body, &request)
+		checkGraphQL(t, request, rec.Body.Bytes())
 		after, _ := h.BranchSHA("octo-org/hello-world", "main")
 		if len(a.Errors) > 0 {
 			if a.Errors[0].Message == "" || (a.Errors[0].Type == "" && (a.Data != nil || len(a.Errors[0].Locations) == 0)) {

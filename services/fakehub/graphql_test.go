@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"ghops.dev/services/fakehub"
+	"ghops.dev/services/fakehub/graphqlschema"
+	"ghops.dev/services/fakehub/internal/graphql"
 )
 
 const (
@@ -29,7 +31,8 @@ type gqlAnswer struct {
 	Message string `json:"message"` // HTTP-level errors
 }
 
-// postGraphQL sends a GraphQL request without go-github, as a raw HTTP client would.
+// postGraphQL sends a GraphQL request without go-github, as a raw HTTP client would, and checks
+// every HTTP 200 answer against GitHub's schema (checkGraphQL).
 func postGraphQL(t *testing.T, url, token string, body any) (int, gqlAnswer) {
 	t.Helper()
 	var raw []byte
@@ -56,7 +59,30 @@ func postGraphQL(t *testing.T, url, token string, body any) (int, gqlAnswer) {
 	if err := json.Unmarshal(data, &a); err != nil {
 		t.Fatalf("answer is not JSON: %s", data)
 	}
+	if m, ok := body.(map[string]any); ok && resp.StatusCode == 200 {
+		checkGraphQL(t, m, data)
+	}
 	return resp.StatusCode, a
+}
+
+// checkGraphQL checks a GraphQL answer against GitHub's schema and the request's selection set,
+// as the conformance test checks REST answers against the OpenAPI description.
+func checkGraphQL(t testing.TB, request map[string]any, answer []byte) {
+	t.Helper()
+	schema, err := graphqlschema.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	query, _ := request["query"].(string)
+	name, _ := request["operationName"].(string)
+	vars, _ := request["variables"].(map[string]any)
+	// The variables as the server read them: JSON, not the Go values the test built.
+	raw, _ := json.Marshal(vars)
+	vars = nil
+	_ = json.Unmarshal(raw, &vars)
+	if err := graphql.CheckResponse(schema, query, name, vars, answer); err != nil {
+		t.Errorf("answer does not conform to GitHub's schema: %v\n%s", err, answer)
+	}
 }
 
 func restPull(t *testing.T, s string, n string) (nodeID string, draft bool) {

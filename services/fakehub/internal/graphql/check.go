@@ -35,7 +35,7 @@ func CheckResponse(schema *ast.Schema, query, operationName string, variables ma
 	}
 	data, has := resp["data"]
 	if !has {
-		if len(errored) == 0 {
+		if resp["errors"] == nil {
 			return fmt.Errorf("neither data nor errors")
 		}
 		return nil
@@ -132,15 +132,33 @@ func (c *checker) object(v any, def *ast.Definition, set ast.SelectionSet, at st
 	if !ok {
 		return fmt.Errorf("%s: %v is not an object of type %s", at, v, def.Name)
 	}
-	typ := def.Name
-	if def.IsAbstractType() {
-		name, _ := o["__typename"].(string)
-		concrete := c.schema.Types[name]
-		if concrete == nil || !slices.Contains(c.schema.GetPossibleTypes(def), concrete) {
-			return fmt.Errorf("%s: an object of %s needs __typename naming one of its types, has %q", at, def.Name, name)
-		}
-		typ = name
+	if !def.IsAbstractType() {
+		return c.concrete(o, def.Name, set, at)
 	}
+	// An object of an interface or union is of one of its possible types: the one __typename
+	// names when it was selected, else any whose selection the object answers.
+	if name, has := o["__typename"]; has {
+		concrete := c.schema.Types[fmt.Sprint(name)]
+		if concrete == nil || !slices.Contains(c.schema.GetPossibleTypes(def), concrete) {
+			return fmt.Errorf("%s: __typename %v is no type of %s", at, name, def.Name)
+		}
+		return c.concrete(o, concrete.Name, set, at)
+	}
+	var first error
+	for _, d := range c.schema.GetPossibleTypes(def) {
+		err := c.concrete(o, d.Name, set, at)
+		if err == nil {
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return fmt.Errorf("%s: answers no type of %s: %w", at, def.Name, first)
+}
+
+// concrete checks an object of the object type typ.
+func (c *checker) concrete(o map[string]any, typ string, set ast.SelectionSet, at string) error {
 	e := Engine{Schema: c.schema}
 	fields := collectFor(set, c.vars, func(cond string) bool { return e.isA(typ, cond) })
 	for k := range o {
