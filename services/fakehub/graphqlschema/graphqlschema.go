@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
@@ -70,3 +71,16 @@ func dropRepeatedFields(doc *ast.SchemaDocument) ([]string, error) {
 // over a megabyte), so it happens once per process, on first use; the schema is read-only
 // afterwards and safe to share between goroutines.
 func Schema() (*ast.Schema, error) { return load() }
+
+// Validate parses query and validates it against the schema with GraphQL's standard rules,
+// as GitHub does before it runs a document; it returns the first refusal with its position.
+func Validate(query string) error {
+	s, err := Schema()
+	if err != nil {
+		return err
+	}
+	if _, errs := gqlparser.LoadQueryWithRules(s, query, nil); len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}
