@@ -24,43 +24,14 @@ const gqlStaleData = "STALE_DATA"
 // written, so a refused mutation changes nothing.
 func (h *Hub) commitOnBranch(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
 	fields := mutationInput(f)
-	unprocessable := func(msg string) (obj, *graphql.Error) {
-		return nil, graphql.Errorf(graphql.Unprocessable, msg)
-	}
-	for k := range fields {
-		switch k {
-		case "branch", "expectedHeadOid", "message", "fileChanges", "clientMutationId":
-		default:
-			return unprocessable("InputObject 'CreateCommitOnBranchInput' doesn't accept argument '" + k + "'")
-		}
-	}
-	branch, _ := fields["branch"].(map[string]any)
-	repoName, _ := branch["repositoryNameWithOwner"].(string)
-	branchName, _ := branch["branchName"].(string)
-	if _, byID := branch["id"]; byID {
-		// A branch's global node id is the other documented way to name it; fakehub gives refs
-		// no resolvable node ids, so only the name form is served.
-		return nil, graphql.Errorf(graphql.Unsupported, unsupportedGraphQL+" (CommittableBranch.id)")
-	}
-	if repoName == "" || branchName == "" {
-		return unprocessable("Argument 'branch' on InputObject 'CreateCommitOnBranchInput' needs repositoryNameWithOwner and branchName")
-	}
-	expected, _ := fields["expectedHeadOid"].(string)
-	if !hexSHA.MatchString(expected) {
-		return unprocessable("Argument 'expectedHeadOid' on InputObject 'CreateCommitOnBranchInput' has an invalid value; expected type 'GitObjectID!'")
-	}
-	message, _ := fields["message"].(map[string]any)
-	headline, _ := message["headline"].(string)
-	body, _ := message["body"].(string)
-	if strings.TrimSpace(headline) == "" {
-		return unprocessable("Argument 'message' on InputObject 'CreateCommitOnBranchInput' needs a headline")
-	}
-	if strings.ContainsAny(headline, "\r\n") {
-		return unprocessable("The commit message headline cannot contain a line break")
-	}
-	additions, deletions, gerr := fileChanges(fields["fileChanges"])
+	in, gerr := parseCommitRequest(fields)
 	if gerr != nil {
 		return nil, gerr
+	}
+	repoName, branchName, expected, headline, body := in.repoName, in.branchName, in.expected, in.headline, in.body
+	additions, deletions := in.additions, in.deletions
+	unprocessable := func(msg string) (obj, *graphql.Error) {
+		return nil, graphql.Errorf(graphql.Unprocessable, msg)
 	}
 
 	r, found := h.repos[repoKey(repoName)]
@@ -78,26 +49,9 @@ func (h *Hub) commitOnBranch(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
 	if head.String() != expected {
 		return nil, graphql.Errorf(gqlStaleData, `Expected branch to point to "`+expected+`" but it did not. Pull and try again.`)
 	}
-	baseTree, err := r.git.CommitTree(head)
-	if err != nil {
-		return nil, graphql.Errorf(graphql.Unprocessable, "the branch head is not a commit")
-	}
-	files, err := r.git.Flatten(baseTree)
-	if err != nil {
-		return nil, graphql.Errorf(graphql.Unprocessable, "the branch head's tree cannot be read")
-	}
-	for _, p := range deletions {
-		if _, ok := files[p]; !ok {
-			return unprocessable("A path was requested for deletion which does not exist as of commit oid `" + expected + "`: " + p)
-		}
-		delete(files, p)
-	}
-	for _, a := range additions {
-		sha, err := r.git.WriteBlob(a.data)
-		if err != nil {
-			return unprocessable("the contents of " + a.path + " cannot be stored")
-		}
-		files[a.path] = gitstore.Entry{Mode: filemode.Regular, Hash: sha}
+	files, gerr := r.changedFiles(head, expected, additions, deletions)
+	if gerr != nil {
+		return nil, gerr
 	}
 	text := headline
 	if body != "" {
@@ -140,6 +94,88 @@ func (h *Hub) commitOnBranch(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
 	}
 	r.pushed = now
 	return f.Select(payload(sha, tree, now))
+}
+
+// changedFiles is the branch head's files with the deletions and additions applied, the blobs
+// of the additions written; a deletion of a path the head does not have is refused.
+func (r *repo) changedFiles(head plumbing.Hash, expected string, additions []fileAddition, deletions []string) (map[string]gitstore.Entry, *graphql.Error) {
+	unprocessable := func(msg string) (map[string]gitstore.Entry, *graphql.Error) {
+		return nil, graphql.Errorf(graphql.Unprocessable, msg)
+	}
+	baseTree, err := r.git.CommitTree(head)
+	if err != nil {
+		return unprocessable("the branch head is not a commit")
+	}
+	files, err := r.git.Flatten(baseTree)
+	if err != nil {
+		return unprocessable("the branch head's tree cannot be read")
+	}
+	for _, p := range deletions {
+		if _, ok := files[p]; !ok {
+			return unprocessable("A path was requested for deletion which does not exist as of commit oid `" + expected + "`: " + p)
+		}
+		delete(files, p)
+	}
+	for _, a := range additions {
+		sha, err := r.git.WriteBlob(a.data)
+		if err != nil {
+			return unprocessable("the contents of " + a.path + " cannot be stored")
+		}
+		files[a.path] = gitstore.Entry{Mode: filemode.Regular, Hash: sha}
+	}
+	return files, nil
+}
+
+// commitRequest is a createCommitOnBranch input, checked.
+type commitRequest struct {
+	repoName, branchName, expected, headline, body string
+	additions                                      []fileAddition
+	deletions                                      []string
+}
+
+// parseCommitRequest checks a CreateCommitOnBranchInput as GitHub does before it looks at the
+// repository.
+func parseCommitRequest(fields map[string]any) (*commitRequest, *graphql.Error) {
+	unprocessable := func(msg string) (*commitRequest, *graphql.Error) {
+		return nil, graphql.Errorf(graphql.Unprocessable, msg)
+	}
+	for k := range fields {
+		switch k {
+		case "branch", "expectedHeadOid", "message", "fileChanges", "clientMutationId":
+		default:
+			return unprocessable("InputObject 'CreateCommitOnBranchInput' doesn't accept argument '" + k + "'")
+		}
+	}
+	branch, _ := fields["branch"].(map[string]any)
+	repoName, _ := branch["repositoryNameWithOwner"].(string)
+	branchName, _ := branch["branchName"].(string)
+	if _, byID := branch["id"]; byID {
+		// A branch's global node id is the other documented way to name it; fakehub gives refs
+		// no resolvable node ids, so only the name form is served.
+		return nil, graphql.Errorf(graphql.Unsupported, unsupportedGraphQL+" (CommittableBranch.id)")
+	}
+	if repoName == "" || branchName == "" {
+		return unprocessable("Argument 'branch' on InputObject 'CreateCommitOnBranchInput' needs repositoryNameWithOwner and branchName")
+	}
+	expected, _ := fields["expectedHeadOid"].(string)
+	if !hexSHA.MatchString(expected) {
+		return unprocessable("Argument 'expectedHeadOid' on InputObject 'CreateCommitOnBranchInput' has an invalid value; expected type 'GitObjectID!'")
+	}
+	message, _ := fields["message"].(map[string]any)
+	headline, _ := message["headline"].(string)
+	body, _ := message["body"].(string)
+	if strings.TrimSpace(headline) == "" {
+		return unprocessable("Argument 'message' on InputObject 'CreateCommitOnBranchInput' needs a headline")
+	}
+	if strings.ContainsAny(headline, "\r\n") {
+		return unprocessable("The commit message headline cannot contain a line break")
+	}
+	additions, deletions, gerr := fileChanges(fields["fileChanges"])
+	if gerr != nil {
+		return nil, gerr
+	}
+	return &commitRequest{repoName: repoName, branchName: branchName, expected: expected, headline: headline, body: body,
+		additions: additions, deletions: deletions}, nil
 }
 
 // fileAddition is one decoded FileAddition.
