@@ -31,23 +31,23 @@ func (h *Hub) commitOnBranch(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
 	repoName, branchName, expected, headline, body := in.repoName, in.branchName, in.expected, in.headline, in.body
 	additions, deletions := in.additions, in.deletions
 	unprocessable := func(msg string) (obj, *graphql.Error) {
-		return nil, graphql.Errorf(graphql.Unprocessable, msg)
+		return nil, graphql.Refusal(graphql.Unprocessable, msg)
 	}
 
 	r, found := h.repos[repoKey(repoName)]
 	if !found || h.perm(c.tok, r) == PermNone {
-		return nil, graphql.Errorf(graphql.NotFound, "Could not resolve to a Repository with the name '"+repoName+"'.")
+		return nil, graphql.Refusal(graphql.NotFound, "Could not resolve to a Repository with the name '"+repoName+"'.")
 	}
 	if h.perm(c.tok, r) != PermWrite {
-		return nil, graphql.Errorf(graphql.Forbidden, "Resource not accessible by personal access token")
+		return nil, graphql.Refusal(graphql.Forbidden, "Resource not accessible by personal access token")
 	}
 	ref := "refs/heads/" + strings.TrimPrefix(branchName, "refs/heads/")
 	head, err := r.git.Ref(ref)
 	if err != nil {
-		return nil, graphql.Errorf(graphql.NotFound, "Could not resolve to a Ref named '"+ref+"'.")
+		return nil, graphql.Refusal(graphql.NotFound, "Could not resolve to a Ref named '"+ref+"'.")
 	}
 	if head.String() != expected {
-		return nil, graphql.Errorf(gqlStaleData, `Expected branch to point to "`+expected+`" but it did not. Pull and try again.`)
+		return nil, graphql.Refusal(gqlStaleData, `Expected branch to point to "`+expected+`" but it did not. Pull and try again.`)
 	}
 	files, gerr := r.changedFiles(head, expected, additions, deletions)
 	if gerr != nil {
@@ -100,7 +100,7 @@ func (h *Hub) commitOnBranch(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
 // of the additions written; a deletion of a path the head does not have is refused.
 func (r *repo) changedFiles(head plumbing.Hash, expected string, additions []fileAddition, deletions []string) (map[string]gitstore.Entry, *graphql.Error) {
 	unprocessable := func(msg string) (map[string]gitstore.Entry, *graphql.Error) {
-		return nil, graphql.Errorf(graphql.Unprocessable, msg)
+		return nil, graphql.Refusal(graphql.Unprocessable, msg)
 	}
 	baseTree, err := r.git.CommitTree(head)
 	if err != nil {
@@ -137,7 +137,7 @@ type commitRequest struct {
 // repository.
 func parseCommitRequest(fields map[string]any) (*commitRequest, *graphql.Error) {
 	unprocessable := func(msg string) (*commitRequest, *graphql.Error) {
-		return nil, graphql.Errorf(graphql.Unprocessable, msg)
+		return nil, graphql.Refusal(graphql.Unprocessable, msg)
 	}
 	for k := range fields {
 		switch k {
@@ -152,7 +152,7 @@ func parseCommitRequest(fields map[string]any) (*commitRequest, *graphql.Error) 
 	if _, byID := branch["id"]; byID {
 		// A branch's global node id is the other documented way to name it; fakehub gives refs
 		// no resolvable node ids, so only the name form is served.
-		return nil, graphql.Errorf(graphql.Unsupported, unsupportedGraphQL+" (CommittableBranch.id)")
+		return nil, graphql.Refusal(graphql.Unsupported, unsupportedGraphQL+" (CommittableBranch.id)")
 	}
 	if repoName == "" || branchName == "" {
 		return unprocessable("Argument 'branch' on InputObject 'CreateCommitOnBranchInput' needs repositoryNameWithOwner and branchName")
@@ -188,7 +188,7 @@ type fileAddition struct {
 // contents, deletions of {path}. A path given twice, or both added and deleted, is refused.
 func fileChanges(v any) ([]fileAddition, []string, *graphql.Error) {
 	bad := func(msg string) ([]fileAddition, []string, *graphql.Error) {
-		return nil, nil, graphql.Errorf(graphql.Unprocessable, msg)
+		return nil, nil, graphql.Refusal(graphql.Unprocessable, msg)
 	}
 	if v == nil {
 		return nil, nil, nil

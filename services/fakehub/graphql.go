@@ -100,14 +100,14 @@ func (h *Hub) draftMutation(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
 	id, _ := fields["pullRequestId"].(string)
 	r, p, found := h.pullByNodeID(id)
 	if !found || h.perm(c.tok, r) == PermNone {
-		return nil, graphql.Errorf(graphql.NotFound, "Could not resolve to a node with the global id of '"+id+"'.")
+		return nil, graphql.Refusal(graphql.NotFound, "Could not resolve to a node with the global id of '"+id+"'.")
 	}
 	if h.perm(c.tok, r) != PermWrite {
-		return nil, graphql.Errorf(graphql.Forbidden, "Resource not accessible by personal access token")
+		return nil, graphql.Refusal(graphql.Forbidden, "Resource not accessible by personal access token")
 	}
 	draft := f.Name == "convertPullRequestToDraft"
 	if p.state != "open" {
-		return nil, graphql.Errorf(graphql.Unprocessable, "Pull request is closed; its draft state cannot change")
+		return nil, graphql.Refusal(graphql.Unprocessable, "Pull request is closed; its draft state cannot change")
 	}
 	payload := obj{"__typename": strings.ToUpper(f.Name[:1]) + f.Name[1:] + "Payload", "clientMutationId": fields["clientMutationId"], "pullRequest": c.pullNode(r, p)}
 	if _, serr := f.Select(payload); serr != nil {

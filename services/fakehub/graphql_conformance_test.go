@@ -75,7 +75,7 @@ func FuzzGraphQL(f *testing.F) {
 		`mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { ...F } } fragment F on ConvertPullRequestToDraftPayload { ...F }`,
 		`mutation { a: convertPullRequestToDraft(input: {pullRequestId: "PR_kwx"}) { pullRequest { isDraft } } a: convertPullRequestToDraft(input: {pullRequestId: "PR_kwy"}) { pullRequest { number } } }`,
 		`mutation { convertPullRequestToDraft(input: {pullRequestId: "x"}) { pullRequest { ` + strings.Repeat("... on PullRequest { ", 50) + "id" + strings.Repeat(" }", 50) + ` } } }`,
-		`subscription { x }`, `mutation @skip(if: true) { __typename }`, `{ a: __schema { types { name } } }`,
+		`subscription { x }`, `mutation @skip(if: true) { __typename }`, `mutation { __typename @skip(if: true) }`, `{ a: __schema { types { name } } }`,
 	} {
 		f.Add(seed, `{"id":"PR_kwx"}`)
 	}

@@ -19,11 +19,11 @@ import (
 //go:embed schema.graphql
 var sdl string
 
-// Duplicates lists the fields the published SDL defines twice, as Type.field. GitHub's own
+// duplicates lists the fields the published SDL defines twice, as Type.field. GitHub's own
 // schema dump repeats them with the same type; a spec-conforming loader refuses a repeated
 // field, so the second definition is dropped. Listed so that a schema update which adds or
-// removes one is noticed by TestDuplicates rather than silently absorbed.
-var Duplicates = []string{
+// removes one fails loading (and TestSchema) rather than being silently absorbed.
+var duplicates = []string{
 	"EnterpriseOwnerInfo.repositoryDeployKeySetting",
 	"EnterpriseOwnerInfo.repositoryDeployKeySettingOrganizations",
 }
@@ -37,8 +37,8 @@ var load = sync.OnceValues(func() (*ast.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fmt.Sprint(dropped) != fmt.Sprint(Duplicates) {
-		return nil, fmt.Errorf("schema.graphql repeats %v, Duplicates lists %v", dropped, Duplicates)
+	if fmt.Sprint(dropped) != fmt.Sprint(duplicates) {
+		return nil, fmt.Errorf("schema.graphql repeats %v, duplicates lists %v", dropped, duplicates)
 	}
 	return validator.ValidateSchemaDocument(doc)
 })

@@ -40,14 +40,14 @@ type Error struct {
 	Message   string     `json:"message"`
 }
 
-// Errorf is an error of type typ.
-func Errorf(typ, message string) *Error { return &Error{Type: typ, Message: message} }
+// Refusal is an error of type typ, as a resolver refuses a field.
+func Refusal(typ, message string) *Error { return &Error{Type: typ, Message: message} }
 
-// Response is an answer's body: data (absent when the document was refused before running)
-// and errors.
+// Response is an answer's body: data (absent when the document was refused before running,
+// an object otherwise, even an empty one) and errors.
 type Response struct {
-	Data   map[string]any `json:"data,omitempty"`
-	Errors []*Error       `json:"errors,omitempty"`
+	Data   any      `json:"data,omitempty"`
+	Errors []*Error `json:"errors,omitempty"`
 }
 
 // Object is a resolved object: its fields by name, and "__typename", the schema type it is of.
