@@ -22,13 +22,122 @@ const gqlStaleData = "STALE_DATA"
 // deletions) become one commit whose only parent is that head, authored by the token's user
 // and committed by GitHub, as web commits are. Everything is checked before anything is
 // written, so a refused mutation changes nothing.
-func (h *Hub) commitOnBranch(c *reqCtx, doc *graphql.Document, f *graphql.Field, vars map[string]any) (obj, *gqlError) {
-	fields, gerr := mutationInput(doc, f, vars)
+func (h *Hub) commitOnBranch(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
+	fields := mutationInput(f)
+	in, gerr := parseCommitRequest(fields)
 	if gerr != nil {
 		return nil, gerr
 	}
-	unprocessable := func(msg string) (obj, *gqlError) {
-		return nil, &gqlError{typ: gqlUnprocessable, message: msg}
+	repoName, branchName, expected, headline, body := in.repoName, in.branchName, in.expected, in.headline, in.body
+	additions, deletions := in.additions, in.deletions
+	unprocessable := func(msg string) (obj, *graphql.Error) {
+		return nil, graphql.Refusal(graphql.Unprocessable, msg)
+	}
+
+	r, found := h.repos[repoKey(repoName)]
+	if !found || h.perm(c.tok, r) == PermNone {
+		return nil, graphql.Refusal(graphql.NotFound, "Could not resolve to a Repository with the name '"+repoName+"'.")
+	}
+	if h.perm(c.tok, r) != PermWrite {
+		return nil, graphql.Refusal(graphql.Forbidden, "Resource not accessible by personal access token")
+	}
+	ref := "refs/heads/" + strings.TrimPrefix(branchName, "refs/heads/")
+	head, err := r.git.Ref(ref)
+	if err != nil {
+		return nil, graphql.Refusal(graphql.NotFound, "Could not resolve to a Ref named '"+ref+"'.")
+	}
+	if head.String() != expected {
+		return nil, graphql.Refusal(gqlStaleData, `Expected branch to point to "`+expected+`" but it did not. Pull and try again.`)
+	}
+	files, gerr := r.changedFiles(head, expected, additions, deletions)
+	if gerr != nil {
+		return nil, gerr
+	}
+	text := headline
+	if body != "" {
+		text += "\n\n" + body
+	}
+	payload := func(sha, tree plumbing.Hash, now time.Time) obj {
+		return obj{
+			"__typename": "CreateCommitOnBranchPayload", "clientMutationId": fields["clientMutationId"],
+			"commit": obj{
+				"__typename": "Commit", "oid": sha.String(), "abbreviatedOid": sha.String()[:7],
+				"url":     c.web + "/" + r.fullName() + "/commit/" + sha.String(),
+				"message": text, "messageHeadline": headline, "messageBody": body, "committedDate": ts(now),
+				"tree": obj{"__typename": "Tree", "oid": tree.String()},
+			},
+			"ref": obj{
+				"__typename": "Ref", "name": strings.TrimPrefix(ref, "refs/heads/"), "prefix": "refs/heads/",
+				"target": obj{"__typename": "Commit", "oid": sha.String(), "abbreviatedOid": sha.String()[:7]},
+			},
+		}
+	}
+	// GitHub validates the whole document before it runs: a selection fakehub cannot answer
+	// is refused before anything is written.
+	if _, serr := f.Select(payload(plumbing.ZeroHash, plumbing.ZeroHash, time.Time{})); serr != nil {
+		return nil, serr
+	}
+	tree, err := r.git.WriteTree(files)
+	if err != nil {
+		// A file where a directory is needed, or the reverse.
+		return unprocessable("The file changes cannot be applied: " + err.Error())
+	}
+	now := h.stamp()
+	login := c.tok.Login
+	author := gitstore.Signature{Name: login, Email: login + "@users.noreply.github.com", When: now}
+	sha, err := r.git.WriteCommit(tree, []plumbing.Hash{head}, text, author, systemSig(now))
+	if err != nil {
+		return unprocessable("the commit cannot be written")
+	}
+	if err := r.git.SetRef(ref, sha); err != nil {
+		return unprocessable("the branch cannot be updated")
+	}
+	r.pushed = now
+	return f.Select(payload(sha, tree, now))
+}
+
+// changedFiles is the branch head's files with the deletions and additions applied, the blobs
+// of the additions written; a deletion of a path the head does not have is refused.
+func (r *repo) changedFiles(head plumbing.Hash, expected string, additions []fileAddition, deletions []string) (map[string]gitstore.Entry, *graphql.Error) {
+	unprocessable := func(msg string) (map[string]gitstore.Entry, *graphql.Error) {
+		return nil, graphql.Refusal(graphql.Unprocessable, msg)
+	}
+	baseTree, err := r.git.CommitTree(head)
+	if err != nil {
+		return unprocessable("the branch head is not a commit")
+	}
+	files, err := r.git.Flatten(baseTree)
+	if err != nil {
+		return unprocessable("the branch head's tree cannot be read")
+	}
+	for _, p := range deletions {
+		if _, ok := files[p]; !ok {
+			return unprocessable("A path was requested for deletion which does not exist as of commit oid `" + expected + "`: " + p)
+		}
+		delete(files, p)
+	}
+	for _, a := range additions {
+		sha, err := r.git.WriteBlob(a.data)
+		if err != nil {
+			return unprocessable("the contents of " + a.path + " cannot be stored")
+		}
+		files[a.path] = gitstore.Entry{Mode: filemode.Regular, Hash: sha}
+	}
+	return files, nil
+}
+
+// commitRequest is a createCommitOnBranch input, checked.
+type commitRequest struct {
+	repoName, branchName, expected, headline, body string
+	additions                                      []fileAddition
+	deletions                                      []string
+}
+
+// parseCommitRequest checks a CreateCommitOnBranchInput as GitHub does before it looks at the
+// repository.
+func parseCommitRequest(fields map[string]any) (*commitRequest, *graphql.Error) {
+	unprocessable := func(msg string) (*commitRequest, *graphql.Error) {
+		return nil, graphql.Refusal(graphql.Unprocessable, msg)
 	}
 	for k := range fields {
 		switch k {
@@ -43,7 +152,7 @@ func (h *Hub) commitOnBranch(c *reqCtx, doc *graphql.Document, f *graphql.Field,
 	if _, byID := branch["id"]; byID {
 		// A branch's global node id is the other documented way to name it; fakehub gives refs
 		// no resolvable node ids, so only the name form is served.
-		return nil, &gqlError{typ: gqlUnsupported, message: unsupportedGraphQL + " (CommittableBranch.id)"}
+		return nil, graphql.Refusal(graphql.Unsupported, unsupportedGraphQL+" (CommittableBranch.id)")
 	}
 	if repoName == "" || branchName == "" {
 		return unprocessable("Argument 'branch' on InputObject 'CreateCommitOnBranchInput' needs repositoryNameWithOwner and branchName")
@@ -65,84 +174,8 @@ func (h *Hub) commitOnBranch(c *reqCtx, doc *graphql.Document, f *graphql.Field,
 	if gerr != nil {
 		return nil, gerr
 	}
-
-	r, found := h.repos[repoKey(repoName)]
-	if !found || h.perm(c.tok, r) == PermNone {
-		return nil, &gqlError{typ: gqlNotFound, message: "Could not resolve to a Repository with the name '" + repoName + "'."}
-	}
-	if h.perm(c.tok, r) != PermWrite {
-		return nil, &gqlError{typ: gqlForbidden, message: "Resource not accessible by personal access token"}
-	}
-	ref := "refs/heads/" + strings.TrimPrefix(branchName, "refs/heads/")
-	head, err := r.git.Ref(ref)
-	if err != nil {
-		return nil, &gqlError{typ: gqlNotFound, message: "Could not resolve to a Ref named '" + ref + "'."}
-	}
-	if head.String() != expected {
-		return nil, &gqlError{typ: gqlStaleData, message: `Expected branch to point to "` + expected + `" but it did not. Pull and try again.`}
-	}
-	baseTree, err := r.git.CommitTree(head)
-	if err != nil {
-		return nil, &gqlError{typ: gqlUnprocessable, message: "the branch head is not a commit"}
-	}
-	files, err := r.git.Flatten(baseTree)
-	if err != nil {
-		return nil, &gqlError{typ: gqlUnprocessable, message: "the branch head's tree cannot be read"}
-	}
-	for _, p := range deletions {
-		if _, ok := files[p]; !ok {
-			return unprocessable("A path was requested for deletion which does not exist as of commit oid `" + expected + "`: " + p)
-		}
-		delete(files, p)
-	}
-	for _, a := range additions {
-		sha, err := r.git.WriteBlob(a.data)
-		if err != nil {
-			return unprocessable("the contents of " + a.path + " cannot be stored")
-		}
-		files[a.path] = gitstore.Entry{Mode: filemode.Regular, Hash: sha}
-	}
-	text := headline
-	if body != "" {
-		text += "\n\n" + body
-	}
-	payload := func(sha, tree plumbing.Hash, now time.Time) obj {
-		return obj{
-			"__typename": "CreateCommitOnBranchPayload", "clientMutationId": fields["clientMutationId"],
-			"commit": obj{
-				"__typename": "Commit", "oid": sha.String(), "abbreviatedOid": sha.String()[:7],
-				"url":     c.web + "/" + r.fullName() + "/commit/" + sha.String(),
-				"message": text, "messageHeadline": headline, "messageBody": body, "committedDate": ts(now),
-				"tree": obj{"__typename": "Tree", "oid": tree.String()},
-			},
-			"ref": obj{
-				"__typename": "Ref", "name": strings.TrimPrefix(ref, "refs/heads/"), "prefix": "refs/heads/",
-				"target": obj{"__typename": "Commit", "oid": sha.String()},
-			},
-		}
-	}
-	// GitHub validates the whole document before it runs: a selection fakehub cannot answer
-	// is refused before anything is written.
-	if _, serr := gqlSelect(payload(plumbing.ZeroHash, plumbing.ZeroHash, time.Time{}), f.Fields, "CreateCommitOnBranchPayload"); serr != nil {
-		return nil, serr
-	}
-	tree, err := r.git.WriteTree(files)
-	if err != nil {
-		// A file where a directory is needed, or the reverse.
-		return unprocessable("The file changes cannot be applied: " + err.Error())
-	}
-	now := h.stamp()
-	login := c.tok.Login
-	author := gitstore.Signature{Name: login, Email: login + "@users.noreply.github.com", When: now}
-	sha, err := r.git.WriteCommit(tree, []plumbing.Hash{head}, text, author, systemSig(now))
-	if err != nil {
-		return unprocessable("the commit cannot be written")
-	}
-	if err := r.git.SetRef(ref, sha); err != nil {
-		return unprocessable("the branch cannot be updated")
-	}
-	r.pushed = now
-	return gqlSelect(payload(sha, tree, now), f.Fields, "CreateCommitOnBranchPayload")
+	return &commitRequest{repoName: repoName, branchName: branchName, expected: expected, headline: headline, body: body,
+		additions: additions, deletions: deletions}, nil
 }
 
 // fileAddition is one decoded FileAddition.
@@ -153,9 +186,9 @@ type fileAddition struct {
 
 // fileChanges reads a FileChanges input object: additions of {path, contents} with base64
 // contents, deletions of {path}. A path given twice, or both added and deleted, is refused.
-func fileChanges(v any) ([]fileAddition, []string, *gqlError) {
-	bad := func(msg string) ([]fileAddition, []string, *gqlError) {
-		return nil, nil, &gqlError{typ: gqlUnprocessable, message: msg}
+func fileChanges(v any) ([]fileAddition, []string, *graphql.Error) {
+	bad := func(msg string) ([]fileAddition, []string, *graphql.Error) {
+		return nil, nil, graphql.Refusal(graphql.Unprocessable, msg)
 	}
 	if v == nil {
 		return nil, nil, nil

@@ -8,7 +8,12 @@ require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 )
 
-require github.com/golang-jwt/jwt/v5 v5.3.1
+require (
+	github.com/golang-jwt/jwt/v5 v5.3.1
+	github.com/vektah/gqlparser/v2 v2.5.64
+)
+
+require github.com/agnivade/levenshtein v1.2.2 // indirect
 
 require (
 	ghops.dev/infra v0.0.0

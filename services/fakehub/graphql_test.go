@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"ghops.dev/services/fakehub"
+	"ghops.dev/services/fakehub/graphqlschema"
+	"ghops.dev/services/fakehub/internal/graphql"
 )
 
 const (
@@ -23,11 +25,14 @@ type gqlAnswer struct {
 		Type    string `json:"type"`
 		Message string `json:"message"`
 		Path    []any  `json:"path"`
+		// Locations are set on every refusal of a document GitHub's schema does not accept.
+		Locations []struct{ Line, Column int } `json:"locations"`
 	} `json:"errors"`
 	Message string `json:"message"` // HTTP-level errors
 }
 
-// postGraphQL sends a GraphQL request without go-github, as a raw HTTP client would.
+// postGraphQL sends a GraphQL request without go-github, as a raw HTTP client would, and checks
+// every HTTP 200 answer against GitHub's schema (checkGraphQL).
 func postGraphQL(t *testing.T, url, token string, body any) (int, gqlAnswer) {
 	t.Helper()
 	var raw []byte
@@ -54,7 +59,30 @@ func postGraphQL(t *testing.T, url, token string, body any) (int, gqlAnswer) {
 	if err := json.Unmarshal(data, &a); err != nil {
 		t.Fatalf("answer is not JSON: %s", data)
 	}
+	if m, ok := body.(map[string]any); ok && resp.StatusCode == 200 {
+		checkGraphQL(t, m, data)
+	}
 	return resp.StatusCode, a
+}
+
+// checkGraphQL checks a GraphQL answer against GitHub's schema and the request's selection set,
+// as the conformance test checks REST answers against the OpenAPI description.
+func checkGraphQL(t testing.TB, request map[string]any, answer []byte) {
+	t.Helper()
+	schema, err := graphqlschema.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	query, _ := request["query"].(string)
+	name, _ := request["operationName"].(string)
+	vars, _ := request["variables"].(map[string]any)
+	// The variables as the server read them: JSON, not the Go values the test built.
+	raw, _ := json.Marshal(vars)
+	vars = nil
+	_ = json.Unmarshal(raw, &vars)
+	if err := graphql.CheckResponse(schema, query, name, vars, answer); err != nil {
+		t.Errorf("answer does not conform to GitHub's schema: %v\n%s", err, answer)
+	}
 }
 
 func restPull(t *testing.T, s string, n string) (nodeID string, draft bool) {
@@ -121,6 +149,9 @@ func TestGraphQLDraftMutations(t *testing.T) {
 		field             string // data key checked for isDraft
 		wantDraft         bool
 		errType, errMsg   string
+		// invalid marks a document the schema refuses before anything runs: as GitHub does, one
+		// error with no type, located in the document, and no data.
+		invalid bool
 	}{
 		{name: "convert to draft", path: "graphql", token: fakehub.DemoToken, body: vars(toDraft, id1), status: 200, field: "convertPullRequestToDraft", wantDraft: true},
 		{name: "convert again is a no-op", path: "graphql", token: fakehub.DemoToken, body: vars(toDraft, id1), status: 200, field: "convertPullRequestToDraft", wantDraft: true},
@@ -130,12 +161,17 @@ func TestGraphQLDraftMutations(t *testing.T) {
 		{name: "unknown id", path: "graphql", token: fakehub.DemoToken, body: vars(toDraft, "PR_kwnope"), status: 200, errType: "NOT_FOUND", errMsg: "Could not resolve to a node with the global id of 'PR_kwnope'."},
 		{name: "read-only token", path: "graphql", token: readOnly, body: vars(toReady, id1), status: 200, errType: "FORBIDDEN", errMsg: "Resource not accessible by personal access token"},
 		{name: "closed pull request", path: "graphql", token: fakehub.DemoToken, body: vars(toDraft, id3), status: 200, errType: "UNPROCESSABLE"},
-		{name: "missing variable", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": toDraft}, status: 200, errType: "UNPROCESSABLE"},
+		{name: "missing variable", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": toDraft}, status: 200, invalid: true, errMsg: "Variable $id of type ID! was provided invalid value"},
 		{name: "a query", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": `{ viewer { login } }`}, status: 200, errType: "UNSUPPORTED", errMsg: "fakehub implements only the mutations convertPullRequestToDraft, markPullRequestReadyForReview and createCommitOnBranch (query operations)"},
 		{name: "another mutation", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": `mutation { mergePullRequest(input: {pullRequestId: "x"}) { clientMutationId } }`}, status: 200, errType: "UNSUPPORTED"},
 		{name: "unimplemented field", path: "graphql", token: fakehub.DemoToken, body: vars(`mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { author { login } } } }`, id1), status: 200, errType: "UNSUPPORTED"},
-		{name: "fragments", path: "graphql", token: fakehub.DemoToken, body: vars(`mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { ...F } }`, id1), status: 200, errType: "UNSUPPORTED"},
-		{name: "syntax error", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": `mutation {`}, status: 200, errType: "UNSUPPORTED"},
+		{name: "unknown fragment", path: "graphql", token: fakehub.DemoToken, body: vars(`mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { ...F } }`, id1), status: 200, invalid: true, errMsg: `Unknown fragment "F".`},
+		{name: "fragments", path: "graphql", token: fakehub.DemoToken, status: 200, field: "convertPullRequestToDraft", wantDraft: true,
+			body: vars(`mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { ...P } } fragment P on ConvertPullRequestToDraftPayload { pullRequest { ... on PullRequest { isDraft } } }`, id1)},
+		{name: "syntax error", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": `mutation {`}, status: 200, invalid: true, errMsg: "Expected Name, found <EOF>"},
+		{name: "unknown field", path: "graphql", token: fakehub.DemoToken, body: vars(`mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { colour } } }`, id1), status: 200, invalid: true, errMsg: `Cannot query field "colour" on type "PullRequest".`},
+		{name: "wrong argument type", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": `mutation { convertPullRequestToDraft(input: {pullRequestId: 7, clientMutationId: true}) { clientMutationId } }`}, status: 200, invalid: true},
+		{name: "variable of the wrong type", path: "graphql", token: fakehub.DemoToken, body: map[string]any{"query": toDraft, "variables": map[string]any{"id": []int{1}}}, status: 200, invalid: true, errMsg: "Variable $id of type ID! was provided invalid value"},
 		{name: "anonymous", path: "graphql", body: vars(toDraft, id1), status: 401},
 		{name: "malformed JSON", path: "graphql", token: fakehub.DemoToken, body: `{"query":`, status: 400},
 	}
@@ -148,6 +184,12 @@ func TestGraphQLDraftMutations(t *testing.T) {
 			if tc.status != 200 {
 				if a.Message == "" {
 					t.Fatalf("no GitHub error body: %+v", a)
+				}
+				return
+			}
+			if tc.invalid {
+				if len(a.Errors) != 1 || a.Errors[0].Type != "" || len(a.Errors[0].Locations) == 0 || a.Data != nil || (tc.errMsg != "" && a.Errors[0].Message != tc.errMsg) {
+					t.Fatalf("answer %+v, want one untyped located error %q and no data", a, tc.errMsg)
 				}
 				return
 			}

@@ -429,91 +429,19 @@ func (h *Hub) mergePull(r *repo, p *pull, method, sha, title, message string) me
 	hh, bh := plumbing.NewHash(head), plumbing.NewHash(base)
 	t := h.stamp()
 	var result plumbing.Hash
+	var fail *mergeOutcome
 	switch method {
 	case "", "merge":
-		tree, _, err := r.testMerge(hh, bh)
-		if err != nil {
-			return mergeOutcome{status: 500, message: err.Error()}
-		}
-		if title == "" {
-			title = fmt.Sprintf("Merge pull request #%d from %s/%s", p.number, r.opts.Owner, p.head)
-		}
-		if message == "" {
-			message = p.title
-		}
-		result, err = r.git.WriteCommit(tree, []plumbing.Hash{bh, hh}, title+"\n\n"+message+"\n", systemSig(t), systemSig(t))
-		if err != nil {
-			return mergeOutcome{status: 500, message: err.Error()}
-		}
+		result, fail = r.mergeCommit(p, hh, bh, title, message, t)
 	case "squash":
-		tree, _, err := r.testMerge(hh, bh)
-		if err != nil {
-			return mergeOutcome{status: 500, message: err.Error()}
-		}
-		if title == "" {
-			title = fmt.Sprintf("%s (#%d)", p.title, p.number)
-		}
-		if message == "" {
-			var lines []string
-			for _, c := range r.git.Log(hh) {
-				if r.git.IsAncestor(c.Hash, bh) {
-					continue
-				}
-				lines = append(lines, "* "+strings.TrimSpace(c.Message))
-			}
-			message = strings.Join(lines, "\n\n")
-		}
-		msg := title + "\n"
-		if message != "" {
-			msg += "\n" + message + "\n"
-		}
-		hc, err := r.git.Commit(hh)
-		if err != nil {
-			return mergeOutcome{status: 500, message: err.Error()}
-		}
-		author := gitstore.Signature{Name: hc.Author.Name, Email: hc.Author.Email, When: t}
-		result, err = r.git.WriteCommit(tree, []plumbing.Hash{bh}, msg, author, systemSig(t))
-		if err != nil {
-			return mergeOutcome{status: 500, message: err.Error()}
-		}
+		result, fail = r.squashCommit(p, hh, bh, title, message, t)
 	case "rebase":
-		var commits []plumbing.Hash
-		log := r.git.Log(hh)
-		for i := len(log) - 1; i >= 0; i-- {
-			c := log[i]
-			if r.git.IsAncestor(c.Hash, bh) || len(c.ParentHashes) > 1 {
-				continue
-			}
-			commits = append(commits, c.Hash)
-		}
-		onto := bh
-		for _, ch := range commits {
-			c, err := r.git.Commit(ch)
-			if err != nil {
-				return mergeOutcome{status: 500, message: err.Error()}
-			}
-			var parentTree plumbing.Hash
-			if len(c.ParentHashes) == 1 {
-				if parentTree, err = r.git.CommitTree(c.ParentHashes[0]); err != nil {
-					return mergeOutcome{status: 500, message: err.Error()}
-				}
-			}
-			ontoTree, err := r.git.CommitTree(onto)
-			if err != nil {
-				return mergeOutcome{status: 500, message: err.Error()}
-			}
-			tree, conflicts, err := r.git.MergeTrees(parentTree, ontoTree, c.TreeHash)
-			if err != nil || len(conflicts) > 0 {
-				return mergeOutcome{status: 405, message: "This branch can't be rebased"}
-			}
-			author := gitstore.Signature{Name: c.Author.Name, Email: c.Author.Email, When: c.Author.When}
-			if onto, err = r.git.WriteCommit(tree, []plumbing.Hash{onto}, c.Message, author, systemSig(t)); err != nil {
-				return mergeOutcome{status: 500, message: err.Error()}
-			}
-		}
-		result = onto
+		result, fail = r.rebaseCommits(hh, bh, t)
 	default:
 		return mergeOutcome{status: 422, message: "Invalid merge_method"}
+	}
+	if fail != nil {
+		return *fail
 	}
 	if err := r.git.SetRef("refs/heads/"+p.base, result); err != nil {
 		return mergeOutcome{status: 500, message: err.Error()}
@@ -524,6 +452,102 @@ func (h *Hub) mergePull(r *repo, p *pull, method, sha, title, message string) me
 	p.mergeCommitSHA = result.String()
 	p.headSHA, p.baseSHA = head, base
 	return mergeOutcome{status: 200, message: "Pull Request successfully merged", sha: result.String()}
+}
+
+// mergeCommit writes the merge commit of a pull request merged with the merge method: the base
+// and head as parents, GitHub's default title and the pull request's title as message.
+func (r *repo) mergeCommit(p *pull, hh, bh plumbing.Hash, title, message string, t time.Time) (plumbing.Hash, *mergeOutcome) {
+	tree, _, err := r.testMerge(hh, bh)
+	if err != nil {
+		return plumbing.ZeroHash, &mergeOutcome{status: 500, message: err.Error()}
+	}
+	if title == "" {
+		title = fmt.Sprintf("Merge pull request #%d from %s/%s", p.number, r.opts.Owner, p.head)
+	}
+	if message == "" {
+		message = p.title
+	}
+	result, err := r.git.WriteCommit(tree, []plumbing.Hash{bh, hh}, title+"\n\n"+message+"\n", systemSig(t), systemSig(t))
+	if err != nil {
+		return plumbing.ZeroHash, &mergeOutcome{status: 500, message: err.Error()}
+	}
+	return result, nil
+}
+
+// squashCommit writes the one commit of a squash merge: the merged tree on the base, authored
+// by the head commit's author, with the head's commit messages listed as the default message.
+func (r *repo) squashCommit(p *pull, hh, bh plumbing.Hash, title, message string, t time.Time) (plumbing.Hash, *mergeOutcome) {
+	tree, _, err := r.testMerge(hh, bh)
+	if err != nil {
+		return plumbing.ZeroHash, &mergeOutcome{status: 500, message: err.Error()}
+	}
+	if title == "" {
+		title = fmt.Sprintf("%s (#%d)", p.title, p.number)
+	}
+	if message == "" {
+		var lines []string
+		for _, c := range r.git.Log(hh) {
+			if r.git.IsAncestor(c.Hash, bh) {
+				continue
+			}
+			lines = append(lines, "* "+strings.TrimSpace(c.Message))
+		}
+		message = strings.Join(lines, "\n\n")
+	}
+	msg := title + "\n"
+	if message != "" {
+		msg += "\n" + message + "\n"
+	}
+	hc, err := r.git.Commit(hh)
+	if err != nil {
+		return plumbing.ZeroHash, &mergeOutcome{status: 500, message: err.Error()}
+	}
+	author := gitstore.Signature{Name: hc.Author.Name, Email: hc.Author.Email, When: t}
+	result, err := r.git.WriteCommit(tree, []plumbing.Hash{bh}, msg, author, systemSig(t))
+	if err != nil {
+		return plumbing.ZeroHash, &mergeOutcome{status: 500, message: err.Error()}
+	}
+	return result, nil
+}
+
+// rebaseCommits replays the head's own non-merge commits onto the base, oldest first, and
+// answers the last; a conflict refuses the rebase.
+func (r *repo) rebaseCommits(hh, bh plumbing.Hash, t time.Time) (plumbing.Hash, *mergeOutcome) {
+	var commits []plumbing.Hash
+	log := r.git.Log(hh)
+	for i := len(log) - 1; i >= 0; i-- {
+		c := log[i]
+		if r.git.IsAncestor(c.Hash, bh) || len(c.ParentHashes) > 1 {
+			continue
+		}
+		commits = append(commits, c.Hash)
+	}
+	onto := bh
+	for _, ch := range commits {
+		c, err := r.git.Commit(ch)
+		if err != nil {
+			return plumbing.ZeroHash, &mergeOutcome{status: 500, message: err.Error()}
+		}
+		var parentTree plumbing.Hash
+		if len(c.ParentHashes) == 1 {
+			if parentTree, err = r.git.CommitTree(c.ParentHashes[0]); err != nil {
+				return plumbing.ZeroHash, &mergeOutcome{status: 500, message: err.Error()}
+			}
+		}
+		ontoTree, err := r.git.CommitTree(onto)
+		if err != nil {
+			return plumbing.ZeroHash, &mergeOutcome{status: 500, message: err.Error()}
+		}
+		tree, conflicts, err := r.git.MergeTrees(parentTree, ontoTree, c.TreeHash)
+		if err != nil || len(conflicts) > 0 {
+			return plumbing.ZeroHash, &mergeOutcome{status: 405, message: "This branch can't be rebased"}
+		}
+		author := gitstore.Signature{Name: c.Author.Name, Email: c.Author.Email, When: c.Author.When}
+		if onto, err = r.git.WriteCommit(tree, []plumbing.Hash{onto}, c.Message, author, systemSig(t)); err != nil {
+			return plumbing.ZeroHash, &mergeOutcome{status: 500, message: err.Error()}
+		}
+	}
+	return onto, nil
 }
 
 var timeZero time.Time

@@ -125,16 +125,7 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		template = route.Template
 		c.p = params
 	}
-	resource := "core"
-	switch {
-	case template == "/search/code":
-		// GitHub counts code search in its own bucket, 10 requests a minute.
-		resource = "code_search"
-	case strings.HasPrefix(template, "/search/"):
-		resource = "search"
-	case strings.HasSuffix(template, "/graphql"):
-		resource = "graphql"
-	}
+	resource := resourceOf(template)
 	rec := RequestRecord{Method: r.Method, Path: r.URL.Path, Route: template, Resource: resource}
 	if template == "/raw/{owner}/{repo}/{sha}/{path}" {
 		// Raw downloads live outside the API's rate limits, like raw.githubusercontent.com.
@@ -143,6 +134,37 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		return
 	}
 
+	if !h.authenticate(w, r, c, &rec, template, resource) {
+		return
+	}
+	b := bucket{resource: resource}
+	b.identity, b.limit, b.window = h.bucketFor(c, resource)
+	// The App token exchange is limited per App on GitHub, not per client
+	// address; it is not counted here.
+	counted := template != "/rate_limit" && template != appTokenRoute
+	if h.injectFault(w, r, c, &rec, b, template, path, counted) {
+		return
+	}
+	h.answer(w, r, c, &rec, b, route, counted)
+}
+
+// resourceOf is the rate limit bucket a route counts against.
+func resourceOf(template string) string {
+	switch {
+	case template == "/search/code":
+		// GitHub counts code search in its own bucket, 10 requests a minute.
+		return "code_search"
+	case strings.HasPrefix(template, "/search/"):
+		return "search"
+	case strings.HasSuffix(template, "/graphql"):
+		return "graphql"
+	}
+	return "core"
+}
+
+// authenticate resolves the Authorization header to c.tok; it answers bad credentials itself
+// and then reports false.
+func (h *Hub) authenticate(w http.ResponseWriter, r *http.Request, c *reqCtx, rec *RequestRecord, template, resource string) bool {
 	// Authentication. The App token exchange carries a JWT, which its
 	// handler verifies.
 	if auth := r.Header.Get("Authorization"); auth != "" && template != appTokenRoute {
@@ -160,16 +182,24 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 			id, limit, window := h.bucketFor(c, resource)
 			snap, _ := h.limiter.Spend(id, resource, limit, window, 1)
 			rec.Status, rec.Counted = 401, true
-			h.record(rec)
+			h.record(*rec)
 			h.write(w, r, c, errReply(401, "Bad credentials", docRest), &snap)
-			return
+			return false
 		}
 	}
-	identity, limit, window := h.bucketFor(c, resource)
-	// The App token exchange is limited per App on GitHub, not per client
-	// address; it is not counted here.
-	counted := template != "/rate_limit" && template != appTokenRoute
+	return true
+}
 
+// bucket is the rate limit bucket a request counts against.
+type bucket struct {
+	identity, resource string
+	limit              int
+	window             time.Duration
+}
+
+// injectFault applies the faults set for the request (latency, a dropped connection, a rate
+// limit, an error status) and the primary rate limit; it reports whether it answered.
+func (h *Hub) injectFault(w http.ResponseWriter, r *http.Request, c *reqCtx, rec *RequestRecord, b bucket, template, path string, counted bool) bool {
 	// Fault injection.
 	act := h.faults.Decide(r.Method, template, path)
 	if act.Latency > 0 {
@@ -180,11 +210,11 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 	}
 	if act.Drop {
 		rec.Status = 0
-		h.record(rec)
+		h.record(*rec)
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
 				_ = conn.Close()
-				return
+				return true
 			}
 		}
 		panic(http.ErrAbortHandler)
@@ -194,7 +224,7 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		limitStatus = http.StatusTooManyRequests
 	}
 	if act.RateLimit == "secondary" {
-		snap := h.limiter.Peek(identity, resource, limit, window)
+		snap := h.limiter.Peek(b.identity, b.resource, b.limit, b.window)
 		rep := errReply(limitStatus, msgSecondaryRate, docSecondaryRate)
 		retry := act.RetryAfter
 		if retry <= 0 {
@@ -202,15 +232,15 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		}
 		rep.headers = http.Header{"Retry-After": {strconv.Itoa(retry)}}
 		rec.Status = limitStatus
-		h.record(rec)
+		h.record(*rec)
 		h.write(w, r, c, rep, &snap)
-		return
+		return true
 	}
 	if act.RateLimit == "primary" {
-		h.limiter.Exhaust(identity, resource, limit, window)
+		h.limiter.Exhaust(b.identity, b.resource, b.limit, b.window)
 	}
 	if counted {
-		if snap := h.limiter.Peek(identity, resource, limit, window); snap.Remaining <= 0 {
+		if snap := h.limiter.Peek(b.identity, b.resource, b.limit, b.window); snap.Remaining <= 0 {
 			var msg string
 			if c.tok != nil {
 				msg = fmt.Sprintf("API rate limit exceeded for user ID %d.", c.tok.id)
@@ -218,22 +248,27 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 				msg = fmt.Sprintf("API rate limit exceeded for %s. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)", clientIP(r))
 			}
 			rec.Status = limitStatus
-			h.record(rec)
+			h.record(*rec)
 			h.write(w, r, c, errReply(limitStatus, msg, docPrimaryRate), &snap)
-			return
+			return true
 		}
 	}
 	if act.Status != 0 {
 		if act.Status < 400 || act.Status > 599 {
 			act.Status = http.StatusInternalServerError // SetFaults does not validate; never hand WriteHeader a bad code
 		}
-		snap, _ := h.limiter.Spend(identity, resource, limit, window, 1)
+		snap, _ := h.limiter.Spend(b.identity, b.resource, b.limit, b.window, 1)
 		rec.Status, rec.Counted = act.Status, true
-		h.record(rec)
+		h.record(*rec)
 		h.write(w, r, c, errReply(act.Status, http.StatusText(act.Status), ""), &snap)
-		return
+		return true
 	}
+	return false
+}
 
+// answer runs the route's handler and writes its reply, with an ETag on a successful GET and a
+// 304 when it matches If-None-Match, and counts the request.
+func (h *Hub) answer(w http.ResponseWriter, r *http.Request, c *reqCtx, rec *RequestRecord, b bucket, route *router.Route, counted bool) {
 	var rep *reply
 	if route == nil {
 		rep = notFound()
@@ -246,20 +281,20 @@ func (h *Hub) serveAPI(w http.ResponseWriter, r *http.Request, prefix, path stri
 		etag := `"` + hex.EncodeToString(sum[:16]) + `"`
 		rep.setHeader("ETag", etag)
 		if etagMatch(r.Header.Get("If-None-Match"), etag) {
-			snap := h.limiter.Peek(identity, resource, limit, window)
+			snap := h.limiter.Peek(b.identity, b.resource, b.limit, b.window)
 			rec.Status = 304
-			h.record(rec)
+			h.record(*rec)
 			rep.status, rep.raw, rep.body = 304, nil, nil
 			h.write(w, r, c, rep, &snap)
 			return
 		}
 	}
-	var snap = h.limiter.Peek(identity, resource, limit, window)
+	var snap = h.limiter.Peek(b.identity, b.resource, b.limit, b.window)
 	if counted {
-		snap, _ = h.limiter.Spend(identity, resource, limit, window, 1)
+		snap, _ = h.limiter.Spend(b.identity, b.resource, b.limit, b.window, 1)
 	}
 	rec.Status, rec.Counted = rep.status, counted
-	h.record(rec)
+	h.record(*rec)
 	rep.raw = body
 	h.write(w, r, c, rep, &snap)
 }

@@ -24,6 +24,7 @@ require (
 require go.uber.org/atomic v1.12.0 // indirect
 
 require (
+	github.com/agnivade/levenshtein v1.2.2 // indirect
 	github.com/bufbuild/protocompile v0.9.0 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/felixge/httpsnoop v1.1.0 // indirect
@@ -37,6 +38,7 @@ require (
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.30.0 // indirect
 	github.com/jhump/protoreflect v1.15.6 // indirect
 	github.com/kylelemons/godebug v1.1.0 // indirect
+	github.com/vektah/gqlparser/v2 v2.5.64 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/contrib/instrumentation/google.golang.org/grpc/otelgrpc v0.72.0 // indirect
 	go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp v0.72.0 // indirect

@@ -1,580 +1,209 @@
-// Package graphql parses the executable GraphQL documents fakehub answers: one operation with
-// optional variable definitions and a selection set of fields, aliases and arguments. Fragments,
-// directives and block strings are refused as unsupported rather than misread, so that a client
-// relying on them learns at once that the emulator cannot serve it. The input is untrusted: the
-// parser bounds nesting and never panics.
+// Package graphql runs the GraphQL documents fakehub is sent, as GitHub's endpoint does: the
+// document is parsed and validated against GitHub's published schema (package graphqlschema)
+// by gqlparser, the variables are coerced to their declared types, and only then are the
+// operation's root fields handed to the resolvers fakehub registers. A document GitHub would
+// refuse is refused the same way (an errors list with messages and locations, nothing run);
+// a valid one that asks for something fakehub does not model is refused as UNSUPPORTED, so that
+// a client relying on it learns at once that the emulator cannot serve it.
 package graphql
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
-	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 )
 
-// MaxDepth bounds the nesting of selection sets, lists and input objects.
-const MaxDepth = 32
-
-// Document is a parsed operation.
-type Document struct {
-	// Operation is "query", "mutation" or "subscription"; a bare selection set is a "query".
-	Operation string
-	// Name is the operation's name, empty when anonymous.
-	Name string
-	// Defaults holds the default value of each declared variable that has one.
-	Defaults map[string]any
-	// Declared lists the declared variable names.
-	Declared map[string]bool
-	// Fields is the top-level selection set.
-	Fields []*Field
-}
-
-// Field is one selected field.
-type Field struct {
-	// Alias is the response key when given, else empty.
-	Alias string
-	// Name is the field's name.
-	Name string
-	// Args are the field's arguments: string, float64 or int64 numbers (as json.Number), bool,
-	// nil, Enum, Var, []any or map[string]any.
-	Args map[string]any
-	// Fields is the field's own selection set, nil for a scalar.
-	Fields []*Field
-	// Line and Column locate the field in the document, from 1.
-	Line, Column int
-}
-
-// Key is the field's response key: its alias, or else its name.
-func (f *Field) Key() string {
-	if f.Alias != "" {
-		return f.Alias
-	}
-	return f.Name
-}
-
-// Var is a reference to a variable, $name.
-type Var string
-
-// Enum is an enum literal such as OPEN.
-type Enum string
-
-// Error is a syntax error or an unsupported construct, with its position.
-type Error struct {
-	Line, Column int
-	Message      string
-	// Unsupported is set when the document is valid GraphQL that fakehub does not implement.
-	Unsupported bool
-}
-
-func (e *Error) Error() string {
-	return fmt.Sprintf("%s at [%d, %d]", e.Message, e.Line, e.Column)
-}
-
-// ErrUndefinedVariable is wrapped by Resolve when a value names a variable that has no value.
-var ErrUndefinedVariable = errors.New("variable has no value")
-
-// Resolve replaces the variables in v with their values (vars first, then the document's
-// defaults); an undeclared variable or one without a value is an error.
-func (d *Document) Resolve(v any, vars map[string]any) (any, error) {
-	return d.resolve(v, vars, 0)
-}
-
-func (d *Document) resolve(v any, vars map[string]any, depth int) (any, error) {
-	if depth > MaxDepth {
-		return nil, errors.New("value nested too deeply")
-	}
-	switch x := v.(type) {
-	case Var:
-		if !d.Declared[string(x)] {
-			return nil, fmt.Errorf("variable $%s is not declared: %w", x, ErrUndefinedVariable)
-		}
-		if val, ok := vars[string(x)]; ok {
-			return val, nil
-		}
-		if val, ok := d.Defaults[string(x)]; ok {
-			return val, nil
-		}
-		return nil, fmt.Errorf("variable $%s: %w", x, ErrUndefinedVariable)
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			r, err := d.resolve(e, vars, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = r
-		}
-		return out, nil
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			r, err := d.resolve(e, vars, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[k] = r
-		}
-		return out, nil
-	}
-	return v, nil
-}
-
-// Parse parses a document holding exactly one operation.
-func Parse(src string) (*Document, error) {
-	p := &parser{lex: lexer{src: src, line: 1, col: 1}}
-	if err := p.next(); err != nil {
-		return nil, err
-	}
-	d, err := p.document()
-	if err != nil {
-		return nil, err
-	}
-	return d, nil
-}
-
-type tokKind int
-
+// Error types GitHub gives failures of a valid document (an invalid one has no type).
 const (
-	tEOF tokKind = iota
-	tName
-	tString
-	tNumber
-	tPunct
+	NotFound      = "NOT_FOUND"
+	Forbidden     = "FORBIDDEN"
+	Unprocessable = "UNPROCESSABLE"
+	// Unsupported marks everything fakehub does not implement.
+	Unsupported = "UNSUPPORTED"
 )
 
-type token struct {
-	kind      tokKind
-	text      string // punctuator, name, number text or decoded string
-	line, col int
+// Location is a position in the document, from 1.
+type Location struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
 }
 
-type lexer struct {
-	src       string
-	pos       int
-	line, col int
+// Error is one entry of an answer's errors list.
+type Error struct {
+	Type      string     `json:"type,omitempty"`
+	Path      []any      `json:"path,omitempty"`
+	Locations []Location `json:"locations,omitempty"`
+	Message   string     `json:"message"`
 }
 
-func (l *lexer) errorf(format string, a ...any) *Error {
-	return &Error{Line: l.line, Column: l.col, Message: fmt.Sprintf(format, a...)}
+// Refusal is an error of type typ, as a resolver refuses a field.
+func Refusal(typ, message string) *Error { return &Error{Type: typ, Message: message} }
+
+// Response is an answer's body: data (absent when the document was refused before running,
+// an object otherwise, even an empty one) and errors.
+type Response struct {
+	Data   any      `json:"data,omitempty"`
+	Errors []*Error `json:"errors,omitempty"`
 }
 
-func (l *lexer) advance(n int) {
-	for i := 0; i < n && l.pos < len(l.src); i++ {
-		if l.src[l.pos] == '\n' {
-			l.line, l.col = l.line+1, 1
-		} else {
-			l.col++
-		}
-		l.pos++
+// Object is a resolved object: its fields by name, and "__typename", the schema type it is of.
+// A nested object is an Object too, a list a []any.
+type Object = map[string]any
+
+// Field is a root field being resolved.
+type Field struct {
+	// Name is the field's name in the schema.
+	Name string
+	// Args are the field's arguments with variables substituted and defaults applied: strings,
+	// int64 or float64 numbers, bools, nil, []any and map[string]any.
+	Args map[string]any
+	// Select answers the field's selection set from a resolved object: only the selected fields,
+	// under their response keys. A selected field missing from the object is one fakehub does not
+	// model, refused as Unsupported. A resolver may call it before it changes anything, to refuse
+	// an unanswerable selection first, as GitHub refuses a whole invalid document.
+	Select func(Object) (Object, *Error)
+}
+
+// Resolver resolves one root field to an object, or refuses it.
+type Resolver func(f Field) (Object, *Error)
+
+// Engine runs documents against the schema with a set of root mutation resolvers.
+type Engine struct {
+	// Schema is GitHub's schema (graphqlschema.Schema).
+	Schema *ast.Schema
+	// Mutations are the mutation fields served, by name.
+	Mutations map[string]Resolver
+	// Unsupported is the message of an Unsupported refusal; a detail in parentheses follows it.
+	Unsupported string
+}
+
+// Execute runs query with its variables and operation name. It never panics on any input.
+func (e *Engine) Execute(query, operationName string, variables map[string]any) Response {
+	doc, errs := e.parse(query)
+	if errs != nil {
+		return Response{Errors: errs}
 	}
-}
-
-func isNameStart(c byte) bool { return c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
-func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
-
-func (l *lexer) token() (token, error) {
-	// Ignored tokens: whitespace, line terminators, commas, comments and a byte order mark.
-	for l.pos < len(l.src) {
-		c := l.src[l.pos]
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',':
-			l.advance(1)
-		case c == '#':
-			for l.pos < len(l.src) && l.src[l.pos] != '\n' && l.src[l.pos] != '\r' {
-				l.advance(1)
-			}
-		case strings.HasPrefix(l.src[l.pos:], "\uFEFF"):
-			l.advance(3)
-		default:
-			goto scan
-		}
+	op, errs := operation(doc, operationName)
+	if errs != nil {
+		return Response{Errors: errs}
 	}
-	return token{kind: tEOF, line: l.line, col: l.col}, nil
-scan:
-	start, line, col := l.pos, l.line, l.col
-	c := l.src[l.pos]
-	switch {
-	case strings.HasPrefix(l.src[l.pos:], "..."):
-		l.advance(3)
-		return token{kind: tPunct, text: "...", line: line, col: col}, nil
-	case strings.IndexByte("!$&()=:@[]{}|", c) >= 0:
-		l.advance(1)
-		return token{kind: tPunct, text: string(c), line: line, col: col}, nil
-	case isNameStart(c):
-		for l.pos < len(l.src) && (isNameStart(l.src[l.pos]) || isDigit(l.src[l.pos])) {
-			l.advance(1)
-		}
-		return token{kind: tName, text: l.src[start:l.pos], line: line, col: col}, nil
-	case c == '-' || isDigit(c):
-		if c == '-' {
-			l.advance(1)
-		}
-		digits := func() int {
-			n := 0
-			for l.pos < len(l.src) && isDigit(l.src[l.pos]) {
-				l.advance(1)
-				n++
-			}
-			return n
-		}
-		if digits() == 0 {
-			return token{}, &Error{Line: line, Column: col, Message: "invalid number"}
-		}
-		if l.pos < len(l.src) && l.src[l.pos] == '.' {
-			l.advance(1)
-			if digits() == 0 {
-				return token{}, &Error{Line: line, Column: col, Message: "invalid number"}
-			}
-		}
-		if l.pos < len(l.src) && (l.src[l.pos] == 'e' || l.src[l.pos] == 'E') {
-			l.advance(1)
-			if l.pos < len(l.src) && (l.src[l.pos] == '+' || l.src[l.pos] == '-') {
-				l.advance(1)
-			}
-			if digits() == 0 {
-				return token{}, &Error{Line: line, Column: col, Message: "invalid number"}
-			}
-		}
-		text := l.src[start:l.pos]
-		if !json.Valid([]byte(text)) { // GraphQL forbids leading zeros as JSON does
-			return token{}, &Error{Line: line, Column: col, Message: "invalid number " + text}
-		}
-		return token{kind: tNumber, text: text, line: line, col: col}, nil
-	case c == '"':
-		if strings.HasPrefix(l.src[l.pos:], `"""`) {
-			return token{}, &Error{Line: line, Column: col, Message: "block strings are not supported", Unsupported: true}
-		}
-		l.advance(1)
-	str:
-		for {
-			if l.pos >= len(l.src) || l.src[l.pos] == '\n' || l.src[l.pos] == '\r' {
-				return token{}, &Error{Line: line, Column: col, Message: "unterminated string"}
-			}
-			switch l.src[l.pos] {
-			case '\\':
-				l.advance(2)
-			case '"':
-				l.advance(1)
-				break str
-			default:
-				l.advance(1)
-			}
-		}
-		var s string
-		// GraphQL string escapes are JSON's (bar \u{...}, which JSON rejects and so do we).
-		if err := json.Unmarshal([]byte(l.src[start:l.pos]), &s); err != nil {
-			return token{}, &Error{Line: line, Column: col, Message: "invalid string"}
-		}
-		return token{kind: tString, text: s, line: line, col: col}, nil
-	}
-	return token{}, l.errorf("unexpected character %q", c)
-}
-
-type parser struct {
-	lex lexer
-	tok token
-}
-
-func (p *parser) next() error {
-	t, err := p.lex.token()
+	vars, err := validator.VariableValues(e.Schema, op, variables)
 	if err != nil {
-		return err
+		return Response{Errors: variableErrors(op, err)}
 	}
-	p.tok = t
-	return nil
-}
-
-func (p *parser) errorf(format string, a ...any) *Error {
-	return &Error{Line: p.tok.line, Column: p.tok.col, Message: fmt.Sprintf(format, a...)}
-}
-
-func (p *parser) unsupported(what string) *Error {
-	e := p.errorf("%s are not supported", what)
-	e.Unsupported = true
-	return e
-}
-
-func (p *parser) is(text string) bool { return p.tok.kind == tPunct && p.tok.text == text }
-
-func (p *parser) expect(text string) error {
-	if !p.is(text) {
-		return p.errorf("expected %q, found %s", text, p.describe())
+	if op.Operation != ast.Mutation {
+		return e.unsupported(string(op.Operation) + " operations")
 	}
-	return p.next()
-}
-
-func (p *parser) describe() string {
-	switch p.tok.kind {
-	case tEOF:
-		return "end of document"
-	case tString:
-		return "a string"
-	}
-	return fmt.Sprintf("%q", p.tok.text)
-}
-
-func (p *parser) name() (string, error) {
-	if p.tok.kind != tName {
-		return "", p.errorf("expected a name, found %s", p.describe())
-	}
-	n := p.tok.text
-	return n, p.next()
-}
-
-func (p *parser) document() (*Document, error) {
-	d := &Document{Operation: "query", Defaults: map[string]any{}, Declared: map[string]bool{}}
-	switch {
-	case p.is("{"):
-	case p.tok.kind == tName && (p.tok.text == "query" || p.tok.text == "mutation" || p.tok.text == "subscription"):
-		d.Operation = p.tok.text
-		if err := p.next(); err != nil {
-			return nil, err
+	fields := collect(op.SelectionSet, vars)
+	for _, f := range fields {
+		if e.Mutations[f.Name] == nil && f.Name != "__typename" {
+			return e.unsupported("field " + f.Name)
 		}
-		if p.tok.kind == tName {
-			d.Name = p.tok.text
-			if err := p.next(); err != nil {
-				return nil, err
+	}
+	data := map[string]any{}
+	var out []*Error
+	for _, f := range fields {
+		if f.Name == "__typename" {
+			data[f.Alias] = "Mutation"
+			continue
+		}
+		v, rerr := e.Mutations[f.Name](Field{Name: f.Name, Args: f.ArgumentMap(vars), Select: e.selector(f, vars)})
+		if rerr != nil {
+			rerr.Path = []any{f.Alias}
+			if rerr.Locations == nil {
+				rerr.Locations = []Location{locate(f.Position)}
 			}
+			out = append(out, rerr)
+			data[f.Alias] = nil
+			continue
 		}
-		if p.is("(") {
-			if err := p.variables(d); err != nil {
-				return nil, err
-			}
-		}
-		if p.is("@") {
-			return nil, p.unsupported("directives")
-		}
-	case p.tok.kind == tName && p.tok.text == "fragment":
-		return nil, p.unsupported("fragments")
-	default:
-		return nil, p.errorf("expected an operation, found %s", p.describe())
+		data[f.Alias] = v
 	}
-	fields, err := p.selectionSet(0)
+	return Response{Data: data, Errors: out}
+}
+
+// Validate parses and validates query against schema, as Execute does before running
+// anything, and returns the first refusal. The service's tests use it on the documents it sends.
+func Validate(schema *ast.Schema, query string) (*ast.QueryDocument, error) {
+	e := Engine{Schema: schema}
+	doc, errs := e.parse(query)
+	if errs != nil {
+		return nil, errors.New(errs[0].Message)
+	}
+	return doc, nil
+}
+
+func (e *Engine) parse(query string) (*ast.QueryDocument, []*Error) {
+	doc, err := parser.ParseQuery(&ast.Source{Name: "query", Input: query})
 	if err != nil {
-		return nil, err
-	}
-	d.Fields = fields
-	if p.tok.kind != tEOF {
-		if p.tok.kind == tName && p.tok.text == "fragment" {
-			return nil, p.unsupported("fragments")
+		var gerr *gqlerror.Error
+		if errors.As(err, &gerr) {
+			return nil, fromList(gqlerror.List{gerr})
 		}
-		e := p.errorf("documents with more than one operation are not supported")
-		e.Unsupported = true
-		return nil, e
+		return nil, []*Error{{Message: err.Error()}}
 	}
-	return d, nil
+	if list := validator.ValidateWithRules(e.Schema, doc, rules.NewDefaultRules()); len(list) > 0 {
+		return nil, fromList(list)
+	}
+	return doc, nil
 }
 
-func (p *parser) variables(d *Document) error {
-	if err := p.expect("("); err != nil {
-		return err
+// operation picks the operation to run: the one named, or the only one.
+func operation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, []*Error) {
+	if name == "" && len(doc.Operations) == 1 {
+		return doc.Operations[0], nil
 	}
-	for !p.is(")") {
-		if err := p.expect("$"); err != nil {
-			return err
-		}
-		n, err := p.name()
-		if err != nil {
-			return err
-		}
-		if d.Declared[n] {
-			return p.errorf("variable $%s is declared twice", n)
-		}
-		d.Declared[n] = true
-		if err := p.expect(":"); err != nil {
-			return err
-		}
-		if err := p.typeRef(0); err != nil {
-			return err
-		}
-		if p.is("=") {
-			if err := p.next(); err != nil {
-				return err
-			}
-			v, err := p.value(true, 0)
-			if err != nil {
-				return err
-			}
-			d.Defaults[n] = v
-		}
-		if p.is("@") {
-			return p.unsupported("directives")
-		}
+	if name == "" {
+		return nil, []*Error{{Message: "An operation name is required"}}
 	}
-	if len(d.Declared) == 0 {
-		return p.errorf("empty variable definitions")
+	if op := doc.Operations.ForName(name); op != nil {
+		return op, nil
 	}
-	return p.next()
+	return nil, []*Error{{Message: "No operation named \"" + name + "\""}}
 }
 
-func (p *parser) typeRef(depth int) error {
-	if depth > MaxDepth {
-		return p.errorf("type nested too deeply")
-	}
-	if p.is("[") {
-		if err := p.next(); err != nil {
-			return err
-		}
-		if err := p.typeRef(depth + 1); err != nil {
-			return err
-		}
-		if err := p.expect("]"); err != nil {
-			return err
-		}
-	} else if _, err := p.name(); err != nil {
-		return err
-	}
-	if p.is("!") {
-		return p.next()
-	}
-	return nil
+func (e *Engine) unsupported(detail string) Response {
+	return Response{Errors: []*Error{{Type: Unsupported, Message: e.Unsupported + " (" + detail + ")"}}}
 }
 
-func (p *parser) selectionSet(depth int) ([]*Field, error) {
-	if depth > MaxDepth {
-		return nil, p.errorf("selection nested too deeply")
+func fromList(list gqlerror.List) []*Error {
+	out := make([]*Error, 0, len(list))
+	for _, g := range list {
+		e := &Error{Message: g.Message}
+		for _, l := range g.Locations {
+			e.Locations = append(e.Locations, Location{Line: l.Line, Column: l.Column})
+		}
+		out = append(out, e)
 	}
-	if err := p.expect("{"); err != nil {
-		return nil, err
-	}
-	var out []*Field
-	for !p.is("}") {
-		if p.is("...") {
-			return nil, p.unsupported("fragments")
-		}
-		f := &Field{Line: p.tok.line, Column: p.tok.col}
-		n, err := p.name()
-		if err != nil {
-			return nil, err
-		}
-		f.Name = n
-		if p.is(":") {
-			if err := p.next(); err != nil {
-				return nil, err
-			}
-			if f.Name, err = p.name(); err != nil {
-				return nil, err
-			}
-			f.Alias = n
-		}
-		if p.is("(") {
-			if f.Args, err = p.arguments(depth); err != nil {
-				return nil, err
-			}
-		}
-		if p.is("@") {
-			return nil, p.unsupported("directives")
-		}
-		if p.is("{") {
-			if f.Fields, err = p.selectionSet(depth + 1); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, f)
-	}
-	if len(out) == 0 {
-		return nil, p.errorf("empty selection set")
-	}
-	return out, p.next()
+	return out
 }
 
-func (p *parser) arguments(depth int) (map[string]any, error) {
-	if err := p.expect("("); err != nil {
-		return nil, err
+// variableErrors reports a variable that does not coerce to its declared type, located at its
+// definition, as GitHub does ("Variable $id of type ID! was provided invalid value").
+func variableErrors(op *ast.OperationDefinition, err error) []*Error {
+	var gerr *gqlerror.Error
+	if !errors.As(err, &gerr) {
+		return []*Error{{Message: err.Error()}}
 	}
-	args := map[string]any{}
-	for !p.is(")") {
-		n, err := p.name()
-		if err != nil {
-			return nil, err
+	e := &Error{Message: gerr.Message}
+	if len(gerr.Path) > 1 {
+		if name, ok := gerr.Path[1].(ast.PathName); ok {
+			if v := op.VariableDefinitions.ForName(string(name)); v != nil {
+				e.Message = "Variable $" + v.Variable + " of type " + v.Type.String() + " was provided invalid value"
+				e.Locations = []Location{locate(v.Position)}
+			}
 		}
-		if _, dup := args[n]; dup {
-			return nil, p.errorf("argument %s given twice", n)
-		}
-		if err := p.expect(":"); err != nil {
-			return nil, err
-		}
-		v, err := p.value(false, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		args[n] = v
 	}
-	if len(args) == 0 {
-		return nil, p.errorf("empty arguments")
-	}
-	return args, p.next()
+	return []*Error{e}
 }
 
-// value parses a value; constant forbids variables (as in defaults).
-func (p *parser) value(constant bool, depth int) (any, error) {
-	if depth > MaxDepth {
-		return nil, p.errorf("value nested too deeply")
+func locate(p *ast.Position) Location {
+	if p == nil {
+		return Location{}
 	}
-	t := p.tok
-	switch {
-	case p.is("$"):
-		if constant {
-			return nil, p.errorf("variables are not allowed here")
-		}
-		if err := p.next(); err != nil {
-			return nil, err
-		}
-		n, err := p.name()
-		return Var(n), err
-	case t.kind == tString:
-		return t.text, p.next()
-	case t.kind == tNumber:
-		return json.Number(t.text), p.next()
-	case t.kind == tName:
-		if err := p.next(); err != nil {
-			return nil, err
-		}
-		switch t.text {
-		case "true":
-			return true, nil
-		case "false":
-			return false, nil
-		case "null":
-			return nil, nil
-		}
-		return Enum(t.text), nil
-	case p.is("["):
-		if err := p.next(); err != nil {
-			return nil, err
-		}
-		list := []any{}
-		for !p.is("]") {
-			v, err := p.value(constant, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			list = append(list, v)
-		}
-		return list, p.next()
-	case p.is("{"):
-		if err := p.next(); err != nil {
-			return nil, err
-		}
-		o := map[string]any{}
-		for !p.is("}") {
-			n, err := p.name()
-			if err != nil {
-				return nil, err
-			}
-			if _, dup := o[n]; dup {
-				return nil, p.errorf("input field %s given twice", n)
-			}
-			if err := p.expect(":"); err != nil {
-				return nil, err
-			}
-			v, err := p.value(constant, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			o[n] = v
-		}
-		return o, p.next()
-	}
-	return nil, p.errorf("expected a value, found %s", p.describe())
+	return Location{Line: p.Line, Column: p.Column}
 }

@@ -29,9 +29,23 @@ func GraphQLURL(base *url.URL) *url.URL {
 	return &u
 }
 
-// draftMutations are the only ways to change a pull request's draft state:
-// GitHub's REST PATCH ignores draft.
-var draftMutations = map[bool]string{true: "convertPullRequestToDraft", false: "markPullRequestReadyForReview"}
+// The only ways to change a pull request's draft state (GitHub's REST
+// PATCH ignores draft): whole documents, never assembled, so that the test
+// validating every document against GitHub's schema sees what is sent.
+const (
+	toDraftMutation = `mutation($id: ID!) { convertPullRequestToDraft(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`
+	toReadyMutation = `mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`
+)
+
+// draftMutation is a draft state's document and the field its answer is
+// under.
+type draftMutation struct{ query, field string }
+
+// draftMutations maps the wanted draft state to its mutation.
+var draftMutations = map[bool]draftMutation{
+	true:  {toDraftMutation, "convertPullRequestToDraft"},
+	false: {toReadyMutation, "markPullRequestReadyForReview"},
+}
 
 // setDraft converts the pull request with GraphQL global id nodeID to a
 // draft or marks it ready for review, and returns the draft state GitHub
@@ -39,9 +53,9 @@ var draftMutations = map[bool]string{true: "convertPullRequestToDraft", false: "
 // POST passes the retry and cache transports untouched, so it is never
 // replayed.
 func setDraft(ctx context.Context, gh *github.Client, nodeID string, draft bool) (bool, error) {
-	name := draftMutations[draft]
+	m := draftMutations[draft]
 	body := map[string]any{
-		"query":     "mutation($id: ID!) { " + name + "(input: {pullRequestId: $id}) { pullRequest { isDraft } } }",
+		"query":     m.query,
 		"variables": map[string]any{"id": nodeID},
 	}
 	req, err := gh.NewRequest(http.MethodPost, GraphQLURL(gh.BaseURL).String(), body)
@@ -62,7 +76,7 @@ func setDraft(ctx context.Context, gh *github.Client, nodeID string, draft bool)
 	if len(out.Errors) > 0 {
 		return false, &ghstatus.GraphQLErrors{Errors: out.Errors}
 	}
-	payload := out.Data[name]
+	payload := out.Data[m.field]
 	if payload == nil || payload.PullRequest == nil {
 		return false, errors.New("graphql answer without the pull request")
 	}

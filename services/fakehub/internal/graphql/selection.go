@@ -1,0 +1,120 @@
+package graphql
+
+import (
+	"slices"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// collect flattens a root selection set into its fields in document order.
+func collect(set ast.SelectionSet, vars map[string]any) []*ast.Field {
+	return collectFor(set, vars, func(string) bool { return true })
+}
+
+// collectFor flattens a selection set: fragment spreads and inline fragments whose type
+// condition applies are expanded, fields under one response key are merged (their selection
+// sets joined), and @skip and @include are honoured.
+func collectFor(set ast.SelectionSet, vars map[string]any, applies func(typeCondition string) bool) []*ast.Field {
+	var out []*ast.Field
+	index := map[string]int{}
+	var walk func(ast.SelectionSet)
+	walk = func(set ast.SelectionSet) {
+		for _, s := range set {
+			switch s := s.(type) {
+			case *ast.Field:
+				if !included(s.Directives, vars) {
+					continue
+				}
+				if i, ok := index[s.Alias]; ok {
+					merged := *out[i]
+					merged.SelectionSet = append(slices.Clone(out[i].SelectionSet), s.SelectionSet...)
+					out[i] = &merged
+					continue
+				}
+				index[s.Alias] = len(out)
+				out = append(out, s)
+			case *ast.InlineFragment:
+				if included(s.Directives, vars) && (s.TypeCondition == "" || applies(s.TypeCondition)) {
+					walk(s.SelectionSet)
+				}
+			case *ast.FragmentSpread:
+				if included(s.Directives, vars) && s.Definition != nil && applies(s.Definition.TypeCondition) {
+					walk(s.Definition.SelectionSet)
+				}
+			}
+		}
+	}
+	walk(set)
+	return out
+}
+
+// included applies @skip(if:) and @include(if:).
+func included(dirs ast.DirectiveList, vars map[string]any) bool {
+	if d := dirs.ForName("skip"); d != nil {
+		if v, _ := d.ArgumentMap(vars)["if"].(bool); v {
+			return false
+		}
+	}
+	if d := dirs.ForName("include"); d != nil {
+		if v, _ := d.ArgumentMap(vars)["if"].(bool); !v {
+			return false
+		}
+	}
+	return true
+}
+
+// selector answers f's selection set from resolved objects.
+func (e *Engine) selector(f *ast.Field, vars map[string]any) func(Object) (Object, *Error) {
+	return func(o Object) (Object, *Error) {
+		return e.selectObject(o, f.SelectionSet, vars)
+	}
+}
+
+// isA reports whether an object of type typ matches the type condition cond: the type itself,
+// an interface it implements or a union it belongs to.
+func (e *Engine) isA(typ, cond string) bool {
+	if cond == typ {
+		return true
+	}
+	def, abstract := e.Schema.Types[typ], e.Schema.Types[cond]
+	if def == nil || abstract == nil {
+		return false
+	}
+	return slices.ContainsFunc(e.Schema.GetPossibleTypes(abstract), func(d *ast.Definition) bool { return d.Name == typ })
+}
+
+func (e *Engine) selectObject(o Object, set ast.SelectionSet, vars map[string]any) (Object, *Error) {
+	typ, _ := o["__typename"].(string)
+	out := Object{}
+	for _, f := range collectFor(set, vars, func(cond string) bool { return e.isA(typ, cond) }) {
+		v, ok := o[f.Name]
+		if !ok {
+			return nil, &Error{Type: Unsupported, Message: e.Unsupported + " (field '" + f.Name + "' on type '" + typ + "' is not implemented)",
+				Locations: []Location{locate(f.Position)}}
+		}
+		res, err := e.selectValue(v, f, vars)
+		if err != nil {
+			return nil, err
+		}
+		out[f.Alias] = res
+	}
+	return out, nil
+}
+
+func (e *Engine) selectValue(v any, f *ast.Field, vars map[string]any) (any, *Error) {
+	switch x := v.(type) {
+	case Object:
+		return e.selectObject(x, f.SelectionSet, vars)
+	case []any:
+		list := make([]any, len(x))
+		for i, item := range x {
+			r, err := e.selectValue(item, f, vars)
+			if err != nil {
+				return nil, err
+			}
+			list[i] = r
+		}
+		return list, nil
+	}
+	return v, nil
+}
