@@ -8,8 +8,8 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
 
-	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/gateway/internal/toolset"
+	ghopsv1 "ghops.dev/gen/ghops/v1"
 )
 
 // limitedTo is a principal whose repos are globs.
