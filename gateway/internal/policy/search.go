@@ -84,7 +84,7 @@ func IsSearchQuery(fd protoreflect.FieldDescriptor) bool {
 // Nothing is changed for a principal without repos globs, and nothing at
 // all when the call is refused.
 func NarrowSearch(pr *Principal, m proto.Message) *Denial {
-	if pr == nil || len(pr.Repos) == 0 || m == nil {
+	if pr == nil || len(pr.Repos) == 0 || m == nil || !marksSearch(m.ProtoReflect().Descriptor(), 0) {
 		return nil
 	}
 	type edit struct {
@@ -145,6 +145,33 @@ func NarrowSearch(pr *Principal, m proto.Message) *Denial {
 		}
 	}
 	return nil
+}
+
+// messageSearch caches marksSearch by message.
+var messageSearch sync.Map // protoreflect.FullName -> bool
+
+// marksSearch reports whether messages of type md hold a field marked as a
+// search query at some depth: the walk of every other request is skipped.
+func marksSearch(md protoreflect.MessageDescriptor, depth int) bool {
+	if v, ok := messageSearch.Load(md.FullName()); ok {
+		return v.(bool)
+	}
+	if depth > maxDepth {
+		return true // deep enough that the walk decides (and refuses)
+	}
+	found := false
+	fs := md.Fields()
+	for i := range fs.Len() {
+		fd := fs.Get(i)
+		if IsSearchQuery(fd) || (!fd.IsMap() && fd.Kind() == protoreflect.MessageKind && fd.Message() != md && marksSearch(fd.Message(), depth+1)) {
+			found = true
+			break
+		}
+	}
+	if depth == 0 {
+		messageSearch.Store(md.FullName(), found)
+	}
+	return found
 }
 
 // NarrowQuery returns query narrowed to pr's repos globs by the rule above,
