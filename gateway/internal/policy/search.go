@@ -31,18 +31,19 @@ import (
 //     around a qualifier's whole value), OR and NOT (any case) and
 //     parentheses outside quotes (GitHub's boolean syntax would apply the
 //     appended qualifiers to one side only: quote such a word to search for
-//     it), and repo, org or user (any case) before a colon anywhere but at
-//     the start of a term ("a+repo:x", "x,org:y").
-//  2. The caller's own repo:, org: and user: qualifiers: GitHub ORs them, so
-//     one that names anything outside the globs is refused, never appended
-//     to. repo:o/r is inside when o/r matches a glob; org:o and user:o when
-//     a glob is o/* (every repository of o). A value GitHub might read as a
-//     pattern (anything but owner/name, or a login) is refused, negated or
-//     not. Negated ones (-repo:o/r) only exclude: they are kept, inside the
-//     globs or not, and narrow nothing.
-//  3. When the caller's query holds at least one such qualifier (all
-//     inside), it is already narrowed and is sent unchanged: appending
-//     would widen it (GitHub ORs them).
+//     it), and repo, org, user or owner (any case) before a colon anywhere
+//     but at the start of a term ("a+repo:x", "x,org:y").
+//  2. The caller's own repo:, org:, user: (and owner:) qualifiers: GitHub
+//     ORs them, so one that names anything outside the globs is refused,
+//     never appended to. repo:o/r is inside when o/r matches a glob; org:o,
+//     user:o and owner:o when a glob is o/* (every repository of o). A
+//     value GitHub might read as a pattern (anything but owner/name, or a
+//     login) is refused, negated or not. Negated ones (-repo:o/r) only
+//     exclude: they are kept, inside the globs or not, and narrow nothing.
+//  3. When the caller's query holds at least one repo:, org: or user:
+//     qualifier (all inside), it is already narrowed and is sent unchanged:
+//     appending would widen it (GitHub ORs them). owner: never counts here
+//     (GitHub may read it as a word).
 //  4. Otherwise one qualifier per glob is appended: repo:o/r for a glob
 //     without wildcards, user:o for o/* (user: matches repositories of a
 //     user or an organisation). "*/*" allows every repository: the query
@@ -196,7 +197,9 @@ func NarrowQuery(pr *Principal, query string) (string, *Denial) {
 		if !scopeInside(pr, t.Key, t.Value) {
 			return deny("the query's %s:%s names repositories outside them; GitHub ORs repo:, org: and user:, so such a qualifier is refused, never narrowed", t.Key, t.Value)
 		}
-		scoped = true
+		// owner: is checked but never trusted to narrow: should GitHub read
+		// it as a word, the query would otherwise go out unnarrowed.
+		scoped = scoped || t.Key != "owner"
 	}
 	if scoped {
 		return query, nil
@@ -258,8 +261,8 @@ var repoNameRE = regexp.MustCompile(`^[A-Za-z0-9._-]+/[A-Za-z0-9._-]+$`)
 // isRepoName reports whether s is a plain owner/name (no pattern).
 func isRepoName(s string) bool { return repoNameRE.MatchString(s) }
 
-// scopeInside reports whether the caller's qualifier key:value (repo, org
-// or user) stays within pr's globs.
+// scopeInside reports whether the caller's qualifier key:value (repo, org,
+// user or owner) stays within pr's globs.
 func scopeInside(pr *Principal, key, value string) bool {
 	if key == "repo" {
 		return isRepoName(value) && RepoAllowed(pr, value)
@@ -277,13 +280,14 @@ func scopeInside(pr *Principal, key, value string) bool {
 	return false
 }
 
-// SearchTerm is one term of a search query that scopes repositories: a
-// repo:, org: or user: qualifier (Key lower-cased, Value without quotes).
-// Other terms have an empty Key.
+// SearchTerm is one term of a search query; for one that scopes
+// repositories (a repo:, org:, user: or owner: qualifier) Key is the
+// qualifier's name lower-cased and Value its value without quotes. Other
+// terms have an empty Key.
 type SearchTerm struct {
 	// Text is the term as written.
 	Text string
-	// Key is "repo", "org" or "user" for a scoping qualifier, else "".
+	// Key is "repo", "org", "user" or "owner" for a scoping qualifier, else "".
 	Key string
 	// Value is the qualifier's value, quotes removed.
 	Value string
@@ -292,7 +296,9 @@ type SearchTerm struct {
 }
 
 // scopeKeys are the qualifiers that choose repositories; GitHub ORs them.
-var scopeKeys = []string{"repo", "org", "user"}
+// owner: is among them in case GitHub reads it as org: and user: (some of
+// its search syntaxes do): it is refused outside the globs like them.
+var scopeKeys = []string{"repo", "org", "user", "owner"}
 
 // SearchTerms splits a query into its terms and reads the scoping
 // qualifiers among them, or says why the query is too ambiguous to narrow
@@ -406,7 +412,7 @@ func readTerm(s string) (SearchTerm, error) {
 	return t, nil
 }
 
-// isScopeKey reports whether word is repo, org or user in any case (by
+// isScopeKey reports whether word is a scopeKeys entry in any case (by
 // Unicode case folding, which GitHub might apply too).
 func isScopeKey(word string) bool {
 	for _, k := range scopeKeys {
@@ -418,7 +424,7 @@ func isScopeKey(word string) bool {
 }
 
 // isScopeValue reports whether v is a value key can take without being a
-// pattern: owner/name for repo, a login for org and user.
+// pattern: owner/name for repo, a login for org, user and owner.
 func isScopeValue(key, v string) bool {
 	if strings.ToLower(key) == "repo" {
 		return isRepoName(v)

@@ -83,6 +83,8 @@ func TestNarrowQuery(t *testing.T) {
 		{"owner value that is not a login", one, "org:a/b", "", "must name one repository"},
 		{"negated pattern value", one, "-repo:evil/*", "", "must name one repository"},
 		{"case-folded key", one, "uſer:evil", "", "names repositories outside"},
+		{"owner outside", limitedTo("octo-org/*"), "owner:evil x", "", "owner:evil names"},
+		{"owner inside checked but still narrowed", limitedTo("octo-org/*"), "owner:octo-org x", "owner:octo-org x user:octo-org", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
