@@ -42,8 +42,9 @@ import (
 //     exclude: they are kept, inside the globs or not, and narrow nothing.
 //  3. When the caller's query holds at least one repo:, org: or user:
 //     qualifier (all inside), it is already narrowed and is sent unchanged:
-//     appending would widen it (GitHub ORs them). owner: never counts here
-//     (GitHub may read it as a word).
+//     appending would widen it (GitHub ORs them). owner: and keys spelt
+//     with non-ASCII letters that fold to them ("uſer:") never count here
+//     (GitHub may read them as words).
 //  4. Otherwise one qualifier per glob is appended: repo:o/r for a glob
 //     without wildcards, user:o for o/* (user: matches repositories of a
 //     user or an organisation). "*/*" allows every repository: the query
@@ -197,9 +198,10 @@ func NarrowQuery(pr *Principal, query string) (string, *Denial) {
 		if !scopeInside(pr, t.Key, t.Value) {
 			return deny("the query's %s:%s names repositories outside them; GitHub ORs repo:, org: and user:, so such a qualifier is refused, never narrowed", t.Key, t.Value)
 		}
-		// owner: is checked but never trusted to narrow: should GitHub read
-		// it as a word, the query would otherwise go out unnarrowed.
-		scoped = scoped || t.Key != "owner"
+		// owner: and keys spelt by case folding (uſer:) are checked but never
+		// trusted to narrow: should GitHub read them as words, the query
+		// would otherwise go out unnarrowed.
+		scoped = scoped || (t.Key != "owner" && t.Exact)
 	}
 	if scoped {
 		return query, nil
@@ -293,6 +295,10 @@ type SearchTerm struct {
 	Value string
 	// Negated is true for a leading "-" (the qualifier excludes).
 	Negated bool
+	// Exact is true when Key is written in ASCII letters of any case; a key
+	// that is one only by Unicode case folding ("uſer") is checked like
+	// the key but never trusted to narrow (GitHub may read it as a word).
+	Exact bool
 }
 
 // scopeKeys are the qualifiers that choose repositories; GitHub ORs them.
@@ -399,7 +405,8 @@ func readTerm(s string) (SearchTerm, error) {
 	if first < 0 || !isScopeKey(unquoted[:first]) {
 		return t, nil
 	}
-	t.Key, t.Negated = strings.ToLower(unquoted[:first]), len(body) < len(s)
+	t.Key, t.Negated = scopeKey(unquoted[:first]), len(body) < len(s)
+	t.Exact = strings.ToLower(unquoted[:first]) == t.Key
 	if hasQuote {
 		value = strings.Trim(body[first+1:], `"`)
 	} else {
@@ -412,21 +419,24 @@ func readTerm(s string) (SearchTerm, error) {
 	return t, nil
 }
 
-// isScopeKey reports whether word is a scopeKeys entry in any case (by
-// Unicode case folding, which GitHub might apply too).
-func isScopeKey(word string) bool {
+// scopeKey returns the scopeKeys entry word is in any case (by Unicode
+// case folding, which GitHub might apply too: "uſer" is user), or "".
+func scopeKey(word string) string {
 	for _, k := range scopeKeys {
 		if strings.EqualFold(word, k) {
-			return true
+			return k
 		}
 	}
-	return false
+	return ""
 }
+
+// isScopeKey reports whether word is a scopeKeys entry in any case.
+func isScopeKey(word string) bool { return scopeKey(word) != "" }
 
 // isScopeValue reports whether v is a value key can take without being a
 // pattern: owner/name for repo, a login for org, user and owner.
 func isScopeValue(key, v string) bool {
-	if strings.ToLower(key) == "repo" {
+	if key == "repo" {
 		return isRepoName(v)
 	}
 	return loginRE.MatchString(v) && !strings.HasSuffix(v, "]")
