@@ -280,7 +280,7 @@ func TestSearchIsConfined(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, out := rpcCall(t, st.URL, "search", `{"query":"org:octo-org"}`, "Authorization", "Bearer "+tc.key)
+			_, out := rpcCall(t, st.URL, "search", `{"query":"repository"}`, "Authorization", "Bearer "+tc.key)
 			var r result
 			if err := json.Unmarshal(out["result"], &r); err != nil {
 				t.Fatalf("%s (%v)", out["error"], err)

@@ -40,7 +40,10 @@
 // removes tools for everyone instead: unknown tools (docs/errors.md).
 //
 // Repository globs are matched case-insensitively against the canonical
-// (lower-cased) owner/name, as GitHub resolves owner and name.
+// (lower-cased) owner/name, as GitHub resolves owner and name. A search
+// by a principal with repos globs is narrowed to them before GitHub sees
+// it (NarrowSearch, by the rule in search.go), and its answer filtered
+// (Confine) as a second line.
 //
 // Decoding is strict: unknown fields, duplicate names or keys, malformed
 // hashes, invalid globs and tool globs that match no tool are errors, each

@@ -140,8 +140,9 @@ func (c *Caller) Resolve() Interceptor {
 }
 
 // Policy refuses with -32001 a call the caller's principal (or the
-// gateway's -read-only) does not allow (checkPolicy), and confines the
-// answer to what the principal may see (confine).
+// gateway's -read-only) does not allow, narrows its search queries to the
+// principal's repositories (checkPolicy), and confines the answer to what
+// the principal may see (confine).
 func (c *Caller) Policy() Interceptor {
 	return Interceptor{Name: "policy", Wrap: func(next Handler) Handler {
 		return func(ctx context.Context, r *Request) *rpcerror.Error {

@@ -239,8 +239,9 @@ func (c *Caller) invoke(ctx context.Context, r *Request) *rpcerror.Error {
 }
 
 // checkPolicy applies the policy to every repository the request names (the
-// fields the contract marks as repositories): -32001 naming the rule that
-// refused the call.
+// fields the contract marks as repositories) and narrows its search queries
+// to the principal's repositories (policy.NarrowSearch): -32001 naming the
+// rule that refused the call.
 func (c *Caller) checkPolicy(_ context.Context, caller *policy.Caller, tool *toolschema.Tool, req proto.Message) *rpcerror.Error {
 	var pr *policy.Principal
 	if caller != nil {
@@ -256,6 +257,13 @@ func (c *Caller) checkPolicy(_ context.Context, caller *policy.Caller, tool *too
 	d := policy.Check(pr, policy.Tool{Name: tool.Name, ReadOnly: tool.Annotations.ReadOnlyHint, Toolset: toolset.Of(tool.Method)}, repos, c.readOnly)
 	if d == nil && !ok {
 		d = &policy.Denial{Rule: "repos", Detail: "the request nests too deep to be checked"}
+	}
+	if d == nil && pr != nil && len(pr.Repos) > 0 {
+		// A search query (the fields marked as one) is narrowed to the
+		// principal's repositories before GitHub matches it, so that no
+		// part of the answer (has_next, counts, incomplete_results) speaks
+		// of hidden ones; confine filters the answer as a second line.
+		d = policy.NarrowSearch(pr, req)
 	}
 	if d == nil {
 		return nil

@@ -270,18 +270,21 @@ func TestWaitBoundedByDeadline(t *testing.T) {
 	}
 }
 
-// TestAnswersAreConfined: a confined principal's answer loses the search
-// results outside its repos globs (total_count counts what is left), an
+// TestAnswersAreConfined: a confined principal's search query reaches the
+// service narrowed to its repos globs (one naming a wider scope does not
+// reach it), its answer still loses the search results outside them
+// (total_count counts what is left), an
 // answer about another repository is refused whole without naming it, and
 // a request naming a repository outside the globs in any case never
 // reaches the service.
 func TestAnswersAreConfined(t *testing.T) {
 	reg := registry(t)
-	calls := 0
-	conn := fakeConn{fn: func(_ context.Context, method string, _, reply any) error {
+	calls, sent := 0, ""
+	conn := fakeConn{fn: func(_ context.Context, method string, args, reply any) error {
 		calls++
 		switch method {
 		case "/ghops.v1.GitHubService/Search":
+			sent = args.(*ghopsv1.SearchRequest).GetQuery()
 			proto.Merge(reply.(proto.Message), &ghopsv1.SearchResponse{TotalCount: 40, Repositories: []*ghopsv1.RepositorySummary{
 				{FullName: "octo-org/hello-world"}, {FullName: "octo-org/secret", Description: "hidden"}}})
 		case "/ghops.v1.GitHubService/Fetch":
@@ -296,14 +299,16 @@ func TestAnswersAreConfined(t *testing.T) {
 		wantCode         int
 		wantCalls        int
 		want             string // in the result
+		wantSent         string // the search query the service received
 	}{
-		{"search filtered", "search", `{"query":"org:octo-org"}`, 0, 1, `"total_count":1`},
-		{"fetch answering about another repository", "fetch", `{"repo":"octo-org/hello-world"}`, rpcerror.PermissionDenied, 1, ""},
-		{"request naming a hidden repository in another case", "fetch", `{"repo":"Octo-Org/Secret"}`, rpcerror.PermissionDenied, 0, ""},
+		{"search narrowed, and filtered as a second line", "search", `{"query":"hello"}`, 0, 1, `"total_count":1`, "hello repo:octo-org/hello-world"},
+		{"search naming a wider owner", "search", `{"query":"org:octo-org"}`, rpcerror.PermissionDenied, 0, "", ""},
+		{"fetch answering about another repository", "fetch", `{"repo":"octo-org/hello-world"}`, rpcerror.PermissionDenied, 1, "", ""},
+		{"request naming a hidden repository in another case", "fetch", `{"repo":"Octo-Org/Secret"}`, rpcerror.PermissionDenied, 0, "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			calls = 0
+			calls, sent = 0, ""
 			res, e := c.Call(bot, tc.tool, json.RawMessage(tc.args), CallInfo{})
 			code := 0
 			if e != nil {
@@ -317,6 +322,9 @@ func TestAnswersAreConfined(t *testing.T) {
 			}
 			if strings.Contains(string(res), "secret") || !strings.Contains(string(res), tc.want) {
 				t.Fatalf("result %s", res)
+			}
+			if sent != tc.wantSent {
+				t.Fatalf("the service received the query %q, want %q", sent, tc.wantSent)
 			}
 		})
 	}

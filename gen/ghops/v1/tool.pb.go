@@ -378,6 +378,14 @@ var file_ghops_v1_tool_proto_extTypes = []protoimpl.ExtensionInfo{
 		Tag:           "varint,51236,opt,name=content,enum=ghops.v1.Content",
 		Filename:      "ghops/v1/tool.proto",
 	},
+	{
+		ExtendedType:  (*descriptorpb.FieldOptions)(nil),
+		ExtensionType: (*bool)(nil),
+		Field:         51238,
+		Name:          "ghops.v1.search_query",
+		Tag:           "varint,51238,opt,name=search_query",
+		Filename:      "ghops/v1/tool.proto",
+	},
 }
 
 // Extension fields to descriptorpb.MethodOptions.
@@ -401,6 +409,18 @@ var (
 	//
 	// optional ghops.v1.Content content = 51236;
 	E_Content = &file_ghops_v1_tool_proto_extTypes[2]
+	// search_query marks a request field whose value is a GitHub search query
+	// (GitHub's search syntax, sent as the q parameter). For a principal
+	// limited to some repositories, the gateway narrows every marked query
+	// with repo:, user: or org: qualifiers before GitHub sees it and refuses
+	// one whose own qualifiers name anything outside those repositories
+	// (docs/security.md), so that GitHub matches only repositories the
+	// principal may see. A new search tool is covered by marking its query.
+	// 51238 is the next number free for field options (51237 is json_always,
+	// errors.proto).
+	//
+	// optional bool search_query = 51238;
+	E_SearchQuery = &file_ghops_v1_tool_proto_extTypes[3]
 )
 
 var File_ghops_v1_tool_proto protoreflect.FileDescriptor
@@ -441,7 +461,8 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x1aCONTENT_AUTHOR_ASSOCIATION\x10\x03:K\n" +
 	"\x04tool\x12\x1e.google.protobuf.MethodOptions\x18\xa2\x90\x03 \x01(\v2\x15.ghops.v1.ToolOptionsR\x04tool:S\n" +
 	"\bresource\x12\x1d.google.protobuf.FieldOptions\x18\xa3\x90\x03 \x01(\x0e2\x16.ghops.v1.ResourceKindR\bresource:L\n" +
-	"\acontent\x12\x1d.google.protobuf.FieldOptions\x18\xa4\x90\x03 \x01(\x0e2\x11.ghops.v1.ContentR\acontentB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\acontent\x12\x1d.google.protobuf.FieldOptions\x18\xa4\x90\x03 \x01(\x0e2\x11.ghops.v1.ContentR\acontent:B\n" +
+	"\fsearch_query\x12\x1d.google.protobuf.FieldOptions\x18\xa6\x90\x03 \x01(\bR\vsearchQueryB Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_tool_proto_rawDescOnce sync.Once
@@ -470,13 +491,14 @@ var file_ghops_v1_tool_proto_depIdxs = []int32{
 	4, // 1: ghops.v1.tool:extendee -> google.protobuf.MethodOptions
 	5, // 2: ghops.v1.resource:extendee -> google.protobuf.FieldOptions
 	5, // 3: ghops.v1.content:extendee -> google.protobuf.FieldOptions
-	3, // 4: ghops.v1.tool:type_name -> ghops.v1.ToolOptions
-	1, // 5: ghops.v1.resource:type_name -> ghops.v1.ResourceKind
-	2, // 6: ghops.v1.content:type_name -> ghops.v1.Content
-	7, // [7:7] is the sub-list for method output_type
-	7, // [7:7] is the sub-list for method input_type
-	4, // [4:7] is the sub-list for extension type_name
-	1, // [1:4] is the sub-list for extension extendee
+	5, // 4: ghops.v1.search_query:extendee -> google.protobuf.FieldOptions
+	3, // 5: ghops.v1.tool:type_name -> ghops.v1.ToolOptions
+	1, // 6: ghops.v1.resource:type_name -> ghops.v1.ResourceKind
+	2, // 7: ghops.v1.content:type_name -> ghops.v1.Content
+	8, // [8:8] is the sub-list for method output_type
+	8, // [8:8] is the sub-list for method input_type
+	5, // [5:8] is the sub-list for extension type_name
+	1, // [1:5] is the sub-list for extension extendee
 	0, // [0:1] is the sub-list for field type_name
 }
 
@@ -492,7 +514,7 @@ func file_ghops_v1_tool_proto_init() {
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_tool_proto_rawDesc), len(file_ghops_v1_tool_proto_rawDesc)),
 			NumEnums:      3,
 			NumMessages:   1,
-			NumExtensions: 3,
+			NumExtensions: 4,
 			NumServices:   0,
 		},
 		GoTypes:           file_ghops_v1_tool_proto_goTypes,
