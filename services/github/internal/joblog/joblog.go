@@ -4,7 +4,9 @@
 // lines around the first error. It reads the log once as a stream and keeps
 // only the window, so memory stays bounded whatever the log's size. Lines
 // lose the runner's timestamp and terminal colour codes, which cost an
-// agent's context and say nothing, and are cut at MaxLineBytes.
+// agent's context and say nothing, and are cut at MaxLineBytes. The
+// download itself (Downloader) goes only to allowed log hosts, follows at
+// most MaxRedirects redirects, and never carries a credential.
 package joblog
 
 import (

@@ -46,6 +46,7 @@ import (
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/httpcache"
+	"ghops.dev/services/github/internal/joblog"
 	"ghops.dev/services/github/internal/jsonmemo"
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
@@ -158,6 +159,16 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		}
 	}
 	s.auth = callerauth.New(secrets, cfg.TLSClientCA != "")
+	// Job logs come from GitHub's log storage, or from the GitHub host
+	// itself (GitHub Enterprise Server, fakehub).
+	ghHost := base.Host
+	if base.Scheme == "http" {
+		ghHost = "http://" + ghHost
+	}
+	logHosts, err := joblog.ParseHosts(append(append([]string(nil), cfg.LogDownloadHosts...), ghHost))
+	if err != nil {
+		return nil, err
+	}
 	val, err := validation.New()
 	if err != nil {
 		return nil, err
@@ -203,7 +214,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
 		MaxPatchFiles: cfg.MaxPatchFiles, MaxPatchBytes: cfg.MaxPatchBytes,
-	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo)
+	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo).WithLogHosts(logHosts)
 	ghopsv1.RegisterGitHubServiceServer(s.grpc, svc)
 	ghopsv1.RegisterCallServiceServer(s.grpc, progress.NewInvoker(&ghopsv1.GitHubService_ServiceDesc,
 		ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService"), svc, chain))
