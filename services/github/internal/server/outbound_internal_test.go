@@ -10,12 +10,16 @@ import (
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 
 	"ghops.dev/services/github/internal/config"
+	"ghops.dev/telemetry"
 )
 
 // hopRecorder is a loopback HTTP server that keeps the requests it received.
@@ -144,5 +148,87 @@ func TestJobLogRedirects(t *testing.T) {
 	}
 	if strings.Contains(out.String(), token) {
 		t.Error("the token reached the log")
+	}
+}
+
+// TestGitHubTraceContext calls the real service, traced, over gRPC with
+// the metadata a traced gateway sends on behalf of a caller (the caller's
+// traceparent and baggage), against a loopback GitHub recording each
+// request: the service's span continues the caller's trace, and GitHub
+// receives no baggage and never the caller's trace id; by default no
+// trace context at all, with -github-trace-context=service the
+// traceparent of a trace of the service's own.
+func TestGitHubTraceContext(t *testing.T) {
+	const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
+	tests := []struct {
+		name, mode string
+		wantOwn    bool
+	}{
+		{name: "default", mode: ""},
+		{name: "off", mode: config.TraceContextOff},
+		{name: "service", mode: config.TraceContextService, wantOwn: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			gh := newHopRecorder(t, func(w http.ResponseWriter, _ *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				_, _ = w.Write([]byte(`[]`))
+			})
+			rec := tracetest.NewSpanRecorder()
+			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+			s, err := New(config.Config{GitHubURL: gh.srv.URL + "/", GitHubTraceContext: tt.mode}, WithTelemetry(telemetry.New(tp)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				defer cancel()
+				s.Shutdown(ctx)
+			})
+			conn, _ := serve(t, s)
+			ctx := metadata.AppendToOutgoingContext(context.Background(),
+				"traceparent", "00-"+callerTrace+"-00f067aa0ba902b7-01", "baggage", "user=alice%40example.com,tenant=acme")
+			if _, err := ghopsv1.NewGitHubServiceClient(conn).GetBranches(ctx, &ghopsv1.GetBranchesRequest{Repo: "o/r"}); err != nil {
+				t.Fatal(err)
+			}
+			reqs := gh.received()
+			if len(reqs) != 1 {
+				t.Fatalf("GitHub received %d requests", len(reqs))
+			}
+			h := reqs[0].Header
+			if h.Get("Baggage") != "" {
+				t.Errorf("GitHub received baggage %q", h.Get("Baggage"))
+			}
+			for _, v := range h {
+				if strings.Contains(strings.Join(v, ","), callerTrace) || strings.Contains(strings.Join(v, ","), "alice") {
+					t.Errorf("GitHub received the caller's context: %v", h)
+				}
+			}
+			// The server span ends once the answer is sent: wait for it.
+			for deadline := time.Now().Add(5 * time.Second); len(rec.Ended()) < 2 && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			var inCallerTrace, own int
+			ownTrace := ""
+			for _, sp := range rec.Ended() {
+				if sp.SpanContext().TraceID().String() == callerTrace {
+					inCallerTrace++
+				} else {
+					own++
+					ownTrace = sp.SpanContext().TraceID().String()
+				}
+			}
+			if inCallerTrace < 2 { // the gRPC server span and the GitHub request's
+				t.Errorf("%d spans continue the caller's trace, want the service's and the GitHub request's", inCallerTrace)
+			}
+			tp1 := h.Get("Traceparent")
+			switch {
+			case !tt.wantOwn && (tp1 != "" || own != 0):
+				t.Errorf("GitHub received traceparent %q (%d spans outside the caller's trace)", tp1, own)
+			case tt.wantOwn && (own != 1 || !strings.HasPrefix(tp1, "00-"+ownTrace+"-")):
+				t.Errorf("GitHub received traceparent %q, want the service's own trace %s (%d own spans)", tp1, ownTrace, own)
+			}
+		})
 	}
 }

@@ -97,8 +97,14 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	var rt http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
 	// Tracing (package telemetry), nearest the wire: a client span per
 	// request actually sent to GitHub, retries and the App's token
-	// requests included; off, rt itself.
-	rt = s.tel.GitHubTransport(rt)
+	// requests included; off, rt itself. GitHub receives no trace context
+	// of the caller's, only, with -github-trace-context=service, the
+	// service's own.
+	gc := telemetry.GitHubContextOff
+	if cfg.GitHubTraceContext == config.TraceContextService {
+		gc = telemetry.GitHubContextService
+	}
+	rt = s.tel.GitHubTransport(rt, gc)
 	// End of tracing.
 	rt = s.metrics.Transport(rt, base.Path)
 	var app *appauth.Transport
