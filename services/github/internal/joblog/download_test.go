@@ -181,3 +181,39 @@ func TestDownloadRedirects(t *testing.T) {
 		})
 	}
 }
+
+// FuzzHostsAllowed feeds the matcher URLs as a redirect's Location might
+// hold them: it never panics, and what it allows under the default list
+// is https to a host under one of the list's domains.
+func FuzzHostsAllowed(f *testing.F) {
+	for _, s := range []string{
+		"https://pipelines.actions.githubusercontent.com/x?sig=1",
+		"https://productionresultssa7.blob.core.windows.net/a",
+		"https://attacker.blob.core.windows.net/a",
+		"http://pipelines.actions.githubusercontent.com/x",
+		"https://actions.githubusercontent.com.evil.example/",
+		"https://u:p@x.actions.githubusercontent.com/",
+		"https://X.ACTIONS.GITHUBUSERCONTENT.COM:443/",
+		"https://[::1]:443/", "//x.actions.githubusercontent.com", "https://%2e.actions.githubusercontent.com/",
+	} {
+		f.Add(s)
+	}
+	hosts, err := joblog.ParseHosts([]string{"*.actions.githubusercontent.com", "productionresultssa*.blob.core.windows.net"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := url.Parse(raw)
+		if err != nil || !hosts.Allowed(u) {
+			return
+		}
+		h := strings.ToLower(u.Hostname())
+		if u.Scheme != "https" || u.User != nil ||
+			!(strings.HasSuffix(h, ".actions.githubusercontent.com") || strings.HasPrefix(h, "productionresultssa") && strings.HasSuffix(h, ".blob.core.windows.net")) {
+			t.Errorf("allowed %q (host %q)", raw, h)
+		}
+		if strings.HasPrefix(h, "productionresultssa") && strings.Count(h, ".") != 4 {
+			t.Errorf("a first-label glob matched across labels: %q", h)
+		}
+	})
+}
