@@ -387,7 +387,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	s.String(&logHosts, "log-download-hosts", "GHOPS_LOG_DOWNLOAD_HOSTS", DefaultLogDownloadHosts,
 		"comma-separated hosts job logs may be downloaded from, besides -github-url's: name, *.domain, or a glob in the first label; \"http://\" allows plain http")
 	s.String(&c.GitHubTraceContext, "github-trace-context", "GHOPS_GITHUB_TRACE_CONTEXT", TraceContextOff,
-		`trace context sent to GitHub: "off" (none) or "service" (the service's own, a new trace linked to the caller's); never the caller's, never baggage`)
+		`trace context sent to GitHub: "off" (none) or "service" (with tracing on, the service's own: a new trace linked to the caller's); never the caller's, never baggage`)
 	s.Action(&c.ShowVersion, "version", "print the version and exit")
 	cmd, err := s.Parse(args, CommandHealthcheck)
 	if err != nil && s.Err() == nil {
