@@ -122,7 +122,8 @@ func (g githubAttributes) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	if g.gc == GitHubContextService {
 		ctx, own := g.tracer.Start(r.Context(), "GitHub "+r.Method, trace.WithNewRoot(), trace.WithSpanKind(trace.SpanKindClient),
-			trace.WithLinks(trace.LinkFromContext(r.Context())))
+			trace.WithLinks(trace.LinkFromContext(r.Context())),
+			trace.WithAttributes(semconv.HTTPRequestMethodKey.String(r.Method), semconv.URLFull(RedactURL(r.URL))))
 		defer own.End()
 		propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(out.Header))
 	}
