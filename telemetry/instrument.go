@@ -11,6 +11,7 @@ import (
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/attribute"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	"go.opentelemetry.io/otel/propagation"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
@@ -63,30 +64,71 @@ func (p *Provider) HTTPHandler(h http.Handler) http.Handler {
 		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method + " " + r.URL.Path }))
 }
 
+// GitHubContext says what trace context the requests to GitHub carry.
+// Never the caller's: a caller's trace id says who asked and when, and
+// GitHub is outside ghops. Never baggage.
+type GitHubContext int
+
+const (
+	// GitHubContextOff sends no trace context at all (no traceparent,
+	// tracestate or baggage header): the default.
+	GitHubContextOff GitHubContext = iota
+	// GitHubContextService sends the service's own: each request to GitHub
+	// starts a new trace (one span, linked to the request's span in the
+	// caller's trace) whose traceparent GitHub receives, so that a GitHub
+	// support case can name a trace without exposing the caller's.
+	GitHubContextService
+)
+
+// outboundHeaders are the propagation headers a request to GitHub never
+// carries from elsewhere (W3C trace context and baggage).
+var outboundHeaders = []string{"Traceparent", "Tracestate", "Baggage"}
+
+// noPropagation injects nothing: otelhttp's client transport would
+// otherwise write the caller's context into GitHub's request.
+var noPropagation = propagation.NewCompositeTextMapPropagator()
+
 // GitHubTransport wraps the transport of the GitHub client: one client
 // span per request sent (cache hits send none), carrying the status, the
 // rate limit GitHub reports and GitHub's request id, and the URL without
-// its query (RedactURL). otelhttp
-// records no header, so the Authorization header never reaches a span.
-// Off: rt itself.
-func (p *Provider) GitHubTransport(rt http.RoundTripper) http.RoundTripper {
+// its query (RedactURL). otelhttp records no header, so the Authorization
+// header never reaches a span. The span belongs to the caller's trace;
+// what GitHub receives is gc's (GitHubContext). Off: rt itself (nothing
+// then puts a trace context on the requests).
+func (p *Provider) GitHubTransport(rt http.RoundTripper, gc GitHubContext) http.RoundTripper {
 	if !p.Enabled() {
 		return rt
 	}
-	return otelhttp.NewTransport(githubAttributes{base: rt},
-		otelhttp.WithTracerProvider(p.tp), otelhttp.WithPropagators(p.prop), otelhttp.WithMeterProvider(noMeters),
+	return otelhttp.NewTransport(githubAttributes{base: rt, gc: gc, tracer: p.tp.Tracer(ScopeName)},
+		otelhttp.WithTracerProvider(p.tp), otelhttp.WithPropagators(noPropagation), otelhttp.WithMeterProvider(noMeters),
 		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return r.Method }))
 }
 
 // githubAttributes sits below otelhttp's transport, so that the request's
 // context holds otelhttp's span: it replaces url.full with the redacted
-// URL (the SDK keeps the last value of a key) and adds GitHub's headers.
-type githubAttributes struct{ base http.RoundTripper }
+// URL (the SDK keeps the last value of a key), adds GitHub's headers, and
+// sets the trace context GitHub receives (GitHubContext).
+type githubAttributes struct {
+	base   http.RoundTripper
+	gc     GitHubContext
+	tracer trace.Tracer
+}
 
 func (g githubAttributes) RoundTrip(r *http.Request) (*http.Response, error) {
 	span := trace.SpanFromContext(r.Context())
 	span.SetAttributes(semconv.URLFull(RedactURL(r.URL)))
-	resp, err := g.base.RoundTrip(r)
+	out := r.Clone(r.Context())
+	for _, h := range outboundHeaders {
+		out.Header.Del(h)
+	}
+	if g.gc == GitHubContextService {
+		ctx, own := g.tracer.Start(r.Context(), "GitHub "+r.Method, trace.WithNewRoot(), trace.WithSpanKind(trace.SpanKindClient),
+			trace.WithLinks(trace.LinkFromContext(r.Context())),
+			trace.WithAttributes(semconv.HTTPRequestMethodKey.String(r.Method), semconv.URLFull(RedactURL(r.URL))))
+		defer own.End()
+		propagation.TraceContext{}.Inject(ctx, propagation.HeaderCarrier(out.Header))
+	}
+	resp, err := g.base.RoundTrip(out)
 	if resp != nil {
 		if v, perr := strconv.ParseInt(resp.Header.Get("X-Ratelimit-Remaining"), 10, 64); perr == nil {
 			span.SetAttributes(AttrRateLimitRemaining.Int64(v))

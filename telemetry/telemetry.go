@@ -5,8 +5,10 @@
 // instrumentation it installs (otelhttp for HTTP servers and the GitHub
 // client, otelgrpc for the gRPC hop between gateway and service) already
 // bound to the one provider and to W3C trace context, so that a trace
-// started by a client continues through the gateway, the service and each
-// GitHub request. docs/architecture.md ("Traces") describes the spans.
+// started by a client continues through the gateway and the service, down
+// to a span per GitHub request; GitHub itself receives none of the
+// caller's context (GitHubContext). docs/architecture.md ("Traces")
+// describes the spans.
 package telemetry
 
 import (
@@ -84,10 +86,11 @@ func New(tp trace.TracerProvider) *Provider {
 	return &Provider{tp: tp, prop: propagator(), shutdown: func(context.Context) error { return nil }}
 }
 
-// propagator is W3C trace context and baggage, the propagation every
-// OpenTelemetry SDK speaks by default.
+// propagator is W3C trace context. Not baggage: ghops reads none, and a
+// caller's baggage is the caller's data, which has no business travelling
+// further (docs/security.md).
 func propagator() propagation.TextMapPropagator {
-	return propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+	return propagation.TraceContext{}
 }
 
 // Enabled reports whether spans are recorded.
@@ -102,7 +105,7 @@ func (p *Provider) TracerProvider() trace.TracerProvider {
 	return p.tp
 }
 
-// Propagator is the W3C trace-context (and baggage) propagator.
+// Propagator is the W3C trace-context propagator (no baggage).
 func (p *Provider) Propagator() propagation.TextMapPropagator {
 	if p == nil || p.prop == nil {
 		return propagator()

@@ -83,7 +83,7 @@ func TestOffCostsNothing(t *testing.T) {
 		t.Errorf("HTTPHandler wrapped the handler: %T", got)
 	}
 	rt := &countingTransport{}
-	if got := p.GitHubTransport(rt); got != http.RoundTripper(rt) {
+	if got := p.GitHubTransport(rt, telemetry.GitHubContextService); got != http.RoundTripper(rt) {
 		t.Errorf("GitHubTransport wrapped the transport: %T", got)
 	}
 	if d, s := p.DialOptions(), p.ServerOptions(); d != nil || s != nil {

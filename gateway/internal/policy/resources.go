@@ -10,9 +10,11 @@ import (
 )
 
 // Resources are read from the descriptors: the contract marks every field
-// that names a repository, ref or path with the field option
-// (ghops.v1.resource) (proto/ghops/v1/tool.proto), so a new tool whose
-// fields carry the marking is covered without code here.
+// that names a repository, ref or path (and the numbers of issues, pull
+// requests, runs, jobs and comments, which the audit names and the policy
+// does not read) with the field option (ghops.v1.resource)
+// (proto/ghops/v1/tool.proto), so a new tool whose fields carry the
+// marking is covered without code here.
 
 // fieldKinds caches each field's resource kind.
 var fieldKinds sync.Map // protoreflect.FullName -> ghopsv1.ResourceKind

@@ -31,7 +31,6 @@ package toolcall
 
 import (
 	"ghops.dev/infra/callmeta"
-	"ghops.dev/redact"
 
 	"context"
 	"encoding/json"
@@ -47,7 +46,6 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/quota"
@@ -364,99 +362,6 @@ func limited(tool, principal, rule, detail string, retry time.Duration) *rpcerro
 	e.RetryAfter = secs
 	e.Data.Policy = &rpcerror.Policy{Principal: principal, Rule: rule, Detail: detail}
 	return e
-}
-
-// callFields are the audit-relevant fields of a call.
-type callFields struct {
-	repo, branch, pr, sha string
-}
-
-// fieldsOf reads repo, branch (or head) and the pull request number from a
-// request, and completes them with the branch, number and resulting sha of
-// a response (top level and one message deep), by field name: the same
-// names every tool of the contract uses, so there is no per-tool code.
-func fieldsOf(req, resp proto.Message) callFields {
-	var f callFields
-	visit := func(m protoreflect.Message, deep bool) {
-		m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-			switch {
-			case fd.Kind() == protoreflect.StringKind && fd.Cardinality() != protoreflect.Repeated:
-				s := v.String()
-				switch fd.Name() {
-				case "repo":
-					f.repo = first(f.repo, s)
-				case "branch", "head":
-					f.branch = first(f.branch, s)
-				case "sha", "commit_sha", "head_sha":
-					f.sha = first(f.sha, s)
-				}
-			case fd.Kind() == protoreflect.Int32Kind && (fd.Name() == "pr_number" || fd.Name() == "number"):
-				f.pr = first(f.pr, strconv.FormatInt(v.Int(), 10))
-			case deep && fd.Kind() == protoreflect.MessageKind && fd.Cardinality() != protoreflect.Repeated:
-				sub := v.Message()
-				sub.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-					switch {
-					case fd.Kind() == protoreflect.StringKind && (fd.Name() == "head_sha" || fd.Name() == "sha"):
-						f.sha = first(f.sha, v.String())
-					case fd.Kind() == protoreflect.Int32Kind && fd.Name() == "number":
-						f.pr = first(f.pr, strconv.FormatInt(v.Int(), 10))
-					}
-					return true
-				})
-			}
-			return true
-		})
-	}
-	if req != nil {
-		visit(req.ProtoReflect(), false)
-	}
-	if resp != nil {
-		reqSHA := f.sha
-		f.sha = ""
-		visit(resp.ProtoReflect(), true)
-		f.sha = first(f.sha, reqSHA)
-	}
-	return f
-}
-
-// first returns a unless it is empty, else b.
-func first(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-// writeAudit writes the one audit record of a write call: who, what, where,
-// the resulting sha and the outcome ("ok", the error code, or "unknown" when
-// the answer was lost: rpcerror.LostAnswer). It never holds a token or key: the
-// principal's name is all there is of the caller.
-func (c *Caller) writeAudit(ctx context.Context, caller *policy.Caller, tool, requestID string, req, resp proto.Message, err error) {
-	if c.audit == nil {
-		return
-	}
-	outcome := "ok"
-	var result proto.Message
-	switch {
-	case rpcerror.LostAnswer(err):
-		// The write was sent and its answer lost: it may have landed, and
-		// the record must not say it failed.
-		outcome = rpcerror.OutcomeUnknown
-	case err != nil:
-		e := rpcerror.FromStatus(tool, err, requestID)
-		outcome = strconv.Itoa(e.Code)
-	default:
-		result = resp
-	}
-	f := fieldsOf(req, result)
-	if err != nil {
-		f.sha = ""
-	}
-	c.audit.LogAttrs(ctx, slog.LevelInfo, "audit",
-		slog.String("principal", caller.Name()), slog.String("tool", tool),
-		slog.String("repo", redact.String(f.repo)), slog.String("branch", redact.String(f.branch)),
-		slog.String("pr", f.pr), slog.String("sha", f.sha),
-		slog.String("outcome", outcome), slog.String("request_id", requestID))
 }
 
 // fillLog completes the log fields the service did not send from the

@@ -93,10 +93,14 @@ func (Toolset) EnumDescriptor() ([]byte, []int) {
 	return file_ghops_v1_tool_proto_rawDescGZIP(), []int{0}
 }
 
-// ResourceKind says what a string field names on GitHub, so that code that
-// decides on resources (the gateway's policy, the service's request guard)
+// ResourceKind says what a field names on GitHub, so that code that decides
+// on resources (the gateway's policy and audit, the service's request guard)
 // finds them in the descriptors instead of a list per tool: a new tool whose
-// fields carry the marking is covered without code.
+// fields carry the marking is covered without code. REPOSITORY, REF and
+// PATH mark string fields and carry rules (confinement, names that stay
+// names); the kinds after them mark the numbers and ids of what a request
+// acts on, which the audit record names (docs/security.md), and carry no
+// rule of their own.
 type ResourceKind int32
 
 const (
@@ -111,6 +115,17 @@ const (
 	ResourceKind_RESOURCE_KIND_REF ResourceKind = 2
 	// RESOURCE_KIND_PATH marks a file or directory path inside the repository.
 	ResourceKind_RESOURCE_KIND_PATH ResourceKind = 3
+	// RESOURCE_KIND_ISSUE marks an issue's number.
+	ResourceKind_RESOURCE_KIND_ISSUE ResourceKind = 4
+	// RESOURCE_KIND_PULL_REQUEST marks a pull request's number.
+	ResourceKind_RESOURCE_KIND_PULL_REQUEST ResourceKind = 5
+	// RESOURCE_KIND_RUN marks a GitHub Actions workflow run's id.
+	ResourceKind_RESOURCE_KIND_RUN ResourceKind = 6
+	// RESOURCE_KIND_JOB marks a GitHub Actions job's id.
+	ResourceKind_RESOURCE_KIND_JOB ResourceKind = 7
+	// RESOURCE_KIND_COMMENT marks a comment's id (issue and pull request
+	// conversation comments, review comments).
+	ResourceKind_RESOURCE_KIND_COMMENT ResourceKind = 8
 )
 
 // Enum value maps for ResourceKind.
@@ -120,12 +135,22 @@ var (
 		1: "RESOURCE_KIND_REPOSITORY",
 		2: "RESOURCE_KIND_REF",
 		3: "RESOURCE_KIND_PATH",
+		4: "RESOURCE_KIND_ISSUE",
+		5: "RESOURCE_KIND_PULL_REQUEST",
+		6: "RESOURCE_KIND_RUN",
+		7: "RESOURCE_KIND_JOB",
+		8: "RESOURCE_KIND_COMMENT",
 	}
 	ResourceKind_value = map[string]int32{
-		"RESOURCE_KIND_UNSPECIFIED": 0,
-		"RESOURCE_KIND_REPOSITORY":  1,
-		"RESOURCE_KIND_REF":         2,
-		"RESOURCE_KIND_PATH":        3,
+		"RESOURCE_KIND_UNSPECIFIED":  0,
+		"RESOURCE_KIND_REPOSITORY":   1,
+		"RESOURCE_KIND_REF":          2,
+		"RESOURCE_KIND_PATH":         3,
+		"RESOURCE_KIND_ISSUE":        4,
+		"RESOURCE_KIND_PULL_REQUEST": 5,
+		"RESOURCE_KIND_RUN":          6,
+		"RESOURCE_KIND_JOB":          7,
+		"RESOURCE_KIND_COMMENT":      8,
 	}
 )
 
@@ -448,12 +473,17 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x0eTOOLSET_ISSUES\x10\x03\x12\x13\n" +
 	"\x0fTOOLSET_ACTIONS\x10\x04\x12\x12\n" +
 	"\x0eTOOLSET_SEARCH\x10\x05\x12\x10\n" +
-	"\fTOOLSET_META\x10\x06*z\n" +
+	"\fTOOLSET_META\x10\x06*\xfc\x01\n" +
 	"\fResourceKind\x12\x1d\n" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
 	"\x11RESOURCE_KIND_REF\x10\x02\x12\x16\n" +
-	"\x12RESOURCE_KIND_PATH\x10\x03*j\n" +
+	"\x12RESOURCE_KIND_PATH\x10\x03\x12\x17\n" +
+	"\x13RESOURCE_KIND_ISSUE\x10\x04\x12\x1e\n" +
+	"\x1aRESOURCE_KIND_PULL_REQUEST\x10\x05\x12\x15\n" +
+	"\x11RESOURCE_KIND_RUN\x10\x06\x12\x15\n" +
+	"\x11RESOURCE_KIND_JOB\x10\a\x12\x19\n" +
+	"\x15RESOURCE_KIND_COMMENT\x10\b*j\n" +
 	"\aContent\x12\x17\n" +
 	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +

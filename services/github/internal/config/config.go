@@ -30,6 +30,8 @@
 //	-max-patch-files             GHOPS_MAX_PATCH_FILES             64 (files one apply_patch may change)
 //	-max-patch-bytes             GHOPS_MAX_PATCH_BYTES             1048576 (bytes of one apply_patch patch)
 //	-principal-share             GHOPS_PRINCIPAL_SHARE             50 (percent of the token's GitHub budget one principal may spend per window; 100 no cap)
+//	-log-download-hosts          GHOPS_LOG_DOWNLOAD_HOSTS          DefaultLogDownloadHosts (hosts job logs are downloaded from, besides -github-url's)
+//	-github-trace-context        GHOPS_GITHUB_TRACE_CONTEXT        off (trace context sent to GitHub: off, or service: the service's own new root)
 //
 // -version (print the version and exit) and -h are actions, not settings,
 // and have no variable. The token comes from GITHUB_TOKEN only, never a flag, so that it never
@@ -55,6 +57,8 @@ import (
 	"ghops.dev/infra/flagenv"
 	"ghops.dev/infra/loopback"
 	"ghops.dev/infra/redisconn"
+
+	"ghops.dev/services/github/internal/joblog"
 )
 
 // Defaults of the configuration; Load documents each one in its flag usage.
@@ -105,6 +109,21 @@ const (
 	// (per resource and GitHub window) one principal may spend, so that
 	// one principal cannot exhaust it for every other.
 	DefaultPrincipalShare = 50
+	// DefaultLogDownloadHosts are the hosts GitHub sends job-log downloads
+	// to (GitHub's Actions hosts and the storage accounts of its results
+	// service; docs/security.md); -github-url's host is always added.
+	DefaultLogDownloadHosts = "*.actions.githubusercontent.com,productionresultssa*.blob.core.windows.net"
+)
+
+// The values of -github-trace-context.
+const (
+	// TraceContextOff sends GitHub no trace context (and never baggage):
+	// the default, since a caller's trace id says who asked.
+	TraceContextOff = "off"
+	// TraceContextService sends GitHub the service's own trace context, a
+	// new root per GitHub request linked to the caller's trace (never the
+	// caller's trace id, never baggage).
+	TraceContextService = "service"
 )
 
 // CommandHealthcheck is the command that probes a running service instead
@@ -179,6 +198,12 @@ type Config struct {
 	// principal may spend per window (default DefaultPrincipalShare; 100
 	// no cap).
 	PrincipalShare int
+	// LogDownloadHosts are the patterns of the hosts job logs may be
+	// downloaded from (package joblog's Hosts; default
+	// DefaultLogDownloadHosts); GitHubURL's host is added to them.
+	LogDownloadHosts []string
+	// GitHubTraceContext is TraceContextOff (default) or TraceContextService.
+	GitHubTraceContext string
 	// Command is "" (serve) or CommandHealthcheck, from the command line.
 	Command string
 	// ShowVersion asks the binary to print its version and exit (-version).
@@ -243,6 +268,8 @@ var defaults = Config{
 	MaxPatchFiles:        DefaultMaxPatchFiles,
 	MaxPatchBytes:        DefaultMaxPatchBytes,
 	PrincipalShare:       DefaultPrincipalShare,
+	LogDownloadHosts:     strings.Split(DefaultLogDownloadHosts, ","),
+	GitHubTraceContext:   TraceContextOff,
 }
 
 // WithDefaults returns c with every field left at its zero value set to
@@ -284,6 +311,12 @@ func (c Config) Validate() error {
 	}
 	if c.PrincipalShare > 100 {
 		return errors.New("config: -principal-share is a percentage: at most 100")
+	}
+	if c.GitHubTraceContext != TraceContextOff && c.GitHubTraceContext != TraceContextService {
+		return fmt.Errorf("config: -github-trace-context is %q or %q, not %q", TraceContextOff, TraceContextService, c.GitHubTraceContext)
+	}
+	if _, err := joblog.ParseHosts(c.LogDownloadHosts); err != nil {
+		return fmt.Errorf("config: -log-download-hosts: %w", err)
 	}
 	if c.RedisURL != "" {
 		if err := redisconn.Validate(c.RedisURL); err != nil {
@@ -349,6 +382,12 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 		"bytes of one apply_patch patch; a larger patch is refused with -32602 before any GitHub request")
 	s.Int(&c.PrincipalShare, "principal-share", "GHOPS_PRINCIPAL_SHARE", DefaultPrincipalShare,
 		"percent of the token's GitHub budget (per resource and window) one principal may spend; 100 for no cap")
+	// What leaves for hosts other than GitHub's API (docs/security.md).
+	var logHosts string
+	s.String(&logHosts, "log-download-hosts", "GHOPS_LOG_DOWNLOAD_HOSTS", DefaultLogDownloadHosts,
+		"comma-separated hosts job logs may be downloaded from, besides -github-url's: name, *.domain, or a glob in the first label; \"http://\" allows plain http")
+	s.String(&c.GitHubTraceContext, "github-trace-context", "GHOPS_GITHUB_TRACE_CONTEXT", TraceContextOff,
+		`trace context sent to GitHub: "off" (none) or "service" (with tracing on, the service's own: a new trace linked to the caller's); never the caller's, never baggage`)
 	s.Action(&c.ShowVersion, "version", "print the version and exit")
 	cmd, err := s.Parse(args, CommandHealthcheck)
 	if err != nil && s.Err() == nil {
@@ -356,6 +395,11 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	}
 	c.Command = cmd
 	c.BudgetFailClosed = !failOpen
+	for _, h := range strings.Split(logHosts, ",") {
+		if h = strings.TrimSpace(h); h != "" {
+			c.LogDownloadHosts = append(c.LogDownloadHosts, h)
+		}
+	}
 	if c.MetricsAddr == MetricsOff {
 		c.MetricsAddr = ""
 	}

@@ -103,6 +103,26 @@ func TestLoad(t *testing.T) {
 		{name: "negative installation id", env: map[string]string{"GHOPS_GITHUB_APP_INSTALLATION_ID": "-3"}, wantErr: "-github-app-installation-id"},
 		{name: "tls cert without key", args: []string{"-tls-cert", "/c"}, wantErr: "go together"},
 		{name: "client ca without tls", args: []string{"-tls-client-ca", "/ca"}, wantErr: "needs -tls-cert"},
+		{name: "outbound defaults", check: func(t *testing.T, c Config) {
+			if c.GitHubTraceContext != TraceContextOff || strings.Join(c.LogDownloadHosts, ",") != DefaultLogDownloadHosts {
+				t.Errorf("trace context %q, log hosts %v", c.GitHubTraceContext, c.LogDownloadHosts)
+			}
+		}},
+		{name: "outbound by env", env: map[string]string{"GHOPS_GITHUB_TRACE_CONTEXT": "service", "GHOPS_LOG_DOWNLOAD_HOSTS": "logs.ghe.example, *.blob.core.windows.net"},
+			check: func(t *testing.T, c Config) {
+				if c.GitHubTraceContext != TraceContextService || strings.Join(c.LogDownloadHosts, ",") != "logs.ghe.example,*.blob.core.windows.net" {
+					t.Errorf("trace context %q, log hosts %v", c.GitHubTraceContext, c.LogDownloadHosts)
+				}
+			}},
+		{name: "outbound flags win", args: []string{"-github-trace-context", "off", "-log-download-hosts", "a.example"},
+			env: map[string]string{"GHOPS_GITHUB_TRACE_CONTEXT": "service", "GHOPS_LOG_DOWNLOAD_HOSTS": "b.example"},
+			check: func(t *testing.T, c Config) {
+				if c.GitHubTraceContext != TraceContextOff || strings.Join(c.LogDownloadHosts, ",") != "a.example" {
+					t.Errorf("trace context %q, log hosts %v", c.GitHubTraceContext, c.LogDownloadHosts)
+				}
+			}},
+		{name: "unknown trace context", args: []string{"-github-trace-context", "caller"}, wantErr: "-github-trace-context"},
+		{name: "bad log host", env: map[string]string{"GHOPS_LOG_DOWNLOAD_HOSTS": "a.*.example"}, wantErr: "-log-download-hosts"},
 		{name: "bad reflection env", env: map[string]string{"GHOPS_GITHUB_REFLECTION": "sometimes"}, wantErr: "GHOPS_GITHUB_REFLECTION"},
 	}
 	for _, tt := range tests {

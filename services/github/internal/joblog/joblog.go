@@ -14,7 +14,9 @@
 // invisible characters and bytes that are not UTF-8; the window counts what
 // it removed from its lines (Removed, Cleaned) for the answer's report.
 // Secrets are redacted later, with the rest of the answer (package
-// contentclean).
+// contentclean). The download itself (Downloader) goes only to allowed
+// log hosts, follows at most MaxRedirects redirects, and never carries a
+// credential.
 package joblog
 
 import (

@@ -226,6 +226,9 @@ func (s *Service) GetJobLog(ctx context.Context, req *ghopsv1.GetJobLogRequest) 
 		return joblog.Range(r, int(req.GetStartLine()), int(req.GetMaxLines()))
 	}
 	w, err := s.readLog(ctx, s.client(ctx), owner, name, req.GetJobId(), window)
+	if errors.Is(err, joblog.ErrRefused) {
+		return nil, ghstatus.New(codes.Internal, ghopsv1.ErrorReason_ERROR_REASON_INTERNAL, "the job log's download was refused: GitHub sent it to a host outside the allowed log hosts, or through too many redirects", c, nil)
+	}
 	if errors.Is(err, errLogDownload) {
 		return nil, ghstatus.New(codes.Unavailable, ghopsv1.ErrorReason_ERROR_REASON_UPSTREAM_UNAVAILABLE, "the job log could not be downloaded from the URL GitHub gave", c, nil)
 	}
@@ -240,6 +243,13 @@ func (s *Service) GetJobLog(ctx context.Context, req *ghopsv1.GetJobLogRequest) 
 // the service cannot say more than that (the URL is signed, so it is never
 // logged nor shown), and get_job_log answers Unavailable.
 var errLogDownload = errors.New("job log download failed")
+
+// WithLogHosts sets the hosts job logs may be downloaded from (package
+// joblog: GitHub's log storage and the configured GitHub host).
+func (s *Service) WithLogHosts(hosts joblog.Hosts) *Service {
+	s.logs = joblog.NewDownloader(hosts, logTimeout)
+	return s
+}
 
 // readLog asks GitHub for the job log's URL and reads the log from there
 // into a window. GitHub's answer is a 302 that go-github returns without
@@ -261,9 +271,15 @@ func (s *Service) readLog(ctx context.Context, gh *github.Client, owner, name st
 	if err != nil {
 		return joblog.Window{}, errLogDownload
 	}
-	got, err := s.logs.Do(hreq)
+	got, err := s.logs.Get(hreq)
 	if err != nil {
-		if ctx.Err() != nil {
+		var refused *joblog.RefusedError
+		switch {
+		case errors.As(err, &refused):
+			// The host only: the URL's query is a signature.
+			s.log.WarnContext(ctx, "job log download refused", "host", refused.Host, "why", refused.Why)
+			return joblog.Window{}, err
+		case ctx.Err() != nil:
 			return joblog.Window{}, ctx.Err()
 		}
 		return joblog.Window{}, errLogDownload

@@ -7,7 +7,6 @@ package ops
 import (
 	"context"
 	"log/slog"
-	"net/http"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"ghops.dev/services/github/internal/ghstatus"
+	"ghops.dev/services/github/internal/joblog"
 	"ghops.dev/services/github/internal/jsonmemo"
 )
 
@@ -51,8 +51,9 @@ type Service struct {
 	// logs downloads job logs from the signed URL GitHub redirects to
 	// (another host, such as Azure blob storage): a plain client on
 	// purpose, so that the token never goes there, with a timeout of its
-	// own since the download is outside the API's transports.
-	logs *http.Client
+	// own since the download is outside the API's transports, and only to
+	// the allowed log hosts (WithLogHosts; none until set).
+	logs *joblog.Downloader
 }
 
 // New returns the handlers.
@@ -60,7 +61,7 @@ func New(client ClientFunc, limits Limits, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{client: client, limits: limits, log: log, logs: &http.Client{Timeout: logTimeout}}
+	return &Service{client: client, limits: limits, log: log, logs: joblog.NewDownloader(joblog.Hosts{}, logTimeout)}
 }
 
 // fail translates err, logging the cause of an Internal answer (which the

@@ -48,6 +48,7 @@ import (
 	"ghops.dev/services/github/internal/contentclean"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/httpcache"
+	"ghops.dev/services/github/internal/joblog"
 	"ghops.dev/services/github/internal/jsonmemo"
 	"ghops.dev/services/github/internal/metrics"
 	"ghops.dev/services/github/internal/ops"
@@ -104,8 +105,14 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	var rt http.RoundTripper = http.DefaultTransport.(*http.Transport).Clone()
 	// Tracing (package telemetry), nearest the wire: a client span per
 	// request actually sent to GitHub, retries and the App's token
-	// requests included; off, rt itself.
-	rt = s.tel.GitHubTransport(rt)
+	// requests included; off, rt itself. GitHub receives no trace context
+	// of the caller's, only, with -github-trace-context=service, the
+	// service's own.
+	gc := telemetry.GitHubContextOff
+	if cfg.GitHubTraceContext == config.TraceContextService {
+		gc = telemetry.GitHubContextService
+	}
+	rt = s.tel.GitHubTransport(rt, gc)
 	// End of tracing.
 	rt = s.metrics.Transport(rt, base.Path)
 	var app *appauth.Transport
@@ -171,6 +178,16 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	for _, sec := range secrets {
 		known = append(known, string(sec))
 	}
+	// Job logs come from GitHub's log storage, or from the GitHub host
+	// itself (GitHub Enterprise Server, fakehub).
+	ghHost := base.Host
+	if base.Scheme == "http" {
+		ghHost = "http://" + ghHost
+	}
+	logHosts, err := joblog.ParseHosts(append(append([]string(nil), cfg.LogDownloadHosts...), ghHost))
+	if err != nil {
+		return nil, err
+	}
 	val, err := validation.New()
 	if err != nil {
 		return nil, err
@@ -222,7 +239,7 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
 		MergeabilityAttempts: cfg.MergeabilityAttempts, MergeabilityBackoff: cfg.MergeabilityBackoff,
 		MaxPatchFiles: cfg.MaxPatchFiles, MaxPatchBytes: cfg.MaxPatchBytes,
-	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo)
+	}, s.log).WithEnvironment(environment(cfg, app != nil)).WithMemo(s.memo).WithLogHosts(logHosts)
 	s.svc = svc
 	s.invoker = progress.NewInvoker(&ghopsv1.GitHubService_ServiceDesc,
 		ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService"), svc, chain)
