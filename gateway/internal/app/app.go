@@ -444,6 +444,7 @@ func callLinks(c *toolcall.Caller) []toolcall.Interceptor {
 		c.Rate(),    // every call spends its principal's rate, refused or not
 		c.Resolve(), // unknown tool, invalid arguments
 		c.Policy(),  // the principal's tools and repositories, -read-only
+		c.Confirm(), // a person allows the tools the policy's confirm names
 		c.Limits(),  // concurrency, -max-in-flight, the call's deadline
 		c.Audit(),   // one record per write that reached the service
 	}
