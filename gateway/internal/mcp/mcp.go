@@ -96,6 +96,8 @@ type Server struct {
 	defs         map[string][]byte // each offered tool's encoded definition
 	sorted       []string          // the gateway-wide tools/list, by name
 	inflight     sync.Map          // cancellation key -> context.CancelFunc
+	waiting      sync.Map          // elicitation key -> chan json.RawMessage (confirm.go)
+	confirms     confirmStates     // 2026-07-28 confirmation states (confirm.go)
 }
 
 // Option configures a Server.
@@ -164,6 +166,7 @@ func New(reg *toolschema.Registry, calls *dispatch.Handler, opts ...Option) (*Se
 	if s.sess.secret == nil {
 		s.sess.secret = randomSecret()
 	}
+	s.confirms = confirmStates{secret: s.sess.secret, now: s.sess.now}
 	s.serverInfo, _ = json.Marshal(struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`

@@ -201,6 +201,17 @@ func (x *Body) Notify(method string, params json.RawMessage) {
 	x.notify(jsonrpc.EncodeNotification(method, params))
 }
 
+// Send sends msg, an encoded request of the server's own (MCP's
+// elicitation/create), to the client ahead of the body's answer, as Notify
+// sends a notification; without CanNotify it does nothing. The client's
+// response arrives as a message of its own (a later body on HTTP, a line on
+// stdio), which the transport matches to the request by its id.
+func (x *Body) Send(msg []byte) {
+	if x.notify != nil {
+		x.notify(msg)
+	}
+}
+
 // SetHeader adds a response header (HTTP only; ignored on stdio). Calls of
 // one batch may set headers concurrently.
 func (x *Body) SetHeader(key, value string) {
