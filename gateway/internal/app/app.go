@@ -144,14 +144,17 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		_ = a.Close()
 		return nil, err
 	}
+	var names []string
+	for _, t := range reg.Tools() {
+		names = append(names, t.Name)
+	}
 	if cfg.PolicyFile != "" {
-		var names []string
-		for _, t := range reg.Tools() {
-			names = append(names, t.Name)
-		}
 		if a.Policy, err = policy.Load(cfg.PolicyFile, names); err != nil {
 			return fail(err)
 		}
+	}
+	if err := policy.CheckTools("-confirm", cfg.Confirm, names); err != nil {
+		return fail(err)
 	}
 	a.Sink = rpcerror.NewSink(logOut, logger)
 	a.Auth, err = authn.New(context.Background(), authn.Options{
@@ -215,6 +218,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		toolcall.WithQuota(q),
 		toolcall.WithMaxInFlight(cfg.MaxInFlight),
 		toolcall.WithAudit(logger),
+		toolcall.WithConfirm(cfg.Confirm),
 		toolcall.WithGatewayInfo(toolcall.GatewayInfo{Version: cfg.Version, Warnings: Warnings(cfg, a.Auth.Enabled())}),
 	)
 	a.Caller.Use(callLinks(a.Caller)...)

@@ -363,6 +363,19 @@ func Check(pr *Principal, tool Tool, repos []string, readOnly bool) *Denial {
 	return nil
 }
 
+// CheckTools checks a list of tool names or globs given outside a policy
+// file (the gateway's -confirm) as the file's are checked: each must match
+// one of tools.
+func CheckTools(what string, globs, tools []string) error {
+	var errs []error
+	for _, g := range globs {
+		if _, err := path.Match(g, ""); err != nil || !slices.ContainsFunc(tools, func(t string) bool { return match(g, t) }) {
+			errs = append(errs, fmt.Errorf("%s: %q matches no tool (tools: %s)", what, g, strings.Join(tools, ", ")))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // NeedsConfirm reports whether pr's calls of tool must first be confirmed
 // by a person (its confirm globs; false without a principal).
 func NeedsConfirm(pr *Principal, tool string) bool {
