@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,6 +16,8 @@ import (
 	"ghops.dev/services/fakehub"
 
 	"ghops.dev/gateway/gatewaytest"
+	"ghops.dev/gateway/internal/app"
+	"ghops.dev/gateway/internal/config"
 	"ghops.dev/gateway/internal/httpcall"
 )
 
@@ -346,4 +349,80 @@ func TestConfirmRawMRTR(t *testing.T) {
 			t.Fatalf("/rpc: %d %s", code, data["policy"])
 		}
 	})
+}
+
+// TestConfirmOverStdio: over stdio, with the gateway-wide -confirm and no
+// policy file, the Go SDK client is asked with elicitation/create on the
+// stream at 2025-11-25 (its answer comes back as a line of its own) and
+// with an input-required result at 2026-07-28; accept writes, decline
+// writes nothing.
+func TestConfirmOverStdio(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	n := firstIssue(t, st)
+	cfg := config.Default()
+	cfg.ServiceAddr = st.Service.Addr
+	cfg.Confirm = []string{"update_issue"}
+	tests := []struct {
+		name, pin, action string
+		writes            bool
+	}{
+		{"elicitation accept", "2025-11-25", "accept", true},
+		{"elicitation decline", "2025-11-25", "decline", false},
+		{"multi round trip accept", "", "accept", true},
+		{"multi round trip decline", "", "decline", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := app.New(cfg, &gatewaytest.SyncBuffer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = a.Close() })
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			go func() {
+				_ = a.ServeStdio(context.Background(), inR, outW)
+				_ = outW.Close()
+			}()
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			asked := 0
+			c := sdk.NewClient(&sdk.Implementation{Name: "e2e-stdio-confirm", Version: "1"}, &sdk.ClientOptions{
+				ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+					asked++
+					if tc.action == "accept" {
+						return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+					}
+					return &sdk.ElicitResult{Action: tc.action}, nil
+				},
+			})
+			var so *sdk.ClientSessionOptions
+			if tc.pin != "" {
+				so = &sdk.ClientSessionOptions{ProtocolVersion: tc.pin}
+			}
+			s, err := c.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, so)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			title := "Stdio " + tc.name
+			before, writes := hubIssue(t, st, n), issueWrites(st)
+			res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "update_issue", Arguments: map[string]any{"repo": confirmRepo, "issueNumber": n, "title": title}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if asked != 1 {
+				t.Fatalf("asked %d times", asked)
+			}
+			if tc.writes {
+				if res.IsError || hubIssue(t, st, n) != title || issueWrites(st) != writes+1 {
+					t.Fatalf("accepted: %+v, GitHub's title %q", res, hubIssue(t, st, n))
+				}
+				return
+			}
+			if !res.IsError || hubIssue(t, st, n) != before || issueWrites(st) != writes {
+				t.Fatalf("declined: %+v, GitHub's title %q", res, hubIssue(t, st, n))
+			}
+		})
+	}
 }
