@@ -40,6 +40,12 @@
 // the policy, not the gateway, withholds it. The gateway's own -toolsets
 // removes tools for everyone instead: unknown tools (docs/errors.md).
 //
+// Confirm names tools (names or globs, checked like tools) whose calls by
+// the principal a person must first allow through the MCP client
+// (toolcall's confirm link; docs/security.md): an irreversible write such
+// as merge_pull_request. It narrows nothing else: a tool it names must
+// still be allowed by the other rules.
+//
 // Repository globs are matched case-insensitively against the canonical
 // (lower-cased) owner/name, as GitHub resolves owner and name.
 //
