@@ -236,6 +236,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.MCP, err = mcp.New(reg, calls,
 		mcp.WithSessionSecret(cfg.SessionSecret),
 		mcp.WithReadOnly(cfg.ReadOnly),
+		mcp.WithConfirmAny(len(cfg.Confirm) > 0),
 		mcp.WithToolsets(cfg.Toolsets),
 		mcp.WithServerVersion(cfg.Version),
 		mcp.WithLogger(logger),

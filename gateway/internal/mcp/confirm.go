@@ -17,6 +17,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"ghops.dev/gateway/internal/pipeline"
+	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/toolcall"
 )
 
@@ -306,6 +307,17 @@ func elicitationDeclared(caps json.RawMessage) bool {
 		return true
 	}
 	return e.Get("form").Exists()
+}
+
+// mayConfirm reports whether a call by ctx's caller may need a person's
+// confirmation: the gateway's -confirm names tools, or the caller's
+// principal has confirm.
+func (s *Server) mayConfirm(ctx context.Context) bool {
+	if s.confirmAny {
+		return true
+	}
+	c := policy.CallerFrom(ctx)
+	return c != nil && c.Principal != nil && len(c.Principal.Confirm) > 0
 }
 
 // confirmer puts in ctx the Confirmer of a tools/call served as r: the

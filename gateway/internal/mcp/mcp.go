@@ -89,6 +89,7 @@ type Server struct {
 	pageSize int
 
 	readOnly     bool
+	confirmAny   bool              // the gateway's -confirm names tools (confirm.go)
 	toolsets     []string          // the gateway's groups (nil: every group)
 	serverInfo   []byte            // {"name":...,"version":...}
 	instructions []byte            // Instructions as a JSON string
@@ -144,6 +145,12 @@ func WithReadOnly(on bool) Option { return func(s *Server) { s.readOnly = on } }
 // package toolset), as the call path (toolcall.WithToolsets) knows no
 // other: a tool outside them is an unknown tool for every session.
 func WithToolsets(sets []string) Option { return func(s *Server) { s.toolsets = sets } }
+
+// WithConfirmAny says the gateway's -confirm names tools, so that any
+// caller's call may need a person's confirmation (confirm.go); without it
+// only principals whose policy has confirm are given a way to ask, and
+// every other call is spared the cost.
+func WithConfirmAny(on bool) Option { return func(s *Server) { s.confirmAny = on } }
 
 // WithPageSize sets how many tools one tools/list page holds (default
 // 1000: every tool on one page).

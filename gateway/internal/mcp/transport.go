@@ -175,7 +175,9 @@ func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Cal
 	var mrtr *mrtrConfirmer
 	switch req.Method {
 	case "tools/call":
-		callCtx, mrtr = t.confirmer(callCtx, x, r)
+		if t.s.mayConfirm(ctx) {
+			callCtx, mrtr = t.confirmer(callCtx, x, r)
+		}
 	case "initialize":
 		callCtx = withInitElicit(callCtx, initElicitation(req.Params))
 	}
