@@ -41,6 +41,12 @@
 //     Mcp-Session-Id that is an HMAC over version, issue time and a nonce;
 //     any replica with the same secret accepts it. A forged or expired id
 //     gets 404; a request without one is served. GET and DELETE get 405.
+//   - A person's confirmation of a tool call (toolcall's confirm link,
+//     confirm.go): at 2026-07-28 an input-required result with an
+//     elicitation/create input request and a sealed requestState; before,
+//     elicitation/create sent ahead of the answer to a client that
+//     declared elicitation in initialize (the session id records it), its
+//     response matched by id within the session or stdio connection.
 //
 // Tool errors (the one rule, docs/errors.md): a failed tools/call is an
 // isError CallToolResult when the request named a protocol version (session,
