@@ -170,8 +170,7 @@ func confirmRefusal(caller *policy.Caller, q Question, a Answer) *rpcerror.Error
 		detail = q.Tool + " needs a person's confirmation; " + a.Reason
 	default:
 		msg = q.Tool + " needs a person's confirmation and this client cannot ask for one"
-		detail = q.Tool + " needs a person's confirmation; " + a.Reason +
-			": use an MCP client that declares the elicitation capability"
+		detail = q.Tool + " needs a person's confirmation, which this client cannot give: " + a.Reason
 	}
 	e := rpcerror.New(rpcerror.PermissionDenied, q.Tool)
 	e.Message = "Permission denied: " + msg
