@@ -320,13 +320,20 @@ func (s *Server) mayConfirm(ctx context.Context) bool {
 	return c != nil && c.Principal != nil && len(c.Principal.Confirm) > 0
 }
 
-// confirmer puts in ctx the Confirmer of a tools/call served as r: the
-// 2026-07-28 exchange (returned too, for Serve to answer with what it
-// asked) or elicitation on the answer stream.
-func (t *transport) confirmer(ctx context.Context, x *pipeline.Body, r resolved) (context.Context, *mrtrConfirmer) {
+// confirmer puts in ctx the Confirmer of a tools/call served as r with
+// params: the 2026-07-28 exchange (returned too, for Serve to answer with
+// what it asked) or elicitation on the answer stream. It reads
+// requestState and inputResponses here, for the calls that may need
+// them only: a search of params may cross a megabyte of file content.
+func (t *transport) confirmer(ctx context.Context, x *pipeline.Body, r resolved, params json.RawMessage) (context.Context, *mrtrConfirmer) {
 	if r.modern {
 		caps := rawIn(r.p.meta, gjson.GetBytes(r.p.meta, gjsonKey(metaClientCapabilities)))
-		m := &mrtrConfirmer{s: t.s, binding: binding(ctx), capable: elicitationDeclared(caps), state: r.p.state, responses: r.p.responses}
+		m := &mrtrConfirmer{s: t.s, binding: binding(ctx), capable: elicitationDeclared(caps)}
+		st := gjson.GetManyBytes(params, "requestState", "inputResponses")
+		if st[0].Type == gjson.String {
+			m.state = st[0].Str
+		}
+		m.responses = rawIn(params, st[1])
 		return toolcall.WithConfirmer(ctx, m), m
 	}
 	c := &elicitConfirmer{s: t.s, x: x, scope: t.scope(x), withMode: r.version >= V20251125}

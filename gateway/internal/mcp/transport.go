@@ -176,7 +176,7 @@ func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Cal
 	switch req.Method {
 	case "tools/call":
 		if t.s.mayConfirm(ctx) {
-			callCtx, mrtr = t.confirmer(callCtx, x, r)
+			callCtx, mrtr = t.confirmer(callCtx, x, r, req.Params)
 		}
 	case "initialize":
 		callCtx = withInitElicit(callCtx, initElicitation(req.Params))
@@ -229,25 +229,19 @@ type resolved struct {
 // params are the members of a request's params the transport reads: one
 // pass over params, which may hold a megabyte of file content.
 type params struct {
-	name      string          // tools/call, prompts/get
-	uri       string          // resources/read
-	args      json.RawMessage // tools/call
-	meta      json.RawMessage // _meta
-	state     string          // requestState (2026-07-28 retries)
-	responses json.RawMessage // inputResponses (2026-07-28 retries)
+	name string          // tools/call, prompts/get
+	uri  string          // resources/read
+	args json.RawMessage // tools/call
+	meta json.RawMessage // _meta
 }
 
-// readParams reads name, uri, arguments, _meta, requestState and
-// inputResponses in one pass.
+// readParams reads name, uri, arguments and _meta in one pass.
 func readParams(raw json.RawMessage) params {
 	if len(raw) == 0 || raw[0] != '{' {
 		return params{}
 	}
-	m := gjson.GetManyBytes(raw, "name", "uri", "arguments", "_meta", "requestState", "inputResponses")
-	p := params{args: rawIn(raw, m[2]), meta: rawIn(raw, m[3]), responses: rawIn(raw, m[5])}
-	if m[4].Type == gjson.String {
-		p.state = m[4].Str
-	}
+	m := gjson.GetManyBytes(raw, "name", "uri", "arguments", "_meta")
+	p := params{args: rawIn(raw, m[2]), meta: rawIn(raw, m[3])}
 	if m[0].Type == gjson.String {
 		p.name = m[0].Str
 	}
