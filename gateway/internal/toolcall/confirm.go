@@ -70,10 +70,13 @@ type Question struct {
 	Digest [sha256.Size]byte
 }
 
-// Answer is a Confirmer's verdict and, for CannotAsk and Invalid, why.
+// Answer is what a Confirmer came to.
 type Answer struct {
+	// Verdict is the outcome.
 	Verdict Verdict
-	Reason  string
+	// Reason says why, for CannotAsk and Invalid: one sentence for the
+	// caller, naming no secret.
+	Reason string
 }
 
 // Confirmer asks the person behind a call's client to confirm it. A
@@ -227,7 +230,7 @@ func describeValue(fd protoreflect.FieldDescriptor, v protoreflect.Value) string
 	case fd.IsList():
 		return strconv.Itoa(v.List().Len()) + " item(s)"
 	case fd.IsMap():
-		return strconv.Itoa(v.Map().Len()) + " entrie(s)"
+		return strconv.Itoa(v.Map().Len()) + " entries"
 	}
 	switch fd.Kind() {
 	case protoreflect.MessageKind, protoreflect.GroupKind:
