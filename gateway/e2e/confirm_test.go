@@ -340,6 +340,17 @@ func TestConfirmRawMRTR(t *testing.T) {
 		if issueWrites(st) != writes || hubIssue(t, st, n) != "Confirmed title" {
 			t.Fatal("a declined confirmation wrote to GitHub")
 		}
+		var found bool
+		for _, line := range strings.Split(st.Gateway.Logs(), "\n") {
+			var rec map[string]any
+			if json.Unmarshal([]byte(line), &rec) == nil && rec["msg"] == "confirmation" && rec["verdict"] == "declined" &&
+				rec["principal"] == "careful" && rec["tool"] == "update_issue" && rec["repo"] == confirmRepo {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("no confirmation record of the decline in the audit trail:\n%s", st.Gateway.Logs())
+		}
 	})
 	t.Run("plain JSON-RPC cannot ask", func(t *testing.T) {
 		writes := issueWrites(st)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"log/slog"
 	"path"
 	"slices"
 	"strconv"
@@ -13,6 +14,8 @@ import (
 
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"ghops.dev/redact"
 
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
@@ -141,6 +144,7 @@ func (c *Caller) Confirm() Interceptor {
 			if cf := ConfirmerFrom(ctx); cf != nil {
 				a = cf.Confirm(ctx, q)
 			}
+			c.recordConfirmation(ctx, r, q, a)
 			if a.Verdict == Confirmed {
 				return next(ctx, r)
 			}
@@ -149,6 +153,26 @@ func (c *Caller) Confirm() Interceptor {
 			return e
 		}
 	}}
+}
+
+// verdictNames name the verdicts in the confirmation records.
+var verdictNames = map[Verdict]string{
+	Confirmed: "confirmed", Declined: "declined", Cancelled: "cancelled",
+	Asked: "asked", CannotAsk: "cannot_ask", Invalid: "invalid",
+}
+
+// recordConfirmation writes the audit trail's "confirmation" record of a
+// question put to a person and its answer, beside the "audit" record of
+// the write that follows a confirmed one: who was asked about which tool
+// and repository, and what came of it. Asked (the question went out in a
+// 2026-07-28 answer) is recorded too: the retry's record says the rest.
+func (c *Caller) recordConfirmation(ctx context.Context, r *Request, q Question, a Answer) {
+	if c.audit == nil {
+		return
+	}
+	c.audit.LogAttrs(ctx, slog.LevelInfo, "confirmation",
+		slog.String("principal", r.Caller.Name()), slog.String("tool", q.Tool), slog.String("repo", redact.String(q.Repo)),
+		slog.String("verdict", verdictNames[a.Verdict]), slog.String("request_id", r.RequestID))
 }
 
 // confirmRefusal is the -32001 of a call that was not confirmed.
