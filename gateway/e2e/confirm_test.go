@@ -437,3 +437,34 @@ func TestConfirmOverStdio(t *testing.T) {
 		})
 	}
 }
+
+// TestConfirmOutlivesWriteTimeout: a person who takes longer to answer
+// than the HTTP server's write timeout (sized to one call: here 1s calls,
+// an 8s timeout) still gets the call's answer over the elicitation's
+// event stream, and the write happens once.
+func TestConfirmOutlivesWriteTimeout(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{Policy: confirmPolicy, CallTimeout: time.Second})
+	n := firstIssue(t, st)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := sdk.NewClient(&sdk.Implementation{Name: "e2e-slow-person", Version: "1"}, &sdk.ClientOptions{
+		ElicitationHandler: func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			time.Sleep(9 * time.Second)
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, nil
+		},
+	})
+	s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: st.URL + "/mcp", HTTPClient: &http.Client{Transport: keyTransport{keyCareful}}, DisableStandaloneSSE: true, MaxRetries: -1},
+		&sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	writes := issueWrites(st)
+	res, err := s.CallTool(ctx, &sdk.CallToolParams{Name: "update_issue", Arguments: map[string]any{"repo": confirmRepo, "issueNumber": n, "title": "Slowly confirmed"}})
+	if err != nil || res.IsError {
+		t.Fatalf("CallTool: %v %+v", err, res)
+	}
+	if hubIssue(t, st, n) != "Slowly confirmed" || issueWrites(st) != writes+1 {
+		t.Fatalf("GitHub's title %q, %d writes", hubIssue(t, st, n), issueWrites(st)-writes)
+	}
+}

@@ -57,6 +57,11 @@ const confirmKey = "confirm"
 // request's wait, and the life of a 2026-07-28 requestState.
 const ConfirmTTL = 10 * time.Minute
 
+// afterConfirm is how long an HTTP answer may still take once the person
+// answered an elicitation: the call's own deadline (-call-timeout) is
+// shorter; this only keeps the server's write timeout from cutting it.
+const afterConfirm = 5 * time.Minute
+
 // maxState bounds a requestState the gateway reads (its own are ~130
 // bytes).
 const maxState = 512
@@ -127,11 +132,15 @@ func (c *elicitConfirmer) Confirm(ctx context.Context, q toolcall.Question) tool
 	b.WriteString(`{"jsonrpc":"2.0","id":` + id + `,"method":"elicitation/create","params":`)
 	b.Write(elicitParams(q, c.withMode))
 	b.WriteByte('}')
+	// The HTTP answer must outlive the server's write timeout (one call's
+	// worth): the person's time, then the call's.
+	c.x.ExtendWrite(ConfirmTTL + afterConfirm)
 	c.x.Send(b.Bytes())
 	wait := time.NewTimer(ConfirmTTL)
 	defer wait.Stop()
 	select {
 	case msg := <-answer:
+		c.x.ExtendWrite(afterConfirm)
 		r := gjson.GetBytes(msg, "result")
 		if !r.Exists() {
 			return toolcall.Answer{Verdict: toolcall.CannotAsk, Reason: "the client answered the elicitation with an error"}
