@@ -144,14 +144,17 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		_ = a.Close()
 		return nil, err
 	}
+	var names []string
+	for _, t := range reg.Tools() {
+		names = append(names, t.Name)
+	}
 	if cfg.PolicyFile != "" {
-		var names []string
-		for _, t := range reg.Tools() {
-			names = append(names, t.Name)
-		}
 		if a.Policy, err = policy.Load(cfg.PolicyFile, names); err != nil {
 			return fail(err)
 		}
+	}
+	if err := policy.CheckTools("-confirm", cfg.Confirm, names); err != nil {
+		return fail(err)
 	}
 	a.Sink = rpcerror.NewSink(logOut, logger)
 	a.Auth, err = authn.New(context.Background(), authn.Options{
@@ -215,6 +218,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		toolcall.WithQuota(q),
 		toolcall.WithMaxInFlight(cfg.MaxInFlight),
 		toolcall.WithAudit(logger),
+		toolcall.WithConfirm(cfg.Confirm),
 		toolcall.WithGatewayInfo(toolcall.GatewayInfo{Version: cfg.Version, Warnings: Warnings(cfg, a.Auth.Enabled())}),
 	)
 	a.Caller.Use(callLinks(a.Caller)...)
@@ -232,6 +236,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.MCP, err = mcp.New(reg, calls,
 		mcp.WithSessionSecret(cfg.SessionSecret),
 		mcp.WithReadOnly(cfg.ReadOnly),
+		mcp.WithConfirmAny(len(cfg.Confirm) > 0),
 		mcp.WithToolsets(cfg.Toolsets),
 		mcp.WithServerVersion(cfg.Version),
 		mcp.WithLogger(logger),
@@ -444,6 +449,7 @@ func callLinks(c *toolcall.Caller) []toolcall.Interceptor {
 		c.Rate(),    // every call spends its principal's rate, refused or not
 		c.Resolve(), // unknown tool, invalid arguments
 		c.Policy(),  // the principal's tools and repositories, -read-only
+		c.Confirm(), // a person allows the tools the policy's confirm names
 		c.Limits(),  // concurrency, -max-in-flight, the call's deadline
 		c.Audit(),   // one record per write that reached the service
 	}

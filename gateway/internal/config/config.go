@@ -27,6 +27,7 @@
 //	-metrics-addr         GHOPS_METRICS_ADDR             "" (/metrics on the main listener, behind its authentication; else only on this address)
 //	-read-only            GHOPS_READ_ONLY                false (refuse every writing tool)
 //	-toolsets             GHOPS_TOOLSETS                 all (comma-separated groups: repos, pulls, issues, actions, search, meta)
+//	-confirm              GHOPS_CONFIRM                  "" (comma-separated tools, names or globs, a person must confirm for every caller)
 //	-insecure-no-auth     GHOPS_INSECURE_NO_AUTH         false (allow a non-loopback address without auth)
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
 //	-log-level            GHOPS_LOG_LEVEL                info
@@ -145,6 +146,10 @@ type Config struct {
 	// toolset); nil offers every group. A tool of another group does not
 	// exist for any caller; ReadOnly still removes the writing ones.
 	Toolsets []string
+	// Confirm are tool names or globs whose every call a person must
+	// confirm through the MCP client, whoever calls (on top of each
+	// principal's confirm in the policy file).
+	Confirm []string
 	// InsecureNoAuth allows serving a non-loopback address without
 	// authentication.
 	InsecureNoAuth bool
@@ -264,6 +269,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	s.String(&c.MetricsAddr, "metrics-addr", "GHOPS_METRICS_ADDR", "", "serve /metrics on this address only; on the main listener, behind its authentication, when empty")
 	s.Bool(&c.ReadOnly, "read-only", "GHOPS_READ_ONLY", false, "refuse every tool that writes, whoever calls")
 	s.String(&toolsets, "toolsets", "GHOPS_TOOLSETS", toolset.All, "comma-separated groups of tools offered: "+strings.Join(toolset.Names(), ", ")+", or all")
+	s.List(&c.Confirm, "confirm", "GHOPS_CONFIRM", nil, "comma-separated tools (names or globs) whose every call a person must confirm through the MCP client")
 	s.Bool(&c.InsecureNoAuth, "insecure-no-auth", "GHOPS_INSECURE_NO_AUTH", false, "serve a non-loopback address without authentication")
 	s.String(&c.PublishedAddr, "published-addr", "GHOPS_PUBLISHED_ADDR", "", "host:port the container runtime publishes -addr on (docker -p, compose ports); a loopback one silences the not-loopback warning")
 	s.String(&secret, "session-secret", "GHOPS_SESSION_SECRET", "", "key of MCP session ids, shared by replicas; random if unset")

@@ -41,6 +41,12 @@
 //     Mcp-Session-Id that is an HMAC over version, issue time and a nonce;
 //     any replica with the same secret accepts it. A forged or expired id
 //     gets 404; a request without one is served. GET and DELETE get 405.
+//   - A person's confirmation of a tool call (toolcall's confirm link,
+//     confirm.go): at 2026-07-28 an input-required result with an
+//     elicitation/create input request and a sealed requestState; before,
+//     elicitation/create sent ahead of the answer to a client that
+//     declared elicitation in initialize (the session id records it), its
+//     response matched by id within the session or stdio connection.
 //
 // Tool errors (the one rule, docs/errors.md): a failed tools/call is an
 // isError CallToolResult when the request named a protocol version (session,
@@ -89,6 +95,7 @@ type Server struct {
 	pageSize int
 
 	readOnly     bool
+	confirmAny   bool              // the gateway's -confirm names tools (confirm.go)
 	toolsets     []string          // the gateway's groups (nil: every group)
 	serverInfo   []byte            // {"name":...,"version":...}
 	instructions []byte            // Instructions as a JSON string
@@ -96,6 +103,8 @@ type Server struct {
 	defs         map[string][]byte // each offered tool's encoded definition
 	sorted       []string          // the gateway-wide tools/list, by name
 	inflight     sync.Map          // cancellation key -> context.CancelFunc
+	waiting      sync.Map          // elicitation key -> chan json.RawMessage (confirm.go)
+	confirms     confirmStates     // 2026-07-28 confirmation states (confirm.go)
 }
 
 // Option configures a Server.
@@ -143,6 +152,12 @@ func WithReadOnly(on bool) Option { return func(s *Server) { s.readOnly = on } }
 // other: a tool outside them is an unknown tool for every session.
 func WithToolsets(sets []string) Option { return func(s *Server) { s.toolsets = sets } }
 
+// WithConfirmAny says the gateway's -confirm names tools, so that any
+// caller's call may need a person's confirmation (confirm.go); without it
+// only principals whose policy has confirm are given a way to ask, and
+// every other call is spared the cost.
+func WithConfirmAny(on bool) Option { return func(s *Server) { s.confirmAny = on } }
+
 // WithPageSize sets how many tools one tools/list page holds (default
 // 1000: every tool on one page).
 func WithPageSize(n int) Option { return func(s *Server) { s.pageSize = n } }
@@ -164,6 +179,7 @@ func New(reg *toolschema.Registry, calls *dispatch.Handler, opts ...Option) (*Se
 	if s.sess.secret == nil {
 		s.sess.secret = randomSecret()
 	}
+	s.confirms = confirmStates{secret: s.sess.secret, now: s.sess.now}
 	s.serverInfo, _ = json.Marshal(struct {
 		Name    string `json:"name"`
 		Version string `json:"version"`

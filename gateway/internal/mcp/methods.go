@@ -248,7 +248,7 @@ func (s *Server) ToolsList(ctx context.Context, params json.RawMessage, modern b
 // NewSession implements dispatch.Protocol: a session id naming version,
 // bound to ctx's caller.
 func (s *Server) NewSession(ctx context.Context, version string) string {
-	return s.sess.mint(version, binding(ctx))
+	return s.sess.mintWith(version, binding(ctx), initElicitFrom(ctx))
 }
 
 // ToolResult implements dispatch.Protocol: o encoded as a CallToolResult.

@@ -42,6 +42,7 @@ type sessions struct {
 type verifiedID struct {
 	version string
 	issued  time.Time
+	elicit  bool // the client declared elicitation (form) in initialize
 }
 
 // maxVerified bounds the memory of checked ids.
@@ -52,10 +53,19 @@ var errBadSession = errors.New("mcp: unknown or expired session")
 
 // mint returns a new session id for a session negotiated at version by the
 // principal binding names.
-func (s *sessions) mint(version, binding string) string {
+func (s *sessions) mint(version, binding string) string { return s.mintWith(version, binding, false) }
+
+// mintWith is mint for a client that declared (elicit) or not the
+// elicitation capability: the payload then ends in ".e", under the MAC, so
+// that any replica knows the session's client can be asked to confirm a
+// call (confirm.go).
+func (s *sessions) mintWith(version, binding string, elicit bool) string {
 	var nonce [9]byte
 	_, _ = rand.Read(nonce[:])
 	payload := version + "." + strconv.FormatInt(s.now().Unix(), 10) + "." + base64.RawURLEncoding.EncodeToString(nonce[:])
+	if elicit {
+		payload += ".e"
+	}
 	p := base64.RawURLEncoding.EncodeToString([]byte(payload))
 	return "s1." + p + "." + base64.RawURLEncoding.EncodeToString(s.mac(p, binding))
 }
@@ -73,24 +83,30 @@ func (s *sessions) mac(p, binding string) []byte {
 // check verifies id as presented by the principal binding names and returns
 // the protocol version the session negotiated.
 func (s *sessions) check(id, binding string) (string, error) {
+	v, err := s.lookup(id, binding)
+	return v.version, err
+}
+
+// lookup is check returning all the id says.
+func (s *sessions) lookup(id, binding string) (verifiedID, error) {
 	key := binding + "\x00" + id
 	if v, ok := s.verified.Load(key); ok {
 		e := v.(verifiedID)
 		if err := s.fresh(e.issued); err != nil {
-			return "", err
+			return verifiedID{}, err
 		}
-		return e.version, nil
+		return e, nil
 	}
-	version, issued, err := s.verify(id, binding)
+	e, err := s.verify(id, binding)
 	if err != nil {
-		return "", err
+		return verifiedID{}, err
 	}
 	if s.count.Add(1) > maxVerified {
 		s.verified.Clear()
 		s.count.Store(1)
 	}
-	s.verified.Store(key, verifiedID{version: version, issued: issued})
-	return version, nil
+	s.verified.Store(key, e)
+	return e, nil
 }
 
 // fresh refuses an id issued longer than maxAge ago (or in the future).
@@ -104,37 +120,39 @@ func (s *sessions) fresh(issued time.Time) error {
 	return nil
 }
 
-// verify checks id's MAC (under binding) and fields and returns its
-// version and issue time.
-func (s *sessions) verify(id, binding string) (string, time.Time, error) {
+// verify checks id's MAC (under binding) and fields and returns what it
+// says.
+func (s *sessions) verify(id, binding string) (verifiedID, error) {
+	bad := verifiedID{}
 	if len(id) > 256 {
-		return "", time.Time{}, errBadSession
+		return bad, errBadSession
 	}
 	parts := strings.Split(id, ".")
 	if len(parts) != 3 || parts[0] != "s1" {
-		return "", time.Time{}, errBadSession
+		return bad, errBadSession
 	}
 	got, err := base64.RawURLEncoding.DecodeString(parts[2])
 	if err != nil || !hmac.Equal(got, s.mac(parts[1], binding)) {
-		return "", time.Time{}, errBadSession
+		return bad, errBadSession
 	}
 	raw, err := base64.RawURLEncoding.DecodeString(parts[1])
 	if err != nil {
-		return "", time.Time{}, errBadSession
+		return bad, errBadSession
 	}
 	fields := strings.Split(string(raw), ".")
-	if len(fields) != 3 || !isSupported(fields[0]) || isModern(fields[0]) {
-		return "", time.Time{}, errBadSession
+	elicit := len(fields) == 4 && fields[3] == "e"
+	if (len(fields) != 3 && !elicit) || !isSupported(fields[0]) || isModern(fields[0]) {
+		return bad, errBadSession
 	}
 	secs, err := strconv.ParseInt(fields[1], 10, 64)
 	if err != nil {
-		return "", time.Time{}, errBadSession
+		return bad, errBadSession
 	}
 	issued := time.Unix(secs, 0)
 	if err := s.fresh(issued); err != nil {
-		return "", time.Time{}, err
+		return bad, err
 	}
-	return fields[0], issued, nil
+	return verifiedID{version: fields[0], issued: issued, elicit: elicit}, nil
 }
 
 // randomSecret returns 32 random bytes (a per-process session key).

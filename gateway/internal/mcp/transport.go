@@ -50,6 +50,7 @@ type headerState struct {
 	sessionID string   // Mcp-Session-Id as sent
 	binding   string   // the principal the session was checked against
 	session   string   // the valid session's version ("" otherwise)
+	elicit    bool     // the valid session's client declared elicitation
 	methods   []string // Mcp-Method values
 	names     []string // Mcp-Name values
 }
@@ -58,6 +59,7 @@ type headerState struct {
 type conn struct {
 	mu      sync.Mutex
 	version string // what initialize negotiated ("" before)
+	elicit  bool   // initialize declared the elicitation capability
 }
 
 // negotiated returns the connection's handshake version and whether there
@@ -96,13 +98,13 @@ func (t *transport) Begin(ctx context.Context, x *pipeline.Body, calls []*pipeli
 			return &pipeline.Refusal{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
 		}
 		if env.sessionID != "" {
-			v, err := t.s.sess.check(env.sessionID, binding(ctx))
+			v, err := t.s.sess.lookup(env.sessionID, binding(ctx))
 			if err != nil && !(len(calls) == 1 && calls[0].Request != nil && calls[0].Request.Method == "initialize") {
 				e := rpcerror.New(rpcerror.InvalidRequest, "")
 				e.Message = "Unknown or expired session: initialize a new one"
 				return &pipeline.Refusal{Err: e, Status: http.StatusNotFound}
 			}
-			env.session, env.binding = v, binding(ctx)
+			env.session, env.elicit, env.binding = v.version, v.elicit, binding(ctx)
 		}
 		switch {
 		case env.hasHeader && isSupported(env.header):
@@ -134,8 +136,10 @@ func (t *transport) StatusRules() pipeline.StatusRules {
 func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
 	if c.Invalid != nil {
 		if isResponse(c.Raw) {
-			// A client answering a server request: the gateway sends none,
-			// so there is nothing to match it with; accepted and ignored.
+			// A client answering a server request (an elicitation of
+			// confirm.go): handed to the call waiting for it in the same
+			// session or connection; anything else is ignored.
+			t.s.deliver(t.scope(x), c.Raw)
 			return pipeline.Answer{NoReply: true}
 		}
 		a := pipeline.Invalid(c)
@@ -168,13 +172,27 @@ func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Cal
 	if tok := progressToken(r.p.meta); tok != nil && x.CanNotify() {
 		callCtx = toolcall.WithProgress(callCtx, progressReporter(x, tok))
 	}
+	var mrtr *mrtrConfirmer
+	switch req.Method {
+	case "tools/call":
+		if t.s.mayConfirm(ctx) {
+			callCtx, mrtr = t.confirmer(callCtx, x, r, req.Params)
+		}
+	case "initialize":
+		callCtx = withInitElicit(callCtx, initElicitation(req.Params))
+	}
 	o := t.s.calls.Serve(callCtx, dispatch.Request{
 		Method: req.Method, Params: req.Params, Batch: c.Batch, RequestID: c.RequestID,
 		Tool: r.p.name, Args: rpcargs.WithoutMeta(r.p.args),
 		Framing:  dispatch.Framing{Version: r.version, Named: r.named, Modern: r.modern, HTTP: !t.stdio},
 		Protocol: t.s,
 	})
-	t.apply(x, o)
+	t.apply(callCtx, x, o)
+	if mrtr != nil && mrtr.asked != nil {
+		// The call stopped at its confirmation: the answer is the
+		// input-required result that asks for it, not the refusal.
+		return pipeline.Answer{Result: mrtr.asked, Tool: o.Tool}
+	}
 	a := pipeline.Answer{Result: o.Result, Err: o.Err, Tool: o.Tool, Status: o.Status}
 	if o.Err != nil && !o.AsResult {
 		a.Result = nil
@@ -183,14 +201,16 @@ func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Cal
 }
 
 // apply does what an outcome asks of the framing: remember the version
-// initialize negotiated (stdio) or send the new session's id (HTTP).
-func (t *transport) apply(x *pipeline.Body, o dispatch.Outcome) {
+// initialize negotiated and whether the client can be asked (stdio) or
+// send the new session's id (HTTP).
+func (t *transport) apply(ctx context.Context, x *pipeline.Body, o dispatch.Outcome) {
 	switch {
 	case o.Negotiated == "":
 	case t.stdio:
 		cn := connOf(x)
 		cn.mu.Lock()
 		cn.version = o.Negotiated
+		cn.elicit = initElicitFrom(ctx)
 		cn.mu.Unlock()
 	case o.SessionHeader != "":
 		x.SetHeader(headerSessionID, o.SessionHeader)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/requestid"
@@ -66,6 +67,7 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 		writeBody(w, o.status, o.body, 0)
 		return
 	}
+	x.extend = func(d time.Duration) { _ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(d)) }
 	var events *eventStream
 	if acceptsEventStream(r.Header) {
 		events = &eventStream{w: w, x: x}

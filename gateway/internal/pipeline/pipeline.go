@@ -36,6 +36,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/rpcerror"
@@ -184,6 +185,8 @@ type Body struct {
 	// notify sends one encoded notification ahead of the answer (nil: the
 	// framing cannot: /rpc, or an HTTP client that accepts no event stream).
 	notify func(msg []byte)
+	// extend moves the HTTP answer's write deadline (nil on stdio).
+	extend func(d time.Duration)
 }
 
 // CanNotify reports whether notifications can reach the client ahead of
@@ -199,6 +202,26 @@ func (x *Body) Notify(method string, params json.RawMessage) {
 		return
 	}
 	x.notify(jsonrpc.EncodeNotification(method, params))
+}
+
+// Send sends msg, an encoded request of the server's own (MCP's
+// elicitation/create), to the client ahead of the body's answer, as Notify
+// sends a notification; without CanNotify it does nothing. The client's
+// response arrives as a message of its own (a later body on HTTP, a line on
+// stdio), which the transport matches to the request by its id.
+func (x *Body) Send(msg []byte) {
+	if x.notify != nil {
+		x.notify(msg)
+	}
+}
+
+// ExtendWrite gives the HTTP answer d from now to be written, past the
+// server's write timeout (sized to one call): a call that waits for a
+// person (an elicitation) needs longer. It does nothing on stdio.
+func (x *Body) ExtendWrite(d time.Duration) {
+	if x.extend != nil {
+		x.extend(d)
+	}
 }
 
 // SetHeader adds a response header (HTTP only; ignored on stdio). Calls of

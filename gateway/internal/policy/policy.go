@@ -13,6 +13,7 @@
 //	    repos: ["octo-org/*"]   # owner/name globs (default: all)
 //	    rate_per_minute: 120    # token bucket, burst of one minute (default: unlimited)
 //	    concurrency: 4          # calls in flight at once (default: unlimited)
+//	    confirm: [merge_pull_request]  # tools (names or globs) a person must confirm first
 //	  - name: github:octocat    # a GitHub login (OAuth with GitHub as the issuer)
 //	    repos: ["octo-org/*"]
 //	  - name: oidc:auth0|12345  # an OIDC identity (the -oauth-claim value, "sub" by default)
@@ -38,6 +39,12 @@
 // and refused on call with -32001, rule "toolsets", which tells the caller
 // the policy, not the gateway, withholds it. The gateway's own -toolsets
 // removes tools for everyone instead: unknown tools (docs/errors.md).
+//
+// Confirm names tools (names or globs, checked like tools) whose calls by
+// the principal a person must first allow through the MCP client
+// (toolcall's confirm link; docs/security.md): an irreversible write such
+// as merge_pull_request. It narrows nothing else: a tool it names must
+// still be allowed by the other rules.
 //
 // Repository globs are matched case-insensitively against the canonical
 // (lower-cased) owner/name, as GitHub resolves owner and name. A search
@@ -83,6 +90,9 @@ type Rules struct {
 	RatePerMinute int `yaml:"rate_per_minute"`
 	// Concurrency bounds the calls in flight at once (0: unlimited).
 	Concurrency int `yaml:"concurrency"`
+	// Confirm are tool names or path.Match globs whose calls a person must
+	// confirm through the MCP client before they run (NeedsConfirm).
+	Confirm []string `yaml:"confirm"`
 }
 
 // Principal is one caller the policy names.
@@ -232,6 +242,11 @@ func checkRules(where string, r *Rules, tools []string) []error {
 			errs = append(errs, fmt.Errorf("%s: tools entry %q matches no tool (tools: %s)", where, g, strings.Join(tools, ", ")))
 		}
 	}
+	for _, g := range r.Confirm {
+		if _, err := path.Match(g, ""); err != nil || !slices.ContainsFunc(tools, func(t string) bool { return match(g, t) }) {
+			errs = append(errs, fmt.Errorf("%s: confirm entry %q matches no tool (tools: %s)", where, g, strings.Join(tools, ", ")))
+		}
+	}
 	if err := toolset.Check(r.Toolsets); err != nil {
 		errs = append(errs, fmt.Errorf("%s: toolsets: %w", where, err))
 	}
@@ -355,6 +370,25 @@ func Check(pr *Principal, tool Tool, repos []string, readOnly bool) *Denial {
 		}
 	}
 	return nil
+}
+
+// CheckTools checks a list of tool names or globs given outside a policy
+// file (the gateway's -confirm) as the file's are checked: each must match
+// one of tools.
+func CheckTools(what string, globs, tools []string) error {
+	var errs []error
+	for _, g := range globs {
+		if _, err := path.Match(g, ""); err != nil || !slices.ContainsFunc(tools, func(t string) bool { return match(g, t) }) {
+			errs = append(errs, fmt.Errorf("%s: %q matches no tool (tools: %s)", what, g, strings.Join(tools, ", ")))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// NeedsConfirm reports whether pr's calls of tool must first be confirmed
+// by a person (its confirm globs; false without a principal).
+func NeedsConfirm(pr *Principal, tool string) bool {
+	return pr != nil && slices.ContainsFunc(pr.Confirm, func(g string) bool { return match(g, tool) })
 }
 
 // Allowed returns the tools (of all) that pr may call under readOnly, in

@@ -79,11 +79,13 @@ func (c *Caller) Links() []string {
 // StandardLinks are c's links in the gateway's order: Recover outermost (no
 // panic escapes), then Rate (every call, even one refused for its name or
 // arguments, spends its principal's rate: docs/errors.md), Resolve (unknown
-// tool, invalid arguments), Policy, Limits (concurrency, in-flight cap and
-// the call's deadline) and Audit, innermost, so that it records every
+// tool, invalid arguments), Policy, Confirm (a person allows the call:
+// after Policy, so a refused call is never put to a person; before Limits,
+// so that a person's time holds no slot and eats no deadline), Limits
+// (concurrency, in-flight cap and the call's deadline) and Audit, innermost, so that it records every
 // write that reached the service and only those.
 func (c *Caller) StandardLinks() []Interceptor {
-	return []Interceptor{c.Recover(), c.Rate(), c.Resolve(), c.Policy(), c.Limits(), c.Audit()}
+	return []Interceptor{c.Recover(), c.Rate(), c.Resolve(), c.Policy(), c.Confirm(), c.Limits(), c.Audit()}
 }
 
 // Recover turns a panic below it into -32603, so that Call never panics.

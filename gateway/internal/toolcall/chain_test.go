@@ -63,7 +63,7 @@ func TestUseRunsLinksInDeclaredOrder(t *testing.T) {
 // TestStandardLinks: New installs the gateway's links in their order.
 func TestStandardLinks(t *testing.T) {
 	c := New(registry(t), fakeConn{})
-	want := []string{"recover", "rate", "resolve", "policy", "limits", "audit"}
+	want := []string{"recover", "rate", "resolve", "policy", "confirm", "limits", "audit"}
 	if got := c.Links(); !slices.Equal(got, want) {
 		t.Fatalf("Links %v, want %v", got, want)
 	}

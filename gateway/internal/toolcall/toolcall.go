@@ -4,7 +4,8 @@
 // call spends one unit of its principal's rate), Resolve (look the tool up,
 // decode and validate its arguments with toolschema), Policy (its tools,
 // repositories, read-only, the gateway's -read-only; and the answer
-// confined to what the principal may see), Limits (the principal's
+// confined to what the principal may see), Confirm (a person's
+// confirmation of the tools the policy or -confirm names), Limits (the principal's
 // concurrency, the global in-flight cap, the call's deadline) and Audit
 // (the record of a write); the gateway declares their order once, where it
 // is wired (package app). The end of the chain calls the service with
@@ -75,6 +76,7 @@ type Caller struct {
 	quota    quota.Quota
 	inflight chan struct{} // nil: no global cap
 	audit    *slog.Logger  // nil: no audit records
+	confirm  []string      // tool globs every caller must have confirmed (-confirm)
 
 	links   []Interceptor // see Use
 	handler Handler       // links around invoke

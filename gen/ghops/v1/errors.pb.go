@@ -1235,7 +1235,8 @@ type PolicyRefusal struct {
 	// principal is the caller's principal ("" when none is configured).
 	Principal string `protobuf:"bytes,1,opt,name=principal,proto3" json:"principal,omitempty"`
 	// rule is the rule: read_only, tools, toolsets, repos, principals,
-	// rate_per_minute, concurrency or max_in_flight.
+	// confirm (a person did not confirm the call), rate_per_minute,
+	// concurrency or max_in_flight.
 	Rule string `protobuf:"bytes,2,opt,name=rule,proto3" json:"rule,omitempty"`
 	// detail says what the rule allows.
 	Detail        string `protobuf:"bytes,3,opt,name=detail,proto3" json:"detail,omitempty"`
