@@ -84,28 +84,23 @@ func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest
 	return out, nil
 }
 
-// GetIssue implements the get_issue tool. A pull request's number answers as missing: GitHub's
-// issues endpoint serves pull requests too, but this tool is about issues (get_pull_request reads
-// those), so the agent learns it named the wrong kind instead of reading half a pull request.
+// GetIssue implements the get_issue tool in one call. A pull request's number is refused
+// (-32002 naming the pull request tools): GitHub's issues endpoint serves pull requests too, but
+// this tool is about issues, so the agent learns it named the wrong kind instead of reading half
+// a pull request.
 func (s *Service) GetIssue(ctx context.Context, req *ghopsv1.GetIssueRequest) (*ghopsv1.GetIssueResponse, error) {
 	c := issueContext("get_issue", req.GetRepo(), req.GetIssueNumber())
-	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))))
+	is, err := s.issueOnly(ctx, s.client(ctx), req.GetRepo(), int(req.GetIssueNumber()))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
-	}
-	is, _, err := get[*github.Issue](ctx, s, s.client(ctx), u, nil)
-	if err != nil {
-		return nil, s.fail(ctx, err, c)
-	}
-	if is.IsPullRequest() {
-		return nil, ghstatus.NotFound(c, "the number names a pull request, not an issue")
 	}
 	return &ghopsv1.GetIssueResponse{Issue: toIssue(is)}, nil
 }
 
-// ListIssueComments implements the list_issue_comments tool, on issues and pull requests alike
-// (a pull request's conversation comments are its issue's). Each body is cut at MaxCommentBytes,
-// on a character boundary, and then marked body_truncated.
+// ListIssueComments implements the list_issue_comments tool: the issue's kind (issueOnly, the
+// GET get_issue makes), then its comments. A pull request's number is refused, as GitHub would
+// list its conversation comments. Each body is cut at MaxCommentBytes, on a character boundary,
+// and then marked body_truncated.
 func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueCommentsRequest) (*ghopsv1.ListIssueCommentsResponse, error) {
 	c := issueContext("list_issue_comments", req.GetRepo(), req.GetIssueNumber())
 	p, pp := pageOf(req.Page, req.PerPage)
@@ -113,7 +108,11 @@ func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueC
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	list, resp, err := get[[]*github.IssueComment](ctx, s, s.client(ctx), u, listQuery(p, pp))
+	gh := s.client(ctx)
+	if _, err := s.issueOnly(ctx, gh, req.GetRepo(), int(req.GetIssueNumber())); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	list, resp, err := get[[]*github.IssueComment](ctx, s, gh, u, listQuery(p, pp))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -196,12 +195,17 @@ func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueReque
 	return &ghopsv1.CreateIssueResponse{Issue: toIssue(is)}, nil
 }
 
-// UpdateIssue implements the update_issue tool in one PATCH: only the given fields change, and
-// given lists replace (an empty list is the same as none, as proto3 cannot tell them apart).
+// UpdateIssue implements the update_issue tool: the issue's kind (issueOnly: a pull request's
+// number is refused before anything is written, as GitHub's PATCH would change the pull request),
+// then one PATCH: only the given fields change, and given lists replace (an empty list is the
+// same as none, as proto3 cannot tell them apart).
 func (s *Service) UpdateIssue(ctx context.Context, req *ghopsv1.UpdateIssueRequest) (*ghopsv1.UpdateIssueResponse, error) {
 	c := issueContext("update_issue", req.GetRepo(), req.GetIssueNumber())
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))))
 	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	if _, err := s.issueOnly(ctx, s.client(ctx), req.GetRepo(), int(req.GetIssueNumber())); err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	body := &github.IssueRequest{Title: req.Title, Body: req.Body, State: req.State, StateReason: req.StateReason}
@@ -255,7 +259,8 @@ func (s *Service) sendIssue(ctx context.Context, method, u string, body *github.
 	return is, nil
 }
 
-// AddIssueComment implements the add_issue_comment tool, on issues and pull requests alike.
+// AddIssueComment implements the add_issue_comment tool: the issue's kind (issueOnly: a pull
+// request's number is refused before anything is written), then the comment.
 func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueCommentRequest) (*ghopsv1.AddIssueCommentResponse, error) {
 	c := issueContext("add_issue_comment", req.GetRepo(), req.GetIssueNumber())
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))), ghpath.Lit("comments"))
@@ -263,6 +268,9 @@ func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueComm
 		return nil, s.fail(ctx, err, c)
 	}
 	gh := s.client(ctx)
+	if _, err := s.issueOnly(ctx, gh, req.GetRepo(), int(req.GetIssueNumber())); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
 	hreq, err := gh.NewRequest(http.MethodPost, u, &github.IssueComment{Body: github.String(req.GetBody())})
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
