@@ -42,12 +42,13 @@ func (e *kindError) Error() string {
 
 // foreignError is an answer of GitHub's that belongs to another repository
 // than the call's (or names another object than the one asked for): what
-// names the object type, "issue", "pull request", "run", "job".
+// names the object ("an issue", "a pull request", "a run", "a job"), got
+// GitHub's answer, for the service's log.
 type foreignError struct{ what, got string }
 
 // Error implements error.
 func (e *foreignError) Error() string {
-	return "GitHub answered with a " + e.what + " of another repository (" + e.got + ")"
+	return "GitHub answered with " + e.what + " of another repository (" + e.got + ")"
 }
 
 // mismatch turns a kindError or foreignError into the call's -32002, and a
@@ -64,7 +65,7 @@ func (s *Service) mismatch(ctx context.Context, err error, c ghstatus.Context) e
 		// The other repository is not named: it may be one the principal
 		// may not see. The service's log has it.
 		s.log.WarnContext(ctx, "GitHub answered with an object of another repository", "tool", c.Tool, "repo", c.Repo, "object", fe.what, "answer", fe.got)
-		return ghstatus.Mismatch(c, 0, c.Resource.GetType()+" "+c.Resource.GetId()+" not found: GitHub answered with a "+fe.what+
+		return ghstatus.Mismatch(c, 0, c.Resource.GetType()+" "+c.Resource.GetId()+" not found: GitHub answered with "+fe.what+
 			" of another repository (a renamed or transferred repository is called by its current name); nothing was done")
 	}
 	if c.PR > 0 && c.Resource.GetType() == "pr" && ghstatus.HTTPStatus(err) == http.StatusNotFound && ctx.Err() == nil {
@@ -97,7 +98,7 @@ func (s *Service) issueKind(ctx context.Context, gh *github.Client, repo string,
 		return nil, err
 	}
 	if is == nil || is.GetNumber() != n || !sameRepo(repoOfURL(is.GetRepositoryURL()), repo) {
-		return nil, &foreignError{what: "issue", got: is.GetRepositoryURL() + "#" + strconv.Itoa(is.GetNumber())}
+		return nil, &foreignError{what: "an issue", got: is.GetRepositoryURL() + "#" + strconv.Itoa(is.GetNumber())}
 	}
 	return is, nil
 }
@@ -120,7 +121,7 @@ func (s *Service) issueOnly(ctx context.Context, gh *github.Client, repo string,
 // base repository), before its node id or head is used for a write.
 func ownPull(pr *github.PullRequest, repo string, n int) error {
 	if pr.GetNumber() != n || !sameRepo(pr.GetBase().GetRepo().GetFullName(), repo) {
-		return &foreignError{what: "pull request", got: pr.GetBase().GetRepo().GetFullName() + "#" + strconv.Itoa(pr.GetNumber())}
+		return &foreignError{what: "a pull request", got: pr.GetBase().GetRepo().GetFullName() + "#" + strconv.Itoa(pr.GetNumber())}
 	}
 	return nil
 }
@@ -128,7 +129,7 @@ func ownPull(pr *github.PullRequest, repo string, n int) error {
 // ownRun checks that GitHub's run answer is run id of repo.
 func ownRun(run *github.WorkflowRun, repo string, id int64) error {
 	if run.GetID() != id || !sameRepo(run.GetRepository().GetFullName(), repo) {
-		return &foreignError{what: "run", got: run.GetRepository().GetFullName() + "/actions/runs/" + strconv.FormatInt(run.GetID(), 10)}
+		return &foreignError{what: "a run", got: run.GetRepository().GetFullName() + "/actions/runs/" + strconv.FormatInt(run.GetID(), 10)}
 	}
 	return nil
 }
@@ -138,7 +139,7 @@ func ownRun(run *github.WorkflowRun, repo string, id int64) error {
 // from the repository's current name.
 func ownJob(job *github.WorkflowJob, repo string, id int64) error {
 	if job.GetID() != id || !sameRepo(repoOfAPIURL(job.GetURL()), repo) || !sameRepo(repoOfAPIURL(job.GetRunURL()), repo) {
-		return &foreignError{what: "job", got: job.GetURL()}
+		return &foreignError{what: "a job", got: job.GetURL()}
 	}
 	return nil
 }
