@@ -6584,6 +6584,248 @@ func (x *RerunFailedJobsResponse) GetStatus() string {
 	return ""
 }
 
+// ListPullRequestCommentsRequest is the input of the list_pull_request_comments tool.
+type ListPullRequestCommentsRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	Page     *int32                 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
+	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestCommentsRequest) Reset() {
+	*x = ListPullRequestCommentsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestCommentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestCommentsRequest) ProtoMessage() {}
+
+func (x *ListPullRequestCommentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestCommentsRequest.ProtoReflect.Descriptor instead.
+func (*ListPullRequestCommentsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{86}
+}
+
+func (x *ListPullRequestCommentsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListPullRequestCommentsRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *ListPullRequestCommentsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *ListPullRequestCommentsRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// ListPullRequestCommentsResponse is a page of a pull request's conversation comments.
+type ListPullRequestCommentsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// comments are oldest first.
+	Comments []*IssueComment `protobuf:"bytes,1,rep,name=comments,proto3" json:"comments,omitempty"`
+	// page describes this page.
+	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestCommentsResponse) Reset() {
+	*x = ListPullRequestCommentsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestCommentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestCommentsResponse) ProtoMessage() {}
+
+func (x *ListPullRequestCommentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestCommentsResponse.ProtoReflect.Descriptor instead.
+func (*ListPullRequestCommentsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{87}
+}
+
+func (x *ListPullRequestCommentsResponse) GetComments() []*IssueComment {
+	if x != nil {
+		return x.Comments
+	}
+	return nil
+}
+
+func (x *ListPullRequestCommentsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+// AddPullRequestCommentRequest is the input of the add_pull_request_comment tool.
+type AddPullRequestCommentRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// Markdown.
+	Body          string `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddPullRequestCommentRequest) Reset() {
+	*x = AddPullRequestCommentRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddPullRequestCommentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddPullRequestCommentRequest) ProtoMessage() {}
+
+func (x *AddPullRequestCommentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddPullRequestCommentRequest.ProtoReflect.Descriptor instead.
+func (*AddPullRequestCommentRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{88}
+}
+
+func (x *AddPullRequestCommentRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *AddPullRequestCommentRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *AddPullRequestCommentRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+// AddPullRequestCommentResponse is the comment added.
+type AddPullRequestCommentResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the comment's id.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// url is the comment's page, for people.
+	Url           string `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddPullRequestCommentResponse) Reset() {
+	*x = AddPullRequestCommentResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddPullRequestCommentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddPullRequestCommentResponse) ProtoMessage() {}
+
+func (x *AddPullRequestCommentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddPullRequestCommentResponse.ProtoReflect.Descriptor instead.
+func (*AddPullRequestCommentResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{89}
+}
+
+func (x *AddPullRequestCommentResponse) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *AddPullRequestCommentResponse) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -7213,7 +7455,26 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\xbaH\a\xc8\x01\x01\"\x02(\x01R\x06run_id\"H\n" +
 	"\x17RerunFailedJobsResponse\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\x03R\x05runId\x12\x16\n" +
-	"\x06status\x18\x02 \x01(\tR\x06status2\xd5.\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\"\xfb\x01\n" +
+	"\x1eListPullRequestCommentsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\bprNumber\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"}\n" +
+	"\x1fListPullRequestCommentsResponse\x122\n" +
+	"\bcomments\x18\x01 \x03(\v2\x16.ghops.v1.IssueCommentR\bcomments\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xb7\x01\n" +
+	"\x1cAddPullRequestCommentRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\bprNumber\x12\"\n" +
+	"\x04body\x18\x03 \x01(\tB\x0e\xbaH\v\xc8\x01\x01r\x06\x10\x01\x18\x80\x80\x04R\x04body\"A\n" +
+	"\x1dAddPullRequestCommentResponse\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url2\xb74\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -7259,19 +7520,23 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\fcompare_refs\x12\fCompare refs\x1aaCompare `head` with `base`: ahead/behind, merge base, commits and changed files (capped patches). \x010\x018\x01H\x01\x90\x02\x01\x12\x96\x01\n" +
 	"\n" +
 	"ListIssues\x12\x1b.ghops.v1.ListIssuesRequest\x1a\x1c.ghops.v1.ListIssuesResponse\"M\x92\x82\x19F\n" +
-	"\vlist_issues\x12\vList issues\x1a\"List issues (never pull requests). \x010\x018\x01H\x03\x90\x02\x01\x12x\n" +
-	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"5\x92\x82\x19.\n" +
-	"\tget_issue\x12\tGet issue\x1a\x0eGet one issue. \x010\x018\x01H\x03\x90\x02\x01\x12\xd2\x01\n" +
-	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"t\x92\x82\x19m\n" +
-	"\x13list_issue_comments\x12\x13List issue comments\x1a9List an issue's or pull request's comments, oldest first. \x010\x018\x01H\x03\x90\x02\x01\x12\xe0\x01\n" +
+	"\vlist_issues\x12\vList issues\x1a\"List issues (never pull requests). \x010\x018\x01H\x03\x90\x02\x01\x12\xb3\x01\n" +
+	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"p\x92\x82\x19i\n" +
+	"\tget_issue\x12\tGet issue\x1aIGet one issue (a pull request's number is refused: use get_pull_request). \x010\x018\x01H\x03\x90\x02\x01\x12\xe7\x01\n" +
+	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"\x88\x01\x92\x82\x19\x80\x01\n" +
+	"\x13list_issue_comments\x12\x13List issue comments\x1aLList an issue's comments, oldest first (a pull request's number is refused). \x010\x018\x01H\x03\x90\x02\x01\x12\xe0\x01\n" +
 	"\fSearchIssues\x12\x1d.ghops.v1.SearchIssuesRequest\x1a\x1e.ghops.v1.SearchIssuesResponse\"\x90\x01\x92\x82\x19\x88\x01\n" +
 	"\rsearch_issues\x12\rSearch issues\x1a`Search issues and pull requests (GitHub search syntax: repo:, is:issue, is:open, label:, words). \x010\x018\x01H\x05\x90\x02\x01\x12\x80\x01\n" +
 	"\vCreateIssue\x12\x1c.ghops.v1.CreateIssueRequest\x1a\x1d.ghops.v1.CreateIssueResponse\"4\x92\x82\x190\n" +
-	"\fcreate_issue\x12\fCreate issue\x1a\x0eOpen an issue.8\x01H\x03\x12\xa5\x01\n" +
-	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"Y\x92\x82\x19R\n" +
-	"\fupdate_issue\x12\fUpdate issue\x1a.Change an issue; only the given fields change.0\x018\x01H\x03\x90\x02\x02\x12\xac\x01\n" +
-	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"T\x92\x82\x19P\n" +
-	"\x11add_issue_comment\x12\x11Add issue comment\x1a$Comment on an issue or pull request.8\x01H\x03\x12\xbc\x01\n" +
+	"\fcreate_issue\x12\fCreate issue\x1a\x0eOpen an issue.8\x01H\x03\x12\xe5\x01\n" +
+	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"\x98\x01\x92\x82\x19\x90\x01\n" +
+	"\fupdate_issue\x12\fUpdate issue\x1alChange an issue; only the given fields change (a pull request's number is refused: use update_pull_request).0\x018\x01H\x03\x90\x02\x02\x12\xc1\x01\n" +
+	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"i\x92\x82\x19e\n" +
+	"\x11add_issue_comment\x12\x11Add issue comment\x1a9Comment on an issue (a pull request's number is refused).8\x01H\x03\x12\xad\x02\n" +
+	"\x17ListPullRequestComments\x12(.ghops.v1.ListPullRequestCommentsRequest\x1a).ghops.v1.ListPullRequestCommentsResponse\"\xbc\x01\x92\x82\x19\xb4\x01\n" +
+	"\x1alist_pull_request_comments\x12\x1aList pull request comments\x1arList a pull request's conversation comments, oldest first (an issue's number is refused: use list_issue_comments). \x010\x018\x01H\x02\x90\x02\x01\x12\x89\x02\n" +
+	"\x15AddPullRequestComment\x12&.ghops.v1.AddPullRequestCommentRequest\x1a'.ghops.v1.AddPullRequestCommentResponse\"\x9e\x01\x92\x82\x19\x99\x01\n" +
+	"\x18add_pull_request_comment\x12\x18Add pull request comment\x1a_Comment on a pull request's conversation (an issue's number is refused: use add_issue_comment).8\x01H\x02\x12\xbc\x01\n" +
 	"\n" +
 	"SearchCode\x12\x1b.ghops.v1.SearchCodeRequest\x1a\x1c.ghops.v1.SearchCodeResponse\"s\x92\x82\x19l\n" +
 	"\vsearch_code\x12\vSearch code\x1aHSearch code (GitHub code search syntax: repo:, path:, language:, words). \x010\x018\x01H\x05\x90\x02\x01\x12\xff\x01\n" +
@@ -7294,114 +7559,118 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 86)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 90)
 var file_ghops_v1_github_service_proto_goTypes = []any{
-	(*SearchRequest)(nil),                // 0: ghops.v1.SearchRequest
-	(*SearchResponse)(nil),               // 1: ghops.v1.SearchResponse
-	(*RepositorySummary)(nil),            // 2: ghops.v1.RepositorySummary
-	(*PageInfo)(nil),                     // 3: ghops.v1.PageInfo
-	(*FetchRequest)(nil),                 // 4: ghops.v1.FetchRequest
-	(*FetchResponse)(nil),                // 5: ghops.v1.FetchResponse
-	(*Repository)(nil),                   // 6: ghops.v1.Repository
-	(*Readme)(nil),                       // 7: ghops.v1.Readme
-	(*ListDirectoryRequest)(nil),         // 8: ghops.v1.ListDirectoryRequest
-	(*ListDirectoryResponse)(nil),        // 9: ghops.v1.ListDirectoryResponse
-	(*DirectoryEntry)(nil),               // 10: ghops.v1.DirectoryEntry
-	(*ReadFileRequest)(nil),              // 11: ghops.v1.ReadFileRequest
-	(*ReadFileResponse)(nil),             // 12: ghops.v1.ReadFileResponse
-	(*GetTreeRequest)(nil),               // 13: ghops.v1.GetTreeRequest
-	(*GetTreeResponse)(nil),              // 14: ghops.v1.GetTreeResponse
-	(*TreeEntry)(nil),                    // 15: ghops.v1.TreeEntry
-	(*GetCommitsRequest)(nil),            // 16: ghops.v1.GetCommitsRequest
-	(*GetCommitsResponse)(nil),           // 17: ghops.v1.GetCommitsResponse
-	(*Commit)(nil),                       // 18: ghops.v1.Commit
-	(*GetBranchesRequest)(nil),           // 19: ghops.v1.GetBranchesRequest
-	(*GetBranchesResponse)(nil),          // 20: ghops.v1.GetBranchesResponse
-	(*Branch)(nil),                       // 21: ghops.v1.Branch
-	(*ListPullRequestsRequest)(nil),      // 22: ghops.v1.ListPullRequestsRequest
-	(*ListPullRequestsResponse)(nil),     // 23: ghops.v1.ListPullRequestsResponse
-	(*PullRequestSummary)(nil),           // 24: ghops.v1.PullRequestSummary
-	(*GetPrMergeabilityRequest)(nil),     // 25: ghops.v1.GetPrMergeabilityRequest
-	(*GetPrMergeabilityResponse)(nil),    // 26: ghops.v1.GetPrMergeabilityResponse
-	(*ChecksSummary)(nil),                // 27: ghops.v1.ChecksSummary
-	(*GetChecksForShaRequest)(nil),       // 28: ghops.v1.GetChecksForShaRequest
-	(*GetChecksForShaResponse)(nil),      // 29: ghops.v1.GetChecksForShaResponse
-	(*Check)(nil),                        // 30: ghops.v1.Check
-	(*CreatePullRequestRequest)(nil),     // 31: ghops.v1.CreatePullRequestRequest
-	(*CreatePullRequestResponse)(nil),    // 32: ghops.v1.CreatePullRequestResponse
-	(*PullRequest)(nil),                  // 33: ghops.v1.PullRequest
-	(*UpdatePullRequestRequest)(nil),     // 34: ghops.v1.UpdatePullRequestRequest
-	(*UpdatePullRequestResponse)(nil),    // 35: ghops.v1.UpdatePullRequestResponse
-	(*MergePullRequestRequest)(nil),      // 36: ghops.v1.MergePullRequestRequest
-	(*MergePullRequestResponse)(nil),     // 37: ghops.v1.MergePullRequestResponse
-	(*CommitFilesRequest)(nil),           // 38: ghops.v1.CommitFilesRequest
-	(*FileChange)(nil),                   // 39: ghops.v1.FileChange
-	(*CommitFilesResponse)(nil),          // 40: ghops.v1.CommitFilesResponse
-	(*ApplyPatchRequest)(nil),            // 41: ghops.v1.ApplyPatchRequest
-	(*PatchedFile)(nil),                  // 42: ghops.v1.PatchedFile
-	(*ApplyPatchResponse)(nil),           // 43: ghops.v1.ApplyPatchResponse
-	(*ValidateEnvironmentRequest)(nil),   // 44: ghops.v1.ValidateEnvironmentRequest
-	(*EnvironmentCheck)(nil),             // 45: ghops.v1.EnvironmentCheck
-	(*ValidateEnvironmentResponse)(nil),  // 46: ghops.v1.ValidateEnvironmentResponse
-	(*CreateBranchRequest)(nil),          // 47: ghops.v1.CreateBranchRequest
-	(*CreateBranchResponse)(nil),         // 48: ghops.v1.CreateBranchResponse
-	(*GetPullRequestRequest)(nil),        // 49: ghops.v1.GetPullRequestRequest
-	(*GetPullRequestResponse)(nil),       // 50: ghops.v1.GetPullRequestResponse
-	(*PullRequestDetails)(nil),           // 51: ghops.v1.PullRequestDetails
-	(*ListPullRequestFilesRequest)(nil),  // 52: ghops.v1.ListPullRequestFilesRequest
-	(*ListPullRequestFilesResponse)(nil), // 53: ghops.v1.ListPullRequestFilesResponse
-	(*ChangedFile)(nil),                  // 54: ghops.v1.ChangedFile
-	(*CompareRefsRequest)(nil),           // 55: ghops.v1.CompareRefsRequest
-	(*CompareRefsResponse)(nil),          // 56: ghops.v1.CompareRefsResponse
-	(*ListIssuesRequest)(nil),            // 57: ghops.v1.ListIssuesRequest
-	(*ListIssuesResponse)(nil),           // 58: ghops.v1.ListIssuesResponse
-	(*IssueSummary)(nil),                 // 59: ghops.v1.IssueSummary
-	(*GetIssueRequest)(nil),              // 60: ghops.v1.GetIssueRequest
-	(*GetIssueResponse)(nil),             // 61: ghops.v1.GetIssueResponse
-	(*Issue)(nil),                        // 62: ghops.v1.Issue
-	(*ListIssueCommentsRequest)(nil),     // 63: ghops.v1.ListIssueCommentsRequest
-	(*ListIssueCommentsResponse)(nil),    // 64: ghops.v1.ListIssueCommentsResponse
-	(*IssueComment)(nil),                 // 65: ghops.v1.IssueComment
-	(*SearchIssuesRequest)(nil),          // 66: ghops.v1.SearchIssuesRequest
-	(*SearchIssuesResponse)(nil),         // 67: ghops.v1.SearchIssuesResponse
-	(*IssueSearchItem)(nil),              // 68: ghops.v1.IssueSearchItem
-	(*CreateIssueRequest)(nil),           // 69: ghops.v1.CreateIssueRequest
-	(*CreateIssueResponse)(nil),          // 70: ghops.v1.CreateIssueResponse
-	(*UpdateIssueRequest)(nil),           // 71: ghops.v1.UpdateIssueRequest
-	(*UpdateIssueResponse)(nil),          // 72: ghops.v1.UpdateIssueResponse
-	(*AddIssueCommentRequest)(nil),       // 73: ghops.v1.AddIssueCommentRequest
-	(*AddIssueCommentResponse)(nil),      // 74: ghops.v1.AddIssueCommentResponse
-	(*SearchCodeRequest)(nil),            // 75: ghops.v1.SearchCodeRequest
-	(*SearchCodeResponse)(nil),           // 76: ghops.v1.SearchCodeResponse
-	(*CodeSearchItem)(nil),               // 77: ghops.v1.CodeSearchItem
-	(*GetCiFailuresRequest)(nil),         // 78: ghops.v1.GetCiFailuresRequest
-	(*GetCiFailuresResponse)(nil),        // 79: ghops.v1.GetCiFailuresResponse
-	(*FailedCheck)(nil),                  // 80: ghops.v1.FailedCheck
-	(*LogExcerpt)(nil),                   // 81: ghops.v1.LogExcerpt
-	(*GetJobLogRequest)(nil),             // 82: ghops.v1.GetJobLogRequest
-	(*GetJobLogResponse)(nil),            // 83: ghops.v1.GetJobLogResponse
-	(*RerunFailedJobsRequest)(nil),       // 84: ghops.v1.RerunFailedJobsRequest
-	(*RerunFailedJobsResponse)(nil),      // 85: ghops.v1.RerunFailedJobsResponse
-	(*timestamppb.Timestamp)(nil),        // 86: google.protobuf.Timestamp
+	(*SearchRequest)(nil),                   // 0: ghops.v1.SearchRequest
+	(*SearchResponse)(nil),                  // 1: ghops.v1.SearchResponse
+	(*RepositorySummary)(nil),               // 2: ghops.v1.RepositorySummary
+	(*PageInfo)(nil),                        // 3: ghops.v1.PageInfo
+	(*FetchRequest)(nil),                    // 4: ghops.v1.FetchRequest
+	(*FetchResponse)(nil),                   // 5: ghops.v1.FetchResponse
+	(*Repository)(nil),                      // 6: ghops.v1.Repository
+	(*Readme)(nil),                          // 7: ghops.v1.Readme
+	(*ListDirectoryRequest)(nil),            // 8: ghops.v1.ListDirectoryRequest
+	(*ListDirectoryResponse)(nil),           // 9: ghops.v1.ListDirectoryResponse
+	(*DirectoryEntry)(nil),                  // 10: ghops.v1.DirectoryEntry
+	(*ReadFileRequest)(nil),                 // 11: ghops.v1.ReadFileRequest
+	(*ReadFileResponse)(nil),                // 12: ghops.v1.ReadFileResponse
+	(*GetTreeRequest)(nil),                  // 13: ghops.v1.GetTreeRequest
+	(*GetTreeResponse)(nil),                 // 14: ghops.v1.GetTreeResponse
+	(*TreeEntry)(nil),                       // 15: ghops.v1.TreeEntry
+	(*GetCommitsRequest)(nil),               // 16: ghops.v1.GetCommitsRequest
+	(*GetCommitsResponse)(nil),              // 17: ghops.v1.GetCommitsResponse
+	(*Commit)(nil),                          // 18: ghops.v1.Commit
+	(*GetBranchesRequest)(nil),              // 19: ghops.v1.GetBranchesRequest
+	(*GetBranchesResponse)(nil),             // 20: ghops.v1.GetBranchesResponse
+	(*Branch)(nil),                          // 21: ghops.v1.Branch
+	(*ListPullRequestsRequest)(nil),         // 22: ghops.v1.ListPullRequestsRequest
+	(*ListPullRequestsResponse)(nil),        // 23: ghops.v1.ListPullRequestsResponse
+	(*PullRequestSummary)(nil),              // 24: ghops.v1.PullRequestSummary
+	(*GetPrMergeabilityRequest)(nil),        // 25: ghops.v1.GetPrMergeabilityRequest
+	(*GetPrMergeabilityResponse)(nil),       // 26: ghops.v1.GetPrMergeabilityResponse
+	(*ChecksSummary)(nil),                   // 27: ghops.v1.ChecksSummary
+	(*GetChecksForShaRequest)(nil),          // 28: ghops.v1.GetChecksForShaRequest
+	(*GetChecksForShaResponse)(nil),         // 29: ghops.v1.GetChecksForShaResponse
+	(*Check)(nil),                           // 30: ghops.v1.Check
+	(*CreatePullRequestRequest)(nil),        // 31: ghops.v1.CreatePullRequestRequest
+	(*CreatePullRequestResponse)(nil),       // 32: ghops.v1.CreatePullRequestResponse
+	(*PullRequest)(nil),                     // 33: ghops.v1.PullRequest
+	(*UpdatePullRequestRequest)(nil),        // 34: ghops.v1.UpdatePullRequestRequest
+	(*UpdatePullRequestResponse)(nil),       // 35: ghops.v1.UpdatePullRequestResponse
+	(*MergePullRequestRequest)(nil),         // 36: ghops.v1.MergePullRequestRequest
+	(*MergePullRequestResponse)(nil),        // 37: ghops.v1.MergePullRequestResponse
+	(*CommitFilesRequest)(nil),              // 38: ghops.v1.CommitFilesRequest
+	(*FileChange)(nil),                      // 39: ghops.v1.FileChange
+	(*CommitFilesResponse)(nil),             // 40: ghops.v1.CommitFilesResponse
+	(*ApplyPatchRequest)(nil),               // 41: ghops.v1.ApplyPatchRequest
+	(*PatchedFile)(nil),                     // 42: ghops.v1.PatchedFile
+	(*ApplyPatchResponse)(nil),              // 43: ghops.v1.ApplyPatchResponse
+	(*ValidateEnvironmentRequest)(nil),      // 44: ghops.v1.ValidateEnvironmentRequest
+	(*EnvironmentCheck)(nil),                // 45: ghops.v1.EnvironmentCheck
+	(*ValidateEnvironmentResponse)(nil),     // 46: ghops.v1.ValidateEnvironmentResponse
+	(*CreateBranchRequest)(nil),             // 47: ghops.v1.CreateBranchRequest
+	(*CreateBranchResponse)(nil),            // 48: ghops.v1.CreateBranchResponse
+	(*GetPullRequestRequest)(nil),           // 49: ghops.v1.GetPullRequestRequest
+	(*GetPullRequestResponse)(nil),          // 50: ghops.v1.GetPullRequestResponse
+	(*PullRequestDetails)(nil),              // 51: ghops.v1.PullRequestDetails
+	(*ListPullRequestFilesRequest)(nil),     // 52: ghops.v1.ListPullRequestFilesRequest
+	(*ListPullRequestFilesResponse)(nil),    // 53: ghops.v1.ListPullRequestFilesResponse
+	(*ChangedFile)(nil),                     // 54: ghops.v1.ChangedFile
+	(*CompareRefsRequest)(nil),              // 55: ghops.v1.CompareRefsRequest
+	(*CompareRefsResponse)(nil),             // 56: ghops.v1.CompareRefsResponse
+	(*ListIssuesRequest)(nil),               // 57: ghops.v1.ListIssuesRequest
+	(*ListIssuesResponse)(nil),              // 58: ghops.v1.ListIssuesResponse
+	(*IssueSummary)(nil),                    // 59: ghops.v1.IssueSummary
+	(*GetIssueRequest)(nil),                 // 60: ghops.v1.GetIssueRequest
+	(*GetIssueResponse)(nil),                // 61: ghops.v1.GetIssueResponse
+	(*Issue)(nil),                           // 62: ghops.v1.Issue
+	(*ListIssueCommentsRequest)(nil),        // 63: ghops.v1.ListIssueCommentsRequest
+	(*ListIssueCommentsResponse)(nil),       // 64: ghops.v1.ListIssueCommentsResponse
+	(*IssueComment)(nil),                    // 65: ghops.v1.IssueComment
+	(*SearchIssuesRequest)(nil),             // 66: ghops.v1.SearchIssuesRequest
+	(*SearchIssuesResponse)(nil),            // 67: ghops.v1.SearchIssuesResponse
+	(*IssueSearchItem)(nil),                 // 68: ghops.v1.IssueSearchItem
+	(*CreateIssueRequest)(nil),              // 69: ghops.v1.CreateIssueRequest
+	(*CreateIssueResponse)(nil),             // 70: ghops.v1.CreateIssueResponse
+	(*UpdateIssueRequest)(nil),              // 71: ghops.v1.UpdateIssueRequest
+	(*UpdateIssueResponse)(nil),             // 72: ghops.v1.UpdateIssueResponse
+	(*AddIssueCommentRequest)(nil),          // 73: ghops.v1.AddIssueCommentRequest
+	(*AddIssueCommentResponse)(nil),         // 74: ghops.v1.AddIssueCommentResponse
+	(*SearchCodeRequest)(nil),               // 75: ghops.v1.SearchCodeRequest
+	(*SearchCodeResponse)(nil),              // 76: ghops.v1.SearchCodeResponse
+	(*CodeSearchItem)(nil),                  // 77: ghops.v1.CodeSearchItem
+	(*GetCiFailuresRequest)(nil),            // 78: ghops.v1.GetCiFailuresRequest
+	(*GetCiFailuresResponse)(nil),           // 79: ghops.v1.GetCiFailuresResponse
+	(*FailedCheck)(nil),                     // 80: ghops.v1.FailedCheck
+	(*LogExcerpt)(nil),                      // 81: ghops.v1.LogExcerpt
+	(*GetJobLogRequest)(nil),                // 82: ghops.v1.GetJobLogRequest
+	(*GetJobLogResponse)(nil),               // 83: ghops.v1.GetJobLogResponse
+	(*RerunFailedJobsRequest)(nil),          // 84: ghops.v1.RerunFailedJobsRequest
+	(*RerunFailedJobsResponse)(nil),         // 85: ghops.v1.RerunFailedJobsResponse
+	(*ListPullRequestCommentsRequest)(nil),  // 86: ghops.v1.ListPullRequestCommentsRequest
+	(*ListPullRequestCommentsResponse)(nil), // 87: ghops.v1.ListPullRequestCommentsResponse
+	(*AddPullRequestCommentRequest)(nil),    // 88: ghops.v1.AddPullRequestCommentRequest
+	(*AddPullRequestCommentResponse)(nil),   // 89: ghops.v1.AddPullRequestCommentResponse
+	(*timestamppb.Timestamp)(nil),           // 90: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,  // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	3,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	6,  // 3: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	7,  // 4: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
-	86, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	86, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	90, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	90, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	10, // 7: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	15, // 8: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	18, // 9: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	3,  // 10: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	90, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	21, // 12: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	3,  // 13: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	24, // 14: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	3,  // 15: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	27, // 17: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	27, // 18: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	30, // 19: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
@@ -7411,7 +7680,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	42, // 23: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
 	45, // 24: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
 	51, // 25: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
-	86, // 26: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 26: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
 	54, // 27: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
 	3,  // 28: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
 	18, // 29: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
@@ -7419,13 +7688,13 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	3,  // 31: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
 	59, // 32: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
 	3,  // 33: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 34: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 34: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
 	62, // 35: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
-	86, // 36: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	86, // 37: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 36: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	90, // 37: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
 	65, // 38: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
 	3,  // 39: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 40: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	90, // 40: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
 	68, // 41: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
 	3,  // 42: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	62, // 43: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
@@ -7434,73 +7703,79 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	3,  // 46: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
 	80, // 47: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
 	81, // 48: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
-	0,  // 49: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	4,  // 50: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	8,  // 51: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	11, // 52: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	13, // 53: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	16, // 54: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	19, // 55: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	22, // 56: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	25, // 57: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	28, // 58: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	31, // 59: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	34, // 60: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	36, // 61: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	38, // 62: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	41, // 63: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	44, // 64: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	47, // 65: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	49, // 66: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	52, // 67: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	55, // 68: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	57, // 69: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	60, // 70: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	63, // 71: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	66, // 72: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	69, // 73: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	71, // 74: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	73, // 75: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	75, // 76: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	78, // 77: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	82, // 78: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	84, // 79: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	1,  // 80: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	5,  // 81: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	9,  // 82: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	12, // 83: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	14, // 84: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	17, // 85: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	20, // 86: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	23, // 87: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	26, // 88: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	29, // 89: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	32, // 90: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	35, // 91: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	37, // 92: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	40, // 93: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	43, // 94: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	46, // 95: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	48, // 96: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	50, // 97: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	53, // 98: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	56, // 99: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	58, // 100: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	61, // 101: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	64, // 102: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	67, // 103: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	70, // 104: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	72, // 105: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	74, // 106: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	76, // 107: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	79, // 108: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	83, // 109: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	85, // 110: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	80, // [80:111] is the sub-list for method output_type
-	49, // [49:80] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	65, // 49: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	3,  // 50: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	0,  // 51: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	4,  // 52: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	8,  // 53: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	11, // 54: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	13, // 55: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	16, // 56: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	19, // 57: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	22, // 58: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	25, // 59: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	28, // 60: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	31, // 61: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	34, // 62: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	36, // 63: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	38, // 64: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	41, // 65: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	44, // 66: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	47, // 67: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	49, // 68: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	52, // 69: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	55, // 70: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	57, // 71: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	60, // 72: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	63, // 73: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	66, // 74: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	69, // 75: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	71, // 76: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	73, // 77: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	86, // 78: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	88, // 79: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	75, // 80: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	78, // 81: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	82, // 82: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	84, // 83: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	1,  // 84: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	5,  // 85: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	9,  // 86: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	12, // 87: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	14, // 88: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	17, // 89: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	20, // 90: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	23, // 91: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	26, // 92: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	29, // 93: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	32, // 94: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	35, // 95: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	37, // 96: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	40, // 97: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	43, // 98: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	46, // 99: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	48, // 100: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	50, // 101: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	53, // 102: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	56, // 103: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	58, // 104: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	61, // 105: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	64, // 106: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	67, // 107: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	70, // 108: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	72, // 109: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	74, // 110: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	87, // 111: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	89, // 112: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	76, // 113: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	79, // 114: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	83, // 115: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	85, // 116: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	84, // [84:117] is the sub-list for method output_type
+	51, // [51:84] is the sub-list for method input_type
+	51, // [51:51] is the sub-list for extension type_name
+	51, // [51:51] is the sub-list for extension extendee
+	0,  // [0:51] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -7535,13 +7810,14 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[75].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[78].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[82].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[86].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   86,
+			NumMessages:   90,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -112,18 +112,48 @@ func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueC
 	if _, err := s.issueOnly(ctx, gh, req.GetRepo(), int(req.GetIssueNumber())); err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	list, resp, err := get[[]*github.IssueComment](ctx, s, gh, u, listQuery(p, pp))
+	comments, page, err := s.listComments(ctx, gh, u, p, pp)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	out := &ghopsv1.ListIssueCommentsResponse{Comments: []*ghopsv1.IssueComment{}, Page: pageInfo(p, pp, resp)}
+	return &ghopsv1.ListIssueCommentsResponse{Comments: comments, Page: page}, nil
+}
+
+// ListPullRequestComments implements the list_pull_request_comments tool: the number's kind
+// (pullOnly: an issue's number is refused), then the pull request's conversation comments, which
+// GitHub keeps as its issue's, cut as list_issue_comments cuts them.
+func (s *Service) ListPullRequestComments(ctx context.Context, req *ghopsv1.ListPullRequestCommentsRequest) (*ghopsv1.ListPullRequestCommentsResponse, error) {
+	c := ghstatus.Context{Tool: "list_pull_request_comments", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	p, pp := pageOf(req.Page, req.PerPage)
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetPrNumber()))), ghpath.Lit("comments"))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	gh := s.client(ctx)
+	if err := s.pullOnly(ctx, gh, req.GetRepo(), int(req.GetPrNumber())); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	comments, page, err := s.listComments(ctx, gh, u, p, pp)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	return &ghopsv1.ListPullRequestCommentsResponse{Comments: comments, Page: page}, nil
+}
+
+// listComments reads a page of the issue comments at u, each body cut at MaxCommentBytes.
+func (s *Service) listComments(ctx context.Context, gh *github.Client, u string, p, pp int) ([]*ghopsv1.IssueComment, *ghopsv1.PageInfo, error) {
+	list, resp, err := get[[]*github.IssueComment](ctx, s, gh, u, listQuery(p, pp))
+	if err != nil {
+		return nil, nil, err
+	}
+	out := []*ghopsv1.IssueComment{}
 	for _, cm := range list {
 		body, cut := capText(cm.GetBody(), MaxCommentBytes)
-		out.Comments = append(out.Comments, &ghopsv1.IssueComment{
+		out = append(out, &ghopsv1.IssueComment{
 			Id: cm.GetID(), Author: cm.GetUser().GetLogin(), Body: body, BodyTruncated: cut, CreatedAt: ts(cm.CreatedAt),
 		})
 	}
-	return out, nil
+	return out, pageInfo(p, pp, resp), nil
 }
 
 // SearchIssues implements the search_issues tool: one GitHub search, in the search bucket (30 a
@@ -271,13 +301,42 @@ func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueComm
 	if _, err := s.issueOnly(ctx, gh, req.GetRepo(), int(req.GetIssueNumber())); err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	hreq, err := gh.NewRequest(http.MethodPost, u, &github.IssueComment{Body: github.String(req.GetBody())})
+	cm, err := addComment(ctx, gh, u, req.GetBody())
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	cm := new(github.IssueComment)
-	if _, err := gh.Do(ctx, hreq, cm); err != nil {
+	return &ghopsv1.AddIssueCommentResponse{Id: cm.GetID(), Url: cm.GetHTMLURL()}, nil
+}
+
+// AddPullRequestComment implements the add_pull_request_comment tool: the number's kind
+// (pullOnly: an issue's number is refused before anything is written), then the comment on the
+// pull request's conversation, which GitHub keeps as its issue's.
+func (s *Service) AddPullRequestComment(ctx context.Context, req *ghopsv1.AddPullRequestCommentRequest) (*ghopsv1.AddPullRequestCommentResponse, error) {
+	c := ghstatus.Context{Tool: "add_pull_request_comment", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetPrNumber()))), ghpath.Lit("comments"))
+	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	return &ghopsv1.AddIssueCommentResponse{Id: cm.GetID(), Url: cm.GetHTMLURL()}, nil
+	gh := s.client(ctx)
+	if err := s.pullOnly(ctx, gh, req.GetRepo(), int(req.GetPrNumber())); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	cm, err := addComment(ctx, gh, u, req.GetBody())
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	return &ghopsv1.AddPullRequestCommentResponse{Id: cm.GetID(), Url: cm.GetHTMLURL()}, nil
+}
+
+// addComment posts body as an issue comment at u (never retried: a write).
+func addComment(ctx context.Context, gh *github.Client, u, body string) (*github.IssueComment, error) {
+	hreq, err := gh.NewRequest(http.MethodPost, u, &github.IssueComment{Body: github.String(body)})
+	if err != nil {
+		return nil, err
+	}
+	cm := new(github.IssueComment)
+	if _, err := gh.Do(ctx, hreq, cm); err != nil {
+		return nil, err
+	}
+	return cm, nil
 }

@@ -117,6 +117,20 @@ func (s *Service) issueOnly(ctx context.Context, gh *github.Client, repo string,
 	return is, nil
 }
 
+// pullOnly is issueKind refusing an issue: the first request of the pull
+// request tools that reach a pull request through GitHub's issue endpoints
+// (its conversation comments), which would serve an issue's number too.
+func (s *Service) pullOnly(ctx context.Context, gh *github.Client, repo string, n int) error {
+	is, err := s.issueKind(ctx, gh, repo, n)
+	if err != nil {
+		return err
+	}
+	if !is.IsPullRequest() {
+		return &kindError{pull: false}
+	}
+	return nil
+}
+
 // ownPull checks that GitHub's pull request answer is number n of repo (its
 // base repository), before its node id or head is used for a write.
 func ownPull(pr *github.PullRequest, repo string, n int) error {

@@ -339,6 +339,27 @@ func TestIssueWrites(t *testing.T) {
 		}
 		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1})
 	})
+	t.Run("add_pull_request_comment and list_pull_request_comments", func(t *testing.T) {
+		e.hub.ResetStats()
+		r, err := c.AddPullRequestComment(ctx(t), &ghopsv1.AddPullRequestCommentRequest{Repo: repo, PrNumber: 1, Body: "CI is green."})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Url, "/pull/1#issuecomment-") {
+			t.Errorf("got %v", r)
+		}
+		// The number's kind first (an issue's is refused), then the comment.
+		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1, "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1})
+		e.hub.ResetStats()
+		l, err := c.ListPullRequestComments(ctx(t), &ghopsv1.ListPullRequestCommentsRequest{Repo: repo, PrNumber: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Comments) != 1 || l.Comments[0].Id != r.Id || l.Comments[0].Body != "CI is green." || l.Comments[0].Author != "octocat" || l.Page == nil {
+			t.Errorf("got %v", l)
+		}
+		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": 1})
+	})
 	t.Run("update_issue closes a duplicate", func(t *testing.T) {
 		e.hub.ResetStats()
 		r, err := c.UpdateIssue(ctx(t), &ghopsv1.UpdateIssueRequest{Repo: repo, IssueNumber: dup, State: ptr("closed"), StateReason: ptr("duplicate"),

@@ -224,6 +224,14 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 		_, err := c.GetCiFailures(x, &ghopsv1.GetCiFailuresRequest{Repo: r, PrNumber: ptr(n)})
 		return err
 	}
+	prComments := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.ListPullRequestComments(x, &ghopsv1.ListPullRequestCommentsRequest{Repo: r, PrNumber: n})
+		return err
+	}
+	prComment := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.AddPullRequestComment(x, &ghopsv1.AddPullRequestCommentRequest{Repo: r, PrNumber: n, Body: "a comment"})
+		return err
+	}
 	rerun := func(r string, id int64) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
 		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
 			_, err := c.RerunFailedJobs(x, &ghopsv1.RerunFailedJobsRequest{Repo: r, RunId: id})
@@ -292,6 +300,14 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 						t.Errorf("log of another repository's job read: %v", r)
 					}
 				}
+			}}}},
+		"list_pull_request_comments.pr_number": {how: "the number's kind is read first (pullOnly): GitHub's issue endpoints would serve an issue's number",
+			cases: []idCase{prKind(prComments, false), {name: "another repository's pull request", resType: "pr", msg: "pr " + alias + "#1 not found: GitHub answered with an issue " + foreign, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				return prComments(x, c, alias, pr)
+			}}}},
+		"add_pull_request_comment.pr_number": {how: "the number's kind is read first (pullOnly): an issue's number is refused before anything is written",
+			cases: []idCase{prKind(prComment, false), {name: "another repository's pull request", resType: "pr", msg: "pr " + alias + "#1 not found: GitHub answered with an issue " + foreign, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				return prComment(x, c, alias, pr)
 			}}}},
 		"get_job_log.job_id": {how: "the job is read first (checkJob): GitHub's answer must name the call's repository before its log is read",
 			cases: []idCase{
