@@ -163,13 +163,14 @@ func ownJob(job *github.WorkflowJob, repo string, id int64) error {
 func sameRepo(a, b string) bool { return a != "" && strings.EqualFold(a, b) }
 
 // repoOfAPIURL is "owner/name" of a REST URL under /repos/{owner}/{name}/,
-// "" when u is not one.
+// "" when u is not one. The path is read as sent (escaped): a repository's
+// name never needs escaping, so an escaped "/" cannot pass for one.
 func repoOfAPIURL(u string) string {
 	p, err := url.Parse(u)
 	if err != nil {
 		return ""
 	}
-	_, rest, ok := strings.Cut(p.Path, "/repos/")
+	_, rest, ok := strings.Cut(p.EscapedPath(), "/repos/")
 	if !ok {
 		return ""
 	}
