@@ -200,8 +200,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 31 {
-		t.Fatalf("got %d tools, want 31", len(tools))
+	if len(tools) != 33 {
+		t.Fatalf("got %d tools, want 33", len(tools))
 	}
 	tests := []struct {
 		name               string
