@@ -178,6 +178,14 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			r, err := c.AddIssueComment(ctx, &ghopsv1.AddIssueCommentRequest{Repo: demoRepo, IssueNumber: 4, Body: "Fixed by the next release."})
 			return err == nil && r.GetId() != 0, err
 		}},
+		{"add_pull_request_comment", func() (bool, error) {
+			r, err := c.AddPullRequestComment(ctx, &ghopsv1.AddPullRequestCommentRequest{Repo: demoRepo, PrNumber: 9, Body: "Ready for review."})
+			return err == nil && r.GetId() != 0, err
+		}},
+		{"list_pull_request_comments", func() (bool, error) {
+			r, err := c.ListPullRequestComments(ctx, &ghopsv1.ListPullRequestCommentsRequest{Repo: demoRepo, PrNumber: 9})
+			return err == nil && len(r.GetComments()) == 1 && r.GetComments()[0].GetBody() == "Ready for review.", err
+		}},
 		{"rerun_failed_jobs", func() (bool, error) {
 			r, err := c.RerunFailedJobs(ctx, &ghopsv1.RerunFailedJobsRequest{Repo: demoRepo, RunId: failedRun})
 			return err == nil && r.GetRunId() == failedRun && r.GetStatus() == "queued", err

@@ -65,6 +65,16 @@ func (c *Client) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueComme
 	return Call[ghopsv1.AddIssueCommentResponse](ctx, c, "add_issue_comment", req)
 }
 
+// ListPullRequestComments calls the list_pull_request_comments tool.
+func (c *Client) ListPullRequestComments(ctx context.Context, req *ghopsv1.ListPullRequestCommentsRequest) (*ghopsv1.ListPullRequestCommentsResponse, error) {
+	return Call[ghopsv1.ListPullRequestCommentsResponse](ctx, c, "list_pull_request_comments", req)
+}
+
+// AddPullRequestComment calls the add_pull_request_comment tool.
+func (c *Client) AddPullRequestComment(ctx context.Context, req *ghopsv1.AddPullRequestCommentRequest) (*ghopsv1.AddPullRequestCommentResponse, error) {
+	return Call[ghopsv1.AddPullRequestCommentResponse](ctx, c, "add_pull_request_comment", req)
+}
+
 // SearchCode calls the search_code tool.
 func (c *Client) SearchCode(ctx context.Context, req *ghopsv1.SearchCodeRequest) (*ghopsv1.SearchCodeResponse, error) {
 	return Call[ghopsv1.SearchCodeResponse](ctx, c, "search_code", req)

@@ -122,7 +122,13 @@ var typedCalls = []struct {
 		return c.UpdateIssue(ctx, &ghopsv1.UpdateIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 5, State: proto.String("closed"), StateReason: proto.String("duplicate")})
 	}},
 	{"add_issue_comment", func(ctx context.Context, c *Client) (proto.Message, error) {
-		return c.AddIssueComment(ctx, &ghopsv1.AddIssueCommentRequest{Repo: "octo-org/hello-world", IssueNumber: 3, Body: "Fixed the test."})
+		return c.AddIssueComment(ctx, &ghopsv1.AddIssueCommentRequest{Repo: "octo-org/hello-world", IssueNumber: 4, Body: "Confirmed."})
+	}},
+	{"list_pull_request_comments", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListPullRequestComments(ctx, &ghopsv1.ListPullRequestCommentsRequest{Repo: "octo-org/hello-world", PrNumber: 3, PerPage: proto.Int32(20)})
+	}},
+	{"add_pull_request_comment", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.AddPullRequestComment(ctx, &ghopsv1.AddPullRequestCommentRequest{Repo: "octo-org/hello-world", PrNumber: 3, Body: "Fixed the test."})
 	}},
 	{"search_code", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.SearchCode(ctx, &ghopsv1.SearchCodeRequest{Query: "greeting repo:octo-org/hello-world", PerPage: proto.Int32(5)})
@@ -194,8 +200,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 31 {
-		t.Fatalf("got %d tools, want 31", len(tools))
+	if len(tools) != 33 {
+		t.Fatalf("got %d tools, want 33", len(tools))
 	}
 	tests := []struct {
 		name               string

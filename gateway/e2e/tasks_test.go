@@ -261,10 +261,10 @@ func fixFailingPullRequest(t *testing.T, opts gatewaytest.StackOptions) {
 		ID  int64String `json:"id"`
 		URL string      `json:"url"`
 	}
-	a.call("add_issue_comment", map[string]any{"repo": repo, "issueNumber": pr.PullRequest.Number,
+	a.call("add_pull_request_comment", map[string]any{"repo": repo, "prNumber": pr.PullRequest.Number,
 		"body": "CI failed in TestGoodbye (\"Bye world\" instead of \"Goodbye, world.\"); fixed in " + c2.CommitSHA[:7] + "."}, &comment)
 	if comment.ID == 0 || comment.URL == "" {
-		t.Fatalf("add_issue_comment: %+v", comment)
+		t.Fatalf("add_pull_request_comment: %+v", comment)
 	}
 	a.measure("fix a failing pull request", st, before)
 
@@ -305,7 +305,7 @@ func fixFailingPullRequest(t *testing.T, opts gatewaytest.StackOptions) {
 			Body string      `json:"body"`
 		} `json:"comments"`
 	}
-	check.call("list_issue_comments", map[string]any{"repo": repo, "issueNumber": pr.PullRequest.Number}, &comments)
+	check.call("list_pull_request_comments", map[string]any{"repo": repo, "prNumber": pr.PullRequest.Number}, &comments)
 	if len(comments.Comments) != 1 || comments.Comments[0].ID != comment.ID || !strings.Contains(comments.Comments[0].Body, c2.CommitSHA[:7]) {
 		t.Fatalf("the pull request's comments: %+v", comments.Comments)
 	}

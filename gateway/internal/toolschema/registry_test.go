@@ -69,6 +69,8 @@ func TestRegistryTools(t *testing.T) {
 		{"create_issue", ghopsv1.GitHubService_CreateIssue_FullMethodName, &ghopsv1.CreateIssueRequest{}, &ghopsv1.CreateIssueResponse{}, Annotations{false, false, false, true}},
 		{"update_issue", ghopsv1.GitHubService_UpdateIssue_FullMethodName, &ghopsv1.UpdateIssueRequest{}, &ghopsv1.UpdateIssueResponse{}, Annotations{false, false, true, true}},
 		{"add_issue_comment", ghopsv1.GitHubService_AddIssueComment_FullMethodName, &ghopsv1.AddIssueCommentRequest{}, &ghopsv1.AddIssueCommentResponse{}, Annotations{false, false, false, true}},
+		{"list_pull_request_comments", ghopsv1.GitHubService_ListPullRequestComments_FullMethodName, &ghopsv1.ListPullRequestCommentsRequest{}, &ghopsv1.ListPullRequestCommentsResponse{}, Annotations{true, false, true, true}},
+		{"add_pull_request_comment", ghopsv1.GitHubService_AddPullRequestComment_FullMethodName, &ghopsv1.AddPullRequestCommentRequest{}, &ghopsv1.AddPullRequestCommentResponse{}, Annotations{false, false, false, true}},
 		{"search_code", ghopsv1.GitHubService_SearchCode_FullMethodName, &ghopsv1.SearchCodeRequest{}, &ghopsv1.SearchCodeResponse{}, Annotations{true, false, true, true}},
 		{"get_ci_failures", ghopsv1.GitHubService_GetCiFailures_FullMethodName, &ghopsv1.GetCiFailuresRequest{}, &ghopsv1.GetCiFailuresResponse{}, Annotations{true, false, true, true}},
 		{"get_job_log", ghopsv1.GitHubService_GetJobLog_FullMethodName, &ghopsv1.GetJobLogRequest{}, &ghopsv1.GetJobLogResponse{}, Annotations{true, false, true, true}},

@@ -6865,6 +6865,248 @@ func (x *RerunFailedJobsResponse) GetStatus() string {
 	return ""
 }
 
+// ListPullRequestCommentsRequest is the input of the list_pull_request_comments tool.
+type ListPullRequestCommentsRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	Page     *int32                 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
+	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestCommentsRequest) Reset() {
+	*x = ListPullRequestCommentsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestCommentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestCommentsRequest) ProtoMessage() {}
+
+func (x *ListPullRequestCommentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestCommentsRequest.ProtoReflect.Descriptor instead.
+func (*ListPullRequestCommentsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{87}
+}
+
+func (x *ListPullRequestCommentsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListPullRequestCommentsRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *ListPullRequestCommentsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *ListPullRequestCommentsRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// ListPullRequestCommentsResponse is a page of a pull request's conversation comments.
+type ListPullRequestCommentsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// comments are oldest first.
+	Comments []*IssueComment `protobuf:"bytes,1,rep,name=comments,proto3" json:"comments,omitempty"`
+	// page describes this page.
+	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestCommentsResponse) Reset() {
+	*x = ListPullRequestCommentsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestCommentsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestCommentsResponse) ProtoMessage() {}
+
+func (x *ListPullRequestCommentsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestCommentsResponse.ProtoReflect.Descriptor instead.
+func (*ListPullRequestCommentsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{88}
+}
+
+func (x *ListPullRequestCommentsResponse) GetComments() []*IssueComment {
+	if x != nil {
+		return x.Comments
+	}
+	return nil
+}
+
+func (x *ListPullRequestCommentsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+// AddPullRequestCommentRequest is the input of the add_pull_request_comment tool.
+type AddPullRequestCommentRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// Markdown.
+	Body          string `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddPullRequestCommentRequest) Reset() {
+	*x = AddPullRequestCommentRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddPullRequestCommentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddPullRequestCommentRequest) ProtoMessage() {}
+
+func (x *AddPullRequestCommentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddPullRequestCommentRequest.ProtoReflect.Descriptor instead.
+func (*AddPullRequestCommentRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{89}
+}
+
+func (x *AddPullRequestCommentRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *AddPullRequestCommentRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *AddPullRequestCommentRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+// AddPullRequestCommentResponse is the comment added.
+type AddPullRequestCommentResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the comment's id.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// url is the comment's page, for people.
+	Url           string `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddPullRequestCommentResponse) Reset() {
+	*x = AddPullRequestCommentResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[90]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddPullRequestCommentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddPullRequestCommentResponse) ProtoMessage() {}
+
+func (x *AddPullRequestCommentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[90]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddPullRequestCommentResponse.ProtoReflect.Descriptor instead.
+func (*AddPullRequestCommentResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{90}
+}
+
+func (x *AddPullRequestCommentResponse) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *AddPullRequestCommentResponse) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -7507,7 +7749,26 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06run_id\x18\x02 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\x06R\x06run_id\"N\n" +
 	"\x17RerunFailedJobsResponse\x12\x1b\n" +
 	"\x06run_id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x06R\x05runId\x12\x16\n" +
-	"\x06status\x18\x02 \x01(\tR\x06status2\xd5.\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\"\xfb\x01\n" +
+	"\x1eListPullRequestCommentsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\bprNumber\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"}\n" +
+	"\x1fListPullRequestCommentsResponse\x122\n" +
+	"\bcomments\x18\x01 \x03(\v2\x16.ghops.v1.IssueCommentR\bcomments\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xb7\x01\n" +
+	"\x1cAddPullRequestCommentRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\bprNumber\x12\"\n" +
+	"\x04body\x18\x03 \x01(\tB\x0e\xbaH\v\xc8\x01\x01r\x06\x10\x01\x18\x80\x80\x04R\x04body\"A\n" +
+	"\x1dAddPullRequestCommentResponse\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url2\xb74\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -7553,19 +7814,23 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\fcompare_refs\x12\fCompare refs\x1aaCompare `head` with `base`: ahead/behind, merge base, commits and changed files (capped patches). \x010\x018\x01H\x01\x90\x02\x01\x12\x96\x01\n" +
 	"\n" +
 	"ListIssues\x12\x1b.ghops.v1.ListIssuesRequest\x1a\x1c.ghops.v1.ListIssuesResponse\"M\x92\x82\x19F\n" +
-	"\vlist_issues\x12\vList issues\x1a\"List issues (never pull requests). \x010\x018\x01H\x03\x90\x02\x01\x12x\n" +
-	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"5\x92\x82\x19.\n" +
-	"\tget_issue\x12\tGet issue\x1a\x0eGet one issue. \x010\x018\x01H\x03\x90\x02\x01\x12\xd2\x01\n" +
-	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"t\x92\x82\x19m\n" +
-	"\x13list_issue_comments\x12\x13List issue comments\x1a9List an issue's or pull request's comments, oldest first. \x010\x018\x01H\x03\x90\x02\x01\x12\xe0\x01\n" +
+	"\vlist_issues\x12\vList issues\x1a\"List issues (never pull requests). \x010\x018\x01H\x03\x90\x02\x01\x12\xb3\x01\n" +
+	"\bGetIssue\x12\x19.ghops.v1.GetIssueRequest\x1a\x1a.ghops.v1.GetIssueResponse\"p\x92\x82\x19i\n" +
+	"\tget_issue\x12\tGet issue\x1aIGet one issue (a pull request's number is refused: use get_pull_request). \x010\x018\x01H\x03\x90\x02\x01\x12\xe7\x01\n" +
+	"\x11ListIssueComments\x12\".ghops.v1.ListIssueCommentsRequest\x1a#.ghops.v1.ListIssueCommentsResponse\"\x88\x01\x92\x82\x19\x80\x01\n" +
+	"\x13list_issue_comments\x12\x13List issue comments\x1aLList an issue's comments, oldest first (a pull request's number is refused). \x010\x018\x01H\x03\x90\x02\x01\x12\xe0\x01\n" +
 	"\fSearchIssues\x12\x1d.ghops.v1.SearchIssuesRequest\x1a\x1e.ghops.v1.SearchIssuesResponse\"\x90\x01\x92\x82\x19\x88\x01\n" +
 	"\rsearch_issues\x12\rSearch issues\x1a`Search issues and pull requests (GitHub search syntax: repo:, is:issue, is:open, label:, words). \x010\x018\x01H\x05\x90\x02\x01\x12\x80\x01\n" +
 	"\vCreateIssue\x12\x1c.ghops.v1.CreateIssueRequest\x1a\x1d.ghops.v1.CreateIssueResponse\"4\x92\x82\x190\n" +
-	"\fcreate_issue\x12\fCreate issue\x1a\x0eOpen an issue.8\x01H\x03\x12\xa5\x01\n" +
-	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"Y\x92\x82\x19R\n" +
-	"\fupdate_issue\x12\fUpdate issue\x1a.Change an issue; only the given fields change.0\x018\x01H\x03\x90\x02\x02\x12\xac\x01\n" +
-	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"T\x92\x82\x19P\n" +
-	"\x11add_issue_comment\x12\x11Add issue comment\x1a$Comment on an issue or pull request.8\x01H\x03\x12\xbc\x01\n" +
+	"\fcreate_issue\x12\fCreate issue\x1a\x0eOpen an issue.8\x01H\x03\x12\xe5\x01\n" +
+	"\vUpdateIssue\x12\x1c.ghops.v1.UpdateIssueRequest\x1a\x1d.ghops.v1.UpdateIssueResponse\"\x98\x01\x92\x82\x19\x90\x01\n" +
+	"\fupdate_issue\x12\fUpdate issue\x1alChange an issue; only the given fields change (a pull request's number is refused: use update_pull_request).0\x018\x01H\x03\x90\x02\x02\x12\xc1\x01\n" +
+	"\x0fAddIssueComment\x12 .ghops.v1.AddIssueCommentRequest\x1a!.ghops.v1.AddIssueCommentResponse\"i\x92\x82\x19e\n" +
+	"\x11add_issue_comment\x12\x11Add issue comment\x1a9Comment on an issue (a pull request's number is refused).8\x01H\x03\x12\xad\x02\n" +
+	"\x17ListPullRequestComments\x12(.ghops.v1.ListPullRequestCommentsRequest\x1a).ghops.v1.ListPullRequestCommentsResponse\"\xbc\x01\x92\x82\x19\xb4\x01\n" +
+	"\x1alist_pull_request_comments\x12\x1aList pull request comments\x1arList a pull request's conversation comments, oldest first (an issue's number is refused: use list_issue_comments). \x010\x018\x01H\x02\x90\x02\x01\x12\x89\x02\n" +
+	"\x15AddPullRequestComment\x12&.ghops.v1.AddPullRequestCommentRequest\x1a'.ghops.v1.AddPullRequestCommentResponse\"\x9e\x01\x92\x82\x19\x99\x01\n" +
+	"\x18add_pull_request_comment\x12\x18Add pull request comment\x1a_Comment on a pull request's conversation (an issue's number is refused: use add_issue_comment).8\x01H\x02\x12\xbc\x01\n" +
 	"\n" +
 	"SearchCode\x12\x1b.ghops.v1.SearchCodeRequest\x1a\x1c.ghops.v1.SearchCodeResponse\"s\x92\x82\x19l\n" +
 	"\vsearch_code\x12\vSearch code\x1aHSearch code (GitHub code search syntax: repo:, path:, language:, words). \x010\x018\x01H\x05\x90\x02\x01\x12\xff\x01\n" +
@@ -7588,232 +7853,242 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 91)
 var file_ghops_v1_github_service_proto_goTypes = []any{
-	(*SearchRequest)(nil),                // 0: ghops.v1.SearchRequest
-	(*SearchResponse)(nil),               // 1: ghops.v1.SearchResponse
-	(*RepositorySummary)(nil),            // 2: ghops.v1.RepositorySummary
-	(*PageInfo)(nil),                     // 3: ghops.v1.PageInfo
-	(*ContentReport)(nil),                // 4: ghops.v1.ContentReport
-	(*FetchRequest)(nil),                 // 5: ghops.v1.FetchRequest
-	(*FetchResponse)(nil),                // 6: ghops.v1.FetchResponse
-	(*Repository)(nil),                   // 7: ghops.v1.Repository
-	(*Readme)(nil),                       // 8: ghops.v1.Readme
-	(*ListDirectoryRequest)(nil),         // 9: ghops.v1.ListDirectoryRequest
-	(*ListDirectoryResponse)(nil),        // 10: ghops.v1.ListDirectoryResponse
-	(*DirectoryEntry)(nil),               // 11: ghops.v1.DirectoryEntry
-	(*ReadFileRequest)(nil),              // 12: ghops.v1.ReadFileRequest
-	(*ReadFileResponse)(nil),             // 13: ghops.v1.ReadFileResponse
-	(*GetTreeRequest)(nil),               // 14: ghops.v1.GetTreeRequest
-	(*GetTreeResponse)(nil),              // 15: ghops.v1.GetTreeResponse
-	(*TreeEntry)(nil),                    // 16: ghops.v1.TreeEntry
-	(*GetCommitsRequest)(nil),            // 17: ghops.v1.GetCommitsRequest
-	(*GetCommitsResponse)(nil),           // 18: ghops.v1.GetCommitsResponse
-	(*Commit)(nil),                       // 19: ghops.v1.Commit
-	(*GetBranchesRequest)(nil),           // 20: ghops.v1.GetBranchesRequest
-	(*GetBranchesResponse)(nil),          // 21: ghops.v1.GetBranchesResponse
-	(*Branch)(nil),                       // 22: ghops.v1.Branch
-	(*ListPullRequestsRequest)(nil),      // 23: ghops.v1.ListPullRequestsRequest
-	(*ListPullRequestsResponse)(nil),     // 24: ghops.v1.ListPullRequestsResponse
-	(*PullRequestSummary)(nil),           // 25: ghops.v1.PullRequestSummary
-	(*GetPrMergeabilityRequest)(nil),     // 26: ghops.v1.GetPrMergeabilityRequest
-	(*GetPrMergeabilityResponse)(nil),    // 27: ghops.v1.GetPrMergeabilityResponse
-	(*ChecksSummary)(nil),                // 28: ghops.v1.ChecksSummary
-	(*GetChecksForShaRequest)(nil),       // 29: ghops.v1.GetChecksForShaRequest
-	(*GetChecksForShaResponse)(nil),      // 30: ghops.v1.GetChecksForShaResponse
-	(*Check)(nil),                        // 31: ghops.v1.Check
-	(*CreatePullRequestRequest)(nil),     // 32: ghops.v1.CreatePullRequestRequest
-	(*CreatePullRequestResponse)(nil),    // 33: ghops.v1.CreatePullRequestResponse
-	(*PullRequest)(nil),                  // 34: ghops.v1.PullRequest
-	(*UpdatePullRequestRequest)(nil),     // 35: ghops.v1.UpdatePullRequestRequest
-	(*UpdatePullRequestResponse)(nil),    // 36: ghops.v1.UpdatePullRequestResponse
-	(*MergePullRequestRequest)(nil),      // 37: ghops.v1.MergePullRequestRequest
-	(*MergePullRequestResponse)(nil),     // 38: ghops.v1.MergePullRequestResponse
-	(*CommitFilesRequest)(nil),           // 39: ghops.v1.CommitFilesRequest
-	(*FileChange)(nil),                   // 40: ghops.v1.FileChange
-	(*CommitFilesResponse)(nil),          // 41: ghops.v1.CommitFilesResponse
-	(*ApplyPatchRequest)(nil),            // 42: ghops.v1.ApplyPatchRequest
-	(*PatchedFile)(nil),                  // 43: ghops.v1.PatchedFile
-	(*ApplyPatchResponse)(nil),           // 44: ghops.v1.ApplyPatchResponse
-	(*ValidateEnvironmentRequest)(nil),   // 45: ghops.v1.ValidateEnvironmentRequest
-	(*EnvironmentCheck)(nil),             // 46: ghops.v1.EnvironmentCheck
-	(*ValidateEnvironmentResponse)(nil),  // 47: ghops.v1.ValidateEnvironmentResponse
-	(*CreateBranchRequest)(nil),          // 48: ghops.v1.CreateBranchRequest
-	(*CreateBranchResponse)(nil),         // 49: ghops.v1.CreateBranchResponse
-	(*GetPullRequestRequest)(nil),        // 50: ghops.v1.GetPullRequestRequest
-	(*GetPullRequestResponse)(nil),       // 51: ghops.v1.GetPullRequestResponse
-	(*PullRequestDetails)(nil),           // 52: ghops.v1.PullRequestDetails
-	(*ListPullRequestFilesRequest)(nil),  // 53: ghops.v1.ListPullRequestFilesRequest
-	(*ListPullRequestFilesResponse)(nil), // 54: ghops.v1.ListPullRequestFilesResponse
-	(*ChangedFile)(nil),                  // 55: ghops.v1.ChangedFile
-	(*CompareRefsRequest)(nil),           // 56: ghops.v1.CompareRefsRequest
-	(*CompareRefsResponse)(nil),          // 57: ghops.v1.CompareRefsResponse
-	(*ListIssuesRequest)(nil),            // 58: ghops.v1.ListIssuesRequest
-	(*ListIssuesResponse)(nil),           // 59: ghops.v1.ListIssuesResponse
-	(*IssueSummary)(nil),                 // 60: ghops.v1.IssueSummary
-	(*GetIssueRequest)(nil),              // 61: ghops.v1.GetIssueRequest
-	(*GetIssueResponse)(nil),             // 62: ghops.v1.GetIssueResponse
-	(*Issue)(nil),                        // 63: ghops.v1.Issue
-	(*ListIssueCommentsRequest)(nil),     // 64: ghops.v1.ListIssueCommentsRequest
-	(*ListIssueCommentsResponse)(nil),    // 65: ghops.v1.ListIssueCommentsResponse
-	(*IssueComment)(nil),                 // 66: ghops.v1.IssueComment
-	(*SearchIssuesRequest)(nil),          // 67: ghops.v1.SearchIssuesRequest
-	(*SearchIssuesResponse)(nil),         // 68: ghops.v1.SearchIssuesResponse
-	(*IssueSearchItem)(nil),              // 69: ghops.v1.IssueSearchItem
-	(*CreateIssueRequest)(nil),           // 70: ghops.v1.CreateIssueRequest
-	(*CreateIssueResponse)(nil),          // 71: ghops.v1.CreateIssueResponse
-	(*UpdateIssueRequest)(nil),           // 72: ghops.v1.UpdateIssueRequest
-	(*UpdateIssueResponse)(nil),          // 73: ghops.v1.UpdateIssueResponse
-	(*AddIssueCommentRequest)(nil),       // 74: ghops.v1.AddIssueCommentRequest
-	(*AddIssueCommentResponse)(nil),      // 75: ghops.v1.AddIssueCommentResponse
-	(*SearchCodeRequest)(nil),            // 76: ghops.v1.SearchCodeRequest
-	(*SearchCodeResponse)(nil),           // 77: ghops.v1.SearchCodeResponse
-	(*CodeSearchItem)(nil),               // 78: ghops.v1.CodeSearchItem
-	(*GetCiFailuresRequest)(nil),         // 79: ghops.v1.GetCiFailuresRequest
-	(*GetCiFailuresResponse)(nil),        // 80: ghops.v1.GetCiFailuresResponse
-	(*FailedCheck)(nil),                  // 81: ghops.v1.FailedCheck
-	(*LogExcerpt)(nil),                   // 82: ghops.v1.LogExcerpt
-	(*GetJobLogRequest)(nil),             // 83: ghops.v1.GetJobLogRequest
-	(*GetJobLogResponse)(nil),            // 84: ghops.v1.GetJobLogResponse
-	(*RerunFailedJobsRequest)(nil),       // 85: ghops.v1.RerunFailedJobsRequest
-	(*RerunFailedJobsResponse)(nil),      // 86: ghops.v1.RerunFailedJobsResponse
-	(*timestamppb.Timestamp)(nil),        // 87: google.protobuf.Timestamp
+	(*SearchRequest)(nil),                   // 0: ghops.v1.SearchRequest
+	(*SearchResponse)(nil),                  // 1: ghops.v1.SearchResponse
+	(*RepositorySummary)(nil),               // 2: ghops.v1.RepositorySummary
+	(*PageInfo)(nil),                        // 3: ghops.v1.PageInfo
+	(*ContentReport)(nil),                   // 4: ghops.v1.ContentReport
+	(*FetchRequest)(nil),                    // 5: ghops.v1.FetchRequest
+	(*FetchResponse)(nil),                   // 6: ghops.v1.FetchResponse
+	(*Repository)(nil),                      // 7: ghops.v1.Repository
+	(*Readme)(nil),                          // 8: ghops.v1.Readme
+	(*ListDirectoryRequest)(nil),            // 9: ghops.v1.ListDirectoryRequest
+	(*ListDirectoryResponse)(nil),           // 10: ghops.v1.ListDirectoryResponse
+	(*DirectoryEntry)(nil),                  // 11: ghops.v1.DirectoryEntry
+	(*ReadFileRequest)(nil),                 // 12: ghops.v1.ReadFileRequest
+	(*ReadFileResponse)(nil),                // 13: ghops.v1.ReadFileResponse
+	(*GetTreeRequest)(nil),                  // 14: ghops.v1.GetTreeRequest
+	(*GetTreeResponse)(nil),                 // 15: ghops.v1.GetTreeResponse
+	(*TreeEntry)(nil),                       // 16: ghops.v1.TreeEntry
+	(*GetCommitsRequest)(nil),               // 17: ghops.v1.GetCommitsRequest
+	(*GetCommitsResponse)(nil),              // 18: ghops.v1.GetCommitsResponse
+	(*Commit)(nil),                          // 19: ghops.v1.Commit
+	(*GetBranchesRequest)(nil),              // 20: ghops.v1.GetBranchesRequest
+	(*GetBranchesResponse)(nil),             // 21: ghops.v1.GetBranchesResponse
+	(*Branch)(nil),                          // 22: ghops.v1.Branch
+	(*ListPullRequestsRequest)(nil),         // 23: ghops.v1.ListPullRequestsRequest
+	(*ListPullRequestsResponse)(nil),        // 24: ghops.v1.ListPullRequestsResponse
+	(*PullRequestSummary)(nil),              // 25: ghops.v1.PullRequestSummary
+	(*GetPrMergeabilityRequest)(nil),        // 26: ghops.v1.GetPrMergeabilityRequest
+	(*GetPrMergeabilityResponse)(nil),       // 27: ghops.v1.GetPrMergeabilityResponse
+	(*ChecksSummary)(nil),                   // 28: ghops.v1.ChecksSummary
+	(*GetChecksForShaRequest)(nil),          // 29: ghops.v1.GetChecksForShaRequest
+	(*GetChecksForShaResponse)(nil),         // 30: ghops.v1.GetChecksForShaResponse
+	(*Check)(nil),                           // 31: ghops.v1.Check
+	(*CreatePullRequestRequest)(nil),        // 32: ghops.v1.CreatePullRequestRequest
+	(*CreatePullRequestResponse)(nil),       // 33: ghops.v1.CreatePullRequestResponse
+	(*PullRequest)(nil),                     // 34: ghops.v1.PullRequest
+	(*UpdatePullRequestRequest)(nil),        // 35: ghops.v1.UpdatePullRequestRequest
+	(*UpdatePullRequestResponse)(nil),       // 36: ghops.v1.UpdatePullRequestResponse
+	(*MergePullRequestRequest)(nil),         // 37: ghops.v1.MergePullRequestRequest
+	(*MergePullRequestResponse)(nil),        // 38: ghops.v1.MergePullRequestResponse
+	(*CommitFilesRequest)(nil),              // 39: ghops.v1.CommitFilesRequest
+	(*FileChange)(nil),                      // 40: ghops.v1.FileChange
+	(*CommitFilesResponse)(nil),             // 41: ghops.v1.CommitFilesResponse
+	(*ApplyPatchRequest)(nil),               // 42: ghops.v1.ApplyPatchRequest
+	(*PatchedFile)(nil),                     // 43: ghops.v1.PatchedFile
+	(*ApplyPatchResponse)(nil),              // 44: ghops.v1.ApplyPatchResponse
+	(*ValidateEnvironmentRequest)(nil),      // 45: ghops.v1.ValidateEnvironmentRequest
+	(*EnvironmentCheck)(nil),                // 46: ghops.v1.EnvironmentCheck
+	(*ValidateEnvironmentResponse)(nil),     // 47: ghops.v1.ValidateEnvironmentResponse
+	(*CreateBranchRequest)(nil),             // 48: ghops.v1.CreateBranchRequest
+	(*CreateBranchResponse)(nil),            // 49: ghops.v1.CreateBranchResponse
+	(*GetPullRequestRequest)(nil),           // 50: ghops.v1.GetPullRequestRequest
+	(*GetPullRequestResponse)(nil),          // 51: ghops.v1.GetPullRequestResponse
+	(*PullRequestDetails)(nil),              // 52: ghops.v1.PullRequestDetails
+	(*ListPullRequestFilesRequest)(nil),     // 53: ghops.v1.ListPullRequestFilesRequest
+	(*ListPullRequestFilesResponse)(nil),    // 54: ghops.v1.ListPullRequestFilesResponse
+	(*ChangedFile)(nil),                     // 55: ghops.v1.ChangedFile
+	(*CompareRefsRequest)(nil),              // 56: ghops.v1.CompareRefsRequest
+	(*CompareRefsResponse)(nil),             // 57: ghops.v1.CompareRefsResponse
+	(*ListIssuesRequest)(nil),               // 58: ghops.v1.ListIssuesRequest
+	(*ListIssuesResponse)(nil),              // 59: ghops.v1.ListIssuesResponse
+	(*IssueSummary)(nil),                    // 60: ghops.v1.IssueSummary
+	(*GetIssueRequest)(nil),                 // 61: ghops.v1.GetIssueRequest
+	(*GetIssueResponse)(nil),                // 62: ghops.v1.GetIssueResponse
+	(*Issue)(nil),                           // 63: ghops.v1.Issue
+	(*ListIssueCommentsRequest)(nil),        // 64: ghops.v1.ListIssueCommentsRequest
+	(*ListIssueCommentsResponse)(nil),       // 65: ghops.v1.ListIssueCommentsResponse
+	(*IssueComment)(nil),                    // 66: ghops.v1.IssueComment
+	(*SearchIssuesRequest)(nil),             // 67: ghops.v1.SearchIssuesRequest
+	(*SearchIssuesResponse)(nil),            // 68: ghops.v1.SearchIssuesResponse
+	(*IssueSearchItem)(nil),                 // 69: ghops.v1.IssueSearchItem
+	(*CreateIssueRequest)(nil),              // 70: ghops.v1.CreateIssueRequest
+	(*CreateIssueResponse)(nil),             // 71: ghops.v1.CreateIssueResponse
+	(*UpdateIssueRequest)(nil),              // 72: ghops.v1.UpdateIssueRequest
+	(*UpdateIssueResponse)(nil),             // 73: ghops.v1.UpdateIssueResponse
+	(*AddIssueCommentRequest)(nil),          // 74: ghops.v1.AddIssueCommentRequest
+	(*AddIssueCommentResponse)(nil),         // 75: ghops.v1.AddIssueCommentResponse
+	(*SearchCodeRequest)(nil),               // 76: ghops.v1.SearchCodeRequest
+	(*SearchCodeResponse)(nil),              // 77: ghops.v1.SearchCodeResponse
+	(*CodeSearchItem)(nil),                  // 78: ghops.v1.CodeSearchItem
+	(*GetCiFailuresRequest)(nil),            // 79: ghops.v1.GetCiFailuresRequest
+	(*GetCiFailuresResponse)(nil),           // 80: ghops.v1.GetCiFailuresResponse
+	(*FailedCheck)(nil),                     // 81: ghops.v1.FailedCheck
+	(*LogExcerpt)(nil),                      // 82: ghops.v1.LogExcerpt
+	(*GetJobLogRequest)(nil),                // 83: ghops.v1.GetJobLogRequest
+	(*GetJobLogResponse)(nil),               // 84: ghops.v1.GetJobLogResponse
+	(*RerunFailedJobsRequest)(nil),          // 85: ghops.v1.RerunFailedJobsRequest
+	(*RerunFailedJobsResponse)(nil),         // 86: ghops.v1.RerunFailedJobsResponse
+	(*ListPullRequestCommentsRequest)(nil),  // 87: ghops.v1.ListPullRequestCommentsRequest
+	(*ListPullRequestCommentsResponse)(nil), // 88: ghops.v1.ListPullRequestCommentsResponse
+	(*AddPullRequestCommentRequest)(nil),    // 89: ghops.v1.AddPullRequestCommentRequest
+	(*AddPullRequestCommentResponse)(nil),   // 90: ghops.v1.AddPullRequestCommentResponse
+	(*timestamppb.Timestamp)(nil),           // 91: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
-	2,  // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
-	3,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
-	4,  // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
-	87, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
-	7,  // 4: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
-	8,  // 5: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
-	4,  // 6: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	87, // 7: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	87, // 8: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
-	11, // 9: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
-	16, // 10: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
-	19, // 11: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
-	3,  // 12: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	4,  // 13: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	87, // 14: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
-	22, // 15: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
-	3,  // 16: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
-	25, // 17: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
-	3,  // 18: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	4,  // 19: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	87, // 20: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
-	28, // 21: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
-	28, // 22: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
-	31, // 23: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
-	4,  // 24: ghops.v1.GetChecksForShaResponse.content_report:type_name -> ghops.v1.ContentReport
-	34, // 25: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	4,  // 26: ghops.v1.CreatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	34, // 27: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	4,  // 28: ghops.v1.UpdatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	4,  // 29: ghops.v1.MergePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	40, // 30: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
-	43, // 31: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
-	46, // 32: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
-	52, // 33: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
-	4,  // 34: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	87, // 35: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
-	55, // 36: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
-	3,  // 37: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
-	19, // 38: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
-	55, // 39: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
-	3,  // 40: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
-	4,  // 41: ghops.v1.CompareRefsResponse.content_report:type_name -> ghops.v1.ContentReport
-	60, // 42: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
-	3,  // 43: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	4,  // 44: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	87, // 45: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
-	63, // 46: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
-	4,  // 47: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	87, // 48: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	87, // 49: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
-	66, // 50: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	3,  // 51: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	4,  // 52: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	87, // 53: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
-	69, // 54: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
-	3,  // 55: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	4,  // 56: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	63, // 57: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
-	4,  // 58: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	63, // 59: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
-	4,  // 60: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	78, // 61: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
-	3,  // 62: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
-	81, // 63: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
-	4,  // 64: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
-	82, // 65: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
-	4,  // 66: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
-	0,  // 67: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	5,  // 68: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	9,  // 69: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	12, // 70: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	14, // 71: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	17, // 72: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	20, // 73: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	23, // 74: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	26, // 75: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	29, // 76: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	32, // 77: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	35, // 78: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	37, // 79: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	39, // 80: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	42, // 81: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	45, // 82: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	48, // 83: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	50, // 84: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	53, // 85: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	56, // 86: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	58, // 87: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	61, // 88: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	64, // 89: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	67, // 90: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	70, // 91: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	72, // 92: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	74, // 93: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	76, // 94: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	79, // 95: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	83, // 96: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	85, // 97: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	1,  // 98: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	6,  // 99: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	10, // 100: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	13, // 101: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	15, // 102: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	18, // 103: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	21, // 104: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	24, // 105: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	27, // 106: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	30, // 107: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	33, // 108: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	36, // 109: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	38, // 110: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	41, // 111: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	44, // 112: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	47, // 113: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	49, // 114: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	51, // 115: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	54, // 116: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	57, // 117: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	59, // 118: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	62, // 119: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	65, // 120: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	68, // 121: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	71, // 122: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	73, // 123: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	75, // 124: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	77, // 125: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	80, // 126: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	84, // 127: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	86, // 128: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	98, // [98:129] is the sub-list for method output_type
-	67, // [67:98] is the sub-list for method input_type
-	67, // [67:67] is the sub-list for extension type_name
-	67, // [67:67] is the sub-list for extension extendee
-	0,  // [0:67] is the sub-list for field type_name
+	2,   // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
+	3,   // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
+	91,  // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	7,   // 4: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
+	8,   // 5: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
+	4,   // 6: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
+	91,  // 7: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	91,  // 8: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	11,  // 9: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
+	16,  // 10: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
+	19,  // 11: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
+	3,   // 12: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 13: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
+	91,  // 14: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	22,  // 15: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
+	3,   // 16: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
+	25,  // 17: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
+	3,   // 18: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 19: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
+	91,  // 20: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	28,  // 21: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
+	28,  // 22: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
+	31,  // 23: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
+	4,   // 24: ghops.v1.GetChecksForShaResponse.content_report:type_name -> ghops.v1.ContentReport
+	34,  // 25: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	4,   // 26: ghops.v1.CreatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	34,  // 27: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	4,   // 28: ghops.v1.UpdatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	4,   // 29: ghops.v1.MergePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	40,  // 30: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
+	43,  // 31: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
+	46,  // 32: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
+	52,  // 33: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
+	4,   // 34: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	91,  // 35: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	55,  // 36: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
+	3,   // 37: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
+	19,  // 38: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
+	55,  // 39: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
+	3,   // 40: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 41: ghops.v1.CompareRefsResponse.content_report:type_name -> ghops.v1.ContentReport
+	60,  // 42: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
+	3,   // 43: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 44: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	91,  // 45: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	63,  // 46: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
+	4,   // 47: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	91,  // 48: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	91,  // 49: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	66,  // 50: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	3,   // 51: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 52: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
+	91,  // 53: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	69,  // 54: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
+	3,   // 55: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 56: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	63,  // 57: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
+	4,   // 58: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	63,  // 59: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
+	4,   // 60: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	78,  // 61: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
+	3,   // 62: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
+	81,  // 63: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
+	4,   // 64: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
+	82,  // 65: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
+	4,   // 66: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
+	66,  // 67: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	3,   // 68: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	0,   // 69: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	5,   // 70: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	9,   // 71: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	12,  // 72: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	14,  // 73: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	17,  // 74: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	20,  // 75: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	23,  // 76: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	26,  // 77: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	29,  // 78: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	32,  // 79: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	35,  // 80: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	37,  // 81: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	39,  // 82: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	42,  // 83: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	45,  // 84: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	48,  // 85: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	50,  // 86: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	53,  // 87: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	56,  // 88: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	58,  // 89: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	61,  // 90: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	64,  // 91: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	67,  // 92: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	70,  // 93: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	72,  // 94: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	74,  // 95: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	87,  // 96: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	89,  // 97: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	76,  // 98: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	79,  // 99: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	83,  // 100: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	85,  // 101: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	1,   // 102: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	6,   // 103: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	10,  // 104: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	13,  // 105: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	15,  // 106: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	18,  // 107: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	21,  // 108: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	24,  // 109: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	27,  // 110: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	30,  // 111: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	33,  // 112: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	36,  // 113: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	38,  // 114: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	41,  // 115: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	44,  // 116: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	47,  // 117: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	49,  // 118: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	51,  // 119: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	54,  // 120: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	57,  // 121: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	59,  // 122: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	62,  // 123: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	65,  // 124: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	68,  // 125: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	71,  // 126: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	73,  // 127: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	75,  // 128: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	88,  // 129: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	90,  // 130: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	77,  // 131: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	80,  // 132: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	84,  // 133: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	86,  // 134: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	102, // [102:135] is the sub-list for method output_type
+	69,  // [69:102] is the sub-list for method input_type
+	69,  // [69:69] is the sub-list for extension type_name
+	69,  // [69:69] is the sub-list for extension extendee
+	0,   // [0:69] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -7848,13 +8123,14 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[76].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[79].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[83].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[87].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   87,
+			NumMessages:   91,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

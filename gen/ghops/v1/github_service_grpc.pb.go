@@ -19,37 +19,39 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	GitHubService_Search_FullMethodName               = "/ghops.v1.GitHubService/Search"
-	GitHubService_Fetch_FullMethodName                = "/ghops.v1.GitHubService/Fetch"
-	GitHubService_ListDirectory_FullMethodName        = "/ghops.v1.GitHubService/ListDirectory"
-	GitHubService_ReadFile_FullMethodName             = "/ghops.v1.GitHubService/ReadFile"
-	GitHubService_GetTree_FullMethodName              = "/ghops.v1.GitHubService/GetTree"
-	GitHubService_GetCommits_FullMethodName           = "/ghops.v1.GitHubService/GetCommits"
-	GitHubService_GetBranches_FullMethodName          = "/ghops.v1.GitHubService/GetBranches"
-	GitHubService_ListPullRequests_FullMethodName     = "/ghops.v1.GitHubService/ListPullRequests"
-	GitHubService_GetPrMergeability_FullMethodName    = "/ghops.v1.GitHubService/GetPrMergeability"
-	GitHubService_GetChecksForSha_FullMethodName      = "/ghops.v1.GitHubService/GetChecksForSha"
-	GitHubService_CreatePullRequest_FullMethodName    = "/ghops.v1.GitHubService/CreatePullRequest"
-	GitHubService_UpdatePullRequest_FullMethodName    = "/ghops.v1.GitHubService/UpdatePullRequest"
-	GitHubService_MergePullRequest_FullMethodName     = "/ghops.v1.GitHubService/MergePullRequest"
-	GitHubService_CommitFiles_FullMethodName          = "/ghops.v1.GitHubService/CommitFiles"
-	GitHubService_ApplyPatch_FullMethodName           = "/ghops.v1.GitHubService/ApplyPatch"
-	GitHubService_ValidateEnvironment_FullMethodName  = "/ghops.v1.GitHubService/ValidateEnvironment"
-	GitHubService_CreateBranch_FullMethodName         = "/ghops.v1.GitHubService/CreateBranch"
-	GitHubService_GetPullRequest_FullMethodName       = "/ghops.v1.GitHubService/GetPullRequest"
-	GitHubService_ListPullRequestFiles_FullMethodName = "/ghops.v1.GitHubService/ListPullRequestFiles"
-	GitHubService_CompareRefs_FullMethodName          = "/ghops.v1.GitHubService/CompareRefs"
-	GitHubService_ListIssues_FullMethodName           = "/ghops.v1.GitHubService/ListIssues"
-	GitHubService_GetIssue_FullMethodName             = "/ghops.v1.GitHubService/GetIssue"
-	GitHubService_ListIssueComments_FullMethodName    = "/ghops.v1.GitHubService/ListIssueComments"
-	GitHubService_SearchIssues_FullMethodName         = "/ghops.v1.GitHubService/SearchIssues"
-	GitHubService_CreateIssue_FullMethodName          = "/ghops.v1.GitHubService/CreateIssue"
-	GitHubService_UpdateIssue_FullMethodName          = "/ghops.v1.GitHubService/UpdateIssue"
-	GitHubService_AddIssueComment_FullMethodName      = "/ghops.v1.GitHubService/AddIssueComment"
-	GitHubService_SearchCode_FullMethodName           = "/ghops.v1.GitHubService/SearchCode"
-	GitHubService_GetCiFailures_FullMethodName        = "/ghops.v1.GitHubService/GetCiFailures"
-	GitHubService_GetJobLog_FullMethodName            = "/ghops.v1.GitHubService/GetJobLog"
-	GitHubService_RerunFailedJobs_FullMethodName      = "/ghops.v1.GitHubService/RerunFailedJobs"
+	GitHubService_Search_FullMethodName                  = "/ghops.v1.GitHubService/Search"
+	GitHubService_Fetch_FullMethodName                   = "/ghops.v1.GitHubService/Fetch"
+	GitHubService_ListDirectory_FullMethodName           = "/ghops.v1.GitHubService/ListDirectory"
+	GitHubService_ReadFile_FullMethodName                = "/ghops.v1.GitHubService/ReadFile"
+	GitHubService_GetTree_FullMethodName                 = "/ghops.v1.GitHubService/GetTree"
+	GitHubService_GetCommits_FullMethodName              = "/ghops.v1.GitHubService/GetCommits"
+	GitHubService_GetBranches_FullMethodName             = "/ghops.v1.GitHubService/GetBranches"
+	GitHubService_ListPullRequests_FullMethodName        = "/ghops.v1.GitHubService/ListPullRequests"
+	GitHubService_GetPrMergeability_FullMethodName       = "/ghops.v1.GitHubService/GetPrMergeability"
+	GitHubService_GetChecksForSha_FullMethodName         = "/ghops.v1.GitHubService/GetChecksForSha"
+	GitHubService_CreatePullRequest_FullMethodName       = "/ghops.v1.GitHubService/CreatePullRequest"
+	GitHubService_UpdatePullRequest_FullMethodName       = "/ghops.v1.GitHubService/UpdatePullRequest"
+	GitHubService_MergePullRequest_FullMethodName        = "/ghops.v1.GitHubService/MergePullRequest"
+	GitHubService_CommitFiles_FullMethodName             = "/ghops.v1.GitHubService/CommitFiles"
+	GitHubService_ApplyPatch_FullMethodName              = "/ghops.v1.GitHubService/ApplyPatch"
+	GitHubService_ValidateEnvironment_FullMethodName     = "/ghops.v1.GitHubService/ValidateEnvironment"
+	GitHubService_CreateBranch_FullMethodName            = "/ghops.v1.GitHubService/CreateBranch"
+	GitHubService_GetPullRequest_FullMethodName          = "/ghops.v1.GitHubService/GetPullRequest"
+	GitHubService_ListPullRequestFiles_FullMethodName    = "/ghops.v1.GitHubService/ListPullRequestFiles"
+	GitHubService_CompareRefs_FullMethodName             = "/ghops.v1.GitHubService/CompareRefs"
+	GitHubService_ListIssues_FullMethodName              = "/ghops.v1.GitHubService/ListIssues"
+	GitHubService_GetIssue_FullMethodName                = "/ghops.v1.GitHubService/GetIssue"
+	GitHubService_ListIssueComments_FullMethodName       = "/ghops.v1.GitHubService/ListIssueComments"
+	GitHubService_SearchIssues_FullMethodName            = "/ghops.v1.GitHubService/SearchIssues"
+	GitHubService_CreateIssue_FullMethodName             = "/ghops.v1.GitHubService/CreateIssue"
+	GitHubService_UpdateIssue_FullMethodName             = "/ghops.v1.GitHubService/UpdateIssue"
+	GitHubService_AddIssueComment_FullMethodName         = "/ghops.v1.GitHubService/AddIssueComment"
+	GitHubService_ListPullRequestComments_FullMethodName = "/ghops.v1.GitHubService/ListPullRequestComments"
+	GitHubService_AddPullRequestComment_FullMethodName   = "/ghops.v1.GitHubService/AddPullRequestComment"
+	GitHubService_SearchCode_FullMethodName              = "/ghops.v1.GitHubService/SearchCode"
+	GitHubService_GetCiFailures_FullMethodName           = "/ghops.v1.GitHubService/GetCiFailures"
+	GitHubService_GetJobLog_FullMethodName               = "/ghops.v1.GitHubService/GetJobLog"
+	GitHubService_RerunFailedJobs_FullMethodName         = "/ghops.v1.GitHubService/RerunFailedJobs"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -122,18 +124,27 @@ type GitHubServiceClient interface {
 	CompareRefs(ctx context.Context, in *CompareRefsRequest, opts ...grpc.CallOption) (*CompareRefsResponse, error)
 	// ListIssues lists issues, never pull requests.
 	ListIssues(ctx context.Context, in *ListIssuesRequest, opts ...grpc.CallOption) (*ListIssuesResponse, error)
-	// GetIssue returns one issue.
+	// GetIssue returns one issue; a pull request's number is refused.
 	GetIssue(ctx context.Context, in *GetIssueRequest, opts ...grpc.CallOption) (*GetIssueResponse, error)
-	// ListIssueComments lists the comments of an issue or pull request.
+	// ListIssueComments lists the comments of an issue; a pull request's
+	// number is refused.
 	ListIssueComments(ctx context.Context, in *ListIssueCommentsRequest, opts ...grpc.CallOption) (*ListIssueCommentsResponse, error)
 	// SearchIssues searches issues and pull requests.
 	SearchIssues(ctx context.Context, in *SearchIssuesRequest, opts ...grpc.CallOption) (*SearchIssuesResponse, error)
 	// CreateIssue opens an issue.
 	CreateIssue(ctx context.Context, in *CreateIssueRequest, opts ...grpc.CallOption) (*CreateIssueResponse, error)
-	// UpdateIssue changes an issue.
+	// UpdateIssue changes an issue; a pull request's number is refused before
+	// anything is written.
 	UpdateIssue(ctx context.Context, in *UpdateIssueRequest, opts ...grpc.CallOption) (*UpdateIssueResponse, error)
-	// AddIssueComment comments on an issue or pull request.
+	// AddIssueComment comments on an issue; a pull request's number is
+	// refused before anything is written.
 	AddIssueComment(ctx context.Context, in *AddIssueCommentRequest, opts ...grpc.CallOption) (*AddIssueCommentResponse, error)
+	// ListPullRequestComments lists a pull request's conversation comments
+	// (GitHub keeps them as its issue's); an issue's number is refused.
+	ListPullRequestComments(ctx context.Context, in *ListPullRequestCommentsRequest, opts ...grpc.CallOption) (*ListPullRequestCommentsResponse, error)
+	// AddPullRequestComment comments on a pull request's conversation; an
+	// issue's number is refused before anything is written.
+	AddPullRequestComment(ctx context.Context, in *AddPullRequestCommentRequest, opts ...grpc.CallOption) (*AddPullRequestCommentResponse, error)
 	// SearchCode searches code.
 	SearchCode(ctx context.Context, in *SearchCodeRequest, opts ...grpc.CallOption) (*SearchCodeResponse, error)
 	// GetCiFailures explains why a commit's CI failed.
@@ -422,6 +433,26 @@ func (c *gitHubServiceClient) AddIssueComment(ctx context.Context, in *AddIssueC
 	return out, nil
 }
 
+func (c *gitHubServiceClient) ListPullRequestComments(ctx context.Context, in *ListPullRequestCommentsRequest, opts ...grpc.CallOption) (*ListPullRequestCommentsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListPullRequestCommentsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListPullRequestComments_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) AddPullRequestComment(ctx context.Context, in *AddPullRequestCommentRequest, opts ...grpc.CallOption) (*AddPullRequestCommentResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AddPullRequestCommentResponse)
+	err := c.cc.Invoke(ctx, GitHubService_AddPullRequestComment_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *gitHubServiceClient) SearchCode(ctx context.Context, in *SearchCodeRequest, opts ...grpc.CallOption) (*SearchCodeResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(SearchCodeResponse)
@@ -532,18 +563,27 @@ type GitHubServiceServer interface {
 	CompareRefs(context.Context, *CompareRefsRequest) (*CompareRefsResponse, error)
 	// ListIssues lists issues, never pull requests.
 	ListIssues(context.Context, *ListIssuesRequest) (*ListIssuesResponse, error)
-	// GetIssue returns one issue.
+	// GetIssue returns one issue; a pull request's number is refused.
 	GetIssue(context.Context, *GetIssueRequest) (*GetIssueResponse, error)
-	// ListIssueComments lists the comments of an issue or pull request.
+	// ListIssueComments lists the comments of an issue; a pull request's
+	// number is refused.
 	ListIssueComments(context.Context, *ListIssueCommentsRequest) (*ListIssueCommentsResponse, error)
 	// SearchIssues searches issues and pull requests.
 	SearchIssues(context.Context, *SearchIssuesRequest) (*SearchIssuesResponse, error)
 	// CreateIssue opens an issue.
 	CreateIssue(context.Context, *CreateIssueRequest) (*CreateIssueResponse, error)
-	// UpdateIssue changes an issue.
+	// UpdateIssue changes an issue; a pull request's number is refused before
+	// anything is written.
 	UpdateIssue(context.Context, *UpdateIssueRequest) (*UpdateIssueResponse, error)
-	// AddIssueComment comments on an issue or pull request.
+	// AddIssueComment comments on an issue; a pull request's number is
+	// refused before anything is written.
 	AddIssueComment(context.Context, *AddIssueCommentRequest) (*AddIssueCommentResponse, error)
+	// ListPullRequestComments lists a pull request's conversation comments
+	// (GitHub keeps them as its issue's); an issue's number is refused.
+	ListPullRequestComments(context.Context, *ListPullRequestCommentsRequest) (*ListPullRequestCommentsResponse, error)
+	// AddPullRequestComment comments on a pull request's conversation; an
+	// issue's number is refused before anything is written.
+	AddPullRequestComment(context.Context, *AddPullRequestCommentRequest) (*AddPullRequestCommentResponse, error)
 	// SearchCode searches code.
 	SearchCode(context.Context, *SearchCodeRequest) (*SearchCodeResponse, error)
 	// GetCiFailures explains why a commit's CI failed.
@@ -642,6 +682,12 @@ func (UnimplementedGitHubServiceServer) UpdateIssue(context.Context, *UpdateIssu
 }
 func (UnimplementedGitHubServiceServer) AddIssueComment(context.Context, *AddIssueCommentRequest) (*AddIssueCommentResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method AddIssueComment not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListPullRequestComments(context.Context, *ListPullRequestCommentsRequest) (*ListPullRequestCommentsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListPullRequestComments not implemented")
+}
+func (UnimplementedGitHubServiceServer) AddPullRequestComment(context.Context, *AddPullRequestCommentRequest) (*AddPullRequestCommentResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AddPullRequestComment not implemented")
 }
 func (UnimplementedGitHubServiceServer) SearchCode(context.Context, *SearchCodeRequest) (*SearchCodeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SearchCode not implemented")
@@ -1162,6 +1208,42 @@ func _GitHubService_AddIssueComment_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_ListPullRequestComments_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPullRequestCommentsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListPullRequestComments(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListPullRequestComments_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListPullRequestComments(ctx, req.(*ListPullRequestCommentsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_AddPullRequestComment_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AddPullRequestCommentRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).AddPullRequestComment(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_AddPullRequestComment_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).AddPullRequestComment(ctx, req.(*AddPullRequestCommentRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _GitHubService_SearchCode_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(SearchCodeRequest)
 	if err := dec(in); err != nil {
@@ -1348,6 +1430,14 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "AddIssueComment",
 			Handler:    _GitHubService_AddIssueComment_Handler,
+		},
+		{
+			MethodName: "ListPullRequestComments",
+			Handler:    _GitHubService_ListPullRequestComments_Handler,
+		},
+		{
+			MethodName: "AddPullRequestComment",
+			Handler:    _GitHubService_AddPullRequestComment_Handler,
 		},
 		{
 			MethodName: "SearchCode",

@@ -397,12 +397,25 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 	return Internal(c)
 }
 
-// NotFound is NOT_FOUND for the call's resource when GitHub found something
-// the tool does not serve: get_issue given a pull request's number, which
-// GitHub's issues endpoint answers as an issue. The answer is the one a 404
-// of GitHub's would give, with data.resource from c.
-func NotFound(c Context, why string) error {
-	return notFound(c, &ghopsv1.GitHubError{}, why)
+// Mismatch is NOT_FOUND for the call's resource when GitHub's answer shows
+// that the number or id the call gave names something else: a pull
+// request's number given to an issue tool, an issue's number given to a
+// pull request tool, or an object GitHub answered from another repository
+// than the call's. For the tool, what it names does not exist (GitHub's own
+// pulls endpoints answer 404 for an issue's number), so the code is -32002
+// (docs/errors.md): not -32001, since no policy refused it and a principal
+// allowed everything gets the same answer; not -32003, since GitHub
+// validated nothing; not -32602, since the value is well formed and only
+// GitHub's answer tells its kind. msg says what the value names instead and
+// which tools act on it; status is GitHub's HTTP status when it answered
+// 404 itself, 0 when it answered the other thing.
+func Mismatch(c Context, status int, msg string) error {
+	res := c.Resource
+	if res == nil && c.Repo != "" {
+		res = &ghopsv1.Resource{Type: "repository", Id: c.Repo}
+	}
+	ri := &errdetails.ResourceInfo{ResourceType: res.GetType(), ResourceName: res.GetId(), Description: msg}
+	return New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg, c, &ghopsv1.GitHubError{Status: int32(status), Resource: res}, ri)
 }
 
 // notFound is NOT_FOUND for the call's resource (its repository when the

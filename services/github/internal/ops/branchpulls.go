@@ -78,8 +78,8 @@ func (s *Service) GetPullRequest(ctx context.Context, req *ghopsv1.GetPullReques
 // object among the hot reads, and decoding it again on every call, cached
 // answer or not, was most of get_pull_request's CPU in the service
 // (docs/benchmarks.md, "Throughput against github-mcp-server"). The value
-// may be shared with other calls: read it, never change it. An empty
-// answer is an empty pull request, as go-github's Get gives.
+// may be shared with other calls: read it, never change it. An answer that
+// is not that pull request of repo (ownPull) is refused.
 func (s *Service) pullRequest(ctx context.Context, gh *github.Client, repo string, number int) (*github.PullRequest, error) {
 	u, err := ghpath.Repo("repo", repo, ghpath.Lit("pulls"), ghpath.One("prNumber", itoa(number)))
 	if err != nil {
@@ -89,8 +89,8 @@ func (s *Service) pullRequest(ctx context.Context, gh *github.Client, repo strin
 	if err != nil {
 		return nil, err
 	}
-	if pr == nil {
-		pr = new(github.PullRequest)
+	if err := ownPull(pr, repo, number); err != nil {
+		return nil, err
 	}
 	return pr, nil
 }

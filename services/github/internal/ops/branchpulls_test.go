@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -50,22 +51,26 @@ func prServer(t *testing.T, body string) *github.Client {
 const fullPR = `{"number":1,"title":"Document the greet package","body":"Adds a guide.","state":"open","draft":false,
 "merged":false,"mergeable":true,"mergeable_state":"clean","user":{"login":"octocat"},
 "head":{"ref":"feature/clean","sha":"1111111111111111111111111111111111111111"},
-"base":{"ref":"main","sha":"2222222222222222222222222222222222222222"},
+"base":{"ref":"main","sha":"2222222222222222222222222222222222222222","repo":{"full_name":"o/r"}},
 "html_url":"https://github.com/o/r/pull/1","commits":2,"changed_files":1,"additions":4,"deletions":0,
 "updated_at":"2026-11-24T10:00:00Z","labels":[{"name":"docs"},{"name":"good first issue"}]}`
 
 // The pull request read through the memo is what go-github's
 // PullRequests.Get gives for the same answer, first decoded and then
-// from the memo, errors included.
+// from the memo, errors included; an answer that is not pull request #1 of
+// o/r (ownPull) is refused however it decodes.
 func TestPullRequestAsGoGitHub(t *testing.T) {
 	tests := []struct {
-		name string
-		body string
-		hit  bool // the second read comes from the memo
+		name    string
+		body    string
+		hit     bool // the second read comes from the memo
+		foreign bool // refused as another repository's
 	}{
 		{name: "full pull request", body: fullPR, hit: true},
-		{name: "mergeable not yet computed", body: `{"number":1,"state":"open","mergeable":null,"head":{"sha":"1111111111111111111111111111111111111111"}}`, hit: true},
-		{name: "empty answer", body: "", hit: true},
+		{name: "mergeable not yet computed", body: `{"number":1,"state":"open","mergeable":null,"head":{"sha":"1111111111111111111111111111111111111111"},"base":{"repo":{"full_name":"O/R"}}}`, hit: true},
+		{name: "empty answer", body: "", hit: true, foreign: true},
+		{name: "another repository's pull request", body: strings.Replace(fullPR, `"full_name":"o/r"`, `"full_name":"o/other"`, 1), hit: true, foreign: true},
+		{name: "another number", body: strings.Replace(fullPR, `"number":1,`, `"number":2,`, 1), hit: true, foreign: true},
 		{name: "not found", body: "404"},
 	}
 	for _, tt := range tests {
@@ -77,6 +82,13 @@ func TestPullRequestAsGoGitHub(t *testing.T) {
 			s := New(nil, Limits{}, nil).WithMemo(memo)
 			for i := range 2 {
 				got, err := s.pullRequest(ctx, gh, "o/r", 1)
+				if tt.foreign {
+					var fe *foreignError
+					if !errors.As(err, &fe) {
+						t.Fatalf("read %d: error %v, want the answer refused as another repository's", i, err)
+					}
+					continue
+				}
 				if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
 					t.Fatalf("read %d: error %v, want %v", i, err, wantErr)
 				}

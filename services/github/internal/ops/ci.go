@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"ghops.dev/services/github/internal/contentclean"
+	"ghops.dev/services/github/internal/ghpath"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/joblog"
 )
@@ -135,8 +136,13 @@ func (s *Service) GetCiFailures(ctx context.Context, req *ghopsv1.GetCiFailuresR
 		// Best effort past the check runs: a job or log GitHub cannot give
 		// leaves the failure listed without its details.
 		job, _, err := gh.Actions.GetWorkflowJobByID(ctx, owner, name, f.JobId)
+		if err == nil {
+			// The check run's id is used for the log only once GitHub's
+			// job answer says it is this repository's job.
+			err = ownJob(job, req.GetRepo(), f.JobId)
+		}
 		if err != nil {
-			s.log.InfoContext(ctx, "job of a failed check not read", "repo", req.GetRepo(), "job_id", f.JobId, "status", ghstatus.HTTPStatus(err))
+			s.log.InfoContext(ctx, "job of a failed check not read", "repo", req.GetRepo(), "job_id", f.JobId, "status", ghstatus.HTTPStatus(err), "cause", ghstatus.Text(err))
 			continue
 		}
 		f.RunId = job.GetRunID()
@@ -212,10 +218,12 @@ func runFromDetails(u string) int64 {
 	return n
 }
 
-// GetJobLog implements the get_job_log tool: the log's URL (GitHub answers
-// a redirect to a signed download URL), then the download, read as a
-// stream into the window asked for (validation has checked that exactly
-// one of tail_lines and start_line+max_lines is given).
+// GetJobLog implements the get_job_log tool: the job (ownJob: GitHub's
+// answer must name the call's repository, one conditional GET that a
+// finished job answers with a 304), the log's URL (GitHub answers a
+// redirect to a signed download URL), then the download, read as a stream
+// into the window asked for (validation has checked that exactly one of
+// tail_lines and start_line+max_lines is given).
 func (s *Service) GetJobLog(ctx context.Context, req *ghopsv1.GetJobLogRequest) (*ghopsv1.GetJobLogResponse, error) {
 	c := ghstatus.Context{Tool: "get_job_log", Repo: req.GetRepo(), Resource: jobRes(req.GetRepo(), req.GetJobId())}
 	owner, name := splitRepo(req.GetRepo())
@@ -225,7 +233,11 @@ func (s *Service) GetJobLog(ctx context.Context, req *ghopsv1.GetJobLogRequest) 
 		}
 		return joblog.Range(r, int(req.GetStartLine()), int(req.GetMaxLines()))
 	}
-	w, err := s.readLog(ctx, s.client(ctx), owner, name, req.GetJobId(), window)
+	gh := s.client(ctx)
+	if err := s.checkJob(ctx, gh, req.GetRepo(), req.GetJobId()); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	w, err := s.readLog(ctx, gh, owner, name, req.GetJobId(), window)
 	if errors.Is(err, joblog.ErrRefused) {
 		return nil, ghstatus.New(codes.Internal, ghopsv1.ErrorReason_ERROR_REASON_INTERNAL, "the job log's download was refused: GitHub sent it to a host outside the allowed log hosts, or through too many redirects", c, nil)
 	}
@@ -291,12 +303,39 @@ func (s *Service) readLog(ctx context.Context, gh *github.Client, owner, name st
 	return window(got.Body)
 }
 
-// RerunFailedJobs implements the rerun_failed_jobs tool: the re-run (never
-// retried), then the run, for its status.
+// checkJob reads job id of repo (through the memo) and checks that GitHub
+// answered with that job of that repository (ownJob).
+func (s *Service) checkJob(ctx context.Context, gh *github.Client, repo string, id int64) error {
+	u, err := ghpath.Repo("repo", repo, ghpath.Lit("actions/jobs"), ghpath.One("jobId", strconv.FormatInt(id, 10)))
+	if err != nil {
+		return err
+	}
+	job, _, err := get[*github.WorkflowJob](ctx, s, gh, u, nil)
+	if err != nil {
+		return err
+	}
+	return ownJob(job, repo, id)
+}
+
+// RerunFailedJobs implements the rerun_failed_jobs tool: the run (ownRun:
+// GitHub's answer must name the call's repository before the id is used
+// for the write), the re-run (never retried), then the run again, for its
+// status after the re-run.
 func (s *Service) RerunFailedJobs(ctx context.Context, req *ghopsv1.RerunFailedJobsRequest) (*ghopsv1.RerunFailedJobsResponse, error) {
 	c := ghstatus.Context{Tool: "rerun_failed_jobs", Repo: req.GetRepo(), Resource: runRes(req.GetRepo(), req.GetRunId())}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("actions/runs"), ghpath.One("runId", strconv.FormatInt(req.GetRunId(), 10)))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	run, _, err := get[*github.WorkflowRun](ctx, s, gh, u, nil)
+	if err == nil {
+		err = ownRun(run, req.GetRepo(), req.GetRunId())
+	}
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
 	if _, err := gh.Actions.RerunFailedJobsByID(ctx, owner, name, req.GetRunId()); err != nil {
 		return nil, s.fail(ctx, err, c)
 	}

@@ -84,28 +84,23 @@ func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest
 	return out, nil
 }
 
-// GetIssue implements the get_issue tool. A pull request's number answers as missing: GitHub's
-// issues endpoint serves pull requests too, but this tool is about issues (get_pull_request reads
-// those), so the agent learns it named the wrong kind instead of reading half a pull request.
+// GetIssue implements the get_issue tool in one call. A pull request's number is refused
+// (-32002 naming the pull request tools): GitHub's issues endpoint serves pull requests too, but
+// this tool is about issues, so the agent learns it named the wrong kind instead of reading half
+// a pull request.
 func (s *Service) GetIssue(ctx context.Context, req *ghopsv1.GetIssueRequest) (*ghopsv1.GetIssueResponse, error) {
 	c := issueContext("get_issue", req.GetRepo(), req.GetIssueNumber())
-	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))))
+	is, err := s.issueOnly(ctx, s.client(ctx), req.GetRepo(), int(req.GetIssueNumber()))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
-	}
-	is, _, err := get[*github.Issue](ctx, s, s.client(ctx), u, nil)
-	if err != nil {
-		return nil, s.fail(ctx, err, c)
-	}
-	if is.IsPullRequest() {
-		return nil, ghstatus.NotFound(c, "the number names a pull request, not an issue")
 	}
 	return &ghopsv1.GetIssueResponse{Issue: toIssue(is)}, nil
 }
 
-// ListIssueComments implements the list_issue_comments tool, on issues and pull requests alike
-// (a pull request's conversation comments are its issue's). Each body is cut at MaxCommentBytes,
-// on a character boundary, and then marked body_truncated.
+// ListIssueComments implements the list_issue_comments tool: the issue's kind (issueOnly, the
+// GET get_issue makes), then its comments. A pull request's number is refused, as GitHub would
+// list its conversation comments. Each body is cut at MaxCommentBytes, on a character boundary,
+// and then marked body_truncated.
 func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueCommentsRequest) (*ghopsv1.ListIssueCommentsResponse, error) {
 	c := issueContext("list_issue_comments", req.GetRepo(), req.GetIssueNumber())
 	p, pp := pageOf(req.Page, req.PerPage)
@@ -113,18 +108,52 @@ func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueC
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	list, resp, err := get[[]*github.IssueComment](ctx, s, s.client(ctx), u, listQuery(p, pp))
+	gh := s.client(ctx)
+	if _, err := s.issueOnly(ctx, gh, req.GetRepo(), int(req.GetIssueNumber())); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	comments, page, err := s.listComments(ctx, gh, u, p, pp)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	out := &ghopsv1.ListIssueCommentsResponse{Comments: []*ghopsv1.IssueComment{}, Page: pageInfo(p, pp, resp)}
+	return &ghopsv1.ListIssueCommentsResponse{Comments: comments, Page: page}, nil
+}
+
+// ListPullRequestComments implements the list_pull_request_comments tool: the number's kind
+// (pullOnly: an issue's number is refused), then the pull request's conversation comments, which
+// GitHub keeps as its issue's, cut as list_issue_comments cuts them.
+func (s *Service) ListPullRequestComments(ctx context.Context, req *ghopsv1.ListPullRequestCommentsRequest) (*ghopsv1.ListPullRequestCommentsResponse, error) {
+	c := ghstatus.Context{Tool: "list_pull_request_comments", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	p, pp := pageOf(req.Page, req.PerPage)
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetPrNumber()))), ghpath.Lit("comments"))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	gh := s.client(ctx)
+	if err := s.pullOnly(ctx, gh, req.GetRepo(), int(req.GetPrNumber())); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	comments, page, err := s.listComments(ctx, gh, u, p, pp)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	return &ghopsv1.ListPullRequestCommentsResponse{Comments: comments, Page: page}, nil
+}
+
+// listComments reads a page of the issue comments at u, each body cut at MaxCommentBytes.
+func (s *Service) listComments(ctx context.Context, gh *github.Client, u string, p, pp int) ([]*ghopsv1.IssueComment, *ghopsv1.PageInfo, error) {
+	list, resp, err := get[[]*github.IssueComment](ctx, s, gh, u, listQuery(p, pp))
+	if err != nil {
+		return nil, nil, err
+	}
+	out := []*ghopsv1.IssueComment{}
 	for _, cm := range list {
 		body, cut := capText(cm.GetBody(), MaxCommentBytes)
-		out.Comments = append(out.Comments, &ghopsv1.IssueComment{
+		out = append(out, &ghopsv1.IssueComment{
 			Id: cm.GetID(), Author: cm.GetUser().GetLogin(), Body: body, BodyTruncated: cut, CreatedAt: ts(cm.CreatedAt),
 		})
 	}
-	return out, nil
+	return out, pageInfo(p, pp, resp), nil
 }
 
 // SearchIssues implements the search_issues tool: one GitHub search, in the search bucket (30 a
@@ -196,12 +225,17 @@ func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueReque
 	return &ghopsv1.CreateIssueResponse{Issue: toIssue(is)}, nil
 }
 
-// UpdateIssue implements the update_issue tool in one PATCH: only the given fields change, and
-// given lists replace (an empty list is the same as none, as proto3 cannot tell them apart).
+// UpdateIssue implements the update_issue tool: the issue's kind (issueOnly: a pull request's
+// number is refused before anything is written, as GitHub's PATCH would change the pull request),
+// then one PATCH: only the given fields change, and given lists replace (an empty list is the
+// same as none, as proto3 cannot tell them apart).
 func (s *Service) UpdateIssue(ctx context.Context, req *ghopsv1.UpdateIssueRequest) (*ghopsv1.UpdateIssueResponse, error) {
 	c := issueContext("update_issue", req.GetRepo(), req.GetIssueNumber())
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))))
 	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	if _, err := s.issueOnly(ctx, s.client(ctx), req.GetRepo(), int(req.GetIssueNumber())); err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	body := &github.IssueRequest{Title: req.Title, Body: req.Body, State: req.State, StateReason: req.StateReason}
@@ -255,7 +289,8 @@ func (s *Service) sendIssue(ctx context.Context, method, u string, body *github.
 	return is, nil
 }
 
-// AddIssueComment implements the add_issue_comment tool, on issues and pull requests alike.
+// AddIssueComment implements the add_issue_comment tool: the issue's kind (issueOnly: a pull
+// request's number is refused before anything is written), then the comment.
 func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueCommentRequest) (*ghopsv1.AddIssueCommentResponse, error) {
 	c := issueContext("add_issue_comment", req.GetRepo(), req.GetIssueNumber())
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))), ghpath.Lit("comments"))
@@ -263,13 +298,45 @@ func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueComm
 		return nil, s.fail(ctx, err, c)
 	}
 	gh := s.client(ctx)
-	hreq, err := gh.NewRequest(http.MethodPost, u, &github.IssueComment{Body: github.String(req.GetBody())})
+	if _, err := s.issueOnly(ctx, gh, req.GetRepo(), int(req.GetIssueNumber())); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	cm, err := addComment(ctx, gh, u, req.GetBody())
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	cm := new(github.IssueComment)
-	if _, err := gh.Do(ctx, hreq, cm); err != nil {
+	return &ghopsv1.AddIssueCommentResponse{Id: cm.GetID(), Url: cm.GetHTMLURL()}, nil
+}
+
+// AddPullRequestComment implements the add_pull_request_comment tool: the number's kind
+// (pullOnly: an issue's number is refused before anything is written), then the comment on the
+// pull request's conversation, which GitHub keeps as its issue's.
+func (s *Service) AddPullRequestComment(ctx context.Context, req *ghopsv1.AddPullRequestCommentRequest) (*ghopsv1.AddPullRequestCommentResponse, error) {
+	c := ghstatus.Context{Tool: "add_pull_request_comment", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetPrNumber()))), ghpath.Lit("comments"))
+	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	return &ghopsv1.AddIssueCommentResponse{Id: cm.GetID(), Url: cm.GetHTMLURL()}, nil
+	gh := s.client(ctx)
+	if err := s.pullOnly(ctx, gh, req.GetRepo(), int(req.GetPrNumber())); err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	cm, err := addComment(ctx, gh, u, req.GetBody())
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	return &ghopsv1.AddPullRequestCommentResponse{Id: cm.GetID(), Url: cm.GetHTMLURL()}, nil
+}
+
+// addComment posts body as an issue comment at u (never retried: a write).
+func addComment(ctx context.Context, gh *github.Client, u, body string) (*github.IssueComment, error) {
+	hreq, err := gh.NewRequest(http.MethodPost, u, &github.IssueComment{Body: github.String(body)})
+	if err != nil {
+		return nil, err
+	}
+	cm := new(github.IssueComment)
+	if _, err := gh.Do(ctx, hreq, cm); err != nil {
+		return nil, err
+	}
+	return cm, nil
 }

@@ -65,8 +65,12 @@ func New(client ClientFunc, limits Limits, log *slog.Logger) *Service {
 }
 
 // fail translates err, logging the cause of an Internal answer (which the
-// caller never sees).
+// caller never sees). A number or id of the wrong kind or repository is
+// -32002 saying so (mismatch).
 func (s *Service) fail(ctx context.Context, err error, c ghstatus.Context) error {
+	if st := s.mismatch(ctx, err, c); st != nil {
+		return st
+	}
 	st := ghstatus.FromError(err, c)
 	if code := statusCode(st); code == codes.Internal || code == codes.Unavailable {
 		s.log.WarnContext(ctx, "github call failed", "tool", c.Tool, "repo", c.Repo, "cause", ghstatus.Text(err))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"sort"
-	"strings"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -256,6 +255,11 @@ func (s *Service) UpdatePullRequest(ctx context.Context, req *ghopsv1.UpdatePull
 		return nil, s.fail(ctx, err, c)
 	}
 	if pr.GetDraft() != req.GetDraft() {
+		// The node id is global: it is used only once the answer that
+		// gave it is this pull request of this repository.
+		if err := ownPull(pr, req.GetRepo(), int(req.GetPrNumber())); err != nil {
+			return nil, s.fail(ctx, err, c)
+		}
 		draft, err := setDraft(ctx, gh, pr.GetNodeID(), req.GetDraft())
 		if err != nil {
 			return nil, s.fail(ctx, err, c)
@@ -294,9 +298,12 @@ func (s *Service) MergePullRequest(ctx context.Context, req *ghopsv1.MergePullRe
 	out := &ghopsv1.MergePullRequestResponse{Merged: res.GetMerged(), Sha: res.GetSHA(), Message: res.GetMessage()}
 	if req.GetDeleteBranch() && out.Merged {
 		// Best effort: the merge happened; a failed delete is reported by branch_deleted=false.
-		if pr, _, perr := gh.PullRequests.Get(ctx, owner, name, int(req.GetPrNumber())); perr == nil {
+		// The head branch is deleted only when GitHub's answer is this pull
+		// request of this repository and its head lives there too (not a
+		// fork's, nor a deleted fork's, whose branch name may exist here).
+		if pr, _, perr := gh.PullRequests.Get(ctx, owner, name, int(req.GetPrNumber())); perr == nil && ownPull(pr, req.GetRepo(), int(req.GetPrNumber())) == nil {
 			head := pr.GetHead()
-			if head.GetRepo().GetFullName() == "" || strings.EqualFold(head.GetRepo().GetFullName(), req.GetRepo()) {
+			if sameRepo(head.GetRepo().GetFullName(), req.GetRepo()) {
 				if derr := deleteBranch(ctx, gh, owner, name, head.GetRef()); derr == nil {
 					out.BranchDeleted = true
 				} else {

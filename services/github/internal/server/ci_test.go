@@ -172,7 +172,8 @@ func TestCITools(t *testing.T) {
 			if int(r.TotalLines) != total || len(r.Lines) != lines || int(r.FirstLine) != first || r.Lines[0] != tt.firstText || r.Truncated != tt.truncated {
 				t.Errorf("got first %d, %d lines of %d, truncated %v, first %q", r.FirstLine, len(r.Lines), r.TotalLines, r.Truncated, r.Lines[0])
 			}
-			assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs": 1, "GET /_logs/{owner}/{repo}/jobs/{job_id}": 1})
+			// The job first: its answer must name the call's repository.
+			assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/actions/jobs/{job_id}": 1, "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs": 1, "GET /_logs/{owner}/{repo}/jobs/{job_id}": 1})
 		})
 	}
 	t.Run("rerun_failed_jobs", func(t *testing.T) {
@@ -184,7 +185,9 @@ func TestCITools(t *testing.T) {
 		if r.RunId != failed.RunId || r.Status != "queued" {
 			t.Errorf("got %v", r)
 		}
-		assertCalls(t, e.hub, map[string]int{"POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs": 1, "GET /repos/{owner}/{repo}/actions/runs/{run_id}": 1})
+		// The run before the re-run (its answer must name the call's
+		// repository) and after it (its status).
+		assertCalls(t, e.hub, map[string]int{"POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs": 1, "GET /repos/{owner}/{repo}/actions/runs/{run_id}": 2})
 		after, err := c.GetCiFailures(ctx(t), &ghopsv1.GetCiFailuresRequest{Repo: repo, Sha: ptr(head)})
 		if err != nil {
 			t.Fatal(err)

@@ -240,7 +240,7 @@ func TestUpdateDraftTransport(t *testing.T) {
 				answer(200, nil, `{"data":{"convertPullRequestToDraft":null},"errors":[{"type":"NOT_FOUND","path":["convertPullRequestToDraft"],"message":"Could not resolve to a node with the global id of 'PR_x'."}]}`)(w, r)
 				return
 			}
-			answer(200, nil, `{"number":1,"state":"open","draft":false,"node_id":"PR_x"}`)(w, r)
+			answer(200, nil, `{"number":1,"state":"open","draft":false,"node_id":"PR_x","base":{"repo":{"full_name":"octo-org/hello-world"}}}`)(w, r)
 		})
 		svc := servicetest.Start(t, servicetest.Options{GitHubURL: s.url, Token: "t"})
 		_, err := svc.Client.UpdatePullRequest(ctx(t), &ghopsv1.UpdatePullRequestRequest{Repo: repo, PrNumber: 1, Draft: ptr(true)})

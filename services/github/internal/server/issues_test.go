@@ -106,17 +106,10 @@ func TestIssueReads(t *testing.T) {
 		}},
 		{name: "list_issue_comments", call: func(x context.Context) (proto.Message, error) {
 			return c.ListIssueComments(x, &ghopsv1.ListIssueCommentsRequest{Repo: repo, IssueNumber: bug})
-		}, calls: map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}/comments": 1}, check: func(t *testing.T, m proto.Message) {
+		}, calls: map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": 1}, check: func(t *testing.T, m proto.Message) {
 			r := m.(*ghopsv1.ListIssueCommentsResponse)
 			if len(r.Comments) != 1 || r.Comments[0].Id == 0 || r.Comments[0].Author != "hubber" || r.Comments[0].BodyTruncated ||
 				!strings.Contains(r.Comments[0].Body, "Good day") || r.Comments[0].CreatedAt == nil {
-				t.Errorf("got %v", r)
-			}
-		}},
-		{name: "list_issue_comments of a pull request", call: func(x context.Context) (proto.Message, error) {
-			return c.ListIssueComments(x, &ghopsv1.ListIssueCommentsRequest{Repo: repo, IssueNumber: 1})
-		}, calls: map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}/comments": 1}, check: func(t *testing.T, m proto.Message) {
-			if r := m.(*ghopsv1.ListIssueCommentsResponse); len(r.Comments) != 0 || r.Comments == nil && r.Page == nil {
 				t.Errorf("got %v", r)
 			}
 		}},
@@ -211,8 +204,9 @@ func TestIssueFailures(t *testing.T) {
 		e.hub.ResetStats()
 		_, err := c.GetIssue(ctx(t), &ghopsv1.GetIssueRequest{Repo: repo, IssueNumber: 1})
 		d := wantStatus(t, err, codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND)
-		if d.gh.GetResource().GetType() != "issue" || d.gh.GetResource().GetId() != repo+"#1" {
-			t.Errorf("GitHubError %v", d.gh)
+		if d.gh.GetResource().GetType() != "issue" || d.gh.GetResource().GetId() != repo+"#1" ||
+			d.st.Message() != repo+"#1 is a pull request, not an issue: use the pull request tools (get_pull_request, update_pull_request)" {
+			t.Errorf("%q: GitHubError %v", d.st.Message(), d.gh)
 		}
 		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1})
 	})
@@ -333,23 +327,38 @@ func TestIssueWrites(t *testing.T) {
 		if r.Id == 0 || !strings.Contains(r.Url, "/issues/"+strconv.Itoa(int(dup))+"#issuecomment-") {
 			t.Errorf("got %v", r)
 		}
-		assertCalls(t, e.hub, map[string]int{"POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1})
+		// The issue first (a pull request's number is refused), then the comment.
+		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1, "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1})
 	})
-	t.Run("add_issue_comment on a pull request", func(t *testing.T) {
-		r, err := c.AddIssueComment(ctx(t), &ghopsv1.AddIssueCommentRequest{Repo: repo, IssueNumber: 1, Body: "CI is green."})
+	t.Run("add_issue_comment on a pull request is refused", func(t *testing.T) {
+		e.hub.ResetStats()
+		_, err := c.AddIssueComment(ctx(t), &ghopsv1.AddIssueCommentRequest{Repo: repo, IssueNumber: 1, Body: "CI is green."})
+		d := wantStatus(t, err, codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND)
+		if !strings.Contains(d.st.Message(), "#1 is a pull request, not an issue") {
+			t.Errorf("message %q", d.st.Message())
+		}
+		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1})
+	})
+	t.Run("add_pull_request_comment and list_pull_request_comments", func(t *testing.T) {
+		e.hub.ResetStats()
+		r, err := c.AddPullRequestComment(ctx(t), &ghopsv1.AddPullRequestCommentRequest{Repo: repo, PrNumber: 1, Body: "CI is green."})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !strings.Contains(r.Url, "/pull/1#issuecomment-") {
 			t.Errorf("got %v", r)
 		}
-		l, err := c.ListIssueComments(ctx(t), &ghopsv1.ListIssueCommentsRequest{Repo: repo, IssueNumber: 1})
+		// The number's kind first (an issue's is refused), then the comment.
+		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1, "POST /repos/{owner}/{repo}/issues/{issue_number}/comments": 1})
+		e.hub.ResetStats()
+		l, err := c.ListPullRequestComments(ctx(t), &ghopsv1.ListPullRequestCommentsRequest{Repo: repo, PrNumber: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(l.Comments) != 1 || l.Comments[0].Id != r.Id || l.Comments[0].Body != "CI is green." || l.Comments[0].Author != "octocat" {
+		if len(l.Comments) != 1 || l.Comments[0].Id != r.Id || l.Comments[0].Body != "CI is green." || l.Comments[0].Author != "octocat" || l.Page == nil {
 			t.Errorf("got %v", l)
 		}
+		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1, "GET /repos/{owner}/{repo}/issues/{issue_number}/comments": 1})
 	})
 	t.Run("update_issue closes a duplicate", func(t *testing.T) {
 		e.hub.ResetStats()
@@ -361,7 +370,7 @@ func TestIssueWrites(t *testing.T) {
 		if r.Issue.State != "closed" || r.Issue.StateReason != "duplicate" || !slices.Equal(r.Issue.Labels, []string{"bug", "duplicate"}) || r.Issue.Comments != 1 {
 			t.Errorf("got %v", r.Issue)
 		}
-		assertCalls(t, e.hub, map[string]int{"PATCH /repos/{owner}/{repo}/issues/{issue_number}": 1})
+		assertCalls(t, e.hub, map[string]int{"GET /repos/{owner}/{repo}/issues/{issue_number}": 1, "PATCH /repos/{owner}/{repo}/issues/{issue_number}": 1})
 	})
 	t.Run("update_issue reopens and changes only what it is given", func(t *testing.T) {
 		r, err := c.UpdateIssue(ctx(t), &ghopsv1.UpdateIssueRequest{Repo: repo, IssueNumber: dup, State: ptr("open"), Assignees: []string{"octocat"}, Milestone: ptr[int32](1)})

@@ -35,7 +35,7 @@ func TestMergeabilityPolling(t *testing.T) {
 					if prGets.Add(1) <= tt.nullFor {
 						mergeable = "null"
 					}
-					answer(200, nil, `{"number":7,"state":"open","mergeable":`+mergeable+`,"mergeable_state":"clean","head":{"ref":"f","sha":"0123456789012345678901234567890123456789"},"base":{"ref":"main"}}`)(w, r)
+					answer(200, nil, `{"number":7,"state":"open","mergeable":`+mergeable+`,"mergeable_state":"clean","head":{"ref":"f","sha":"0123456789012345678901234567890123456789"},"base":{"ref":"main","repo":{"full_name":"o/r"}}}`)(w, r)
 				case strings.HasSuffix(r.URL.Path, "/check-runs"):
 					answer(200, nil, `{"total_count":1,"check_runs":[{"name":"ci","status":"in_progress"}]}`)(w, r)
 				default:

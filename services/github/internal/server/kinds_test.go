@@ -1,0 +1,412 @@
+package server_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/services/fakehub"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"ghops.dev/services/fakehub/fakehubtest"
+	"ghops.dev/services/github/servicetest"
+)
+
+// alias is a repository that the GitHub in front of the service answers
+// with octo-org/hello-world's objects, as if GitHub's path scoping failed:
+// the ids the service is given are then resolved in another repository, and
+// only the repository GitHub's answer names tells.
+const alias = "octo-org/alias"
+
+// quantities are the integer request fields that count or place things
+// (pages, log windows) rather than name a GitHub object.
+var quantities = map[protoreflect.Name]bool{"page": true, "per_page": true, "tail_lines": true, "start_line": true, "max_lines": true}
+
+// idFields lists, as "tool.field" (nested fields dotted), every request
+// field of every tool that names a GitHub object by number or id: integer
+// fields other than quantities, and string fields named id or *_id (node
+// ids), found in the descriptors so that a new tool or field is listed
+// without code.
+func idFields(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	var walk func(tool string, md protoreflect.MessageDescriptor, prefix string, depth int)
+	walk = func(tool string, md protoreflect.MessageDescriptor, prefix string, depth int) {
+		if depth > 4 || strings.HasPrefix(string(md.FullName()), "google.protobuf.") {
+			return
+		}
+		fields := md.Fields()
+		for i := 0; i < fields.Len(); i++ {
+			fd := fields.Get(i)
+			name := prefix + string(fd.Name())
+			switch fd.Kind() {
+			case protoreflect.Int32Kind, protoreflect.Int64Kind, protoreflect.Uint32Kind, protoreflect.Uint64Kind,
+				protoreflect.Sint32Kind, protoreflect.Sint64Kind, protoreflect.Fixed32Kind, protoreflect.Fixed64Kind,
+				protoreflect.Sfixed32Kind, protoreflect.Sfixed64Kind:
+				if !quantities[fd.Name()] {
+					out = append(out, tool+"."+name)
+				}
+			case protoreflect.StringKind:
+				if fd.Name() == "id" || strings.HasSuffix(string(fd.Name()), "_id") {
+					out = append(out, tool+"."+name)
+				}
+			case protoreflect.MessageKind:
+				walk(tool, fd.Message(), name+".", depth+1)
+			}
+		}
+	}
+	methods := ghopsv1.File_ghops_v1_github_service_proto.Services().ByName("GitHubService").Methods()
+	tools := 0
+	for i := 0; i < methods.Len(); i++ {
+		m := methods.Get(i)
+		opt, _ := proto.GetExtension(m.Options(), ghopsv1.E_Tool).(*ghopsv1.ToolOptions)
+		if opt.GetName() == "" {
+			continue
+		}
+		tools++
+		walk(opt.GetName(), m.Input(), "", 0)
+	}
+	if tools < 30 || len(out) == 0 {
+		t.Fatalf("%d tools, id fields %v: the descriptors were not read", tools, out)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// aliasing starts fakehub behind a loopback proxy that answers requests for
+// alias with octo-org/hello-world's objects, and the service on the proxy.
+func aliasing(t *testing.T) *env {
+	t.Helper()
+	hs := fakehubtest.Start(t, fakehub.Config{Seed: "demo"})
+	target, err := url.Parse(hs.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(target)
+		r.Out.Host = r.In.Host
+		for _, p := range []*string{&r.Out.URL.Path, &r.Out.URL.RawPath} {
+			if rest, ok := strings.CutPrefix(*p, "/repos/"+alias+"/"); ok {
+				*p = "/repos/" + repo + "/" + rest
+			}
+		}
+	}}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(proxy)
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
+	svc := servicetest.Start(t, servicetest.Options{GitHubURL: srv.URL + "/", Token: fakehub.DemoToken})
+	return &env{hub: hs.Hub, url: srv.URL + "/", svc: svc}
+}
+
+// idCase is one call with a number or id GitHub resolves to something the
+// tool must not act on.
+type idCase struct {
+	name string
+	call func(x context.Context, c ghopsv1.GitHubServiceClient) error
+	// code is the answer's gRPC code: NotFound (-32002) unless said.
+	code codes.Code
+	// resType and msg are data.resource's type and a part of the message.
+	resType, msg string
+	// refusedWrite allows one write GitHub itself refused with 404 or 422
+	// (an endpoint that cannot cross kinds); any other write fails the case.
+	refusedWrite bool
+	// check, when set, runs on the answer instead of the code's checks.
+	check func(t *testing.T, err error, calls []fakehub.RequestRecord)
+}
+
+// idRow is what the service does with one id-like field of one tool, and
+// the cases that show it. A row with no case says why (how).
+type idRow struct {
+	how   string
+	cases []idCase
+}
+
+// TestIDFieldsOfEveryTool: every tool acts only on the kind of thing it
+// names, in the call's repository. For every id-like request field of every
+// tool (read from the descriptors: a new tool or field without a row fails
+// here), numbers of the other kind (a pull request's for an issue tool, an
+// issue's for a pull request tool, a job's for a run) and ids that GitHub
+// answers from another repository (the alias proxy) are -32002 saying what
+// the value is, and nothing is written: fakehub sees no write but those it
+// refused itself. A kind refusal names the tools to use.
+func TestIDFieldsOfEveryTool(t *testing.T) {
+	e := aliasing(t)
+	c := e.svc.Client
+	x := ctx(t)
+	bug := demoIssue(t, c, "Greeting ignores empty names")
+	prs, err := c.ListPullRequests(x, &ghopsv1.ListPullRequestsRequest{Repo: repo, State: ptr("all")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pr int32 = 1
+	if !slices.ContainsFunc(prs.PullRequests, func(p *ghopsv1.PullRequestSummary) bool { return p.Number == pr }) {
+		t.Fatalf("#%d is not a demo pull request: %v", pr, prs)
+	}
+	ci, err := c.GetCiFailures(x, &ghopsv1.GetCiFailuresRequest{Repo: repo, PrNumber: ptr[int32](3)})
+	if err != nil || len(ci.Failed) != 1 || ci.Failed[0].JobId == 0 || ci.Failed[0].RunId == 0 || ci.Failed[0].LogExcerpt == nil {
+		t.Fatalf("the demo's failed job: %v, %v", ci, err)
+	}
+	job, run := ci.Failed[0].JobId, ci.Failed[0].RunId
+	before := snapshot(t, c)
+
+	isPR := func(n int32) string {
+		return repo + "#" + num(n) + " is a pull request, not an issue: use the pull request tools (get_pull_request"
+	}
+	isIssue := func(n int32) string {
+		return repo + "#" + num(n) + " is an issue, not a pull request: use the issue tools (get_issue"
+	}
+	const foreign = "of another repository (a renamed or transferred repository is called by its current name); nothing was done"
+	issueRow := func(call func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error) idRow {
+		return idRow{how: "the issue is read first (issueOnly): a pull request's number or another repository's issue is refused before anything else", cases: []idCase{
+			{name: "a pull request's number", resType: "issue", msg: isPR(pr), call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				return call(x, c, repo, pr)
+			}},
+			{name: "another repository's issue", resType: "issue", msg: "issue " + alias + "#" + num(bug) + " not found: GitHub answered with an issue " + foreign, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				return call(x, c, alias, bug)
+			}},
+		}}
+	}
+	prKind := func(call func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error, write bool) idCase {
+		name := "an issue's number"
+		if write {
+			name += ", refused by GitHub"
+		}
+		return idCase{name: name, resType: "pr", msg: isIssue(bug), refusedWrite: write, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			return call(x, c, repo, bug)
+		}}
+	}
+	prForeign := func(call func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error) idCase {
+		return idCase{name: "another repository's pull request", resType: "pr", msg: "pr " + alias + "#1 not found: GitHub answered with a pull request " + foreign, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			return call(x, c, alias, pr)
+		}}
+	}
+	getPR := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.GetPullRequest(x, &ghopsv1.GetPullRequestRequest{Repo: r, PrNumber: n})
+		return err
+	}
+	mergeability := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.GetPrMergeability(x, &ghopsv1.GetPrMergeabilityRequest{Repo: r, PrNumber: n})
+		return err
+	}
+	files := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.ListPullRequestFiles(x, &ghopsv1.ListPullRequestFilesRequest{Repo: r, PrNumber: n})
+		return err
+	}
+	retitle := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.UpdatePullRequest(x, &ghopsv1.UpdatePullRequestRequest{Repo: r, PrNumber: n, Title: ptr("retitled"), State: ptr("closed")})
+		return err
+	}
+	draft := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.UpdatePullRequest(x, &ghopsv1.UpdatePullRequestRequest{Repo: r, PrNumber: n, Draft: ptr(true)})
+		return err
+	}
+	merge := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.MergePullRequest(x, &ghopsv1.MergePullRequestRequest{Repo: r, PrNumber: n, DeleteBranch: ptr(true)})
+		return err
+	}
+	ciOf := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.GetCiFailures(x, &ghopsv1.GetCiFailuresRequest{Repo: r, PrNumber: ptr(n)})
+		return err
+	}
+	prComments := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.ListPullRequestComments(x, &ghopsv1.ListPullRequestCommentsRequest{Repo: r, PrNumber: n})
+		return err
+	}
+	prComment := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.AddPullRequestComment(x, &ghopsv1.AddPullRequestCommentRequest{Repo: r, PrNumber: n, Body: "a comment"})
+		return err
+	}
+	rerun := func(r string, id int64) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.RerunFailedJobs(x, &ghopsv1.RerunFailedJobsRequest{Repo: r, RunId: id})
+			return err
+		}
+	}
+	jobLog := func(r string, id int64) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.GetJobLog(x, &ghopsv1.GetJobLogRequest{Repo: r, JobId: id, TailLines: ptr[int32](5)})
+			return err
+		}
+	}
+	milestone := func(call func(x context.Context, c ghopsv1.GitHubServiceClient) error) idRow {
+		return idRow{how: "a milestone number, resolved by GitHub inside the repository of the path only; an unknown one is GitHub's 422, and nothing is written", cases: []idCase{
+			{name: "an unknown milestone", code: codes.FailedPrecondition, resType: "milestone", msg: "milestone", refusedWrite: true, call: call},
+		}}
+	}
+	rows := map[string]idRow{
+		"get_issue.issue_number": issueRow(func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+			_, err := c.GetIssue(x, &ghopsv1.GetIssueRequest{Repo: r, IssueNumber: n})
+			return err
+		}),
+		"list_issue_comments.issue_number": issueRow(func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+			_, err := c.ListIssueComments(x, &ghopsv1.ListIssueCommentsRequest{Repo: r, IssueNumber: n})
+			return err
+		}),
+		"update_issue.issue_number": issueRow(func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+			_, err := c.UpdateIssue(x, &ghopsv1.UpdateIssueRequest{Repo: r, IssueNumber: n, Title: ptr("retitled"), State: ptr("closed")})
+			return err
+		}),
+		"add_issue_comment.issue_number": issueRow(func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+			_, err := c.AddIssueComment(x, &ghopsv1.AddIssueCommentRequest{Repo: r, IssueNumber: n, Body: "a comment"})
+			return err
+		}),
+		"update_issue.milestone": milestone(func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.UpdateIssue(x, &ghopsv1.UpdateIssueRequest{Repo: repo, IssueNumber: bug, State: ptr("closed"), Milestone: ptr[int32](42)})
+			return err
+		}),
+		"create_issue.milestone": milestone(func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.CreateIssue(x, &ghopsv1.CreateIssueRequest{Repo: repo, Title: "t", Milestone: ptr[int32](42)})
+			return err
+		}),
+		"get_pull_request.pr_number": {how: "read through ownPull: GitHub's answer must be that pull request of the call's base repository",
+			cases: []idCase{prKind(getPR, false), prForeign(getPR)}},
+		"get_pr_mergeability.pr_number": {how: "read through ownPull, as get_pull_request",
+			cases: []idCase{prKind(mergeability, false), prForeign(mergeability)}},
+		"list_pull_request_files.pr_number": {how: "a read of the pulls endpoint, which cannot cross kinds; its answer names no repository (path-scoped, and reposcope refuses any other repository's path)",
+			cases: []idCase{prKind(files, false)}},
+		"update_pull_request.pr_number": {how: "a PATCH of the pulls endpoint (GitHub's 404 for an issue's number, nothing written); the GraphQL node id of draft only from an answer that ownPull accepts",
+			cases: []idCase{prKind(retitle, true), prKind(draft, false), prForeign(draft)}},
+		"merge_pull_request.pr_number": {how: "a PUT of the pulls endpoint (GitHub's 404 for an issue's number); the head branch is deleted only from an answer that ownPull accepts, with its head in the call's repository",
+			cases: []idCase{prKind(merge, true)}},
+		"get_ci_failures.pr_number": {how: "read by refs/pull/{n}/head, then the pulls endpoint; a job's log is read only when GitHub's job answer names the call's repository (ownJob)",
+			cases: []idCase{prKind(ciOf, false), {name: "another repository's jobs", call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				r, err := c.GetCiFailures(x, &ghopsv1.GetCiFailuresRequest{Repo: alias, PrNumber: ptr[int32](3)})
+				if err == nil && (len(r.Failed) != 1 || r.Failed[0].LogExcerpt != nil || len(r.Failed[0].FailedSteps) != 0) {
+					t.Errorf("another repository's job was read: %v", r)
+				}
+				return err
+			}, check: func(t *testing.T, err error, calls []fakehub.RequestRecord) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range calls {
+					if strings.Contains(r.Route, "/logs") || strings.HasPrefix(r.Route, "GET /_logs/") {
+						t.Errorf("log of another repository's job read: %v", r)
+					}
+				}
+			}}}},
+		"list_pull_request_comments.pr_number": {how: "the number's kind is read first (pullOnly): GitHub's issue endpoints would serve an issue's number",
+			cases: []idCase{prKind(prComments, false), {name: "another repository's pull request", resType: "pr", msg: "pr " + alias + "#1 not found: GitHub answered with an issue " + foreign, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				return prComments(x, c, alias, pr)
+			}}}},
+		"add_pull_request_comment.pr_number": {how: "the number's kind is read first (pullOnly): an issue's number is refused before anything is written",
+			cases: []idCase{prKind(prComment, false), {name: "another repository's pull request", resType: "pr", msg: "pr " + alias + "#1 not found: GitHub answered with an issue " + foreign, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				return prComment(x, c, alias, pr)
+			}}}},
+		"get_job_log.job_id": {how: "the job is read first (checkJob): GitHub's answer must name the call's repository before its log is read",
+			cases: []idCase{
+				{name: "a run's id", resType: "job", msg: "job " + repo + "/actions/jobs/" + strconv.FormatInt(run, 10) + " not found", call: jobLog(repo, run)},
+				{name: "another repository's job", resType: "job", msg: "job " + alias + "/actions/jobs/" + strconv.FormatInt(job, 10) + " not found: GitHub answered with a job " + foreign, call: jobLog(alias, job)},
+			}},
+		"rerun_failed_jobs.run_id": {how: "the run is read first (ownRun): GitHub's answer must name the call's repository before the re-run is asked for",
+			cases: []idCase{
+				{name: "a job's id", resType: "run", msg: "run " + repo + "/actions/runs/" + strconv.FormatInt(job, 10) + " not found", call: rerun(repo, job)},
+				{name: "another repository's run", resType: "run", msg: "run " + alias + "/actions/runs/" + strconv.FormatInt(run, 10) + " not found: GitHub answered with a run " + foreign, call: rerun(alias, run)},
+			}},
+	}
+	fields := idFields(t)
+	for _, f := range fields {
+		if _, ok := rows[f]; !ok {
+			t.Errorf("%s names a GitHub object by number or id and has no row: say how the service checks its kind and repository, and show it", f)
+		}
+	}
+	for f := range rows {
+		if !slices.Contains(fields, f) {
+			t.Errorf("row %s names no id field of a tool", f)
+		}
+	}
+	for _, f := range fields {
+		row := rows[f]
+		for _, tc := range row.cases {
+			t.Run(f+"/"+tc.name, func(t *testing.T) {
+				e.hub.ResetStats()
+				err := tc.call(ctx(t), c)
+				calls := e.hub.Requests()
+				for _, r := range calls {
+					if r.Method == http.MethodGet || r.Method == http.MethodHead {
+						continue
+					}
+					if !tc.refusedWrite || (r.Status != http.StatusNotFound && r.Status != http.StatusUnprocessableEntity) {
+						t.Errorf("a write reached GitHub (%s): %s %s answered %d", row.how, r.Method, r.Path, r.Status)
+					}
+				}
+				if tc.check != nil {
+					tc.check(t, err, calls)
+					return
+				}
+				code := tc.code
+				if code == 0 {
+					code = codes.NotFound
+				}
+				reason := ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND
+				if code == codes.FailedPrecondition {
+					reason = ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION
+				}
+				d := wantStatus(t, err, code, reason)
+				if !strings.Contains(d.st.Message(), tc.msg) || d.gh.GetResource().GetType() != tc.resType {
+					t.Errorf("message %q, resource %v; want %q about a %s", d.st.Message(), d.gh.GetResource(), tc.msg, tc.resType)
+				}
+				if strings.Contains(d.st.Message(), repo) && strings.Contains(tc.name, "another repository") {
+					t.Errorf("the refusal names the other repository: %q", d.st.Message())
+				}
+			})
+		}
+	}
+	t.Run("nothing changed", func(t *testing.T) {
+		if after := snapshot(t, c); after != before {
+			t.Errorf("after the refused calls:\n%s\nbefore:\n%s", after, before)
+		}
+	})
+}
+
+// snapshot is what the refused calls could have changed, as text: the
+// demo's issues and pull requests (title, state, draft, comments) and its
+// failed job's run.
+func snapshot(t *testing.T, c ghopsv1.GitHubServiceClient) string {
+	t.Helper()
+	x := ctx(t)
+	var b strings.Builder
+	is, err := c.ListIssues(x, &ghopsv1.ListIssuesRequest{Repo: repo, State: ptr("all"), PerPage: ptr[int32](100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range is.Issues {
+		b.WriteString("issue " + num(i.Number) + " " + i.Title + " " + i.State + " " + strings.Join(i.Labels, ",") + " comments " + num(i.Comments) + "\n")
+	}
+	prs, err := c.ListPullRequests(x, &ghopsv1.ListPullRequestsRequest{Repo: repo, State: ptr("all")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range prs.PullRequests {
+		cm, err := c.GetPullRequest(x, &ghopsv1.GetPullRequestRequest{Repo: repo, PrNumber: p.Number})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString("pr " + num(p.Number) + " " + p.Title + " " + p.State + " draft " + strconv.FormatBool(p.Draft) + " merged " + strconv.FormatBool(p.Merged) + " head " + cm.PullRequest.Head + "\n")
+	}
+	ci, err := c.GetCiFailures(x, &ghopsv1.GetCiFailuresRequest{Repo: repo, PrNumber: ptr[int32](3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("ci failed " + num(int32(len(ci.Failed))) + " pending " + num(ci.Pending) + "\n")
+	return b.String()
+}
+
+// num is n in decimal, as numbers appear in messages and resource ids.
+func num(n int32) string { return strconv.Itoa(int(n)) }
