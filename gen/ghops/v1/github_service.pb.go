@@ -1835,9 +1835,14 @@ type PullRequestSummary struct {
 	// head_sha is the head branch's commit.
 	HeadSha string `protobuf:"bytes,9,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
 	// updated_at is when it last changed.
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// author_association is GitHub's relation of the author to the repository
+	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR,
+	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
+	// that the reader can weigh the text (docs/security.md, content trust).
+	AuthorAssociation string `protobuf:"bytes,11,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *PullRequestSummary) Reset() {
@@ -1938,6 +1943,13 @@ func (x *PullRequestSummary) GetUpdatedAt() *timestamppb.Timestamp {
 		return x.UpdatedAt
 	}
 	return nil
+}
+
+func (x *PullRequestSummary) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
 }
 
 // GetPrMergeabilityRequest is the input of the get_pr_mergeability tool.
@@ -3837,9 +3849,14 @@ type PullRequestDetails struct {
 	// deletions counts the lines removed.
 	Deletions int32 `protobuf:"varint,18,opt,name=deletions,proto3" json:"deletions,omitempty"`
 	// updated_at is when it last changed.
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,19,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,19,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// author_association is GitHub's relation of the author to the repository
+	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR,
+	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
+	// that the reader can weigh the text (docs/security.md, content trust).
+	AuthorAssociation string `protobuf:"bytes,20,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *PullRequestDetails) Reset() {
@@ -4003,6 +4020,13 @@ func (x *PullRequestDetails) GetUpdatedAt() *timestamppb.Timestamp {
 		return x.UpdatedAt
 	}
 	return nil
+}
+
+func (x *PullRequestDetails) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
 }
 
 // ListPullRequestFilesRequest is the input of the list_pull_request_files tool.
@@ -4599,9 +4623,14 @@ type IssueSummary struct {
 	// comments counts its comments.
 	Comments int32 `protobuf:"varint,6,opt,name=comments,proto3" json:"comments,omitempty"`
 	// updated_at is when it last changed.
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// author_association is GitHub's relation of the author to the repository
+	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR,
+	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
+	// that the reader can weigh the text (docs/security.md, content trust).
+	AuthorAssociation string `protobuf:"bytes,8,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *IssueSummary) Reset() {
@@ -4681,6 +4710,13 @@ func (x *IssueSummary) GetUpdatedAt() *timestamppb.Timestamp {
 		return x.UpdatedAt
 	}
 	return nil
+}
+
+func (x *IssueSummary) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
 }
 
 // GetIssueRequest is the input of the get_issue tool.
@@ -4813,9 +4849,14 @@ type Issue struct {
 	// created_at is when it was opened.
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	// updated_at is when it last changed.
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// author_association is GitHub's relation of the author to the repository
+	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR,
+	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
+	// that the reader can weigh the text (docs/security.md, content trust).
+	AuthorAssociation string `protobuf:"bytes,15,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *Issue) Reset() {
@@ -4944,6 +4985,13 @@ func (x *Issue) GetUpdatedAt() *timestamppb.Timestamp {
 		return x.UpdatedAt
 	}
 	return nil
+}
+
+func (x *Issue) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
 }
 
 // ListIssueCommentsRequest is the input of the list_issue_comments tool.
@@ -5084,8 +5132,13 @@ type IssueComment struct {
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	// body_truncated is true when body holds only the start of the comment.
 	BodyTruncated bool `protobuf:"varint,5,opt,name=body_truncated,json=bodyTruncated,proto3" json:"body_truncated,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// author_association is GitHub's relation of the author to the repository
+	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR,
+	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
+	// that the reader can weigh the text (docs/security.md, content trust).
+	AuthorAssociation string `protobuf:"bytes,6,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *IssueComment) Reset() {
@@ -5151,6 +5204,13 @@ func (x *IssueComment) GetBodyTruncated() bool {
 		return x.BodyTruncated
 	}
 	return false
+}
+
+func (x *IssueComment) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
 }
 
 // SearchIssuesRequest is the input of the search_issues tool.
@@ -5302,9 +5362,16 @@ type IssueSearchItem struct {
 	// is_pull_request is true for a pull request.
 	IsPullRequest bool `protobuf:"varint,5,opt,name=is_pull_request,json=isPullRequest,proto3" json:"is_pull_request,omitempty"`
 	// labels are the label names.
-	Labels        []string `protobuf:"bytes,6,rep,name=labels,proto3" json:"labels,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Labels []string `protobuf:"bytes,6,rep,name=labels,proto3" json:"labels,omitempty"`
+	// author is the author's login.
+	Author string `protobuf:"bytes,7,opt,name=author,proto3" json:"author,omitempty"`
+	// author_association is GitHub's relation of the author to the repository
+	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR,
+	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
+	// that the reader can weigh the text (docs/security.md, content trust).
+	AuthorAssociation string `protobuf:"bytes,8,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *IssueSearchItem) Reset() {
@@ -5377,6 +5444,20 @@ func (x *IssueSearchItem) GetLabels() []string {
 		return x.Labels
 	}
 	return nil
+}
+
+func (x *IssueSearchItem) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *IssueSearchItem) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
 }
 
 // CreateIssueRequest is the input of the create_issue tool.
@@ -6753,10 +6834,10 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\t_per_page\"\x85\x01\n" +
 	"\x18ListPullRequestsResponse\x12A\n" +
 	"\rpull_requests\x18\x01 \x03(\v2\x1c.ghops.v1.PullRequestSummaryR\fpullRequests\x12&\n" +
-	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\x9c\x02\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xd7\x02\n" +
 	"\x12PullRequestSummary\x12\x16\n" +
-	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x14\n" +
-	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
+	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
 	"\x05state\x18\x03 \x01(\tR\x05state\x12\x16\n" +
 	"\x06merged\x18\x04 \x01(\bR\x06merged\x12\x14\n" +
 	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x16\n" +
@@ -6766,7 +6847,8 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\bhead_sha\x18\t \x01(\tR\aheadSha\x129\n" +
 	"\n" +
 	"updated_at\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\x8f\x01\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
+	"\x12author_association\x18\v \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\x8f\x01\n" +
 	"\x18GetPrMergeabilityRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
 	"\tpr_number\x18\x02 \x01(\x05B\n" +
@@ -6931,11 +7013,11 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tpr_number\x18\x02 \x01(\x05B\n" +
 	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\bprNumber\"Y\n" +
 	"\x16GetPullRequestResponse\x12?\n" +
-	"\fpull_request\x18\x01 \x01(\v2\x1c.ghops.v1.PullRequestDetailsR\vpullRequest\"\xa2\x04\n" +
+	"\fpull_request\x18\x01 \x01(\v2\x1c.ghops.v1.PullRequestDetailsR\vpullRequest\"\xe3\x04\n" +
 	"\x12PullRequestDetails\x12\x16\n" +
-	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x14\n" +
-	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
-	"\x04body\x18\x03 \x01(\tR\x04body\x12\x14\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
+	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x18\n" +
+	"\x04body\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x12\x14\n" +
 	"\x05state\x18\x04 \x01(\tR\x05state\x12\x14\n" +
 	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x16\n" +
 	"\x06merged\x18\x06 \x01(\bR\x06merged\x12\x16\n" +
@@ -6953,7 +7035,8 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tadditions\x18\x11 \x01(\x05R\tadditions\x12\x1c\n" +
 	"\tdeletions\x18\x12 \x01(\x05R\tdeletions\x129\n" +
 	"\n" +
-	"updated_at\x18\x13 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\xf8\x01\n" +
+	"updated_at\x18\x13 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
+	"\x12author_association\x18\x14 \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\xf8\x01\n" +
 	"\x1bListPullRequestFilesRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
 	"\tpr_number\x18\x02 \x01(\x05B\n" +
@@ -7006,26 +7089,27 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\t_per_page\"l\n" +
 	"\x12ListIssuesResponse\x12.\n" +
 	"\x06issues\x18\x01 \x03(\v2\x16.ghops.v1.IssueSummaryR\x06issues\x12&\n" +
-	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xd9\x01\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\x94\x02\n" +
 	"\fIssueSummary\x12\x16\n" +
-	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x14\n" +
-	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
+	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
 	"\x05state\x18\x03 \x01(\tR\x05state\x12\x16\n" +
 	"\x06labels\x18\x04 \x03(\tR\x06labels\x12\x16\n" +
 	"\x06author\x18\x05 \x01(\tR\x06author\x12\x1a\n" +
 	"\bcomments\x18\x06 \x01(\x05R\bcomments\x129\n" +
 	"\n" +
-	"updated_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\x8c\x01\n" +
+	"updated_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
+	"\x12author_association\x18\b \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\x8c\x01\n" +
 	"\x0fGetIssueRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12-\n" +
 	"\fissue_number\x18\x02 \x01(\x05B\n" +
 	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\vissueNumber\"9\n" +
 	"\x10GetIssueResponse\x12%\n" +
-	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\"\xc6\x03\n" +
+	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\"\x87\x04\n" +
 	"\x05Issue\x12\x16\n" +
-	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x14\n" +
-	"\x05title\x18\x02 \x01(\tR\x05title\x12\x12\n" +
-	"\x04body\x18\x03 \x01(\tR\x04body\x12\x14\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
+	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x18\n" +
+	"\x04body\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x12\x14\n" +
 	"\x05state\x18\x04 \x01(\tR\x05state\x12!\n" +
 	"\fstate_reason\x18\x05 \x01(\tR\vstateReason\x12\x16\n" +
 	"\x06labels\x18\x06 \x03(\tR\x06labels\x12\x1c\n" +
@@ -7039,7 +7123,8 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
 	"\n" +
-	"updated_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\xfb\x01\n" +
+	"updated_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
+	"\x12author_association\x18\x0f \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\xfb\x01\n" +
 	"\x18ListIssueCommentsRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12-\n" +
 	"\fissue_number\x18\x02 \x01(\x05B\n" +
@@ -7050,14 +7135,15 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\t_per_page\"w\n" +
 	"\x19ListIssueCommentsResponse\x122\n" +
 	"\bcomments\x18\x01 \x03(\v2\x16.ghops.v1.IssueCommentR\bcomments\x12&\n" +
-	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xac\x01\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xe7\x01\n" +
 	"\fIssueComment\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x16\n" +
-	"\x06author\x18\x02 \x01(\tR\x06author\x12\x12\n" +
-	"\x04body\x18\x03 \x01(\tR\x04body\x129\n" +
+	"\x06author\x18\x02 \x01(\tR\x06author\x12\x18\n" +
+	"\x04body\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x129\n" +
 	"\n" +
 	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12%\n" +
-	"\x0ebody_truncated\x18\x05 \x01(\bR\rbodyTruncated\"\xa0\x01\n" +
+	"\x0ebody_truncated\x18\x05 \x01(\bR\rbodyTruncated\x123\n" +
+	"\x12author_association\x18\x06 \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\xa0\x01\n" +
 	"\x13SearchIssuesRequest\x12#\n" +
 	"\x05query\x18\x01 \x01(\tB\r\xbaH\n" +
 	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05query\x12\"\n" +
@@ -7070,14 +7156,16 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"totalCount\x12-\n" +
 	"\x12incomplete_results\x18\x02 \x01(\bR\x11incompleteResults\x12/\n" +
 	"\x05items\x18\x03 \x03(\v2\x19.ghops.v1.IssueSearchItemR\x05items\x12&\n" +
-	"\x04page\x18\x04 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xaf\x01\n" +
+	"\x04page\x18\x04 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\x82\x02\n" +
 	"\x0fIssueSearchItem\x12\x18\n" +
 	"\x04repo\x18\x01 \x01(\tB\x04\x98\x82\x19\x01R\x04repo\x12\x16\n" +
-	"\x06number\x18\x02 \x01(\x05R\x06number\x12\x14\n" +
-	"\x05title\x18\x03 \x01(\tR\x05title\x12\x14\n" +
+	"\x06number\x18\x02 \x01(\x05R\x06number\x12\x1a\n" +
+	"\x05title\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
 	"\x05state\x18\x04 \x01(\tR\x05state\x12&\n" +
 	"\x0fis_pull_request\x18\x05 \x01(\bR\risPullRequest\x12\x16\n" +
-	"\x06labels\x18\x06 \x03(\tR\x06labels\"\xc6\x02\n" +
+	"\x06labels\x18\x06 \x03(\tR\x06labels\x12\x16\n" +
+	"\x06author\x18\a \x01(\tR\x06author\x123\n" +
+	"\x12author_association\x18\b \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\xc6\x02\n" +
 	"\x12CreateIssueRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12#\n" +
 	"\x05title\x18\x02 \x01(\tB\r\xbaH\n" +
