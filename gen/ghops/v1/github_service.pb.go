@@ -296,6 +296,55 @@ func (x *RepositorySummary) GetUpdatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+// ContentWithheld says how much of an answer content trust withheld: the
+// service sets it on every answer that can carry untrusted authors' text
+// when the call's principal trusts only collaborators, so that the reader
+// knows the answer is incomplete and why (docs/security.md).
+type ContentWithheld struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// texts counts the texts replaced by a withheld marker.
+	Texts         int32 `protobuf:"varint,1,opt,name=texts,proto3" json:"texts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ContentWithheld) Reset() {
+	*x = ContentWithheld{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ContentWithheld) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ContentWithheld) ProtoMessage() {}
+
+func (x *ContentWithheld) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ContentWithheld.ProtoReflect.Descriptor instead.
+func (*ContentWithheld) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ContentWithheld) GetTexts() int32 {
+	if x != nil {
+		return x.Texts
+	}
+	return 0
+}
+
 // PageInfo describes one page of a paged list.
 type PageInfo struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -311,7 +360,7 @@ type PageInfo struct {
 
 func (x *PageInfo) Reset() {
 	*x = PageInfo{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[3]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -323,7 +372,7 @@ func (x *PageInfo) String() string {
 func (*PageInfo) ProtoMessage() {}
 
 func (x *PageInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[3]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -336,7 +385,7 @@ func (x *PageInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PageInfo.ProtoReflect.Descriptor instead.
 func (*PageInfo) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{3}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *PageInfo) GetPage() int32 {
@@ -370,7 +419,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[4]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -382,7 +431,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[4]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -395,7 +444,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{4}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *FetchRequest) GetRepo() string {
@@ -418,7 +467,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[5]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -430,7 +479,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[5]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -443,7 +492,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{5}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *FetchResponse) GetRepository() *Repository {
@@ -503,7 +552,7 @@ type Repository struct {
 
 func (x *Repository) Reset() {
 	*x = Repository{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[6]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -515,7 +564,7 @@ func (x *Repository) String() string {
 func (*Repository) ProtoMessage() {}
 
 func (x *Repository) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[6]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -528,7 +577,7 @@ func (x *Repository) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Repository.ProtoReflect.Descriptor instead.
 func (*Repository) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{6}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Repository) GetFullName() string {
@@ -667,7 +716,7 @@ type Readme struct {
 
 func (x *Readme) Reset() {
 	*x = Readme{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[7]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -679,7 +728,7 @@ func (x *Readme) String() string {
 func (*Readme) ProtoMessage() {}
 
 func (x *Readme) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[7]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -692,7 +741,7 @@ func (x *Readme) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Readme.ProtoReflect.Descriptor instead.
 func (*Readme) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{7}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Readme) GetPath() string {
@@ -737,7 +786,7 @@ type ListDirectoryRequest struct {
 
 func (x *ListDirectoryRequest) Reset() {
 	*x = ListDirectoryRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[8]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -749,7 +798,7 @@ func (x *ListDirectoryRequest) String() string {
 func (*ListDirectoryRequest) ProtoMessage() {}
 
 func (x *ListDirectoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[8]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -762,7 +811,7 @@ func (x *ListDirectoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirectoryRequest.ProtoReflect.Descriptor instead.
 func (*ListDirectoryRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{8}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ListDirectoryRequest) GetRepo() string {
@@ -809,7 +858,7 @@ type ListDirectoryResponse struct {
 
 func (x *ListDirectoryResponse) Reset() {
 	*x = ListDirectoryResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[9]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -821,7 +870,7 @@ func (x *ListDirectoryResponse) String() string {
 func (*ListDirectoryResponse) ProtoMessage() {}
 
 func (x *ListDirectoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[9]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -834,7 +883,7 @@ func (x *ListDirectoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirectoryResponse.ProtoReflect.Descriptor instead.
 func (*ListDirectoryResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{9}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListDirectoryResponse) GetPath() string {
@@ -875,7 +924,7 @@ type DirectoryEntry struct {
 
 func (x *DirectoryEntry) Reset() {
 	*x = DirectoryEntry{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[10]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -887,7 +936,7 @@ func (x *DirectoryEntry) String() string {
 func (*DirectoryEntry) ProtoMessage() {}
 
 func (x *DirectoryEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[10]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -900,7 +949,7 @@ func (x *DirectoryEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirectoryEntry.ProtoReflect.Descriptor instead.
 func (*DirectoryEntry) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{10}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *DirectoryEntry) GetName() string {
@@ -944,7 +993,7 @@ type ReadFileRequest struct {
 
 func (x *ReadFileRequest) Reset() {
 	*x = ReadFileRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[11]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -956,7 +1005,7 @@ func (x *ReadFileRequest) String() string {
 func (*ReadFileRequest) ProtoMessage() {}
 
 func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[11]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -969,7 +1018,7 @@ func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileRequest.ProtoReflect.Descriptor instead.
 func (*ReadFileRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{11}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ReadFileRequest) GetRepo() string {
@@ -1023,7 +1072,7 @@ type ReadFileResponse struct {
 
 func (x *ReadFileResponse) Reset() {
 	*x = ReadFileResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[12]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1035,7 +1084,7 @@ func (x *ReadFileResponse) String() string {
 func (*ReadFileResponse) ProtoMessage() {}
 
 func (x *ReadFileResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[12]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1048,7 +1097,7 @@ func (x *ReadFileResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileResponse.ProtoReflect.Descriptor instead.
 func (*ReadFileResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{12}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ReadFileResponse) GetPath() string {
@@ -1112,7 +1161,7 @@ type GetTreeRequest struct {
 
 func (x *GetTreeRequest) Reset() {
 	*x = GetTreeRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[13]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1124,7 +1173,7 @@ func (x *GetTreeRequest) String() string {
 func (*GetTreeRequest) ProtoMessage() {}
 
 func (x *GetTreeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[13]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1137,7 +1186,7 @@ func (x *GetTreeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTreeRequest.ProtoReflect.Descriptor instead.
 func (*GetTreeRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{13}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetTreeRequest) GetRepo() string {
@@ -1177,7 +1226,7 @@ type GetTreeResponse struct {
 
 func (x *GetTreeResponse) Reset() {
 	*x = GetTreeResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[14]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1189,7 +1238,7 @@ func (x *GetTreeResponse) String() string {
 func (*GetTreeResponse) ProtoMessage() {}
 
 func (x *GetTreeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[14]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1202,7 +1251,7 @@ func (x *GetTreeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTreeResponse.ProtoReflect.Descriptor instead.
 func (*GetTreeResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{14}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetTreeResponse) GetSha() string {
@@ -1241,7 +1290,7 @@ type TreeEntry struct {
 
 func (x *TreeEntry) Reset() {
 	*x = TreeEntry{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[15]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1253,7 +1302,7 @@ func (x *TreeEntry) String() string {
 func (*TreeEntry) ProtoMessage() {}
 
 func (x *TreeEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[15]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1266,7 +1315,7 @@ func (x *TreeEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeEntry.ProtoReflect.Descriptor instead.
 func (*TreeEntry) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{15}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *TreeEntry) GetPath() string {
@@ -1306,7 +1355,7 @@ type GetCommitsRequest struct {
 
 func (x *GetCommitsRequest) Reset() {
 	*x = GetCommitsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[16]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1318,7 +1367,7 @@ func (x *GetCommitsRequest) String() string {
 func (*GetCommitsRequest) ProtoMessage() {}
 
 func (x *GetCommitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[16]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1331,7 +1380,7 @@ func (x *GetCommitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCommitsRequest.ProtoReflect.Descriptor instead.
 func (*GetCommitsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{16}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetCommitsRequest) GetRepo() string {
@@ -1382,7 +1431,7 @@ type GetCommitsResponse struct {
 
 func (x *GetCommitsResponse) Reset() {
 	*x = GetCommitsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[17]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1394,7 +1443,7 @@ func (x *GetCommitsResponse) String() string {
 func (*GetCommitsResponse) ProtoMessage() {}
 
 func (x *GetCommitsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[17]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1407,7 +1456,7 @@ func (x *GetCommitsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCommitsResponse.ProtoReflect.Descriptor instead.
 func (*GetCommitsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{17}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetCommitsResponse) GetCommits() []*Commit {
@@ -1443,7 +1492,7 @@ type Commit struct {
 
 func (x *Commit) Reset() {
 	*x = Commit{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[18]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1455,7 +1504,7 @@ func (x *Commit) String() string {
 func (*Commit) ProtoMessage() {}
 
 func (x *Commit) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[18]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1468,7 +1517,7 @@ func (x *Commit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Commit.ProtoReflect.Descriptor instead.
 func (*Commit) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{18}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Commit) GetSha() string {
@@ -1519,7 +1568,7 @@ type GetBranchesRequest struct {
 
 func (x *GetBranchesRequest) Reset() {
 	*x = GetBranchesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[19]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1531,7 +1580,7 @@ func (x *GetBranchesRequest) String() string {
 func (*GetBranchesRequest) ProtoMessage() {}
 
 func (x *GetBranchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[19]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1544,7 +1593,7 @@ func (x *GetBranchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBranchesRequest.ProtoReflect.Descriptor instead.
 func (*GetBranchesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{19}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetBranchesRequest) GetRepo() string {
@@ -1581,7 +1630,7 @@ type GetBranchesResponse struct {
 
 func (x *GetBranchesResponse) Reset() {
 	*x = GetBranchesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[20]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1593,7 +1642,7 @@ func (x *GetBranchesResponse) String() string {
 func (*GetBranchesResponse) ProtoMessage() {}
 
 func (x *GetBranchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[20]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1606,7 +1655,7 @@ func (x *GetBranchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBranchesResponse.ProtoReflect.Descriptor instead.
 func (*GetBranchesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{20}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *GetBranchesResponse) GetBranches() []*Branch {
@@ -1638,7 +1687,7 @@ type Branch struct {
 
 func (x *Branch) Reset() {
 	*x = Branch{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[21]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1650,7 +1699,7 @@ func (x *Branch) String() string {
 func (*Branch) ProtoMessage() {}
 
 func (x *Branch) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[21]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1663,7 +1712,7 @@ func (x *Branch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Branch.ProtoReflect.Descriptor instead.
 func (*Branch) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{21}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Branch) GetName() string {
@@ -1702,7 +1751,7 @@ type ListPullRequestsRequest struct {
 
 func (x *ListPullRequestsRequest) Reset() {
 	*x = ListPullRequestsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[22]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1714,7 +1763,7 @@ func (x *ListPullRequestsRequest) String() string {
 func (*ListPullRequestsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[22]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1727,7 +1776,7 @@ func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{22}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListPullRequestsRequest) GetRepo() string {
@@ -1764,14 +1813,18 @@ type ListPullRequestsResponse struct {
 	// pull_requests are newest first.
 	PullRequests []*PullRequestSummary `protobuf:"bytes,1,rep,name=pull_requests,json=pullRequests,proto3" json:"pull_requests,omitempty"`
 	// page describes this page.
-	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// withheld is set when the principal trusts only collaborators' text
+	// (content_trust: collaborators): how many texts of this answer were
+	// replaced by a marker (docs/security.md, content trust).
+	Withheld      *ContentWithheld `protobuf:"bytes,3,opt,name=withheld,proto3" json:"withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListPullRequestsResponse) Reset() {
 	*x = ListPullRequestsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[23]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1783,7 +1836,7 @@ func (x *ListPullRequestsResponse) String() string {
 func (*ListPullRequestsResponse) ProtoMessage() {}
 
 func (x *ListPullRequestsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[23]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1796,7 +1849,7 @@ func (x *ListPullRequestsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsResponse.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{23}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListPullRequestsResponse) GetPullRequests() []*PullRequestSummary {
@@ -1809,6 +1862,13 @@ func (x *ListPullRequestsResponse) GetPullRequests() []*PullRequestSummary {
 func (x *ListPullRequestsResponse) GetPage() *PageInfo {
 	if x != nil {
 		return x.Page
+	}
+	return nil
+}
+
+func (x *ListPullRequestsResponse) GetWithheld() *ContentWithheld {
+	if x != nil {
+		return x.Withheld
 	}
 	return nil
 }
@@ -1847,7 +1907,7 @@ type PullRequestSummary struct {
 
 func (x *PullRequestSummary) Reset() {
 	*x = PullRequestSummary{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[24]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1859,7 +1919,7 @@ func (x *PullRequestSummary) String() string {
 func (*PullRequestSummary) ProtoMessage() {}
 
 func (x *PullRequestSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[24]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1872,7 +1932,7 @@ func (x *PullRequestSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PullRequestSummary.ProtoReflect.Descriptor instead.
 func (*PullRequestSummary) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{24}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *PullRequestSummary) GetNumber() int32 {
@@ -1963,7 +2023,7 @@ type GetPrMergeabilityRequest struct {
 
 func (x *GetPrMergeabilityRequest) Reset() {
 	*x = GetPrMergeabilityRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[25]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1975,7 +2035,7 @@ func (x *GetPrMergeabilityRequest) String() string {
 func (*GetPrMergeabilityRequest) ProtoMessage() {}
 
 func (x *GetPrMergeabilityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[25]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1988,7 +2048,7 @@ func (x *GetPrMergeabilityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPrMergeabilityRequest.ProtoReflect.Descriptor instead.
 func (*GetPrMergeabilityRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{25}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetPrMergeabilityRequest) GetRepo() string {
@@ -2036,7 +2096,7 @@ type GetPrMergeabilityResponse struct {
 
 func (x *GetPrMergeabilityResponse) Reset() {
 	*x = GetPrMergeabilityResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[26]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2048,7 +2108,7 @@ func (x *GetPrMergeabilityResponse) String() string {
 func (*GetPrMergeabilityResponse) ProtoMessage() {}
 
 func (x *GetPrMergeabilityResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[26]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2061,7 +2121,7 @@ func (x *GetPrMergeabilityResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPrMergeabilityResponse.ProtoReflect.Descriptor instead.
 func (*GetPrMergeabilityResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{26}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetPrMergeabilityResponse) GetNumber() int32 {
@@ -2154,7 +2214,7 @@ type ChecksSummary struct {
 
 func (x *ChecksSummary) Reset() {
 	*x = ChecksSummary{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[27]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2166,7 +2226,7 @@ func (x *ChecksSummary) String() string {
 func (*ChecksSummary) ProtoMessage() {}
 
 func (x *ChecksSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[27]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2179,7 +2239,7 @@ func (x *ChecksSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChecksSummary.ProtoReflect.Descriptor instead.
 func (*ChecksSummary) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{27}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ChecksSummary) GetVerdict() string {
@@ -2228,7 +2288,7 @@ type GetChecksForShaRequest struct {
 
 func (x *GetChecksForShaRequest) Reset() {
 	*x = GetChecksForShaRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[28]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2240,7 +2300,7 @@ func (x *GetChecksForShaRequest) String() string {
 func (*GetChecksForShaRequest) ProtoMessage() {}
 
 func (x *GetChecksForShaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[28]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2253,7 +2313,7 @@ func (x *GetChecksForShaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetChecksForShaRequest.ProtoReflect.Descriptor instead.
 func (*GetChecksForShaRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{28}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetChecksForShaRequest) GetRepo() string {
@@ -2287,7 +2347,7 @@ type GetChecksForShaResponse struct {
 
 func (x *GetChecksForShaResponse) Reset() {
 	*x = GetChecksForShaResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[29]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2299,7 +2359,7 @@ func (x *GetChecksForShaResponse) String() string {
 func (*GetChecksForShaResponse) ProtoMessage() {}
 
 func (x *GetChecksForShaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[29]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2312,7 +2372,7 @@ func (x *GetChecksForShaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetChecksForShaResponse.ProtoReflect.Descriptor instead.
 func (*GetChecksForShaResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{29}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetChecksForShaResponse) GetSha() string {
@@ -2365,7 +2425,7 @@ type Check struct {
 
 func (x *Check) Reset() {
 	*x = Check{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[30]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2377,7 +2437,7 @@ func (x *Check) String() string {
 func (*Check) ProtoMessage() {}
 
 func (x *Check) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[30]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2390,7 +2450,7 @@ func (x *Check) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Check.ProtoReflect.Descriptor instead.
 func (*Check) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{30}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Check) GetName() string {
@@ -2451,7 +2511,7 @@ type CreatePullRequestRequest struct {
 
 func (x *CreatePullRequestRequest) Reset() {
 	*x = CreatePullRequestRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[31]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2463,7 +2523,7 @@ func (x *CreatePullRequestRequest) String() string {
 func (*CreatePullRequestRequest) ProtoMessage() {}
 
 func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[31]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2476,7 +2536,7 @@ func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CreatePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{31}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CreatePullRequestRequest) GetRepo() string {
@@ -2532,7 +2592,7 @@ type CreatePullRequestResponse struct {
 
 func (x *CreatePullRequestResponse) Reset() {
 	*x = CreatePullRequestResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[32]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2544,7 +2604,7 @@ func (x *CreatePullRequestResponse) String() string {
 func (*CreatePullRequestResponse) ProtoMessage() {}
 
 func (x *CreatePullRequestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[32]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2557,7 +2617,7 @@ func (x *CreatePullRequestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePullRequestResponse.ProtoReflect.Descriptor instead.
 func (*CreatePullRequestResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{32}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *CreatePullRequestResponse) GetPullRequest() *PullRequest {
@@ -2594,7 +2654,7 @@ type PullRequest struct {
 
 func (x *PullRequest) Reset() {
 	*x = PullRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[33]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2606,7 +2666,7 @@ func (x *PullRequest) String() string {
 func (*PullRequest) ProtoMessage() {}
 
 func (x *PullRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[33]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2619,7 +2679,7 @@ func (x *PullRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PullRequest.ProtoReflect.Descriptor instead.
 func (*PullRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{33}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *PullRequest) GetNumber() int32 {
@@ -2702,7 +2762,7 @@ type UpdatePullRequestRequest struct {
 
 func (x *UpdatePullRequestRequest) Reset() {
 	*x = UpdatePullRequestRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[34]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2714,7 +2774,7 @@ func (x *UpdatePullRequestRequest) String() string {
 func (*UpdatePullRequestRequest) ProtoMessage() {}
 
 func (x *UpdatePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[34]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2727,7 +2787,7 @@ func (x *UpdatePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdatePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*UpdatePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{34}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *UpdatePullRequestRequest) GetRepo() string {
@@ -2783,7 +2843,7 @@ type UpdatePullRequestResponse struct {
 
 func (x *UpdatePullRequestResponse) Reset() {
 	*x = UpdatePullRequestResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[35]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2795,7 +2855,7 @@ func (x *UpdatePullRequestResponse) String() string {
 func (*UpdatePullRequestResponse) ProtoMessage() {}
 
 func (x *UpdatePullRequestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[35]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2808,7 +2868,7 @@ func (x *UpdatePullRequestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdatePullRequestResponse.ProtoReflect.Descriptor instead.
 func (*UpdatePullRequestResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{35}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *UpdatePullRequestResponse) GetPullRequest() *PullRequest {
@@ -2836,7 +2896,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[36]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2848,7 +2908,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[36]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2861,7 +2921,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{36}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -2930,7 +2990,7 @@ type MergePullRequestResponse struct {
 
 func (x *MergePullRequestResponse) Reset() {
 	*x = MergePullRequestResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[37]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2942,7 +3002,7 @@ func (x *MergePullRequestResponse) String() string {
 func (*MergePullRequestResponse) ProtoMessage() {}
 
 func (x *MergePullRequestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[37]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2955,7 +3015,7 @@ func (x *MergePullRequestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestResponse.ProtoReflect.Descriptor instead.
 func (*MergePullRequestResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{37}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *MergePullRequestResponse) GetMerged() bool {
@@ -2999,7 +3059,7 @@ type CommitFilesRequest struct {
 
 func (x *CommitFilesRequest) Reset() {
 	*x = CommitFilesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[38]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3011,7 +3071,7 @@ func (x *CommitFilesRequest) String() string {
 func (*CommitFilesRequest) ProtoMessage() {}
 
 func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[38]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3024,7 +3084,7 @@ func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitFilesRequest.ProtoReflect.Descriptor instead.
 func (*CommitFilesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{38}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CommitFilesRequest) GetRepo() string {
@@ -3071,7 +3131,7 @@ type FileChange struct {
 
 func (x *FileChange) Reset() {
 	*x = FileChange{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[39]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3083,7 +3143,7 @@ func (x *FileChange) String() string {
 func (*FileChange) ProtoMessage() {}
 
 func (x *FileChange) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[39]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3096,7 +3156,7 @@ func (x *FileChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileChange.ProtoReflect.Descriptor instead.
 func (*FileChange) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{39}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *FileChange) GetPath() string {
@@ -3137,7 +3197,7 @@ type CommitFilesResponse struct {
 
 func (x *CommitFilesResponse) Reset() {
 	*x = CommitFilesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[40]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3149,7 +3209,7 @@ func (x *CommitFilesResponse) String() string {
 func (*CommitFilesResponse) ProtoMessage() {}
 
 func (x *CommitFilesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[40]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3162,7 +3222,7 @@ func (x *CommitFilesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitFilesResponse.ProtoReflect.Descriptor instead.
 func (*CommitFilesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{40}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CommitFilesResponse) GetCommitSha() string {
@@ -3209,7 +3269,7 @@ type ApplyPatchRequest struct {
 
 func (x *ApplyPatchRequest) Reset() {
 	*x = ApplyPatchRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3221,7 +3281,7 @@ func (x *ApplyPatchRequest) String() string {
 func (*ApplyPatchRequest) ProtoMessage() {}
 
 func (x *ApplyPatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3234,7 +3294,7 @@ func (x *ApplyPatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyPatchRequest.ProtoReflect.Descriptor instead.
 func (*ApplyPatchRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{41}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ApplyPatchRequest) GetRepo() string {
@@ -3291,7 +3351,7 @@ type PatchedFile struct {
 
 func (x *PatchedFile) Reset() {
 	*x = PatchedFile{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3303,7 +3363,7 @@ func (x *PatchedFile) String() string {
 func (*PatchedFile) ProtoMessage() {}
 
 func (x *PatchedFile) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3316,7 +3376,7 @@ func (x *PatchedFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchedFile.ProtoReflect.Descriptor instead.
 func (*PatchedFile) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{42}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *PatchedFile) GetPath() string {
@@ -3371,7 +3431,7 @@ type ApplyPatchResponse struct {
 
 func (x *ApplyPatchResponse) Reset() {
 	*x = ApplyPatchResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3383,7 +3443,7 @@ func (x *ApplyPatchResponse) String() string {
 func (*ApplyPatchResponse) ProtoMessage() {}
 
 func (x *ApplyPatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3396,7 +3456,7 @@ func (x *ApplyPatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyPatchResponse.ProtoReflect.Descriptor instead.
 func (*ApplyPatchResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{43}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ApplyPatchResponse) GetCommitSha() string {
@@ -3438,7 +3498,7 @@ type ValidateEnvironmentRequest struct {
 
 func (x *ValidateEnvironmentRequest) Reset() {
 	*x = ValidateEnvironmentRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3450,7 +3510,7 @@ func (x *ValidateEnvironmentRequest) String() string {
 func (*ValidateEnvironmentRequest) ProtoMessage() {}
 
 func (x *ValidateEnvironmentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3463,7 +3523,7 @@ func (x *ValidateEnvironmentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateEnvironmentRequest.ProtoReflect.Descriptor instead.
 func (*ValidateEnvironmentRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{44}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ValidateEnvironmentRequest) GetRepo() string {
@@ -3488,7 +3548,7 @@ type EnvironmentCheck struct {
 
 func (x *EnvironmentCheck) Reset() {
 	*x = EnvironmentCheck{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3500,7 +3560,7 @@ func (x *EnvironmentCheck) String() string {
 func (*EnvironmentCheck) ProtoMessage() {}
 
 func (x *EnvironmentCheck) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3513,7 +3573,7 @@ func (x *EnvironmentCheck) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnvironmentCheck.ProtoReflect.Descriptor instead.
 func (*EnvironmentCheck) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{45}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *EnvironmentCheck) GetName() string {
@@ -3550,7 +3610,7 @@ type ValidateEnvironmentResponse struct {
 
 func (x *ValidateEnvironmentResponse) Reset() {
 	*x = ValidateEnvironmentResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3562,7 +3622,7 @@ func (x *ValidateEnvironmentResponse) String() string {
 func (*ValidateEnvironmentResponse) ProtoMessage() {}
 
 func (x *ValidateEnvironmentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3575,7 +3635,7 @@ func (x *ValidateEnvironmentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateEnvironmentResponse.ProtoReflect.Descriptor instead.
 func (*ValidateEnvironmentResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{46}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *ValidateEnvironmentResponse) GetLevel() string {
@@ -3605,7 +3665,7 @@ type CreateBranchRequest struct {
 
 func (x *CreateBranchRequest) Reset() {
 	*x = CreateBranchRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3617,7 +3677,7 @@ func (x *CreateBranchRequest) String() string {
 func (*CreateBranchRequest) ProtoMessage() {}
 
 func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3630,7 +3690,7 @@ func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
 func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{47}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *CreateBranchRequest) GetRepo() string {
@@ -3667,7 +3727,7 @@ type CreateBranchResponse struct {
 
 func (x *CreateBranchResponse) Reset() {
 	*x = CreateBranchResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3679,7 +3739,7 @@ func (x *CreateBranchResponse) String() string {
 func (*CreateBranchResponse) ProtoMessage() {}
 
 func (x *CreateBranchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3692,7 +3752,7 @@ func (x *CreateBranchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchResponse.ProtoReflect.Descriptor instead.
 func (*CreateBranchResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{48}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *CreateBranchResponse) GetBranch() string {
@@ -3720,7 +3780,7 @@ type GetPullRequestRequest struct {
 
 func (x *GetPullRequestRequest) Reset() {
 	*x = GetPullRequestRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3732,7 +3792,7 @@ func (x *GetPullRequestRequest) String() string {
 func (*GetPullRequestRequest) ProtoMessage() {}
 
 func (x *GetPullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3745,7 +3805,7 @@ func (x *GetPullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPullRequestRequest.ProtoReflect.Descriptor instead.
 func (*GetPullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{49}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *GetPullRequestRequest) GetRepo() string {
@@ -3766,14 +3826,18 @@ func (x *GetPullRequestRequest) GetPrNumber() int32 {
 type GetPullRequestResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// pull_request is the pull request.
-	PullRequest   *PullRequestDetails `protobuf:"bytes,1,opt,name=pull_request,json=pullRequest,proto3" json:"pull_request,omitempty"`
+	PullRequest *PullRequestDetails `protobuf:"bytes,1,opt,name=pull_request,json=pullRequest,proto3" json:"pull_request,omitempty"`
+	// withheld is set when the principal trusts only collaborators' text
+	// (content_trust: collaborators): how many texts of this answer were
+	// replaced by a marker (docs/security.md, content trust).
+	Withheld      *ContentWithheld `protobuf:"bytes,2,opt,name=withheld,proto3" json:"withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetPullRequestResponse) Reset() {
 	*x = GetPullRequestResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3785,7 +3849,7 @@ func (x *GetPullRequestResponse) String() string {
 func (*GetPullRequestResponse) ProtoMessage() {}
 
 func (x *GetPullRequestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3798,12 +3862,19 @@ func (x *GetPullRequestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPullRequestResponse.ProtoReflect.Descriptor instead.
 func (*GetPullRequestResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{50}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *GetPullRequestResponse) GetPullRequest() *PullRequestDetails {
 	if x != nil {
 		return x.PullRequest
+	}
+	return nil
+}
+
+func (x *GetPullRequestResponse) GetWithheld() *ContentWithheld {
+	if x != nil {
+		return x.Withheld
 	}
 	return nil
 }
@@ -3861,7 +3932,7 @@ type PullRequestDetails struct {
 
 func (x *PullRequestDetails) Reset() {
 	*x = PullRequestDetails{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3873,7 +3944,7 @@ func (x *PullRequestDetails) String() string {
 func (*PullRequestDetails) ProtoMessage() {}
 
 func (x *PullRequestDetails) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3886,7 +3957,7 @@ func (x *PullRequestDetails) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PullRequestDetails.ProtoReflect.Descriptor instead.
 func (*PullRequestDetails) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{51}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *PullRequestDetails) GetNumber() int32 {
@@ -4043,7 +4114,7 @@ type ListPullRequestFilesRequest struct {
 
 func (x *ListPullRequestFilesRequest) Reset() {
 	*x = ListPullRequestFilesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4055,7 +4126,7 @@ func (x *ListPullRequestFilesRequest) String() string {
 func (*ListPullRequestFilesRequest) ProtoMessage() {}
 
 func (x *ListPullRequestFilesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4068,7 +4139,7 @@ func (x *ListPullRequestFilesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestFilesRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestFilesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{52}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ListPullRequestFilesRequest) GetRepo() string {
@@ -4112,7 +4183,7 @@ type ListPullRequestFilesResponse struct {
 
 func (x *ListPullRequestFilesResponse) Reset() {
 	*x = ListPullRequestFilesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4124,7 +4195,7 @@ func (x *ListPullRequestFilesResponse) String() string {
 func (*ListPullRequestFilesResponse) ProtoMessage() {}
 
 func (x *ListPullRequestFilesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4137,7 +4208,7 @@ func (x *ListPullRequestFilesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestFilesResponse.ProtoReflect.Descriptor instead.
 func (*ListPullRequestFilesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{53}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ListPullRequestFilesResponse) GetFiles() []*ChangedFile {
@@ -4184,7 +4255,7 @@ type ChangedFile struct {
 
 func (x *ChangedFile) Reset() {
 	*x = ChangedFile{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4196,7 +4267,7 @@ func (x *ChangedFile) String() string {
 func (*ChangedFile) ProtoMessage() {}
 
 func (x *ChangedFile) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4209,7 +4280,7 @@ func (x *ChangedFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChangedFile.ProtoReflect.Descriptor instead.
 func (*ChangedFile) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{54}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ChangedFile) GetPath() string {
@@ -4278,7 +4349,7 @@ type CompareRefsRequest struct {
 
 func (x *CompareRefsRequest) Reset() {
 	*x = CompareRefsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4290,7 +4361,7 @@ func (x *CompareRefsRequest) String() string {
 func (*CompareRefsRequest) ProtoMessage() {}
 
 func (x *CompareRefsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4303,7 +4374,7 @@ func (x *CompareRefsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareRefsRequest.ProtoReflect.Descriptor instead.
 func (*CompareRefsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{55}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *CompareRefsRequest) GetRepo() string {
@@ -4369,7 +4440,7 @@ type CompareRefsResponse struct {
 
 func (x *CompareRefsResponse) Reset() {
 	*x = CompareRefsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4381,7 +4452,7 @@ func (x *CompareRefsResponse) String() string {
 func (*CompareRefsResponse) ProtoMessage() {}
 
 func (x *CompareRefsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4394,7 +4465,7 @@ func (x *CompareRefsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareRefsResponse.ProtoReflect.Descriptor instead.
 func (*CompareRefsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{56}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *CompareRefsResponse) GetStatus() string {
@@ -4475,7 +4546,7 @@ type ListIssuesRequest struct {
 
 func (x *ListIssuesRequest) Reset() {
 	*x = ListIssuesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4487,7 +4558,7 @@ func (x *ListIssuesRequest) String() string {
 func (*ListIssuesRequest) ProtoMessage() {}
 
 func (x *ListIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4500,7 +4571,7 @@ func (x *ListIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssuesRequest.ProtoReflect.Descriptor instead.
 func (*ListIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{57}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ListIssuesRequest) GetRepo() string {
@@ -4558,14 +4629,18 @@ type ListIssuesResponse struct {
 	// issues are newest first; pull requests are left out.
 	Issues []*IssueSummary `protobuf:"bytes,1,rep,name=issues,proto3" json:"issues,omitempty"`
 	// page describes this page.
-	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// withheld is set when the principal trusts only collaborators' text
+	// (content_trust: collaborators): how many texts of this answer were
+	// replaced by a marker (docs/security.md, content trust).
+	Withheld      *ContentWithheld `protobuf:"bytes,3,opt,name=withheld,proto3" json:"withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListIssuesResponse) Reset() {
 	*x = ListIssuesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4577,7 +4652,7 @@ func (x *ListIssuesResponse) String() string {
 func (*ListIssuesResponse) ProtoMessage() {}
 
 func (x *ListIssuesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4590,7 +4665,7 @@ func (x *ListIssuesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssuesResponse.ProtoReflect.Descriptor instead.
 func (*ListIssuesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{58}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ListIssuesResponse) GetIssues() []*IssueSummary {
@@ -4603,6 +4678,13 @@ func (x *ListIssuesResponse) GetIssues() []*IssueSummary {
 func (x *ListIssuesResponse) GetPage() *PageInfo {
 	if x != nil {
 		return x.Page
+	}
+	return nil
+}
+
+func (x *ListIssuesResponse) GetWithheld() *ContentWithheld {
+	if x != nil {
+		return x.Withheld
 	}
 	return nil
 }
@@ -4635,7 +4717,7 @@ type IssueSummary struct {
 
 func (x *IssueSummary) Reset() {
 	*x = IssueSummary{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4647,7 +4729,7 @@ func (x *IssueSummary) String() string {
 func (*IssueSummary) ProtoMessage() {}
 
 func (x *IssueSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4660,7 +4742,7 @@ func (x *IssueSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueSummary.ProtoReflect.Descriptor instead.
 func (*IssueSummary) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{59}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *IssueSummary) GetNumber() int32 {
@@ -4730,7 +4812,7 @@ type GetIssueRequest struct {
 
 func (x *GetIssueRequest) Reset() {
 	*x = GetIssueRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4742,7 +4824,7 @@ func (x *GetIssueRequest) String() string {
 func (*GetIssueRequest) ProtoMessage() {}
 
 func (x *GetIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4755,7 +4837,7 @@ func (x *GetIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIssueRequest.ProtoReflect.Descriptor instead.
 func (*GetIssueRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{60}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *GetIssueRequest) GetRepo() string {
@@ -4776,14 +4858,18 @@ func (x *GetIssueRequest) GetIssueNumber() int32 {
 type GetIssueResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// issue is the issue.
-	Issue         *Issue `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	Issue *Issue `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	// withheld is set when the principal trusts only collaborators' text
+	// (content_trust: collaborators): how many texts of this answer were
+	// replaced by a marker (docs/security.md, content trust).
+	Withheld      *ContentWithheld `protobuf:"bytes,2,opt,name=withheld,proto3" json:"withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetIssueResponse) Reset() {
 	*x = GetIssueResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4795,7 +4881,7 @@ func (x *GetIssueResponse) String() string {
 func (*GetIssueResponse) ProtoMessage() {}
 
 func (x *GetIssueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4808,12 +4894,19 @@ func (x *GetIssueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIssueResponse.ProtoReflect.Descriptor instead.
 func (*GetIssueResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{61}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *GetIssueResponse) GetIssue() *Issue {
 	if x != nil {
 		return x.Issue
+	}
+	return nil
+}
+
+func (x *GetIssueResponse) GetWithheld() *ContentWithheld {
+	if x != nil {
+		return x.Withheld
 	}
 	return nil
 }
@@ -4861,7 +4954,7 @@ type Issue struct {
 
 func (x *Issue) Reset() {
 	*x = Issue{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4873,7 +4966,7 @@ func (x *Issue) String() string {
 func (*Issue) ProtoMessage() {}
 
 func (x *Issue) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4886,7 +4979,7 @@ func (x *Issue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Issue.ProtoReflect.Descriptor instead.
 func (*Issue) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{62}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *Issue) GetNumber() int32 {
@@ -5008,7 +5101,7 @@ type ListIssueCommentsRequest struct {
 
 func (x *ListIssueCommentsRequest) Reset() {
 	*x = ListIssueCommentsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5020,7 +5113,7 @@ func (x *ListIssueCommentsRequest) String() string {
 func (*ListIssueCommentsRequest) ProtoMessage() {}
 
 func (x *ListIssueCommentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5033,7 +5126,7 @@ func (x *ListIssueCommentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssueCommentsRequest.ProtoReflect.Descriptor instead.
 func (*ListIssueCommentsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{63}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *ListIssueCommentsRequest) GetRepo() string {
@@ -5070,14 +5163,18 @@ type ListIssueCommentsResponse struct {
 	// comments are oldest first.
 	Comments []*IssueComment `protobuf:"bytes,1,rep,name=comments,proto3" json:"comments,omitempty"`
 	// page describes this page.
-	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// withheld is set when the principal trusts only collaborators' text
+	// (content_trust: collaborators): how many texts of this answer were
+	// replaced by a marker (docs/security.md, content trust).
+	Withheld      *ContentWithheld `protobuf:"bytes,3,opt,name=withheld,proto3" json:"withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListIssueCommentsResponse) Reset() {
 	*x = ListIssueCommentsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5089,7 +5186,7 @@ func (x *ListIssueCommentsResponse) String() string {
 func (*ListIssueCommentsResponse) ProtoMessage() {}
 
 func (x *ListIssueCommentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5102,7 +5199,7 @@ func (x *ListIssueCommentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssueCommentsResponse.ProtoReflect.Descriptor instead.
 func (*ListIssueCommentsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{64}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *ListIssueCommentsResponse) GetComments() []*IssueComment {
@@ -5115,6 +5212,13 @@ func (x *ListIssueCommentsResponse) GetComments() []*IssueComment {
 func (x *ListIssueCommentsResponse) GetPage() *PageInfo {
 	if x != nil {
 		return x.Page
+	}
+	return nil
+}
+
+func (x *ListIssueCommentsResponse) GetWithheld() *ContentWithheld {
+	if x != nil {
+		return x.Withheld
 	}
 	return nil
 }
@@ -5143,7 +5247,7 @@ type IssueComment struct {
 
 func (x *IssueComment) Reset() {
 	*x = IssueComment{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5155,7 +5259,7 @@ func (x *IssueComment) String() string {
 func (*IssueComment) ProtoMessage() {}
 
 func (x *IssueComment) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5168,7 +5272,7 @@ func (x *IssueComment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueComment.ProtoReflect.Descriptor instead.
 func (*IssueComment) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{65}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *IssueComment) GetId() int64 {
@@ -5226,7 +5330,7 @@ type SearchIssuesRequest struct {
 
 func (x *SearchIssuesRequest) Reset() {
 	*x = SearchIssuesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5238,7 +5342,7 @@ func (x *SearchIssuesRequest) String() string {
 func (*SearchIssuesRequest) ProtoMessage() {}
 
 func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5251,7 +5355,7 @@ func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchIssuesRequest.ProtoReflect.Descriptor instead.
 func (*SearchIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{66}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *SearchIssuesRequest) GetQuery() string {
@@ -5285,14 +5389,18 @@ type SearchIssuesResponse struct {
 	// items are this page's matches, best first.
 	Items []*IssueSearchItem `protobuf:"bytes,3,rep,name=items,proto3" json:"items,omitempty"`
 	// page describes this page.
-	Page          *PageInfo `protobuf:"bytes,4,opt,name=page,proto3" json:"page,omitempty"`
+	Page *PageInfo `protobuf:"bytes,4,opt,name=page,proto3" json:"page,omitempty"`
+	// withheld is set when the principal trusts only collaborators' text
+	// (content_trust: collaborators): how many texts of this answer were
+	// replaced by a marker (docs/security.md, content trust).
+	Withheld      *ContentWithheld `protobuf:"bytes,5,opt,name=withheld,proto3" json:"withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SearchIssuesResponse) Reset() {
 	*x = SearchIssuesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5304,7 +5412,7 @@ func (x *SearchIssuesResponse) String() string {
 func (*SearchIssuesResponse) ProtoMessage() {}
 
 func (x *SearchIssuesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5317,7 +5425,7 @@ func (x *SearchIssuesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchIssuesResponse.ProtoReflect.Descriptor instead.
 func (*SearchIssuesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{67}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *SearchIssuesResponse) GetTotalCount() int32 {
@@ -5344,6 +5452,13 @@ func (x *SearchIssuesResponse) GetItems() []*IssueSearchItem {
 func (x *SearchIssuesResponse) GetPage() *PageInfo {
 	if x != nil {
 		return x.Page
+	}
+	return nil
+}
+
+func (x *SearchIssuesResponse) GetWithheld() *ContentWithheld {
+	if x != nil {
+		return x.Withheld
 	}
 	return nil
 }
@@ -5376,7 +5491,7 @@ type IssueSearchItem struct {
 
 func (x *IssueSearchItem) Reset() {
 	*x = IssueSearchItem{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5388,7 +5503,7 @@ func (x *IssueSearchItem) String() string {
 func (*IssueSearchItem) ProtoMessage() {}
 
 func (x *IssueSearchItem) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5401,7 +5516,7 @@ func (x *IssueSearchItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueSearchItem.ProtoReflect.Descriptor instead.
 func (*IssueSearchItem) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{68}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *IssueSearchItem) GetRepo() string {
@@ -5476,7 +5591,7 @@ type CreateIssueRequest struct {
 
 func (x *CreateIssueRequest) Reset() {
 	*x = CreateIssueRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5488,7 +5603,7 @@ func (x *CreateIssueRequest) String() string {
 func (*CreateIssueRequest) ProtoMessage() {}
 
 func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5501,7 +5616,7 @@ func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateIssueRequest.ProtoReflect.Descriptor instead.
 func (*CreateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{69}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *CreateIssueRequest) GetRepo() string {
@@ -5550,14 +5665,18 @@ func (x *CreateIssueRequest) GetMilestone() int32 {
 type CreateIssueResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// issue is the issue as created.
-	Issue         *Issue `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	Issue *Issue `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	// withheld is set when the principal trusts only collaborators' text
+	// (content_trust: collaborators): how many texts of this answer were
+	// replaced by a marker (docs/security.md, content trust).
+	Withheld      *ContentWithheld `protobuf:"bytes,2,opt,name=withheld,proto3" json:"withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CreateIssueResponse) Reset() {
 	*x = CreateIssueResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5569,7 +5688,7 @@ func (x *CreateIssueResponse) String() string {
 func (*CreateIssueResponse) ProtoMessage() {}
 
 func (x *CreateIssueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5582,12 +5701,19 @@ func (x *CreateIssueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateIssueResponse.ProtoReflect.Descriptor instead.
 func (*CreateIssueResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{70}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *CreateIssueResponse) GetIssue() *Issue {
 	if x != nil {
 		return x.Issue
+	}
+	return nil
+}
+
+func (x *CreateIssueResponse) GetWithheld() *ContentWithheld {
+	if x != nil {
+		return x.Withheld
 	}
 	return nil
 }
@@ -5613,7 +5739,7 @@ type UpdateIssueRequest struct {
 
 func (x *UpdateIssueRequest) Reset() {
 	*x = UpdateIssueRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5625,7 +5751,7 @@ func (x *UpdateIssueRequest) String() string {
 func (*UpdateIssueRequest) ProtoMessage() {}
 
 func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5638,7 +5764,7 @@ func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
 func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{71}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *UpdateIssueRequest) GetRepo() string {
@@ -5708,14 +5834,18 @@ func (x *UpdateIssueRequest) GetMilestone() int32 {
 type UpdateIssueResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// issue is the issue as updated.
-	Issue         *Issue `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	Issue *Issue `protobuf:"bytes,1,opt,name=issue,proto3" json:"issue,omitempty"`
+	// withheld is set when the principal trusts only collaborators' text
+	// (content_trust: collaborators): how many texts of this answer were
+	// replaced by a marker (docs/security.md, content trust).
+	Withheld      *ContentWithheld `protobuf:"bytes,2,opt,name=withheld,proto3" json:"withheld,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateIssueResponse) Reset() {
 	*x = UpdateIssueResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5727,7 +5857,7 @@ func (x *UpdateIssueResponse) String() string {
 func (*UpdateIssueResponse) ProtoMessage() {}
 
 func (x *UpdateIssueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5740,12 +5870,19 @@ func (x *UpdateIssueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueResponse.ProtoReflect.Descriptor instead.
 func (*UpdateIssueResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{72}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *UpdateIssueResponse) GetIssue() *Issue {
 	if x != nil {
 		return x.Issue
+	}
+	return nil
+}
+
+func (x *UpdateIssueResponse) GetWithheld() *ContentWithheld {
+	if x != nil {
+		return x.Withheld
 	}
 	return nil
 }
@@ -5763,7 +5900,7 @@ type AddIssueCommentRequest struct {
 
 func (x *AddIssueCommentRequest) Reset() {
 	*x = AddIssueCommentRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5775,7 +5912,7 @@ func (x *AddIssueCommentRequest) String() string {
 func (*AddIssueCommentRequest) ProtoMessage() {}
 
 func (x *AddIssueCommentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5788,7 +5925,7 @@ func (x *AddIssueCommentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddIssueCommentRequest.ProtoReflect.Descriptor instead.
 func (*AddIssueCommentRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{73}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *AddIssueCommentRequest) GetRepo() string {
@@ -5825,7 +5962,7 @@ type AddIssueCommentResponse struct {
 
 func (x *AddIssueCommentResponse) Reset() {
 	*x = AddIssueCommentResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5837,7 +5974,7 @@ func (x *AddIssueCommentResponse) String() string {
 func (*AddIssueCommentResponse) ProtoMessage() {}
 
 func (x *AddIssueCommentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5850,7 +5987,7 @@ func (x *AddIssueCommentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddIssueCommentResponse.ProtoReflect.Descriptor instead.
 func (*AddIssueCommentResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{74}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *AddIssueCommentResponse) GetId() int64 {
@@ -5880,7 +6017,7 @@ type SearchCodeRequest struct {
 
 func (x *SearchCodeRequest) Reset() {
 	*x = SearchCodeRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5892,7 +6029,7 @@ func (x *SearchCodeRequest) String() string {
 func (*SearchCodeRequest) ProtoMessage() {}
 
 func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5905,7 +6042,7 @@ func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCodeRequest.ProtoReflect.Descriptor instead.
 func (*SearchCodeRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{75}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *SearchCodeRequest) GetQuery() string {
@@ -5946,7 +6083,7 @@ type SearchCodeResponse struct {
 
 func (x *SearchCodeResponse) Reset() {
 	*x = SearchCodeResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5958,7 +6095,7 @@ func (x *SearchCodeResponse) String() string {
 func (*SearchCodeResponse) ProtoMessage() {}
 
 func (x *SearchCodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5971,7 +6108,7 @@ func (x *SearchCodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCodeResponse.ProtoReflect.Descriptor instead.
 func (*SearchCodeResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{76}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *SearchCodeResponse) GetTotalCount() int32 {
@@ -6017,7 +6154,7 @@ type CodeSearchItem struct {
 
 func (x *CodeSearchItem) Reset() {
 	*x = CodeSearchItem{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6029,7 +6166,7 @@ func (x *CodeSearchItem) String() string {
 func (*CodeSearchItem) ProtoMessage() {}
 
 func (x *CodeSearchItem) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6042,7 +6179,7 @@ func (x *CodeSearchItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeSearchItem.ProtoReflect.Descriptor instead.
 func (*CodeSearchItem) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{77}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *CodeSearchItem) GetRepo() string {
@@ -6079,7 +6216,7 @@ type GetCiFailuresRequest struct {
 
 func (x *GetCiFailuresRequest) Reset() {
 	*x = GetCiFailuresRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6091,7 +6228,7 @@ func (x *GetCiFailuresRequest) String() string {
 func (*GetCiFailuresRequest) ProtoMessage() {}
 
 func (x *GetCiFailuresRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6104,7 +6241,7 @@ func (x *GetCiFailuresRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCiFailuresRequest.ProtoReflect.Descriptor instead.
 func (*GetCiFailuresRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{78}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *GetCiFailuresRequest) GetRepo() string {
@@ -6158,7 +6295,7 @@ type GetCiFailuresResponse struct {
 
 func (x *GetCiFailuresResponse) Reset() {
 	*x = GetCiFailuresResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6170,7 +6307,7 @@ func (x *GetCiFailuresResponse) String() string {
 func (*GetCiFailuresResponse) ProtoMessage() {}
 
 func (x *GetCiFailuresResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6183,7 +6320,7 @@ func (x *GetCiFailuresResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCiFailuresResponse.ProtoReflect.Descriptor instead.
 func (*GetCiFailuresResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{79}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *GetCiFailuresResponse) GetSha() string {
@@ -6245,7 +6382,7 @@ type FailedCheck struct {
 
 func (x *FailedCheck) Reset() {
 	*x = FailedCheck{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6257,7 +6394,7 @@ func (x *FailedCheck) String() string {
 func (*FailedCheck) ProtoMessage() {}
 
 func (x *FailedCheck) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6270,7 +6407,7 @@ func (x *FailedCheck) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FailedCheck.ProtoReflect.Descriptor instead.
 func (*FailedCheck) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{80}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *FailedCheck) GetName() string {
@@ -6340,7 +6477,7 @@ type LogExcerpt struct {
 
 func (x *LogExcerpt) Reset() {
 	*x = LogExcerpt{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6352,7 +6489,7 @@ func (x *LogExcerpt) String() string {
 func (*LogExcerpt) ProtoMessage() {}
 
 func (x *LogExcerpt) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6365,7 +6502,7 @@ func (x *LogExcerpt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogExcerpt.ProtoReflect.Descriptor instead.
 func (*LogExcerpt) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{81}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *LogExcerpt) GetFirstLine() int32 {
@@ -6419,7 +6556,7 @@ type GetJobLogRequest struct {
 
 func (x *GetJobLogRequest) Reset() {
 	*x = GetJobLogRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6431,7 +6568,7 @@ func (x *GetJobLogRequest) String() string {
 func (*GetJobLogRequest) ProtoMessage() {}
 
 func (x *GetJobLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6444,7 +6581,7 @@ func (x *GetJobLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJobLogRequest.ProtoReflect.Descriptor instead.
 func (*GetJobLogRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{82}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *GetJobLogRequest) GetRepo() string {
@@ -6500,7 +6637,7 @@ type GetJobLogResponse struct {
 
 func (x *GetJobLogResponse) Reset() {
 	*x = GetJobLogResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6512,7 +6649,7 @@ func (x *GetJobLogResponse) String() string {
 func (*GetJobLogResponse) ProtoMessage() {}
 
 func (x *GetJobLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6525,7 +6662,7 @@ func (x *GetJobLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJobLogResponse.ProtoReflect.Descriptor instead.
 func (*GetJobLogResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{83}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *GetJobLogResponse) GetLines() []string {
@@ -6568,7 +6705,7 @@ type RerunFailedJobsRequest struct {
 
 func (x *RerunFailedJobsRequest) Reset() {
 	*x = RerunFailedJobsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6580,7 +6717,7 @@ func (x *RerunFailedJobsRequest) String() string {
 func (*RerunFailedJobsRequest) ProtoMessage() {}
 
 func (x *RerunFailedJobsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6593,7 +6730,7 @@ func (x *RerunFailedJobsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunFailedJobsRequest.ProtoReflect.Descriptor instead.
 func (*RerunFailedJobsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{84}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *RerunFailedJobsRequest) GetRepo() string {
@@ -6623,7 +6760,7 @@ type RerunFailedJobsResponse struct {
 
 func (x *RerunFailedJobsResponse) Reset() {
 	*x = RerunFailedJobsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6635,7 +6772,7 @@ func (x *RerunFailedJobsResponse) String() string {
 func (*RerunFailedJobsResponse) ProtoMessage() {}
 
 func (x *RerunFailedJobsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6648,7 +6785,7 @@ func (x *RerunFailedJobsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunFailedJobsResponse.ProtoReflect.Descriptor instead.
 func (*RerunFailedJobsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{85}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *RerunFailedJobsResponse) GetRunId() int64 {
@@ -6698,7 +6835,9 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06topics\x18\n" +
 	" \x03(\tR\x06topics\x129\n" +
 	"\n" +
-	"updated_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"T\n" +
+	"updated_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"'\n" +
+	"\x0fContentWithheld\x12\x14\n" +
+	"\x05texts\x18\x01 \x01(\x05R\x05texts\"T\n" +
 	"\bPageInfo\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
 	"\bper_page\x18\x02 \x01(\x05R\aperPage\x12\x19\n" +
@@ -6831,17 +6970,18 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x02R\bper_page\x88\x01\x01B\b\n" +
 	"\x06_stateB\a\n" +
 	"\x05_pageB\v\n" +
-	"\t_per_page\"\x85\x01\n" +
+	"\t_per_page\"\xbc\x01\n" +
 	"\x18ListPullRequestsResponse\x12A\n" +
 	"\rpull_requests\x18\x01 \x03(\v2\x1c.ghops.v1.PullRequestSummaryR\fpullRequests\x12&\n" +
-	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xd7\x02\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x125\n" +
+	"\bwithheld\x18\x03 \x01(\v2\x19.ghops.v1.ContentWithheldR\bwithheld\"\xdd\x02\n" +
 	"\x12PullRequestSummary\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
 	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
 	"\x05state\x18\x03 \x01(\tR\x05state\x12\x16\n" +
 	"\x06merged\x18\x04 \x01(\bR\x06merged\x12\x14\n" +
-	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x16\n" +
-	"\x06author\x18\x06 \x01(\tR\x06author\x12\x12\n" +
+	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x1c\n" +
+	"\x06author\x18\x06 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x12\x12\n" +
 	"\x04head\x18\a \x01(\tR\x04head\x12\x12\n" +
 	"\x04base\x18\b \x01(\tR\x04base\x12\x19\n" +
 	"\bhead_sha\x18\t \x01(\tR\aheadSha\x129\n" +
@@ -7011,17 +7151,18 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x15GetPullRequestRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
 	"\tpr_number\x18\x02 \x01(\x05B\n" +
-	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\bprNumber\"Y\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\bprNumber\"\x90\x01\n" +
 	"\x16GetPullRequestResponse\x12?\n" +
-	"\fpull_request\x18\x01 \x01(\v2\x1c.ghops.v1.PullRequestDetailsR\vpullRequest\"\xe3\x04\n" +
+	"\fpull_request\x18\x01 \x01(\v2\x1c.ghops.v1.PullRequestDetailsR\vpullRequest\x125\n" +
+	"\bwithheld\x18\x02 \x01(\v2\x19.ghops.v1.ContentWithheldR\bwithheld\"\xe9\x04\n" +
 	"\x12PullRequestDetails\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
 	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x18\n" +
 	"\x04body\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x12\x14\n" +
 	"\x05state\x18\x04 \x01(\tR\x05state\x12\x14\n" +
 	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x16\n" +
-	"\x06merged\x18\x06 \x01(\bR\x06merged\x12\x16\n" +
-	"\x06author\x18\a \x01(\tR\x06author\x12\x12\n" +
+	"\x06merged\x18\x06 \x01(\bR\x06merged\x12\x1c\n" +
+	"\x06author\x18\a \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x12\x12\n" +
 	"\x04head\x18\b \x01(\tR\x04head\x12\x12\n" +
 	"\x04base\x18\t \x01(\tR\x04base\x12\x19\n" +
 	"\bhead_sha\x18\n" +
@@ -7086,16 +7227,17 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\t_assigneeB\b\n" +
 	"\x06_sinceB\a\n" +
 	"\x05_pageB\v\n" +
-	"\t_per_page\"l\n" +
+	"\t_per_page\"\xa3\x01\n" +
 	"\x12ListIssuesResponse\x12.\n" +
 	"\x06issues\x18\x01 \x03(\v2\x16.ghops.v1.IssueSummaryR\x06issues\x12&\n" +
-	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\x94\x02\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x125\n" +
+	"\bwithheld\x18\x03 \x01(\v2\x19.ghops.v1.ContentWithheldR\bwithheld\"\x9a\x02\n" +
 	"\fIssueSummary\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
 	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
 	"\x05state\x18\x03 \x01(\tR\x05state\x12\x16\n" +
-	"\x06labels\x18\x04 \x03(\tR\x06labels\x12\x16\n" +
-	"\x06author\x18\x05 \x01(\tR\x06author\x12\x1a\n" +
+	"\x06labels\x18\x04 \x03(\tR\x06labels\x12\x1c\n" +
+	"\x06author\x18\x05 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x12\x1a\n" +
 	"\bcomments\x18\x06 \x01(\x05R\bcomments\x129\n" +
 	"\n" +
 	"updated_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
@@ -7103,9 +7245,10 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x0fGetIssueRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12-\n" +
 	"\fissue_number\x18\x02 \x01(\x05B\n" +
-	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\vissueNumber\"9\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\vissueNumber\"p\n" +
 	"\x10GetIssueResponse\x12%\n" +
-	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\"\x87\x04\n" +
+	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\x125\n" +
+	"\bwithheld\x18\x02 \x01(\v2\x19.ghops.v1.ContentWithheldR\bwithheld\"\x8d\x04\n" +
 	"\x05Issue\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
 	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x18\n" +
@@ -7115,9 +7258,9 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06labels\x18\x06 \x03(\tR\x06labels\x12\x1c\n" +
 	"\tassignees\x18\a \x03(\tR\tassignees\x12\x1c\n" +
 	"\tmilestone\x18\b \x01(\tR\tmilestone\x12)\n" +
-	"\x10milestone_number\x18\t \x01(\x05R\x0fmilestoneNumber\x12\x16\n" +
+	"\x10milestone_number\x18\t \x01(\x05R\x0fmilestoneNumber\x12\x1c\n" +
 	"\x06author\x18\n" +
-	" \x01(\tR\x06author\x12\x1a\n" +
+	" \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x12\x1a\n" +
 	"\bcomments\x18\v \x01(\x05R\bcomments\x12\x19\n" +
 	"\bhtml_url\x18\f \x01(\tR\ahtmlUrl\x129\n" +
 	"\n" +
@@ -7132,13 +7275,14 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
 	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
 	"\x05_pageB\v\n" +
-	"\t_per_page\"w\n" +
+	"\t_per_page\"\xae\x01\n" +
 	"\x19ListIssueCommentsResponse\x122\n" +
 	"\bcomments\x18\x01 \x03(\v2\x16.ghops.v1.IssueCommentR\bcomments\x12&\n" +
-	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\xe7\x01\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x125\n" +
+	"\bwithheld\x18\x03 \x01(\v2\x19.ghops.v1.ContentWithheldR\bwithheld\"\xed\x01\n" +
 	"\fIssueComment\x12\x0e\n" +
-	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x16\n" +
-	"\x06author\x18\x02 \x01(\tR\x06author\x12\x18\n" +
+	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x1c\n" +
+	"\x06author\x18\x02 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x12\x18\n" +
 	"\x04body\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x129\n" +
 	"\n" +
 	"created_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12%\n" +
@@ -7150,21 +7294,22 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x04page\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
 	"\bper_page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
 	"\x05_pageB\v\n" +
-	"\t_per_page\"\xbf\x01\n" +
+	"\t_per_page\"\xf6\x01\n" +
 	"\x14SearchIssuesResponse\x12\x1f\n" +
 	"\vtotal_count\x18\x01 \x01(\x05R\n" +
 	"totalCount\x12-\n" +
 	"\x12incomplete_results\x18\x02 \x01(\bR\x11incompleteResults\x12/\n" +
 	"\x05items\x18\x03 \x03(\v2\x19.ghops.v1.IssueSearchItemR\x05items\x12&\n" +
-	"\x04page\x18\x04 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\x82\x02\n" +
+	"\x04page\x18\x04 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x125\n" +
+	"\bwithheld\x18\x05 \x01(\v2\x19.ghops.v1.ContentWithheldR\bwithheld\"\x88\x02\n" +
 	"\x0fIssueSearchItem\x12\x18\n" +
 	"\x04repo\x18\x01 \x01(\tB\x04\x98\x82\x19\x01R\x04repo\x12\x16\n" +
 	"\x06number\x18\x02 \x01(\x05R\x06number\x12\x1a\n" +
 	"\x05title\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
 	"\x05state\x18\x04 \x01(\tR\x05state\x12&\n" +
 	"\x0fis_pull_request\x18\x05 \x01(\bR\risPullRequest\x12\x16\n" +
-	"\x06labels\x18\x06 \x03(\tR\x06labels\x12\x16\n" +
-	"\x06author\x18\a \x01(\tR\x06author\x123\n" +
+	"\x06labels\x18\x06 \x03(\tR\x06labels\x12\x1c\n" +
+	"\x06author\x18\a \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x123\n" +
 	"\x12author_association\x18\b \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\xc6\x02\n" +
 	"\x12CreateIssueRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12#\n" +
@@ -7178,9 +7323,10 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tmilestone\x18\x06 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\tmilestone\x88\x01\x01B\a\n" +
 	"\x05_bodyB\f\n" +
 	"\n" +
-	"_milestone\"<\n" +
+	"_milestone\"s\n" +
 	"\x13CreateIssueResponse\x12%\n" +
-	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\"\xa9\x04\n" +
+	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\x125\n" +
+	"\bwithheld\x18\x02 \x01(\v2\x19.ghops.v1.ContentWithheldR\bwithheld\"\xa9\x04\n" +
 	"\x12UpdateIssueRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12-\n" +
 	"\fissue_number\x18\x02 \x01(\x05B\n" +
@@ -7200,9 +7346,10 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06_stateB\x0f\n" +
 	"\r_state_reasonB\f\n" +
 	"\n" +
-	"_milestone\"<\n" +
+	"_milestone\"s\n" +
 	"\x13UpdateIssueResponse\x12%\n" +
-	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\"\xb7\x01\n" +
+	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\x125\n" +
+	"\bwithheld\x18\x02 \x01(\v2\x19.ghops.v1.ContentWithheldR\bwithheld\"\xb7\x01\n" +
 	"\x16AddIssueCommentRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12-\n" +
 	"\fissue_number\x18\x02 \x01(\x05B\n" +
@@ -7382,213 +7529,222 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 86)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 87)
 var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*SearchRequest)(nil),                // 0: ghops.v1.SearchRequest
 	(*SearchResponse)(nil),               // 1: ghops.v1.SearchResponse
 	(*RepositorySummary)(nil),            // 2: ghops.v1.RepositorySummary
-	(*PageInfo)(nil),                     // 3: ghops.v1.PageInfo
-	(*FetchRequest)(nil),                 // 4: ghops.v1.FetchRequest
-	(*FetchResponse)(nil),                // 5: ghops.v1.FetchResponse
-	(*Repository)(nil),                   // 6: ghops.v1.Repository
-	(*Readme)(nil),                       // 7: ghops.v1.Readme
-	(*ListDirectoryRequest)(nil),         // 8: ghops.v1.ListDirectoryRequest
-	(*ListDirectoryResponse)(nil),        // 9: ghops.v1.ListDirectoryResponse
-	(*DirectoryEntry)(nil),               // 10: ghops.v1.DirectoryEntry
-	(*ReadFileRequest)(nil),              // 11: ghops.v1.ReadFileRequest
-	(*ReadFileResponse)(nil),             // 12: ghops.v1.ReadFileResponse
-	(*GetTreeRequest)(nil),               // 13: ghops.v1.GetTreeRequest
-	(*GetTreeResponse)(nil),              // 14: ghops.v1.GetTreeResponse
-	(*TreeEntry)(nil),                    // 15: ghops.v1.TreeEntry
-	(*GetCommitsRequest)(nil),            // 16: ghops.v1.GetCommitsRequest
-	(*GetCommitsResponse)(nil),           // 17: ghops.v1.GetCommitsResponse
-	(*Commit)(nil),                       // 18: ghops.v1.Commit
-	(*GetBranchesRequest)(nil),           // 19: ghops.v1.GetBranchesRequest
-	(*GetBranchesResponse)(nil),          // 20: ghops.v1.GetBranchesResponse
-	(*Branch)(nil),                       // 21: ghops.v1.Branch
-	(*ListPullRequestsRequest)(nil),      // 22: ghops.v1.ListPullRequestsRequest
-	(*ListPullRequestsResponse)(nil),     // 23: ghops.v1.ListPullRequestsResponse
-	(*PullRequestSummary)(nil),           // 24: ghops.v1.PullRequestSummary
-	(*GetPrMergeabilityRequest)(nil),     // 25: ghops.v1.GetPrMergeabilityRequest
-	(*GetPrMergeabilityResponse)(nil),    // 26: ghops.v1.GetPrMergeabilityResponse
-	(*ChecksSummary)(nil),                // 27: ghops.v1.ChecksSummary
-	(*GetChecksForShaRequest)(nil),       // 28: ghops.v1.GetChecksForShaRequest
-	(*GetChecksForShaResponse)(nil),      // 29: ghops.v1.GetChecksForShaResponse
-	(*Check)(nil),                        // 30: ghops.v1.Check
-	(*CreatePullRequestRequest)(nil),     // 31: ghops.v1.CreatePullRequestRequest
-	(*CreatePullRequestResponse)(nil),    // 32: ghops.v1.CreatePullRequestResponse
-	(*PullRequest)(nil),                  // 33: ghops.v1.PullRequest
-	(*UpdatePullRequestRequest)(nil),     // 34: ghops.v1.UpdatePullRequestRequest
-	(*UpdatePullRequestResponse)(nil),    // 35: ghops.v1.UpdatePullRequestResponse
-	(*MergePullRequestRequest)(nil),      // 36: ghops.v1.MergePullRequestRequest
-	(*MergePullRequestResponse)(nil),     // 37: ghops.v1.MergePullRequestResponse
-	(*CommitFilesRequest)(nil),           // 38: ghops.v1.CommitFilesRequest
-	(*FileChange)(nil),                   // 39: ghops.v1.FileChange
-	(*CommitFilesResponse)(nil),          // 40: ghops.v1.CommitFilesResponse
-	(*ApplyPatchRequest)(nil),            // 41: ghops.v1.ApplyPatchRequest
-	(*PatchedFile)(nil),                  // 42: ghops.v1.PatchedFile
-	(*ApplyPatchResponse)(nil),           // 43: ghops.v1.ApplyPatchResponse
-	(*ValidateEnvironmentRequest)(nil),   // 44: ghops.v1.ValidateEnvironmentRequest
-	(*EnvironmentCheck)(nil),             // 45: ghops.v1.EnvironmentCheck
-	(*ValidateEnvironmentResponse)(nil),  // 46: ghops.v1.ValidateEnvironmentResponse
-	(*CreateBranchRequest)(nil),          // 47: ghops.v1.CreateBranchRequest
-	(*CreateBranchResponse)(nil),         // 48: ghops.v1.CreateBranchResponse
-	(*GetPullRequestRequest)(nil),        // 49: ghops.v1.GetPullRequestRequest
-	(*GetPullRequestResponse)(nil),       // 50: ghops.v1.GetPullRequestResponse
-	(*PullRequestDetails)(nil),           // 51: ghops.v1.PullRequestDetails
-	(*ListPullRequestFilesRequest)(nil),  // 52: ghops.v1.ListPullRequestFilesRequest
-	(*ListPullRequestFilesResponse)(nil), // 53: ghops.v1.ListPullRequestFilesResponse
-	(*ChangedFile)(nil),                  // 54: ghops.v1.ChangedFile
-	(*CompareRefsRequest)(nil),           // 55: ghops.v1.CompareRefsRequest
-	(*CompareRefsResponse)(nil),          // 56: ghops.v1.CompareRefsResponse
-	(*ListIssuesRequest)(nil),            // 57: ghops.v1.ListIssuesRequest
-	(*ListIssuesResponse)(nil),           // 58: ghops.v1.ListIssuesResponse
-	(*IssueSummary)(nil),                 // 59: ghops.v1.IssueSummary
-	(*GetIssueRequest)(nil),              // 60: ghops.v1.GetIssueRequest
-	(*GetIssueResponse)(nil),             // 61: ghops.v1.GetIssueResponse
-	(*Issue)(nil),                        // 62: ghops.v1.Issue
-	(*ListIssueCommentsRequest)(nil),     // 63: ghops.v1.ListIssueCommentsRequest
-	(*ListIssueCommentsResponse)(nil),    // 64: ghops.v1.ListIssueCommentsResponse
-	(*IssueComment)(nil),                 // 65: ghops.v1.IssueComment
-	(*SearchIssuesRequest)(nil),          // 66: ghops.v1.SearchIssuesRequest
-	(*SearchIssuesResponse)(nil),         // 67: ghops.v1.SearchIssuesResponse
-	(*IssueSearchItem)(nil),              // 68: ghops.v1.IssueSearchItem
-	(*CreateIssueRequest)(nil),           // 69: ghops.v1.CreateIssueRequest
-	(*CreateIssueResponse)(nil),          // 70: ghops.v1.CreateIssueResponse
-	(*UpdateIssueRequest)(nil),           // 71: ghops.v1.UpdateIssueRequest
-	(*UpdateIssueResponse)(nil),          // 72: ghops.v1.UpdateIssueResponse
-	(*AddIssueCommentRequest)(nil),       // 73: ghops.v1.AddIssueCommentRequest
-	(*AddIssueCommentResponse)(nil),      // 74: ghops.v1.AddIssueCommentResponse
-	(*SearchCodeRequest)(nil),            // 75: ghops.v1.SearchCodeRequest
-	(*SearchCodeResponse)(nil),           // 76: ghops.v1.SearchCodeResponse
-	(*CodeSearchItem)(nil),               // 77: ghops.v1.CodeSearchItem
-	(*GetCiFailuresRequest)(nil),         // 78: ghops.v1.GetCiFailuresRequest
-	(*GetCiFailuresResponse)(nil),        // 79: ghops.v1.GetCiFailuresResponse
-	(*FailedCheck)(nil),                  // 80: ghops.v1.FailedCheck
-	(*LogExcerpt)(nil),                   // 81: ghops.v1.LogExcerpt
-	(*GetJobLogRequest)(nil),             // 82: ghops.v1.GetJobLogRequest
-	(*GetJobLogResponse)(nil),            // 83: ghops.v1.GetJobLogResponse
-	(*RerunFailedJobsRequest)(nil),       // 84: ghops.v1.RerunFailedJobsRequest
-	(*RerunFailedJobsResponse)(nil),      // 85: ghops.v1.RerunFailedJobsResponse
-	(*timestamppb.Timestamp)(nil),        // 86: google.protobuf.Timestamp
+	(*ContentWithheld)(nil),              // 3: ghops.v1.ContentWithheld
+	(*PageInfo)(nil),                     // 4: ghops.v1.PageInfo
+	(*FetchRequest)(nil),                 // 5: ghops.v1.FetchRequest
+	(*FetchResponse)(nil),                // 6: ghops.v1.FetchResponse
+	(*Repository)(nil),                   // 7: ghops.v1.Repository
+	(*Readme)(nil),                       // 8: ghops.v1.Readme
+	(*ListDirectoryRequest)(nil),         // 9: ghops.v1.ListDirectoryRequest
+	(*ListDirectoryResponse)(nil),        // 10: ghops.v1.ListDirectoryResponse
+	(*DirectoryEntry)(nil),               // 11: ghops.v1.DirectoryEntry
+	(*ReadFileRequest)(nil),              // 12: ghops.v1.ReadFileRequest
+	(*ReadFileResponse)(nil),             // 13: ghops.v1.ReadFileResponse
+	(*GetTreeRequest)(nil),               // 14: ghops.v1.GetTreeRequest
+	(*GetTreeResponse)(nil),              // 15: ghops.v1.GetTreeResponse
+	(*TreeEntry)(nil),                    // 16: ghops.v1.TreeEntry
+	(*GetCommitsRequest)(nil),            // 17: ghops.v1.GetCommitsRequest
+	(*GetCommitsResponse)(nil),           // 18: ghops.v1.GetCommitsResponse
+	(*Commit)(nil),                       // 19: ghops.v1.Commit
+	(*GetBranchesRequest)(nil),           // 20: ghops.v1.GetBranchesRequest
+	(*GetBranchesResponse)(nil),          // 21: ghops.v1.GetBranchesResponse
+	(*Branch)(nil),                       // 22: ghops.v1.Branch
+	(*ListPullRequestsRequest)(nil),      // 23: ghops.v1.ListPullRequestsRequest
+	(*ListPullRequestsResponse)(nil),     // 24: ghops.v1.ListPullRequestsResponse
+	(*PullRequestSummary)(nil),           // 25: ghops.v1.PullRequestSummary
+	(*GetPrMergeabilityRequest)(nil),     // 26: ghops.v1.GetPrMergeabilityRequest
+	(*GetPrMergeabilityResponse)(nil),    // 27: ghops.v1.GetPrMergeabilityResponse
+	(*ChecksSummary)(nil),                // 28: ghops.v1.ChecksSummary
+	(*GetChecksForShaRequest)(nil),       // 29: ghops.v1.GetChecksForShaRequest
+	(*GetChecksForShaResponse)(nil),      // 30: ghops.v1.GetChecksForShaResponse
+	(*Check)(nil),                        // 31: ghops.v1.Check
+	(*CreatePullRequestRequest)(nil),     // 32: ghops.v1.CreatePullRequestRequest
+	(*CreatePullRequestResponse)(nil),    // 33: ghops.v1.CreatePullRequestResponse
+	(*PullRequest)(nil),                  // 34: ghops.v1.PullRequest
+	(*UpdatePullRequestRequest)(nil),     // 35: ghops.v1.UpdatePullRequestRequest
+	(*UpdatePullRequestResponse)(nil),    // 36: ghops.v1.UpdatePullRequestResponse
+	(*MergePullRequestRequest)(nil),      // 37: ghops.v1.MergePullRequestRequest
+	(*MergePullRequestResponse)(nil),     // 38: ghops.v1.MergePullRequestResponse
+	(*CommitFilesRequest)(nil),           // 39: ghops.v1.CommitFilesRequest
+	(*FileChange)(nil),                   // 40: ghops.v1.FileChange
+	(*CommitFilesResponse)(nil),          // 41: ghops.v1.CommitFilesResponse
+	(*ApplyPatchRequest)(nil),            // 42: ghops.v1.ApplyPatchRequest
+	(*PatchedFile)(nil),                  // 43: ghops.v1.PatchedFile
+	(*ApplyPatchResponse)(nil),           // 44: ghops.v1.ApplyPatchResponse
+	(*ValidateEnvironmentRequest)(nil),   // 45: ghops.v1.ValidateEnvironmentRequest
+	(*EnvironmentCheck)(nil),             // 46: ghops.v1.EnvironmentCheck
+	(*ValidateEnvironmentResponse)(nil),  // 47: ghops.v1.ValidateEnvironmentResponse
+	(*CreateBranchRequest)(nil),          // 48: ghops.v1.CreateBranchRequest
+	(*CreateBranchResponse)(nil),         // 49: ghops.v1.CreateBranchResponse
+	(*GetPullRequestRequest)(nil),        // 50: ghops.v1.GetPullRequestRequest
+	(*GetPullRequestResponse)(nil),       // 51: ghops.v1.GetPullRequestResponse
+	(*PullRequestDetails)(nil),           // 52: ghops.v1.PullRequestDetails
+	(*ListPullRequestFilesRequest)(nil),  // 53: ghops.v1.ListPullRequestFilesRequest
+	(*ListPullRequestFilesResponse)(nil), // 54: ghops.v1.ListPullRequestFilesResponse
+	(*ChangedFile)(nil),                  // 55: ghops.v1.ChangedFile
+	(*CompareRefsRequest)(nil),           // 56: ghops.v1.CompareRefsRequest
+	(*CompareRefsResponse)(nil),          // 57: ghops.v1.CompareRefsResponse
+	(*ListIssuesRequest)(nil),            // 58: ghops.v1.ListIssuesRequest
+	(*ListIssuesResponse)(nil),           // 59: ghops.v1.ListIssuesResponse
+	(*IssueSummary)(nil),                 // 60: ghops.v1.IssueSummary
+	(*GetIssueRequest)(nil),              // 61: ghops.v1.GetIssueRequest
+	(*GetIssueResponse)(nil),             // 62: ghops.v1.GetIssueResponse
+	(*Issue)(nil),                        // 63: ghops.v1.Issue
+	(*ListIssueCommentsRequest)(nil),     // 64: ghops.v1.ListIssueCommentsRequest
+	(*ListIssueCommentsResponse)(nil),    // 65: ghops.v1.ListIssueCommentsResponse
+	(*IssueComment)(nil),                 // 66: ghops.v1.IssueComment
+	(*SearchIssuesRequest)(nil),          // 67: ghops.v1.SearchIssuesRequest
+	(*SearchIssuesResponse)(nil),         // 68: ghops.v1.SearchIssuesResponse
+	(*IssueSearchItem)(nil),              // 69: ghops.v1.IssueSearchItem
+	(*CreateIssueRequest)(nil),           // 70: ghops.v1.CreateIssueRequest
+	(*CreateIssueResponse)(nil),          // 71: ghops.v1.CreateIssueResponse
+	(*UpdateIssueRequest)(nil),           // 72: ghops.v1.UpdateIssueRequest
+	(*UpdateIssueResponse)(nil),          // 73: ghops.v1.UpdateIssueResponse
+	(*AddIssueCommentRequest)(nil),       // 74: ghops.v1.AddIssueCommentRequest
+	(*AddIssueCommentResponse)(nil),      // 75: ghops.v1.AddIssueCommentResponse
+	(*SearchCodeRequest)(nil),            // 76: ghops.v1.SearchCodeRequest
+	(*SearchCodeResponse)(nil),           // 77: ghops.v1.SearchCodeResponse
+	(*CodeSearchItem)(nil),               // 78: ghops.v1.CodeSearchItem
+	(*GetCiFailuresRequest)(nil),         // 79: ghops.v1.GetCiFailuresRequest
+	(*GetCiFailuresResponse)(nil),        // 80: ghops.v1.GetCiFailuresResponse
+	(*FailedCheck)(nil),                  // 81: ghops.v1.FailedCheck
+	(*LogExcerpt)(nil),                   // 82: ghops.v1.LogExcerpt
+	(*GetJobLogRequest)(nil),             // 83: ghops.v1.GetJobLogRequest
+	(*GetJobLogResponse)(nil),            // 84: ghops.v1.GetJobLogResponse
+	(*RerunFailedJobsRequest)(nil),       // 85: ghops.v1.RerunFailedJobsRequest
+	(*RerunFailedJobsResponse)(nil),      // 86: ghops.v1.RerunFailedJobsResponse
+	(*timestamppb.Timestamp)(nil),        // 87: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,  // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
-	3,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
-	6,  // 3: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
-	7,  // 4: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
-	86, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	86, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
-	10, // 7: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
-	15, // 8: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
-	18, // 9: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
-	3,  // 10: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
-	21, // 12: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
-	3,  // 13: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
-	24, // 14: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
-	3,  // 15: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
-	27, // 17: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
-	27, // 18: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
-	30, // 19: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
-	33, // 20: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	33, // 21: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	39, // 22: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
-	42, // 23: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
-	45, // 24: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
-	51, // 25: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
-	86, // 26: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
-	54, // 27: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
-	3,  // 28: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
-	18, // 29: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
-	54, // 30: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
-	3,  // 31: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
-	59, // 32: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
-	3,  // 33: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 34: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
-	62, // 35: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
-	86, // 36: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	86, // 37: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
-	65, // 38: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	3,  // 39: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 40: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
-	68, // 41: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
-	3,  // 42: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	62, // 43: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
-	62, // 44: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
-	77, // 45: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
-	3,  // 46: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
-	80, // 47: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
-	81, // 48: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
-	0,  // 49: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	4,  // 50: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	8,  // 51: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	11, // 52: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	13, // 53: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	16, // 54: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	19, // 55: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	22, // 56: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	25, // 57: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	28, // 58: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	31, // 59: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	34, // 60: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	36, // 61: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	38, // 62: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	41, // 63: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	44, // 64: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	47, // 65: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	49, // 66: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	52, // 67: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	55, // 68: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	57, // 69: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	60, // 70: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	63, // 71: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	66, // 72: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	69, // 73: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	71, // 74: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	73, // 75: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	75, // 76: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	78, // 77: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	82, // 78: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	84, // 79: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	1,  // 80: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	5,  // 81: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	9,  // 82: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	12, // 83: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	14, // 84: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	17, // 85: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	20, // 86: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	23, // 87: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	26, // 88: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	29, // 89: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	32, // 90: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	35, // 91: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	37, // 92: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	40, // 93: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	43, // 94: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	46, // 95: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	48, // 96: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	50, // 97: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	53, // 98: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	56, // 99: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	58, // 100: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	61, // 101: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	64, // 102: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	67, // 103: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	70, // 104: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	72, // 105: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	74, // 106: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	76, // 107: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	79, // 108: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	83, // 109: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	85, // 110: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	80, // [80:111] is the sub-list for method output_type
-	49, // [49:80] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	4,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
+	87, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	7,  // 3: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
+	8,  // 4: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
+	87, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	87, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	11, // 7: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
+	16, // 8: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
+	19, // 9: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
+	4,  // 10: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
+	87, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	22, // 12: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
+	4,  // 13: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
+	25, // 14: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
+	4,  // 15: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
+	3,  // 16: ghops.v1.ListPullRequestsResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	87, // 17: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	28, // 18: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
+	28, // 19: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
+	31, // 20: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
+	34, // 21: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	34, // 22: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	40, // 23: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
+	43, // 24: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
+	46, // 25: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
+	52, // 26: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
+	3,  // 27: ghops.v1.GetPullRequestResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	87, // 28: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	55, // 29: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
+	4,  // 30: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
+	19, // 31: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
+	55, // 32: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
+	4,  // 33: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
+	60, // 34: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
+	4,  // 35: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	3,  // 36: ghops.v1.ListIssuesResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	87, // 37: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	63, // 38: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
+	3,  // 39: ghops.v1.GetIssueResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	87, // 40: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	87, // 41: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	66, // 42: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	4,  // 43: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	3,  // 44: ghops.v1.ListIssueCommentsResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	87, // 45: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	69, // 46: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
+	4,  // 47: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	3,  // 48: ghops.v1.SearchIssuesResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	63, // 49: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
+	3,  // 50: ghops.v1.CreateIssueResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	63, // 51: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
+	3,  // 52: ghops.v1.UpdateIssueResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	78, // 53: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
+	4,  // 54: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
+	81, // 55: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
+	82, // 56: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
+	0,  // 57: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	5,  // 58: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	9,  // 59: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	12, // 60: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	14, // 61: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	17, // 62: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	20, // 63: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	23, // 64: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	26, // 65: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	29, // 66: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	32, // 67: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	35, // 68: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	37, // 69: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	39, // 70: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	42, // 71: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	45, // 72: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	48, // 73: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	50, // 74: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	53, // 75: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	56, // 76: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	58, // 77: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	61, // 78: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	64, // 79: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	67, // 80: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	70, // 81: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	72, // 82: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	74, // 83: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	76, // 84: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	79, // 85: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	83, // 86: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	85, // 87: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	1,  // 88: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	6,  // 89: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	10, // 90: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	13, // 91: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	15, // 92: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	18, // 93: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	21, // 94: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	24, // 95: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	27, // 96: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	30, // 97: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	33, // 98: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	36, // 99: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	38, // 100: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	41, // 101: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	44, // 102: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	47, // 103: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	49, // 104: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	51, // 105: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	54, // 106: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	57, // 107: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	59, // 108: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	62, // 109: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	65, // 110: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	68, // 111: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	71, // 112: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	73, // 113: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	75, // 114: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	77, // 115: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	80, // 116: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	84, // 117: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	86, // 118: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	88, // [88:119] is the sub-list for method output_type
+	57, // [57:88] is the sub-list for method input_type
+	57, // [57:57] is the sub-list for extension type_name
+	57, // [57:57] is the sub-list for extension extendee
+	0,  // [0:57] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -7599,37 +7755,37 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_rules_proto_init()
 	file_ghops_v1_tool_proto_init()
 	file_ghops_v1_github_service_proto_msgTypes[0].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[8].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[11].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[13].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[16].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[19].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[22].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[26].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[31].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[34].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[36].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[39].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[41].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[44].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[47].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[52].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[55].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[57].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[63].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[66].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[69].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[71].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[75].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[78].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[82].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[9].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[12].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[14].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[17].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[20].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[23].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[27].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[32].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[35].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[37].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[40].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[42].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[45].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[48].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[53].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[56].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[58].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[64].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[67].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[70].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[72].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[76].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[79].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[83].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   86,
+			NumMessages:   87,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -31,6 +31,7 @@ type Metrics struct {
 	redisErrors   *prometheus.CounterVec
 	budgetWaits   *prometheus.HistogramVec
 	budgetRefused *prometheus.CounterVec
+	withheld      *prometheus.CounterVec
 }
 
 // New registers the collectors in a fresh registry (package promreg, which
@@ -61,7 +62,10 @@ func New() *Metrics {
 	m.budgetRefused = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "ghops_budget_refusals_total", Help: "GitHub requests not sent because of the token's budget, by reason (exhausted, busy, paced, share, unavailable).",
 	}, []string{"reason"})
-	m.Registry.MustRegister(m.cacheLookups, m.redisErrors, m.budgetWaits, m.budgetRefused)
+	m.withheld = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ghops_content_withheld_total", Help: "Texts of untrusted authors withheld from answers under content_trust=collaborators, by method.",
+	}, []string{"method"})
+	m.Registry.MustRegister(m.cacheLookups, m.redisErrors, m.budgetWaits, m.budgetRefused, m.withheld)
 	m.Registry.MustRegister(m.rpcs, m.githubCalls, m.rateRemaining)
 	return m
 }
@@ -81,6 +85,12 @@ func (m *Metrics) BudgetWait(kind string, d time.Duration) {
 
 // BudgetRefusal counts one request the budget did not send.
 func (m *Metrics) BudgetRefusal(reason string) { m.budgetRefused.WithLabelValues(reason).Inc() }
+
+// ContentWithheld counts n texts withheld from an answer of method
+// (package contenttrust's hook).
+func (m *Metrics) ContentWithheld(method string, n int) {
+	m.withheld.WithLabelValues(method).Add(float64(n))
+}
 
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {

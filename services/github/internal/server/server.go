@@ -44,6 +44,7 @@ import (
 	"ghops.dev/services/github/internal/callcap"
 	"ghops.dev/services/github/internal/callerauth"
 	"ghops.dev/services/github/internal/config"
+	"ghops.dev/services/github/internal/contenttrust"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/httpcache"
 	"ghops.dev/services/github/internal/jsonmemo"
@@ -162,9 +163,22 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	clientFor := func(ctx context.Context) *github.Client {
+		if cfg.AllowCallerToken {
+			if md, ok := metadata.FromIncomingContext(ctx); ok {
+				if v := md.Get(callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
+					return anon.WithAuthToken(v[0])
+				}
+			}
+		}
+		return service
+	}
+	trust := &contenttrust.Guard{Visibility: visibility(clientFor), OnWithheld: s.metrics.ContentWithheld}
 	// Authentication follows metrics (refusals are counted) and precedes
 	// validation: an unauthenticated caller learns nothing of the rules.
-	unary := []grpc.UnaryServerInterceptor{s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary, reposcope.Unary}
+	// Content trust is innermost: it reads the answer, and its one
+	// visibility lookup is in the scope reposcope gives the call.
+	unary := []grpc.UnaryServerInterceptor{s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary, reposcope.Unary, trust.Unary}
 	if s.tel.Enabled() {
 		// After unaryLog, which settles the request id the span carries.
 		unary = append([]grpc.UnaryServerInterceptor{unary[0], s.unaryTrace}, unary[1:]...)
@@ -188,16 +202,6 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		}
 		serverOpts = append(serverOpts, grpc.Creds(credentials.NewTLS(tc)))
 	}
-	clientFor := func(ctx context.Context) *github.Client {
-		if cfg.AllowCallerToken {
-			if md, ok := metadata.FromIncomingContext(ctx); ok {
-				if v := md.Get(callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
-					return anon.WithAuthToken(v[0])
-				}
-			}
-		}
-		return service
-	}
 	s.grpc = grpc.NewServer(serverOpts...)
 	svc := ops.New(clientFor, ops.Limits{
 		MaxFileBytes: cfg.MaxFileBytes, MaxTreeEntries: cfg.MaxTreeEntries,
@@ -216,6 +220,28 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		reflection.Register(s.grpc)
 	}
 	return s, nil
+}
+
+// visibility reads whether a repository is private with the call's GitHub
+// client (GET /repos/{owner}/{repo}, conditional through the cache), for
+// content trust: only a public repository ("visibility": "public", or no
+// visibility and not "private") lets anyone write; an internal one counts
+// as private.
+func visibility(clientFor func(context.Context) *github.Client) contenttrust.Visibility {
+	return func(ctx context.Context, repo string) (bool, error) {
+		owner, name, _ := strings.Cut(repo, "/")
+		r, _, err := clientFor(ctx).Repositories.Get(ctx, owner, name)
+		if err != nil {
+			return false, err
+		}
+		switch r.GetVisibility() {
+		case "public":
+			return false, nil
+		case "":
+			return r.GetPrivate(), nil
+		}
+		return true, nil
+	}
 }
 
 // streamWorkers is the number of gRPC stream workers: more than the
