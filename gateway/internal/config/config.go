@@ -27,6 +27,7 @@
 //	-metrics-addr         GHOPS_METRICS_ADDR             "" (/metrics on the main listener, behind its authentication; else only on this address)
 //	-read-only            GHOPS_READ_ONLY                false (refuse every writing tool)
 //	-toolsets             GHOPS_TOOLSETS                 all (comma-separated groups: repos, pulls, issues, actions, search, meta)
+//	-content-trust        GHOPS_CONTENT_TRUST            all (or collaborators: withhold text by authors without write access on public repositories)
 //	-insecure-no-auth     GHOPS_INSECURE_NO_AUTH         false (allow a non-loopback address without auth)
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
 //	-log-level            GHOPS_LOG_LEVEL                info
@@ -63,6 +64,7 @@ import (
 	"time"
 
 	"ghops.dev/gateway/internal/toolset"
+	"ghops.dev/infra/callmeta"
 	"ghops.dev/infra/flagenv"
 	"ghops.dev/infra/loopback"
 )
@@ -145,6 +147,13 @@ type Config struct {
 	// toolset); nil offers every group. A tool of another group does not
 	// exist for any caller; ReadOnly still removes the writing ones.
 	Toolsets []string
+	// ContentTrust is whose GitHub text the model reads, for principals
+	// without their own content_trust: "all" (the default: the gateway
+	// passes what GitHub answers, as before the setting existed) or
+	// "collaborators" (the service withholds text written on public
+	// repositories by authors without write access). Not an authorization
+	// boundary (docs/security.md).
+	ContentTrust string
 	// InsecureNoAuth allows serving a non-loopback address without
 	// authentication.
 	InsecureNoAuth bool
@@ -205,6 +214,7 @@ func Default() Config {
 		JWKSMinInterval:  30 * time.Second,
 		RedisTimeout:     50 * time.Millisecond,
 		QuotaFailOpen:    true,
+		ContentTrust:     callmeta.ContentTrustAll,
 		SessionSecret:    randomSecret(),
 		LogLevel:         slog.LevelInfo,
 		Version:          "dev",
@@ -264,6 +274,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	s.String(&c.MetricsAddr, "metrics-addr", "GHOPS_METRICS_ADDR", "", "serve /metrics on this address only; on the main listener, behind its authentication, when empty")
 	s.Bool(&c.ReadOnly, "read-only", "GHOPS_READ_ONLY", false, "refuse every tool that writes, whoever calls")
 	s.String(&toolsets, "toolsets", "GHOPS_TOOLSETS", toolset.All, "comma-separated groups of tools offered: "+strings.Join(toolset.Names(), ", ")+", or all")
+	s.String(&c.ContentTrust, "content-trust", "GHOPS_CONTENT_TRUST", c.ContentTrust, `whose GitHub text the model reads: "all", or "collaborators" to replace text written on public repositories by authors without write access (author_association not OWNER, MEMBER or COLLABORATOR) with a marker naming the author; a principal's content_trust overrides it. It keeps steering text from the model and is not an authorization boundary: the text stays on GitHub, readable by any token with access`)
 	s.Bool(&c.InsecureNoAuth, "insecure-no-auth", "GHOPS_INSECURE_NO_AUTH", false, "serve a non-loopback address without authentication")
 	s.String(&c.PublishedAddr, "published-addr", "GHOPS_PUBLISHED_ADDR", "", "host:port the container runtime publishes -addr on (docker -p, compose ports); a loopback one silences the not-loopback warning")
 	s.String(&secret, "session-secret", "GHOPS_SESSION_SECRET", "", "key of MCP session ids, shared by replicas; random if unset")
@@ -298,6 +309,9 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	}
 	if c.Toolsets, err = toolset.Parse(toolsets); err != nil {
 		s.Fail("toolsets", err)
+	}
+	if c.ContentTrust != callmeta.ContentTrustAll && c.ContentTrust != callmeta.ContentTrustCollaborators {
+		s.Fail("content-trust", fmt.Errorf("%q must be %q or %q", c.ContentTrust, callmeta.ContentTrustAll, callmeta.ContentTrustCollaborators))
 	}
 	if _, _, err := net.SplitHostPort(c.PublishedAddr); c.PublishedAddr != "" && err != nil {
 		s.Fail("published-addr", errors.New("must be host:port"))

@@ -13,6 +13,7 @@
 //	    repos: ["octo-org/*"]   # owner/name globs (default: all)
 //	    rate_per_minute: 120    # token bucket, burst of one minute (default: unlimited)
 //	    concurrency: 4          # calls in flight at once (default: unlimited)
+//	    content_trust: collaborators  # whose GitHub text the model reads (default: the gateway's -content-trust)
 //	  - name: github:octocat    # a GitHub login (OAuth with GitHub as the issuer)
 //	    repos: ["octo-org/*"]
 //	  - name: oidc:auth0|12345  # an OIDC identity (the -oauth-claim value, "sub" by default)
@@ -39,6 +40,15 @@
 // the policy, not the gateway, withholds it. The gateway's own -toolsets
 // removes tools for everyone instead: unknown tools (docs/errors.md).
 //
+// content_trust is "all" or "collaborators" and overrides the gateway's
+// -content-trust for the principal (EffectiveContentTrust): with
+// collaborators, the service replaces text written on public repositories
+// by authors without write access (GitHub's author_association other than
+// OWNER, MEMBER or COLLABORATOR) with a marker naming the author. It keeps
+// a steering text from the model; it is not an authorization boundary (the
+// text is still on GitHub, readable by any token with access;
+// docs/security.md).
+//
 // Repository globs are matched case-insensitively against the canonical
 // (lower-cased) owner/name, as GitHub resolves owner and name.
 //
@@ -62,6 +72,7 @@ import (
 	"strings"
 
 	"ghops.dev/gateway/internal/toolset"
+	"ghops.dev/infra/callmeta"
 	"ghops.dev/infra/ctxkey"
 	"go.yaml.in/yaml/v3"
 )
@@ -80,6 +91,9 @@ type Rules struct {
 	RatePerMinute int `yaml:"rate_per_minute"`
 	// Concurrency bounds the calls in flight at once (0: unlimited).
 	Concurrency int `yaml:"concurrency"`
+	// ContentTrust is "all" or "collaborators" ("": the gateway's
+	// -content-trust); see EffectiveContentTrust.
+	ContentTrust string `yaml:"content_trust"`
 }
 
 // Principal is one caller the policy names.
@@ -240,7 +254,31 @@ func checkRules(where string, r *Rules, tools []string) []error {
 	if r.RatePerMinute < 0 || r.Concurrency < 0 {
 		errs = append(errs, fmt.Errorf("%s: rate_per_minute and concurrency must not be negative", where))
 	}
+	if r.ContentTrust != "" {
+		if err := CheckContentTrust(r.ContentTrust); err != nil {
+			errs = append(errs, fmt.Errorf("%s: content_trust: %w", where, err))
+		}
+	}
 	return errs
+}
+
+// CheckContentTrust refuses a content trust value other than "all" and
+// "collaborators" (compared exactly, as the policy file's other words).
+func CheckContentTrust(v string) error {
+	switch v {
+	case callmeta.ContentTrustAll, callmeta.ContentTrustCollaborators:
+		return nil
+	}
+	return fmt.Errorf("%q must be %q or %q", v, callmeta.ContentTrustAll, callmeta.ContentTrustCollaborators)
+}
+
+// EffectiveContentTrust is the content trust of pr's calls: its own
+// content_trust when set, else the gateway's (-content-trust).
+func EffectiveContentTrust(pr *Principal, gateway string) string {
+	if pr != nil && pr.ContentTrust != "" {
+		return pr.ContentTrust
+	}
+	return gateway
 }
 
 // match reports whether name matches glob (case-sensitive, as tool names
