@@ -1813,11 +1813,7 @@ type ListPullRequestsResponse struct {
 	// pull_requests are newest first.
 	PullRequests []*PullRequestSummary `protobuf:"bytes,1,rep,name=pull_requests,json=pullRequests,proto3" json:"pull_requests,omitempty"`
 	// page describes this page.
-	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
-	// withheld is set when the principal trusts only collaborators' text
-	// (content_trust: collaborators): how many texts of this answer were
-	// replaced by a marker (docs/security.md, content trust).
-	Withheld      *ContentWithheld `protobuf:"bytes,3,opt,name=withheld,proto3" json:"withheld,omitempty"`
+	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1866,14 +1862,10 @@ func (x *ListPullRequestsResponse) GetPage() *PageInfo {
 	return nil
 }
 
-func (x *ListPullRequestsResponse) GetWithheld() *ContentWithheld {
-	if x != nil {
-		return x.Withheld
-	}
-	return nil
-}
-
-// PullRequestSummary is one pull request in a list.
+// PullRequestSummary is one pull request in a list. It has no
+// author_association: the 16 KB budget of the original tools' definitions
+// (docs/benchmarks.md) has no room for it, so content trust cannot judge
+// and passes its title (docs/security.md); get_pull_request withholds.
 type PullRequestSummary struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// number is the pull request's number.
@@ -1895,14 +1887,9 @@ type PullRequestSummary struct {
 	// head_sha is the head branch's commit.
 	HeadSha string `protobuf:"bytes,9,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
 	// updated_at is when it last changed.
-	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	// author_association is GitHub's relation of the author to the repository
-	// (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR,
-	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
-	// that the reader can weigh the text (docs/security.md, content trust).
-	AuthorAssociation string `protobuf:"bytes,11,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PullRequestSummary) Reset() {
@@ -2003,13 +1990,6 @@ func (x *PullRequestSummary) GetUpdatedAt() *timestamppb.Timestamp {
 		return x.UpdatedAt
 	}
 	return nil
-}
-
-func (x *PullRequestSummary) GetAuthorAssociation() string {
-	if x != nil {
-		return x.AuthorAssociation
-	}
-	return ""
 }
 
 // GetPrMergeabilityRequest is the input of the get_pr_mergeability tool.
@@ -6970,25 +6950,23 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x02R\bper_page\x88\x01\x01B\b\n" +
 	"\x06_stateB\a\n" +
 	"\x05_pageB\v\n" +
-	"\t_per_page\"\xbc\x01\n" +
+	"\t_per_page\"\x85\x01\n" +
 	"\x18ListPullRequestsResponse\x12A\n" +
 	"\rpull_requests\x18\x01 \x03(\v2\x1c.ghops.v1.PullRequestSummaryR\fpullRequests\x12&\n" +
-	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x125\n" +
-	"\bwithheld\x18\x03 \x01(\v2\x19.ghops.v1.ContentWithheldR\bwithheld\"\xdd\x02\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"\x9c\x02\n" +
 	"\x12PullRequestSummary\x12\x16\n" +
-	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
-	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12\x14\n" +
 	"\x05state\x18\x03 \x01(\tR\x05state\x12\x16\n" +
 	"\x06merged\x18\x04 \x01(\bR\x06merged\x12\x14\n" +
-	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x1c\n" +
-	"\x06author\x18\x06 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x12\x12\n" +
+	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x16\n" +
+	"\x06author\x18\x06 \x01(\tR\x06author\x12\x12\n" +
 	"\x04head\x18\a \x01(\tR\x04head\x12\x12\n" +
 	"\x04base\x18\b \x01(\tR\x04base\x12\x19\n" +
 	"\bhead_sha\x18\t \x01(\tR\aheadSha\x129\n" +
 	"\n" +
 	"updated_at\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
-	"\x12author_association\x18\v \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\x8f\x01\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\x8f\x01\n" +
 	"\x18GetPrMergeabilityRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12'\n" +
 	"\tpr_number\x18\x02 \x01(\x05B\n" +
@@ -7637,114 +7615,113 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	4,  // 13: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	25, // 14: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	4,  // 15: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	3,  // 16: ghops.v1.ListPullRequestsResponse.withheld:type_name -> ghops.v1.ContentWithheld
-	87, // 17: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
-	28, // 18: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
-	28, // 19: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
-	31, // 20: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
-	34, // 21: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	34, // 22: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	40, // 23: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
-	43, // 24: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
-	46, // 25: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
-	52, // 26: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
-	3,  // 27: ghops.v1.GetPullRequestResponse.withheld:type_name -> ghops.v1.ContentWithheld
-	87, // 28: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
-	55, // 29: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
-	4,  // 30: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
-	19, // 31: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
-	55, // 32: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
-	4,  // 33: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
-	60, // 34: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
-	4,  // 35: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	3,  // 36: ghops.v1.ListIssuesResponse.withheld:type_name -> ghops.v1.ContentWithheld
-	87, // 37: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
-	63, // 38: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
-	3,  // 39: ghops.v1.GetIssueResponse.withheld:type_name -> ghops.v1.ContentWithheld
-	87, // 40: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	87, // 41: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
-	66, // 42: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	4,  // 43: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	3,  // 44: ghops.v1.ListIssueCommentsResponse.withheld:type_name -> ghops.v1.ContentWithheld
-	87, // 45: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
-	69, // 46: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
-	4,  // 47: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	3,  // 48: ghops.v1.SearchIssuesResponse.withheld:type_name -> ghops.v1.ContentWithheld
-	63, // 49: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
-	3,  // 50: ghops.v1.CreateIssueResponse.withheld:type_name -> ghops.v1.ContentWithheld
-	63, // 51: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
-	3,  // 52: ghops.v1.UpdateIssueResponse.withheld:type_name -> ghops.v1.ContentWithheld
-	78, // 53: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
-	4,  // 54: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
-	81, // 55: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
-	82, // 56: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
-	0,  // 57: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	5,  // 58: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	9,  // 59: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	12, // 60: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	14, // 61: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	17, // 62: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	20, // 63: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	23, // 64: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	26, // 65: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	29, // 66: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	32, // 67: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	35, // 68: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	37, // 69: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	39, // 70: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	42, // 71: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	45, // 72: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	48, // 73: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	50, // 74: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	53, // 75: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	56, // 76: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	58, // 77: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	61, // 78: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	64, // 79: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	67, // 80: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	70, // 81: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	72, // 82: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	74, // 83: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	76, // 84: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	79, // 85: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	83, // 86: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	85, // 87: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	1,  // 88: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	6,  // 89: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	10, // 90: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	13, // 91: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	15, // 92: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	18, // 93: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	21, // 94: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	24, // 95: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	27, // 96: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	30, // 97: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	33, // 98: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	36, // 99: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	38, // 100: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	41, // 101: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	44, // 102: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	47, // 103: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	49, // 104: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	51, // 105: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	54, // 106: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	57, // 107: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	59, // 108: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	62, // 109: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	65, // 110: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	68, // 111: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	71, // 112: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	73, // 113: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	75, // 114: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	77, // 115: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	80, // 116: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	84, // 117: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	86, // 118: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	88, // [88:119] is the sub-list for method output_type
-	57, // [57:88] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	87, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	28, // 17: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
+	28, // 18: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
+	31, // 19: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
+	34, // 20: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	34, // 21: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	40, // 22: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
+	43, // 23: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
+	46, // 24: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
+	52, // 25: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
+	3,  // 26: ghops.v1.GetPullRequestResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	87, // 27: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	55, // 28: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
+	4,  // 29: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
+	19, // 30: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
+	55, // 31: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
+	4,  // 32: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
+	60, // 33: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
+	4,  // 34: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	3,  // 35: ghops.v1.ListIssuesResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	87, // 36: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	63, // 37: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
+	3,  // 38: ghops.v1.GetIssueResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	87, // 39: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	87, // 40: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	66, // 41: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	4,  // 42: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	3,  // 43: ghops.v1.ListIssueCommentsResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	87, // 44: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	69, // 45: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
+	4,  // 46: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	3,  // 47: ghops.v1.SearchIssuesResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	63, // 48: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
+	3,  // 49: ghops.v1.CreateIssueResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	63, // 50: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
+	3,  // 51: ghops.v1.UpdateIssueResponse.withheld:type_name -> ghops.v1.ContentWithheld
+	78, // 52: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
+	4,  // 53: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
+	81, // 54: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
+	82, // 55: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
+	0,  // 56: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	5,  // 57: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	9,  // 58: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	12, // 59: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	14, // 60: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	17, // 61: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	20, // 62: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	23, // 63: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	26, // 64: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	29, // 65: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	32, // 66: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	35, // 67: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	37, // 68: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	39, // 69: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	42, // 70: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	45, // 71: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	48, // 72: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	50, // 73: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	53, // 74: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	56, // 75: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	58, // 76: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	61, // 77: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	64, // 78: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	67, // 79: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	70, // 80: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	72, // 81: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	74, // 82: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	76, // 83: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	79, // 84: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	83, // 85: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	85, // 86: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	1,  // 87: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	6,  // 88: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	10, // 89: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	13, // 90: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	15, // 91: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	18, // 92: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	21, // 93: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	24, // 94: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	27, // 95: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	30, // 96: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	33, // 97: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	36, // 98: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	38, // 99: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	41, // 100: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	44, // 101: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	47, // 102: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	49, // 103: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	51, // 104: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	54, // 105: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	57, // 106: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	59, // 107: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	62, // 108: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	65, // 109: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	68, // 110: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	71, // 111: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	73, // 112: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	75, // 113: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	77, // 114: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	80, // 115: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	84, // 116: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	86, // 117: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	87, // [87:118] is the sub-list for method output_type
+	56, // [56:87] is the sub-list for method input_type
+	56, // [56:56] is the sub-list for extension type_name
+	56, // [56:56] is the sub-list for extension extendee
+	0,  // [0:56] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }

@@ -139,8 +139,7 @@ func checkReport(t *testing.T, w *ghopsv1.ContentWithheld, collab bool, want int
 // TestContentTrustLists checks the answers with many authors: list_issues
 // and search_issues withhold item by item (search by each item's own
 // repository, one visibility lookup per repository and call), and
-// get_pull_request and list_pull_requests withhold a pull request by an
-// untrusted author.
+// get_pull_request withholds a pull request by an untrusted author.
 func TestContentTrustLists(t *testing.T) {
 	e, _ := trustEnv(t)
 	c := e.svc.Client
@@ -195,19 +194,15 @@ func TestContentTrustLists(t *testing.T) {
 	if err := e.hub.SetAuthorAssociation(repo, "octocat", "CONTRIBUTOR"); err != nil {
 		t.Fatal(err)
 	}
+	// list_pull_requests has no association to judge by (docs/security.md):
+	// its titles pass; get_pull_request withholds.
 	lp, err := c.ListPullRequests(withTrust(t, callmeta.ContentTrustCollaborators), &ghopsv1.ListPullRequestsRequest{Repo: repo})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lp.PullRequests) == 0 {
-		t.Fatal("no pull requests")
+	if len(lp.PullRequests) == 0 || strings.HasPrefix(lp.PullRequests[0].Title, "[withheld") {
+		t.Fatalf("pull requests: %v", lp.PullRequests)
 	}
-	for _, pr := range lp.PullRequests {
-		if pr.AuthorAssociation != "CONTRIBUTOR" || !strings.HasPrefix(pr.Title, "[withheld by ghops: written by @octocat (CONTRIBUTOR)") {
-			t.Errorf("pull request %d: %q by %s", pr.Number, pr.Title, pr.AuthorAssociation)
-		}
-	}
-	checkReport(t, lp.Withheld, true, int32(len(lp.PullRequests)))
 	for _, trust := range []string{callmeta.ContentTrustAll, callmeta.ContentTrustCollaborators} {
 		gp, err := c.GetPullRequest(withTrust(t, trust), &ghopsv1.GetPullRequestRequest{Repo: repo, PrNumber: lp.PullRequests[0].Number})
 		if err != nil {
