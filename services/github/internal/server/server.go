@@ -1,7 +1,8 @@
 // Package server assembles the GitHub-operations gRPC server: the go-github
 // client over the retry, cache, GitHub App and metrics transports, the
 // handlers, the interceptors (request id and logging, panic recovery,
-// metrics, caller authentication, per-call timeout, validation), TLS,
+// metrics, caller authentication, per-call timeout, validation, repository
+// scope, content trust), TLS,
 // health and (when switched on) reflection. The binary and servicetest both
 // run exactly this code.
 package server
