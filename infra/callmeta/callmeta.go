@@ -24,3 +24,23 @@ const (
 	// value per warning) to tools with the gateway_info option.
 	GatewayWarning = "x-ghops-gateway-warning"
 )
+
+// ContentTrust carries the effective content trust of the call's principal
+// (the gateway's -content-trust, overridden by the principal's
+// content_trust): ContentTrustAll or ContentTrustCollaborators. The
+// service withholds untrusted authors' text only when it reads
+// ContentTrustCollaborators; any other value, or none, withholds nothing.
+// A caller can only narrow what it sees with it, never widen it, so the
+// service honours it from any caller (docs/security.md).
+const ContentTrust = "x-ghops-content-trust"
+
+// The values of ContentTrust (and of the gateway's -content-trust and the
+// policy file's content_trust).
+const (
+	// ContentTrustAll passes every author's text.
+	ContentTrustAll = "all"
+	// ContentTrustCollaborators withholds, on public repositories, the text
+	// of authors without write access (GitHub's author_association other
+	// than OWNER, MEMBER or COLLABORATOR).
+	ContentTrustCollaborators = "collaborators"
+)

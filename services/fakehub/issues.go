@@ -273,6 +273,9 @@ func (c *reqCtx) issueObj(r *repo, x issueRef) obj {
 // association is GitHub's author_association: OWNER for the owner, COLLABORATOR for a user with
 // write access, NONE otherwise.
 func (c *reqCtx) association(r *repo, login string) string {
+	if a, ok := r.associations[strings.ToLower(login)]; ok {
+		return a
+	}
 	switch {
 	case strings.EqualFold(login, r.opts.Owner):
 		return "OWNER"

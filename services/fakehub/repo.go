@@ -29,6 +29,8 @@ type repo struct {
 	pullIssues map[int]*issue
 	labels     []*label
 	milestones []*milestone
+	// associations are author_association values set by SetAuthorAssociation, by lower-cased login.
+	associations map[string]string
 }
 
 type checkRun struct {

@@ -217,7 +217,7 @@ func (c *reqCtx) pullObj(r *repo, p *pull, full bool) obj {
 			"review_comments": obj{"href": u + "/comments"}, "review_comment": obj{"href": c.repoURL(r) + "/pulls/comments{/number}"},
 			"commits": obj{"href": u + "/commits"}, "statuses": obj{"href": c.repoURL(r) + "/statuses/" + headSHA},
 		},
-		"author_association": "OWNER", "auto_merge": nil, "draft": p.draft,
+		"author_association": c.association(r, p.user), "auto_merge": nil, "draft": p.draft,
 	}
 	if full {
 		m, state := r.mergeability(p, false)

@@ -215,6 +215,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		toolcall.WithTimeout(cfg.CallTimeout),
 		toolcall.WithReadOnly(cfg.ReadOnly),
 		toolcall.WithToolsets(cfg.Toolsets),
+		toolcall.WithContentTrust(cfg.ContentTrust),
 		toolcall.WithQuota(q),
 		toolcall.WithMaxInFlight(cfg.MaxInFlight),
 		toolcall.WithAudit(logger),
@@ -294,7 +295,7 @@ func (a *App) Serve(ctx context.Context, lis net.Listener) error {
 	}
 	a.Logger.Info("gateway listening", "addr", lis.Addr().String(), "service", a.Config.ServiceAddr,
 		"tools", offered, "toolsets", toolsets, "http_status_mapping", a.Config.HTTPStatusMapping,
-		"mcp_tool_errors", a.Config.MCPToolErrors, "auth", a.Auth.Mode(), "read_only", a.Config.ReadOnly,
+		"mcp_tool_errors", a.Config.MCPToolErrors, "auth", a.Auth.Mode(), "read_only", a.Config.ReadOnly, "content_trust", a.Config.ContentTrust,
 		"service_auth", servicedial.Mode(servicedial.Config{SecretFile: a.Config.ServiceSecretFile, CA: a.Config.ServiceTLSCA, Cert: a.Config.ServiceTLSCert, Key: a.Config.ServiceTLSKey}))
 	err := a.Server.Serve(ctx, lis)
 	a.Logger.Info("gateway stopped")

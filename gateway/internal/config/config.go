@@ -28,6 +28,7 @@
 //	-read-only            GHOPS_READ_ONLY                false (refuse every writing tool)
 //	-toolsets             GHOPS_TOOLSETS                 all (comma-separated groups: repos, pulls, issues, actions, search, meta)
 //	-confirm              GHOPS_CONFIRM                  "" (comma-separated tools, names or globs, a person must confirm for every caller)
+//	-content-trust        GHOPS_CONTENT_TRUST            all (or collaborators: withhold text by authors without write access on public repositories)
 //	-insecure-no-auth     GHOPS_INSECURE_NO_AUTH         false (allow a non-loopback address without auth)
 //	-session-secret       GHOPS_SESSION_SECRET           random at start
 //	-log-level            GHOPS_LOG_LEVEL                info
@@ -64,6 +65,7 @@ import (
 	"time"
 
 	"ghops.dev/gateway/internal/toolset"
+	"ghops.dev/infra/callmeta"
 	"ghops.dev/infra/flagenv"
 	"ghops.dev/infra/loopback"
 )
@@ -150,6 +152,13 @@ type Config struct {
 	// confirm through the MCP client, whoever calls (on top of each
 	// principal's confirm in the policy file).
 	Confirm []string
+	// ContentTrust is whose GitHub text the model reads, for principals
+	// without their own content_trust: "all" (the default: the gateway
+	// passes what GitHub answers, as before the setting existed) or
+	// "collaborators" (the service withholds text written on public
+	// repositories by authors without write access). Not an authorization
+	// boundary (docs/security.md).
+	ContentTrust string
 	// InsecureNoAuth allows serving a non-loopback address without
 	// authentication.
 	InsecureNoAuth bool
@@ -210,6 +219,7 @@ func Default() Config {
 		JWKSMinInterval:  30 * time.Second,
 		RedisTimeout:     50 * time.Millisecond,
 		QuotaFailOpen:    true,
+		ContentTrust:     callmeta.ContentTrustAll,
 		SessionSecret:    randomSecret(),
 		LogLevel:         slog.LevelInfo,
 		Version:          "dev",
@@ -270,6 +280,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	s.Bool(&c.ReadOnly, "read-only", "GHOPS_READ_ONLY", false, "refuse every tool that writes, whoever calls")
 	s.String(&toolsets, "toolsets", "GHOPS_TOOLSETS", toolset.All, "comma-separated groups of tools offered: "+strings.Join(toolset.Names(), ", ")+", or all")
 	s.List(&c.Confirm, "confirm", "GHOPS_CONFIRM", nil, "comma-separated tools (names or globs) whose every call a person must confirm through the MCP client")
+	s.String(&c.ContentTrust, "content-trust", "GHOPS_CONTENT_TRUST", c.ContentTrust, `whose GitHub text the model reads: "all", or "collaborators" to replace text written on public repositories by authors without write access (author_association not OWNER, MEMBER or COLLABORATOR) with a marker naming the author; a principal's content_trust overrides it. It keeps steering text from the model and is not an authorization boundary: the text stays on GitHub, readable by any token with access`)
 	s.Bool(&c.InsecureNoAuth, "insecure-no-auth", "GHOPS_INSECURE_NO_AUTH", false, "serve a non-loopback address without authentication")
 	s.String(&c.PublishedAddr, "published-addr", "GHOPS_PUBLISHED_ADDR", "", "host:port the container runtime publishes -addr on (docker -p, compose ports); a loopback one silences the not-loopback warning")
 	s.String(&secret, "session-secret", "GHOPS_SESSION_SECRET", "", "key of MCP session ids, shared by replicas; random if unset")
@@ -304,6 +315,9 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	}
 	if c.Toolsets, err = toolset.Parse(toolsets); err != nil {
 		s.Fail("toolsets", err)
+	}
+	if c.ContentTrust != callmeta.ContentTrustAll && c.ContentTrust != callmeta.ContentTrustCollaborators {
+		s.Fail("content-trust", fmt.Errorf("%q must be %q or %q", c.ContentTrust, callmeta.ContentTrustAll, callmeta.ContentTrustCollaborators))
 	}
 	if _, _, err := net.SplitHostPort(c.PublishedAddr); c.PublishedAddr != "" && err != nil {
 		s.Fail("published-addr", errors.New("must be host:port"))

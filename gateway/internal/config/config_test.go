@@ -118,6 +118,24 @@ func TestLoad(t *testing.T) {
 			}},
 		{name: "unknown toolset in the flag", args: []string{"-toolsets", "repos,wiki"}, wantErr: `-toolsets: unknown toolset "wiki" (toolsets: repos, pulls, issues, actions, search, meta)`},
 		{name: "unknown toolset in env", env: map[string]string{"GHOPS_TOOLSETS": "Issues"}, wantErr: `GHOPS_TOOLSETS (-toolsets): unknown toolset "Issues"`},
+		{name: "content trust defaults to all", check: func(t *testing.T, c Config) {
+			if c.ContentTrust != "all" {
+				t.Errorf("content trust: %q", c.ContentTrust)
+			}
+		}},
+		{name: "content trust from env", env: map[string]string{"GHOPS_CONTENT_TRUST": "collaborators"}, check: func(t *testing.T, c Config) {
+			if c.ContentTrust != "collaborators" {
+				t.Errorf("content trust: %q", c.ContentTrust)
+			}
+		}},
+		{name: "content trust flag beats env", args: []string{"-content-trust", "all"}, env: map[string]string{"GHOPS_CONTENT_TRUST": "collaborators"},
+			check: func(t *testing.T, c Config) {
+				if c.ContentTrust != "all" {
+					t.Errorf("content trust: %q", c.ContentTrust)
+				}
+			}},
+		{name: "unknown content trust in the flag", args: []string{"-content-trust", "maintainers"}, wantErr: `-content-trust: "maintainers" must be "all" or "collaborators"`},
+		{name: "content trust is case-sensitive", env: map[string]string{"GHOPS_CONTENT_TRUST": "Collaborators"}, wantErr: `GHOPS_CONTENT_TRUST (-content-trust): "Collaborators" must be "all" or "collaborators"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,8 +14,11 @@ import (
 // are a contract. docs/benchmarks.md reports the table this test logs
 // (go test ./gateway/internal/mcp/ -run TestToolsListBudget -v).
 const (
-	// originalBudget caps the original tools' definitions together.
-	originalBudget = 16 * 1024
+	// originalBudget caps the original tools' definitions together: 16 KB,
+	// plus 2 KB for the content report (253 bytes in the output schema of
+	// each of the 8 original tools whose answers carry user text;
+	// docs/benchmarks.md, docs/security.md).
+	originalBudget = 18 * 1024
 	// averageBudget caps the average definition over all tools (1.2 KB).
 	averageBudget = 1229
 )

@@ -14,6 +14,7 @@
 //	    rate_per_minute: 120    # token bucket, burst of one minute (default: unlimited)
 //	    concurrency: 4          # calls in flight at once (default: unlimited)
 //	    confirm: [merge_pull_request]  # tools (names or globs) a person must confirm first
+//	    content_trust: collaborators  # whose GitHub text the model reads (default: the gateway's -content-trust)
 //	  - name: github:octocat    # a GitHub login (OAuth with GitHub as the issuer)
 //	    repos: ["octo-org/*"]
 //	  - name: oidc:auth0|12345  # an OIDC identity (the -oauth-claim value, "sub" by default)
@@ -46,6 +47,15 @@
 // as merge_pull_request. It narrows nothing else: a tool it names must
 // still be allowed by the other rules.
 //
+// content_trust is "all" or "collaborators" and overrides the gateway's
+// -content-trust for the principal (EffectiveContentTrust): with
+// collaborators, the service replaces text written on public repositories
+// by authors without write access (GitHub's author_association other than
+// OWNER, MEMBER or COLLABORATOR) with a marker naming the author. It keeps
+// a steering text from the model; it is not an authorization boundary (the
+// text is still on GitHub, readable by any token with access;
+// docs/security.md).
+//
 // Repository globs are matched case-insensitively against the canonical
 // (lower-cased) owner/name, as GitHub resolves owner and name. A search
 // by a principal with repos globs is narrowed to them before GitHub sees
@@ -72,6 +82,7 @@ import (
 	"strings"
 
 	"ghops.dev/gateway/internal/toolset"
+	"ghops.dev/infra/callmeta"
 	"ghops.dev/infra/ctxkey"
 	"go.yaml.in/yaml/v3"
 )
@@ -93,6 +104,9 @@ type Rules struct {
 	// Confirm are tool names or path.Match globs whose calls a person must
 	// confirm through the MCP client before they run (NeedsConfirm).
 	Confirm []string `yaml:"confirm"`
+	// ContentTrust is "all" or "collaborators" ("": the gateway's
+	// -content-trust); see EffectiveContentTrust.
+	ContentTrust string `yaml:"content_trust"`
 }
 
 // Principal is one caller the policy names.
@@ -258,7 +272,31 @@ func checkRules(where string, r *Rules, tools []string) []error {
 	if r.RatePerMinute < 0 || r.Concurrency < 0 {
 		errs = append(errs, fmt.Errorf("%s: rate_per_minute and concurrency must not be negative", where))
 	}
+	if r.ContentTrust != "" {
+		if err := CheckContentTrust(r.ContentTrust); err != nil {
+			errs = append(errs, fmt.Errorf("%s: content_trust: %w", where, err))
+		}
+	}
 	return errs
+}
+
+// CheckContentTrust refuses a content trust value other than "all" and
+// "collaborators" (compared exactly, as the policy file's other words).
+func CheckContentTrust(v string) error {
+	switch v {
+	case callmeta.ContentTrustAll, callmeta.ContentTrustCollaborators:
+		return nil
+	}
+	return fmt.Errorf("%q must be %q or %q", v, callmeta.ContentTrustAll, callmeta.ContentTrustCollaborators)
+}
+
+// EffectiveContentTrust is the content trust of pr's calls: its own
+// content_trust when set, else the gateway's (-content-trust).
+func EffectiveContentTrust(pr *Principal, gateway string) string {
+	if pr != nil && pr.ContentTrust != "" {
+		return pr.ContentTrust
+	}
+	return gateway
 }
 
 // match reports whether name matches glob (case-sensitive, as tool names

@@ -44,6 +44,9 @@ func TestParseRefuses(t *testing.T) {
 		{"toolsets not a list", "principals:\n  - name: a\n    toolsets: repos\n", "not a valid policy document"},
 		{"unknown toolset in the default", "default:\n  toolsets: [all]\n", `default: toolsets: unknown toolset "all"`},
 		{"same login in two cases", "principals:\n  - name: github:octocat\n  - name: github:OctoCat\n", "named twice"},
+		{"unknown content trust", "principals:\n  - name: a\n    content_trust: none\n", `principal "a": content_trust: "none" must be "all" or "collaborators"`},
+		{"content trust in capitals", "principals:\n  - name: a\n    content_trust: ALL\n", `principal "a": content_trust: "ALL" must be "all" or "collaborators"`},
+		{"unknown content trust in the default", "default:\n  content_trust: trusted\n", `default: content_trust: "trusted" must be`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -311,6 +314,45 @@ default:
 		t.Run("list/"+tc.name, func(t *testing.T) {
 			if got := Allowed(tc.pr, all, tc.readOnly); !slices.Equal(got, tc.want) {
 				t.Fatalf("Allowed = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestContentTrust checks that a principal's content_trust overrides the
+// gateway's and that its absence keeps the gateway's, for every kind of
+// identity and for the default rules.
+func TestContentTrust(t *testing.T) {
+	doc := `principals:
+  - name: careful
+    content_trust: collaborators
+  - name: open
+    content_trust: all
+  - name: plain
+default:
+  content_trust: collaborators
+`
+	p, err := Parse([]byte(doc), tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		pr      *Principal
+		gateway string
+		want    string
+	}{
+		{"principal narrows an open gateway", p.ForIdentity(KindLocal, "careful"), "all", "collaborators"},
+		{"principal widens a narrow gateway", p.ForIdentity(KindLocal, "open"), "collaborators", "all"},
+		{"principal without it takes the gateway's all", p.ForIdentity(KindLocal, "plain"), "all", "all"},
+		{"principal without it takes the gateway's collaborators", p.ForIdentity(KindLocal, "plain"), "collaborators", "collaborators"},
+		{"default rules", p.ForIdentity(KindGitHub, "stranger"), "all", "collaborators"},
+		{"no principal", nil, "collaborators", "collaborators"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := EffectiveContentTrust(tc.pr, tc.gateway); got != tc.want {
+				t.Fatalf("content trust %q, want %q", got, tc.want)
 			}
 		})
 	}

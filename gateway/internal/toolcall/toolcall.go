@@ -11,7 +11,8 @@
 // is wired (package app). The end of the chain calls the service with
 // grpc.ClientConnInterface.Invoke on the tool's full method with
 // x-request-id metadata (plus x-github-token when the caller authenticated
-// with its own GitHub token) and maps any failure to the error contract
+// with its own GitHub token, and x-ghops-content-trust, the principal's
+// content trust) and maps any failure to the error contract
 // (rpcerror); Call renders the response as the tool's JSON result.
 //
 // Every refusal happens before the service is called, so a refused call
@@ -77,6 +78,7 @@ type Caller struct {
 	inflight chan struct{} // nil: no global cap
 	audit    *slog.Logger  // nil: no audit records
 	confirm  []string      // tool globs every caller must have confirmed (-confirm)
+	trust    string        // the gateway's content trust (WithContentTrust)
 
 	links   []Interceptor // see Use
 	handler Handler       // links around invoke
@@ -128,6 +130,18 @@ func WithMaxInFlight(n int) Option {
 // WithAudit writes one record per call of a tool that is not read-only to l.
 func WithAudit(l *slog.Logger) Option { return func(c *Caller) { c.audit = l } }
 
+// WithContentTrust sets the gateway's content trust (-content-trust),
+// sent to the service with every call unless the caller's principal sets
+// its own (policy.EffectiveContentTrust; callmeta.ContentTrust). Default
+// callmeta.ContentTrustAll.
+func WithContentTrust(v string) Option {
+	return func(c *Caller) {
+		if v != "" {
+			c.trust = v
+		}
+	}
+}
+
 // GatewayInfo is what the gateway tells tools with the gateway_info option
 // about itself.
 type GatewayInfo struct {
@@ -142,7 +156,7 @@ func WithGatewayInfo(info GatewayInfo) Option { return func(c *Caller) { c.info 
 
 // New returns a Caller over the tools of reg, calling conn.
 func New(reg *toolschema.Registry, conn grpc.ClientConnInterface, opts ...Option) *Caller {
-	c := &Caller{reg: reg, conn: conn, timeout: DefaultTimeout, quota: quota.NewLocal()}
+	c := &Caller{reg: reg, conn: conn, timeout: DefaultTimeout, quota: quota.NewLocal(), trust: callmeta.ContentTrustAll}
 	for _, o := range opts {
 		o(c)
 	}
@@ -214,6 +228,11 @@ func (c *Caller) invoke(ctx context.Context, r *Request) *rpcerror.Error {
 	if name := caller.Name(); name != "" {
 		md.Set(callmeta.Principal, principalKey(caller.Via, name))
 	}
+	var pr *policy.Principal
+	if caller != nil {
+		pr = caller.Principal
+	}
+	md.Set(callmeta.ContentTrust, policy.EffectiveContentTrust(pr, c.trust))
 	if tool.GatewayInfo {
 		md.Set(callmeta.GatewayVersion, c.info.Version)
 		md.Set(callmeta.GatewayWarning, c.info.Warnings...)

@@ -205,6 +205,9 @@ const (
 	// COLLABORATOR, CONTRIBUTOR, FIRST_TIME_CONTRIBUTOR, FIRST_TIMER, NONE) of
 	// the user text in the same message.
 	Content_CONTENT_AUTHOR_ASSOCIATION Content = 3
+	// CONTENT_AUTHOR marks the login of the author of the user text in the
+	// same message, which a withheld marker names.
+	Content_CONTENT_AUTHOR Content = 4
 )
 
 // Enum value maps for Content.
@@ -214,12 +217,14 @@ var (
 		1: "CONTENT_USER_TEXT",
 		2: "CONTENT_LOG",
 		3: "CONTENT_AUTHOR_ASSOCIATION",
+		4: "CONTENT_AUTHOR",
 	}
 	Content_value = map[string]int32{
 		"CONTENT_UNSPECIFIED":        0,
 		"CONTENT_USER_TEXT":          1,
 		"CONTENT_LOG":                2,
 		"CONTENT_AUTHOR_ASSOCIATION": 3,
+		"CONTENT_AUTHOR":             4,
 	}
 )
 
@@ -483,12 +488,13 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x1aRESOURCE_KIND_PULL_REQUEST\x10\x05\x12\x15\n" +
 	"\x11RESOURCE_KIND_RUN\x10\x06\x12\x15\n" +
 	"\x11RESOURCE_KIND_JOB\x10\a\x12\x19\n" +
-	"\x15RESOURCE_KIND_COMMENT\x10\b*j\n" +
+	"\x15RESOURCE_KIND_COMMENT\x10\b*~\n" +
 	"\aContent\x12\x17\n" +
 	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +
 	"\vCONTENT_LOG\x10\x02\x12\x1e\n" +
-	"\x1aCONTENT_AUTHOR_ASSOCIATION\x10\x03:K\n" +
+	"\x1aCONTENT_AUTHOR_ASSOCIATION\x10\x03\x12\x12\n" +
+	"\x0eCONTENT_AUTHOR\x10\x04:K\n" +
 	"\x04tool\x12\x1e.google.protobuf.MethodOptions\x18\xa2\x90\x03 \x01(\v2\x15.ghops.v1.ToolOptionsR\x04tool:S\n" +
 	"\bresource\x12\x1d.google.protobuf.FieldOptions\x18\xa3\x90\x03 \x01(\x0e2\x16.ghops.v1.ResourceKindR\bresource:L\n" +
 	"\acontent\x12\x1d.google.protobuf.FieldOptions\x18\xa4\x90\x03 \x01(\x0e2\x11.ghops.v1.ContentR\acontent:B\n" +

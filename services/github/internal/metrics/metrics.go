@@ -33,6 +33,7 @@ type Metrics struct {
 	budgetWaits   *prometheus.HistogramVec
 	budgetRefused *prometheus.CounterVec
 	content       *prometheus.CounterVec
+	withheld      *prometheus.CounterVec
 }
 
 // New registers the collectors in a fresh registry (package promreg, which
@@ -66,7 +67,10 @@ func New() *Metrics {
 	m.content = prometheus.NewCounterVec(prometheus.CounterOpts{
 		Name: "ghops_content_removed_total", Help: "What was removed from answers' user text and job logs, by kind (invisible: invisible characters; control: terminal control sequences and characters; secret: credentials redacted).",
 	}, []string{"kind"})
-	m.Registry.MustRegister(m.cacheLookups, m.redisErrors, m.budgetWaits, m.budgetRefused, m.content)
+	m.withheld = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "ghops_content_withheld_total", Help: "Texts of untrusted authors withheld from answers under content_trust=collaborators, by method.",
+	}, []string{"method"})
+	m.Registry.MustRegister(m.cacheLookups, m.redisErrors, m.budgetWaits, m.budgetRefused, m.content, m.withheld)
 	m.Registry.MustRegister(m.rpcs, m.githubCalls, m.rateRemaining)
 	return m
 }
@@ -94,6 +98,12 @@ func (m *Metrics) BudgetWait(kind string, d time.Duration) {
 
 // BudgetRefusal counts one request the budget did not send.
 func (m *Metrics) BudgetRefusal(reason string) { m.budgetRefused.WithLabelValues(reason).Inc() }
+
+// ContentWithheld counts n texts withheld from an answer of method
+// (package contenttrust's hook).
+func (m *Metrics) ContentWithheld(method string, n int) {
+	m.withheld.WithLabelValues(method).Add(float64(n))
+}
 
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {

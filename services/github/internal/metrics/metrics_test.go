@@ -85,3 +85,15 @@ func TestContentRemoved(t *testing.T) {
 		t.Errorf("%d series, want 1 (a zero count adds none)", n)
 	}
 }
+
+// TestContentWithheld: content trust's hook counts withheld texts by method.
+func TestContentWithheld(t *testing.T) {
+	m := New()
+	m.ContentWithheld("/ghops.v1.GitHubService/GetIssue", 2)
+	m.ContentWithheld("/ghops.v1.GitHubService/GetIssue", 1)
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	if want := `ghops_content_withheld_total{method="/ghops.v1.GitHubService/GetIssue"} 3`; !strings.Contains(rec.Body.String(), want) {
+		t.Errorf("metrics lack %s", want)
+	}
+}

@@ -65,6 +65,7 @@ func (s *Service) GetPullRequest(ctx context.Context, req *ghopsv1.GetPullReques
 		HeadSha: pr.GetHead().GetSHA(), BaseSha: pr.GetBase().GetSHA(), MergeableState: pr.GetMergeableState(),
 		HtmlUrl: pr.GetHTMLURL(), Commits: int32(pr.GetCommits()), ChangedFiles: int32(pr.GetChangedFiles()),
 		Additions: int32(pr.GetAdditions()), Deletions: int32(pr.GetDeletions()), UpdatedAt: ts(pr.UpdatedAt),
+		AuthorAssociation: pr.GetAuthorAssociation(),
 	}
 	for _, l := range pr.Labels {
 		out.Labels = append(out.Labels, l.GetName())

@@ -45,6 +45,7 @@ func toIssue(is *github.Issue) *ghopsv1.Issue {
 		Number: int32(is.GetNumber()), Title: is.GetTitle(), Body: is.GetBody(), State: is.GetState(),
 		StateReason: is.GetStateReason(), Labels: labelNames(is.Labels), Author: is.GetUser().GetLogin(),
 		Comments: int32(is.GetComments()), HtmlUrl: is.GetHTMLURL(), CreatedAt: ts(is.CreatedAt), UpdatedAt: ts(is.UpdatedAt),
+		AuthorAssociation: is.GetAuthorAssociation(),
 	}
 	for _, a := range is.Assignees {
 		out.Assignees = append(out.Assignees, a.GetLogin())
@@ -79,6 +80,7 @@ func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest
 		out.Issues = append(out.Issues, &ghopsv1.IssueSummary{
 			Number: int32(is.GetNumber()), Title: is.GetTitle(), State: is.GetState(), Labels: labelNames(is.Labels),
 			Author: is.GetUser().GetLogin(), Comments: int32(is.GetComments()), UpdatedAt: ts(is.UpdatedAt),
+			AuthorAssociation: is.GetAuthorAssociation(),
 		})
 	}
 	return out, nil
@@ -151,6 +153,7 @@ func (s *Service) listComments(ctx context.Context, gh *github.Client, u string,
 		body, cut := capText(cm.GetBody(), MaxCommentBytes)
 		out = append(out, &ghopsv1.IssueComment{
 			Id: cm.GetID(), Author: cm.GetUser().GetLogin(), Body: body, BodyTruncated: cut, CreatedAt: ts(cm.CreatedAt),
+			AuthorAssociation: cm.GetAuthorAssociation(),
 		})
 	}
 	return out, pageInfo(p, pp, resp), nil
@@ -172,6 +175,7 @@ func (s *Service) SearchIssues(ctx context.Context, req *ghopsv1.SearchIssuesReq
 		out.Items = append(out.Items, &ghopsv1.IssueSearchItem{
 			Repo: repoOfURL(is.GetRepositoryURL()), Number: int32(is.GetNumber()), Title: is.GetTitle(),
 			State: is.GetState(), IsPullRequest: is.IsPullRequest(), Labels: labelNames(is.Labels),
+			Author: is.GetUser().GetLogin(), AuthorAssociation: is.GetAuthorAssociation(),
 		})
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -84,9 +85,17 @@ func TestJobLogRedirects(t *testing.T) {
 		"/repos/o/r/actions/jobs/4/logs": logs.srv.URL + "/away?sig=SIGNATURE1",
 		"/repos/o/r/actions/jobs/5/logs": outside.srv.URL + "/final?sig=SIGNATURE1",
 	}
-	gh := newHopRecorder(t, func(w http.ResponseWriter, r *http.Request) {
+	var gh *hopRecorder
+	gh = newHopRecorder(t, func(w http.ResponseWriter, r *http.Request) {
 		if to, ok := targets[r.URL.Path]; ok {
 			http.Redirect(w, r, to, http.StatusFound)
+			return
+		}
+		// The job itself, which the service reads first to check it
+		// belongs to the call's repository.
+		if id, ok := strings.CutPrefix(r.URL.Path, "/repos/o/r/actions/jobs/"); ok && !strings.Contains(id, "/") {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = fmt.Fprintf(w, `{"id":%s,"run_id":1,"url":%q,"run_url":%q}`, id, gh.srv.URL+r.URL.Path, gh.srv.URL+"/repos/o/r/actions/runs/1")
 			return
 		}
 		http.NotFound(w, r)

@@ -1,7 +1,8 @@
 // Package server assembles the GitHub-operations gRPC server: the go-github
 // client over the retry, cache, GitHub App and metrics transports, the
 // handlers, the interceptors (request id and logging, panic recovery,
-// metrics, caller authentication, per-call timeout, validation), TLS,
+// metrics, caller authentication, per-call timeout, validation, repository
+// scope, content trust), TLS,
 // health and (when switched on) reflection. The binary and servicetest both
 // run exactly this code.
 package server
@@ -46,6 +47,7 @@ import (
 	"ghops.dev/services/github/internal/callerauth"
 	"ghops.dev/services/github/internal/config"
 	"ghops.dev/services/github/internal/contentclean"
+	"ghops.dev/services/github/internal/contenttrust"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/httpcache"
 	"ghops.dev/services/github/internal/joblog"
@@ -192,12 +194,26 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	clientFor := func(ctx context.Context) *github.Client {
+		if cfg.AllowCallerToken {
+			if md, ok := metadata.FromIncomingContext(ctx); ok {
+				if v := md.Get(callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
+					return anon.WithAuthToken(v[0])
+				}
+			}
+		}
+		return service
+	}
+	trust := &contenttrust.Guard{Visibility: visibility(clientFor), OnWithheld: s.metrics.ContentWithheld}
 	// Authentication follows metrics (refusals are counted) and precedes
 	// validation: an unauthenticated caller learns nothing of the rules.
-	// Innermost, contentclean cleans each answer's user text and logs
-	// (docs/security.md), inside the recovery and for Invoke too.
+	// Innermost, content trust withholds untrusted authors' text (its one
+	// visibility lookup is in the scope reposcope gives the call), then
+	// contentclean cleans each answer's user text and logs; both count
+	// into the answer's one content report (docs/security.md), inside the
+	// recovery and for Invoke too.
 	unary := []grpc.UnaryServerInterceptor{s.unaryLog, s.unaryRecover, s.metrics.UnaryInterceptor, s.auth.Unary, s.unaryCallerToken, s.unaryTimeout, val.Unary, reposcope.Unary,
-		contentclean.New(known, s.metrics.ContentRemoved).Unary}
+		contentclean.New(known, s.metrics.ContentRemoved).Unary, trust.Unary}
 	if s.tel.Enabled() {
 		// After unaryLog, which settles the request id the span carries.
 		unary = append([]grpc.UnaryServerInterceptor{unary[0], s.unaryTrace}, unary[1:]...)
@@ -223,16 +239,6 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 			return nil, err
 		}
 		serverOpts = append(serverOpts, grpc.Creds(credentials.NewTLS(tc)))
-	}
-	clientFor := func(ctx context.Context) *github.Client {
-		if cfg.AllowCallerToken {
-			if md, ok := metadata.FromIncomingContext(ctx); ok {
-				if v := md.Get(callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
-					return anon.WithAuthToken(v[0])
-				}
-			}
-		}
-		return service
 	}
 	s.grpc = grpc.NewServer(serverOpts...)
 	svc := ops.New(clientFor, ops.Limits{
@@ -271,6 +277,28 @@ func (s *Server) ServeInProcess(ch *inprocgrpc.Channel) {
 	ch.WithServerUnaryInterceptor(s.unary).WithServerStreamInterceptor(s.stream)
 	if h := s.tel.ServerStatsHandler(); h != nil {
 		ch.WithServerStatsHandler(h)
+	}
+}
+
+// visibility reads whether a repository is private with the call's GitHub
+// client (GET /repos/{owner}/{repo}, conditional through the cache), for
+// content trust: only a public repository ("visibility": "public", or no
+// visibility and not "private") lets anyone write; an internal one counts
+// as private.
+func visibility(clientFor func(context.Context) *github.Client) contenttrust.Visibility {
+	return func(ctx context.Context, repo string) (bool, error) {
+		owner, name, _ := strings.Cut(repo, "/")
+		r, _, err := clientFor(ctx).Repositories.Get(ctx, owner, name)
+		if err != nil {
+			return false, err
+		}
+		switch r.GetVisibility() {
+		case "public":
+			return false, nil
+		case "":
+			return r.GetPrivate(), nil
+		}
+		return true, nil
 	}
 }
 
