@@ -6584,6 +6584,316 @@ func (x *RerunFailedJobsResponse) GetStatus() string {
 	return ""
 }
 
+// GetCommitRequest is the input of the get_commit tool.
+type GetCommitRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Commit sha (7 to 40 hex digits), branch or tag.
+	Sha string `protobuf:"bytes,2,opt,name=sha,proto3" json:"sha,omitempty"`
+	// Page of the changed files.
+	Page *int32 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Files per page, default 30.
+	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCommitRequest) Reset() {
+	*x = GetCommitRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCommitRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCommitRequest) ProtoMessage() {}
+
+func (x *GetCommitRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCommitRequest.ProtoReflect.Descriptor instead.
+func (*GetCommitRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{86}
+}
+
+func (x *GetCommitRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetCommitRequest) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+func (x *GetCommitRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *GetCommitRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// GetCommitResponse is one commit and one page of its changed files.
+type GetCommitResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sha is the commit's full sha.
+	Sha string `protobuf:"bytes,1,opt,name=sha,proto3" json:"sha,omitempty"`
+	// message is the full commit message.
+	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// author wrote the change.
+	Author *CommitPerson `protobuf:"bytes,3,opt,name=author,proto3" json:"author,omitempty"`
+	// committer recorded it (differs from author for rebases and web edits).
+	Committer *CommitPerson `protobuf:"bytes,4,opt,name=committer,proto3" json:"committer,omitempty"`
+	// parents are the parent shas (two or more for a merge commit).
+	Parents []string `protobuf:"bytes,5,rep,name=parents,proto3" json:"parents,omitempty"`
+	// stats counts the lines the whole commit changes, over all its files.
+	Stats *CommitStats `protobuf:"bytes,6,opt,name=stats,proto3" json:"stats,omitempty"`
+	// files are this page of the changed files, in GitHub's order, capped as
+	// ChangedFile says.
+	Files []*ChangedFile `protobuf:"bytes,7,rep,name=files,proto3" json:"files,omitempty"`
+	// page describes this page of files.
+	Page          *PageInfo `protobuf:"bytes,8,opt,name=page,proto3" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCommitResponse) Reset() {
+	*x = GetCommitResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCommitResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCommitResponse) ProtoMessage() {}
+
+func (x *GetCommitResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCommitResponse.ProtoReflect.Descriptor instead.
+func (*GetCommitResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{87}
+}
+
+func (x *GetCommitResponse) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+func (x *GetCommitResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *GetCommitResponse) GetAuthor() *CommitPerson {
+	if x != nil {
+		return x.Author
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetCommitter() *CommitPerson {
+	if x != nil {
+		return x.Committer
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetParents() []string {
+	if x != nil {
+		return x.Parents
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetStats() *CommitStats {
+	if x != nil {
+		return x.Stats
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetFiles() []*ChangedFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+// CommitPerson is a commit's author or committer.
+type CommitPerson struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// login is their GitHub login; empty when git's email matches no account.
+	Login string `protobuf:"bytes,1,opt,name=login,proto3" json:"login,omitempty"`
+	// name is git's name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// date is git's author or commit date.
+	Date          *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=date,proto3" json:"date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CommitPerson) Reset() {
+	*x = CommitPerson{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CommitPerson) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CommitPerson) ProtoMessage() {}
+
+func (x *CommitPerson) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CommitPerson.ProtoReflect.Descriptor instead.
+func (*CommitPerson) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{88}
+}
+
+func (x *CommitPerson) GetLogin() string {
+	if x != nil {
+		return x.Login
+	}
+	return ""
+}
+
+func (x *CommitPerson) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CommitPerson) GetDate() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Date
+	}
+	return nil
+}
+
+// CommitStats counts the lines one commit changes.
+type CommitStats struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// additions counts the lines added.
+	Additions int32 `protobuf:"varint,1,opt,name=additions,proto3" json:"additions,omitempty"`
+	// deletions counts the lines removed.
+	Deletions int32 `protobuf:"varint,2,opt,name=deletions,proto3" json:"deletions,omitempty"`
+	// total is additions plus deletions.
+	Total         int32 `protobuf:"varint,3,opt,name=total,proto3" json:"total,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CommitStats) Reset() {
+	*x = CommitStats{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CommitStats) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CommitStats) ProtoMessage() {}
+
+func (x *CommitStats) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CommitStats.ProtoReflect.Descriptor instead.
+func (*CommitStats) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{89}
+}
+
+func (x *CommitStats) GetAdditions() int32 {
+	if x != nil {
+		return x.Additions
+	}
+	return 0
+}
+
+func (x *CommitStats) GetDeletions() int32 {
+	if x != nil {
+		return x.Deletions
+	}
+	return 0
+}
+
+func (x *CommitStats) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -7213,7 +7523,31 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\xbaH\a\xc8\x01\x01\"\x02(\x01R\x06run_id\"H\n" +
 	"\x17RerunFailedJobsResponse\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\x03R\x05runId\x12\x16\n" +
-	"\x06status\x18\x02 \x01(\tR\x06status2\xd5.\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\"\xfe\x01\n" +
+	"\x10GetCommitRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x128\n" +
+	"\x03sha\x18\x02 \x01(\tB&\xbaH\x1f\xc8\x01\x01r\x1a\xa0\x82\x19\x01\x18d2\x12^[a-zA-Z0-9._/-]+$\x98\x82\x19\x02R\x03sha\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"\xc7\x02\n" +
+	"\x11GetCommitResponse\x12\x10\n" +
+	"\x03sha\x18\x01 \x01(\tR\x03sha\x12\x1e\n" +
+	"\amessage\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\amessage\x12.\n" +
+	"\x06author\x18\x03 \x01(\v2\x16.ghops.v1.CommitPersonR\x06author\x124\n" +
+	"\tcommitter\x18\x04 \x01(\v2\x16.ghops.v1.CommitPersonR\tcommitter\x12\x18\n" +
+	"\aparents\x18\x05 \x03(\tR\aparents\x12+\n" +
+	"\x05stats\x18\x06 \x01(\v2\x15.ghops.v1.CommitStatsR\x05stats\x12+\n" +
+	"\x05files\x18\a \x03(\v2\x15.ghops.v1.ChangedFileR\x05files\x12&\n" +
+	"\x04page\x18\b \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"n\n" +
+	"\fCommitPerson\x12\x14\n" +
+	"\x05login\x18\x01 \x01(\tR\x05login\x12\x18\n" +
+	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12.\n" +
+	"\x04date\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x04date\"_\n" +
+	"\vCommitStats\x12\x1c\n" +
+	"\tadditions\x18\x01 \x01(\x05R\tadditions\x12\x1c\n" +
+	"\tdeletions\x18\x02 \x01(\x05R\tdeletions\x12\x14\n" +
+	"\x05total\x18\x03 \x01(\x05R\x05total2\xb30\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -7280,7 +7614,11 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tGetJobLog\x12\x1a.ghops.v1.GetJobLogRequest\x1a\x1b.ghops.v1.GetJobLogResponse\"~\x92\x82\x19w\n" +
 	"\vget_job_log\x12\vGet job log\x1aSRead an Actions job's log: the last `tail_lines`, or `max_lines` from `start_line`. \x010\x018\x01H\x04\x90\x02\x01\x12\xc6\x01\n" +
 	"\x0fRerunFailedJobs\x12 .ghops.v1.RerunFailedJobsRequest\x1a!.ghops.v1.RerunFailedJobsResponse\"n\x92\x82\x19j\n" +
-	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1a=Re-run an Actions run's failed jobs (and the jobs they need).8\x01H\x04B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1a=Re-run an Actions run's failed jobs (and the jobs they need).8\x01H\x04\x12\xdb\x01\n" +
+	"\tGetCommit\x12\x1a.ghops.v1.GetCommitRequest\x1a\x1b.ghops.v1.GetCommitResponse\"\x94\x01\x92\x82\x19\x8c\x01\n" +
+	"\n" +
+	"get_commit\x12\n" +
+	"Get commit\x1ajOne commit: message, author, committer, parents, stats and its changed files with (capped) patches, paged. \x010\x018\x01H\x01\x90\x02\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -7294,7 +7632,7 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 86)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 90)
 var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*SearchRequest)(nil),                // 0: ghops.v1.SearchRequest
 	(*SearchResponse)(nil),               // 1: ghops.v1.SearchResponse
@@ -7382,26 +7720,30 @@ var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*GetJobLogResponse)(nil),            // 83: ghops.v1.GetJobLogResponse
 	(*RerunFailedJobsRequest)(nil),       // 84: ghops.v1.RerunFailedJobsRequest
 	(*RerunFailedJobsResponse)(nil),      // 85: ghops.v1.RerunFailedJobsResponse
-	(*timestamppb.Timestamp)(nil),        // 86: google.protobuf.Timestamp
+	(*GetCommitRequest)(nil),             // 86: ghops.v1.GetCommitRequest
+	(*GetCommitResponse)(nil),            // 87: ghops.v1.GetCommitResponse
+	(*CommitPerson)(nil),                 // 88: ghops.v1.CommitPerson
+	(*CommitStats)(nil),                  // 89: ghops.v1.CommitStats
+	(*timestamppb.Timestamp)(nil),        // 90: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,  // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	3,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 2: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	6,  // 3: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	7,  // 4: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
-	86, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	86, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	90, // 5: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	90, // 6: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	10, // 7: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	15, // 8: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	18, // 9: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	3,  // 10: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	90, // 11: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	21, // 12: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	3,  // 13: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	24, // 14: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	3,  // 15: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 16: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	27, // 17: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	27, // 18: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	30, // 19: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
@@ -7411,7 +7753,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	42, // 23: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
 	45, // 24: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
 	51, // 25: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
-	86, // 26: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 26: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
 	54, // 27: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
 	3,  // 28: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
 	18, // 29: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
@@ -7419,13 +7761,13 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	3,  // 31: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
 	59, // 32: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
 	3,  // 33: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 34: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 34: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
 	62, // 35: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
-	86, // 36: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	86, // 37: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	90, // 36: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	90, // 37: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
 	65, // 38: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
 	3,  // 39: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	86, // 40: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	90, // 40: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
 	68, // 41: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
 	3,  // 42: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	62, // 43: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
@@ -7434,73 +7776,81 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	3,  // 46: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
 	80, // 47: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
 	81, // 48: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
-	0,  // 49: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	4,  // 50: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	8,  // 51: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	11, // 52: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	13, // 53: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	16, // 54: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	19, // 55: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	22, // 56: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	25, // 57: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	28, // 58: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	31, // 59: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	34, // 60: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	36, // 61: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	38, // 62: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	41, // 63: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	44, // 64: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	47, // 65: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	49, // 66: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	52, // 67: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	55, // 68: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	57, // 69: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	60, // 70: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	63, // 71: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	66, // 72: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	69, // 73: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	71, // 74: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	73, // 75: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	75, // 76: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	78, // 77: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	82, // 78: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	84, // 79: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	1,  // 80: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	5,  // 81: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	9,  // 82: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	12, // 83: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	14, // 84: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	17, // 85: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	20, // 86: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	23, // 87: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	26, // 88: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	29, // 89: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	32, // 90: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	35, // 91: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	37, // 92: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	40, // 93: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	43, // 94: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	46, // 95: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	48, // 96: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	50, // 97: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	53, // 98: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	56, // 99: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	58, // 100: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	61, // 101: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	64, // 102: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	67, // 103: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	70, // 104: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	72, // 105: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	74, // 106: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	76, // 107: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	79, // 108: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	83, // 109: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	85, // 110: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	80, // [80:111] is the sub-list for method output_type
-	49, // [49:80] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	88, // 49: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
+	88, // 50: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
+	89, // 51: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
+	54, // 52: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
+	3,  // 53: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
+	90, // 54: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	0,  // 55: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	4,  // 56: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	8,  // 57: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	11, // 58: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	13, // 59: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	16, // 60: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	19, // 61: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	22, // 62: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	25, // 63: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	28, // 64: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	31, // 65: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	34, // 66: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	36, // 67: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	38, // 68: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	41, // 69: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	44, // 70: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	47, // 71: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	49, // 72: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	52, // 73: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	55, // 74: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	57, // 75: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	60, // 76: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	63, // 77: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	66, // 78: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	69, // 79: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	71, // 80: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	73, // 81: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	75, // 82: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	78, // 83: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	82, // 84: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	84, // 85: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	86, // 86: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	1,  // 87: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	5,  // 88: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	9,  // 89: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	12, // 90: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	14, // 91: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	17, // 92: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	20, // 93: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	23, // 94: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	26, // 95: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	29, // 96: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	32, // 97: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	35, // 98: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	37, // 99: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	40, // 100: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	43, // 101: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	46, // 102: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	48, // 103: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	50, // 104: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	53, // 105: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	56, // 106: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	58, // 107: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	61, // 108: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	64, // 109: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	67, // 110: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	70, // 111: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	72, // 112: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	74, // 113: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	76, // 114: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	79, // 115: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	83, // 116: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	85, // 117: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	87, // 118: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	87, // [87:119] is the sub-list for method output_type
+	55, // [55:87] is the sub-list for method input_type
+	55, // [55:55] is the sub-list for extension type_name
+	55, // [55:55] is the sub-list for extension extendee
+	0,  // [0:55] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -7535,13 +7885,14 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[75].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[78].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[82].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[86].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   86,
+			NumMessages:   90,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
