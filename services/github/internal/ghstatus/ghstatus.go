@@ -41,9 +41,9 @@ const Domain = "ghops.dev"
 
 // Tool names whose GitHub answers have tool-specific meanings.
 const (
-	ToolMerge       = "merge_pull_request"
-	ToolCommitFiles = "commit_files"
-	ToolApplyPatch  = "apply_patch"
+	ToolMerge       = ghopsv1.ToolMergePullRequest
+	ToolCommitFiles = ghopsv1.ToolCommitFiles
+	ToolApplyPatch  = ghopsv1.ToolApplyPatch
 )
 
 // Context is what the handler knows about the failed call; every field is

@@ -59,7 +59,7 @@ func toIssue(is *github.Issue) *ghopsv1.Issue {
 // with a pull_request key); they are left out, so a page may hold fewer than per_page issues while
 // has_next still follows GitHub's paging.
 func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest) (*ghopsv1.ListIssuesResponse, error) {
-	c := ghstatus.Context{Tool: "list_issues", Repo: req.GetRepo()}
+	c := ghstatus.Context{Tool: ghopsv1.ToolListIssues, Repo: req.GetRepo()}
 	p, pp := pageOf(req.Page, req.PerPage)
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"))
 	if err != nil {
@@ -88,7 +88,7 @@ func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest
 // issues endpoint serves pull requests too, but this tool is about issues (get_pull_request reads
 // those), so the agent learns it named the wrong kind instead of reading half a pull request.
 func (s *Service) GetIssue(ctx context.Context, req *ghopsv1.GetIssueRequest) (*ghopsv1.GetIssueResponse, error) {
-	c := issueContext("get_issue", req.GetRepo(), req.GetIssueNumber())
+	c := issueContext(ghopsv1.ToolGetIssue, req.GetRepo(), req.GetIssueNumber())
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -107,7 +107,7 @@ func (s *Service) GetIssue(ctx context.Context, req *ghopsv1.GetIssueRequest) (*
 // (a pull request's conversation comments are its issue's). Each body is cut at MaxCommentBytes,
 // on a character boundary, and then marked body_truncated.
 func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueCommentsRequest) (*ghopsv1.ListIssueCommentsResponse, error) {
-	c := issueContext("list_issue_comments", req.GetRepo(), req.GetIssueNumber())
+	c := issueContext(ghopsv1.ToolListIssueComments, req.GetRepo(), req.GetIssueNumber())
 	p, pp := pageOf(req.Page, req.PerPage)
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))), ghpath.Lit("comments"))
 	if err != nil {
@@ -133,7 +133,7 @@ func (s *Service) SearchIssues(ctx context.Context, req *ghopsv1.SearchIssuesReq
 	p, pp := pageOf(req.Page, req.PerPage)
 	res, resp, err := s.client(ctx).Search.Issues(ctx, req.GetQuery(), &github.SearchOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "search_issues"})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolSearchIssues})
 	}
 	out := &ghopsv1.SearchIssuesResponse{
 		TotalCount: int32(res.GetTotal()), IncompleteResults: res.GetIncompleteResults(),
@@ -164,7 +164,7 @@ func (s *Service) SearchCode(ctx context.Context, req *ghopsv1.SearchCodeRequest
 	p, pp := pageOf(req.Page, req.PerPage)
 	res, resp, err := s.client(ctx).Search.Code(ctx, req.GetQuery(), &github.SearchOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "search_code"})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolSearchCode})
 	}
 	out := &ghopsv1.SearchCodeResponse{
 		TotalCount: int32(res.GetTotal()), IncompleteResults: res.GetIncompleteResults(),
@@ -181,7 +181,7 @@ func (s *Service) SearchCode(ctx context.Context, req *ghopsv1.SearchCodeRequest
 // family through ghstatus), and silently drops labels, assignees and milestone for a token
 // without push access.
 func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueRequest) (*ghopsv1.CreateIssueResponse, error) {
-	c := ghstatus.Context{Tool: "create_issue", Repo: req.GetRepo()}
+	c := ghstatus.Context{Tool: ghopsv1.ToolCreateIssue, Repo: req.GetRepo()}
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -199,7 +199,7 @@ func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueReque
 // UpdateIssue implements the update_issue tool in one PATCH: only the given fields change, and
 // given lists replace (an empty list is the same as none, as proto3 cannot tell them apart).
 func (s *Service) UpdateIssue(ctx context.Context, req *ghopsv1.UpdateIssueRequest) (*ghopsv1.UpdateIssueResponse, error) {
-	c := issueContext("update_issue", req.GetRepo(), req.GetIssueNumber())
+	c := issueContext(ghopsv1.ToolUpdateIssue, req.GetRepo(), req.GetIssueNumber())
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -257,7 +257,7 @@ func (s *Service) sendIssue(ctx context.Context, method, u string, body *github.
 
 // AddIssueComment implements the add_issue_comment tool, on issues and pull requests alike.
 func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueCommentRequest) (*ghopsv1.AddIssueCommentResponse, error) {
-	c := issueContext("add_issue_comment", req.GetRepo(), req.GetIssueNumber())
+	c := issueContext(ghopsv1.ToolAddIssueComment, req.GetRepo(), req.GetIssueNumber())
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))), ghpath.Lit("comments"))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
