@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -516,4 +517,57 @@ func rawContent(f *github.RepositoryContent) string {
 		return ""
 	}
 	return *f.Content
+}
+
+// GetCommit implements the get_commit tool in one call: GitHub's commit
+// answer carries the message, both people, the parents, the stats and the
+// page of changed files asked for (page and per_page page the files), whose
+// patches are capped as compare_refs' are. GitHub answers a ref or sha it
+// cannot resolve with 422 "No commit found for SHA", which is a missing
+// commit (-32002), not a refused value.
+func (s *Service) GetCommit(ctx context.Context, req *ghopsv1.GetCommitRequest) (*ghopsv1.GetCommitResponse, error) {
+	c := ghstatus.Context{Tool: ghopsv1.ToolGetCommit, Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: "commit", Id: req.GetRepo() + "@" + req.GetSha()}}
+	p, pp := pageOf(req.Page, req.PerPage)
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("commits"), ghpath.Segments("sha", req.GetSha()))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	rc, resp, err := get[*github.RepositoryCommit](ctx, s, s.client(ctx), u, listQuery(p, pp))
+	if err != nil {
+		if noCommit(err) {
+			return nil, ghstatus.NotFound(c, "no commit "+req.GetSha())
+		}
+		return nil, s.fail(ctx, err, c)
+	}
+	if rc == nil {
+		rc = new(github.RepositoryCommit) // a JSON null
+	}
+	gc := rc.GetCommit()
+	out := &ghopsv1.GetCommitResponse{
+		Sha: rc.GetSHA(), Message: gc.GetMessage(),
+		Author:    commitPerson(rc.GetAuthor(), gc.GetAuthor()),
+		Committer: commitPerson(rc.GetCommitter(), gc.GetCommitter()),
+		Stats: &ghopsv1.CommitStats{
+			Additions: int32(rc.GetStats().GetAdditions()), Deletions: int32(rc.GetStats().GetDeletions()), Total: int32(rc.GetStats().GetTotal()),
+		},
+		Files: changedFiles(rc.Files), Page: pageInfo(p, pp, resp),
+	}
+	for _, par := range rc.Parents {
+		out.Parents = append(out.Parents, par.GetSHA())
+	}
+	return out, nil
+}
+
+// commitPerson is a commit's author or committer: the GitHub account git's
+// email belongs to, when there is one, and git's own name and date.
+func commitPerson(user *github.User, git *github.CommitAuthor) *ghopsv1.CommitPerson {
+	return &ghopsv1.CommitPerson{Login: user.GetLogin(), Name: git.GetName(), Date: ts(git.Date)}
+}
+
+// noCommit reports whether err is GitHub's answer for a ref or sha that
+// names no commit.
+func noCommit(err error) bool {
+	var er *github.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusUnprocessableEntity &&
+		strings.HasPrefix(er.Message, "No commit found for")
 }
