@@ -34,6 +34,7 @@ var serviceOperations = map[string]string{
 	"Repositories.GetReadme":         "GET /repos/{owner}/{repo}/readme",
 	"contents (read_file, list_dir)": "GET /repos/{owner}/{repo}/contents/{path}",
 	"Repositories.ListCommits":       "GET /repos/{owner}/{repo}/commits",
+	"commit (get_commit)":            "GET /repos/{owner}/{repo}/commits/{ref}",
 	"Repositories.GetCombinedStatus": "GET /repos/{owner}/{repo}/commits/{ref}/status",
 	"Checks.ListCheckRunsForRef":     "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
 	"branches (list_branches)":       "GET /repos/{owner}/{repo}/branches",
@@ -323,6 +324,14 @@ func (f *conformanceFixture) cases() []conformanceCase {
 		{name: "commits, one a page", op: "GET /repos/{owner}/{repo}/commits", path: hw + "commits?per_page=1", token: w, status: 200, link: true},
 		{name: "commits of a missing ref", op: "GET /repos/{owner}/{repo}/commits", path: hw + "commits?sha=nope", token: w, status: 404},
 		{name: "commits of an empty repository", op: "GET /repos/{owner}/{repo}/commits", path: empty + "commits", token: w, status: 409},
+		{name: "one commit", op: "GET /repos/{owner}/{repo}/commits/{ref}", path: hw + "commits/" + f.main, token: w, status: 200,
+			then: wantFields(map[string]any{"sha": f.main})},
+		{name: "one commit by branch, one file a page", op: "GET /repos/{owner}/{repo}/commits/{ref}", path: cf + "commits/main?per_page=1", token: w, status: 200,
+			link: true, then: commitStats},
+		{name: "one commit of a missing ref", op: "GET /repos/{owner}/{repo}/commits/{ref}", path: hw + "commits/nope", token: w, status: 422,
+			then: wantMessage("No commit found for SHA: nope")},
+		{name: "one commit of a missing repository", op: "GET /repos/{owner}/{repo}/commits/{ref}", path: "repos/octo-org/nope/commits/main", token: w, status: 404},
+		{name: "one commit of an empty repository", op: "GET /repos/{owner}/{repo}/commits/{ref}", path: empty + "commits/main", token: w, status: 409},
 		{name: "check runs", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: hw + "commits/feature/clean/check-runs", token: w, status: 200},
 		{name: "check runs, all", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: hw + "commits/feature/clean/check-runs?filter=all", token: w, status: 200},
 		{name: "check runs, unknown filter", op: "GET /repos/{owner}/{repo}/commits/{ref}/check-runs", path: hw + "commits/main/check-runs?filter=some", token: w, status: 422,
@@ -937,5 +946,28 @@ func wantLogAt(text string) func(*testing.T, *http.Response, []byte) {
 		} else {
 			bad.Body.Close()
 		}
+	}
+}
+
+// commitStats requires one commit's page of one file and stats that count
+// every file of the commit (octo-org/conformance's head adds four symlinks
+// of one line each), not only the page's.
+func commitStats(t *testing.T, _ *http.Response, body []byte) {
+	t.Helper()
+	var o struct {
+		Stats struct{ Additions, Deletions, Total int } `json:"stats"`
+		Files []struct {
+			Filename string `json:"filename"`
+			Patch    string `json:"patch"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(body, &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.Stats.Additions != 4 || o.Stats.Deletions != 0 || o.Stats.Total != 4 {
+		t.Errorf("stats %+v, want 4 additions, 0 deletions, total 4", o.Stats)
+	}
+	if len(o.Files) != 1 || o.Files[0].Patch == "" {
+		t.Errorf("files %+v, want one file with its patch", o.Files)
 	}
 }
