@@ -332,6 +332,15 @@ func TestContractRules(t *testing.T) {
 			{"run_id -5", &ghopsv1.RerunFailedJobsRequest{Repo: "a/b", RunId: -5}, []violation{{"run_id", "int64.gte"}}},
 			{"repo missing", &ghopsv1.RerunFailedJobsRequest{RunId: 1}, []violation{{"repo", "required"}}},
 		},
+		"get_commit": {
+			{"valid sha", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: sha40, Page: i(2), PerPage: i(100)}, nil},
+			{"valid branch", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "feature/x"}, nil},
+			{"sha missing", &ghopsv1.GetCommitRequest{Repo: "a/b"}, []violation{{"sha", "required"}}},
+			{"sha with space", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "not a sha"}, []violation{{"sha", "string.pattern"}}},
+			{"sha at brace", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "main@{1}"}, []violation{{"sha", "ref_name.at_brace"}, {"sha", "string.pattern"}}},
+			{"per_page 101", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "main", PerPage: i(101)}, []violation{{"per_page", "int32.gte_lte"}}},
+			{"repo missing", &ghopsv1.GetCommitRequest{Sha: "main"}, []violation{{"repo", "required"}}},
+		},
 		"validate_environment": {
 			{"valid empty", &ghopsv1.ValidateEnvironmentRequest{}, nil},
 			{"valid repo", &ghopsv1.ValidateEnvironmentRequest{Repo: s("a/b")}, nil},
