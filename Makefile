@@ -69,8 +69,13 @@ KINDS_DIR := internal/toolschema/internal/kindsv1
 # tools/errgen (its own module, outside go.work like tools/lint) writes the
 # error contract's tables from gen/'s compiled errors.proto: the gateway's
 # (gateway/internal/rpcerror/table_gen.go), the client's (client/codes_gen.go)
-# and docs/errors.md's (between its errgen markers). It runs after buf, so it
-# reads the descriptors just generated.
+# and docs/errors.md's (between its errgen markers); and from the tools'
+# (ghops.v1.tool) options of github_service.proto the client's typed method
+# per tool (client/tools_gen.go) and the tool tables of README.md and
+# docs/comparison.md (between their errgen markers). The tool-name constants
+# the service and the client use (gen/ghops/v1/tools.gen.go) come from the
+# schema plugin with gen/. It runs after buf, so it reads the descriptors
+# just generated.
 ERRGEN := cd tools/errgen && GOWORK=off go run .
 
 .PHONY: generate

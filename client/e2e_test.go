@@ -106,6 +106,11 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			r, err := c.GetChecksForSha(ctx, &ghopsv1.GetChecksForShaRequest{Repo: demoRepo, Sha: headSHA})
 			return err == nil && r.GetSummary().GetVerdict() == "success", err
 		}},
+		{"get_commit", func() (bool, error) {
+			r, err := c.GetCommit(ctx, &ghopsv1.GetCommitRequest{Repo: demoRepo, Sha: headSHA[:7]})
+			return err == nil && r.GetSha() == headSHA && len(r.GetParents()) == 1 && len(r.GetFiles()) > 0 &&
+				r.GetStats().GetTotal() > 0 && r.GetFiles()[0].GetPatch() != "", err
+		}},
 		// The demo's pull request #3 (feature/greet-test) fails its "test"
 		// job; issues #4-#8 follow it in the shared number sequence, #4
 		// with one comment, #8 closed.

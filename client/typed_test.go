@@ -142,6 +142,9 @@ var typedCalls = []struct {
 	{"rerun_failed_jobs", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.RerunFailedJobs(ctx, &ghopsv1.RerunFailedJobsRequest{Repo: "octo-org/hello-world", RunId: 9876543210})
 	}},
+	{"get_commit", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetCommit(ctx, &ghopsv1.GetCommitRequest{Repo: "octo-org/hello-world", Sha: "feature/clean", Page: proto.Int32(2), PerPage: proto.Int32(100)})
+	}},
 }
 
 // TestTypedCallsWire checks that every tool has a typed call, that it sends
@@ -200,8 +203,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 33 {
-		t.Fatalf("got %d tools, want 33", len(tools))
+	if len(tools) != 34 {
+		t.Fatalf("got %d tools, want 34", len(tools))
 	}
 	tests := []struct {
 		name               string
@@ -215,6 +218,7 @@ func TestTools(t *testing.T) {
 		{"commit_files", false, true},
 		{"apply_patch", false, true},
 		{"validate_environment", true, false},
+		{"get_commit", true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

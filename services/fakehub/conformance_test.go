@@ -30,6 +30,7 @@ var serviceOperations = map[string]string{
 	"Repositories.GetReadme":         "GET /repos/{owner}/{repo}/readme",
 	"contents (read_file, list_dir)": "GET /repos/{owner}/{repo}/contents/{path}",
 	"Repositories.ListCommits":       "GET /repos/{owner}/{repo}/commits",
+	"commit (get_commit)":            "GET /repos/{owner}/{repo}/commits/{ref}",
 	"Repositories.GetCombinedStatus": "GET /repos/{owner}/{repo}/commits/{ref}/status",
 	"Checks.ListCheckRunsForRef":     "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
 	"branches (list_branches)":       "GET /repos/{owner}/{repo}/branches",
@@ -560,5 +561,28 @@ func wantLogAt(text string) func(*testing.T, *http.Response, []byte) {
 		} else {
 			bad.Body.Close()
 		}
+	}
+}
+
+// commitStats requires one commit's page of one file and stats that count
+// every file of the commit (octo-org/conformance's head adds four symlinks
+// of one line each), not only the page's.
+func commitStats(t *testing.T, _ *http.Response, body []byte) {
+	t.Helper()
+	var o struct {
+		Stats struct{ Additions, Deletions, Total int } `json:"stats"`
+		Files []struct {
+			Filename string `json:"filename"`
+			Patch    string `json:"patch"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(body, &o); err != nil {
+		t.Fatal(err)
+	}
+	if o.Stats.Additions != 4 || o.Stats.Deletions != 0 || o.Stats.Total != 4 {
+		t.Errorf("stats %+v, want 4 additions, 0 deletions, total 4", o.Stats)
+	}
+	if len(o.Files) != 1 || o.Files[0].Patch == "" {
+		t.Errorf("files %+v, want one file with its patch", o.Files)
 	}
 }

@@ -44,12 +44,25 @@ func loadContract(t testing.TB) *contract {
 		}
 		c := &contract{paths: doc["paths"].(map[string]any), rt: router.New("path", "ref", "branch", "tree_sha"),
 			schemas: map[string]*jsonschema.Schema{}, checked: map[string]int{}}
-		// Shorter templates first, so that /branches wins over /branches/{branch} for a bare path.
+		// Shorter templates first, so that /branches wins over /branches/{branch} for a bare path,
+		// except that a template ending in a parameter that spans segments goes after the others,
+		// so that /commits/{ref} does not take /commits/{ref}/check-runs.
 		var tmpls []string
 		for p := range c.paths {
 			tmpls = append(tmpls, p)
 		}
+		greedyEnd := func(p string) bool {
+			for _, g := range []string{"{path}", "{ref}", "{branch}", "{tree_sha}"} {
+				if strings.HasSuffix(p, g) {
+					return true
+				}
+			}
+			return false
+		}
 		sort.Slice(tmpls, func(i, j int) bool {
+			if gi, gj := greedyEnd(tmpls[i]), greedyEnd(tmpls[j]); gi != gj {
+				return gj
+			}
 			return len(tmpls[i]) < len(tmpls[j]) || len(tmpls[i]) == len(tmpls[j]) && tmpls[i] < tmpls[j]
 		})
 		for _, p := range tmpls {

@@ -56,6 +56,7 @@ func (h *Hub) buildRoutes() {
 	add("GET", "/repos/{owner}/{repo}/commits", h.withRepo(PermRead, h.listCommits))
 	add("GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs", h.withRepo(PermRead, h.listCheckRuns))
 	add("GET", "/repos/{owner}/{repo}/commits/{ref}/status", h.withRepo(PermRead, h.combinedStatus))
+	add("GET", "/repos/{owner}/{repo}/commits/{ref}", h.withRepo(PermRead, h.getCommit))
 	add("GET", "/repos/{owner}/{repo}/branches", h.withRepo(PermRead, h.listBranches))
 	add("GET", "/repos/{owner}/{repo}/branches/{branch}", h.withRepo(PermRead, h.getBranch))
 	add("GET", "/repos/{owner}/{repo}/pulls", h.withRepo(PermRead, h.listPulls))

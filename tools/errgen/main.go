@@ -1,7 +1,9 @@
-// Command errgen writes the error contract's derived files from the
-// compiled descriptors of proto/ghops/v1/errors.proto (module ghops.dev/gen):
-// the gateway's code table, the client's code constants and the tables of
-// docs/errors.md. `make generate` runs it after buf; `make check-generated`
+// Command errgen writes the files derived from the compiled descriptors of
+// proto/ghops/v1 (module ghops.dev/gen) outside gen/: from errors.proto the
+// gateway's code table, the client's code constants and the tables of
+// docs/errors.md; from github_service.proto's (ghops.v1.tool) options the
+// client's typed method per tool and the tool tables of README.md and
+// docs/comparison.md. `make generate` runs it after buf; `make check-generated`
 // runs it with -check, which writes nothing and fails when a file is stale.
 //
 // Usage (from tools/errgen, outside the workspace):
@@ -23,6 +25,7 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 
+	"ghops.dev/tools/errgen/internal/catalog"
 	"ghops.dev/tools/errgen/internal/contract"
 	"ghops.dev/tools/errgen/internal/emit"
 )
@@ -52,7 +55,12 @@ func run(args []string, getenv func(string) string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "errgen:", err)
 		return 2
 	}
-	stale, err := emit.Apply(*root, emit.Files(c), *check)
+	cat, err := catalog.Load(ghopsv1.File_ghops_v1_github_service_proto)
+	if err != nil {
+		fmt.Fprintln(stderr, "errgen:", err)
+		return 2
+	}
+	stale, err := emit.Apply(*root, append(emit.Files(c), emit.ToolFiles(cat)...), *check)
 	if err != nil {
 		fmt.Fprintln(stderr, "errgen:", err)
 		return 2

@@ -10,7 +10,10 @@ import (
 
 // outputs are the files errgen writes, and its source, relative to the
 // repository root.
-var outputs = []string{"gateway/internal/rpcerror/table_gen.go", "client/codes_gen.go", "docs/errors.md", "proto/ghops/v1/errors.proto"}
+var outputs = []string{
+	"gateway/internal/rpcerror/table_gen.go", "client/codes_gen.go", "docs/errors.md", "proto/ghops/v1/errors.proto",
+	"client/tools_gen.go", "README.md", "docs/comparison.md",
+}
 
 // copyRoot copies the committed outputs into a temporary repository root.
 func copyRoot(t *testing.T) string {

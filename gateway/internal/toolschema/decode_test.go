@@ -249,6 +249,8 @@ func TestDecodeValid(t *testing.T) {
 		{"get_job_log", `{"repo":"o/r","job_id":7,"start_line":10,"max_lines":20}`,
 			&ghopsv1.GetJobLogRequest{Repo: "o/r", JobId: 7, StartLine: proto.Int32(10), MaxLines: proto.Int32(20)}},
 		{"rerun_failed_jobs", `{"repo":"o/r","run_id":9}`, &ghopsv1.RerunFailedJobsRequest{Repo: "o/r", RunId: 9}},
+		{"get_commit", `{"repo":"o/r","sha":"feature/x","page":2,"per_page":100}`,
+			&ghopsv1.GetCommitRequest{Repo: "o/r", Sha: "feature/x", Page: proto.Int32(2), PerPage: proto.Int32(100)}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range tests {

@@ -75,6 +75,7 @@ func TestRegistryTools(t *testing.T) {
 		{"get_ci_failures", ghopsv1.GitHubService_GetCiFailures_FullMethodName, &ghopsv1.GetCiFailuresRequest{}, &ghopsv1.GetCiFailuresResponse{}, Annotations{true, false, true, true}},
 		{"get_job_log", ghopsv1.GitHubService_GetJobLog_FullMethodName, &ghopsv1.GetJobLogRequest{}, &ghopsv1.GetJobLogResponse{}, Annotations{true, false, true, true}},
 		{"rerun_failed_jobs", ghopsv1.GitHubService_RerunFailedJobs_FullMethodName, &ghopsv1.RerunFailedJobsRequest{}, &ghopsv1.RerunFailedJobsResponse{}, Annotations{false, false, false, true}},
+		{"get_commit", ghopsv1.GitHubService_GetCommit_FullMethodName, &ghopsv1.GetCommitRequest{}, &ghopsv1.GetCommitResponse{}, Annotations{true, false, true, true}},
 	}
 	tools := r.Tools()
 	if len(tools) != len(tests) {

@@ -7189,6 +7189,326 @@ func (x *AddPullRequestCommentResponse) GetUrl() string {
 	return ""
 }
 
+// GetCommitRequest is the input of the get_commit tool.
+type GetCommitRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Commit sha (7 to 40 hex digits), branch or tag.
+	Sha string `protobuf:"bytes,2,opt,name=sha,proto3" json:"sha,omitempty"`
+	// Page of the changed files.
+	Page *int32 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Files per page, default 30.
+	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCommitRequest) Reset() {
+	*x = GetCommitRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[91]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCommitRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCommitRequest) ProtoMessage() {}
+
+func (x *GetCommitRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[91]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCommitRequest.ProtoReflect.Descriptor instead.
+func (*GetCommitRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{91}
+}
+
+func (x *GetCommitRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetCommitRequest) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+func (x *GetCommitRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *GetCommitRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// GetCommitResponse is one commit and one page of its changed files.
+type GetCommitResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sha is the commit's full sha.
+	Sha string `protobuf:"bytes,1,opt,name=sha,proto3" json:"sha,omitempty"`
+	// message is the full commit message.
+	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// author wrote the change.
+	Author *CommitPerson `protobuf:"bytes,3,opt,name=author,proto3" json:"author,omitempty"`
+	// committer recorded it (differs from author for rebases and web edits).
+	Committer *CommitPerson `protobuf:"bytes,4,opt,name=committer,proto3" json:"committer,omitempty"`
+	// parents are the parent shas (two or more for a merge commit).
+	Parents []string `protobuf:"bytes,5,rep,name=parents,proto3" json:"parents,omitempty"`
+	// stats counts the lines the whole commit changes, over all its files.
+	Stats *CommitStats `protobuf:"bytes,6,opt,name=stats,proto3" json:"stats,omitempty"`
+	// files are this page of the changed files, in GitHub's order, capped as
+	// ChangedFile says.
+	Files []*ChangedFile `protobuf:"bytes,7,rep,name=files,proto3" json:"files,omitempty"`
+	// page describes this page of files.
+	Page *PageInfo `protobuf:"bytes,8,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text (see
+	// ContentReport); absent when nothing was.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCommitResponse) Reset() {
+	*x = GetCommitResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[92]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCommitResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCommitResponse) ProtoMessage() {}
+
+func (x *GetCommitResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[92]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCommitResponse.ProtoReflect.Descriptor instead.
+func (*GetCommitResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{92}
+}
+
+func (x *GetCommitResponse) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+func (x *GetCommitResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *GetCommitResponse) GetAuthor() *CommitPerson {
+	if x != nil {
+		return x.Author
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetCommitter() *CommitPerson {
+	if x != nil {
+		return x.Committer
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetParents() []string {
+	if x != nil {
+		return x.Parents
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetStats() *CommitStats {
+	if x != nil {
+		return x.Stats
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetFiles() []*ChangedFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *GetCommitResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// CommitPerson is a commit's author or committer.
+type CommitPerson struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// login is their GitHub login; empty when git's email matches no account.
+	Login string `protobuf:"bytes,1,opt,name=login,proto3" json:"login,omitempty"`
+	// name is git's name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// date is git's author or commit date.
+	Date          *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=date,proto3" json:"date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CommitPerson) Reset() {
+	*x = CommitPerson{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[93]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CommitPerson) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CommitPerson) ProtoMessage() {}
+
+func (x *CommitPerson) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[93]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CommitPerson.ProtoReflect.Descriptor instead.
+func (*CommitPerson) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{93}
+}
+
+func (x *CommitPerson) GetLogin() string {
+	if x != nil {
+		return x.Login
+	}
+	return ""
+}
+
+func (x *CommitPerson) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CommitPerson) GetDate() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Date
+	}
+	return nil
+}
+
+// CommitStats counts the lines one commit changes.
+type CommitStats struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// additions counts the lines added.
+	Additions int32 `protobuf:"varint,1,opt,name=additions,proto3" json:"additions,omitempty"`
+	// deletions counts the lines removed.
+	Deletions int32 `protobuf:"varint,2,opt,name=deletions,proto3" json:"deletions,omitempty"`
+	// total is additions plus deletions.
+	Total         int32 `protobuf:"varint,3,opt,name=total,proto3" json:"total,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CommitStats) Reset() {
+	*x = CommitStats{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[94]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CommitStats) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CommitStats) ProtoMessage() {}
+
+func (x *CommitStats) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[94]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CommitStats.ProtoReflect.Descriptor instead.
+func (*CommitStats) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{94}
+}
+
+func (x *CommitStats) GetAdditions() int32 {
+	if x != nil {
+		return x.Additions
+	}
+	return 0
+}
+
+func (x *CommitStats) GetDeletions() int32 {
+	if x != nil {
+		return x.Deletions
+	}
+	return 0
+}
+
+func (x *CommitStats) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -7857,7 +8177,32 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x04body\x18\x03 \x01(\tB\x0e\xbaH\v\xc8\x01\x01r\x06\x10\x01\x18\x80\x80\x04R\x04body\"A\n" +
 	"\x1dAddPullRequestCommentResponse\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x10\n" +
-	"\x03url\x18\x02 \x01(\tR\x03url2\xb74\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\"\xfe\x01\n" +
+	"\x10GetCommitRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x128\n" +
+	"\x03sha\x18\x02 \x01(\tB&\xbaH\x1f\xc8\x01\x01r\x1a\xa0\x82\x19\x01\x18d2\x12^[a-zA-Z0-9._/-]+$\x98\x82\x19\x02R\x03sha\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"\x87\x03\n" +
+	"\x11GetCommitResponse\x12\x10\n" +
+	"\x03sha\x18\x01 \x01(\tR\x03sha\x12\x1e\n" +
+	"\amessage\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\amessage\x12.\n" +
+	"\x06author\x18\x03 \x01(\v2\x16.ghops.v1.CommitPersonR\x06author\x124\n" +
+	"\tcommitter\x18\x04 \x01(\v2\x16.ghops.v1.CommitPersonR\tcommitter\x12\x18\n" +
+	"\aparents\x18\x05 \x03(\tR\aparents\x12+\n" +
+	"\x05stats\x18\x06 \x01(\v2\x15.ghops.v1.CommitStatsR\x05stats\x12+\n" +
+	"\x05files\x18\a \x03(\v2\x15.ghops.v1.ChangedFileR\x05files\x12&\n" +
+	"\x04page\x18\b \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"n\n" +
+	"\fCommitPerson\x12\x14\n" +
+	"\x05login\x18\x01 \x01(\tR\x05login\x12\x18\n" +
+	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12.\n" +
+	"\x04date\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x04date\"_\n" +
+	"\vCommitStats\x12\x1c\n" +
+	"\tadditions\x18\x01 \x01(\x05R\tadditions\x12\x1c\n" +
+	"\tdeletions\x18\x02 \x01(\x05R\tdeletions\x12\x14\n" +
+	"\x05total\x18\x03 \x01(\x05R\x05total2\x956\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -7928,7 +8273,11 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tGetJobLog\x12\x1a.ghops.v1.GetJobLogRequest\x1a\x1b.ghops.v1.GetJobLogResponse\"~\x92\x82\x19w\n" +
 	"\vget_job_log\x12\vGet job log\x1aSRead an Actions job's log: the last `tail_lines`, or `max_lines` from `start_line`. \x010\x018\x01H\x04\x90\x02\x01\x12\xc6\x01\n" +
 	"\x0fRerunFailedJobs\x12 .ghops.v1.RerunFailedJobsRequest\x1a!.ghops.v1.RerunFailedJobsResponse\"n\x92\x82\x19j\n" +
-	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1a=Re-run an Actions run's failed jobs (and the jobs they need).8\x01H\x04B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\x11rerun_failed_jobs\x12\x12Re-run failed jobs\x1a=Re-run an Actions run's failed jobs (and the jobs they need).8\x01H\x04\x12\xdb\x01\n" +
+	"\tGetCommit\x12\x1a.ghops.v1.GetCommitRequest\x1a\x1b.ghops.v1.GetCommitResponse\"\x94\x01\x92\x82\x19\x8c\x01\n" +
+	"\n" +
+	"get_commit\x12\n" +
+	"Get commit\x1ajOne commit: message, author, committer, parents, stats and its changed files with (capped) patches, paged. \x010\x018\x01H\x01\x90\x02\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -7942,7 +8291,7 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 91)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 95)
 var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*SearchRequest)(nil),                   // 0: ghops.v1.SearchRequest
 	(*SearchResponse)(nil),                  // 1: ghops.v1.SearchResponse
@@ -8035,30 +8384,34 @@ var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*ListPullRequestCommentsResponse)(nil), // 88: ghops.v1.ListPullRequestCommentsResponse
 	(*AddPullRequestCommentRequest)(nil),    // 89: ghops.v1.AddPullRequestCommentRequest
 	(*AddPullRequestCommentResponse)(nil),   // 90: ghops.v1.AddPullRequestCommentResponse
-	(*timestamppb.Timestamp)(nil),           // 91: google.protobuf.Timestamp
+	(*GetCommitRequest)(nil),                // 91: ghops.v1.GetCommitRequest
+	(*GetCommitResponse)(nil),               // 92: ghops.v1.GetCommitResponse
+	(*CommitPerson)(nil),                    // 93: ghops.v1.CommitPerson
+	(*CommitStats)(nil),                     // 94: ghops.v1.CommitStats
+	(*timestamppb.Timestamp)(nil),           // 95: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	3,   // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
-	91,  // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	95,  // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	7,   // 4: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	8,   // 5: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
 	4,   // 6: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	91,  // 7: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	91,  // 8: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	95,  // 7: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	95,  // 8: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	11,  // 9: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	16,  // 10: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	19,  // 11: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	3,   // 12: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 13: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	91,  // 14: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	95,  // 14: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	22,  // 15: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	3,   // 16: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	25,  // 17: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	3,   // 18: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 19: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	91,  // 20: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	95,  // 20: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	28,  // 21: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	28,  // 22: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	31,  // 23: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
@@ -8073,7 +8426,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	46,  // 32: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
 	52,  // 33: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
 	4,   // 34: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	91,  // 35: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	95,  // 35: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
 	55,  // 36: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
 	3,   // 37: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
 	19,  // 38: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
@@ -8083,15 +8436,15 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	60,  // 42: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
 	3,   // 43: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 44: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	91,  // 45: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	95,  // 45: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
 	63,  // 46: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
 	4,   // 47: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	91,  // 48: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	91,  // 49: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	95,  // 48: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	95,  // 49: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
 	66,  // 50: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
 	3,   // 51: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 52: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	91,  // 53: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	95,  // 53: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
 	69,  // 54: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
 	3,   // 55: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 56: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
@@ -8108,77 +8461,86 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	66,  // 67: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
 	3,   // 68: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 69: ghops.v1.ListPullRequestCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	0,   // 70: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	5,   // 71: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	9,   // 72: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	12,  // 73: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	14,  // 74: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	17,  // 75: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	20,  // 76: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	23,  // 77: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	26,  // 78: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	29,  // 79: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	32,  // 80: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	35,  // 81: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	37,  // 82: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	39,  // 83: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	42,  // 84: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	45,  // 85: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	48,  // 86: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	50,  // 87: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	53,  // 88: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	56,  // 89: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	58,  // 90: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	61,  // 91: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	64,  // 92: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	67,  // 93: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	70,  // 94: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	72,  // 95: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	74,  // 96: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	87,  // 97: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	89,  // 98: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	76,  // 99: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	79,  // 100: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	83,  // 101: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	85,  // 102: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	1,   // 103: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	6,   // 104: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	10,  // 105: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	13,  // 106: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	15,  // 107: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	18,  // 108: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	21,  // 109: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	24,  // 110: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	27,  // 111: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	30,  // 112: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	33,  // 113: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	36,  // 114: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	38,  // 115: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	41,  // 116: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	44,  // 117: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	47,  // 118: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	49,  // 119: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	51,  // 120: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	54,  // 121: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	57,  // 122: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	59,  // 123: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	62,  // 124: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	65,  // 125: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	68,  // 126: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	71,  // 127: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	73,  // 128: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	75,  // 129: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	88,  // 130: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	90,  // 131: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	77,  // 132: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	80,  // 133: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	84,  // 134: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	86,  // 135: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	103, // [103:136] is the sub-list for method output_type
-	70,  // [70:103] is the sub-list for method input_type
-	70,  // [70:70] is the sub-list for extension type_name
-	70,  // [70:70] is the sub-list for extension extendee
-	0,   // [0:70] is the sub-list for field type_name
+	93,  // 70: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
+	93,  // 71: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
+	94,  // 72: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
+	55,  // 73: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
+	3,   // 74: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 75: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
+	95,  // 76: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	0,   // 77: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	5,   // 78: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	9,   // 79: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	12,  // 80: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	14,  // 81: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	17,  // 82: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	20,  // 83: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	23,  // 84: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	26,  // 85: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	29,  // 86: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	32,  // 87: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	35,  // 88: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	37,  // 89: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	39,  // 90: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	42,  // 91: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	45,  // 92: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	48,  // 93: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	50,  // 94: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	53,  // 95: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	56,  // 96: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	58,  // 97: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	61,  // 98: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	64,  // 99: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	67,  // 100: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	70,  // 101: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	72,  // 102: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	74,  // 103: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	87,  // 104: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	89,  // 105: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	76,  // 106: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	79,  // 107: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	83,  // 108: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	85,  // 109: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	91,  // 110: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	1,   // 111: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	6,   // 112: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	10,  // 113: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	13,  // 114: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	15,  // 115: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	18,  // 116: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	21,  // 117: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	24,  // 118: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	27,  // 119: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	30,  // 120: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	33,  // 121: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	36,  // 122: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	38,  // 123: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	41,  // 124: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	44,  // 125: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	47,  // 126: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	49,  // 127: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	51,  // 128: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	54,  // 129: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	57,  // 130: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	59,  // 131: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	62,  // 132: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	65,  // 133: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	68,  // 134: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	71,  // 135: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	73,  // 136: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	75,  // 137: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	88,  // 138: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	90,  // 139: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	77,  // 140: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	80,  // 141: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	84,  // 142: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	86,  // 143: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	92,  // 144: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	111, // [111:145] is the sub-list for method output_type
+	77,  // [77:111] is the sub-list for method input_type
+	77,  // [77:77] is the sub-list for extension type_name
+	77,  // [77:77] is the sub-list for extension extendee
+	0,   // [0:77] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -8214,13 +8576,14 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[79].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[83].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[87].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[91].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   91,
+			NumMessages:   95,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -52,6 +52,7 @@ const (
 	GitHubService_GetCiFailures_FullMethodName           = "/ghops.v1.GitHubService/GetCiFailures"
 	GitHubService_GetJobLog_FullMethodName               = "/ghops.v1.GitHubService/GetJobLog"
 	GitHubService_RerunFailedJobs_FullMethodName         = "/ghops.v1.GitHubService/RerunFailedJobs"
+	GitHubService_GetCommit_FullMethodName               = "/ghops.v1.GitHubService/GetCommit"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -153,6 +154,8 @@ type GitHubServiceClient interface {
 	GetJobLog(ctx context.Context, in *GetJobLogRequest, opts ...grpc.CallOption) (*GetJobLogResponse, error)
 	// RerunFailedJobs re-runs the failed jobs of a workflow run.
 	RerunFailedJobs(ctx context.Context, in *RerunFailedJobsRequest, opts ...grpc.CallOption) (*RerunFailedJobsResponse, error)
+	// GetCommit returns one commit with its stats and changed files.
+	GetCommit(ctx context.Context, in *GetCommitRequest, opts ...grpc.CallOption) (*GetCommitResponse, error)
 }
 
 type gitHubServiceClient struct {
@@ -493,6 +496,16 @@ func (c *gitHubServiceClient) RerunFailedJobs(ctx context.Context, in *RerunFail
 	return out, nil
 }
 
+func (c *gitHubServiceClient) GetCommit(ctx context.Context, in *GetCommitRequest, opts ...grpc.CallOption) (*GetCommitResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetCommitResponse)
+	err := c.cc.Invoke(ctx, GitHubService_GetCommit_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GitHubServiceServer is the server API for GitHubService service.
 // All implementations must embed UnimplementedGitHubServiceServer
 // for forward compatibility.
@@ -592,6 +605,8 @@ type GitHubServiceServer interface {
 	GetJobLog(context.Context, *GetJobLogRequest) (*GetJobLogResponse, error)
 	// RerunFailedJobs re-runs the failed jobs of a workflow run.
 	RerunFailedJobs(context.Context, *RerunFailedJobsRequest) (*RerunFailedJobsResponse, error)
+	// GetCommit returns one commit with its stats and changed files.
+	GetCommit(context.Context, *GetCommitRequest) (*GetCommitResponse, error)
 	mustEmbedUnimplementedGitHubServiceServer()
 }
 
@@ -700,6 +715,9 @@ func (UnimplementedGitHubServiceServer) GetJobLog(context.Context, *GetJobLogReq
 }
 func (UnimplementedGitHubServiceServer) RerunFailedJobs(context.Context, *RerunFailedJobsRequest) (*RerunFailedJobsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RerunFailedJobs not implemented")
+}
+func (UnimplementedGitHubServiceServer) GetCommit(context.Context, *GetCommitRequest) (*GetCommitResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetCommit not implemented")
 }
 func (UnimplementedGitHubServiceServer) mustEmbedUnimplementedGitHubServiceServer() {}
 func (UnimplementedGitHubServiceServer) testEmbeddedByValue()                       {}
@@ -1316,6 +1334,24 @@ func _GitHubService_RerunFailedJobs_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_GetCommit_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetCommitRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).GetCommit(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_GetCommit_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).GetCommit(ctx, req.(*GetCommitRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GitHubService_ServiceDesc is the grpc.ServiceDesc for GitHubService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1454,6 +1490,10 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RerunFailedJobs",
 			Handler:    _GitHubService_RerunFailedJobs_Handler,
+		},
+		{
+			MethodName: "GetCommit",
+			Handler:    _GitHubService_GetCommit_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -41,9 +41,9 @@ const Domain = "ghops.dev"
 
 // Tool names whose GitHub answers have tool-specific meanings.
 const (
-	ToolMerge       = "merge_pull_request"
-	ToolCommitFiles = "commit_files"
-	ToolApplyPatch  = "apply_patch"
+	ToolMerge       = ghopsv1.ToolMergePullRequest
+	ToolCommitFiles = ghopsv1.ToolCommitFiles
+	ToolApplyPatch  = ghopsv1.ToolApplyPatch
 )
 
 // Context is what the handler knows about the failed call; every field is
@@ -416,6 +416,14 @@ func Mismatch(c Context, status int, msg string) error {
 	}
 	ri := &errdetails.ResourceInfo{ResourceType: res.GetType(), ResourceName: res.GetId(), Description: msg}
 	return New(codes.NotFound, ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, msg, c, &ghopsv1.GitHubError{Status: int32(status), Resource: res}, ri)
+}
+
+// NotFound is NOT_FOUND for the call's resource when GitHub's answer
+// means that it does not exist though its status says otherwise (get_commit:
+// GitHub answers an unknown ref with 422 "No commit found for SHA"). The
+// answer is the one a 404 of GitHub's would give, with data.resource from c.
+func NotFound(c Context, why string) error {
+	return notFound(c, &ghopsv1.GitHubError{}, why)
 }
 
 // notFound is NOT_FOUND for the call's resource (its repository when the

@@ -30,7 +30,7 @@ const (
 // the new ref. A branch that exists is GitHub's 422 "Reference already
 // exists", so -32003.
 func (s *Service) CreateBranch(ctx context.Context, req *ghopsv1.CreateBranchRequest) (*ghopsv1.CreateBranchResponse, error) {
-	c := ghstatus.Context{Tool: "create_branch", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "ref", Id: resID(req.GetRepo(), "", req.GetFrom())}}
+	c := ghstatus.Context{Tool: ghopsv1.ToolCreateBranch, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "ref", Id: resID(req.GetRepo(), "", req.GetFrom())}}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
 	if err := ghpath.Check("branch", req.GetBranch()); err != nil {
@@ -54,7 +54,7 @@ func (s *Service) CreateBranch(ctx context.Context, req *ghopsv1.CreateBranchReq
 
 // GetPullRequest implements the get_pull_request tool in one call.
 func (s *Service) GetPullRequest(ctx context.Context, req *ghopsv1.GetPullRequestRequest) (*ghopsv1.GetPullRequestResponse, error) {
-	c := ghstatus.Context{Tool: "get_pull_request", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	c := ghstatus.Context{Tool: ghopsv1.ToolGetPullRequest, Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
 	pr, err := s.pullRequest(ctx, s.client(ctx), req.GetRepo(), int(req.GetPrNumber()))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -99,7 +99,7 @@ func (s *Service) pullRequest(ctx context.Context, gh *github.Client, repo strin
 // ListPullRequestFiles implements the list_pull_request_files tool in one
 // call, capping the patches.
 func (s *Service) ListPullRequestFiles(ctx context.Context, req *ghopsv1.ListPullRequestFilesRequest) (*ghopsv1.ListPullRequestFilesResponse, error) {
-	c := ghstatus.Context{Tool: "list_pull_request_files", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	c := ghstatus.Context{Tool: ghopsv1.ToolListPullRequestFiles, Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
 	owner, name := splitRepo(req.GetRepo())
 	p, pp := pageOf(req.Page, req.PerPage)
 	files, resp, err := s.client(ctx).PullRequests.ListFiles(ctx, owner, name, int(req.GetPrNumber()), &github.ListOptions{Page: p, PerPage: pp})
@@ -111,7 +111,7 @@ func (s *Service) ListPullRequestFiles(ctx context.Context, req *ghopsv1.ListPul
 
 // CompareRefs implements the compare_refs tool in one call.
 func (s *Service) CompareRefs(ctx context.Context, req *ghopsv1.CompareRefsRequest) (*ghopsv1.CompareRefsResponse, error) {
-	c := ghstatus.Context{Tool: "compare_refs", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "ref", Id: req.GetRepo() + "@" + req.GetBase() + "..." + req.GetHead()}}
+	c := ghstatus.Context{Tool: ghopsv1.ToolCompareRefs, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "ref", Id: req.GetRepo() + "@" + req.GetBase() + "..." + req.GetHead()}}
 	p, pp := pageOf(req.Page, req.PerPage)
 	u, err := comparePath(req.GetRepo(), req.GetBase(), req.GetHead())
 	if err != nil {

@@ -58,7 +58,7 @@ func checkRunsOpts() *github.ListCheckRunsOptions {
 // sha is read directly. Commit statuses are not read: they carry no log to
 // explain a failure.
 func (s *Service) GetCiFailures(ctx context.Context, req *ghopsv1.GetCiFailuresRequest) (*ghopsv1.GetCiFailuresResponse, error) {
-	c := ghstatus.Context{Tool: "get_ci_failures", Repo: req.GetRepo()}
+	c := ghstatus.Context{Tool: ghopsv1.ToolGetCiFailures, Repo: req.GetRepo()}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
 	sha := req.GetSha()
@@ -225,7 +225,7 @@ func runFromDetails(u string) int64 {
 // into the window asked for (validation has checked that exactly one of
 // tail_lines and start_line+max_lines is given).
 func (s *Service) GetJobLog(ctx context.Context, req *ghopsv1.GetJobLogRequest) (*ghopsv1.GetJobLogResponse, error) {
-	c := ghstatus.Context{Tool: "get_job_log", Repo: req.GetRepo(), Resource: jobRes(req.GetRepo(), req.GetJobId())}
+	c := ghstatus.Context{Tool: ghopsv1.ToolGetJobLog, Repo: req.GetRepo(), Resource: jobRes(req.GetRepo(), req.GetJobId())}
 	owner, name := splitRepo(req.GetRepo())
 	window := func(r io.Reader) (joblog.Window, error) {
 		if req.TailLines != nil {
@@ -322,7 +322,7 @@ func (s *Service) checkJob(ctx context.Context, gh *github.Client, repo string, 
 // for the write), the re-run (never retried), then the run again, for its
 // status after the re-run.
 func (s *Service) RerunFailedJobs(ctx context.Context, req *ghopsv1.RerunFailedJobsRequest) (*ghopsv1.RerunFailedJobsResponse, error) {
-	c := ghstatus.Context{Tool: "rerun_failed_jobs", Repo: req.GetRepo(), Resource: runRes(req.GetRepo(), req.GetRunId())}
+	c := ghstatus.Context{Tool: ghopsv1.ToolRerunFailedJobs, Repo: req.GetRepo(), Resource: runRes(req.GetRepo(), req.GetRunId())}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("actions/runs"), ghpath.One("runId", strconv.FormatInt(req.GetRunId(), 10)))

@@ -60,7 +60,7 @@ func toIssue(is *github.Issue) *ghopsv1.Issue {
 // with a pull_request key); they are left out, so a page may hold fewer than per_page issues while
 // has_next still follows GitHub's paging.
 func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest) (*ghopsv1.ListIssuesResponse, error) {
-	c := ghstatus.Context{Tool: "list_issues", Repo: req.GetRepo()}
+	c := ghstatus.Context{Tool: ghopsv1.ToolListIssues, Repo: req.GetRepo()}
 	p, pp := pageOf(req.Page, req.PerPage)
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"))
 	if err != nil {
@@ -91,7 +91,7 @@ func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest
 // this tool is about issues, so the agent learns it named the wrong kind instead of reading half
 // a pull request.
 func (s *Service) GetIssue(ctx context.Context, req *ghopsv1.GetIssueRequest) (*ghopsv1.GetIssueResponse, error) {
-	c := issueContext("get_issue", req.GetRepo(), req.GetIssueNumber())
+	c := issueContext(ghopsv1.ToolGetIssue, req.GetRepo(), req.GetIssueNumber())
 	is, err := s.issueOnly(ctx, s.client(ctx), req.GetRepo(), int(req.GetIssueNumber()))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -104,7 +104,7 @@ func (s *Service) GetIssue(ctx context.Context, req *ghopsv1.GetIssueRequest) (*
 // list its conversation comments. Each body is cut at MaxCommentBytes, on a character boundary,
 // and then marked body_truncated.
 func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueCommentsRequest) (*ghopsv1.ListIssueCommentsResponse, error) {
-	c := issueContext("list_issue_comments", req.GetRepo(), req.GetIssueNumber())
+	c := issueContext(ghopsv1.ToolListIssueComments, req.GetRepo(), req.GetIssueNumber())
 	p, pp := pageOf(req.Page, req.PerPage)
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))), ghpath.Lit("comments"))
 	if err != nil {
@@ -125,7 +125,7 @@ func (s *Service) ListIssueComments(ctx context.Context, req *ghopsv1.ListIssueC
 // (pullOnly: an issue's number is refused), then the pull request's conversation comments, which
 // GitHub keeps as its issue's, cut as list_issue_comments cuts them.
 func (s *Service) ListPullRequestComments(ctx context.Context, req *ghopsv1.ListPullRequestCommentsRequest) (*ghopsv1.ListPullRequestCommentsResponse, error) {
-	c := ghstatus.Context{Tool: "list_pull_request_comments", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	c := ghstatus.Context{Tool: ghopsv1.ToolListPullRequestComments, Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
 	p, pp := pageOf(req.Page, req.PerPage)
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetPrNumber()))), ghpath.Lit("comments"))
 	if err != nil {
@@ -165,7 +165,7 @@ func (s *Service) SearchIssues(ctx context.Context, req *ghopsv1.SearchIssuesReq
 	p, pp := pageOf(req.Page, req.PerPage)
 	res, resp, err := s.client(ctx).Search.Issues(ctx, req.GetQuery(), &github.SearchOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "search_issues"})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolSearchIssues})
 	}
 	out := &ghopsv1.SearchIssuesResponse{
 		TotalCount: int32(res.GetTotal()), IncompleteResults: res.GetIncompleteResults(),
@@ -197,7 +197,7 @@ func (s *Service) SearchCode(ctx context.Context, req *ghopsv1.SearchCodeRequest
 	p, pp := pageOf(req.Page, req.PerPage)
 	res, resp, err := s.client(ctx).Search.Code(ctx, req.GetQuery(), &github.SearchOptions{ListOptions: github.ListOptions{Page: p, PerPage: pp}})
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "search_code"})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolSearchCode})
 	}
 	out := &ghopsv1.SearchCodeResponse{
 		TotalCount: int32(res.GetTotal()), IncompleteResults: res.GetIncompleteResults(),
@@ -214,7 +214,7 @@ func (s *Service) SearchCode(ctx context.Context, req *ghopsv1.SearchCodeRequest
 // family through ghstatus), and silently drops labels, assignees and milestone for a token
 // without push access.
 func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueRequest) (*ghopsv1.CreateIssueResponse, error) {
-	c := ghstatus.Context{Tool: "create_issue", Repo: req.GetRepo()}
+	c := ghstatus.Context{Tool: ghopsv1.ToolCreateIssue, Repo: req.GetRepo()}
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -234,7 +234,7 @@ func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueReque
 // then one PATCH: only the given fields change, and given lists replace (an empty list is the
 // same as none, as proto3 cannot tell them apart).
 func (s *Service) UpdateIssue(ctx context.Context, req *ghopsv1.UpdateIssueRequest) (*ghopsv1.UpdateIssueResponse, error) {
-	c := issueContext("update_issue", req.GetRepo(), req.GetIssueNumber())
+	c := issueContext(ghopsv1.ToolUpdateIssue, req.GetRepo(), req.GetIssueNumber())
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -296,7 +296,7 @@ func (s *Service) sendIssue(ctx context.Context, method, u string, body *github.
 // AddIssueComment implements the add_issue_comment tool: the issue's kind (issueOnly: a pull
 // request's number is refused before anything is written), then the comment.
 func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueCommentRequest) (*ghopsv1.AddIssueCommentResponse, error) {
-	c := issueContext("add_issue_comment", req.GetRepo(), req.GetIssueNumber())
+	c := issueContext(ghopsv1.ToolAddIssueComment, req.GetRepo(), req.GetIssueNumber())
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetIssueNumber()))), ghpath.Lit("comments"))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -316,7 +316,7 @@ func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueComm
 // (pullOnly: an issue's number is refused before anything is written), then the comment on the
 // pull request's conversation, which GitHub keeps as its issue's.
 func (s *Service) AddPullRequestComment(ctx context.Context, req *ghopsv1.AddPullRequestCommentRequest) (*ghopsv1.AddPullRequestCommentResponse, error) {
-	c := ghstatus.Context{Tool: "add_pull_request_comment", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	c := ghstatus.Context{Tool: ghopsv1.ToolAddPullRequestComment, Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetPrNumber()))), ghpath.Lit("comments"))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)

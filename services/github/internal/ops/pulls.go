@@ -44,7 +44,7 @@ func itoa(n int) string {
 // request, polled with exponential backoff while GitHub computes mergeable
 // (bounded by the attempts and the call's deadline), then the head's checks.
 func (s *Service) GetPrMergeability(ctx context.Context, req *ghopsv1.GetPrMergeabilityRequest) (*ghopsv1.GetPrMergeabilityResponse, error) {
-	c := ghstatus.Context{Tool: "get_pr_mergeability", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	c := ghstatus.Context{Tool: ghopsv1.ToolGetPrMergeability, Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
 	var pr *github.PullRequest
@@ -88,7 +88,7 @@ func (s *Service) GetPrMergeability(ctx context.Context, req *ghopsv1.GetPrMerge
 
 // GetChecksForSha implements the get_checks_for_sha tool in two calls.
 func (s *Service) GetChecksForSha(ctx context.Context, req *ghopsv1.GetChecksForShaRequest) (*ghopsv1.GetChecksForShaResponse, error) {
-	c := ghstatus.Context{Tool: "get_checks_for_sha", Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: "commit", Id: req.GetRepo() + "@" + req.GetSha()}}
+	c := ghstatus.Context{Tool: ghopsv1.ToolGetChecksForSha, Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: "commit", Id: req.GetRepo() + "@" + req.GetSha()}}
 	owner, name := splitRepo(req.GetRepo())
 	summary, checks, truncated, err := s.checks(ctx, s.client(ctx), owner, name, req.GetSha())
 	if err != nil {
@@ -197,7 +197,7 @@ func (s *Service) CreatePullRequest(ctx context.Context, req *ghopsv1.CreatePull
 		Body: req.Body, Draft: req.Draft,
 	})
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "create_pull_request", Repo: req.GetRepo()})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolCreatePullRequest, Repo: req.GetRepo()})
 	}
 	return &ghopsv1.CreatePullRequestResponse{PullRequest: toPR(pr)}, nil
 }
@@ -209,7 +209,7 @@ func (s *Service) CreatePullRequest(ctx context.Context, req *ghopsv1.CreatePull
 // the draft change goes first, since GitHub changes only open pull requests.
 // The answer is the pull request as GitHub reports it afterwards.
 func (s *Service) UpdatePullRequest(ctx context.Context, req *ghopsv1.UpdatePullRequestRequest) (*ghopsv1.UpdatePullRequestResponse, error) {
-	c := ghstatus.Context{Tool: "update_pull_request", Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
+	c := ghstatus.Context{Tool: ghopsv1.ToolUpdatePullRequest, Repo: req.GetRepo(), PR: int(req.GetPrNumber()), Resource: prResource(req.GetRepo(), req.GetPrNumber())}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
 	body := map[string]any{}

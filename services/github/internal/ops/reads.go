@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -31,7 +32,7 @@ func (s *Service) Search(ctx context.Context, req *ghopsv1.SearchRequest) (*ghop
 	p, pp := pageOf(req.Page, req.PerPage)
 	res, resp, err := getAccept[*searchResult](ctx, s, s.client(ctx), "search/repositories", searchQuery(req.GetQuery(), p, pp), searchAccept)
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "search"})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolSearch})
 	}
 	if res == nil {
 		res = new(searchResult) // an empty answer, as go-github gives it
@@ -115,7 +116,7 @@ func visibilityOf(v string, private bool) string {
 // GitHub's /readme finds it (root, .github/ or docs/): two calls, each
 // answered by a 304 when unchanged. A 404 from /readme means no README.
 func (s *Service) Fetch(ctx context.Context, req *ghopsv1.FetchRequest) (*ghopsv1.FetchResponse, error) {
-	c := ghstatus.Context{Tool: "fetch", Repo: req.GetRepo()}
+	c := ghstatus.Context{Tool: ghopsv1.ToolFetch, Repo: req.GetRepo()}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
 	r, _, err := gh.Repositories.Get(ctx, owner, name)
@@ -169,7 +170,7 @@ func badPath(tool, msg string) error {
 func (s *Service) ListDirectory(ctx context.Context, req *ghopsv1.ListDirectoryRequest) (*ghopsv1.ListDirectoryResponse, error) {
 	path := rootPath(req.GetPath())
 	ref := refOf(req.Branch, req.Ref)
-	c := ghstatus.Context{Tool: "list_directory", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "directory", Id: resID(req.GetRepo(), path, ref)}}
+	c := ghstatus.Context{Tool: ghopsv1.ToolListDirectory, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "directory", Id: resID(req.GetRepo(), path, ref)}}
 	if strings.Contains(path, "..") {
 		return nil, badPath(c.Tool, "path must not contain \"..\"")
 	}
@@ -212,7 +213,7 @@ func resID(repo, path, ref string) string {
 func (s *Service) ReadFile(ctx context.Context, req *ghopsv1.ReadFileRequest) (*ghopsv1.ReadFileResponse, error) {
 	path := strings.Trim(req.GetPath(), "/")
 	ref := refOf(req.Branch, req.Ref)
-	c := ghstatus.Context{Tool: "read_file", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "file", Id: resID(req.GetRepo(), path, ref)}}
+	c := ghstatus.Context{Tool: ghopsv1.ToolReadFile, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "file", Id: resID(req.GetRepo(), path, ref)}}
 	if strings.Contains(path, "..") {
 		return nil, badPath(c.Tool, "path must not contain \"..\"")
 	}
@@ -340,7 +341,7 @@ func containsNUL(b []byte) bool {
 // commits list (one entry), then its recursive tree.
 func (s *Service) GetTree(ctx context.Context, req *ghopsv1.GetTreeRequest) (*ghopsv1.GetTreeResponse, error) {
 	ref := refOf(req.Branch, req.Ref)
-	c := ghstatus.Context{Tool: "get_tree", Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: refType(req.Branch), Id: resID(req.GetRepo(), "", ref)}}
+	c := ghstatus.Context{Tool: ghopsv1.ToolGetTree, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: refType(req.Branch), Id: resID(req.GetRepo(), "", ref)}}
 	owner, name := splitRepo(req.GetRepo())
 	gh := s.client(ctx)
 	commits, _, err := gh.Repositories.ListCommits(ctx, owner, name, &github.CommitsListOptions{SHA: ref, ListOptions: github.ListOptions{PerPage: 1}})
@@ -398,7 +399,7 @@ func (s *Service) GetCommits(ctx context.Context, req *ghopsv1.GetCommitsRequest
 	if req.Sha == nil {
 		typ = refType(req.Branch)
 	}
-	c := ghstatus.Context{Tool: "get_commits", Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: typ, Id: resID(req.GetRepo(), "", from)}}
+	c := ghstatus.Context{Tool: ghopsv1.ToolGetCommits, Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: typ, Id: resID(req.GetRepo(), "", from)}}
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("commits"))
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -472,11 +473,11 @@ func (s *Service) GetBranches(ctx context.Context, req *ghopsv1.GetBranchesReque
 	p, pp := pageOf(req.Page, req.PerPage)
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("branches"))
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "get_branches", Repo: req.GetRepo()})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolGetBranches, Repo: req.GetRepo()})
 	}
 	list, resp, err := get[[]*github.Branch](ctx, s, s.client(ctx), u, listQuery(p, pp))
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "get_branches", Repo: req.GetRepo()})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolGetBranches, Repo: req.GetRepo()})
 	}
 	out := &ghopsv1.GetBranchesResponse{Page: pageInfo(p, pp, resp)}
 	for _, b := range list {
@@ -494,11 +495,11 @@ func (s *Service) ListPullRequests(ctx context.Context, req *ghopsv1.ListPullReq
 	}
 	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("pulls"))
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "list_pull_requests", Repo: req.GetRepo()})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolListPullRequests, Repo: req.GetRepo()})
 	}
 	list, resp, err := get[[]*github.PullRequest](ctx, s, s.client(ctx), u, listQuery(p, pp, "state", state))
 	if err != nil {
-		return nil, s.fail(ctx, err, ghstatus.Context{Tool: "list_pull_requests", Repo: req.GetRepo()})
+		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolListPullRequests, Repo: req.GetRepo()})
 	}
 	out := &ghopsv1.ListPullRequestsResponse{Page: pageInfo(p, pp, resp)}
 	for _, pr := range list {
@@ -516,4 +517,57 @@ func rawContent(f *github.RepositoryContent) string {
 		return ""
 	}
 	return *f.Content
+}
+
+// GetCommit implements the get_commit tool in one call: GitHub's commit
+// answer carries the message, both people, the parents, the stats and the
+// page of changed files asked for (page and per_page page the files), whose
+// patches are capped as compare_refs' are. GitHub answers a ref or sha it
+// cannot resolve with 422 "No commit found for SHA", which is a missing
+// commit (-32002), not a refused value.
+func (s *Service) GetCommit(ctx context.Context, req *ghopsv1.GetCommitRequest) (*ghopsv1.GetCommitResponse, error) {
+	c := ghstatus.Context{Tool: ghopsv1.ToolGetCommit, Repo: req.GetRepo(), SHA: req.GetSha(), Resource: &ghopsv1.Resource{Type: "commit", Id: req.GetRepo() + "@" + req.GetSha()}}
+	p, pp := pageOf(req.Page, req.PerPage)
+	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("commits"), ghpath.Segments("sha", req.GetSha()))
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	rc, resp, err := get[*github.RepositoryCommit](ctx, s, s.client(ctx), u, listQuery(p, pp))
+	if err != nil {
+		if noCommit(err) {
+			return nil, ghstatus.NotFound(c, "no commit "+req.GetSha())
+		}
+		return nil, s.fail(ctx, err, c)
+	}
+	if rc == nil {
+		rc = new(github.RepositoryCommit) // a JSON null
+	}
+	gc := rc.GetCommit()
+	out := &ghopsv1.GetCommitResponse{
+		Sha: rc.GetSHA(), Message: gc.GetMessage(),
+		Author:    commitPerson(rc.GetAuthor(), gc.GetAuthor()),
+		Committer: commitPerson(rc.GetCommitter(), gc.GetCommitter()),
+		Stats: &ghopsv1.CommitStats{
+			Additions: int32(rc.GetStats().GetAdditions()), Deletions: int32(rc.GetStats().GetDeletions()), Total: int32(rc.GetStats().GetTotal()),
+		},
+		Files: changedFiles(rc.Files), Page: pageInfo(p, pp, resp),
+	}
+	for _, par := range rc.Parents {
+		out.Parents = append(out.Parents, par.GetSHA())
+	}
+	return out, nil
+}
+
+// commitPerson is a commit's author or committer: the GitHub account git's
+// email belongs to, when there is one, and git's own name and date.
+func commitPerson(user *github.User, git *github.CommitAuthor) *ghopsv1.CommitPerson {
+	return &ghopsv1.CommitPerson{Login: user.GetLogin(), Name: git.GetName(), Date: ts(git.Date)}
+}
+
+// noCommit reports whether err is GitHub's answer for a ref or sha that
+// names no commit.
+func noCommit(err error) bool {
+	var er *github.ErrorResponse
+	return errors.As(err, &er) && er.Response != nil && er.Response.StatusCode == http.StatusUnprocessableEntity &&
+		strings.HasPrefix(er.Message, "No commit found for")
 }
