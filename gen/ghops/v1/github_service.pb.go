@@ -1979,9 +1979,12 @@ type PullRequestSummary struct {
 	// head_sha is the head branch's commit.
 	HeadSha string `protobuf:"bytes,9,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
 	// updated_at is when it last changed.
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// author_association is GitHub's relation of the author to the
+	// repository (docs/security.md, content trust).
+	AuthorAssociation string `protobuf:"bytes,11,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *PullRequestSummary) Reset() {
@@ -2082,6 +2085,13 @@ func (x *PullRequestSummary) GetUpdatedAt() *timestamppb.Timestamp {
 		return x.UpdatedAt
 	}
 	return nil
+}
+
+func (x *PullRequestSummary) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
 }
 
 // GetPrMergeabilityRequest is the input of the get_pr_mergeability tool.
@@ -7688,20 +7698,21 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x18ListPullRequestsResponse\x12A\n" +
 	"\rpull_requests\x18\x01 \x03(\v2\x1c.ghops.v1.PullRequestSummaryR\fpullRequests\x12&\n" +
 	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xa2\x02\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xdd\x02\n" +
 	"\x12PullRequestSummary\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
 	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
 	"\x05state\x18\x03 \x01(\tR\x05state\x12\x16\n" +
 	"\x06merged\x18\x04 \x01(\bR\x06merged\x12\x14\n" +
-	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x16\n" +
-	"\x06author\x18\x06 \x01(\tR\x06author\x12\x12\n" +
+	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x1c\n" +
+	"\x06author\x18\x06 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x12\x12\n" +
 	"\x04head\x18\a \x01(\tR\x04head\x12\x12\n" +
 	"\x04base\x18\b \x01(\tR\x04base\x12\x19\n" +
 	"\bhead_sha\x18\t \x01(\tR\aheadSha\x129\n" +
 	"\n" +
 	"updated_at\x18\n" +
-	" \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\x93\x01\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
+	"\x12author_association\x18\v \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\x93\x01\n" +
 	"\x18GetPrMergeabilityRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
 	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\"\xc5\x02\n" +

@@ -506,7 +506,7 @@ func (s *Service) ListPullRequests(ctx context.Context, req *ghopsv1.ListPullReq
 		out.PullRequests = append(out.PullRequests, &ghopsv1.PullRequestSummary{
 			Number: int32(pr.GetNumber()), Title: pr.GetTitle(), State: pr.GetState(), Merged: pr.MergedAt != nil || pr.GetMerged(),
 			Draft: pr.GetDraft(), Author: pr.GetUser().GetLogin(), Head: pr.GetHead().GetRef(), Base: pr.GetBase().GetRef(),
-			HeadSha: pr.GetHead().GetSHA(), UpdatedAt: ts(pr.UpdatedAt),
+			HeadSha: pr.GetHead().GetSHA(), UpdatedAt: ts(pr.UpdatedAt), AuthorAssociation: pr.GetAuthorAssociation(),
 		})
 	}
 	return out, nil

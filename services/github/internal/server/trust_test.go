@@ -195,14 +195,22 @@ func TestContentTrustLists(t *testing.T) {
 	if err := e.hub.SetAuthorAssociation(repo, "octocat", "CONTRIBUTOR"); err != nil {
 		t.Fatal(err)
 	}
-	// list_pull_requests has no association to judge by (docs/security.md):
-	// its titles pass; get_pull_request withholds.
+	// list_pull_requests and get_pull_request both withhold a
+	// contributor's text, and show the association.
 	lp, err := c.ListPullRequests(withTrust(t, callmeta.ContentTrustCollaborators), &ghopsv1.ListPullRequestsRequest{Repo: repo})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lp.PullRequests) == 0 || strings.HasPrefix(lp.PullRequests[0].Title, "[withheld") {
-		t.Fatalf("pull requests: %v", lp.PullRequests)
+	if len(lp.PullRequests) == 0 || !strings.HasPrefix(lp.PullRequests[0].Title, "[withheld by ghops") || lp.PullRequests[0].AuthorAssociation != "CONTRIBUTOR" ||
+		lp.GetContentReport().GetTextsWithheld() != int32(len(lp.PullRequests)) {
+		t.Fatalf("pull requests: %v (report %v)", lp.PullRequests, lp.GetContentReport())
+	}
+	open, err := c.ListPullRequests(withTrust(t, callmeta.ContentTrustAll), &ghopsv1.ListPullRequestsRequest{Repo: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(open.PullRequests[0].Title, "[withheld") {
+		t.Fatalf("pull requests under trust all: %v", open.PullRequests)
 	}
 	for _, trust := range []string{callmeta.ContentTrustAll, callmeta.ContentTrustCollaborators} {
 		gp, err := c.GetPullRequest(withTrust(t, trust), &ghopsv1.GetPullRequestRequest{Repo: repo, PrNumber: lp.PullRequests[0].Number})
