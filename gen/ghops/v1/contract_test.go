@@ -294,6 +294,26 @@ func TestContractRules(t *testing.T) {
 			{"body 65537", &ghopsv1.AddIssueCommentRequest{Repo: "a/b", IssueNumber: 1, Body: n("b", 65537)}, []violation{{"body", "string.max_len"}}},
 			{"issueNumber missing", &ghopsv1.AddIssueCommentRequest{Repo: "a/b", Body: "b"}, []violation{{"issue_number", "required"}}},
 		},
+		"list_pull_request_comments": {
+			{"valid", &ghopsv1.ListPullRequestCommentsRequest{Repo: "a/b", PrNumber: 3, Page: i(2), PerPage: i(100)}, nil},
+			{"prNumber missing", &ghopsv1.ListPullRequestCommentsRequest{Repo: "a/b"}, []violation{{"pr_number", "required"}}},
+			{"per_page 101", &ghopsv1.ListPullRequestCommentsRequest{Repo: "a/b", PrNumber: 1, PerPage: i(101)}, []violation{{"per_page", "int32.gte_lte"}}},
+		},
+		"add_pull_request_comment": {
+			{"valid", &ghopsv1.AddPullRequestCommentRequest{Repo: "a/b", PrNumber: 1, Body: n("b", 65536)}, nil},
+			{"body missing", &ghopsv1.AddPullRequestCommentRequest{Repo: "a/b", PrNumber: 1}, []violation{{"body", "required"}}},
+			{"body 65537", &ghopsv1.AddPullRequestCommentRequest{Repo: "a/b", PrNumber: 1, Body: n("b", 65537)}, []violation{{"body", "string.max_len"}}},
+			{"prNumber missing", &ghopsv1.AddPullRequestCommentRequest{Repo: "a/b", Body: "b"}, []violation{{"pr_number", "required"}}},
+		},
+		"get_commit": {
+			{"valid sha", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: sha40, Page: i(2), PerPage: i(100)}, nil},
+			{"valid branch", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "feature/x"}, nil},
+			{"sha missing", &ghopsv1.GetCommitRequest{Repo: "a/b"}, []violation{{"sha", "required"}}},
+			{"sha with space", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "not a sha"}, []violation{{"sha", "string.pattern"}}},
+			{"sha at brace", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "main@{1}"}, []violation{{"sha", "ref_name.at_brace"}, {"sha", "string.pattern"}}},
+			{"per_page 101", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "main", PerPage: i(101)}, []violation{{"per_page", "int32.gte_lte"}}},
+			{"repo missing", &ghopsv1.GetCommitRequest{Sha: "main"}, []violation{{"repo", "required"}}},
+		},
 		"search_code": {
 			{"valid", &ghopsv1.SearchCodeRequest{Query: "greeting repo:a/b", Page: i(100), PerPage: i(1)}, nil},
 			{"query missing", &ghopsv1.SearchCodeRequest{}, []violation{{"query", "required"}}},
