@@ -141,6 +141,8 @@ func TestAuditNamesResources(t *testing.T) {
 			map[string]any{"repository": "o/r", "issue": float64(7)}},
 		{"add_issue_comment", `{"repo":"o/r","issueNumber":7,"body":"b"}`,
 			map[string]any{"repository": "o/r", "issue": float64(7), "comment": float64(filledNumber)}},
+		{"add_pull_request_comment", `{"repo":"o/r","prNumber":7,"body":"b"}`,
+			map[string]any{"repository": "o/r", "pull_request": float64(7), "comment": float64(filledNumber)}},
 		{"rerun_failed_jobs", `{"repo":"o/r","run_id":9}`,
 			map[string]any{"repository": "o/r", "run": float64(9)}},
 	}
