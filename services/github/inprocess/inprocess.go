@@ -130,7 +130,7 @@ func Start(o Options) (*Service, error) {
 	if o.Telemetry.Enabled() {
 		unary = append(unary, telemetry.AnnotateClient)
 	}
-	s.conn = grpchan.InterceptClientConn(ch, chainUnaryClient(unary), s.drain.stream)
+	s.conn = grpchan.InterceptClientConnStream(grpchan.InterceptClientConnUnary(ch, unary...), s.drain.stream)
 	log.Info("ghops-github running in process", "github_url", redact.String(cfg.GitHubURL),
 		"service_token", cfg.Token != "", "github_app", cfg.GitHubApp(), "allow_caller_token", cfg.AllowCallerToken)
 	return s, nil
@@ -246,17 +246,4 @@ func (s *leavingStream) RecvMsg(m any) error {
 		s.leave()
 	}
 	return err
-}
-
-// chainUnaryClient is interceptors as one, the first outermost.
-func chainUnaryClient(interceptors []grpc.UnaryClientInterceptor) grpc.UnaryClientInterceptor {
-	if len(interceptors) == 1 {
-		return interceptors[0]
-	}
-	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-		next := func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, opts ...grpc.CallOption) error {
-			return chainUnaryClient(interceptors[1:])(ctx, method, req, reply, cc, invoker, opts...)
-		}
-		return interceptors[0](ctx, method, req, reply, cc, next, opts...)
-	}
 }

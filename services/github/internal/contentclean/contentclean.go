@@ -125,7 +125,7 @@ func (c *Cleaner) clean(msg proto.Message, known []string) *ghopsv1.ContentRepor
 	}
 	w := walker{known: known}
 	w.message(m, p)
-	var rep *ghopsv1.ContentReport // a report the handler set (AddLog), or nil
+	var rep *ghopsv1.ContentReport // a report set earlier (AddLog, content trust), or nil
 	if p.report != nil && m.Has(p.report) {
 		rep, _ = m.Get(p.report).Message().Interface().(*ghopsv1.ContentReport)
 	}
@@ -133,9 +133,8 @@ func (c *Cleaner) clean(msg proto.Message, known []string) *ghopsv1.ContentRepor
 		return nil
 	}
 	if rep == nil {
-		rep = &ghopsv1.ContentReport{}
-		if p.report != nil {
-			m.Set(p.report, protoreflect.ValueOfMessage(rep.ProtoReflect()))
+		if rep = ReportOf(m); rep == nil {
+			rep = &ghopsv1.ContentReport{} // an answer without the field: returned only
 		}
 	}
 	rep.InvisibleRemoved += int32(w.removed.Invisible)
@@ -210,6 +209,28 @@ var (
 
 // planFor returns md's plan, computed once per message type so that an
 // answer without marked fields costs one map lookup.
+// ReportOf returns answer m's content report, setting an empty one on m
+// first when it has none; nil when m's type has no report field. Every
+// writer of the report (this package, content trust) goes through it, so
+// that they add to one report.
+func ReportOf(m protoreflect.Message) *ghopsv1.ContentReport {
+	fd := planFor(m.Descriptor()).report
+	if fd == nil {
+		return nil
+	}
+	if m.Has(fd) {
+		if r, ok := m.Get(fd).Message().Interface().(*ghopsv1.ContentReport); ok {
+			return r
+		}
+	}
+	r := &ghopsv1.ContentReport{}
+	m.Set(fd, protoreflect.ValueOfMessage(r.ProtoReflect()))
+	return r
+}
+
+// HasReport reports whether answer type md has the content report field.
+func HasReport(md protoreflect.MessageDescriptor) bool { return planFor(md).report != nil }
+
 func planFor(md protoreflect.MessageDescriptor) *plan {
 	if p, ok := plans.Load(md.FullName()); ok {
 		return p.(*plan)

@@ -49,6 +49,7 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/infra/callmeta"
+	"ghops.dev/services/github/internal/contentclean"
 
 	"ghops.dev/services/github/internal/reposcope"
 )
@@ -119,18 +120,13 @@ func (g *Guard) Withhold(ctx context.Context, repo string, msg proto.Message) in
 	w := &walk{ctx: ctx, g: g, private: map[string]bool{}}
 	m := msg.ProtoReflect()
 	w.message(m, repo, 0)
-	if fd := reportField(m.Descriptor()); fd != nil && w.n > 0 {
+	if w.n > 0 {
 		// The answer's one content report, which package contentclean adds
 		// its own counts to: set only when something was withheld, so that
 		// an answer with nothing withheld is GitHub's.
-		rep := &ghopsv1.ContentReport{}
-		if m.Has(fd) {
-			if r, ok := m.Get(fd).Message().Interface().(*ghopsv1.ContentReport); ok {
-				rep = r
-			}
+		if rep := contentclean.ReportOf(m); rep != nil {
+			rep.TextsWithheld += int32(w.n)
 		}
-		rep.TextsWithheld += int32(w.n)
-		m.Set(fd, protoreflect.ValueOfMessage(rep.ProtoReflect()))
 	}
 	return w.n
 }
@@ -278,18 +274,6 @@ func fieldsOf(md protoreflect.MessageDescriptor) *fields {
 	return f
 }
 
-// reportField is md's top-level field of type ContentReport, or nil.
-func reportField(md protoreflect.MessageDescriptor) protoreflect.FieldDescriptor {
-	want := (&ghopsv1.ContentReport{}).ProtoReflect().Descriptor().FullName()
-	fds := md.Fields()
-	for i := 0; i < fds.Len(); i++ {
-		if fd := fds.Get(i); !fd.IsList() && !fd.IsMap() && fd.Message() != nil && fd.Message().FullName() == want {
-			return fd
-		}
-	}
-	return nil
-}
-
 // Covered reports whether answer type md can carry text this package
 // withholds (some message in it has an association field and user text),
 // for the test that every such answer reports its count.
@@ -317,6 +301,3 @@ func covered(md protoreflect.MessageDescriptor, seen map[protoreflect.FullName]b
 	}
 	return false
 }
-
-// HasReport reports whether answer type md has a ContentReport field.
-func HasReport(md protoreflect.MessageDescriptor) bool { return reportField(md) != nil }
