@@ -207,8 +207,6 @@ var (
 	plans   sync.Map // protoreflect.FullName -> *plan
 )
 
-// planFor returns md's plan, computed once per message type so that an
-// answer without marked fields costs one map lookup.
 // ReportOf returns answer m's content report, setting an empty one on m
 // first when it has none; nil when m's type has no report field. Every
 // writer of the report (this package, content trust) goes through it, so
@@ -231,6 +229,8 @@ func ReportOf(m protoreflect.Message) *ghopsv1.ContentReport {
 // HasReport reports whether answer type md has the content report field.
 func HasReport(md protoreflect.MessageDescriptor) bool { return planFor(md).report != nil }
 
+// planFor returns md's plan, computed once per message type so that an
+// answer without marked fields costs one map lookup.
 func planFor(md protoreflect.MessageDescriptor) *plan {
 	if p, ok := plans.Load(md.FullName()); ok {
 		return p.(*plan)
