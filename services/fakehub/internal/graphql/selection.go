@@ -92,6 +92,15 @@ func (e *Engine) selectObject(o Object, set ast.SelectionSet, vars map[string]an
 			return nil, &Error{Type: Unsupported, Message: e.Unsupported + " (field '" + f.Name + "' on type '" + typ + "' is not implemented)",
 				Locations: []Location{locate(f.Position)}}
 		}
+		if lazy, isLazy := v.(Lazy); isLazy {
+			var lerr *Error
+			if v, lerr = lazy(f.ArgumentMap(vars)); lerr != nil {
+				if lerr.Locations == nil {
+					lerr.Locations = []Location{locate(f.Position)}
+				}
+				return nil, lerr
+			}
+		}
 		res, err := e.selectValue(v, f, vars)
 		if err != nil {
 			return nil, err
