@@ -44,7 +44,7 @@ func (c *reqCtx) reviewCommentObj(r *repo, p *pull, cm *reviewComment) obj {
 	if at.outdated {
 		o["line"], o["position"], o["commit_id"] = nil, nil, root.sha
 	} else {
-		o["line"], o["position"] = at.line, root.position
+		o["line"], o["position"] = at.line, r.currentPosition(p, root, at)
 		if at.startLine != 0 {
 			o["start_line"] = at.startLine
 		}
@@ -152,4 +152,21 @@ func (h *Hub) createPullComment(c *reqCtx, r *repo) *reply {
 	rep := okReply(201, c.reviewCommentObj(r, p, cm))
 	rep.setHeader("Location", c.repoURL(r)+"/pulls/comments/"+strconv.FormatInt(cm.id, 10))
 	return rep
+}
+
+// currentPosition is the diff position of a comment that followed its line to the pull
+// request's head: where that line sits in the head's diff now, null when it left the diff.
+func (r *repo) currentPosition(p *pull, root *reviewComment, at anchor) any {
+	head, base := r.pullSHAs(p)
+	if head == root.sha || root.side == "LEFT" {
+		return root.position
+	}
+	fp, ok := r.pullFilePatch(plumbing.NewHash(head), plumbing.NewHash(base), root.path)
+	if !ok {
+		return nil
+	}
+	if pos := fp.find(root.side, at.line); pos >= 0 {
+		return pos
+	}
+	return nil
 }

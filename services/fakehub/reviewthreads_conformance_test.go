@@ -2,6 +2,7 @@ package fakehub_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -29,15 +30,22 @@ func TestReviewThreadsGraphQLConformance(t *testing.T) {
 		query   string
 		vars    map[string]any
 		errType string
+		// path is where the error sits when not on the root field: a nullable field answers
+		// null beside it, its parents as usual.
+		path string
 	}{
 		{name: "threads through a fragment and aliases", query: `query { r: repository(owner: "octo-org", name: "hello-world") { ...P } }
 			fragment P on Repository { pr: pullRequest(number: 3) { t: reviewThreads(first: 2) { nodes { ... on PullRequestReviewThread { id isResolved } c: comments(first: 1) { nodes { body } } } } } }`},
+		// The documents the GitHub service sends for list_review_threads and its id check.
+		{name: "the service's thread list", query: `query($owner: String!, $name: String!, $number: Int!, $first: Int!, $after: String) { repository(owner: $owner, name: $name) { pullRequest(number: $number) { reviewThreads(first: $first, after: $after) { pageInfo { hasNextPage endCursor } nodes { id path line startLine diffSide isResolved isOutdated comments(first: 20) { totalCount nodes { databaseId author { login } authorAssociation body createdAt diffHunk } } } } } } }`,
+			vars: vars("owner", "octo-org", "name", "hello-world", "number", 3, "first", 50, "after", nil)},
+		{name: "the service's thread owner check", query: `query($id: ID!) { node(id: $id) { ... on PullRequestReviewThread { id isResolved pullRequest { number repository { nameWithOwner } } } } }`, vars: vars("id", open.ID)},
 		{name: "rate limit", query: `{ rateLimit { cost limit remaining used resetAt nodeCount } }`},
 		{name: "thread node", query: `query($id: ID!) { node(id: $id) { __typename ... on PullRequestReviewThread { isOutdated line originalLine } } }`, vars: vars("id", open.ID)},
 		{name: "resolve twice in one document", query: `mutation($id: ID!) { a: resolveReviewThread(input: {threadId: $id}) { thread { isResolved } } b: resolveReviewThread(input: {threadId: $id}) { thread { isResolved resolvedBy { login } } } }`, vars: vars("id", open.ID)},
 		{name: "unresolve", query: `mutation($id: ID!) { unresolveReviewThread(input: {threadId: $id, clientMutationId: "u"}) { clientMutationId thread { id isResolved } } }`, vars: vars("id", open.ID)},
 		{name: "reply", query: replyDoc, vars: vars("id", open.ID, "body", "noted")},
-		{name: "missing pull request", query: repoQ, vars: vars("n", 99), errType: "NOT_FOUND"},
+		{name: "missing pull request", query: repoQ, vars: vars("n", 99), errType: "NOT_FOUND", path: "repository.pullRequest"},
 		{name: "missing repository", query: `{ repository(owner: "octo-org", name: "nope") { nameWithOwner } }`, errType: "NOT_FOUND"},
 		{name: "private repository it cannot see", query: `{ repository(owner: "octo-org", name: "secret") { nameWithOwner } }`, errType: "NOT_FOUND"},
 		{name: "threads without first", query: `{ repository(owner: "octo-org", name: "hello-world") { pullRequest(number: 3) { reviewThreads { totalCount } } } }`, errType: "MISSING_PAGINATION_BOUNDARIES"},
@@ -65,6 +73,8 @@ func TestReviewThreadsGraphQLConformance(t *testing.T) {
 				t.Fatalf("an invalid document ran: %+v", a)
 			case tc.errType == "" && !strings.Contains(tc.name, "wrong type") && len(a.Errors) != 0:
 				t.Fatalf("errors %+v", a.Errors)
+			case tc.path != "" && (fmt.Sprint(a.Errors[0].Path) != "["+strings.ReplaceAll(tc.path, ".", " ")+"]" || string(a.Data["repository"]) != `{"pullRequest":null}`):
+				t.Fatalf("error at %v with data %s, want it at %s beside a null", a.Errors[0].Path, a.Data["repository"], tc.path)
 			}
 		})
 	}

@@ -319,8 +319,9 @@ func TestThreadOutdatedAfterPush(t *testing.T) {
 	if c := comments[0]; c["line"] != nil || c["original_line"] != float64(7) || c["position"] != nil {
 		t.Errorf("outdated REST comment: line %v original_line %v position %v", c["line"], c["original_line"], c["position"])
 	}
-	if c := comments[1]; c["line"] != float64(10) || c["original_line"] != float64(8) {
-		t.Errorf("moved REST comment: line %v original_line %v", c["line"], c["original_line"])
+	// The file is new in the pull request, so its position is its line (one hunk from line 1).
+	if c := comments[1]; c["line"] != float64(10) || c["original_line"] != float64(8) || c["position"] != float64(10) || c["original_position"] != float64(8) {
+		t.Errorf("moved REST comment: line %v original_line %v position %v original_position %v", c["line"], c["original_line"], c["position"], c["original_position"])
 	}
 }
 

@@ -123,7 +123,8 @@ func (e *Engine) Execute(query, operationName string, variables map[string]any) 
 			data[f.Alias] = rootType
 			continue
 		}
-		v, rerr := roots[f.Name](Field{Name: f.Name, Args: f.ArgumentMap(vars), Select: e.selector(f, vars)})
+		sel, answered := e.selector(f, vars)
+		v, rerr := roots[f.Name](Field{Name: f.Name, Args: f.ArgumentMap(vars), Select: sel})
 		if rerr != nil {
 			rerr.Path = []any{f.Alias}
 			if rerr.Locations == nil {
@@ -134,6 +135,7 @@ func (e *Engine) Execute(query, operationName string, variables map[string]any) 
 			continue
 		}
 		data[f.Alias] = v
+		out = append(out, answered.refused...)
 	}
 	return Response{Data: data, Errors: out}
 }
