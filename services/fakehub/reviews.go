@@ -92,6 +92,7 @@ func (h *Hub) reviewRoutes(add func(m, t string, fn handlerFunc)) {
 	add("PUT", pr+"/reviews/{review_id}", h.withRepo(PermRead, h.updateReview))
 	add("DELETE", pr+"/reviews/{review_id}", h.withRepo(PermRead, h.deletePendingReview))
 	add("POST", pr+"/reviews/{review_id}/events", h.withRepo(PermRead, h.submitReview))
+	add("PUT", pr+"/reviews/{review_id}/dismissals", h.withRepo(PermWrite, h.dismissReview))
 	add("GET", pr+"/reviews/{review_id}/comments", h.withRepo(PermRead, h.listReviewComments))
 	add("GET", pr+"/comments", h.withRepo(PermRead, h.listPullComments))
 	add("POST", pr+"/comments", h.withRepo(PermRead, h.createPullComment))
@@ -491,4 +492,35 @@ func (c *reqCtx) reviewCommentCount(p *pull) int {
 		}
 	}
 	return n
+}
+
+// dismissReview answers PUT reviews/{id}/dismissals: a submitted approval or request for
+// changes becomes DISMISSED (write access needed, as on GitHub); anything else is refused.
+func (h *Hub) dismissReview(c *reqCtx, r *repo) *reply {
+	p := c.pullNumber(r)
+	if p == nil {
+		return notFound()
+	}
+	rv := c.reviewNumber(p)
+	if rv == nil {
+		return notFound()
+	}
+	var in struct {
+		Message *string `json:"message"`
+		Event   string  `json:"event"`
+	}
+	if bad := decode(c, &in); bad != nil {
+		return bad
+	}
+	if in.Message == nil || strings.TrimSpace(*in.Message) == "" {
+		return validation(invalid("PullRequestReview", "message", "missing_field", ""))
+	}
+	if in.Event != "" && in.Event != "DISMISS" {
+		return validation(invalid("PullRequestReview", "event", "invalid", ""))
+	}
+	if rv.state != reviewApproved && rv.state != reviewChangesRequested {
+		return validation(&validationError{Message: "Can not dismiss a " + strings.ToLower(strings.ReplaceAll(rv.state, "_", " ")) + " pull request review"})
+	}
+	rv.state = reviewDismissed
+	return okReply(200, c.reviewObj(r, p, rv))
 }
