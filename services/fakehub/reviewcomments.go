@@ -144,7 +144,7 @@ func (h *Hub) createPullComment(c *reqCtx, r *repo) *reply {
 	}
 	h.nextID++
 	t := h.stamp()
-	rv := &review{id: h.nextID, user: c.tok.Login, state: reviewCommented, sha: cm.sha, submitted: t}
+	rv := &review{id: h.nextID, user: c.tok.Login, state: reviewCommented, sha: cm.sha, submitted: t, created: t}
 	p.rv.reviews = append(p.rv.reviews, rv)
 	h.nextID++
 	cm.id, cm.reviewID, cm.user, cm.created, cm.updated = h.nextID, rv.id, c.tok.Login, t, t

@@ -39,6 +39,7 @@ type reviewData struct {
 type review struct {
 	id                     int64
 	user, body, state, sha string
+	created                time.Time
 	submitted              time.Time // zero while pending
 }
 
@@ -336,7 +337,7 @@ func (h *Hub) createReview(c *reqCtx, r *repo) *reply {
 	}
 	h.nextID++
 	t := h.stamp()
-	rv := &review{id: h.nextID, user: c.tok.Login, body: in.Body, state: state, sha: head.String()}
+	rv := &review{id: h.nextID, user: c.tok.Login, body: in.Body, state: state, sha: head.String(), created: t}
 	if state != reviewPending {
 		rv.submitted = t
 		p.rv.requested = removeFold(p.rv.requested, c.tok.Login)

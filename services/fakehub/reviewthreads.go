@@ -224,13 +224,13 @@ func (c *reqCtx) reviewNode(r *repo, p *pull, rv *review) obj {
 	o := obj{
 		"__typename": "PullRequestReview", "id": reviewNodeID(r, p.number, rv.id), "databaseId": rv.id,
 		"fullDatabaseId": strconv.FormatInt(rv.id, 10), "author": c.userNode(rv.user), "authorAssociation": c.association(r, rv.user),
-		"body": rv.body, "bodyText": rv.body, "state": rv.state, "submittedAt": nil, "publishedAt": nil,
+		"body": rv.body, "bodyText": rv.body, "state": rv.state, "submittedAt": nil, "publishedAt": nil, "createdAt": ts(rv.created),
 		"url":         c.web + "/" + r.fullName() + "/pull/" + strconv.Itoa(p.number) + "#pullrequestreview-" + strconv.FormatInt(rv.id, 10),
 		"pullRequest": graphql.Lazy(func(map[string]any) (any, *graphql.Error) { return c.reviewedPullNode(r, p), nil }),
 		"repository":  graphql.Lazy(func(map[string]any) (any, *graphql.Error) { return c.repoNode(r), nil }),
 	}
 	if !rv.submitted.IsZero() {
-		o["submittedAt"], o["publishedAt"], o["createdAt"] = ts(rv.submitted), ts(rv.submitted), ts(rv.submitted)
+		o["submittedAt"], o["publishedAt"] = ts(rv.submitted), ts(rv.submitted)
 	}
 	return o
 }
@@ -352,7 +352,7 @@ func (h *Hub) replyMutation(c *reqCtx, f graphql.Field) (obj, *graphql.Error) {
 	t := h.stamp()
 	if pending == nil {
 		h.nextID++
-		pending = &review{id: h.nextID, user: c.tok.Login, state: reviewCommented, sha: root.sha, submitted: t}
+		pending = &review{id: h.nextID, user: c.tok.Login, state: reviewCommented, sha: root.sha, submitted: t, created: t}
 		p.rv.reviews = append(p.rv.reviews, pending)
 	}
 	h.nextID++

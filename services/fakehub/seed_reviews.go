@@ -39,7 +39,7 @@ func (h *Hub) seedReviews(r *repo) error {
 	}
 	h.nextID++
 	t := h.stamp()
-	rv := &review{id: h.nextID, user: demoReviewer, state: reviewChangesRequested, sha: headStr, submitted: t,
+	rv := &review{id: h.nextID, user: demoReviewer, state: reviewChangesRequested, sha: headStr, submitted: t, created: t,
 		body: "The test pins the old greeting; please follow main and cover the empty name."}
 	p.rv.reviews = append(p.rv.reviews, rv)
 	var roots []*reviewComment
@@ -56,7 +56,7 @@ func (h *Hub) seedReviews(r *repo) error {
 	// octocat answers the second thread in a review of their own and resolves it.
 	h.nextID++
 	t = h.stamp()
-	answer := &review{id: h.nextID, user: p.user, state: reviewCommented, sha: headStr, submitted: t}
+	answer := &review{id: h.nextID, user: p.user, state: reviewCommented, sha: headStr, submitted: t, created: t}
 	p.rv.reviews = append(p.rv.reviews, answer)
 	second := roots[1]
 	h.nextID++
