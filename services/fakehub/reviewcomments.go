@@ -61,9 +61,11 @@ func (h *Hub) listPullComments(c *reqCtx, r *repo) *reply {
 	if p == nil {
 		return notFound()
 	}
+	// Only published comments: a pending review's drafts are listed by its own comments
+	// endpoint (to its author), not here, as on GitHub.
 	var out []*reviewComment
 	for _, cm := range p.rv.comments {
-		if c.visibleComment(p, cm) {
+		if rv := p.reviewByID(cm.reviewID); rv == nil || rv.state != reviewPending {
 			out = append(out, cm)
 		}
 	}
