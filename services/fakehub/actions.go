@@ -49,6 +49,15 @@ type actionsData struct {
 	jobs []*actionsJob
 }
 
+// registerActions adds the Actions endpoints of the CI tools and the log download route, which stands for GitHub's signed log storage URL.
+func (h *Hub) registerActions(add addFunc) {
+	add("GET", "/repos/{owner}/{repo}/actions/runs/{run_id}", h.withRepo(PermRead, h.getRun))
+	add("POST", "/repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs", h.withRepo(PermWrite, h.rerunFailedJobs))
+	add("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}", h.withRepo(PermRead, h.getJob))
+	add("GET", "/repos/{owner}/{repo}/actions/jobs/{job_id}/logs", h.withRepo(PermRead, h.jobLogs))
+	add("GET", "/_logs/{owner}/{repo}/jobs/{job_id}", h.downloadLog)
+}
+
 func (r *repo) actionsState() *actionsData {
 	if r.actions == nil {
 		r.actions = &actionsData{}

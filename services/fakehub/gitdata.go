@@ -18,6 +18,31 @@ const (
 	maxTreeBytes   = 7 << 20 // the size of the tree array as JSON
 )
 
+// registerGitData adds the git data, contents, commit, branch and compare routes, and the raw download.
+func (h *Hub) registerGitData(add addFunc) {
+	add("GET", "/repos/{owner}/{repo}/contents/{path}", h.withRepo(PermRead, h.getContents))
+	add("GET", "/repos/{owner}/{repo}/git/trees/{tree_sha}", h.withRepo(PermRead, h.getTree))
+	add("POST", "/repos/{owner}/{repo}/git/trees", h.withRepo(PermWrite, h.createTree))
+	add("GET", "/repos/{owner}/{repo}/git/blobs/{file_sha}", h.withRepo(PermRead, h.getBlob))
+	add("POST", "/repos/{owner}/{repo}/git/blobs", h.withRepo(PermWrite, h.createBlob))
+	add("GET", "/repos/{owner}/{repo}/git/commits/{commit_sha}", h.withRepo(PermRead, h.getGitCommit))
+	add("POST", "/repos/{owner}/{repo}/git/commits", h.withRepo(PermWrite, h.createGitCommit))
+	add("GET", "/repos/{owner}/{repo}/git/ref/{ref}", h.withRepo(PermRead, h.getRef))
+	add("POST", "/repos/{owner}/{repo}/git/refs", h.withRepo(PermWrite, h.createRef))
+	add("PATCH", "/repos/{owner}/{repo}/git/refs/{ref}", h.withRepo(PermWrite, h.updateRef))
+	add("DELETE", "/repos/{owner}/{repo}/git/refs/{ref}", h.withRepo(PermWrite, h.deleteRef))
+	add("GET", "/repos/{owner}/{repo}/readme", h.withRepo(PermRead, h.getReadme))
+	add("GET", "/repos/{owner}/{repo}/commits", h.withRepo(PermRead, h.listCommits))
+	add("GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs", h.withRepo(PermRead, h.listCheckRuns))
+	add("GET", "/repos/{owner}/{repo}/commits/{ref}/status", h.withRepo(PermRead, h.combinedStatus))
+	add("GET", "/repos/{owner}/{repo}/commits/{ref}", h.withRepo(PermRead, h.getCommit))
+	add("GET", "/repos/{owner}/{repo}/branches", h.withRepo(PermRead, h.listBranches))
+	add("GET", "/repos/{owner}/{repo}/branches/{branch}", h.withRepo(PermRead, h.getBranch))
+	add("GET", "/raw/{owner}/{repo}/{sha}/{path}", h.withRepo(PermRead, h.raw))
+	add("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/files", h.withRepo(PermRead, h.listPullFiles))
+	add("GET", "/repos/{owner}/{repo}/compare/{basehead}", h.withRepo(PermRead, h.compare))
+}
+
 // treeEntries lists a tree, recursively if asked, in git's order.
 func (c *reqCtx) treeEntries(r *repo, h plumbing.Hash, recursive bool) ([]obj, bool, error) {
 	var out []obj

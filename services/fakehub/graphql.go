@@ -25,6 +25,12 @@ var gqlMutations = map[string]func(h *Hub, c *reqCtx, f graphql.Field) (obj, *gr
 	"createCommitOnBranch":          (*Hub).commitOnBranch,
 }
 
+// registerGraphQL adds the GraphQL endpoint.
+func (h *Hub) registerGraphQL(add addFunc) {
+	add("POST", "/graphql", h.graphqlHandler)
+	add("POST", "/api/graphql", h.graphqlHandler) // GitHub Enterprise Server's layout
+}
+
 // pullNodeID is a pull request's GraphQL global id: stable for the repository and number, and
 // decodable without a lookup table.
 func pullNodeID(r *repo, number int) string {

@@ -9,67 +9,40 @@ import (
 	"ghops.dev/services/fakehub/internal/router"
 )
 
-func (h *Hub) buildRoutes() {
+// addFunc registers a route's handler with the hub, in order (the first matching route wins). A GET
+// handler runs under the shared lock; settled, when given, decides per request whether it may (see
+// call), for GET handlers that sometimes write.
+type addFunc func(method, template string, fn handlerFunc, settled ...func(*reqCtx) bool)
+
+// buildRoutes registers the routes of every area, in the order given.
+func (h *Hub) buildRoutes(areas []func(*Hub, addFunc)) {
 	h.routes = router.New("path", "ref", "branch", "tree_sha", "basehead")
 	h.handle = map[*router.Route]handlerFunc{}
 	h.readers = map[*router.Route]func(*reqCtx) bool{}
 	always := func(*reqCtx) bool { return true }
-	add := func(m, t string, fn handlerFunc) {
+	add := func(m, t string, fn handlerFunc, settled ...func(*reqCtx) bool) {
 		route := h.routes.Add(m, t)
 		h.handle[route] = fn
-		// Every GET handler only reads, except that a full pull request computes its mergeability
-		// lazily; that one reads shared only once the mergeability for its current SHAs is settled.
 		switch {
 		case m != "GET":
-		case t == "/repos/{owner}/{repo}/pulls/{pull_number}":
-			h.readers[route] = h.pullSettled
+		case len(settled) > 0:
+			h.readers[route] = settled[0]
 		default:
 			h.readers[route] = always
 		}
 	}
+	for _, a := range areas {
+		a(h, add)
+	}
+}
+
+// registerCore adds the routes every area shares: the rate limit, the user, the repository and the
+// App token exchange.
+func (h *Hub) registerCore(add addFunc) {
 	add("GET", "/rate_limit", h.getRateLimit)
 	add("GET", "/user", h.getAuthenticatedUser)
-	add("GET", "/search/repositories", h.searchRepos)
-	add("GET", "/search/code", h.searchCode)
-	add("GET", "/search/issues", h.searchIssues)
-	add("GET", "/repos/{owner}/{repo}/issues", h.withRepo(PermRead, h.listIssues))
-	add("POST", "/repos/{owner}/{repo}/issues", h.withRepo(PermRead, h.createIssue))
-	add("GET", "/repos/{owner}/{repo}/issues/{issue_number}", h.withRepo(PermRead, h.getIssue))
-	add("PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", h.withRepo(PermWrite, h.updateIssue))
-	add("GET", "/repos/{owner}/{repo}/issues/{issue_number}/comments", h.withRepo(PermRead, h.listIssueComments))
-	add("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", h.withRepo(PermRead, h.createIssueComment))
-	add("GET", "/repos/{owner}/{repo}/labels", h.withRepo(PermRead, h.listLabels))
-	add("GET", "/repos/{owner}/{repo}/milestones", h.withRepo(PermRead, h.listMilestones))
 	add("GET", "/repos/{owner}/{repo}", h.withRepo(PermRead, h.getRepo))
-	add("GET", "/repos/{owner}/{repo}/contents/{path}", h.withRepo(PermRead, h.getContents))
-	add("GET", "/repos/{owner}/{repo}/git/trees/{tree_sha}", h.withRepo(PermRead, h.getTree))
-	add("POST", "/repos/{owner}/{repo}/git/trees", h.withRepo(PermWrite, h.createTree))
-	add("GET", "/repos/{owner}/{repo}/git/blobs/{file_sha}", h.withRepo(PermRead, h.getBlob))
-	add("POST", "/repos/{owner}/{repo}/git/blobs", h.withRepo(PermWrite, h.createBlob))
-	add("GET", "/repos/{owner}/{repo}/git/commits/{commit_sha}", h.withRepo(PermRead, h.getGitCommit))
-	add("POST", "/repos/{owner}/{repo}/git/commits", h.withRepo(PermWrite, h.createGitCommit))
-	add("GET", "/repos/{owner}/{repo}/git/ref/{ref}", h.withRepo(PermRead, h.getRef))
-	add("POST", "/repos/{owner}/{repo}/git/refs", h.withRepo(PermWrite, h.createRef))
-	add("PATCH", "/repos/{owner}/{repo}/git/refs/{ref}", h.withRepo(PermWrite, h.updateRef))
-	add("DELETE", "/repos/{owner}/{repo}/git/refs/{ref}", h.withRepo(PermWrite, h.deleteRef))
-	add("GET", "/repos/{owner}/{repo}/readme", h.withRepo(PermRead, h.getReadme))
-	add("GET", "/repos/{owner}/{repo}/commits", h.withRepo(PermRead, h.listCommits))
-	add("GET", "/repos/{owner}/{repo}/commits/{ref}/check-runs", h.withRepo(PermRead, h.listCheckRuns))
-	add("GET", "/repos/{owner}/{repo}/commits/{ref}/status", h.withRepo(PermRead, h.combinedStatus))
-	add("GET", "/repos/{owner}/{repo}/commits/{ref}", h.withRepo(PermRead, h.getCommit))
-	add("GET", "/repos/{owner}/{repo}/branches", h.withRepo(PermRead, h.listBranches))
-	add("GET", "/repos/{owner}/{repo}/branches/{branch}", h.withRepo(PermRead, h.getBranch))
-	add("GET", "/repos/{owner}/{repo}/pulls", h.withRepo(PermRead, h.listPulls))
-	add("POST", "/repos/{owner}/{repo}/pulls", h.withRepo(PermWrite, h.createPull))
-	add("GET", "/repos/{owner}/{repo}/pulls/{pull_number}", h.withRepo(PermRead, h.getPull))
-	add("PATCH", "/repos/{owner}/{repo}/pulls/{pull_number}", h.withRepo(PermWrite, h.updatePull))
-	add("PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", h.withRepo(PermWrite, h.mergePullHandler))
-	add("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", h.withRepo(PermRead, h.checkMerged))
-	add("GET", "/raw/{owner}/{repo}/{sha}/{path}", h.withRepo(PermRead, h.raw))
 	add("POST", appTokenRoute, h.createInstallationToken)
-	add("POST", "/graphql", h.graphqlHandler)
-	add("POST", "/api/graphql", h.graphqlHandler) // GitHub Enterprise Server's layout
-	h.agentLoopRoutes(add)
 }
 
 // perm is a token's permission on a repository; public repositories are readable by anyone.

@@ -131,8 +131,9 @@ type tokenInfo struct {
 // maxRequestLog bounds the request log so that benchmarks do not grow it without end.
 const maxRequestLog = 100000
 
-// New builds a hub, seeding the dataset named by cfg.Seed ("" for none, "demo").
-func New(cfg Config) (*Hub, error) {
+// newHub builds a hub serving the routes areas register, in their order, and seeding the dataset
+// named by cfg.Seed ("" for none, "demo" by seedDemo).
+func newHub(cfg Config, areas []func(*Hub, addFunc), seedDemo func(*Hub) error) (*Hub, error) {
 	h := &Hub{
 		cfg:    cfg,
 		now:    cfg.Now,
@@ -173,11 +174,11 @@ func New(cfg Config) (*Hub, error) {
 		return nil, err
 	}
 	h.SetFaults(cfg.Faults)
-	h.buildRoutes()
+	h.buildRoutes(areas)
 	switch cfg.Seed {
 	case "":
 	case "demo":
-		if err := h.seedDemo(); err != nil {
+		if err := seedDemo(h); err != nil {
 			return nil, err
 		}
 	default:

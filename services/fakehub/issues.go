@@ -57,6 +57,18 @@ type issueFields struct {
 	created                  time.Time
 }
 
+// registerIssues adds the issue, comment, label and milestone routes.
+func (h *Hub) registerIssues(add addFunc) {
+	add("GET", "/repos/{owner}/{repo}/issues", h.withRepo(PermRead, h.listIssues))
+	add("POST", "/repos/{owner}/{repo}/issues", h.withRepo(PermRead, h.createIssue))
+	add("GET", "/repos/{owner}/{repo}/issues/{issue_number}", h.withRepo(PermRead, h.getIssue))
+	add("PATCH", "/repos/{owner}/{repo}/issues/{issue_number}", h.withRepo(PermWrite, h.updateIssue))
+	add("GET", "/repos/{owner}/{repo}/issues/{issue_number}/comments", h.withRepo(PermRead, h.listIssueComments))
+	add("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", h.withRepo(PermRead, h.createIssueComment))
+	add("GET", "/repos/{owner}/{repo}/labels", h.withRepo(PermRead, h.listLabels))
+	add("GET", "/repos/{owner}/{repo}/milestones", h.withRepo(PermRead, h.listMilestones))
+}
+
 // fields returns what x names: a pull request's own fields when it is one
 // (its issue side keeps labels, assignees and comments), else the issue's.
 func (x issueRef) fields() issueFields {

@@ -7,6 +7,18 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
+// registerPulls adds the pull request routes.
+func (h *Hub) registerPulls(add addFunc) {
+	add("GET", "/repos/{owner}/{repo}/pulls", h.withRepo(PermRead, h.listPulls))
+	add("POST", "/repos/{owner}/{repo}/pulls", h.withRepo(PermWrite, h.createPull))
+	// A full pull request computes its mergeability lazily; it reads shared only once that is
+	// settled for its current SHAs.
+	add("GET", "/repos/{owner}/{repo}/pulls/{pull_number}", h.withRepo(PermRead, h.getPull), h.pullSettled)
+	add("PATCH", "/repos/{owner}/{repo}/pulls/{pull_number}", h.withRepo(PermWrite, h.updatePull))
+	add("PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", h.withRepo(PermWrite, h.mergePullHandler))
+	add("GET", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", h.withRepo(PermRead, h.checkMerged))
+}
+
 func (h *Hub) listPulls(c *reqCtx, r *repo) *reply {
 	q := c.r.URL.Query()
 	state := q.Get("state")

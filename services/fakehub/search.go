@@ -8,6 +8,13 @@ import (
 	"ghops.dev/services/fakehub/internal/searchq"
 )
 
+// registerSearch adds the search routes.
+func (h *Hub) registerSearch(add addFunc) {
+	add("GET", "/search/repositories", h.searchRepos)
+	add("GET", "/search/code", h.searchCode)
+	add("GET", "/search/issues", h.searchIssues)
+}
+
 // visibleRepos lists repositories the caller may read.
 func (h *Hub) visibleRepos(c *reqCtx) []*repo {
 	var out []*repo
