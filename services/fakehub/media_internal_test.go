@@ -4,6 +4,8 @@ import (
 	"path"
 	"strings"
 	"testing"
+
+	"ghops.dev/services/fakehub/internal/hub"
 )
 
 func TestMediaParam(t *testing.T) {
@@ -23,7 +25,7 @@ func TestMediaParam(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := mediaParam(tc.accept); got != tc.want {
+			if got := hub.MediaParam(tc.accept); got != tc.want {
 				t.Fatalf("mediaParam(%q) = %q, want %q", tc.accept, got, tc.want)
 			}
 		})
@@ -45,7 +47,7 @@ func TestSymlinkTarget(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := symlinkTarget(tc.link, tc.text)
+			got, ok := hub.SymlinkTarget(tc.link, tc.text)
 			if got != tc.want || ok != tc.ok {
 				t.Fatalf("symlinkTarget(%q, %q) = %q, %v; want %q, %v", tc.link, tc.text, got, ok, tc.want, tc.ok)
 			}
@@ -59,7 +61,7 @@ func FuzzMediaParam(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, accept string) {
-		if p := mediaParam(accept); strings.ContainsAny(p, ",; ") {
+		if p := hub.MediaParam(accept); strings.ContainsAny(p, ",; ") {
 			t.Fatalf("mediaParam(%q) = %q", accept, p)
 		}
 	})
@@ -71,7 +73,7 @@ func FuzzSymlinkTarget(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, link, text string) {
-		p, ok := symlinkTarget(link, text)
+		p, ok := hub.SymlinkTarget(link, text)
 		if !ok {
 			return
 		}
