@@ -1,3 +1,5 @@
+// Package actions serves fakehub's GitHub Actions routes: workflow runs, jobs, rerunning failed jobs
+// and job logs (with the download route that stands for GitHub's signed log storage URL).
 package actions
 
 import (

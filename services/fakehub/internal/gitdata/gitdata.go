@@ -1,3 +1,6 @@
+// Package gitdata serves fakehub's git data and contents routes: trees, blobs, git commits and refs,
+// contents, the README, raw downloads, commits with their check runs and combined status, branches,
+// a pull request's files and compare.
 package gitdata
 
 import (

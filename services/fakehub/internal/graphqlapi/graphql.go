@@ -1,3 +1,6 @@
+// Package graphqlapi serves fakehub's GraphQL endpoint (/graphql and GitHub Enterprise Server's
+// /api/graphql): documents are checked by package graphql against GitHub's schema, then the
+// mutations fakehub implements run (the pull request draft mutations and createCommitOnBranch).
 package graphqlapi
 
 import (

@@ -1,3 +1,9 @@
+// Package hub is fakehub's shared core: the emulator's state (repositories with their git data,
+// pull requests, issues, check runs, statuses and workflow runs; tokens and Apps; the lock), the
+// request context and reply every area's handlers use, the serving layer (authentication, rate
+// limits, fault injection, ETags, paging, accounting, the admin API) and the Go API behind Hub's
+// methods. The area packages (gitdata, pulls, issues, actions, search, graphqlapi) register their
+// routes on it through New's areas; package fakehub assembles them.
 package hub
 
 import (

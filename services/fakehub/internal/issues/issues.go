@@ -1,3 +1,4 @@
+// Package issues serves fakehub's issue routes: issues, their comments, labels and milestones.
 package issues
 
 import (

@@ -1,3 +1,5 @@
+// Package pulls serves fakehub's pull request routes: list, create, get (with lazily computed
+// mergeability), update and merge.
 package pulls
 
 import (

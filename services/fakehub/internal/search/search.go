@@ -1,3 +1,5 @@
+// Package search serves fakehub's search routes: repositories, code and issues (GitHub's qualifier
+// syntax, parsed by package searchq).
 package search
 
 import (

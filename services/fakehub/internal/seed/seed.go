@@ -1,3 +1,5 @@
+// Package seed writes fakehub's demo dataset (Config.Seed "demo"): octo-org/hello-world with its
+// history, a pull request with a workflow run, issues and labels.
 package seed
 
 import (
