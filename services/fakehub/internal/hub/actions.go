@@ -30,7 +30,7 @@ type jobStep struct {
 	Name, status, conclusion string
 }
 
-// actionsJob is one job of a run attempt; its log is plain text with
+// ActionsJob is one job of a run attempt; its log is plain text with
 // GitHub's timestamp before each line.
 type ActionsJob struct {
 	ID, RunID          int64
@@ -102,7 +102,7 @@ type JobSpec struct {
 	Log string
 }
 
-// addRunLocked records a finished workflow run on sha with its jobs and their check runs.
+// AddRunLocked records a finished workflow run on sha with its jobs and their check runs.
 func (h *Hub) AddRunLocked(r *Repo, branch, sha, workflow string, jobs []JobSpec) *workflowRun {
 	a := r.ActionsState()
 	t := h.Stamp()
@@ -240,7 +240,7 @@ func (c *ReqCtx) JobObj(r *Repo, j *ActionsJob, run *workflowRun) Obj {
 	}
 }
 
-// checkApp is the app of a check run: github-actions for the check run of
+// CheckApp is the app of a check run: github-actions for the check run of
 // an Actions job, else fakehub's own CI app.
 func (c *ReqCtx) CheckApp(r *Repo, cr *CheckRun) Obj {
 	if cr.actionsRun != 0 {
@@ -254,7 +254,7 @@ func (c *ReqCtx) CheckApp(r *Repo, cr *CheckRun) Obj {
 		"updated_at": Ts(r.created), "permissions": Obj{"checks": "write"}, "events": []string{}}
 }
 
-// checkDetailsURL is the job's page for an Actions check run, as GitHub
+// CheckDetailsURL is the job's page for an Actions check run, as GitHub
 // sets it; other check runs of fakehub have none.
 func (c *ReqCtx) CheckDetailsURL(r *Repo, cr *CheckRun) any {
 	if cr.actionsRun == 0 {

@@ -7,7 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 )
 
-// changedFiles is the branch head's files with the deletions and additions applied, the blobs
+// ChangedFiles is the branch head's files with the deletions and additions applied, the blobs
 // of the additions written; a deletion of a path the head does not have is refused.
 func (r *Repo) ChangedFiles(head plumbing.Hash, expected string, additions []FileAddition, deletions []string) (map[string]gitstore.Entry, *graphql.Error) {
 	unprocessable := func(msg string) (map[string]gitstore.Entry, *graphql.Error) {
@@ -37,7 +37,7 @@ func (r *Repo) ChangedFiles(head plumbing.Hash, expected string, additions []Fil
 	return files, nil
 }
 
-// fileAddition is one decoded FileAddition.
+// FileAddition is one decoded FileAddition.
 type FileAddition struct {
 	Path string
 	Data []byte

@@ -14,7 +14,7 @@ import (
 // maxContentSize is the largest file whose content the contents API returns inline.
 const maxContentSize = 1 << 20
 
-// filesAt resolves the request's `ref` query (default branch when absent)
+// FilesAt resolves the request's `ref` query (default branch when absent)
 // and flattens that commit's tree, answering as the contents API does for
 // an empty repository or an unknown ref.
 func (c *ReqCtx) FilesAt(r *Repo) (sha plumbing.Hash, ref string, files map[string]gitstore.Entry, fail *Reply) {
@@ -34,7 +34,7 @@ func (c *ReqCtx) FilesAt(r *Repo) (sha plumbing.Hash, ref string, files map[stri
 	return sha, ref, files, nil
 }
 
-// fileReply is the contents API's answer for one file: base64 content up
+// FileReply is the contents API's answer for one file: base64 content up
 // to maxContentSize, encoding "none" and no content above it.
 func (c *ReqCtx) FileReply(r *Repo, sha plumbing.Hash, ref, p string, e gitstore.Entry) *Reply {
 	data, err := r.Git.Blob(e.Hash)
@@ -50,7 +50,7 @@ func (c *ReqCtx) FileReply(r *Repo, sha plumbing.Hash, ref, p string, e gitstore
 	return OkReply(200, o)
 }
 
-// dirListing is the directory p's direct children in name order, none when p is no directory.
+// DirListing is the directory p's direct children in name order, none when p is no directory.
 func (c *ReqCtx) DirListing(r *Repo, sha plumbing.Hash, ref, p string, files map[string]gitstore.Entry) []Obj {
 	// Directory: its direct children.
 	prefix := ""
@@ -137,7 +137,7 @@ func (c *ReqCtx) DirEntry(r *Repo, commit plumbing.Hash, ref, p string) Obj {
 		"git_url": git, "html_url": html, "download_url": nil, "_links": Obj{"self": self, "git": git, "html": html}}
 }
 
-// rootDirEntry describes the repository's root directory, for the object media type.
+// RootDirEntry describes the repository's root directory, for the object media type.
 func (c *ReqCtx) RootDirEntry(r *Repo, commit plumbing.Hash, ref string) Obj {
 	self := c.RepoURL(r) + "/contents/"
 	if ref != "" {

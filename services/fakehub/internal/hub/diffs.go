@@ -11,7 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// diffEntries lists the files changed from tree a to tree b (either may be
+// DiffEntries lists the files changed from tree a to tree b (either may be
 // zero), by path, as GitHub's diff-entry objects.
 func (c *ReqCtx) DiffEntries(r *Repo, a, b plumbing.Hash, ref string) ([]Obj, error) {
 	ta, tb := &object.Tree{}, &object.Tree{}

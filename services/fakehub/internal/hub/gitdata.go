@@ -15,7 +15,7 @@ const (
 	maxTreeBytes   = 7 << 20 // the size of the tree array as JSON
 )
 
-// treeEntries lists a tree, recursively if asked, in git's order.
+// TreeEntries lists a tree, recursively if asked, in git's order.
 func (c *ReqCtx) TreeEntries(r *Repo, h plumbing.Hash, recursive bool) ([]Obj, bool, error) {
 	var out []Obj
 	size := 0
@@ -82,7 +82,7 @@ func mode(m filemode.FileMode) string {
 	return s
 }
 
-// safeTreePath is GitHub's rule for a tree entry's path: no leading or
+// SafeTreePath is GitHub's rule for a tree entry's path: no leading or
 // trailing "/", no empty, ".", ".." or ".git" segment, no control
 // character.
 func SafeTreePath(p string) bool {

@@ -9,7 +9,7 @@ import (
 	"ghops.dev/services/fakehub/internal/router"
 )
 
-// addFunc registers a route's handler with the hub, in order (the first matching route wins). A GET
+// AddFunc registers a route's handler with the hub, in order (the first matching route wins). A GET
 // handler runs under the shared lock; settled, when given, decides per request whether it may (see
 // call), for GET handlers that sometimes write.
 type AddFunc func(method, template string, fn handlerFunc, settled ...func(*ReqCtx) bool)
@@ -45,7 +45,7 @@ func RegisterCore(h *Hub, add AddFunc) {
 	add("POST", appTokenRoute, h.createInstallationToken)
 }
 
-// perm is a token's permission on a repository; public repositories are readable by anyone.
+// Perm is a token's permission on a repository; public repositories are readable by anyone.
 func (h *Hub) Perm(t *tokenInfo, r *Repo) Permission {
 	p := PermNone
 	if t != nil {
@@ -65,7 +65,7 @@ func (h *Hub) Perm(t *tokenInfo, r *Repo) Permission {
 
 type repoHandler func(c *ReqCtx, r *Repo) *Reply
 
-// withRepo resolves {owner}/{repo} and enforces access: unknown or invisible repositories are 404
+// WithRepo resolves {owner}/{repo} and enforces access: unknown or invisible repositories are 404
 // (never 403), mutations need a token (401) and write permission (403).
 func (h *Hub) WithRepo(need Permission, fn repoHandler) handlerFunc {
 	return func(c *ReqCtx) *Reply {
@@ -106,7 +106,7 @@ func (c *ReqCtx) paging() (page, perPage int) {
 	return page, perPage
 }
 
-// pageOf slices n items for the current page and returns the reply fields for the link header.
+// PageOf slices n items for the current page and returns the reply fields for the link header.
 func (c *ReqCtx) PageOf(n int) (lo, hi int, rep *Reply) {
 	page, per := c.paging()
 	lo = (page - 1) * per
@@ -120,7 +120,7 @@ func (c *ReqCtx) PageOf(n int) (lo, hi int, rep *Reply) {
 	return lo, hi, &Reply{Status: 200, page: page, perPage: per, total: n}
 }
 
-// pageReply answers a list request with the requested page of all, each
+// PageReply answers a list request with the requested page of all, each
 // item rendered by render (an empty page is [], never null).
 func PageReply[T any](c *ReqCtx, all []T, render func(T) Obj) *Reply {
 	lo, hi, rep := c.PageOf(len(all))
@@ -170,4 +170,14 @@ func (h *Hub) getAuthenticatedUser(c *ReqCtx) *Reply {
 		return ErrReply(403, "Resource not accessible by integration", "https://docs.github.com/rest/users/users#get-the-authenticated-user")
 	}
 	return OkReply(200, c.privateUser(c.Tok.Login))
+}
+
+// SearchWindow refuses a page beyond the first 1000 results, which GitHub's search never serves
+// ("Only the first 1000 search results are available", 422).
+func (c *ReqCtx) SearchWindow() *Reply {
+	page, per := c.paging()
+	if (page-1)*per >= 1000 {
+		return ErrReply(422, "Only the first 1000 search results are available", "https://docs.github.com/v3/search/")
+	}
+	return nil
 }

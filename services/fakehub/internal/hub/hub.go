@@ -99,11 +99,11 @@ type Hub struct {
 	limiter *ratelimit.Limiter
 	faults  *faults.Set
 
-	// mu guards repos, tokens and everything inside them. Handlers that only read take it shared, so
+	// Mu guards repos, tokens and everything inside them. Handlers that only read take it shared, so
 	// concurrent reads proceed in parallel; everything that mutates (writes, lazily computed
 	// mergeability) takes it exclusively.
 	Mu sync.RWMutex
-	// exclusiveReads makes every handler take mu exclusively, as before the read-write lock; a
+	// ExclusiveReads makes every handler take mu exclusively, as before the read-write lock; a
 	// benchmark knob (export_test.go) for comparing the two on the same machine and load.
 	ExclusiveReads bool
 	Repos          map[string]*Repo
@@ -401,7 +401,7 @@ func (h *Hub) record(rec RequestRecord) {
 	h.requests = append(h.requests, rec)
 }
 
-// stamp returns the current time to the second, strictly after the previous stamp, so that commits
+// Stamp returns the current time to the second, strictly after the previous stamp, so that commits
 // made in one second still order as git log would show them.
 func (h *Hub) Stamp() time.Time {
 	t := h.now().UTC().Truncate(time.Second)
@@ -479,3 +479,6 @@ func (h *Hub) CreateRepoLocked(o RepoOptions) (*Repo, error) {
 	}
 	return r, nil
 }
+
+// SeedEpoch is the fixed clock the demo dataset is written with, so its commit ids never change.
+var SeedEpoch = time.Date(2026, 1, 1, 9, 0, 0, 0, time.UTC)

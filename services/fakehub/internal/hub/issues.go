@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// issue is one issue of a repository, or the issue side of a pull request: GitHub numbers issues
+// Issue is one issue of a repository, or the issue side of a pull request: GitHub numbers issues
 // and pull requests in one sequence and keeps a pull request's labels, assignees, milestone and
 // conversation comments on its issue. For a pull request's side, title, body and state live on the
 // pull and are unused here.
@@ -44,7 +44,7 @@ type Milestone struct {
 	Created, Updated   time.Time
 }
 
-// issueRef is what an issue number names: a plain issue, or a pull request with its issue side.
+// IssueRef is what an issue number names: a plain issue, or a pull request with its issue side.
 type IssueRef struct {
 	Is *Issue
 	P  *Pull
@@ -56,7 +56,7 @@ type issueFields struct {
 	Created                  time.Time
 }
 
-// fields returns what x names: a pull request's own fields when it is one
+// Fields returns what x names: a pull request's own fields when it is one
 // (its issue side keeps labels, assignees and comments), else the issue's.
 func (x IssueRef) Fields() issueFields {
 	if p := x.P; p != nil {
@@ -112,7 +112,7 @@ func (r *Repo) issueByNumber(n int, write bool) (IssueRef, bool) {
 	return IssueRef{}, false
 }
 
-// allIssues lists every issue and pull request by number, as GitHub's issues list sees them.
+// AllIssues lists every issue and pull request by number, as GitHub's issues list sees them.
 func (r *Repo) AllIssues() []IssueRef {
 	out := make([]IssueRef, 0, len(r.Issues)+len(r.Pulls))
 	for _, is := range r.Issues {
@@ -143,7 +143,7 @@ func (r *Repo) MilestoneNumbered(n int) *Milestone {
 	return nil
 }
 
-// addLabelLocked creates a label; GitHub's default colour for labels made on the fly is ededed.
+// AddLabelLocked creates a label; GitHub's default colour for labels made on the fly is ededed.
 func (h *Hub) AddLabelLocked(r *Repo, name, color, description string) *Label {
 	if l := r.labelNamed(name); l != nil {
 		return l
@@ -157,7 +157,7 @@ func (h *Hub) AddLabelLocked(r *Repo, name, color, description string) *Label {
 	return l
 }
 
-// assignable reports whether login may be assigned an issue of r: GitHub accepts users with push
+// Assignable reports whether login may be assigned an issue of r: GitHub accepts users with push
 // access (here: a token's user with write permission) and the repository's owner when a user.
 func (h *Hub) Assignable(r *Repo, login string) bool {
 	if strings.EqualFold(login, r.Opts.Owner) && h.userType(login) == "User" {
@@ -230,7 +230,7 @@ func (c *ReqCtx) milestoneOrNil(r *Repo, n int) any {
 	return nil
 }
 
-// issueObj is GitHub's "issue" shape; a pull request's carries the pull_request link object.
+// IssueObj is GitHub's "issue" shape; a pull request's carries the pull_request link object.
 func (c *ReqCtx) IssueObj(r *Repo, x IssueRef) Obj {
 	n := strconv.Itoa(x.Is.Number)
 	u := c.RepoURL(r) + "/issues/" + n
@@ -299,7 +299,7 @@ func (c *ReqCtx) CommentObj(r *Repo, x IssueRef, cm *IssueComment) Obj {
 	}
 }
 
-// issueNumber reads {issue_number}; anything but a positive integer names no issue.
+// IssueNumber reads {issue_number}; anything but a positive integer names no issue.
 func (c *ReqCtx) IssueNumber(r *Repo, write bool) (IssueRef, bool) {
 	n, err := strconv.Atoi(c.Params["issue_number"])
 	if err != nil || n < 1 {
@@ -321,7 +321,7 @@ func HasLabels(is *Issue, want []string) bool {
 	return true
 }
 
-// personMatches applies GitHub's assignee/creator filter: a login, "none" or "*".
+// PersonMatches applies GitHub's assignee/creator filter: a login, "none" or "*".
 func PersonMatches(filter string, people []string) bool {
 	switch filter {
 	case "":

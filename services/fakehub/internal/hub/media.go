@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// mediaParam is the custom media type parameter the request's Accept header asks for ("raw",
+// MediaParam is the custom media type parameter the request's Accept header asks for ("raw",
 // "object", "html", ...), or "" for the default JSON representation. The first vnd.github type
 // with a parameter wins, as GitHub reads one representation per request.
 func MediaParam(accept string) string {
@@ -28,7 +28,7 @@ func MediaParam(accept string) string {
 	return ""
 }
 
-// symlinkTarget resolves a symlink's text against the directory holding it, as git does, and
+// SymlinkTarget resolves a symlink's text against the directory holding it, as git does, and
 // reports the repository path it names; ok is false when it leaves the repository.
 func SymlinkTarget(linkPath, text string) (string, bool) {
 	if strings.HasPrefix(text, "/") {

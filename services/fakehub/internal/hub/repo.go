@@ -11,7 +11,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// repo is one hosted repository; guarded by Hub.mu.
+// Repo is one hosted repository; guarded by Hub.mu.
 type Repo struct {
 	id        int64
 	Opts      RepoOptions
@@ -23,7 +23,7 @@ type Repo struct {
 	Statuses  map[string][]*CommitStatus
 	Protected map[string][]string
 	actions   *actionsData // Actions runs and jobs (actions.go), nil until the first
-	// issues are the plain issues (issues.go); pullIssues the issue side of pull requests by number.
+	// Issues are the plain issues (issues.go); pullIssues the issue side of pull requests by number.
 	Issues     []*Issue
 	pullIssues map[int]*Issue
 	Labels     []*Label
@@ -67,7 +67,7 @@ type Pull struct {
 
 func (r *Repo) FullName() string { return r.Opts.Owner + "/" + r.Opts.Name }
 
-// systemSig is the identity fakehub commits as for merges made through the API, like GitHub's.
+// SystemSig is the identity fakehub commits as for merges made through the API, like GitHub's.
 func SystemSig(t time.Time) gitstore.Signature {
 	return gitstore.Signature{Name: "GitHub", Email: "noreply@github.com", When: t}
 }
@@ -88,7 +88,7 @@ var HexSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
 // refs/pull/{number}/head, which GitHub resolves wherever it takes a ref (also without "refs/").
 var pullHeadRef = regexp.MustCompile(`^(?:refs/)?pull/([1-9][0-9]{0,9})/head$`)
 
-// resolve turns a branch, tag, "heads/x", full ref, a pull request's head ref ("refs/pull/1/head",
+// Resolve turns a branch, tag, "heads/x", full ref, a pull request's head ref ("refs/pull/1/head",
 // "pull/1/head") or commit id into a commit id.
 func (r *Repo) Resolve(ref string) (plumbing.Hash, bool) {
 	if ref == "" {
@@ -119,7 +119,7 @@ func (r *Repo) Resolve(ref string) (plumbing.Hash, bool) {
 	return r.resolveShort(ref)
 }
 
-// commitFiles commits files on top of branch (created from the default branch if missing).
+// CommitFiles commits files on top of branch (created from the default branch if missing).
 func (r *Repo) CommitFiles(branch, message string, files map[string]string, t time.Time) (plumbing.Hash, error) {
 	if branch == "" {
 		branch = r.Opts.DefaultBranch
@@ -163,7 +163,7 @@ func (r *Repo) CommitFiles(branch, message string, files map[string]string, t ti
 	return sha, r.Git.SetRef("refs/heads/"+branch, sha)
 }
 
-// pullSHAs returns the current head and base commits of a pull request.
+// PullSHAs returns the current head and base commits of a pull request.
 func (r *Repo) PullSHAs(p *Pull) (head, base string) {
 	if p.State == "closed" && p.HeadSHA != "" {
 		return p.HeadSHA, p.BaseSHA
@@ -203,7 +203,7 @@ func (r *Repo) testMerge(head, base plumbing.Hash) (plumbing.Hash, []string, err
 	return r.Git.MergeTrees(mbTree, bt, ht)
 }
 
-// mergeability reports (mergeable, state) the way GitHub does: nil on the first read after the
+// Mergeability reports (mergeable, state) the way GitHub does: nil on the first read after the
 // pull request was created or either branch moved, computed on later reads.
 func (r *Repo) Mergeability(p *Pull, compute bool) (*bool, string) {
 	if p.Merged || p.State == "closed" {
@@ -253,7 +253,7 @@ func (r *Repo) writeTestMerge(p *Pull, tree, head, base plumbing.Hash) string {
 	return sha.String()
 }
 
-// mergeabilitySettled reports whether mergeability(p, false) would change nothing.
+// MergeabilitySettled reports whether mergeability(p, false) would change nothing.
 func (r *Repo) MergeabilitySettled(p *Pull) bool {
 	if p.Merged || p.State == "closed" {
 		return true
@@ -315,7 +315,7 @@ func (r *Repo) checkResults(sha string) (passing, notPassing map[string]bool) {
 	return passing, notPassing
 }
 
-// validationError is a 422 answer.
+// ValidationError is a 422 answer.
 type ValidationError struct {
 	Message string
 	Errors  []FieldError
@@ -344,7 +344,7 @@ func Invalid(resource, field, code, msg string) *ValidationError {
 	return &ValidationError{Message: "Validation Failed", Errors: []FieldError{{Resource: resource, Field: field, Code: code, Message: msg}}}
 }
 
-// openPullLocked validates and opens a pull request; head may be "owner:branch".
+// OpenPullLocked validates and opens a pull request; head may be "owner:branch".
 func (h *Hub) OpenPullLocked(r *Repo, head, base, title, body string, draft bool, user string) (*Pull, *ValidationError) {
 	if owner, b, ok := strings.Cut(head, ":"); ok {
 		if !strings.EqualFold(owner, r.Opts.Owner) {
@@ -388,7 +388,7 @@ func (h *Hub) OpenPullLocked(r *Repo, head, base, title, body string, draft bool
 	return p, nil
 }
 
-// nextNumber is the next issue or pull request number: GitHub numbers both in one sequence.
+// NextNumber is the next issue or pull request number: GitHub numbers both in one sequence.
 func (r *Repo) NextNumber() int { return len(r.Pulls) + len(r.Issues) + 1 }
 
 func (r *Repo) PullByNumber(n int) *Pull {
@@ -407,7 +407,7 @@ type mergeOutcome struct {
 	SHA     string
 }
 
-// mergePull merges a pull request with method merge, squash or rebase.
+// MergePull merges a pull request with method merge, squash or rebase.
 func (h *Hub) MergePull(r *Repo, p *Pull, method, sha, title, message string) mergeOutcome {
 	if p.Merged || p.State != "open" {
 		return mergeOutcome{Status: 405, Message: "Pull Request is not mergeable"}

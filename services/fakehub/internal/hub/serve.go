@@ -26,7 +26,7 @@ const (
 
 type Obj = map[string]any
 
-// reply is what a handler answers; the serving layer adds headers, ETags and accounting.
+// Reply is what a handler answers; the serving layer adds headers, ETags and accounting.
 type Reply struct {
 	Status  int
 	Body    any // marshalled as JSON unless raw is set
@@ -39,7 +39,7 @@ type Reply struct {
 
 type handlerFunc func(c *ReqCtx) *Reply
 
-// reqCtx is one API request being served.
+// ReqCtx is one API request being served.
 type ReqCtx struct {
 	h      *Hub
 	Req    *http.Request
@@ -82,7 +82,7 @@ func Validation(v *ValidationError) *Reply {
 
 func OkReply(status int, body any) *Reply { return &Reply{Status: status, Body: body} }
 
-// created answers 201 with a Location header naming the new object, as GitHub does for git
+// Created answers 201 with a Location header naming the new object, as GitHub does for git
 // objects and refs: the object's own url.
 func Created(body Obj) *Reply {
 	rep := OkReply(201, body)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -62,7 +64,7 @@ func (c *ReqCtx) user(login string) Obj {
 
 func (c *ReqCtx) RepoURL(r *Repo) string { return c.api + "/repos/" + r.FullName() }
 
-// minimalRepo is GitHub's "minimal-repository" shape, the one search and statuses embed.
+// MinimalRepo is GitHub's "minimal-repository" shape, the one search and statuses embed.
 func (c *ReqCtx) MinimalRepo(r *Repo) Obj {
 	u := c.RepoURL(r)
 	o := Obj{
@@ -96,7 +98,7 @@ func nullStr(s string) any {
 	return s
 }
 
-// fullRepo is GitHub's "full-repository" shape (a superset of "repository").
+// FullRepo is GitHub's "full-repository" shape (a superset of "repository").
 func (c *ReqCtx) FullRepo(r *Repo) Obj {
 	o := c.MinimalRepo(r)
 	open := 0
@@ -148,7 +150,7 @@ func verification() Obj {
 	return Obj{"verified": false, "reason": "unsigned", "signature": nil, "payload": nil, "verified_at": nil}
 }
 
-// gitCommit is the git data API's commit shape.
+// GitCommit is the git data API's commit shape.
 func (c *ReqCtx) GitCommit(r *Repo, cm *object.Commit) Obj {
 	sha := cm.Hash.String()
 	parents := []Obj{}
@@ -163,7 +165,7 @@ func (c *ReqCtx) GitCommit(r *Repo, cm *object.Commit) Obj {
 	}
 }
 
-// commit is the REST "commit" shape (commits list, branch).
+// Commit is the REST "commit" shape (commits list, branch).
 func (c *ReqCtx) Commit(r *Repo, cm *object.Commit) Obj {
 	sha := cm.Hash.String()
 	parents := []Obj{}
@@ -275,4 +277,28 @@ func (c *ReqCtx) privateUser(login string) Obj {
 		u[k] = v
 	}
 	return u
+}
+
+func (c *ReqCtx) RefObj(r *Repo, name string, sha plumbing.Hash) Obj {
+	return Obj{"ref": name, "node_id": NodeID("Ref", int64(len(name))), "url": c.RepoURL(r) + "/git/" + name,
+		"object": Obj{"type": "commit", "sha": sha.String(), "url": c.RepoURL(r) + "/git/commits/" + sha.String()}}
+}
+
+// pullNodeID is a pull request's GraphQL global id: stable for the repository and number, and
+// decodable without a lookup table.
+func pullNodeID(r *Repo, number int) string {
+	return "PR_kw" + base64.RawURLEncoding.EncodeToString([]byte(r.FullName()+":"+strconv.Itoa(number)))
+}
+
+// PullNode is the part of GraphQL's PullRequest type fakehub answers.
+func (c *ReqCtx) PullNode(r *Repo, p *Pull) Obj {
+	state := strings.ToUpper(p.State)
+	if p.Merged {
+		state = "MERGED"
+	}
+	return Obj{
+		"__typename": "PullRequest", "id": pullNodeID(r, p.Number), "number": p.Number, "isDraft": p.Draft,
+		"state": state, "title": p.Title, "url": c.Web + "/" + r.FullName() + "/pull/" + strconv.Itoa(p.Number),
+		"closed": p.State == "closed", "merged": p.Merged,
+	}
 }
