@@ -49,6 +49,7 @@ type actionsData struct {
 	Jobs []*ActionsJob
 }
 
+// ActionsState is the repository's workflow runs and jobs, created on first use.
 func (r *Repo) ActionsState() *actionsData {
 	if r.actions == nil {
 		r.actions = &actionsData{}
@@ -56,6 +57,7 @@ func (r *Repo) ActionsState() *actionsData {
 	return r.actions
 }
 
+// RunByID is the workflow run with the decimal id, nil when there is none.
 func (r *Repo) RunByID(id string) *workflowRun {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil {
@@ -69,6 +71,7 @@ func (r *Repo) RunByID(id string) *workflowRun {
 	return nil
 }
 
+// JobByID is the job with the decimal id, nil when there is none.
 func (r *Repo) JobByID(id string) *ActionsJob {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil {
@@ -120,6 +123,8 @@ func (h *Hub) AddRunLocked(r *Repo, branch, sha, workflow string, jobs []JobSpec
 	return run
 }
 
+// AddJobLocked adds a job to run under h's lock and returns it; its log is stamped with the job's
+// times.
 func (h *Hub) AddJobLocked(r *Repo, run *workflowRun, name, status, conclusion string, steps []string, failed int, log string) *ActionsJob {
 	t := h.Stamp()
 	h.NextID++
@@ -185,6 +190,7 @@ func (h *Hub) AddWorkflowRun(repoName, branch, workflow string, jobs []JobSpec) 
 	return h.AddRunLocked(r, branch, sha.String(), workflow, jobs).ID, nil
 }
 
+// RunObj is a workflow run as the REST API renders it.
 func (c *ReqCtx) RunObj(r *Repo, run *workflowRun) Obj {
 	u := c.RepoURL(r) + "/actions/runs/" + strconv.FormatInt(run.ID, 10)
 	web := c.Web + "/" + r.FullName() + "/actions/runs/" + strconv.FormatInt(run.ID, 10)
@@ -213,6 +219,7 @@ func (c *ReqCtx) RunObj(r *Repo, run *workflowRun) Obj {
 	}
 }
 
+// JobObj is a job of run as the REST API renders it.
 func (c *ReqCtx) JobObj(r *Repo, j *ActionsJob, run *workflowRun) Obj {
 	id := strconv.FormatInt(j.ID, 10)
 	var conclusion any

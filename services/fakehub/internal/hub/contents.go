@@ -86,6 +86,7 @@ func (c *ReqCtx) DirListing(r *Repo, sha plumbing.Hash, ref, p string, files map
 	return list
 }
 
+// Wrap64 is data in base64, wrapped at 60 characters a line as GitHub sends file contents.
 func Wrap64(data []byte) string {
 	s := base64.StdEncoding.EncodeToString(data)
 	var b strings.Builder
@@ -99,6 +100,7 @@ func Wrap64(data []byte) string {
 	return b.String()
 }
 
+// ContentEntry is a file or symlink as the contents API renders it.
 func (c *ReqCtx) ContentEntry(r *Repo, commit, ref, p string, e gitstore.Entry, size int64) Obj {
 	typ := "file"
 	if e.Mode == filemode.Symlink {
@@ -117,6 +119,7 @@ func (c *ReqCtx) ContentEntry(r *Repo, commit, ref, p string, e gitstore.Entry, 
 	}
 }
 
+// DirEntry is a directory as the contents API renders it.
 func (c *ReqCtx) DirEntry(r *Repo, commit plumbing.Hash, ref, p string) Obj {
 	self := c.RepoURL(r) + "/contents/" + p
 	if ref != "" {

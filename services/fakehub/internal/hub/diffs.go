@@ -96,6 +96,7 @@ func hunks(p diff.Patch) string {
 	return strings.TrimSuffix(s, "\n")
 }
 
+// TreeOf is the tree of commit, the zero hash for no commit ("") or one that cannot be read.
 func (r *Repo) TreeOf(commit string) plumbing.Hash {
 	if commit == "" {
 		return plumbing.ZeroHash

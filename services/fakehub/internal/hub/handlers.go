@@ -87,6 +87,7 @@ func (h *Hub) WithRepo(need Permission, fn repoHandler) handlerFunc {
 	}
 }
 
+// EmptyRepo answers 409 for git data asked of a repository without commits, as GitHub does.
 func EmptyRepo() *Reply { return ErrReply(409, "Git Repository is empty.", DocRest) }
 
 // paging reads page and per_page (default 30, max 100).
@@ -132,6 +133,7 @@ func PageReply[T any](c *ReqCtx, all []T, render func(T) Obj) *Reply {
 	return rep
 }
 
+// Decode reads the request's JSON body into v; it answers 400 when the body is not JSON.
 func Decode(c *ReqCtx, v any) *Reply {
 	body, err := io.ReadAll(io.LimitReader(c.Req.Body, 64<<20))
 	if err != nil {

@@ -412,6 +412,7 @@ func (h *Hub) Stamp() time.Time {
 	return t
 }
 
+// RepoKey is the key of repos for "owner/name": repository names are case-insensitive.
 func RepoKey(name string) string { return strings.ToLower(name) }
 
 // recordOnCommit resolves sha (a commit id, branch, tag or ref) in repository repoName under h.mu,
@@ -441,6 +442,7 @@ func (h *Hub) repoLocked(name string) (*Repo, error) {
 	return r, nil
 }
 
+// SortedRepos lists the repositories in creation order; the caller holds Mu.
 func (h *Hub) SortedRepos() []*Repo {
 	out := make([]*Repo, 0, len(h.Repos))
 	for _, r := range h.Repos {
@@ -450,6 +452,7 @@ func (h *Hub) SortedRepos() []*Repo {
 	return out
 }
 
+// CreateRepoLocked creates a repository (see CreateRepo); the caller holds Mu exclusively.
 func (h *Hub) CreateRepoLocked(o RepoOptions) (*Repo, error) {
 	if o.Owner == "" || o.Name == "" {
 		return nil, errors.New("fakehub: repository needs an owner and a name")

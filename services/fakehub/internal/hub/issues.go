@@ -24,18 +24,21 @@ type Issue struct {
 	Comments                   []*IssueComment
 }
 
+// IssueComment is a comment on an issue or pull request.
 type IssueComment struct {
 	ID               int64
 	Body, User       string
 	Created, Updated time.Time
 }
 
+// Label is a repository's label.
 type Label struct {
 	id                       int64
 	Name, color, description string
 	IsDefault                bool
 }
 
+// Milestone is a repository's milestone.
 type Milestone struct {
 	ID                 int64
 	Number             int
@@ -66,6 +69,7 @@ func (x IssueRef) Fields() issueFields {
 	return issueFields{Title: is.Title, Body: is.Body, State: is.State, User: is.User, Created: is.Created}
 }
 
+// Updated is when the issue or pull request last changed.
 func (x IssueRef) Updated() time.Time {
 	if x.P != nil && x.P.Updated.After(x.Is.Updated) {
 		return x.P.Updated
@@ -134,6 +138,7 @@ func (r *Repo) labelNamed(name string) *Label {
 	return nil
 }
 
+// MilestoneNumbered is the milestone with number n, nil when there is none.
 func (r *Repo) MilestoneNumbered(n int) *Milestone {
 	for _, m := range r.Milestones {
 		if m.Number == n {
@@ -171,6 +176,7 @@ func (h *Hub) Assignable(r *Repo, login string) bool {
 	return false
 }
 
+// LabelObj is a label as the REST API renders it.
 func (c *ReqCtx) LabelObj(r *Repo, l *Label) Obj {
 	return Obj{
 		"id": l.id, "node_id": NodeID("Label", l.id), "url": c.RepoURL(r) + "/labels/" + url.PathEscape(l.Name),
@@ -178,6 +184,7 @@ func (c *ReqCtx) LabelObj(r *Repo, l *Label) Obj {
 	}
 }
 
+// MilestoneObj is a milestone as the REST API renders it.
 func (c *ReqCtx) MilestoneObj(r *Repo, m *Milestone) Obj {
 	open, closed := 0, 0
 	for _, x := range r.AllIssues() {
@@ -284,6 +291,7 @@ func (c *ReqCtx) association(r *Repo, login string) string {
 	return "NONE"
 }
 
+// CommentObj is a comment on x as the REST API renders it.
 func (c *ReqCtx) CommentObj(r *Repo, x IssueRef, cm *IssueComment) Obj {
 	n := strconv.Itoa(x.Is.Number)
 	html := c.Web + "/" + r.FullName() + "/issues/" + n
@@ -308,6 +316,7 @@ func (c *ReqCtx) IssueNumber(r *Repo, write bool) (IssueRef, bool) {
 	return r.issueByNumber(n, write)
 }
 
+// HasLabels reports whether is carries every label in want (names compared case-insensitively).
 func HasLabels(is *Issue, want []string) bool {
 	for _, w := range want {
 		found := false

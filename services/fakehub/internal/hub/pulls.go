@@ -7,6 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
+// PullNumber is the pull request {pull_number} names, nil when there is none.
 func (c *ReqCtx) PullNumber(r *Repo) *Pull {
 	n, err := strconv.Atoi(c.Params["pull_number"])
 	if err != nil {

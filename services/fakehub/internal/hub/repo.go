@@ -32,6 +32,7 @@ type Repo struct {
 	associations map[string]string
 }
 
+// CheckRun is a check run recorded on a commit.
 type CheckRun struct {
 	ID                       int64
 	Name, Status, Conclusion string
@@ -40,12 +41,15 @@ type CheckRun struct {
 	actionsRun               int64 // the workflow run of a github-actions job's check run; 0 otherwise
 }
 
+// CommitStatus is a commit status recorded for a context.
 type CommitStatus struct {
 	ID             int64
 	Context, State string
 	At             time.Time
 }
 
+// Pull is a pull request; its issue side (comments, labels, assignees) is the Issue of the same
+// number.
 type Pull struct {
 	id                 int64
 	Number             int
@@ -65,6 +69,7 @@ type Pull struct {
 	testMergeSHA string
 }
 
+// FullName is "owner/name" as created.
 func (r *Repo) FullName() string { return r.Opts.Owner + "/" + r.Opts.Name }
 
 // SystemSig is the identity fakehub commits as for merges made through the API, like GitHub's.
@@ -77,11 +82,13 @@ func seedSig(t time.Time) gitstore.Signature {
 	return gitstore.Signature{Name: "Octo Cat", Email: "octocat@users.noreply.github.com", When: t}
 }
 
+// Empty reports whether the repository has no commits yet.
 func (r *Repo) Empty() bool {
 	_, names := r.Git.Refs("refs/heads/")
 	return len(names) == 0
 }
 
+// HexSHA matches a full commit id.
 var HexSHA = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // pullHeadRef matches the ref GitHub keeps for every pull request's head commit,
@@ -321,6 +328,7 @@ type ValidationError struct {
 	Errors  []FieldError
 }
 
+// FieldError is one entry of a 422 body's errors list.
 type FieldError struct {
 	Resource string `json:"resource"`
 	Field    string `json:"field"`
@@ -340,6 +348,7 @@ func (v *ValidationError) detail() string {
 	return strings.Join(parts, "; ")
 }
 
+// Invalid is a 422 "Validation Failed" with one error naming resource, field and code.
 func Invalid(resource, field, code, msg string) *ValidationError {
 	return &ValidationError{Message: "Validation Failed", Errors: []FieldError{{Resource: resource, Field: field, Code: code, Message: msg}}}
 }
@@ -391,6 +400,7 @@ func (h *Hub) OpenPullLocked(r *Repo, head, base, title, body string, draft bool
 // NextNumber is the next issue or pull request number: GitHub numbers both in one sequence.
 func (r *Repo) NextNumber() int { return len(r.Pulls) + len(r.Issues) + 1 }
 
+// PullByNumber is the pull request numbered n, nil when there is none.
 func (r *Repo) PullByNumber(n int) *Pull {
 	for _, p := range r.Pulls {
 		if p.Number == n {
@@ -551,10 +561,13 @@ func (r *Repo) rebaseCommits(hh, bh plumbing.Hash, t time.Time) (plumbing.Hash, 
 	return onto, nil
 }
 
+// TimeZero is the zero time, for fields that were never set (rendered as null).
 var TimeZero time.Time
 
+// ParseTime parses an RFC 3339 timestamp as the API sends and accepts them.
 func ParseTime(s string) (time.Time, error) { return time.Parse(time.RFC3339, s) }
 
+// AsError is v as a Go error, for the Go API.
 func (v *ValidationError) AsError() error {
 	return fmt.Errorf("fakehub: %s: %s", v.Message, v.detail())
 }

@@ -24,6 +24,7 @@ const (
 	msgSecondaryRate = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 )
 
+// Obj is a JSON object of a reply body.
 type Obj = map[string]any
 
 // Reply is what a handler answers; the serving layer adds headers, ETags and accounting.
@@ -50,6 +51,8 @@ type ReqCtx struct {
 	prefix string
 }
 
+// ErrReply is GitHub's error body (message, documentation_url, status) with status; doc defaults to
+// DocRest.
 func ErrReply(status int, msg, doc string) *Reply {
 	if doc == "" {
 		doc = DocRest
@@ -57,8 +60,10 @@ func ErrReply(status int, msg, doc string) *Reply {
 	return &Reply{Status: status, Body: Obj{"message": msg, "documentation_url": doc, "status": strconv.Itoa(status)}}
 }
 
+// NotFound is GitHub's 404, which also stands for a repository the token may not see.
 func NotFound() *Reply { return ErrReply(404, "Not Found", "") }
 
+// Validation is GitHub's 422 body for v.
 func Validation(v *ValidationError) *Reply {
 	errs := make([]Obj, len(v.Errors))
 	for i, e := range v.Errors {
@@ -80,6 +85,7 @@ func Validation(v *ValidationError) *Reply {
 	return &Reply{Status: 422, Body: body}
 }
 
+// OkReply answers status with body.
 func OkReply(status int, body any) *Reply { return &Reply{Status: status, Body: body} }
 
 // Created answers 201 with a Location header naming the new object, as GitHub does for git
@@ -299,6 +305,7 @@ func (h *Hub) answer(w http.ResponseWriter, r *http.Request, c *ReqCtx, rec *Req
 	h.write(w, r, c, rep, &snap)
 }
 
+// SetHeader sets a response header of the reply.
 func (rep *Reply) SetHeader(k, v string) {
 	if rep.headers == nil {
 		rep.headers = http.Header{}

@@ -13,8 +13,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
+// Ts is t as GitHub renders timestamps (RFC 3339, UTC).
 func Ts(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
+// NullTime is t rendered as Ts, or JSON null for the zero time.
 func NullTime(t time.Time) any {
 	if t.IsZero() {
 		return nil
@@ -22,6 +24,7 @@ func NullTime(t time.Time) any {
 	return Ts(t)
 }
 
+// NodeID is a GraphQL global id for an object of kind with a database id.
 func NodeID(kind string, id int64) string {
 	return base64.RawStdEncoding.EncodeToString([]byte(fmt.Sprintf("%s:%d", kind, id)))
 }
@@ -62,6 +65,7 @@ func (c *ReqCtx) user(login string) Obj {
 	}
 }
 
+// RepoURL is the REST URL of r.
 func (c *ReqCtx) RepoURL(r *Repo) string { return c.api + "/repos/" + r.FullName() }
 
 // MinimalRepo is GitHub's "minimal-repository" shape, the one search and statuses embed.
@@ -140,6 +144,7 @@ func (c *ReqCtx) permissionsObj(r *Repo) Obj {
 	return Obj{"admin": false, "maintain": w, "push": w, "triage": w, "pull": p != PermNone}
 }
 
+// CommitURL is the REST URL of a commit of r.
 func (c *ReqCtx) CommitURL(r *Repo, sha string) string { return c.RepoURL(r) + "/commits/" + sha }
 
 func sig(s object.Signature) Obj {
@@ -184,6 +189,8 @@ func (c *ReqCtx) Commit(r *Repo, cm *object.Commit) Obj {
 	}
 }
 
+// PullObj is a pull request as the REST API renders it; full adds the fields only GET of one pull
+// request has.
 func (c *ReqCtx) PullObj(r *Repo, p *Pull, full bool) Obj {
 	u := c.RepoURL(r) + "/pulls/" + strconv.Itoa(p.Number)
 	issue := c.RepoURL(r) + "/issues/" + strconv.Itoa(p.Number)
@@ -279,6 +286,7 @@ func (c *ReqCtx) privateUser(login string) Obj {
 	return u
 }
 
+// RefObj is a git reference as the REST API renders it.
 func (c *ReqCtx) RefObj(r *Repo, name string, sha plumbing.Hash) Obj {
 	return Obj{"ref": name, "node_id": NodeID("Ref", int64(len(name))), "url": c.RepoURL(r) + "/git/" + name,
 		"object": Obj{"type": "commit", "sha": sha.String(), "url": c.RepoURL(r) + "/git/commits/" + sha.String()}}
