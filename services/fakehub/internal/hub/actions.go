@@ -123,8 +123,8 @@ func (h *Hub) AddRunLocked(r *Repo, branch, sha, workflow string, jobs []JobSpec
 	return run
 }
 
-// AddJobLocked adds a job to run under h's lock and returns it; its log is stamped with the job's
-// times.
+// AddJobLocked adds a job to run and returns it, its log stamped with the job's start; the caller
+// holds Mu exclusively.
 func (h *Hub) AddJobLocked(r *Repo, run *workflowRun, name, status, conclusion string, steps []string, failed int, log string) *ActionsJob {
 	t := h.Stamp()
 	h.NextID++
