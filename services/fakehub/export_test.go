@@ -1,16 +1,12 @@
 package fakehub
 
-import (
-	"ghops.dev/services/fakehub/internal/hub"
-)
-
 // SetExclusiveReads makes every handler of h take the hub lock exclusively (true), as before reads
 // shared it; benchmarks use it to compare both locking modes in one run. Call it before serving.
-func SetExclusiveReads(h *hub.Hub, on bool) { h.ExclusiveReads = on }
+func SetExclusiveReads(h *Hub, on bool) { h.ExclusiveReads = on }
 
 // Routes lists the routes h serves, as "METHOD /template", for the conformance test's coverage
 // check.
-func Routes(h *hub.Hub) []string {
+func Routes(h *Hub) []string {
 	var out []string
 	for route := range h.Handle {
 		out = append(out, route.Name())

@@ -1,11 +1,9 @@
-package fakehub
+package hub
 
 import (
 	"path"
 	"strings"
 	"testing"
-
-	"ghops.dev/services/fakehub/internal/hub"
 )
 
 func TestMediaParam(t *testing.T) {
@@ -25,7 +23,7 @@ func TestMediaParam(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := hub.MediaParam(tc.accept); got != tc.want {
+			if got := MediaParam(tc.accept); got != tc.want {
 				t.Fatalf("mediaParam(%q) = %q, want %q", tc.accept, got, tc.want)
 			}
 		})
@@ -47,7 +45,7 @@ func TestSymlinkTarget(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, ok := hub.SymlinkTarget(tc.link, tc.text)
+			got, ok := SymlinkTarget(tc.link, tc.text)
 			if got != tc.want || ok != tc.ok {
 				t.Fatalf("symlinkTarget(%q, %q) = %q, %v; want %q, %v", tc.link, tc.text, got, ok, tc.want, tc.ok)
 			}
@@ -61,7 +59,7 @@ func FuzzMediaParam(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, accept string) {
-		if p := hub.MediaParam(accept); strings.ContainsAny(p, ",; ") {
+		if p := MediaParam(accept); strings.ContainsAny(p, ",; ") {
 			t.Fatalf("mediaParam(%q) = %q", accept, p)
 		}
 	})
@@ -73,7 +71,7 @@ func FuzzSymlinkTarget(f *testing.F) {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, link, text string) {
-		p, ok := hub.SymlinkTarget(link, text)
+		p, ok := SymlinkTarget(link, text)
 		if !ok {
 			return
 		}
