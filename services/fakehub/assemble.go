@@ -62,6 +62,10 @@ const (
 // DemoToken is the token the demo dataset grants write access to octo-org/hello-world.
 const DemoToken = hub.DemoToken
 
+// DemoReviewerToken is the demo dataset's second user, monalisa, who reviews octocat's pull
+// requests on octo-org/hello-world.
+const DemoReviewerToken = hub.DemoReviewerToken
+
 // DefaultAppTokenTTL is the life of an installation token unless Config.AppTokenTTL says otherwise.
 const DefaultAppTokenTTL = hub.DefaultAppTokenTTL
 

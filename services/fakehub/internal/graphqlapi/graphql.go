@@ -18,7 +18,7 @@ import (
 const docGraphQLAuth = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 
 // unsupportedGraphQL is the message for every operation beyond the mutations fakehub serves.
-const unsupportedGraphQL = "fakehub implements only the mutations convertPullRequestToDraft, markPullRequestReadyForReview and createCommitOnBranch"
+const unsupportedGraphQL = "fakehub implements only the queries repository, node and rateLimit and the mutations convertPullRequestToDraft, markPullRequestReadyForReview, createCommitOnBranch, addPullRequestReviewThreadReply, resolveReviewThread and unresolveReviewThread"
 
 // gqlMutations are the mutations fakehub serves, by field name: the two that change a pull
 // request's draft state (GitHub's REST API cannot) and createCommitOnBranch (a commit of any
@@ -27,6 +27,10 @@ var gqlMutations = map[string]func(h *api, c *hub.ReqCtx, f graphql.Field) (hub.
 	"convertPullRequestToDraft":     (*api).draftMutation,
 	"markPullRequestReadyForReview": (*api).draftMutation,
 	"createCommitOnBranch":          (*api).commitOnBranch,
+	// Review threads (reviewthreads.go).
+	"addPullRequestReviewThreadReply": (*api).replyMutation,
+	"resolveReviewThread":             (*api).resolveThreadMutation,
+	"unresolveReviewThread":           (*api).resolveThreadMutation,
 }
 
 // registerGraphQL adds the GraphQL endpoint.
@@ -84,9 +88,12 @@ func (h *api) graphqlHandler(c *hub.ReqCtx) *hub.Reply {
 	if err != nil {
 		return hub.ErrReply(500, "the GraphQL schema cannot be loaded", hub.DocRest)
 	}
-	engine := graphql.Engine{Schema: schema, Unsupported: unsupportedGraphQL, Mutations: map[string]graphql.Resolver{}}
+	engine := graphql.Engine{Schema: schema, Unsupported: unsupportedGraphQL, Mutations: map[string]graphql.Resolver{}, Queries: map[string]graphql.Resolver{}}
 	for name, run := range gqlMutations {
 		engine.Mutations[name] = func(f graphql.Field) (hub.Obj, *graphql.Error) { return run(h, c, f) }
+	}
+	for name, run := range gqlQueries {
+		engine.Queries[name] = func(f graphql.Field) (hub.Obj, *graphql.Error) { return run(h, c, f) }
 	}
 	return hub.OkReply(200, engine.Execute(in.Query, in.OperationName, in.Variables))
 }

@@ -67,6 +67,9 @@ type Pull struct {
 	// testMergeSHA is the test merge commit of donePair while mergeable: GitHub's merge_commit_sha
 	// of an open pull request.
 	testMergeSHA string
+	// Reviews holds the pull request's reviews, review comments and requested reviewers
+	// (reviews.go).
+	Reviews ReviewData
 }
 
 // FullName is "owner/name" as created.

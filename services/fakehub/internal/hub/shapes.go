@@ -211,6 +211,7 @@ func (c *ReqCtx) PullObj(r *Repo, p *Pull, full bool) Obj {
 		// While GitHub knows the pull request is mergeable, merge_commit_sha is its test merge.
 		mergeCommit = p.testMergeSHA
 	}
+	reviewers, teams := c.RequestedObjs(r, p)
 	o := Obj{
 		"url": u, "id": p.id, "node_id": pullNodeID(r, p.Number), "html_url": html, "diff_url": html + ".diff",
 		"patch_url": html + ".patch", "issue_url": issue, "commits_url": u + "/commits",
@@ -220,7 +221,7 @@ func (c *ReqCtx) PullObj(r *Repo, p *Pull, full bool) Obj {
 		"body": nullStr(p.Body), "labels": c.labelObjs(r, issueSide.Labels), "milestone": c.milestoneOrNil(r, issueSide.Milestone), "active_lock_reason": nil,
 		"created_at": Ts(p.created), "updated_at": Ts(p.Updated), "closed_at": NullTime(p.ClosedAt),
 		"merged_at": NullTime(p.mergedAt), "merge_commit_sha": mergeCommit, "assignee": assignee, "assignees": assignees,
-		"requested_reviewers": []any{}, "requested_teams": []any{}, "head": side(p.Head, headSHA), "base": side(p.Base, baseSHA),
+		"requested_reviewers": reviewers, "requested_teams": teams, "head": side(p.Head, headSHA), "base": side(p.Base, baseSHA),
 		"_links": Obj{
 			"self": Obj{"href": u}, "html": Obj{"href": html}, "issue": Obj{"href": issue}, "comments": Obj{"href": issue + "/comments"},
 			"review_comments": Obj{"href": u + "/comments"}, "review_comment": Obj{"href": c.RepoURL(r) + "/pulls/comments{/number}"},
@@ -239,7 +240,7 @@ func (c *ReqCtx) PullObj(r *Repo, p *Pull, full bool) Obj {
 		if p.Merged {
 			o["merged_by"] = c.user(r.Opts.Owner)
 		}
-		o["comments"], o["review_comments"], o["maintainer_can_modify"] = len(issueSide.Comments), 0, false
+		o["comments"], o["review_comments"], o["maintainer_can_modify"] = len(issueSide.Comments), p.ReviewCommentCount(), false
 		adds, dels, files, commits := r.diffStats(headSHA, baseSHA)
 		o["commits"], o["additions"], o["deletions"], o["changed_files"] = commits, adds, dels, files
 	}

@@ -1,5 +1,6 @@
 // Package pulls serves fakehub's pull request routes: list, create, get (with lazily computed
-// mergeability), update and merge.
+// mergeability), update and merge; reviews, review comments, requested reviewers, the pull
+// request's commits and update-branch (reviews.go, reviewcomments.go, reviewers.go).
 package pulls
 
 import (
@@ -186,4 +187,7 @@ func (h *api) checkMerged(c *hub.ReqCtx, r *hub.Repo) *hub.Reply {
 type api struct{ *hub.Hub }
 
 // Register adds this area's routes to h through add (see hub.New).
-func Register(h *hub.Hub, add hub.AddFunc) { (&api{h}).registerPulls(add) }
+func Register(h *hub.Hub, add hub.AddFunc) {
+	(&api{h}).registerPulls(add)
+	(&api{h}).registerReviews(add)
+}

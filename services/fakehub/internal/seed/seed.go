@@ -70,7 +70,7 @@ func (h *api) seedDemo() error {
 	if _, err := h.CreateRepoLocked(hub.RepoOptions{Owner: "octo-org", Name: "empty", Description: "An empty repository", Empty: true}); err != nil {
 		return err
 	}
-	return nil
+	return h.seedReviews(r)
 }
 
 // api seeds the shared hub.
