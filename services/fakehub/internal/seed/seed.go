@@ -63,14 +63,15 @@ func (h *api) seedDemo() error {
 		return err
 	}
 	seedIssues(h.Hub, r)
-	if _, err := h.CreateRepoLocked(hub.RepoOptions{Owner: "octo-org", Name: "secret", Description: "Private; the demo token cannot see it",
-		Private: true, Language: "Go"}); err != nil {
+	secret, err := h.CreateRepoLocked(hub.RepoOptions{Owner: "octo-org", Name: "secret", Description: "Private; the demo token cannot see it",
+		Private: true, Language: "Go"})
+	if err != nil {
 		return err
 	}
 	if _, err := h.CreateRepoLocked(hub.RepoOptions{Owner: "octo-org", Name: "empty", Description: "An empty repository", Empty: true}); err != nil {
 		return err
 	}
-	return nil
+	return seedProjects(h.Hub, r, secret)
 }
 
 // api seeds the shared hub.
