@@ -61,9 +61,9 @@ type demoProject struct {
 	Items struct {
 		TotalCount int
 		Nodes      []struct {
-			ID, Type   string
-			IsArchived bool
-			Content    map[string]any
+			ID, Type    string
+			IsArchived  bool
+			Content     map[string]any
 			FieldValues struct {
 				Nodes []map[string]any
 			}
@@ -78,12 +78,16 @@ type demoProject struct {
 			}
 		}
 	}
-	Views struct{ Nodes []struct{ ID, Name, Layout, Filter string } }
+	Views struct {
+		Nodes []struct{ ID, Name, Layout, Filter string }
+	}
 }
 
 func readDemoProject(t *testing.T, s *fakehubtest.Server, token string) demoProject {
 	t.Helper()
-	var d struct{ Organization struct{ ProjectV2 demoProject } }
+	var d struct {
+		Organization struct{ ProjectV2 demoProject }
+	}
 	gqlData(t, s, token, `query { organization(login: "octo-org") { projectV2(number: 1) { `+projectFields+` } } }`, nil, &d)
 	return d.Organization.ProjectV2
 }
