@@ -2,6 +2,7 @@ package fakehub_test
 
 import (
 	"encoding/json"
+	"net/http"
 	"testing"
 
 	"ghops.dev/services/fakehub"
@@ -113,4 +114,35 @@ func (p demoProject) fieldID(t *testing.T, name, value string) (string, string) 
 	}
 	t.Fatalf("no field %s", name)
 	return "", ""
+}
+
+// restNodeID is the node_id REST gives the object at path (below the API root).
+func restNodeID(t *testing.T, s *fakehubtest.Server, token, path string) string {
+	t.Helper()
+	req, _ := http.NewRequest("GET", s.URL+path, nil)
+	req.Header.Set("Authorization", "token "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var o struct {
+		NodeID string `json:"node_id"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&o); err != nil || o.NodeID == "" {
+		t.Fatalf("%s: status %d, no node_id (%v)", path, resp.StatusCode, err)
+	}
+	return o.NodeID
+}
+
+// itemID is the id of the item whose content is titled title.
+func (p demoProject) itemID(t *testing.T, title string) string {
+	t.Helper()
+	for _, it := range p.Items.Nodes {
+		if it.Content["title"] == title {
+			return it.ID
+		}
+	}
+	t.Fatalf("no item %q", title)
+	return ""
 }
