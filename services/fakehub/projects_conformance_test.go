@@ -1,6 +1,9 @@
 package fakehub_test
 
 import (
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"ghops.dev/services/fakehub"
@@ -138,3 +141,40 @@ func mut(name string, input map[string]any, selection string) map[string]any {
 }
 
 func lower(s string) string { return string(s[0]+'a'-'A') + s[1:] }
+
+// FuzzProjectsGraphQL sends arbitrary project documents and variables to /graphql: every answer
+// is HTTP 200 with JSON that conforms to GitHub's schema, whatever the document.
+func FuzzProjectsGraphQL(f *testing.F) {
+	for _, seed := range []string{
+		`{ organization(login: "octo-org") { projectV2(number: 1) { ` + projectFields + ` } } }`,
+		`query($id: ID!) { node(id: $id) { id ... on ProjectV2Item { type } } }`,
+		`{ user(login: "octocat") { projectsV2(first: 100, after: "Y3Vyc29yOjE=") { nodes { items(last: 3, before: "x") { totalCount } } } } }`,
+		`{ repositoryOwner(login: "octo-org") { ... on Organization { projectsV2(first: -1) { totalCount } } } }`,
+		`mutation($id: ID!) { updateProjectV2ItemFieldValue(input: {projectId: $id, itemId: $id, fieldId: $id, value: {number: 1e308}}) { projectV2Item { id } } }`,
+		`mutation($id: ID!) { createProjectV2Field(input: {projectId: $id, dataType: ITERATION, name: "I", iterationConfiguration: {startDate: "2026-02-30", duration: 0, iterations: []}}) { clientMutationId } }`,
+		`mutation($id: ID!) { a: deleteProjectV2Item(input: {projectId: $id, itemId: $id}) { deletedItemId } b: archiveProjectV2Item(input: {projectId: $id, itemId: $id}) { item { id } } }`,
+	} {
+		f.Add(seed, `{"id":"PVT_ZmgxMDI0"}`)
+		f.Add(seed, `{"id":"PVTI_ZmgxMDQx"}`)
+	}
+	h, err := fakehub.New(fakehub.Config{Seed: "demo", CoreLimit: 1 << 30, GraphQLLimit: 1 << 30})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, query, variables string) {
+		request := map[string]any{"query": query}
+		var vars map[string]any
+		if json.Unmarshal([]byte(variables), &vars) == nil {
+			request["variables"] = vars
+		}
+		body, _ := json.Marshal(request)
+		req := httptest.NewRequest("POST", "http://fakehub.test/graphql", strings.NewReader(string(body)))
+		req.Header.Set("Authorization", "token "+fakehub.DemoToken)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Fatalf("status %d for %s: %s", rec.Code, body, rec.Body.Bytes())
+		}
+		checkGraphQL(t, request, rec.Body.Bytes())
+	})
+}

@@ -1,5 +1,6 @@
 // Package seed writes fakehub's demo dataset (Config.Seed "demo"): octo-org/hello-world with its
-// history, a pull request with a workflow run, issues and labels.
+// history, a pull request with a workflow run, issues, labels and a milestone, the private
+// octo-org/secret, and the projects octo-org/1 (a sprint board) and octocat/1.
 package seed
 
 import (
