@@ -13,12 +13,13 @@ import (
 	"ghops.dev/services/fakehub/graphqlschema"
 	"ghops.dev/services/fakehub/internal/graphql"
 	"ghops.dev/services/fakehub/internal/hub"
+	"ghops.dev/services/fakehub/internal/projects"
 )
 
 const docGraphQLAuth = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 
 // unsupportedGraphQL is the message for every operation beyond the mutations fakehub serves.
-const unsupportedGraphQL = "fakehub implements only the queries repository, node and rateLimit and the mutations convertPullRequestToDraft, markPullRequestReadyForReview, createCommitOnBranch, addPullRequestReviewThreadReply, resolveReviewThread and unresolveReviewThread"
+const unsupportedGraphQL = "fakehub implements only the queries repository, user, organization, repositoryOwner, node and rateLimit and the mutations convertPullRequestToDraft, markPullRequestReadyForReview, createCommitOnBranch, addPullRequestReviewThreadReply, resolveReviewThread, unresolveReviewThread and those of Projects (v2)"
 
 // gqlMutations are the mutations fakehub serves, by field name: the two that change a pull
 // request's draft state (GitHub's REST API cannot) and createCommitOnBranch (a commit of any
@@ -95,6 +96,7 @@ func (h *api) graphqlHandler(c *hub.ReqCtx) *hub.Reply {
 	for name, run := range gqlQueries {
 		engine.Queries[name] = func(f graphql.Field) (hub.Obj, *graphql.Error) { return run(h, c, f) }
 	}
+	projects.Install(h.Hub, c, &engine) // Projects (v2): package projects
 	return hub.OkReply(200, engine.Execute(in.Query, in.OperationName, in.Variables))
 }
 
