@@ -14,7 +14,7 @@ import (
 const docGraphQLAuth = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 
 // unsupportedGraphQL is the message for every operation beyond the mutations fakehub serves.
-const unsupportedGraphQL = "fakehub implements only the mutations convertPullRequestToDraft, markPullRequestReadyForReview and createCommitOnBranch"
+const unsupportedGraphQL = "fakehub implements only the queries repository, node and rateLimit and the mutations convertPullRequestToDraft, markPullRequestReadyForReview, createCommitOnBranch, addPullRequestReviewThreadReply, resolveReviewThread and unresolveReviewThread"
 
 // gqlMutations are the mutations fakehub serves, by field name: the two that change a pull
 // request's draft state (GitHub's REST API cannot) and createCommitOnBranch (a commit of any
@@ -23,6 +23,10 @@ var gqlMutations = map[string]func(h *Hub, c *reqCtx, f graphql.Field) (obj, *gr
 	"convertPullRequestToDraft":     (*Hub).draftMutation,
 	"markPullRequestReadyForReview": (*Hub).draftMutation,
 	"createCommitOnBranch":          (*Hub).commitOnBranch,
+	// Review threads (reviewthreads.go).
+	"addPullRequestReviewThreadReply": (*Hub).replyMutation,
+	"resolveReviewThread":             (*Hub).resolveThreadMutation,
+	"unresolveReviewThread":           (*Hub).resolveThreadMutation,
 }
 
 // pullNodeID is a pull request's GraphQL global id: stable for the repository and number, and
@@ -80,9 +84,12 @@ func (h *Hub) graphqlHandler(c *reqCtx) *reply {
 	if err != nil {
 		return errReply(500, "the GraphQL schema cannot be loaded", docRest)
 	}
-	engine := graphql.Engine{Schema: schema, Unsupported: unsupportedGraphQL, Mutations: map[string]graphql.Resolver{}}
+	engine := graphql.Engine{Schema: schema, Unsupported: unsupportedGraphQL, Mutations: map[string]graphql.Resolver{}, Queries: map[string]graphql.Resolver{}}
 	for name, run := range gqlMutations {
 		engine.Mutations[name] = func(f graphql.Field) (obj, *graphql.Error) { return run(h, c, f) }
+	}
+	for name, run := range gqlQueries {
+		engine.Queries[name] = func(f graphql.Field) (obj, *graphql.Error) { return run(h, c, f) }
 	}
 	return okReply(200, engine.Execute(in.Query, in.OperationName, in.Variables))
 }

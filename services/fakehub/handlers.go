@@ -70,6 +70,7 @@ func (h *Hub) buildRoutes() {
 	add("POST", "/graphql", h.graphqlHandler)
 	add("POST", "/api/graphql", h.graphqlHandler) // GitHub Enterprise Server's layout
 	h.agentLoopRoutes(add)
+	h.reviewRoutes(add)
 }
 
 // perm is a token's permission on a repository; public repositories are readable by anyone.

@@ -64,6 +64,8 @@ type pull struct {
 	// testMergeSHA is the test merge commit of donePair while mergeable: GitHub's merge_commit_sha
 	// of an open pull request.
 	testMergeSHA string
+	// rv holds the pull request's reviews, review comments and requested reviewers (reviews.go).
+	rv reviewData
 }
 
 func (r *repo) fullName() string { return r.opts.Owner + "/" + r.opts.Name }

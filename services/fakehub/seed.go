@@ -71,5 +71,5 @@ func (h *Hub) seedDemo() error {
 	if _, err := h.createRepoLocked(RepoOptions{Owner: "octo-org", Name: "empty", Description: "An empty repository", Empty: true}); err != nil {
 		return err
 	}
-	return nil
+	return h.seedReviews(r)
 }

@@ -202,6 +202,7 @@ func (c *reqCtx) pullObj(r *repo, p *pull, full bool) obj {
 		// While GitHub knows the pull request is mergeable, merge_commit_sha is its test merge.
 		mergeCommit = p.testMergeSHA
 	}
+	reviewers, teams := c.requestedObjs(r, p)
 	o := obj{
 		"url": u, "id": p.id, "node_id": pullNodeID(r, p.number), "html_url": html, "diff_url": html + ".diff",
 		"patch_url": html + ".patch", "issue_url": issue, "commits_url": u + "/commits",
@@ -211,7 +212,7 @@ func (c *reqCtx) pullObj(r *repo, p *pull, full bool) obj {
 		"body": nullStr(p.body), "labels": c.labelObjs(r, issueSide.labels), "milestone": c.milestoneOrNil(r, issueSide.milestone), "active_lock_reason": nil,
 		"created_at": ts(p.created), "updated_at": ts(p.updated), "closed_at": nullTime(p.closedAt),
 		"merged_at": nullTime(p.mergedAt), "merge_commit_sha": mergeCommit, "assignee": assignee, "assignees": assignees,
-		"requested_reviewers": []any{}, "requested_teams": []any{}, "head": side(p.head, headSHA), "base": side(p.base, baseSHA),
+		"requested_reviewers": reviewers, "requested_teams": teams, "head": side(p.head, headSHA), "base": side(p.base, baseSHA),
 		"_links": obj{
 			"self": obj{"href": u}, "html": obj{"href": html}, "issue": obj{"href": issue}, "comments": obj{"href": issue + "/comments"},
 			"review_comments": obj{"href": u + "/comments"}, "review_comment": obj{"href": c.repoURL(r) + "/pulls/comments{/number}"},
@@ -230,7 +231,7 @@ func (c *reqCtx) pullObj(r *repo, p *pull, full bool) obj {
 		if p.merged {
 			o["merged_by"] = c.user(r.opts.Owner)
 		}
-		o["comments"], o["review_comments"], o["maintainer_can_modify"] = len(issueSide.comments), 0, false
+		o["comments"], o["review_comments"], o["maintainer_can_modify"] = len(issueSide.comments), c.reviewCommentCount(p), false
 		adds, dels, files, commits := r.diffStats(headSHA, baseSHA)
 		o["commits"], o["additions"], o["deletions"], o["changed_files"] = commits, adds, dels, files
 	}
