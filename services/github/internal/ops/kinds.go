@@ -52,9 +52,9 @@ func (e *foreignError) Error() string {
 }
 
 // mismatch turns a kindError or foreignError into the call's -32002, and a
-// 404 (or GraphQL NOT_FOUND) of a pull request tool into one that says the
-// number is an issue's when it is (one more GET, only on that failure
-// path). nil for any other error.
+// 404 of a pull request tool into one that says the number is an issue's
+// when it is (one more GET, only on that failure path). nil for any other
+// error.
 func (s *Service) mismatch(ctx context.Context, err error, c ghstatus.Context) error {
 	var ke *kindError
 	if errors.As(err, &ke) {
@@ -68,8 +68,7 @@ func (s *Service) mismatch(ctx context.Context, err error, c ghstatus.Context) e
 		return ghstatus.Mismatch(c, 0, c.Resource.GetType()+" "+c.Resource.GetId()+" not found: GitHub answered with "+fe.what+
 			" of another repository (a renamed or transferred repository is called by its current name); nothing was done")
 	}
-	notFound := ghstatus.HTTPStatus(err) == http.StatusNotFound || ghstatus.GraphQLType(err) == "NOT_FOUND"
-	if c.PR > 0 && c.Resource.GetType() == "pr" && notFound && ctx.Err() == nil {
+	if c.PR > 0 && c.Resource.GetType() == "pr" && ghstatus.HTTPStatus(err) == http.StatusNotFound && ctx.Err() == nil {
 		if is, ierr := s.issueKind(ctx, s.client(ctx), c.Repo, c.PR); ierr == nil && !is.IsPullRequest() {
 			return ghstatus.Mismatch(c, http.StatusNotFound, kindText(c.Resource.GetId(), false))
 		}

@@ -184,6 +184,13 @@ func (s *Service) ListReviewThreads(ctx context.Context, req *ghopsv1.ListReview
 		}
 		vars := map[string]any{"owner": owner, "name": name, "number": req.GetPrNumber(), "first": threadsPerPage, "after": after}
 		if err := graphQL(ctx, gh, reviewThreadsQuery, vars, &data); err != nil {
+			if ghstatus.GraphQLType(err) == "NOT_FOUND" && i == 1 {
+				// GitHub resolves no pull request for an issue's number: say
+				// so, as the REST 404 of the other pull request tools does.
+				if is, ierr := s.issueKind(ctx, gh, req.GetRepo(), int(req.GetPrNumber())); ierr == nil && !is.IsPullRequest() {
+					err = &kindError{pull: false}
+				}
+			}
 			return nil, s.fail(ctx, err, c)
 		}
 		if data.Repository == nil || data.Repository.PullRequest == nil {
