@@ -181,6 +181,27 @@ func TestReviewTools(t *testing.T) {
 		}
 	})
 
+	t.Run("review text is cleaned and reported", func(t *testing.T) {
+		body := "Fixed\u200b; my token " + hostileToken + " \x1b[31mred\x1b[0m"
+		if _, err := author.ReplyToReviewThread(ctx(t), &ghopsv1.ReplyToReviewThreadRequest{Repo: repo, PrNumber: n, ThreadId: thread, Body: body}); err != nil {
+			t.Fatal(err)
+		}
+		all, err := author.ListReviewThreads(ctx(t), &ghopsv1.ListReviewThreadsRequest{Repo: repo, PrNumber: n, State: ptr("all")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		comments := all.Threads[0].Comments
+		got := comments[len(comments)-1].Body
+		if got != "Fixed; my token [REDACTED] red" {
+			t.Errorf("body %q, want it cleaned and redacted", got)
+		}
+		rep := all.ContentReport
+		if rep.GetSecretsRedacted() != 1 || rep.GetInvisibleRemoved() != 1 || rep.GetControlsRemoved() != 2 || len(rep.GetFields()) != 1 ||
+			!strings.HasPrefix(rep.GetFields()[0], "threads[0].comments[") {
+			t.Errorf("content report %v", rep)
+		}
+	})
+
 	t.Run("an unknown thread is -32002 thread", func(t *testing.T) {
 		e.hub.ResetStats()
 		_, err := author.ReplyToReviewThread(ctx(t), &ghopsv1.ReplyToReviewThreadRequest{Repo: repo, PrNumber: n, ThreadId: "PRRT_kwDOnothing", Body: "x"})
