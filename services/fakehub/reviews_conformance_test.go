@@ -39,6 +39,7 @@ func (f *conformanceFixture) reviewCases(t *testing.T) []conformanceCase {
 		opUpdate   = "PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}"
 		opDelete   = "DELETE /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}"
 		opSubmit   = "POST /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/events"
+		opDismiss  = "PUT /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/dismissals"
 		opRComms   = "GET /repos/{owner}/{repo}/pulls/{pull_number}/reviews/{review_id}/comments"
 		opComments = "GET /repos/{owner}/{repo}/pulls/{pull_number}/comments"
 		opComment  = "POST /repos/{owner}/{repo}/pulls/{pull_number}/comments"
@@ -83,6 +84,11 @@ func (f *conformanceFixture) reviewCases(t *testing.T) []conformanceCase {
 			then: wantErrors("Can not delete a non-pending pull request review")},
 		{name: "delete pending review", op: opDelete, path: pr + "reviews/" + theirs, token: ro, status: 200, then: wantFields(map[string]any{"state": "PENDING"})},
 		{name: "delete a deleted review", op: opDelete, path: pr + "reviews/" + theirs, token: ro, status: 404},
+		{name: "dismiss review", op: opDismiss, path: pr + "reviews/" + demoReview + "/dismissals", token: w, status: 200,
+			body: `{"message":"superseded","event":"DISMISS"}`, then: wantFields(map[string]any{"state": "DISMISSED"})},
+		{name: "dismiss a dismissed review", op: opDismiss, path: pr + "reviews/" + demoReview + "/dismissals", token: w, status: 422,
+			body: `{"message":"again"}`, then: wantMessage("Can not dismiss a dismissed pull request review")},
+		{name: "dismiss a missing review", op: opDismiss, path: pr + "reviews/1/dismissals", token: w, status: 404, body: `{"message":"x"}`},
 
 		{name: "review comments of a pull request", op: opComments, path: pr + "comments", token: w, status: 200},
 		{name: "review comments of a missing pull request", op: opComments, path: "repos/octo-org/hello-world/pulls/99/comments", token: w, status: 404, undocumented: missingPull},
