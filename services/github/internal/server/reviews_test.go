@@ -268,3 +268,32 @@ func TestReviewTools(t *testing.T) {
 		assertCalls(t, e.hub, map[string]int{routeUpdateBranch: 1})
 	})
 }
+
+// TestReviewThreadsGraphQLRateLimit: the thread tools spend GitHub's
+// GraphQL bucket, not core's; once it is spent the answer is -32004 with
+// data.rateLimit naming the graphql resource, and the next call is not
+// sent to GitHub at all.
+func TestReviewThreadsGraphQLRateLimit(t *testing.T) {
+	e := start(t, fakehub.Config{GraphQLLimit: 1}, servicetest.Options{})
+	c := e.svc.Client
+	req := &ghopsv1.ListReviewThreadsRequest{Repo: repo, PrNumber: 3, State: ptr("all")}
+	if _, err := c.ListReviewThreads(ctx(t), req); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"GitHub's refusal", "the budget's refusal, unsent"} {
+		t.Run(name, func(t *testing.T) {
+			e.hub.ResetStats()
+			_, err := c.ListReviewThreads(ctx(t), req)
+			d := wantStatus(t, err, codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED)
+			if r := d.gh.GetRateLimit(); r.GetResource() != "graphql" || r.GetRetryAfterSeconds() <= 0 {
+				t.Errorf("rate limit %v, want the graphql resource and a wait", r)
+			}
+			if name != "GitHub's refusal" {
+				assertCalls(t, e.hub, map[string]int{})
+			}
+		})
+	}
+	if _, err := c.ListPullRequestReviews(ctx(t), &ghopsv1.ListPullRequestReviewsRequest{Repo: repo, PrNumber: 3}); err != nil {
+		t.Errorf("a REST read after the GraphQL bucket is spent: %v", err)
+	}
+}
