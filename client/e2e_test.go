@@ -61,6 +61,8 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 	ctx := context.Background()
 	var headSHA string
 	var failedJob, failedRun int64
+	var threadID, prHead string
+	var reviewID int64
 	steps := []struct {
 		name string
 		run  func() (bool, error)
@@ -195,6 +197,54 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			r, err := c.RerunFailedJobs(ctx, &ghopsv1.RerunFailedJobsRequest{Repo: demoRepo, RunId: failedRun})
 			return err == nil && r.GetRunId() == failedRun && r.GetStatus() == "queued", err
 		}},
+		{"list_pull_request_reviews", func() (bool, error) {
+			r, err := c.ListPullRequestReviews(ctx, &ghopsv1.ListPullRequestReviewsRequest{Repo: demoRepo, PrNumber: 3})
+			return err == nil && len(r.GetReviews()) >= 2 && r.GetReviews()[0].GetState() == "changes_requested", err
+		}},
+		{"list_review_threads", func() (bool, error) {
+			r, err := c.ListReviewThreads(ctx, &ghopsv1.ListReviewThreadsRequest{Repo: demoRepo, PrNumber: 3})
+			if len(r.GetThreads()) == 1 {
+				threadID = r.GetThreads()[0].GetId()
+			}
+			return err == nil && threadID != "" && !r.GetThreads()[0].GetIsResolved(), err
+		}},
+		{"reply_to_review_thread", func() (bool, error) {
+			r, err := c.ReplyToReviewThread(ctx, &ghopsv1.ReplyToReviewThreadRequest{Repo: demoRepo, PrNumber: 3, ThreadId: threadID, Body: "Following main now."})
+			return err == nil && r.GetId() != 0, err
+		}},
+		{"resolve_review_thread", func() (bool, error) {
+			r, err := c.ResolveReviewThread(ctx, &ghopsv1.ResolveReviewThreadRequest{Repo: demoRepo, PrNumber: 3, ThreadId: threadID, Resolved: proto.Bool(true)})
+			return err == nil && r.GetIsResolved(), err
+		}},
+		{"list_pull_request_commits", func() (bool, error) {
+			r, err := c.ListPullRequestCommits(ctx, &ghopsv1.ListPullRequestCommitsRequest{Repo: demoRepo, PrNumber: 3})
+			if n := len(r.GetCommits()); n > 0 {
+				prHead = r.GetCommits()[n-1].GetSha()
+			}
+			return err == nil && len(prHead) == 40, err
+		}},
+		{"create_review", func() (bool, error) {
+			r, err := c.CreateReview(ctx, &ghopsv1.CreateReviewRequest{Repo: demoRepo, PrNumber: 3, CommitSha: prHead,
+				Comments: []*ghopsv1.ReviewLineComment{{Path: "internal/greet/greet_test.go", Line: 7, Body: "Note to self."}}})
+			reviewID = r.GetId()
+			return err == nil && r.GetState() == "pending" && reviewID != 0, err
+		}},
+		{"submit_review", func() (bool, error) {
+			r, err := c.SubmitReview(ctx, &ghopsv1.SubmitReviewRequest{Repo: demoRepo, PrNumber: 3, ReviewId: reviewID, Event: "comment"})
+			return err == nil && r.GetState() == "commented", err
+		}},
+		{"delete_pending_review", func() (bool, error) {
+			draft, err := c.CreateReview(ctx, &ghopsv1.CreateReviewRequest{Repo: demoRepo, PrNumber: 3, CommitSha: prHead, Body: proto.String("draft")})
+			if err != nil {
+				return false, err
+			}
+			r, err := c.DeletePendingReview(ctx, &ghopsv1.DeletePendingReviewRequest{Repo: demoRepo, PrNumber: 3, ReviewId: draft.GetId()})
+			return err == nil && r.GetDeleted(), err
+		}},
+		{"request_reviewers", func() (bool, error) {
+			r, err := c.RequestReviewers(ctx, &ghopsv1.RequestReviewersRequest{Repo: demoRepo, PrNumber: 3, Reviewers: []string{"monalisa"}})
+			return err == nil && slices.Contains(r.GetReviewers(), "monalisa"), err
+		}},
 		{"merge_pull_request", func() (bool, error) {
 			r, err := c.MergePullRequest(ctx, &ghopsv1.MergePullRequestRequest{Repo: demoRepo, PrNumber: 1, Sha: proto.String(headSHA), MergeMethod: proto.String("squash")})
 			return err == nil && r.GetMerged() && r.GetSha() != "", err
@@ -212,6 +262,10 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			r, err := c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "Add notes",
 				Files: []*ghopsv1.FileChange{{Path: "NOTES.md", Content: proto.String("notes\n")}}})
 			return err == nil && r.GetFilesChanged() == 1 && r.GetCommitSha() != "", err
+		}},
+		{"update_pull_request_branch", func() (bool, error) {
+			r, err := c.UpdatePullRequestBranch(ctx, &ghopsv1.UpdatePullRequestBranchRequest{Repo: demoRepo, PrNumber: 3, ExpectedHeadSha: prHead})
+			return err == nil && r.GetMessage() != "", err
 		}},
 	}
 	var called []string

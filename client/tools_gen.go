@@ -226,3 +226,69 @@ func (c *Client) RerunFailedJobs(ctx context.Context, req *ghopsv1.RerunFailedJo
 func (c *Client) GetCommit(ctx context.Context, req *ghopsv1.GetCommitRequest) (*ghopsv1.GetCommitResponse, error) {
 	return Call[ghopsv1.GetCommitResponse](ctx, c, ghopsv1.ToolGetCommit, req)
 }
+
+// ListPullRequestReviews calls the list_pull_request_reviews tool (toolset
+// pulls, read-only): List a pull request's reviews, oldest first: state,
+// author, the commit reviewed.
+func (c *Client) ListPullRequestReviews(ctx context.Context, req *ghopsv1.ListPullRequestReviewsRequest) (*ghopsv1.ListPullRequestReviewsResponse, error) {
+	return Call[ghopsv1.ListPullRequestReviewsResponse](ctx, c, ghopsv1.ToolListPullRequestReviews, req)
+}
+
+// ListReviewThreads calls the list_review_threads tool (toolset pulls,
+// read-only): A pull request's line-comment threads with their comments;
+// default only unresolved ones.
+func (c *Client) ListReviewThreads(ctx context.Context, req *ghopsv1.ListReviewThreadsRequest) (*ghopsv1.ListReviewThreadsResponse, error) {
+	return Call[ghopsv1.ListReviewThreadsResponse](ctx, c, ghopsv1.ToolListReviewThreads, req)
+}
+
+// CreateReview calls the create_review tool (toolset pulls, writes): Review a
+// pull request at commit_sha (-32006 if the head moved) with line comments;
+// without event it stays pending.
+func (c *Client) CreateReview(ctx context.Context, req *ghopsv1.CreateReviewRequest) (*ghopsv1.CreateReviewResponse, error) {
+	return Call[ghopsv1.CreateReviewResponse](ctx, c, ghopsv1.ToolCreateReview, req)
+}
+
+// SubmitReview calls the submit_review tool (toolset pulls, writes): Submit
+// your pending review as approve, request_changes or comment.
+func (c *Client) SubmitReview(ctx context.Context, req *ghopsv1.SubmitReviewRequest) (*ghopsv1.SubmitReviewResponse, error) {
+	return Call[ghopsv1.SubmitReviewResponse](ctx, c, ghopsv1.ToolSubmitReview, req)
+}
+
+// DeletePendingReview calls the delete_pending_review tool (toolset pulls,
+// writes, destructive): Delete your pending review and its comments.
+func (c *Client) DeletePendingReview(ctx context.Context, req *ghopsv1.DeletePendingReviewRequest) (*ghopsv1.DeletePendingReviewResponse, error) {
+	return Call[ghopsv1.DeletePendingReviewResponse](ctx, c, ghopsv1.ToolDeletePendingReview, req)
+}
+
+// ReplyToReviewThread calls the reply_to_review_thread tool (toolset pulls,
+// writes): Reply in a review thread (thread_id from list_review_threads).
+func (c *Client) ReplyToReviewThread(ctx context.Context, req *ghopsv1.ReplyToReviewThreadRequest) (*ghopsv1.ReplyToReviewThreadResponse, error) {
+	return Call[ghopsv1.ReplyToReviewThreadResponse](ctx, c, ghopsv1.ToolReplyToReviewThread, req)
+}
+
+// ResolveReviewThread calls the resolve_review_thread tool (toolset pulls,
+// writes, idempotent): Mark a review thread resolved, or unresolved with
+// resolved false.
+func (c *Client) ResolveReviewThread(ctx context.Context, req *ghopsv1.ResolveReviewThreadRequest) (*ghopsv1.ResolveReviewThreadResponse, error) {
+	return Call[ghopsv1.ResolveReviewThreadResponse](ctx, c, ghopsv1.ToolResolveReviewThread, req)
+}
+
+// RequestReviewers calls the request_reviewers tool (toolset pulls, writes,
+// idempotent): Ask users or teams to review a pull request; remove withdraws
+// the requests.
+func (c *Client) RequestReviewers(ctx context.Context, req *ghopsv1.RequestReviewersRequest) (*ghopsv1.RequestReviewersResponse, error) {
+	return Call[ghopsv1.RequestReviewersResponse](ctx, c, ghopsv1.ToolRequestReviewers, req)
+}
+
+// ListPullRequestCommits calls the list_pull_request_commits tool (toolset
+// pulls, read-only): List a pull request's commits, oldest first.
+func (c *Client) ListPullRequestCommits(ctx context.Context, req *ghopsv1.ListPullRequestCommitsRequest) (*ghopsv1.ListPullRequestCommitsResponse, error) {
+	return Call[ghopsv1.ListPullRequestCommitsResponse](ctx, c, ghopsv1.ToolListPullRequestCommits, req)
+}
+
+// UpdatePullRequestBranch calls the update_pull_request_branch tool (toolset
+// pulls, writes): Merge the base into the head branch (GitHub does it
+// asynchronously); -32006 if the head is not expected_head_sha.
+func (c *Client) UpdatePullRequestBranch(ctx context.Context, req *ghopsv1.UpdatePullRequestBranchRequest) (*ghopsv1.UpdatePullRequestBranchResponse, error) {
+	return Call[ghopsv1.UpdatePullRequestBranchResponse](ctx, c, ghopsv1.ToolUpdatePullRequestBranch, req)
+}

@@ -145,6 +145,37 @@ var typedCalls = []struct {
 	{"get_commit", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.GetCommit(ctx, &ghopsv1.GetCommitRequest{Repo: "octo-org/hello-world", Sha: "feature/clean", Page: proto.Int32(2), PerPage: proto.Int32(100)})
 	}},
+	{"list_pull_request_reviews", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListPullRequestReviews(ctx, &ghopsv1.ListPullRequestReviewsRequest{Repo: "octo-org/hello-world", PrNumber: 1})
+	}},
+	{"list_review_threads", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListReviewThreads(ctx, &ghopsv1.ListReviewThreadsRequest{Repo: "octo-org/hello-world", PrNumber: 1, State: proto.String("all")})
+	}},
+	{"create_review", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateReview(ctx, &ghopsv1.CreateReviewRequest{Repo: "octo-org/hello-world", PrNumber: 1, CommitSha: "abc1234", Event: proto.String("request_changes"),
+			Comments: []*ghopsv1.ReviewLineComment{{Path: "main.go", Line: 3, Body: "Handle the error."}}})
+	}},
+	{"submit_review", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.SubmitReview(ctx, &ghopsv1.SubmitReviewRequest{Repo: "octo-org/hello-world", PrNumber: 1, ReviewId: 80, Event: "approve"})
+	}},
+	{"delete_pending_review", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.DeletePendingReview(ctx, &ghopsv1.DeletePendingReviewRequest{Repo: "octo-org/hello-world", PrNumber: 1, ReviewId: 80})
+	}},
+	{"reply_to_review_thread", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ReplyToReviewThread(ctx, &ghopsv1.ReplyToReviewThreadRequest{Repo: "octo-org/hello-world", PrNumber: 1, ThreadId: "PRRT_kwDO1", Body: "Fixed."})
+	}},
+	{"resolve_review_thread", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ResolveReviewThread(ctx, &ghopsv1.ResolveReviewThreadRequest{Repo: "octo-org/hello-world", PrNumber: 1, ThreadId: "PRRT_kwDO1", Resolved: proto.Bool(true)})
+	}},
+	{"request_reviewers", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.RequestReviewers(ctx, &ghopsv1.RequestReviewersRequest{Repo: "octo-org/hello-world", PrNumber: 1, Reviewers: []string{"octocat"}})
+	}},
+	{"list_pull_request_commits", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListPullRequestCommits(ctx, &ghopsv1.ListPullRequestCommitsRequest{Repo: "octo-org/hello-world", PrNumber: 1})
+	}},
+	{"update_pull_request_branch", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.UpdatePullRequestBranch(ctx, &ghopsv1.UpdatePullRequestBranchRequest{Repo: "octo-org/hello-world", PrNumber: 1, ExpectedHeadSha: "0123456789abcdef0123456789abcdef01234567"})
+	}},
 }
 
 // TestTypedCallsWire checks that every tool has a typed call, that it sends
@@ -203,8 +234,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 34 {
-		t.Fatalf("got %d tools, want 34", len(tools))
+	if len(tools) != 44 {
+		t.Fatalf("got %d tools, want 44", len(tools))
 	}
 	tests := []struct {
 		name               string
@@ -219,6 +250,8 @@ func TestTools(t *testing.T) {
 		{"apply_patch", false, true},
 		{"validate_environment", true, false},
 		{"get_commit", true, false},
+		{"create_review", false, false},
+		{"delete_pending_review", false, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

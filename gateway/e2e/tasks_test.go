@@ -39,10 +39,16 @@ type agent struct {
 // host does before the first call; its bytes count.
 func newAgent(t *testing.T, url string) *agent {
 	t.Helper()
+	return newAgentWith(t, url, http.DefaultClient)
+}
+
+// newAgentWith is newAgent over hc (a caller's own credentials).
+func newAgentWith(t *testing.T, url string, hc *http.Client) *agent {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c := sdk.NewClient(&sdk.Implementation{Name: "e2e-tasks", Version: "1"}, nil)
-	s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: http.DefaultClient, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
+	s, err := c.Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc, DisableStandaloneSSE: true, MaxRetries: -1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

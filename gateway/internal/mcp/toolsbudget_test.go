@@ -33,6 +33,16 @@ var originalTools = map[string]bool{
 	"apply_patch": true, "validate_environment": true,
 }
 
+// reviewToolBudget caps each pull request review tool's definition: 1 KB,
+// except the three lists, whose output schemas nest their items and the
+// content report, and create_review, whose input schema carries its line
+// comments (docs/benchmarks.md, task C, gives the figures).
+var reviewToolBudget = map[string]int{
+	"list_pull_request_reviews": 1400, "list_review_threads": 1750, "create_review": 1650, "list_pull_request_commits": 1250,
+	"submit_review": 1024, "delete_pending_review": 1024, "reply_to_review_thread": 1024, "resolve_review_thread": 1024,
+	"request_reviewers": 1024, "update_pull_request_branch": 1024,
+}
+
 // listedTools returns each tool object of the tools/list answer at
 // 2025-11-25, compact, following cursors.
 func listedTools(t *testing.T, s *testServer) (names []string, defs [][]byte) {
@@ -109,6 +119,19 @@ func TestToolsListBudget(t *testing.T) {
 	}{
 		{"original 16 tools together", original, originalBudget},
 		{"average over all tools", all / len(defs), averageBudget},
+	}
+	reviews := 0
+	for i, d := range defs {
+		if limit, ok := reviewToolBudget[names[i]]; ok {
+			reviews++
+			tests = append(tests, struct {
+				name       string
+				got, limit int
+			}{names[i], len(d), limit})
+		}
+	}
+	if reviews != len(reviewToolBudget) {
+		t.Fatalf("tools/list has %d of the %d review tools", reviews, len(reviewToolBudget))
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -51,8 +51,10 @@ const (
 	// draft.
 	NotMergeable = -32005
 	// HeadSHAMismatch is -32006 "Head SHA mismatch" (HTTP 409 on /rpc when
-	// mapped). `merge_pull_request`'s `sha` is no longer the head, or
-	// `commit_files` found the branch moved while writing (nothing was written).
+	// mapped). `merge_pull_request`'s `sha`, `create_review`'s `commit_sha` or
+	// `update_pull_request_branch`'s `expected_head_sha` is no longer the head,
+	// or `commit_files` found the branch moved while writing (nothing was
+	// written).
 	HeadSHAMismatch = -32006
 	// HeaderMismatch is -32020 "Header mismatch" (HTTP 400 on /rpc when mapped).
 	// On `/mcp` only: the `Mcp-*` headers are missing or disagree with the body

@@ -145,6 +145,20 @@ func TestAuditNamesResources(t *testing.T) {
 			map[string]any{"repository": "o/r", "pull_request": float64(7), "comment": float64(filledNumber)}},
 		{"rerun_failed_jobs", `{"repo":"o/r","run_id":9}`,
 			map[string]any{"repository": "o/r", "run": float64(9)}},
+		{"create_review", `{"repo":"o/r","prNumber":3,"commit_sha":"abcdef1","event":"comment","body":"b"}`,
+			map[string]any{"repository": "o/r", "pull_request": float64(3), "review": float64(filledNumber)}},
+		{"submit_review", `{"repo":"o/r","prNumber":3,"review_id":80,"event":"approve"}`,
+			map[string]any{"repository": "o/r", "pull_request": float64(3), "review": float64(80)}},
+		{"delete_pending_review", `{"repo":"o/r","prNumber":3,"review_id":80}`,
+			map[string]any{"repository": "o/r", "pull_request": float64(3), "review": float64(80)}},
+		{"reply_to_review_thread", `{"repo":"o/r","prNumber":3,"thread_id":"PRRT_kwDO1","body":"b"}`,
+			map[string]any{"repository": "o/r", "pull_request": float64(3), "thread": "PRRT_kwDO1", "comment": float64(filledNumber)}},
+		{"resolve_review_thread", `{"repo":"o/r","prNumber":3,"thread_id":"PRRT_kwDO1","resolved":true}`,
+			map[string]any{"repository": "o/r", "pull_request": float64(3), "thread": "PRRT_kwDO1"}},
+		{"request_reviewers", `{"repo":"o/r","prNumber":3,"reviewers":["octocat"]}`,
+			map[string]any{"repository": "o/r", "pull_request": float64(3)}},
+		{"update_pull_request_branch", `{"repo":"o/r","prNumber":3,"expected_head_sha":"0123456789abcdef0123456789abcdef01234567"}`,
+			map[string]any{"repository": "o/r", "pull_request": float64(3)}},
 	}
 	writes := writeTools(t)
 	covered := map[string]bool{}

@@ -251,6 +251,23 @@ func TestDecodeValid(t *testing.T) {
 		{"rerun_failed_jobs", `{"repo":"o/r","run_id":9}`, &ghopsv1.RerunFailedJobsRequest{Repo: "o/r", RunId: 9}},
 		{"get_commit", `{"repo":"o/r","sha":"feature/x","page":2,"per_page":100}`,
 			&ghopsv1.GetCommitRequest{Repo: "o/r", Sha: "feature/x", Page: proto.Int32(2), PerPage: proto.Int32(100)}},
+		{"list_pull_request_reviews", `{"repo":"o/r","prNumber":2,"per_page":5}`, &ghopsv1.ListPullRequestReviewsRequest{Repo: "o/r", PrNumber: 2, PerPage: proto.Int32(5)}},
+		{"list_review_threads", `{"repo":"o/r","prNumber":2,"state":"all","page":2}`,
+			&ghopsv1.ListReviewThreadsRequest{Repo: "o/r", PrNumber: 2, State: proto.String("all"), Page: proto.Int32(2)}},
+		{"create_review", `{"repo":"o/r","prNumber":2,"commit_sha":"abcdef1","event":"request_changes","body":"b","comments":[{"path":"a.go","line":3,"start_line":1,"side":"RIGHT","start_side":"RIGHT","body":"c"}]}`,
+			&ghopsv1.CreateReviewRequest{Repo: "o/r", PrNumber: 2, CommitSha: "abcdef1", Event: proto.String("request_changes"), Body: proto.String("b"),
+				Comments: []*ghopsv1.ReviewLineComment{{Path: "a.go", Line: 3, StartLine: proto.Int32(1), Side: proto.String("RIGHT"), StartSide: proto.String("RIGHT"), Body: "c"}}}},
+		{"submit_review", `{"repo":"o/r","prNumber":2,"review_id":80,"event":"approve"}`, &ghopsv1.SubmitReviewRequest{Repo: "o/r", PrNumber: 2, ReviewId: 80, Event: "approve"}},
+		{"delete_pending_review", `{"repo":"o/r","prNumber":2,"review_id":80}`, &ghopsv1.DeletePendingReviewRequest{Repo: "o/r", PrNumber: 2, ReviewId: 80}},
+		{"reply_to_review_thread", `{"repo":"o/r","prNumber":2,"thread_id":"PRRT_kwDO1","body":"done"}`,
+			&ghopsv1.ReplyToReviewThreadRequest{Repo: "o/r", PrNumber: 2, ThreadId: "PRRT_kwDO1", Body: "done"}},
+		{"resolve_review_thread", `{"repo":"o/r","prNumber":2,"thread_id":"PRRT_kwDO1","resolved":false}`,
+			&ghopsv1.ResolveReviewThreadRequest{Repo: "o/r", PrNumber: 2, ThreadId: "PRRT_kwDO1", Resolved: proto.Bool(false)}},
+		{"request_reviewers", `{"repo":"o/r","prNumber":2,"reviewers":["octocat"],"team_reviewers":["core"],"remove":true}`,
+			&ghopsv1.RequestReviewersRequest{Repo: "o/r", PrNumber: 2, Reviewers: []string{"octocat"}, TeamReviewers: []string{"core"}, Remove: proto.Bool(true)}},
+		{"list_pull_request_commits", `{"repo":"o/r","prNumber":2,"page":1}`, &ghopsv1.ListPullRequestCommitsRequest{Repo: "o/r", PrNumber: 2, Page: proto.Int32(1)}},
+		{"update_pull_request_branch", `{"repo":"o/r","prNumber":2,"expected_head_sha":"0123456789abcdef0123456789abcdef01234567"}`,
+			&ghopsv1.UpdatePullRequestBranchRequest{Repo: "o/r", PrNumber: 2, ExpectedHeadSha: "0123456789abcdef0123456789abcdef01234567"}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range tests {

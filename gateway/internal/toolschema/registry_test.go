@@ -76,6 +76,16 @@ func TestRegistryTools(t *testing.T) {
 		{"get_job_log", ghopsv1.GitHubService_GetJobLog_FullMethodName, &ghopsv1.GetJobLogRequest{}, &ghopsv1.GetJobLogResponse{}, Annotations{true, false, true, true}},
 		{"rerun_failed_jobs", ghopsv1.GitHubService_RerunFailedJobs_FullMethodName, &ghopsv1.RerunFailedJobsRequest{}, &ghopsv1.RerunFailedJobsResponse{}, Annotations{false, false, false, true}},
 		{"get_commit", ghopsv1.GitHubService_GetCommit_FullMethodName, &ghopsv1.GetCommitRequest{}, &ghopsv1.GetCommitResponse{}, Annotations{true, false, true, true}},
+		{"list_pull_request_reviews", ghopsv1.GitHubService_ListPullRequestReviews_FullMethodName, &ghopsv1.ListPullRequestReviewsRequest{}, &ghopsv1.ListPullRequestReviewsResponse{}, Annotations{true, false, true, true}},
+		{"list_review_threads", ghopsv1.GitHubService_ListReviewThreads_FullMethodName, &ghopsv1.ListReviewThreadsRequest{}, &ghopsv1.ListReviewThreadsResponse{}, Annotations{true, false, true, true}},
+		{"create_review", ghopsv1.GitHubService_CreateReview_FullMethodName, &ghopsv1.CreateReviewRequest{}, &ghopsv1.CreateReviewResponse{}, Annotations{false, false, false, true}},
+		{"submit_review", ghopsv1.GitHubService_SubmitReview_FullMethodName, &ghopsv1.SubmitReviewRequest{}, &ghopsv1.SubmitReviewResponse{}, Annotations{false, false, false, true}},
+		{"delete_pending_review", ghopsv1.GitHubService_DeletePendingReview_FullMethodName, &ghopsv1.DeletePendingReviewRequest{}, &ghopsv1.DeletePendingReviewResponse{}, Annotations{false, true, false, true}},
+		{"reply_to_review_thread", ghopsv1.GitHubService_ReplyToReviewThread_FullMethodName, &ghopsv1.ReplyToReviewThreadRequest{}, &ghopsv1.ReplyToReviewThreadResponse{}, Annotations{false, false, false, true}},
+		{"resolve_review_thread", ghopsv1.GitHubService_ResolveReviewThread_FullMethodName, &ghopsv1.ResolveReviewThreadRequest{}, &ghopsv1.ResolveReviewThreadResponse{}, Annotations{false, false, true, true}},
+		{"request_reviewers", ghopsv1.GitHubService_RequestReviewers_FullMethodName, &ghopsv1.RequestReviewersRequest{}, &ghopsv1.RequestReviewersResponse{}, Annotations{false, false, true, true}},
+		{"list_pull_request_commits", ghopsv1.GitHubService_ListPullRequestCommits_FullMethodName, &ghopsv1.ListPullRequestCommitsRequest{}, &ghopsv1.ListPullRequestCommitsResponse{}, Annotations{true, false, true, true}},
+		{"update_pull_request_branch", ghopsv1.GitHubService_UpdatePullRequestBranch_FullMethodName, &ghopsv1.UpdatePullRequestBranchRequest{}, &ghopsv1.UpdatePullRequestBranchResponse{}, Annotations{false, false, false, true}},
 	}
 	tools := r.Tools()
 	if len(tools) != len(tests) {

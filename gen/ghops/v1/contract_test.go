@@ -55,6 +55,14 @@ func TestContractRules(t *testing.T) {
 		}
 		return out
 	}
+	// lineComments makes count review line comments.
+	lineComments := func(count int) []*ghopsv1.ReviewLineComment {
+		out := make([]*ghopsv1.ReviewLineComment, count)
+		for k := range out {
+			out[k] = &ghopsv1.ReviewLineComment{Path: "main.go", Line: int32(k + 1), Body: "b"}
+		}
+		return out
+	}
 	// labels makes count label names of size characters each.
 	labels := func(count, size int) []string {
 		out := make([]string, count)
@@ -313,6 +321,67 @@ func TestContractRules(t *testing.T) {
 			{"sha at brace", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "main@{1}"}, []violation{{"sha", "ref_name.at_brace"}, {"sha", "string.pattern"}}},
 			{"per_page 101", &ghopsv1.GetCommitRequest{Repo: "a/b", Sha: "main", PerPage: i(101)}, []violation{{"per_page", "int32.gte_lte"}}},
 			{"repo missing", &ghopsv1.GetCommitRequest{Sha: "main"}, []violation{{"repo", "required"}}},
+		},
+		"list_pull_request_reviews": {
+			{"valid", &ghopsv1.ListPullRequestReviewsRequest{Repo: "a/b", PrNumber: 1, Page: i(100), PerPage: i(100)}, nil},
+			{"prNumber 0", &ghopsv1.ListPullRequestReviewsRequest{Repo: "a/b"}, []violation{{"pr_number", "required"}}},
+			{"page 101", &ghopsv1.ListPullRequestReviewsRequest{Repo: "a/b", PrNumber: 1, Page: i(101)}, []violation{{"page", "int32.gte_lte"}}},
+			{"repo no slash", &ghopsv1.ListPullRequestReviewsRequest{Repo: "ab", PrNumber: 1}, []violation{{"repo", "string.pattern"}}},
+		},
+		"list_review_threads": {
+			{"valid", &ghopsv1.ListReviewThreadsRequest{Repo: "a/b", PrNumber: 1, State: s("all"), Page: i(20)}, nil},
+			{"state open", &ghopsv1.ListReviewThreadsRequest{Repo: "a/b", PrNumber: 1, State: s("open")}, []violation{{"state", "string.in"}}},
+			{"page 21", &ghopsv1.ListReviewThreadsRequest{Repo: "a/b", PrNumber: 1, Page: i(21)}, []violation{{"page", "int32.gte_lte"}}},
+			{"prNumber missing", &ghopsv1.ListReviewThreadsRequest{Repo: "a/b"}, []violation{{"pr_number", "required"}}},
+		},
+		"create_review": {
+			{"valid pending", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: sha7}, nil},
+			{"valid with 50 comments", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: sha40, Event: s("request_changes"), Body: s(n("b", 65536)), Comments: lineComments(50)}, nil},
+			{"comments 51", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: sha40, Comments: lineComments(51)}, []violation{{"comments", "repeated.max_items"}}},
+			{"commit_sha missing", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1}, []violation{{"commit_sha", "required"}}},
+			{"commit_sha 6", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: "abcdef"}, []violation{{"commit_sha", "string.pattern"}}},
+			{"event APPROVE", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: sha7, Event: s("APPROVE")}, []violation{{"event", "string.in"}}},
+			{"body 65537", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: sha7, Body: s(n("b", 65537))}, []violation{{"body", "string.max_len"}}},
+			{"comment line 0", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: sha7, Comments: []*ghopsv1.ReviewLineComment{{Path: "p", Body: "b"}}}, []violation{{"comments[0].line", "required"}}},
+			{"comment path missing", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: sha7, Comments: []*ghopsv1.ReviewLineComment{{Line: 1, Body: "b"}}}, []violation{{"comments[0].path", "required"}}},
+			{"comment side middle", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: sha7, Comments: []*ghopsv1.ReviewLineComment{{Path: "p", Line: 1, Body: "b", Side: s("MIDDLE")}}}, []violation{{"comments[0].side", "string.in"}}},
+			{"comment body empty", &ghopsv1.CreateReviewRequest{Repo: "a/b", PrNumber: 1, CommitSha: sha7, Comments: []*ghopsv1.ReviewLineComment{{Path: "p", Line: 1}}}, []violation{{"comments[0].body", "required"}}},
+		},
+		"submit_review": {
+			{"valid", &ghopsv1.SubmitReviewRequest{Repo: "a/b", PrNumber: 1, ReviewId: 1 << 40, Event: "approve", Body: s("ok")}, nil},
+			{"event missing", &ghopsv1.SubmitReviewRequest{Repo: "a/b", PrNumber: 1, ReviewId: 1}, []violation{{"event", "required"}}},
+			{"event pending", &ghopsv1.SubmitReviewRequest{Repo: "a/b", PrNumber: 1, ReviewId: 1, Event: "pending"}, []violation{{"event", "string.in"}}},
+			{"review_id missing", &ghopsv1.SubmitReviewRequest{Repo: "a/b", PrNumber: 1, Event: "comment"}, []violation{{"review_id", "required"}}},
+		},
+		"delete_pending_review": {
+			{"valid", &ghopsv1.DeletePendingReviewRequest{Repo: "a/b", PrNumber: 1, ReviewId: 7}, nil},
+			{"review_id -1", &ghopsv1.DeletePendingReviewRequest{Repo: "a/b", PrNumber: 1, ReviewId: -1}, []violation{{"review_id", "int64.gte"}}},
+		},
+		"reply_to_review_thread": {
+			{"valid", &ghopsv1.ReplyToReviewThreadRequest{Repo: "a/b", PrNumber: 1, ThreadId: "PRRT_kwDOAbc-_=", Body: n("b", 65536)}, nil},
+			{"thread_id missing", &ghopsv1.ReplyToReviewThreadRequest{Repo: "a/b", PrNumber: 1, Body: "b"}, []violation{{"thread_id", "required"}}},
+			{"thread_id with slash", &ghopsv1.ReplyToReviewThreadRequest{Repo: "a/b", PrNumber: 1, ThreadId: "PRRT/x", Body: "b"}, []violation{{"thread_id", "string.pattern"}}},
+			{"thread_id 101", &ghopsv1.ReplyToReviewThreadRequest{Repo: "a/b", PrNumber: 1, ThreadId: n("T", 101), Body: "b"}, []violation{{"thread_id", "string.max_len"}}},
+			{"body missing", &ghopsv1.ReplyToReviewThreadRequest{Repo: "a/b", PrNumber: 1, ThreadId: "T"}, []violation{{"body", "required"}}},
+		},
+		"resolve_review_thread": {
+			{"valid resolve", &ghopsv1.ResolveReviewThreadRequest{Repo: "a/b", PrNumber: 1, ThreadId: "T", Resolved: b(true)}, nil},
+			{"valid unresolve", &ghopsv1.ResolveReviewThreadRequest{Repo: "a/b", PrNumber: 1, ThreadId: "T", Resolved: b(false)}, nil},
+			{"resolved missing", &ghopsv1.ResolveReviewThreadRequest{Repo: "a/b", PrNumber: 1, ThreadId: "T"}, []violation{{"resolved", "required"}}},
+		},
+		"request_reviewers": {
+			{"valid", &ghopsv1.RequestReviewersRequest{Repo: "a/b", PrNumber: 1, Reviewers: []string{"octocat", "a-b"}, TeamReviewers: []string{"core.team"}, Remove: b(true)}, nil},
+			{"reviewer with slash", &ghopsv1.RequestReviewersRequest{Repo: "a/b", PrNumber: 1, Reviewers: []string{"a/b"}}, []violation{{"reviewers[0]", "string.pattern"}}},
+			{"reviewers 16", &ghopsv1.RequestReviewersRequest{Repo: "a/b", PrNumber: 1, Reviewers: labels(16, 3)}, []violation{{"reviewers", "repeated.max_items"}}},
+		},
+		"list_pull_request_commits": {
+			{"valid", &ghopsv1.ListPullRequestCommitsRequest{Repo: "a/b", PrNumber: 1, PerPage: i(1)}, nil},
+			{"per_page 0", &ghopsv1.ListPullRequestCommitsRequest{Repo: "a/b", PrNumber: 1, PerPage: i(0)}, []violation{{"per_page", "int32.gte_lte"}}},
+		},
+		"update_pull_request_branch": {
+			{"valid", &ghopsv1.UpdatePullRequestBranchRequest{Repo: "a/b", PrNumber: 1, ExpectedHeadSha: sha40}, nil},
+			{"expected_head_sha 7", &ghopsv1.UpdatePullRequestBranchRequest{Repo: "a/b", PrNumber: 1, ExpectedHeadSha: sha7}, []violation{{"expected_head_sha", "string.pattern"}}},
+			{"expected_head_sha missing", &ghopsv1.UpdatePullRequestBranchRequest{Repo: "a/b", PrNumber: 1}, []violation{{"expected_head_sha", "required"}}},
 		},
 		"search_code": {
 			{"valid", &ghopsv1.SearchCodeRequest{Query: "greeting repo:a/b", Page: i(100), PerPage: i(1)}, nil},

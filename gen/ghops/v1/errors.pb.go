@@ -53,7 +53,8 @@ const (
 	ErrorCode_ERROR_CODE_RATE_LIMITED ErrorCode = 8
 	// ERROR_CODE_NOT_MERGEABLE: the pull request cannot be merged.
 	ErrorCode_ERROR_CODE_NOT_MERGEABLE ErrorCode = 9
-	// ERROR_CODE_HEAD_SHA_MISMATCH: the head moved (merge guard, commit_files).
+	// ERROR_CODE_HEAD_SHA_MISMATCH: the head moved (merge guard, review and
+	// update-branch guards, commit_files).
 	ErrorCode_ERROR_CODE_HEAD_SHA_MISMATCH ErrorCode = 10
 	// ERROR_CODE_HEADER_MISMATCH: MCP 2026-07-28's header mismatch.
 	ErrorCode_ERROR_CODE_HEADER_MISMATCH ErrorCode = 12
@@ -172,8 +173,10 @@ const (
 	ErrorReason_ERROR_REASON_PR_NOT_MERGEABLE ErrorReason = 8
 	// ERROR_REASON_HEAD_SHA_MISMATCH: merging answered 409 "Head branch was
 	// modified. Review and try the merge again." because the given sha is not
-	// the head. gRPC Aborted; GitHubError.expected_sha and actual_sha where
-	// known. JSON-RPC -32006.
+	// the head; create_review found the head is not commit_sha (nothing
+	// sent); update-branch answered 422 "expected head sha didn't match
+	// current head ref". gRPC Aborted; GitHubError.expected_sha and
+	// actual_sha where known. JSON-RPC -32006.
 	ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH ErrorReason = 9
 	// ERROR_REASON_BRANCH_MOVED: commit_files found the branch moved while it
 	// was writing (GitHub 422 "Update is not a fast forward" on the ref
@@ -640,8 +643,8 @@ func (x *RateLimit) GetResource() string {
 type Resource struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// type is the kind of object: "repository", "pr", "issue",
-	// "comment", "file", "directory", "ref", "branch", "commit", "run", "job",
-	// "label" or "milestone".
+	// "comment", "review", "thread", "file", "directory", "ref", "branch",
+	// "commit", "run", "job", "label" or "milestone".
 	Type string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
 	// id identifies it, e.g. "octo-org/hello-world", "octo-org/hello-world#2".
 	Id            string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
@@ -1439,7 +1442,7 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\rPolicyRefusal\x12\x1c\n" +
 	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12\x18\n" +
 	"\x04rule\x18\x02 \x01(\tB\x04\xa8\x82\x19\x01R\x04rule\x12\x16\n" +
-	"\x06detail\x18\x03 \x01(\tR\x06detail*\xb8\x14\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail*\x8e\x15\n" +
 	"\tErrorCode\x12\x1a\n" +
 	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x12X\n" +
 	"\x16ERROR_CODE_PARSE_ERROR\x10\x01\x1a<\x9a\x82\x198\bĀ\xfe\xff\xff\xff\xff\xff\xff\x01\x12\vParse error\x18\x90\x03\"\x1bThe body is not valid JSON.\x12\xbc\x01\n" +
@@ -1450,9 +1453,9 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\x14ERROR_CODE_NOT_FOUND\x10\x06\x1a\x86\x01\x9a\x82\x19\x81\x01\b\xfe\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\tNot found\x18\x94\x03\"fGitHub answered 404 (including a private repository the token cannot see), or the repository is empty.\x12\xc6\x01\n" +
 	"\x1cERROR_CODE_GITHUB_VALIDATION\x10\a\x1a\xa3\x01\x9a\x82\x19\x9e\x01\b\xfd\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Validation error\x18\xa6\x03\"|GitHub answered 422 \"Validation Failed\" (for example \"No commits between main and feature/x\"). Our own validation is -32602.\x12x\n" +
 	"\x17ERROR_CODE_RATE_LIMITED\x10\b\x1a[\x9a\x82\x19W\b\xfc\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x13Rate limit exceeded\x18\xad\x03\"2GitHub's primary or secondary rate limit is spent.\x12\x90\x01\n" +
-	"\x18ERROR_CODE_NOT_MERGEABLE\x10\t\x1ar\x9a\x82\x19n\b\xfb\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10PR not mergeable\x18\x99\x03\"L`merge_pull_request` was refused: conflicts, failing required checks, draft.\x12\xcd\x01\n" +
+	"\x18ERROR_CODE_NOT_MERGEABLE\x10\t\x1ar\x9a\x82\x19n\b\xfb\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10PR not mergeable\x18\x99\x03\"L`merge_pull_request` was refused: conflicts, failing required checks, draft.\x12\xa3\x02\n" +
 	"\x1cERROR_CODE_HEAD_SHA_MISMATCH\x10\n" +
-	"\x1a\xaa\x01\x9a\x82\x19\xa5\x01\b\xfa\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Head SHA mismatch\x18\x99\x03\"\x81\x01`merge_pull_request`'s `sha` is no longer the head, or `commit_files` found the branch moved while writing (nothing was written).\x12\xa1\x01\n" +
+	"\x1a\x80\x02\x9a\x82\x19\xfb\x01\b\xfa\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Head SHA mismatch\x18\x99\x03\"\xd7\x01`merge_pull_request`'s `sha`, `create_review`'s `commit_sha` or `update_pull_request_branch`'s `expected_head_sha` is no longer the head, or `commit_files` found the branch moved while writing (nothing was written).\x12\xa1\x01\n" +
 	"\x1aERROR_CODE_HEADER_MISMATCH\x10\f\x1a\x80\x01\x9a\x82\x19|\b\xec\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0fHeader mismatch\x18\x90\x03\"[On `/mcp` only: the `Mcp-*` headers are missing or disagree with the body (MCP 2026-07-28).\x12\xdf\x01\n" +
 	"'ERROR_CODE_UNSUPPORTED_PROTOCOL_VERSION\x10\r\x1a\xb1\x01\x9a\x82\x19\xac\x01\b\xea\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x1cUnsupported protocol version\x18\x90\x03\"~On `/mcp` only: the requested MCP protocol version is not spoken here; `data.supported` lists those that are (MCP 2026-07-28).\x12\x8d\x01\n" +
 	"\x19ERROR_CODE_INTERNAL_ERROR\x10\v\x1an\x9a\x82\x19j\b\xa5\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInternal error\x18\xf4\x03\"JAnything else: GitHub 5xx or unreachable after retries, a deadline, a bug.*\xdd\b\n" +

@@ -7519,6 +7519,1706 @@ func (x *CommitStats) GetTotal() int32 {
 	return 0
 }
 
+// ListPullRequestReviewsRequest is the input of the list_pull_request_reviews tool.
+type ListPullRequestReviewsRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	Page     *int32                 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
+	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestReviewsRequest) Reset() {
+	*x = ListPullRequestReviewsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[95]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestReviewsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestReviewsRequest) ProtoMessage() {}
+
+func (x *ListPullRequestReviewsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[95]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestReviewsRequest.ProtoReflect.Descriptor instead.
+func (*ListPullRequestReviewsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{95}
+}
+
+func (x *ListPullRequestReviewsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListPullRequestReviewsRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *ListPullRequestReviewsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *ListPullRequestReviewsRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// ListPullRequestReviewsResponse is a page of a pull request's reviews.
+type ListPullRequestReviewsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reviews are oldest first.
+	Reviews []*Review `protobuf:"bytes,1,rep,name=reviews,proto3" json:"reviews,omitempty"`
+	// page describes this page.
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text (see
+	// ContentReport); absent when nothing was.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestReviewsResponse) Reset() {
+	*x = ListPullRequestReviewsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestReviewsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestReviewsResponse) ProtoMessage() {}
+
+func (x *ListPullRequestReviewsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestReviewsResponse.ProtoReflect.Descriptor instead.
+func (*ListPullRequestReviewsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{96}
+}
+
+func (x *ListPullRequestReviewsResponse) GetReviews() []*Review {
+	if x != nil {
+		return x.Reviews
+	}
+	return nil
+}
+
+func (x *ListPullRequestReviewsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListPullRequestReviewsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// Review is one pull request review.
+type Review struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the review's id (submit_review's and delete_pending_review's review_id).
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// author is the reviewer's login.
+	Author string `protobuf:"bytes,2,opt,name=author,proto3" json:"author,omitempty"`
+	// author_association is GitHub's relation of the reviewer to the
+	// repository (OWNER, MEMBER, COLLABORATOR, CONTRIBUTOR, ... NONE), so that
+	// the reader can weigh the text (docs/security.md, content trust).
+	AuthorAssociation string `protobuf:"bytes,3,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	// state is approved, changes_requested, commented, dismissed or pending
+	// (a pending review is visible only to its author).
+	State string `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	// body is the review's summary (Markdown), capped at 8,192 bytes.
+	Body string `protobuf:"bytes,5,opt,name=body,proto3" json:"body,omitempty"`
+	// body_truncated is true when body holds only the start of the text.
+	BodyTruncated bool `protobuf:"varint,6,opt,name=body_truncated,json=bodyTruncated,proto3" json:"body_truncated,omitempty"`
+	// commit_sha is the head the review was made at.
+	CommitSha string `protobuf:"bytes,7,opt,name=commit_sha,json=commitSha,proto3" json:"commit_sha,omitempty"`
+	// submitted_at is when it was submitted; absent while pending.
+	SubmittedAt   *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=submitted_at,json=submittedAt,proto3" json:"submitted_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Review) Reset() {
+	*x = Review{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[97]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Review) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Review) ProtoMessage() {}
+
+func (x *Review) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[97]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Review.ProtoReflect.Descriptor instead.
+func (*Review) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{97}
+}
+
+func (x *Review) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Review) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *Review) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
+}
+
+func (x *Review) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *Review) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *Review) GetBodyTruncated() bool {
+	if x != nil {
+		return x.BodyTruncated
+	}
+	return false
+}
+
+func (x *Review) GetCommitSha() string {
+	if x != nil {
+		return x.CommitSha
+	}
+	return ""
+}
+
+func (x *Review) GetSubmittedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.SubmittedAt
+	}
+	return nil
+}
+
+// ListReviewThreadsRequest is the input of the list_review_threads tool.
+type ListReviewThreadsRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// Default unresolved.
+	State *string `protobuf:"bytes,3,opt,name=state,proto3,oneof" json:"state,omitempty"`
+	// Each page reads 25 threads and keeps those in state.
+	Page          *int32 `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReviewThreadsRequest) Reset() {
+	*x = ListReviewThreadsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[98]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReviewThreadsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReviewThreadsRequest) ProtoMessage() {}
+
+func (x *ListReviewThreadsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[98]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReviewThreadsRequest.ProtoReflect.Descriptor instead.
+func (*ListReviewThreadsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{98}
+}
+
+func (x *ListReviewThreadsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListReviewThreadsRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *ListReviewThreadsRequest) GetState() string {
+	if x != nil && x.State != nil {
+		return *x.State
+	}
+	return ""
+}
+
+func (x *ListReviewThreadsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListReviewThreadsResponse is one page of a pull request's review threads.
+//
+// A page is one page of GitHub's threads (25, oldest first) keeping those
+// in the asked state, so it may hold fewer while has_next is set.
+type ListReviewThreadsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// threads are in GitHub's order.
+	Threads []*ReviewThread `protobuf:"bytes,1,rep,name=threads,proto3" json:"threads,omitempty"`
+	// page describes this page.
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text (see
+	// ContentReport); absent when nothing was.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReviewThreadsResponse) Reset() {
+	*x = ListReviewThreadsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[99]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReviewThreadsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReviewThreadsResponse) ProtoMessage() {}
+
+func (x *ListReviewThreadsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[99]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReviewThreadsResponse.ProtoReflect.Descriptor instead.
+func (*ListReviewThreadsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{99}
+}
+
+func (x *ListReviewThreadsResponse) GetThreads() []*ReviewThread {
+	if x != nil {
+		return x.Threads
+	}
+	return nil
+}
+
+func (x *ListReviewThreadsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListReviewThreadsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// ReviewThread is one review thread: line comments on one place of the diff.
+type ReviewThread struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the thread's GraphQL node id (thread_id of the thread tools).
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// path is the file commented on.
+	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// line is the (last) line commented on; 0 when the thread is outdated
+	// and its line is gone.
+	Line int32 `protobuf:"varint,3,opt,name=line,proto3" json:"line,omitempty"`
+	// start_line is the first line of a multi-line comment, else 0.
+	StartLine int32 `protobuf:"varint,4,opt,name=start_line,json=startLine,proto3" json:"start_line,omitempty"`
+	// side is RIGHT (the head) or LEFT (the base).
+	Side string `protobuf:"bytes,5,opt,name=side,proto3" json:"side,omitempty"`
+	// is_resolved is true for a resolved thread.
+	IsResolved bool `protobuf:"varint,6,opt,name=is_resolved,json=isResolved,proto3" json:"is_resolved,omitempty"`
+	// is_outdated is true when the head moved past the lines commented on.
+	IsOutdated bool `protobuf:"varint,7,opt,name=is_outdated,json=isOutdated,proto3" json:"is_outdated,omitempty"`
+	// diff_hunk is the end of the diff the first comment was made on, at
+	// most 2,048 bytes cut at a line start.
+	DiffHunk string `protobuf:"bytes,8,opt,name=diff_hunk,json=diffHunk,proto3" json:"diff_hunk,omitempty"`
+	// comments are the first 20, oldest first.
+	Comments []*ThreadComment `protobuf:"bytes,9,rep,name=comments,proto3" json:"comments,omitempty"`
+	// comments_omitted counts the comments after those.
+	CommentsOmitted int32 `protobuf:"varint,10,opt,name=comments_omitted,json=commentsOmitted,proto3" json:"comments_omitted,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *ReviewThread) Reset() {
+	*x = ReviewThread{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[100]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewThread) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewThread) ProtoMessage() {}
+
+func (x *ReviewThread) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[100]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewThread.ProtoReflect.Descriptor instead.
+func (*ReviewThread) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{100}
+}
+
+func (x *ReviewThread) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetLine() int32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *ReviewThread) GetStartLine() int32 {
+	if x != nil {
+		return x.StartLine
+	}
+	return 0
+}
+
+func (x *ReviewThread) GetSide() string {
+	if x != nil {
+		return x.Side
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetIsResolved() bool {
+	if x != nil {
+		return x.IsResolved
+	}
+	return false
+}
+
+func (x *ReviewThread) GetIsOutdated() bool {
+	if x != nil {
+		return x.IsOutdated
+	}
+	return false
+}
+
+func (x *ReviewThread) GetDiffHunk() string {
+	if x != nil {
+		return x.DiffHunk
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetComments() []*ThreadComment {
+	if x != nil {
+		return x.Comments
+	}
+	return nil
+}
+
+func (x *ReviewThread) GetCommentsOmitted() int32 {
+	if x != nil {
+		return x.CommentsOmitted
+	}
+	return 0
+}
+
+// ThreadComment is one comment of a review thread.
+type ThreadComment struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the comment's id.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// author is the author's login.
+	Author string `protobuf:"bytes,2,opt,name=author,proto3" json:"author,omitempty"`
+	// author_association is GitHub's relation of the author to the
+	// repository, as Review's.
+	AuthorAssociation string `protobuf:"bytes,3,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	// body is the comment (Markdown), capped at 8,192 bytes.
+	Body string `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	// body_truncated is true when body holds only the start of the comment.
+	BodyTruncated bool `protobuf:"varint,5,opt,name=body_truncated,json=bodyTruncated,proto3" json:"body_truncated,omitempty"`
+	// created_at is when it was written.
+	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ThreadComment) Reset() {
+	*x = ThreadComment{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[101]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ThreadComment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ThreadComment) ProtoMessage() {}
+
+func (x *ThreadComment) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[101]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ThreadComment.ProtoReflect.Descriptor instead.
+func (*ThreadComment) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{101}
+}
+
+func (x *ThreadComment) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *ThreadComment) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *ThreadComment) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
+}
+
+func (x *ThreadComment) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *ThreadComment) GetBodyTruncated() bool {
+	if x != nil {
+		return x.BodyTruncated
+	}
+	return false
+}
+
+func (x *ThreadComment) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+// CreateReviewRequest is the input of the create_review tool.
+type CreateReviewRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// Head sha you reviewed; refused (-32006) if the head moved.
+	CommitSha string `protobuf:"bytes,3,opt,name=commit_sha,proto3" json:"commit_sha,omitempty"`
+	// Absent: the review stays pending.
+	Event *string `protobuf:"bytes,4,opt,name=event,proto3,oneof" json:"event,omitempty"`
+	// Markdown.
+	Body          *string              `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	Comments      []*ReviewLineComment `protobuf:"bytes,6,rep,name=comments,proto3" json:"comments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateReviewRequest) Reset() {
+	*x = CreateReviewRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[102]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateReviewRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateReviewRequest) ProtoMessage() {}
+
+func (x *CreateReviewRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[102]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateReviewRequest.ProtoReflect.Descriptor instead.
+func (*CreateReviewRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{102}
+}
+
+func (x *CreateReviewRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CreateReviewRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *CreateReviewRequest) GetCommitSha() string {
+	if x != nil {
+		return x.CommitSha
+	}
+	return ""
+}
+
+func (x *CreateReviewRequest) GetEvent() string {
+	if x != nil && x.Event != nil {
+		return *x.Event
+	}
+	return ""
+}
+
+func (x *CreateReviewRequest) GetBody() string {
+	if x != nil && x.Body != nil {
+		return *x.Body
+	}
+	return ""
+}
+
+func (x *CreateReviewRequest) GetComments() []*ReviewLineComment {
+	if x != nil {
+		return x.Comments
+	}
+	return nil
+}
+
+// ReviewLineComment is one line comment of a new review.
+type ReviewLineComment struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Path  string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// Line of the file at commit_sha (the last line of a range).
+	Line int32 `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
+	// Default RIGHT.
+	Side      *string `protobuf:"bytes,3,opt,name=side,proto3,oneof" json:"side,omitempty"`
+	StartLine *int32  `protobuf:"varint,4,opt,name=start_line,proto3,oneof" json:"start_line,omitempty"`
+	StartSide *string `protobuf:"bytes,5,opt,name=start_side,proto3,oneof" json:"start_side,omitempty"`
+	// Markdown.
+	Body          string `protobuf:"bytes,6,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewLineComment) Reset() {
+	*x = ReviewLineComment{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[103]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewLineComment) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewLineComment) ProtoMessage() {}
+
+func (x *ReviewLineComment) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[103]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewLineComment.ProtoReflect.Descriptor instead.
+func (*ReviewLineComment) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{103}
+}
+
+func (x *ReviewLineComment) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ReviewLineComment) GetLine() int32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *ReviewLineComment) GetSide() string {
+	if x != nil && x.Side != nil {
+		return *x.Side
+	}
+	return ""
+}
+
+func (x *ReviewLineComment) GetStartLine() int32 {
+	if x != nil && x.StartLine != nil {
+		return *x.StartLine
+	}
+	return 0
+}
+
+func (x *ReviewLineComment) GetStartSide() string {
+	if x != nil && x.StartSide != nil {
+		return *x.StartSide
+	}
+	return ""
+}
+
+func (x *ReviewLineComment) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+// CreateReviewResponse is the review created.
+type CreateReviewResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the review's id.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// state is pending, approved, changes_requested or commented.
+	State string `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// commit_sha is the head reviewed.
+	CommitSha     string `protobuf:"bytes,3,opt,name=commit_sha,json=commitSha,proto3" json:"commit_sha,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateReviewResponse) Reset() {
+	*x = CreateReviewResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[104]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateReviewResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateReviewResponse) ProtoMessage() {}
+
+func (x *CreateReviewResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[104]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateReviewResponse.ProtoReflect.Descriptor instead.
+func (*CreateReviewResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{104}
+}
+
+func (x *CreateReviewResponse) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *CreateReviewResponse) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *CreateReviewResponse) GetCommitSha() string {
+	if x != nil {
+		return x.CommitSha
+	}
+	return ""
+}
+
+// SubmitReviewRequest is the input of the submit_review tool.
+type SubmitReviewRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	ReviewId int64                  `protobuf:"varint,3,opt,name=review_id,proto3" json:"review_id,omitempty"`
+	Event    string                 `protobuf:"bytes,4,opt,name=event,proto3" json:"event,omitempty"`
+	// Markdown.
+	Body          *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SubmitReviewRequest) Reset() {
+	*x = SubmitReviewRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[105]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubmitReviewRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubmitReviewRequest) ProtoMessage() {}
+
+func (x *SubmitReviewRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[105]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubmitReviewRequest.ProtoReflect.Descriptor instead.
+func (*SubmitReviewRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{105}
+}
+
+func (x *SubmitReviewRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *SubmitReviewRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *SubmitReviewRequest) GetReviewId() int64 {
+	if x != nil {
+		return x.ReviewId
+	}
+	return 0
+}
+
+func (x *SubmitReviewRequest) GetEvent() string {
+	if x != nil {
+		return x.Event
+	}
+	return ""
+}
+
+func (x *SubmitReviewRequest) GetBody() string {
+	if x != nil && x.Body != nil {
+		return *x.Body
+	}
+	return ""
+}
+
+// SubmitReviewResponse is the review submitted.
+type SubmitReviewResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the review's id.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// state is approved, changes_requested or commented.
+	State         string `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SubmitReviewResponse) Reset() {
+	*x = SubmitReviewResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[106]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubmitReviewResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubmitReviewResponse) ProtoMessage() {}
+
+func (x *SubmitReviewResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[106]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubmitReviewResponse.ProtoReflect.Descriptor instead.
+func (*SubmitReviewResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{106}
+}
+
+func (x *SubmitReviewResponse) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *SubmitReviewResponse) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+// DeletePendingReviewRequest is the input of the delete_pending_review tool.
+type DeletePendingReviewRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber      int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	ReviewId      int64                  `protobuf:"varint,3,opt,name=review_id,proto3" json:"review_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeletePendingReviewRequest) Reset() {
+	*x = DeletePendingReviewRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[107]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeletePendingReviewRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeletePendingReviewRequest) ProtoMessage() {}
+
+func (x *DeletePendingReviewRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[107]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeletePendingReviewRequest.ProtoReflect.Descriptor instead.
+func (*DeletePendingReviewRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{107}
+}
+
+func (x *DeletePendingReviewRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *DeletePendingReviewRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *DeletePendingReviewRequest) GetReviewId() int64 {
+	if x != nil {
+		return x.ReviewId
+	}
+	return 0
+}
+
+// DeletePendingReviewResponse says the review is gone.
+type DeletePendingReviewResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// deleted is true.
+	Deleted       bool `protobuf:"varint,1,opt,name=deleted,proto3" json:"deleted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeletePendingReviewResponse) Reset() {
+	*x = DeletePendingReviewResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[108]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeletePendingReviewResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeletePendingReviewResponse) ProtoMessage() {}
+
+func (x *DeletePendingReviewResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[108]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeletePendingReviewResponse.ProtoReflect.Descriptor instead.
+func (*DeletePendingReviewResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{108}
+}
+
+func (x *DeletePendingReviewResponse) GetDeleted() bool {
+	if x != nil {
+		return x.Deleted
+	}
+	return false
+}
+
+// ReplyToReviewThreadRequest is the input of the reply_to_review_thread tool.
+type ReplyToReviewThreadRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// From list_review_threads.
+	ThreadId string `protobuf:"bytes,3,opt,name=thread_id,proto3" json:"thread_id,omitempty"`
+	// Markdown.
+	Body          string `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReplyToReviewThreadRequest) Reset() {
+	*x = ReplyToReviewThreadRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[109]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReplyToReviewThreadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplyToReviewThreadRequest) ProtoMessage() {}
+
+func (x *ReplyToReviewThreadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[109]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplyToReviewThreadRequest.ProtoReflect.Descriptor instead.
+func (*ReplyToReviewThreadRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{109}
+}
+
+func (x *ReplyToReviewThreadRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ReplyToReviewThreadRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *ReplyToReviewThreadRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ReplyToReviewThreadRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+// ReplyToReviewThreadResponse is the reply added.
+type ReplyToReviewThreadResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the new comment's id.
+	Id            int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReplyToReviewThreadResponse) Reset() {
+	*x = ReplyToReviewThreadResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[110]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReplyToReviewThreadResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplyToReviewThreadResponse) ProtoMessage() {}
+
+func (x *ReplyToReviewThreadResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[110]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplyToReviewThreadResponse.ProtoReflect.Descriptor instead.
+func (*ReplyToReviewThreadResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{110}
+}
+
+func (x *ReplyToReviewThreadResponse) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+// ResolveReviewThreadRequest is the input of the resolve_review_thread tool.
+type ResolveReviewThreadRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// From list_review_threads.
+	ThreadId string `protobuf:"bytes,3,opt,name=thread_id,proto3" json:"thread_id,omitempty"`
+	// false unresolves it.
+	Resolved      *bool `protobuf:"varint,4,opt,name=resolved,proto3,oneof" json:"resolved,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResolveReviewThreadRequest) Reset() {
+	*x = ResolveReviewThreadRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[111]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResolveReviewThreadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResolveReviewThreadRequest) ProtoMessage() {}
+
+func (x *ResolveReviewThreadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[111]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResolveReviewThreadRequest.ProtoReflect.Descriptor instead.
+func (*ResolveReviewThreadRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{111}
+}
+
+func (x *ResolveReviewThreadRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ResolveReviewThreadRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *ResolveReviewThreadRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ResolveReviewThreadRequest) GetResolved() bool {
+	if x != nil && x.Resolved != nil {
+		return *x.Resolved
+	}
+	return false
+}
+
+// ResolveReviewThreadResponse is the thread's state afterwards.
+type ResolveReviewThreadResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// is_resolved is the thread's state now.
+	IsResolved    bool `protobuf:"varint,1,opt,name=is_resolved,json=isResolved,proto3" json:"is_resolved,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResolveReviewThreadResponse) Reset() {
+	*x = ResolveReviewThreadResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[112]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResolveReviewThreadResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResolveReviewThreadResponse) ProtoMessage() {}
+
+func (x *ResolveReviewThreadResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[112]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResolveReviewThreadResponse.ProtoReflect.Descriptor instead.
+func (*ResolveReviewThreadResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{112}
+}
+
+func (x *ResolveReviewThreadResponse) GetIsResolved() bool {
+	if x != nil {
+		return x.IsResolved
+	}
+	return false
+}
+
+// RequestReviewersRequest is the input of the request_reviewers tool.
+type RequestReviewersRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// User logins.
+	Reviewers []string `protobuf:"bytes,3,rep,name=reviewers,proto3" json:"reviewers,omitempty"`
+	// Team slugs.
+	TeamReviewers []string `protobuf:"bytes,4,rep,name=team_reviewers,proto3" json:"team_reviewers,omitempty"`
+	// true withdraws the requests.
+	Remove        *bool `protobuf:"varint,5,opt,name=remove,proto3,oneof" json:"remove,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestReviewersRequest) Reset() {
+	*x = RequestReviewersRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[113]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestReviewersRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestReviewersRequest) ProtoMessage() {}
+
+func (x *RequestReviewersRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[113]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestReviewersRequest.ProtoReflect.Descriptor instead.
+func (*RequestReviewersRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{113}
+}
+
+func (x *RequestReviewersRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *RequestReviewersRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *RequestReviewersRequest) GetReviewers() []string {
+	if x != nil {
+		return x.Reviewers
+	}
+	return nil
+}
+
+func (x *RequestReviewersRequest) GetTeamReviewers() []string {
+	if x != nil {
+		return x.TeamReviewers
+	}
+	return nil
+}
+
+func (x *RequestReviewersRequest) GetRemove() bool {
+	if x != nil && x.Remove != nil {
+		return *x.Remove
+	}
+	return false
+}
+
+// RequestReviewersResponse is who is asked to review afterwards.
+type RequestReviewersResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reviewers are the users asked.
+	Reviewers []string `protobuf:"bytes,1,rep,name=reviewers,proto3" json:"reviewers,omitempty"`
+	// team_reviewers are the teams asked.
+	TeamReviewers []string `protobuf:"bytes,2,rep,name=team_reviewers,json=teamReviewers,proto3" json:"team_reviewers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestReviewersResponse) Reset() {
+	*x = RequestReviewersResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[114]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestReviewersResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestReviewersResponse) ProtoMessage() {}
+
+func (x *RequestReviewersResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[114]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestReviewersResponse.ProtoReflect.Descriptor instead.
+func (*RequestReviewersResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{114}
+}
+
+func (x *RequestReviewersResponse) GetReviewers() []string {
+	if x != nil {
+		return x.Reviewers
+	}
+	return nil
+}
+
+func (x *RequestReviewersResponse) GetTeamReviewers() []string {
+	if x != nil {
+		return x.TeamReviewers
+	}
+	return nil
+}
+
+// ListPullRequestCommitsRequest is the input of the list_pull_request_commits tool.
+type ListPullRequestCommitsRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	Page     *int32                 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// Default 30.
+	PerPage       *int32 `protobuf:"varint,4,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestCommitsRequest) Reset() {
+	*x = ListPullRequestCommitsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[115]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestCommitsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestCommitsRequest) ProtoMessage() {}
+
+func (x *ListPullRequestCommitsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[115]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestCommitsRequest.ProtoReflect.Descriptor instead.
+func (*ListPullRequestCommitsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{115}
+}
+
+func (x *ListPullRequestCommitsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListPullRequestCommitsRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *ListPullRequestCommitsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+func (x *ListPullRequestCommitsRequest) GetPerPage() int32 {
+	if x != nil && x.PerPage != nil {
+		return *x.PerPage
+	}
+	return 0
+}
+
+// ListPullRequestCommitsResponse is a page of a pull request's commits.
+type ListPullRequestCommitsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// commits are oldest first; each message capped at 1,024 bytes.
+	Commits []*Commit `protobuf:"bytes,1,rep,name=commits,proto3" json:"commits,omitempty"`
+	// page describes this page.
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text (see
+	// ContentReport); absent when nothing was.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListPullRequestCommitsResponse) Reset() {
+	*x = ListPullRequestCommitsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[116]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListPullRequestCommitsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListPullRequestCommitsResponse) ProtoMessage() {}
+
+func (x *ListPullRequestCommitsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[116]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListPullRequestCommitsResponse.ProtoReflect.Descriptor instead.
+func (*ListPullRequestCommitsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{116}
+}
+
+func (x *ListPullRequestCommitsResponse) GetCommits() []*Commit {
+	if x != nil {
+		return x.Commits
+	}
+	return nil
+}
+
+func (x *ListPullRequestCommitsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListPullRequestCommitsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// UpdatePullRequestBranchRequest is the input of the update_pull_request_branch tool.
+type UpdatePullRequestBranchRequest struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
+	// Head sha you expect; refused (-32006) if the head moved.
+	ExpectedHeadSha string `protobuf:"bytes,3,opt,name=expected_head_sha,proto3" json:"expected_head_sha,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *UpdatePullRequestBranchRequest) Reset() {
+	*x = UpdatePullRequestBranchRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[117]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdatePullRequestBranchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdatePullRequestBranchRequest) ProtoMessage() {}
+
+func (x *UpdatePullRequestBranchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[117]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdatePullRequestBranchRequest.ProtoReflect.Descriptor instead.
+func (*UpdatePullRequestBranchRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{117}
+}
+
+func (x *UpdatePullRequestBranchRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *UpdatePullRequestBranchRequest) GetPrNumber() int32 {
+	if x != nil {
+		return x.PrNumber
+	}
+	return 0
+}
+
+func (x *UpdatePullRequestBranchRequest) GetExpectedHeadSha() string {
+	if x != nil {
+		return x.ExpectedHeadSha
+	}
+	return ""
+}
+
+// UpdatePullRequestBranchResponse says GitHub accepted the update.
+type UpdatePullRequestBranchResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// message is GitHub's ("Updating pull request branch."); the new head
+	// shows in get_pull_request once GitHub is done.
+	Message       string `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdatePullRequestBranchResponse) Reset() {
+	*x = UpdatePullRequestBranchResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[118]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdatePullRequestBranchResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdatePullRequestBranchResponse) ProtoMessage() {}
+
+func (x *UpdatePullRequestBranchResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[118]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdatePullRequestBranchResponse.ProtoReflect.Descriptor instead.
+func (*UpdatePullRequestBranchResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{118}
+}
+
+func (x *UpdatePullRequestBranchResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -8211,7 +9911,156 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\vCommitStats\x12\x1c\n" +
 	"\tadditions\x18\x01 \x01(\x05R\tadditions\x12\x1c\n" +
 	"\tdeletions\x18\x02 \x01(\x05R\tdeletions\x12\x14\n" +
-	"\x05total\x18\x03 \x01(\x05R\x05total2\x956\n" +
+	"\x05total\x18\x03 \x01(\x05R\x05total\"\xfe\x01\n" +
+	"\x1dListPullRequestReviewsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"\xb4\x01\n" +
+	"\x1eListPullRequestReviewsResponse\x12*\n" +
+	"\areviews\x18\x01 \x03(\v2\x10.ghops.v1.ReviewR\areviews\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xa0\x02\n" +
+	"\x06Review\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x1c\n" +
+	"\x06author\x18\x02 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x123\n" +
+	"\x12author_association\x18\x03 \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\x12\x14\n" +
+	"\x05state\x18\x04 \x01(\tR\x05state\x12\x18\n" +
+	"\x04body\x18\x05 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x12%\n" +
+	"\x0ebody_truncated\x18\x06 \x01(\bR\rbodyTruncated\x12\x1d\n" +
+	"\n" +
+	"commit_sha\x18\a \x01(\tR\tcommitSha\x12=\n" +
+	"\fsubmitted_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\vsubmittedAt\"\x87\x02\n" +
+	"\x18ListReviewThreadsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12;\n" +
+	"\x05state\x18\x03 \x01(\tB \xbaH\x1dr\x1bR\n" +
+	"unresolvedR\bresolvedR\x03allH\x00R\x05state\x88\x01\x01\x12\"\n" +
+	"\x04page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18\x14(\x01H\x01R\x04page\x88\x01\x01B\b\n" +
+	"\x06_stateB\a\n" +
+	"\x05_page\"\xb5\x01\n" +
+	"\x19ListReviewThreadsResponse\x120\n" +
+	"\athreads\x18\x01 \x03(\v2\x16.ghops.v1.ReviewThreadR\athreads\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xb8\x02\n" +
+	"\fReviewThread\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12\x12\n" +
+	"\x04line\x18\x03 \x01(\x05R\x04line\x12\x1d\n" +
+	"\n" +
+	"start_line\x18\x04 \x01(\x05R\tstartLine\x12\x12\n" +
+	"\x04side\x18\x05 \x01(\tR\x04side\x12\x1f\n" +
+	"\vis_resolved\x18\x06 \x01(\bR\n" +
+	"isResolved\x12\x1f\n" +
+	"\vis_outdated\x18\a \x01(\bR\n" +
+	"isOutdated\x12\x1b\n" +
+	"\tdiff_hunk\x18\b \x01(\tR\bdiffHunk\x123\n" +
+	"\bcomments\x18\t \x03(\v2\x17.ghops.v1.ThreadCommentR\bcomments\x12)\n" +
+	"\x10comments_omitted\x18\n" +
+	" \x01(\x05R\x0fcommentsOmitted\"\xee\x01\n" +
+	"\rThreadComment\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x1c\n" +
+	"\x06author\x18\x02 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x123\n" +
+	"\x12author_association\x18\x03 \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\x12\x18\n" +
+	"\x04body\x18\x04 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x12%\n" +
+	"\x0ebody_truncated\x18\x05 \x01(\bR\rbodyTruncated\x129\n" +
+	"\n" +
+	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x89\x03\n" +
+	"\x13CreateReviewRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12:\n" +
+	"\n" +
+	"commit_sha\x18\x03 \x01(\tB\x1a\xbaH\x17\xc8\x01\x01r\x122\x10^[a-f0-9]{7,40}$R\n" +
+	"commit_sha\x12C\n" +
+	"\x05event\x18\x04 \x01(\tB(\xbaH%r#R\aapproveR\x0frequest_changesR\acommentH\x00R\x05event\x88\x01\x01\x12\"\n" +
+	"\x04body\x18\x05 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x01R\x04body\x88\x01\x01\x12A\n" +
+	"\bcomments\x18\x06 \x03(\v2\x1b.ghops.v1.ReviewLineCommentB\b\xbaH\x05\x92\x01\x02\x102R\bcommentsB\b\n" +
+	"\x06_eventB\a\n" +
+	"\x05_body\"\xb5\x02\n" +
+	"\x11ReviewLineComment\x12!\n" +
+	"\x04path\x18\x01 \x01(\tB\r\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\x80\bR\x04path\x12\x1e\n" +
+	"\x04line\x18\x02 \x01(\x05B\n" +
+	"\xbaH\a\xc8\x01\x01\x1a\x02(\x01R\x04line\x12+\n" +
+	"\x04side\x18\x03 \x01(\tB\x12\xbaH\x0fr\rR\x04LEFTR\x05RIGHTH\x00R\x04side\x88\x01\x01\x12,\n" +
+	"\n" +
+	"start_line\x18\x04 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\n" +
+	"start_line\x88\x01\x01\x127\n" +
+	"\n" +
+	"start_side\x18\x05 \x01(\tB\x12\xbaH\x0fr\rR\x04LEFTR\x05RIGHTH\x02R\n" +
+	"start_side\x88\x01\x01\x12\"\n" +
+	"\x04body\x18\x06 \x01(\tB\x0e\xbaH\v\xc8\x01\x01r\x06\x10\x01\x18\x80\x80\x04R\x04bodyB\a\n" +
+	"\x05_sideB\r\n" +
+	"\v_start_lineB\r\n" +
+	"\v_start_side\"a\n" +
+	"\x14CreateReviewResponse\x12\x14\n" +
+	"\x02id\x18\x01 \x01(\x03B\x04\x98\x82\x19\tR\x02id\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\x12\x1d\n" +
+	"\n" +
+	"commit_sha\x18\x03 \x01(\tR\tcommitSha\"\xac\x02\n" +
+	"\x13SubmitReviewRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12,\n" +
+	"\treview_id\x18\x03 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\tR\treview_id\x12A\n" +
+	"\x05event\x18\x04 \x01(\tB+\xbaH(\xc8\x01\x01r#R\aapproveR\x0frequest_changesR\acommentR\x05event\x12\"\n" +
+	"\x04body\x18\x05 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x00R\x04body\x88\x01\x01B\a\n" +
+	"\x05_body\"<\n" +
+	"\x14SubmitReviewResponse\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\x03R\x02id\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\"\xc3\x01\n" +
+	"\x1aDeletePendingReviewRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12,\n" +
+	"\treview_id\x18\x03 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\tR\treview_id\"7\n" +
+	"\x1bDeletePendingReviewResponse\x12\x18\n" +
+	"\adeleted\x18\x01 \x01(\bR\adeleted\"\xfc\x01\n" +
+	"\x1aReplyToReviewThreadRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12A\n" +
+	"\tthread_id\x18\x03 \x01(\tB#\xbaH\x1c\xc8\x01\x01r\x17\x10\x01\x18d2\x11^[A-Za-z0-9_=-]+$\x98\x82\x19\n" +
+	"R\tthread_id\x12\"\n" +
+	"\x04body\x18\x04 \x01(\tB\x0e\xbaH\v\xc8\x01\x01r\x06\x10\x01\x18\x80\x80\x04R\x04body\"3\n" +
+	"\x1bReplyToReviewThreadResponse\x12\x14\n" +
+	"\x02id\x18\x01 \x01(\x03B\x04\x98\x82\x19\bR\x02id\"\x8e\x02\n" +
+	"\x1aResolveReviewThreadRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12A\n" +
+	"\tthread_id\x18\x03 \x01(\tB#\xbaH\x1c\xc8\x01\x01r\x17\x10\x01\x18d2\x11^[A-Za-z0-9_=-]+$\x98\x82\x19\n" +
+	"R\tthread_id\x12'\n" +
+	"\bresolved\x18\x04 \x01(\bB\x06\xbaH\x03\xc8\x01\x01H\x00R\bresolved\x88\x01\x01B\v\n" +
+	"\t_resolved\">\n" +
+	"\x1bResolveReviewThreadResponse\x12\x1f\n" +
+	"\vis_resolved\x18\x01 \x01(\bR\n" +
+	"isResolved\"\xe4\x02\n" +
+	"\x17RequestReviewersRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12O\n" +
+	"\treviewers\x18\x03 \x03(\tB1\xbaH.\x92\x01+\x10\x0f\"'r%2#^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,38})$R\treviewers\x12W\n" +
+	"\x0eteam_reviewers\x18\x04 \x03(\tB/\xbaH,\x92\x01)\x10\x0f\"%r#2!^[a-zA-Z0-9][a-zA-Z0-9._-]{0,99}$R\x0eteam_reviewers\x12\x1b\n" +
+	"\x06remove\x18\x05 \x01(\bH\x00R\x06remove\x88\x01\x01B\t\n" +
+	"\a_remove\"_\n" +
+	"\x18RequestReviewersResponse\x12\x1c\n" +
+	"\treviewers\x18\x01 \x03(\tR\treviewers\x12%\n" +
+	"\x0eteam_reviewers\x18\x02 \x03(\tR\rteamReviewers\"\xfe\x01\n" +
+	"\x1dListPullRequestCommitsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01\x12*\n" +
+	"\bper_page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\bper_page\x88\x01\x01B\a\n" +
+	"\x05_pageB\v\n" +
+	"\t_per_page\"\xb4\x01\n" +
+	"\x1eListPullRequestCommitsResponse\x12*\n" +
+	"\acommits\x18\x01 \x03(\v2\x10.ghops.v1.CommitR\acommits\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xe1\x01\n" +
+	"\x1eUpdatePullRequestBranchRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12+\n" +
+	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12F\n" +
+	"\x11expected_head_sha\x18\x03 \x01(\tB\x18\xbaH\x15\xc8\x01\x01r\x102\x0e^[a-f0-9]{40}$R\x11expected_head_sha\";\n" +
+	"\x1fUpdatePullRequestBranchResponse\x12\x18\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage2\xb9H\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -8286,7 +10135,27 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tGetCommit\x12\x1a.ghops.v1.GetCommitRequest\x1a\x1b.ghops.v1.GetCommitResponse\"\x94\x01\x92\x82\x19\x8c\x01\n" +
 	"\n" +
 	"get_commit\x12\n" +
-	"Get commit\x1ajOne commit: message, author, committer, parents, stats and its changed files with (capped) patches, paged. \x010\x018\x01H\x01\x90\x02\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"Get commit\x1ajOne commit: message, author, committer, parents, stats and its changed files with (capped) patches, paged. \x010\x018\x01H\x01\x90\x02\x01\x12\x86\x02\n" +
+	"\x16ListPullRequestReviews\x12'.ghops.v1.ListPullRequestReviewsRequest\x1a(.ghops.v1.ListPullRequestReviewsResponse\"\x98\x01\x92\x82\x19\x90\x01\n" +
+	"\x19list_pull_request_reviews\x12\x19List pull request reviews\x1aPList a pull request's reviews, oldest first: state, author, the commit reviewed. \x010\x018\x01H\x02\x90\x02\x01\x12\xf3\x01\n" +
+	"\x11ListReviewThreads\x12\".ghops.v1.ListReviewThreadsRequest\x1a#.ghops.v1.ListReviewThreadsResponse\"\x94\x01\x92\x82\x19\x8c\x01\n" +
+	"\x13list_review_threads\x12\x13List review threads\x1aXA pull request's line-comment threads with their comments; default only unresolved ones. \x010\x018\x01H\x02\x90\x02\x01\x12\xeb\x01\n" +
+	"\fCreateReview\x12\x1d.ghops.v1.CreateReviewRequest\x1a\x1e.ghops.v1.CreateReviewResponse\"\x9b\x01\x92\x82\x19\x96\x01\n" +
+	"\rcreate_review\x12\rCreate review\x1arReview a pull request at commit_sha (-32006 if the head moved) with line comments; without event it stays pending.8\x01H\x02\x12\xb9\x01\n" +
+	"\fSubmitReview\x12\x1d.ghops.v1.SubmitReviewRequest\x1a\x1e.ghops.v1.SubmitReviewResponse\"j\x92\x82\x19f\n" +
+	"\rsubmit_review\x12\rSubmit review\x1aBSubmit your pending review as approve, request_changes or comment.8\x01H\x02\x12\xca\x01\n" +
+	"\x13DeletePendingReview\x12$.ghops.v1.DeletePendingReviewRequest\x1a%.ghops.v1.DeletePendingReviewResponse\"f\x92\x82\x19b\n" +
+	"\x15delete_pending_review\x12\x15Delete pending review\x1a,Delete your pending review and its comments.(\x018\x01H\x02\x12\xdc\x01\n" +
+	"\x13ReplyToReviewThread\x12$.ghops.v1.ReplyToReviewThreadRequest\x1a%.ghops.v1.ReplyToReviewThreadResponse\"x\x92\x82\x19t\n" +
+	"\x16reply_to_review_thread\x12\x16Reply to review thread\x1a>Reply in a review thread (thread_id from list_review_threads).8\x01H\x02\x12\xe2\x01\n" +
+	"\x13ResolveReviewThread\x12$.ghops.v1.ResolveReviewThreadRequest\x1a%.ghops.v1.ResolveReviewThreadResponse\"~\x92\x82\x19w\n" +
+	"\x15resolve_review_thread\x12\x15Resolve review thread\x1aAMark a review thread resolved, or unresolved with resolved false.0\x018\x01H\x02\x90\x02\x02\x12\xdc\x01\n" +
+	"\x10RequestReviewers\x12!.ghops.v1.RequestReviewersRequest\x1a\".ghops.v1.RequestReviewersResponse\"\x80\x01\x92\x82\x19y\n" +
+	"\x11request_reviewers\x12\x11Request reviewers\x1aKAsk users or teams to review a pull request; remove withdraws the requests.0\x018\x01H\x02\x90\x02\x02\x12\xe0\x01\n" +
+	"\x16ListPullRequestCommits\x12'.ghops.v1.ListPullRequestCommitsRequest\x1a(.ghops.v1.ListPullRequestCommitsResponse\"s\x92\x82\x19l\n" +
+	"\x19list_pull_request_commits\x12\x19List pull request commits\x1a,List a pull request's commits, oldest first. \x010\x018\x01H\x02\x90\x02\x01\x12\xa5\x02\n" +
+	"\x17UpdatePullRequestBranch\x12(.ghops.v1.UpdatePullRequestBranchRequest\x1a).ghops.v1.UpdatePullRequestBranchResponse\"\xb4\x01\x92\x82\x19\xaf\x01\n" +
+	"\x1aupdate_pull_request_branch\x12\x1aUpdate pull request branch\x1aqMerge the base into the head branch (GitHub does it asynchronously); -32006 if the head is not expected_head_sha.8\x01H\x02B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -8300,7 +10169,7 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 95)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 119)
 var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*SearchRequest)(nil),                   // 0: ghops.v1.SearchRequest
 	(*SearchResponse)(nil),                  // 1: ghops.v1.SearchResponse
@@ -8397,30 +10266,54 @@ var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*GetCommitResponse)(nil),               // 92: ghops.v1.GetCommitResponse
 	(*CommitPerson)(nil),                    // 93: ghops.v1.CommitPerson
 	(*CommitStats)(nil),                     // 94: ghops.v1.CommitStats
-	(*timestamppb.Timestamp)(nil),           // 95: google.protobuf.Timestamp
+	(*ListPullRequestReviewsRequest)(nil),   // 95: ghops.v1.ListPullRequestReviewsRequest
+	(*ListPullRequestReviewsResponse)(nil),  // 96: ghops.v1.ListPullRequestReviewsResponse
+	(*Review)(nil),                          // 97: ghops.v1.Review
+	(*ListReviewThreadsRequest)(nil),        // 98: ghops.v1.ListReviewThreadsRequest
+	(*ListReviewThreadsResponse)(nil),       // 99: ghops.v1.ListReviewThreadsResponse
+	(*ReviewThread)(nil),                    // 100: ghops.v1.ReviewThread
+	(*ThreadComment)(nil),                   // 101: ghops.v1.ThreadComment
+	(*CreateReviewRequest)(nil),             // 102: ghops.v1.CreateReviewRequest
+	(*ReviewLineComment)(nil),               // 103: ghops.v1.ReviewLineComment
+	(*CreateReviewResponse)(nil),            // 104: ghops.v1.CreateReviewResponse
+	(*SubmitReviewRequest)(nil),             // 105: ghops.v1.SubmitReviewRequest
+	(*SubmitReviewResponse)(nil),            // 106: ghops.v1.SubmitReviewResponse
+	(*DeletePendingReviewRequest)(nil),      // 107: ghops.v1.DeletePendingReviewRequest
+	(*DeletePendingReviewResponse)(nil),     // 108: ghops.v1.DeletePendingReviewResponse
+	(*ReplyToReviewThreadRequest)(nil),      // 109: ghops.v1.ReplyToReviewThreadRequest
+	(*ReplyToReviewThreadResponse)(nil),     // 110: ghops.v1.ReplyToReviewThreadResponse
+	(*ResolveReviewThreadRequest)(nil),      // 111: ghops.v1.ResolveReviewThreadRequest
+	(*ResolveReviewThreadResponse)(nil),     // 112: ghops.v1.ResolveReviewThreadResponse
+	(*RequestReviewersRequest)(nil),         // 113: ghops.v1.RequestReviewersRequest
+	(*RequestReviewersResponse)(nil),        // 114: ghops.v1.RequestReviewersResponse
+	(*ListPullRequestCommitsRequest)(nil),   // 115: ghops.v1.ListPullRequestCommitsRequest
+	(*ListPullRequestCommitsResponse)(nil),  // 116: ghops.v1.ListPullRequestCommitsResponse
+	(*UpdatePullRequestBranchRequest)(nil),  // 117: ghops.v1.UpdatePullRequestBranchRequest
+	(*UpdatePullRequestBranchResponse)(nil), // 118: ghops.v1.UpdatePullRequestBranchResponse
+	(*timestamppb.Timestamp)(nil),           // 119: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	3,   // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
-	95,  // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	119, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	7,   // 4: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	8,   // 5: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
 	4,   // 6: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	95,  // 7: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	95,  // 8: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	119, // 7: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	119, // 8: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	11,  // 9: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	16,  // 10: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	19,  // 11: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	3,   // 12: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 13: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	95,  // 14: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	119, // 14: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	22,  // 15: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	3,   // 16: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	25,  // 17: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	3,   // 18: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 19: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	95,  // 20: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	119, // 20: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	28,  // 21: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	28,  // 22: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	31,  // 23: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
@@ -8435,7 +10328,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	46,  // 32: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
 	52,  // 33: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
 	4,   // 34: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	95,  // 35: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	119, // 35: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
 	55,  // 36: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
 	3,   // 37: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
 	19,  // 38: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
@@ -8445,15 +10338,15 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	60,  // 42: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
 	3,   // 43: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 44: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	95,  // 45: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	119, // 45: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
 	63,  // 46: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
 	4,   // 47: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	95,  // 48: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	95,  // 49: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	119, // 48: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	119, // 49: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
 	66,  // 50: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
 	3,   // 51: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 52: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	95,  // 53: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	119, // 53: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
 	69,  // 54: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
 	3,   // 55: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 56: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
@@ -8476,80 +10369,113 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	55,  // 73: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
 	3,   // 74: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
 	4,   // 75: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
-	95,  // 76: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
-	0,   // 77: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	5,   // 78: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	9,   // 79: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	12,  // 80: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	14,  // 81: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	17,  // 82: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	20,  // 83: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	23,  // 84: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	26,  // 85: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	29,  // 86: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	32,  // 87: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	35,  // 88: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	37,  // 89: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	39,  // 90: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	42,  // 91: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	45,  // 92: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	48,  // 93: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	50,  // 94: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	53,  // 95: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	56,  // 96: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	58,  // 97: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	61,  // 98: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	64,  // 99: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	67,  // 100: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	70,  // 101: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	72,  // 102: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	74,  // 103: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	87,  // 104: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	89,  // 105: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	76,  // 106: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	79,  // 107: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	83,  // 108: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	85,  // 109: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	91,  // 110: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
-	1,   // 111: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	6,   // 112: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	10,  // 113: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	13,  // 114: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	15,  // 115: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	18,  // 116: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	21,  // 117: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	24,  // 118: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	27,  // 119: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	30,  // 120: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	33,  // 121: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	36,  // 122: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	38,  // 123: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	41,  // 124: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	44,  // 125: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	47,  // 126: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	49,  // 127: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	51,  // 128: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	54,  // 129: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	57,  // 130: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	59,  // 131: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	62,  // 132: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	65,  // 133: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	68,  // 134: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	71,  // 135: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	73,  // 136: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	75,  // 137: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	88,  // 138: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	90,  // 139: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	77,  // 140: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	80,  // 141: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	84,  // 142: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	86,  // 143: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	92,  // 144: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
-	111, // [111:145] is the sub-list for method output_type
-	77,  // [77:111] is the sub-list for method input_type
-	77,  // [77:77] is the sub-list for extension type_name
-	77,  // [77:77] is the sub-list for extension extendee
-	0,   // [0:77] is the sub-list for field type_name
+	119, // 76: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	97,  // 77: ghops.v1.ListPullRequestReviewsResponse.reviews:type_name -> ghops.v1.Review
+	3,   // 78: ghops.v1.ListPullRequestReviewsResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 79: ghops.v1.ListPullRequestReviewsResponse.content_report:type_name -> ghops.v1.ContentReport
+	119, // 80: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
+	100, // 81: ghops.v1.ListReviewThreadsResponse.threads:type_name -> ghops.v1.ReviewThread
+	3,   // 82: ghops.v1.ListReviewThreadsResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 83: ghops.v1.ListReviewThreadsResponse.content_report:type_name -> ghops.v1.ContentReport
+	101, // 84: ghops.v1.ReviewThread.comments:type_name -> ghops.v1.ThreadComment
+	119, // 85: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
+	103, // 86: ghops.v1.CreateReviewRequest.comments:type_name -> ghops.v1.ReviewLineComment
+	19,  // 87: ghops.v1.ListPullRequestCommitsResponse.commits:type_name -> ghops.v1.Commit
+	3,   // 88: ghops.v1.ListPullRequestCommitsResponse.page:type_name -> ghops.v1.PageInfo
+	4,   // 89: ghops.v1.ListPullRequestCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
+	0,   // 90: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	5,   // 91: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	9,   // 92: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	12,  // 93: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	14,  // 94: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	17,  // 95: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	20,  // 96: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	23,  // 97: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	26,  // 98: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	29,  // 99: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	32,  // 100: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	35,  // 101: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	37,  // 102: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	39,  // 103: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	42,  // 104: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	45,  // 105: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	48,  // 106: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	50,  // 107: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	53,  // 108: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	56,  // 109: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	58,  // 110: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	61,  // 111: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	64,  // 112: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	67,  // 113: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	70,  // 114: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	72,  // 115: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	74,  // 116: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	87,  // 117: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	89,  // 118: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	76,  // 119: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	79,  // 120: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	83,  // 121: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	85,  // 122: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	91,  // 123: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	95,  // 124: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
+	98,  // 125: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
+	102, // 126: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
+	105, // 127: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
+	107, // 128: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
+	109, // 129: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
+	111, // 130: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
+	113, // 131: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
+	115, // 132: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
+	117, // 133: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
+	1,   // 134: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	6,   // 135: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	10,  // 136: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	13,  // 137: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	15,  // 138: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	18,  // 139: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	21,  // 140: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	24,  // 141: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	27,  // 142: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	30,  // 143: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	33,  // 144: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	36,  // 145: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	38,  // 146: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	41,  // 147: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	44,  // 148: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	47,  // 149: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	49,  // 150: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	51,  // 151: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	54,  // 152: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	57,  // 153: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	59,  // 154: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	62,  // 155: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	65,  // 156: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	68,  // 157: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	71,  // 158: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	73,  // 159: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	75,  // 160: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	88,  // 161: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	90,  // 162: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	77,  // 163: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	80,  // 164: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	84,  // 165: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	86,  // 166: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	92,  // 167: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	96,  // 168: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
+	99,  // 169: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
+	104, // 170: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
+	106, // 171: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
+	108, // 172: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
+	110, // 173: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
+	112, // 174: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
+	114, // 175: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
+	116, // 176: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
+	118, // 177: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
+	134, // [134:178] is the sub-list for method output_type
+	90,  // [90:134] is the sub-list for method input_type
+	90,  // [90:90] is the sub-list for extension type_name
+	90,  // [90:90] is the sub-list for extension extendee
+	0,   // [0:90] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -8586,13 +10512,21 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[83].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[87].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[91].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[95].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[98].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[102].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[103].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[105].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[111].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[113].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[115].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   95,
+			NumMessages:   119,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

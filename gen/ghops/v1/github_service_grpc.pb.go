@@ -53,6 +53,16 @@ const (
 	GitHubService_GetJobLog_FullMethodName               = "/ghops.v1.GitHubService/GetJobLog"
 	GitHubService_RerunFailedJobs_FullMethodName         = "/ghops.v1.GitHubService/RerunFailedJobs"
 	GitHubService_GetCommit_FullMethodName               = "/ghops.v1.GitHubService/GetCommit"
+	GitHubService_ListPullRequestReviews_FullMethodName  = "/ghops.v1.GitHubService/ListPullRequestReviews"
+	GitHubService_ListReviewThreads_FullMethodName       = "/ghops.v1.GitHubService/ListReviewThreads"
+	GitHubService_CreateReview_FullMethodName            = "/ghops.v1.GitHubService/CreateReview"
+	GitHubService_SubmitReview_FullMethodName            = "/ghops.v1.GitHubService/SubmitReview"
+	GitHubService_DeletePendingReview_FullMethodName     = "/ghops.v1.GitHubService/DeletePendingReview"
+	GitHubService_ReplyToReviewThread_FullMethodName     = "/ghops.v1.GitHubService/ReplyToReviewThread"
+	GitHubService_ResolveReviewThread_FullMethodName     = "/ghops.v1.GitHubService/ResolveReviewThread"
+	GitHubService_RequestReviewers_FullMethodName        = "/ghops.v1.GitHubService/RequestReviewers"
+	GitHubService_ListPullRequestCommits_FullMethodName  = "/ghops.v1.GitHubService/ListPullRequestCommits"
+	GitHubService_UpdatePullRequestBranch_FullMethodName = "/ghops.v1.GitHubService/UpdatePullRequestBranch"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -156,6 +166,27 @@ type GitHubServiceClient interface {
 	RerunFailedJobs(ctx context.Context, in *RerunFailedJobsRequest, opts ...grpc.CallOption) (*RerunFailedJobsResponse, error)
 	// GetCommit returns one commit with its stats and changed files.
 	GetCommit(ctx context.Context, in *GetCommitRequest, opts ...grpc.CallOption) (*GetCommitResponse, error)
+	// ListPullRequestReviews lists a pull request's reviews.
+	ListPullRequestReviews(ctx context.Context, in *ListPullRequestReviewsRequest, opts ...grpc.CallOption) (*ListPullRequestReviewsResponse, error)
+	// ListReviewThreads lists a pull request's review threads with their
+	// comments (GraphQL reviewThreads).
+	ListReviewThreads(ctx context.Context, in *ListReviewThreadsRequest, opts ...grpc.CallOption) (*ListReviewThreadsResponse, error)
+	// CreateReview creates a review with its line comments in one request.
+	CreateReview(ctx context.Context, in *CreateReviewRequest, opts ...grpc.CallOption) (*CreateReviewResponse, error)
+	// SubmitReview submits a pending review.
+	SubmitReview(ctx context.Context, in *SubmitReviewRequest, opts ...grpc.CallOption) (*SubmitReviewResponse, error)
+	// DeletePendingReview deletes a review not yet submitted.
+	DeletePendingReview(ctx context.Context, in *DeletePendingReviewRequest, opts ...grpc.CallOption) (*DeletePendingReviewResponse, error)
+	// ReplyToReviewThread replies in a review thread.
+	ReplyToReviewThread(ctx context.Context, in *ReplyToReviewThreadRequest, opts ...grpc.CallOption) (*ReplyToReviewThreadResponse, error)
+	// ResolveReviewThread resolves or unresolves a review thread.
+	ResolveReviewThread(ctx context.Context, in *ResolveReviewThreadRequest, opts ...grpc.CallOption) (*ResolveReviewThreadResponse, error)
+	// RequestReviewers requests (or with remove, withdraws) reviews.
+	RequestReviewers(ctx context.Context, in *RequestReviewersRequest, opts ...grpc.CallOption) (*RequestReviewersResponse, error)
+	// ListPullRequestCommits lists a pull request's commits.
+	ListPullRequestCommits(ctx context.Context, in *ListPullRequestCommitsRequest, opts ...grpc.CallOption) (*ListPullRequestCommitsResponse, error)
+	// UpdatePullRequestBranch merges the base branch into the head branch.
+	UpdatePullRequestBranch(ctx context.Context, in *UpdatePullRequestBranchRequest, opts ...grpc.CallOption) (*UpdatePullRequestBranchResponse, error)
 }
 
 type gitHubServiceClient struct {
@@ -506,6 +537,106 @@ func (c *gitHubServiceClient) GetCommit(ctx context.Context, in *GetCommitReques
 	return out, nil
 }
 
+func (c *gitHubServiceClient) ListPullRequestReviews(ctx context.Context, in *ListPullRequestReviewsRequest, opts ...grpc.CallOption) (*ListPullRequestReviewsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListPullRequestReviewsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListPullRequestReviews_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListReviewThreads(ctx context.Context, in *ListReviewThreadsRequest, opts ...grpc.CallOption) (*ListReviewThreadsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListReviewThreadsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListReviewThreads_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateReview(ctx context.Context, in *CreateReviewRequest, opts ...grpc.CallOption) (*CreateReviewResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateReviewResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateReview_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) SubmitReview(ctx context.Context, in *SubmitReviewRequest, opts ...grpc.CallOption) (*SubmitReviewResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SubmitReviewResponse)
+	err := c.cc.Invoke(ctx, GitHubService_SubmitReview_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) DeletePendingReview(ctx context.Context, in *DeletePendingReviewRequest, opts ...grpc.CallOption) (*DeletePendingReviewResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeletePendingReviewResponse)
+	err := c.cc.Invoke(ctx, GitHubService_DeletePendingReview_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ReplyToReviewThread(ctx context.Context, in *ReplyToReviewThreadRequest, opts ...grpc.CallOption) (*ReplyToReviewThreadResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReplyToReviewThreadResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ReplyToReviewThread_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ResolveReviewThread(ctx context.Context, in *ResolveReviewThreadRequest, opts ...grpc.CallOption) (*ResolveReviewThreadResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ResolveReviewThreadResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ResolveReviewThread_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) RequestReviewers(ctx context.Context, in *RequestReviewersRequest, opts ...grpc.CallOption) (*RequestReviewersResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RequestReviewersResponse)
+	err := c.cc.Invoke(ctx, GitHubService_RequestReviewers_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListPullRequestCommits(ctx context.Context, in *ListPullRequestCommitsRequest, opts ...grpc.CallOption) (*ListPullRequestCommitsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListPullRequestCommitsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListPullRequestCommits_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) UpdatePullRequestBranch(ctx context.Context, in *UpdatePullRequestBranchRequest, opts ...grpc.CallOption) (*UpdatePullRequestBranchResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdatePullRequestBranchResponse)
+	err := c.cc.Invoke(ctx, GitHubService_UpdatePullRequestBranch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GitHubServiceServer is the server API for GitHubService service.
 // All implementations must embed UnimplementedGitHubServiceServer
 // for forward compatibility.
@@ -607,6 +738,27 @@ type GitHubServiceServer interface {
 	RerunFailedJobs(context.Context, *RerunFailedJobsRequest) (*RerunFailedJobsResponse, error)
 	// GetCommit returns one commit with its stats and changed files.
 	GetCommit(context.Context, *GetCommitRequest) (*GetCommitResponse, error)
+	// ListPullRequestReviews lists a pull request's reviews.
+	ListPullRequestReviews(context.Context, *ListPullRequestReviewsRequest) (*ListPullRequestReviewsResponse, error)
+	// ListReviewThreads lists a pull request's review threads with their
+	// comments (GraphQL reviewThreads).
+	ListReviewThreads(context.Context, *ListReviewThreadsRequest) (*ListReviewThreadsResponse, error)
+	// CreateReview creates a review with its line comments in one request.
+	CreateReview(context.Context, *CreateReviewRequest) (*CreateReviewResponse, error)
+	// SubmitReview submits a pending review.
+	SubmitReview(context.Context, *SubmitReviewRequest) (*SubmitReviewResponse, error)
+	// DeletePendingReview deletes a review not yet submitted.
+	DeletePendingReview(context.Context, *DeletePendingReviewRequest) (*DeletePendingReviewResponse, error)
+	// ReplyToReviewThread replies in a review thread.
+	ReplyToReviewThread(context.Context, *ReplyToReviewThreadRequest) (*ReplyToReviewThreadResponse, error)
+	// ResolveReviewThread resolves or unresolves a review thread.
+	ResolveReviewThread(context.Context, *ResolveReviewThreadRequest) (*ResolveReviewThreadResponse, error)
+	// RequestReviewers requests (or with remove, withdraws) reviews.
+	RequestReviewers(context.Context, *RequestReviewersRequest) (*RequestReviewersResponse, error)
+	// ListPullRequestCommits lists a pull request's commits.
+	ListPullRequestCommits(context.Context, *ListPullRequestCommitsRequest) (*ListPullRequestCommitsResponse, error)
+	// UpdatePullRequestBranch merges the base branch into the head branch.
+	UpdatePullRequestBranch(context.Context, *UpdatePullRequestBranchRequest) (*UpdatePullRequestBranchResponse, error)
 	mustEmbedUnimplementedGitHubServiceServer()
 }
 
@@ -718,6 +870,36 @@ func (UnimplementedGitHubServiceServer) RerunFailedJobs(context.Context, *RerunF
 }
 func (UnimplementedGitHubServiceServer) GetCommit(context.Context, *GetCommitRequest) (*GetCommitResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetCommit not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListPullRequestReviews(context.Context, *ListPullRequestReviewsRequest) (*ListPullRequestReviewsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListPullRequestReviews not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListReviewThreads(context.Context, *ListReviewThreadsRequest) (*ListReviewThreadsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListReviewThreads not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateReview(context.Context, *CreateReviewRequest) (*CreateReviewResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateReview not implemented")
+}
+func (UnimplementedGitHubServiceServer) SubmitReview(context.Context, *SubmitReviewRequest) (*SubmitReviewResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SubmitReview not implemented")
+}
+func (UnimplementedGitHubServiceServer) DeletePendingReview(context.Context, *DeletePendingReviewRequest) (*DeletePendingReviewResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeletePendingReview not implemented")
+}
+func (UnimplementedGitHubServiceServer) ReplyToReviewThread(context.Context, *ReplyToReviewThreadRequest) (*ReplyToReviewThreadResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReplyToReviewThread not implemented")
+}
+func (UnimplementedGitHubServiceServer) ResolveReviewThread(context.Context, *ResolveReviewThreadRequest) (*ResolveReviewThreadResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ResolveReviewThread not implemented")
+}
+func (UnimplementedGitHubServiceServer) RequestReviewers(context.Context, *RequestReviewersRequest) (*RequestReviewersResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RequestReviewers not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListPullRequestCommits(context.Context, *ListPullRequestCommitsRequest) (*ListPullRequestCommitsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListPullRequestCommits not implemented")
+}
+func (UnimplementedGitHubServiceServer) UpdatePullRequestBranch(context.Context, *UpdatePullRequestBranchRequest) (*UpdatePullRequestBranchResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdatePullRequestBranch not implemented")
 }
 func (UnimplementedGitHubServiceServer) mustEmbedUnimplementedGitHubServiceServer() {}
 func (UnimplementedGitHubServiceServer) testEmbeddedByValue()                       {}
@@ -1352,6 +1534,186 @@ func _GitHubService_GetCommit_Handler(srv interface{}, ctx context.Context, dec 
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_ListPullRequestReviews_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPullRequestReviewsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListPullRequestReviews(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListPullRequestReviews_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListPullRequestReviews(ctx, req.(*ListPullRequestReviewsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListReviewThreads_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListReviewThreadsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListReviewThreads(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListReviewThreads_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListReviewThreads(ctx, req.(*ListReviewThreadsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateReview_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateReviewRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateReview(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateReview_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateReview(ctx, req.(*CreateReviewRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_SubmitReview_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SubmitReviewRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).SubmitReview(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_SubmitReview_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).SubmitReview(ctx, req.(*SubmitReviewRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_DeletePendingReview_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeletePendingReviewRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).DeletePendingReview(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_DeletePendingReview_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).DeletePendingReview(ctx, req.(*DeletePendingReviewRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ReplyToReviewThread_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReplyToReviewThreadRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ReplyToReviewThread(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ReplyToReviewThread_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ReplyToReviewThread(ctx, req.(*ReplyToReviewThreadRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ResolveReviewThread_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ResolveReviewThreadRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ResolveReviewThread(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ResolveReviewThread_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ResolveReviewThread(ctx, req.(*ResolveReviewThreadRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_RequestReviewers_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RequestReviewersRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).RequestReviewers(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_RequestReviewers_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).RequestReviewers(ctx, req.(*RequestReviewersRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListPullRequestCommits_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListPullRequestCommitsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListPullRequestCommits(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListPullRequestCommits_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListPullRequestCommits(ctx, req.(*ListPullRequestCommitsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_UpdatePullRequestBranch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdatePullRequestBranchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).UpdatePullRequestBranch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_UpdatePullRequestBranch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).UpdatePullRequestBranch(ctx, req.(*UpdatePullRequestBranchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GitHubService_ServiceDesc is the grpc.ServiceDesc for GitHubService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1494,6 +1856,46 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetCommit",
 			Handler:    _GitHubService_GetCommit_Handler,
+		},
+		{
+			MethodName: "ListPullRequestReviews",
+			Handler:    _GitHubService_ListPullRequestReviews_Handler,
+		},
+		{
+			MethodName: "ListReviewThreads",
+			Handler:    _GitHubService_ListReviewThreads_Handler,
+		},
+		{
+			MethodName: "CreateReview",
+			Handler:    _GitHubService_CreateReview_Handler,
+		},
+		{
+			MethodName: "SubmitReview",
+			Handler:    _GitHubService_SubmitReview_Handler,
+		},
+		{
+			MethodName: "DeletePendingReview",
+			Handler:    _GitHubService_DeletePendingReview_Handler,
+		},
+		{
+			MethodName: "ReplyToReviewThread",
+			Handler:    _GitHubService_ReplyToReviewThread_Handler,
+		},
+		{
+			MethodName: "ResolveReviewThread",
+			Handler:    _GitHubService_ResolveReviewThread_Handler,
+		},
+		{
+			MethodName: "RequestReviewers",
+			Handler:    _GitHubService_RequestReviewers_Handler,
+		},
+		{
+			MethodName: "ListPullRequestCommits",
+			Handler:    _GitHubService_ListPullRequestCommits_Handler,
+		},
+		{
+			MethodName: "UpdatePullRequestBranch",
+			Handler:    _GitHubService_UpdatePullRequestBranch_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

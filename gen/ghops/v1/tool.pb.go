@@ -32,7 +32,8 @@ const (
 	Toolset_TOOLSET_UNSPECIFIED Toolset = 0
 	// TOOLSET_REPOS is repository contents, branches, commits and patches.
 	Toolset_TOOLSET_REPOS Toolset = 1
-	// TOOLSET_PULLS is pull requests: listing, reading, opening, merging.
+	// TOOLSET_PULLS is pull requests: listing, reading, opening, reviewing,
+	// merging.
 	Toolset_TOOLSET_PULLS Toolset = 2
 	// TOOLSET_ISSUES is issues and their comments.
 	Toolset_TOOLSET_ISSUES Toolset = 3
@@ -126,20 +127,27 @@ const (
 	// RESOURCE_KIND_COMMENT marks a comment's id (issue and pull request
 	// conversation comments, review comments).
 	ResourceKind_RESOURCE_KIND_COMMENT ResourceKind = 8
+	// RESOURCE_KIND_REVIEW marks a pull request review's id.
+	ResourceKind_RESOURCE_KIND_REVIEW ResourceKind = 9
+	// RESOURCE_KIND_THREAD marks a pull request review thread's id (a
+	// GraphQL node id).
+	ResourceKind_RESOURCE_KIND_THREAD ResourceKind = 10
 )
 
 // Enum value maps for ResourceKind.
 var (
 	ResourceKind_name = map[int32]string{
-		0: "RESOURCE_KIND_UNSPECIFIED",
-		1: "RESOURCE_KIND_REPOSITORY",
-		2: "RESOURCE_KIND_REF",
-		3: "RESOURCE_KIND_PATH",
-		4: "RESOURCE_KIND_ISSUE",
-		5: "RESOURCE_KIND_PULL_REQUEST",
-		6: "RESOURCE_KIND_RUN",
-		7: "RESOURCE_KIND_JOB",
-		8: "RESOURCE_KIND_COMMENT",
+		0:  "RESOURCE_KIND_UNSPECIFIED",
+		1:  "RESOURCE_KIND_REPOSITORY",
+		2:  "RESOURCE_KIND_REF",
+		3:  "RESOURCE_KIND_PATH",
+		4:  "RESOURCE_KIND_ISSUE",
+		5:  "RESOURCE_KIND_PULL_REQUEST",
+		6:  "RESOURCE_KIND_RUN",
+		7:  "RESOURCE_KIND_JOB",
+		8:  "RESOURCE_KIND_COMMENT",
+		9:  "RESOURCE_KIND_REVIEW",
+		10: "RESOURCE_KIND_THREAD",
 	}
 	ResourceKind_value = map[string]int32{
 		"RESOURCE_KIND_UNSPECIFIED":  0,
@@ -151,6 +159,8 @@ var (
 		"RESOURCE_KIND_RUN":          6,
 		"RESOURCE_KIND_JOB":          7,
 		"RESOURCE_KIND_COMMENT":      8,
+		"RESOURCE_KIND_REVIEW":       9,
+		"RESOURCE_KIND_THREAD":       10,
 	}
 )
 
@@ -478,7 +488,7 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x0eTOOLSET_ISSUES\x10\x03\x12\x13\n" +
 	"\x0fTOOLSET_ACTIONS\x10\x04\x12\x12\n" +
 	"\x0eTOOLSET_SEARCH\x10\x05\x12\x10\n" +
-	"\fTOOLSET_META\x10\x06*\xfc\x01\n" +
+	"\fTOOLSET_META\x10\x06*\xb0\x02\n" +
 	"\fResourceKind\x12\x1d\n" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
@@ -488,7 +498,10 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x1aRESOURCE_KIND_PULL_REQUEST\x10\x05\x12\x15\n" +
 	"\x11RESOURCE_KIND_RUN\x10\x06\x12\x15\n" +
 	"\x11RESOURCE_KIND_JOB\x10\a\x12\x19\n" +
-	"\x15RESOURCE_KIND_COMMENT\x10\b*~\n" +
+	"\x15RESOURCE_KIND_COMMENT\x10\b\x12\x18\n" +
+	"\x14RESOURCE_KIND_REVIEW\x10\t\x12\x18\n" +
+	"\x14RESOURCE_KIND_THREAD\x10\n" +
+	"*~\n" +
 	"\aContent\x12\x17\n" +
 	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +

@@ -73,4 +73,24 @@ const (
 	ToolRerunFailedJobs = "rerun_failed_jobs"
 	// ToolGetCommit is GitHubService.GetCommit: One commit: message, author, committer, parents, stats and its changed files with (capped) patches, paged.
 	ToolGetCommit = "get_commit"
+	// ToolListPullRequestReviews is GitHubService.ListPullRequestReviews: List a pull request's reviews, oldest first: state, author, the commit reviewed.
+	ToolListPullRequestReviews = "list_pull_request_reviews"
+	// ToolListReviewThreads is GitHubService.ListReviewThreads: A pull request's line-comment threads with their comments; default only unresolved ones.
+	ToolListReviewThreads = "list_review_threads"
+	// ToolCreateReview is GitHubService.CreateReview: Review a pull request at commit_sha (-32006 if the head moved) with line comments; without event it stays pending.
+	ToolCreateReview = "create_review"
+	// ToolSubmitReview is GitHubService.SubmitReview: Submit your pending review as approve, request_changes or comment.
+	ToolSubmitReview = "submit_review"
+	// ToolDeletePendingReview is GitHubService.DeletePendingReview: Delete your pending review and its comments.
+	ToolDeletePendingReview = "delete_pending_review"
+	// ToolReplyToReviewThread is GitHubService.ReplyToReviewThread: Reply in a review thread (thread_id from list_review_threads).
+	ToolReplyToReviewThread = "reply_to_review_thread"
+	// ToolResolveReviewThread is GitHubService.ResolveReviewThread: Mark a review thread resolved, or unresolved with resolved false.
+	ToolResolveReviewThread = "resolve_review_thread"
+	// ToolRequestReviewers is GitHubService.RequestReviewers: Ask users or teams to review a pull request; remove withdraws the requests.
+	ToolRequestReviewers = "request_reviewers"
+	// ToolListPullRequestCommits is GitHubService.ListPullRequestCommits: List a pull request's commits, oldest first.
+	ToolListPullRequestCommits = "list_pull_request_commits"
+	// ToolUpdatePullRequestBranch is GitHubService.UpdatePullRequestBranch: Merge the base into the head branch (GitHub does it asynchronously); -32006 if the head is not expected_head_sha.
+	ToolUpdatePullRequestBranch = "update_pull_request_branch"
 )

@@ -68,6 +68,10 @@ type Context struct {
 	// create_issue and update_issue with 422 and errors[].field "milestone"
 	// (not a 404), so the answer is -32003 with data.resource the milestone.
 	FieldResources map[string]*ghopsv1.Resource
+	// Field names the request field a 422 is about when GitHub's errors[]
+	// name none: create_review's line comments, whose refusal GitHub words
+	// as plain strings ("Line could not be resolved").
+	Field string
 }
 
 func (c Context) metadata() map[string]string {
@@ -122,6 +126,22 @@ func BranchMoved(c Context, gh *ghopsv1.GitHubError) error {
 	}
 	msg += "); nothing was written"
 	return New(codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_BRANCH_MOVED, msg, c, gh)
+}
+
+// HeadMismatch is the answer of a write guarded by the head sha the
+// caller reviewed (merge_pull_request's sha, create_review's commit_sha,
+// update_pull_request_branch's expected_head_sha) when the pull request's
+// head is another: -32006, nothing written.
+func HeadMismatch(c Context, gh *ghopsv1.GitHubError) error {
+	if gh == nil {
+		gh = &ghopsv1.GitHubError{}
+	}
+	gh.ExpectedSha, gh.ActualSha = c.ExpectedSHA, c.ActualSHA
+	msg := "head branch was modified: the given sha " + short(c.ExpectedSHA) + " is not the head"
+	if c.ActualSHA != "" {
+		msg += " (head is " + short(c.ActualSHA) + ")"
+	}
+	return New(codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH, msg, c, gh)
 }
 
 func short(sha string) string {
@@ -342,12 +362,7 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 		}
 		return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_PR_NOT_MERGEABLE, msg, c, gh)
 	case code == http.StatusConflict && c.Tool == ToolMerge:
-		gh.ExpectedSha, gh.ActualSha = c.ExpectedSHA, c.ActualSHA
-		msg := "head branch was modified: the given sha " + short(c.ExpectedSHA) + " is not the head"
-		if c.ActualSHA != "" {
-			msg += " (head is " + short(c.ActualSHA) + ")"
-		}
-		return New(codes.Aborted, ghopsv1.ErrorReason_ERROR_REASON_HEAD_SHA_MISMATCH, msg, c, gh)
+		return HeadMismatch(c, gh)
 	case code == http.StatusConflict && strings.Contains(msgLower, "repository is empty"):
 		return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY, "the repository is empty", c, gh)
 	case code == http.StatusUnprocessableEntity && (c.Tool == ToolCommitFiles || c.Tool == ToolApplyPatch) && strings.Contains(msgLower, "not a fast forward"):
@@ -355,6 +370,9 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 	case code == http.StatusUnprocessableEntity:
 		br := &errdetails.BadRequest{}
 		for _, fe := range er.Errors {
+			if fe.Field == "" {
+				fe.Field = c.Field
+			}
 			if res, ok := c.FieldResources[fe.Field]; ok && gh.Resource == nil {
 				gh.Resource = res
 			}

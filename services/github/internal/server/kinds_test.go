@@ -1,7 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -30,8 +34,9 @@ import (
 const alias = "octo-org/alias"
 
 // quantities are the integer request fields that count or place things
-// (pages, log windows) rather than name a GitHub object.
-var quantities = map[protoreflect.Name]bool{"page": true, "per_page": true, "tail_lines": true, "start_line": true, "max_lines": true}
+// (pages, log windows, a review comment's lines) rather than name a GitHub
+// object.
+var quantities = map[protoreflect.Name]bool{"page": true, "per_page": true, "tail_lines": true, "start_line": true, "max_lines": true, "line": true}
 
 // idFields lists, as "tool.field" (nested fields dotted), every request
 // field of every tool that names a GitHub object by number or id: integer
@@ -87,13 +92,33 @@ func idFields(t *testing.T) []string {
 // aliasing starts fakehub behind a loopback proxy that answers requests for
 // alias with octo-org/hello-world's objects, and the service on the proxy.
 func aliasing(t *testing.T) *env {
+	e, _ := aliasingMutations(t)
+	return e
+}
+
+// aliasingMutations is aliasing that also counts the GraphQL mutations
+// sent through the proxy: a POST /graphql is a read unless its document is
+// a mutation, which only its body tells.
+func aliasingMutations(t *testing.T) (*env, *atomic.Int64) {
 	t.Helper()
+	mutations := new(atomic.Int64)
 	hs := fakehubtest.Start(t, fakehub.Config{Seed: "demo"})
 	target, err := url.Parse(hs.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		if strings.HasSuffix(r.In.URL.Path, "/graphql") && r.In.Body != nil {
+			body, _ := io.ReadAll(r.In.Body)
+			var doc struct {
+				Query string `json:"query"`
+			}
+			if json.Unmarshal(body, &doc) == nil && strings.HasPrefix(strings.TrimSpace(doc.Query), "mutation") {
+				mutations.Add(1)
+			}
+			r.Out.Body = io.NopCloser(bytes.NewReader(body))
+			r.Out.ContentLength = int64(len(body))
+		}
 		r.SetURL(target)
 		r.Out.Host = r.In.Host
 		for _, p := range []*string{&r.Out.URL.Path, &r.Out.URL.RawPath} {
@@ -111,7 +136,7 @@ func aliasing(t *testing.T) *env {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	svc := servicetest.Start(t, servicetest.Options{GitHubURL: srv.URL + "/", Token: fakehub.DemoToken})
-	return &env{hub: hs.Hub, url: srv.URL + "/", svc: svc}
+	return &env{hub: hs.Hub, url: srv.URL + "/", svc: svc}, mutations
 }
 
 // idCase is one call with a number or id GitHub resolves to something the
@@ -146,7 +171,7 @@ type idRow struct {
 // the value is, and nothing is written: fakehub sees no write but those it
 // refused itself. A kind refusal names the tools to use.
 func TestIDFieldsOfEveryTool(t *testing.T) {
-	e := aliasing(t)
+	e, mutations := aliasingMutations(t)
 	c := e.svc.Client
 	x := ctx(t)
 	bug := demoIssue(t, c, "Greeting ignores empty names")
@@ -163,6 +188,12 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 		t.Fatalf("the demo's failed job: %v, %v", ci, err)
 	}
 	job, run := ci.Failed[0].JobId, ci.Failed[0].RunId
+	thread, threadPR := demoThread(t, c)
+	review, reviewPR := demoReview(t, c)
+	otherPR := threadPR%3 + 1 // another demo pull request
+	if otherPR == reviewPR {
+		otherPR = otherPR%3 + 1
+	}
 	before := snapshot(t, c)
 
 	isPR := func(n int32) string {
@@ -232,6 +263,90 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 		_, err := c.AddPullRequestComment(x, &ghopsv1.AddPullRequestCommentRequest{Repo: r, PrNumber: n, Body: "a comment"})
 		return err
 	}
+	reviews := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.ListPullRequestReviews(x, &ghopsv1.ListPullRequestReviewsRequest{Repo: r, PrNumber: n})
+		return err
+	}
+	threads := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.ListReviewThreads(x, &ghopsv1.ListReviewThreadsRequest{Repo: r, PrNumber: n})
+		return err
+	}
+	createReview := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.CreateReview(x, &ghopsv1.CreateReviewRequest{Repo: r, PrNumber: n, CommitSha: "0000000", Event: ptr("comment"), Body: ptr("b")})
+		return err
+	}
+	prCommits := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.ListPullRequestCommits(x, &ghopsv1.ListPullRequestCommitsRequest{Repo: r, PrNumber: n})
+		return err
+	}
+	askReview := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.RequestReviewers(x, &ghopsv1.RequestReviewersRequest{Repo: r, PrNumber: n, Reviewers: []string{"octocat"}})
+		return err
+	}
+	updateBranch := func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+		_, err := c.UpdatePullRequestBranch(x, &ghopsv1.UpdatePullRequestBranchRequest{Repo: r, PrNumber: n, ExpectedHeadSha: strings.Repeat("0", 40)})
+		return err
+	}
+	submit := func(r string, n int32) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.SubmitReview(x, &ghopsv1.SubmitReviewRequest{Repo: r, PrNumber: n, ReviewId: review, Event: "approve"})
+			return err
+		}
+	}
+	deleteReview := func(r string, n int32) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.DeletePendingReview(x, &ghopsv1.DeletePendingReviewRequest{Repo: r, PrNumber: n, ReviewId: review})
+			return err
+		}
+	}
+	reply := func(r string, n int32) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.ReplyToReviewThread(x, &ghopsv1.ReplyToReviewThreadRequest{Repo: r, PrNumber: n, ThreadId: thread, Body: "a reply"})
+			return err
+		}
+	}
+	resolve := func(r string, n int32) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.ResolveReviewThread(x, &ghopsv1.ResolveReviewThreadRequest{Repo: r, PrNumber: n, ThreadId: thread, Resolved: ptr(true)})
+			return err
+		}
+	}
+	reviewID := func(r string, n int32) string {
+		return "review " + r + "#" + num(n) + "/reviews/" + strconv.FormatInt(review, 10) + " not found"
+	}
+	threadID := func(r string, n int32) string {
+		return "thread " + r + "#" + num(n) + "/threads/" + thread + " not found"
+	}
+	reviewRows := func(call func(r string, n int32) func(x context.Context, c ghopsv1.GitHubServiceClient) error) (idRow, idRow) {
+		how := "the review is read first (ownReview): its pull_request_url must be the call's pull request of the call's repository before anything is written"
+		byNumber := idRow{how: how, cases: []idCase{
+			{name: "another pull request's review", resType: "review", msg: reviewID(repo, otherPR), call: call(repo, otherPR)},
+			{name: "an issue's number", resType: "review", msg: reviewID(repo, bug), call: call(repo, bug)},
+		}}
+		byID := idRow{how: how, cases: []idCase{
+			{name: "another repository's review", resType: "review", msg: reviewID(alias, reviewPR) + ": GitHub answered with a review " + foreign, call: call(alias, reviewPR)},
+		}}
+		return byNumber, byID
+	}
+	threadRows := func(call func(r string, n int32) func(x context.Context, c ghopsv1.GitHubServiceClient) error) (idRow, idRow) {
+		how := "the thread is read first (ownThread, GraphQL node): its pull request and repository must be the call's before the mutation"
+		byNumber := idRow{how: how, cases: []idCase{
+			{name: "another pull request's thread", resType: "thread", msg: threadID(repo, otherPR) + ": the thread belongs to pull request #" + num(threadPR), call: call(repo, otherPR)},
+			{name: "an issue's number", resType: "thread", msg: threadID(repo, bug) + ": the thread belongs to pull request #" + num(threadPR), call: call(repo, bug)},
+		}}
+		byID := idRow{how: how, cases: []idCase{
+			{name: "another repository's thread", resType: "thread", msg: threadID(alias, threadPR) + ": GitHub answered with a review thread " + foreign, call: call(alias, threadPR)},
+			{name: "a pull request's node id", resType: "thread", msg: "not found", call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				_, err := c.ResolveReviewThread(x, &ghopsv1.ResolveReviewThreadRequest{Repo: repo, PrNumber: threadPR, ThreadId: "PR_kwDOnotathread", Resolved: ptr(true)})
+				return err
+			}},
+		}}
+		return byNumber, byID
+	}
+	submitByNumber, submitByID := reviewRows(submit)
+	deleteByNumber, deleteByID := reviewRows(deleteReview)
+	replyByNumber, replyByID := threadRows(reply)
+	resolveByNumber, resolveByID := threadRows(resolve)
 	rerun := func(r string, id int64) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
 		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
 			_, err := c.RerunFailedJobs(x, &ghopsv1.RerunFailedJobsRequest{Repo: r, RunId: id})
@@ -309,6 +424,26 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 			cases: []idCase{prKind(prComment, false), {name: "another repository's pull request", resType: "pr", msg: "pr " + alias + "#1 not found: GitHub answered with an issue " + foreign, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
 				return prComment(x, c, alias, pr)
 			}}}},
+		"list_pull_request_reviews.pr_number": {how: "a read of the pulls endpoint, which cannot cross kinds; path-scoped (reposcope)",
+			cases: []idCase{prKind(reviews, false)}},
+		"list_review_threads.pr_number": {how: "GraphQL repository(owner, name).pullRequest(number): an issue's number is GraphQL's NOT_FOUND, the repository is the call's by construction",
+			cases: []idCase{prKind(threads, false)}},
+		"create_review.pr_number": {how: "the pull request is read first through ownPull (its head is compared with commit_sha), before the POST",
+			cases: []idCase{prKind(createReview, false), prForeign(createReview)}},
+		"list_pull_request_commits.pr_number": {how: "a read of the pulls endpoint, which cannot cross kinds; path-scoped (reposcope)",
+			cases: []idCase{prKind(prCommits, false)}},
+		"request_reviewers.pr_number": {how: "a POST of the pulls endpoint (GitHub's 404 for an issue's number, nothing written); the answer is checked with ownPull",
+			cases: []idCase{prKind(askReview, true)}},
+		"update_pull_request_branch.pr_number": {how: "a PUT of the pulls endpoint (GitHub's 404 for an issue's number, nothing written)",
+			cases: []idCase{prKind(updateBranch, true)}},
+		"submit_review.pr_number":          submitByNumber,
+		"submit_review.review_id":          submitByID,
+		"delete_pending_review.pr_number":  deleteByNumber,
+		"delete_pending_review.review_id":  deleteByID,
+		"reply_to_review_thread.pr_number": replyByNumber,
+		"reply_to_review_thread.thread_id": replyByID,
+		"resolve_review_thread.pr_number":  resolveByNumber,
+		"resolve_review_thread.thread_id":  resolveByID,
 		"get_job_log.job_id": {how: "the job is read first (checkJob): GitHub's answer must name the call's repository before its log is read",
 			cases: []idCase{
 				{name: "a run's id", resType: "job", msg: "job " + repo + "/actions/jobs/" + strconv.FormatInt(run, 10) + " not found", call: jobLog(repo, run)},
@@ -336,11 +471,15 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 		for _, tc := range row.cases {
 			t.Run(f+"/"+tc.name, func(t *testing.T) {
 				e.hub.ResetStats()
+				sent := mutations.Load()
 				err := tc.call(ctx(t), c)
 				calls := e.hub.Requests()
+				if n := mutations.Load() - sent; n > 0 {
+					t.Errorf("a write reached GitHub (%s): %d GraphQL mutations", row.how, n)
+				}
 				for _, r := range calls {
-					if r.Method == http.MethodGet || r.Method == http.MethodHead {
-						continue
+					if r.Method == http.MethodGet || r.Method == http.MethodHead || (r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/graphql")) {
+						continue // a GraphQL mutation is counted above
 					}
 					if !tc.refusedWrite || (r.Status != http.StatusNotFound && r.Status != http.StatusUnprocessableEntity) {
 						t.Errorf("a write reached GitHub (%s): %s %s answered %d", row.how, r.Method, r.Path, r.Status)
@@ -410,3 +549,36 @@ func snapshot(t *testing.T, c ghopsv1.GitHubServiceClient) string {
 
 // num is n in decimal, as numbers appear in messages and resource ids.
 func num(n int32) string { return strconv.Itoa(int(n)) }
+
+// demoThread is a review thread of the demo (fakehub's demo data has a pull
+// request with open and resolved threads) and its pull request's number.
+func demoThread(t *testing.T, c ghopsv1.GitHubServiceClient) (string, int32) {
+	t.Helper()
+	for n := int32(1); n <= 3; n++ {
+		r, err := c.ListReviewThreads(ctx(t), &ghopsv1.ListReviewThreadsRequest{Repo: repo, PrNumber: n, State: ptr("all")})
+		if err != nil {
+			t.Fatalf("list_review_threads #%d: %v", n, err)
+		}
+		if len(r.Threads) > 0 {
+			return r.Threads[0].Id, n
+		}
+	}
+	t.Fatal("the demo has no review thread")
+	return "", 0
+}
+
+// demoReview is a review of the demo and its pull request's number.
+func demoReview(t *testing.T, c ghopsv1.GitHubServiceClient) (int64, int32) {
+	t.Helper()
+	for n := int32(1); n <= 3; n++ {
+		r, err := c.ListPullRequestReviews(ctx(t), &ghopsv1.ListPullRequestReviewsRequest{Repo: repo, PrNumber: n})
+		if err != nil {
+			t.Fatalf("list_pull_request_reviews #%d: %v", n, err)
+		}
+		if len(r.Reviews) > 0 {
+			return r.Reviews[0].Id, n
+		}
+	}
+	t.Fatal("the demo has no review")
+	return 0, 0
+}
