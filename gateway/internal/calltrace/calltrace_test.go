@@ -46,7 +46,7 @@ func TestOffReturnsNoMiddleware(t *testing.T) {
 
 func TestSpans(t *testing.T) {
 	const metaTP = `{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}`
-	failed := rpcerror.New(rpcerror.InvalidParamsCode, "read_file")
+	failed := rpcerror.New(rpcerror.InvalidParamsCode, "", rpcerror.Tool("read_file"))
 	tests := []struct {
 		name      string
 		transport string

@@ -22,19 +22,19 @@ func (c *failingCaller) Lookup(name string) (*toolschema.Tool, bool) {
 
 func (c *failingCaller) Call(context.Context, string, json.RawMessage, toolcall.CallInfo) (json.RawMessage, *rpcerror.Error) {
 	c.calls++
-	return nil, rpcerror.New(rpcerror.NotFound, "known")
+	return nil, rpcerror.New(rpcerror.NotFound, "", rpcerror.Tool("known"))
 }
 
 func (c *failingCaller) Spend(context.Context, string) *rpcerror.Error { c.spent++; return nil }
 
 func (c *failingCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
 	c.unknown++
-	return rpcerror.New(rpcerror.InvalidParamsCode, name)
+	return rpcerror.New(rpcerror.InvalidParamsCode, "", rpcerror.Tool(name))
 }
 
 func (c *failingCaller) UnknownMethod(_ context.Context, name string, _ bool) *rpcerror.Error {
 	c.unknown++
-	return rpcerror.New(rpcerror.MethodNotFound, name)
+	return rpcerror.New(rpcerror.MethodNotFound, "", rpcerror.Tool(name))
 }
 
 // TestToolErrorRule: the rule of docs/architecture.md for every mode and

@@ -96,15 +96,13 @@ var undeclared = map[string]bool{
 // and on MCP the words its SDKs answer ("method not found", or why the
 // method is missing), which MCP clients and the conformance suite know.
 func methodNotFound(r *Request, why string) *rpcerror.Error {
-	e := rpcerror.New(rpcerror.MethodNotFound, "")
 	switch {
 	case r.Protocol == nil:
+		return rpcerror.New(rpcerror.MethodNotFound, "")
 	case why == "":
-		e.Message = "method not found"
-	default:
-		e.Message = "Method not found: " + r.Method + why
+		return rpcerror.New(rpcerror.MethodNotFound, "method not found")
 	}
-	return e
+	return rpcerror.New(rpcerror.MethodNotFound, "Method not found: "+r.Method+why)
 }
 
 // Serve is the method table: it decides which method runs for r, at the
@@ -183,9 +181,7 @@ func (h *Handler) Serve(ctx context.Context, r Request) Outcome {
 // stdio).
 func (h *Handler) initialize(ctx context.Context, r *Request) Outcome {
 	if r.Batch {
-		e := rpcerror.New(rpcerror.InvalidRequest, "")
-		e.Message = "Invalid Request: initialize must not be part of a JSON-RPC batch"
-		return Outcome{Err: e}
+		return Outcome{Err: rpcerror.New(rpcerror.InvalidRequest, "Invalid Request: initialize must not be part of a JSON-RPC batch")}
 	}
 	res, version, e := r.Protocol.Initialize(r.Params)
 	if e != nil {

@@ -34,11 +34,11 @@ func (echoCaller) Call(context.Context, string, json.RawMessage, toolcall.CallIn
 func (echoCaller) Spend(context.Context, string) *rpcerror.Error { return nil }
 
 func (echoCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
-	return rpcerror.New(rpcerror.InvalidParamsCode, name)
+	return rpcerror.New(rpcerror.InvalidParamsCode, "", rpcerror.Tool(name))
 }
 
 func (echoCaller) UnknownMethod(_ context.Context, name string, _ bool) *rpcerror.Error {
-	return rpcerror.New(rpcerror.MethodNotFound, name)
+	return rpcerror.New(rpcerror.MethodNotFound, "", rpcerror.Tool(name))
 }
 
 // benchHandler is the /mcp handler over an instant call path.

@@ -102,15 +102,11 @@ func encodeTool(t *toolschema.Tool) ([]byte, error) {
 // (kept: clients and the goldens know them). -32601's words are the
 // dispatcher's (package dispatch), which decides that a method is unknown.
 func invalidParams() *rpcerror.Error {
-	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
-	e.Message = "invalid params"
-	return e
+	return rpcerror.New(rpcerror.InvalidParamsCode, "invalid params")
 }
 
 func invalidRequest() *rpcerror.Error {
-	e := rpcerror.New(rpcerror.InvalidRequest, "")
-	e.Message = "invalid request"
-	return e
+	return rpcerror.New(rpcerror.InvalidRequest, "invalid request")
 }
 
 // isObjectOrAbsent reports whether params is absent, null or an object:

@@ -55,11 +55,11 @@ func (c *progressCaller) Lookup(name string) (*toolschema.Tool, bool) { return c
 func (*progressCaller) Spend(context.Context, string) *rpcerror.Error { return nil }
 
 func (*progressCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
-	return rpcerror.New(rpcerror.InvalidParamsCode, name)
+	return rpcerror.New(rpcerror.InvalidParamsCode, "", rpcerror.Tool(name))
 }
 
 func (*progressCaller) UnknownMethod(_ context.Context, name string, _ bool) *rpcerror.Error {
-	return rpcerror.New(rpcerror.MethodNotFound, name)
+	return rpcerror.New(rpcerror.MethodNotFound, "", rpcerror.Tool(name))
 }
 
 // lastAsked reports whether the last call got a ProgressFunc.

@@ -27,7 +27,7 @@ func (r *rateOfTwo) Spend(_ context.Context, name string) *rpcerror.Error {
 	if r.spent.Add(1) <= 2 {
 		return nil
 	}
-	e := rpcerror.New(rpcerror.RateLimited, name)
+	e := rpcerror.New(rpcerror.RateLimited, "", rpcerror.Tool(name))
 	e.RetryAfter = 20
 	return e
 }

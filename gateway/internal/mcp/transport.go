@@ -20,7 +20,6 @@ import (
 	"ghops.dev/gateway/internal/rpcargs"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
-	"ghops.dev/gateway/internal/toolschema"
 )
 
 // transport is MCP on one wire: Streamable HTTP or stdio.
@@ -100,8 +99,7 @@ func (t *transport) Begin(ctx context.Context, x *pipeline.Body, calls []*pipeli
 		if env.sessionID != "" {
 			v, err := t.s.sess.lookup(env.sessionID, binding(ctx))
 			if err != nil && !(len(calls) == 1 && calls[0].Request != nil && calls[0].Request.Method == "initialize") {
-				e := rpcerror.New(rpcerror.InvalidRequest, "")
-				e.Message = "Unknown or expired session: initialize a new one"
+				e := rpcerror.New(rpcerror.InvalidRequest, "Unknown or expired session: initialize a new one")
 				return &pipeline.Refusal{Err: e, Status: http.StatusNotFound}
 			}
 			env.session, env.elicit, env.binding = v.version, v.elicit, binding(ctx)
@@ -118,8 +116,7 @@ func (t *transport) Begin(ctx context.Context, x *pipeline.Body, calls []*pipeli
 		}
 	}
 	if batch && !allowsBatches(version) {
-		e := rpcerror.New(rpcerror.InvalidRequest, "")
-		e.Message = "Invalid Request: JSON-RPC batches are not supported in protocol version " + version
+		e := rpcerror.New(rpcerror.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported in protocol version "+version)
 		return &pipeline.Refusal{Err: e, Status: http.StatusBadRequest}
 	}
 	return nil
@@ -363,8 +360,7 @@ func (t *transport) httpStatus(status int) int {
 
 // headerMismatch is -32020 with HTTP 400.
 func (t *transport) headerMismatch(msg string) *pipeline.Answer {
-	e := rpcerror.New(CodeHeaderMismatch, "")
-	e.Message = "Header mismatch: " + msg
+	e := rpcerror.New(CodeHeaderMismatch, "Header mismatch: "+msg)
 	return &pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
 }
 
@@ -377,11 +373,9 @@ func (t *transport) invalidMeta(params json.RawMessage, member string) *pipeline
 		path, missing = "root", "_meta"
 	}
 	msg := "must have required property '" + missing + "'"
-	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
-	e.Message = "Invalid params: " + msg
-	e.Violations = []toolschema.Violation{{
+	e := rpcerror.New(rpcerror.InvalidParamsCode, "Invalid params: "+msg, rpcerror.Violations([]rpcerror.Violation{{
 		Message: msg, Path: path, Keyword: "required", Params: map[string]any{"missingProperty": missing},
-	}}
+	}}))
 	return &pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
 }
 

@@ -42,9 +42,7 @@ func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request
 	w.Header().Set(requestid.Header, x.RequestID)
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		e := rpcerror.New(rpcerror.InvalidRequest, "")
-		e.Message = "Invalid Request: use POST"
-		o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusMethodNotAllowed})
+		o := p.refuse(ctx, t, x, &Refusal{Err: rpcerror.New(rpcerror.InvalidRequest, "Invalid Request: use POST"), Status: http.StatusMethodNotAllowed})
 		writeBody(w, o.status, o.body, 0)
 		return
 	}
@@ -170,8 +168,7 @@ func (e *eventStream) finish(o outcome) bool {
 // transport's status rules, and closes the connection: the rest of the body
 // is not read.
 func (p *Pipeline) writeTooLarge(ctx context.Context, t Transport, x *Body, w http.ResponseWriter) {
-	e := rpcerror.New(rpcerror.InvalidRequest, "")
-	e.Message = "Invalid Request: body exceeds the limit of " + strconv.FormatInt(p.opts.MaxBody, 10) + " bytes"
+	e := rpcerror.Newf(rpcerror.InvalidRequest, "Invalid Request: body exceeds the limit of %d bytes", p.opts.MaxBody)
 	o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusRequestEntityTooLarge})
 	w.Header().Set("Connection", "close")
 	writeBody(w, o.status, o.body, 0)

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"strconv"
 	"sync"
 
 	"ghops.dev/gateway/internal/jsonrpc"
@@ -76,8 +75,7 @@ func (p *Pipeline) ServeStream(ctx context.Context, t Transport, in io.Reader, o
 			}
 			x := &Body{Stream: s, RequestID: requestid.New(), Transport: t.Name(), notify: w.write}
 			if line == nil {
-				e := rpcerror.New(rpcerror.InvalidRequest, "")
-				e.Message = "Invalid Request: message exceeds the limit of " + strconv.FormatInt(p.opts.MaxBody, 10) + " bytes"
+				e := rpcerror.Newf(rpcerror.InvalidRequest, "Invalid Request: message exceeds the limit of %d bytes", p.opts.MaxBody)
 				o := p.refuse(ctx, t, x, &Refusal{Err: e})
 				w.write(o.body)
 				continue

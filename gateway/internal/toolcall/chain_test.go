@@ -17,7 +17,7 @@ func recording(name string, trail *[]string, stop bool) Interceptor {
 			*trail = append(*trail, name+">")
 			defer func() { *trail = append(*trail, "<"+name) }()
 			if stop {
-				return rpcerror.New(rpcerror.PermissionDenied, r.Name)
+				return rpcerror.New(rpcerror.PermissionDenied, "", rpcerror.Tool(r.Name))
 			}
 			return next(ctx, r)
 		}

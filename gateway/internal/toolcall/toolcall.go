@@ -287,10 +287,7 @@ func (c *Caller) checkPolicy(_ context.Context, caller *policy.Caller, tool *too
 	if d == nil {
 		return nil
 	}
-	e := rpcerror.New(rpcerror.PermissionDenied, tool.Name)
-	e.Message = "Permission denied: " + d.Detail
-	e.Data.Policy = &rpcerror.Policy{Principal: caller.Name(), Rule: d.Rule, Detail: d.Detail}
-	return e
+	return rpcerror.New(rpcerror.PermissionDenied, "Permission denied: "+d.Detail, rpcerror.Tool(tool.Name), rpcerror.Refusal(caller.Name(), d.Rule, d.Detail))
 }
 
 // confine removes from a successful answer what the caller's principal
@@ -302,10 +299,7 @@ func confine(caller *policy.Caller, tool string, resp proto.Message) *rpcerror.E
 		return nil
 	}
 	d := "allowed repositories: " + strings.Join(caller.Principal.Repos, ", ")
-	e := rpcerror.New(rpcerror.PermissionDenied, tool)
-	e.Message = "Permission denied: the answer names a repository outside " + d
-	e.Data.Policy = &rpcerror.Policy{Principal: caller.Name(), Rule: "repos", Detail: d}
-	return e
+	return rpcerror.New(rpcerror.PermissionDenied, "Permission denied: the answer names a repository outside "+d, rpcerror.Tool(tool), rpcerror.Refusal(caller.Name(), "repos", d))
 }
 
 // Spend spends one unit of the calling principal's rate (rate_per_minute)
@@ -362,9 +356,7 @@ func (c *Caller) quotaTake(ctx context.Context, tool string, pr *policy.Principa
 	case errors.Is(err, quota.ErrConcurrency):
 		return nil, limited(tool, pr.Name, "concurrency", strconv.Itoa(pr.Concurrency)+" calls in flight", retry)
 	case errors.Is(err, quota.ErrStore):
-		e := rpcerror.Unavailable(tool, "", err)
-		e.Message = "Service unavailable: the quota store cannot be reached"
-		return nil, e
+		return nil, rpcerror.New(rpcerror.InternalError, "Service unavailable: the quota store cannot be reached", rpcerror.Tool(tool), rpcerror.Cause(err))
 	case err != nil:
 		return nil, rpcerror.Internal(tool, "", fmt.Errorf("quota: %w", err))
 	}
@@ -375,14 +367,9 @@ func (c *Caller) quotaTake(ctx context.Context, tool string, pr *policy.Principa
 // called, so the answer carries retryAfter and the rule, and no github or
 // rateLimit figures.
 func limited(tool, principal, rule, detail string, retry time.Duration) *rpcerror.Error {
-	e := rpcerror.New(rpcerror.RateLimited, tool)
-	e.Message = "Rate limit exceeded: " + detail
 	secs := max(1, int(math.Ceil(retry.Seconds())))
-	wire := int32(min(secs, math.MaxInt32))
-	e.Data.RetryAfter = &wire
-	e.RetryAfter = secs
-	e.Data.Policy = &rpcerror.Policy{Principal: principal, Rule: rule, Detail: detail}
-	return e
+	return rpcerror.New(rpcerror.RateLimited, "Rate limit exceeded: "+detail, rpcerror.Tool(tool),
+		rpcerror.RetryAfter(secs), rpcerror.Refusal(principal, rule, detail))
 }
 
 // fillLog completes the log fields the service did not send from the
