@@ -5,7 +5,6 @@ import (
 
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -25,18 +24,10 @@ func (p *Pipeline) Handler(t Transport) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { p.serveHTTP(t, w, r) })
 }
 
-// serveHTTP is the HTTP front of the pipeline.
+// serveHTTP is the HTTP front of the pipeline. Its calls recover in
+// serveCall; the framing around them (parsing, encoding) answers every
+// input without panicking (fuzzed: jsonrpc, server).
 func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			p.log.LogAttrs(r.Context(), slog.LevelError, "panic in handler",
-				slog.String("transport", t.Name()), slog.String("panic", redact.String(fmt.Sprint(v))))
-			writeBody(w, http.StatusInternalServerError, jsonrpc.FallbackBody, 0)
-		}
-	}()
 	ctx := r.Context()
 	x := &Body{HTTP: r, RequestID: requestid.Accept(r.Header.Get(requestid.Header)), Transport: t.Name()}
 	w.Header().Set(requestid.Header, x.RequestID)

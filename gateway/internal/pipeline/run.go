@@ -93,12 +93,6 @@ launch:
 	return answers
 }
 
-// serveCall runs one call through the middleware (Recover outermost, then
-// Options.Middleware) and the transport.
-func (p *Pipeline) serveCall(ctx context.Context, t Transport, x *Body, c *Call) Answer {
-	return chain(t.Serve, p.mw)(ctx, x, c)
-}
-
 // observe counts one answered call.
 func (p *Pipeline) observe(t Transport, tool string, code int) {
 	if p.opts.Observe != nil && tool != "" {
