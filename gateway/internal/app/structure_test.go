@@ -81,7 +81,8 @@ func calls(files map[string]*ast.File, name string) map[string]int {
 // TestCallPathStructure pins the shape of one call's path through the
 // gateway (docs/architecture.md, "One call, one pass"), so that it stays
 // true: one recover, in the pipeline's serveCall, which every goroutine
-// that runs a handler goes through once per call; the tool-call chain's
+// that runs a handler goes through once per call; one lookup of the tool
+// per call, in toolcall.Caller.Call; the tool-call chain's
 // order declared once (toolcall's links, installed by New); no second
 // chain type nor dispatcher package; and the error contract free of the
 // validator.
@@ -90,6 +91,14 @@ func TestCallPathStructure(t *testing.T) {
 	t.Run("one recover", func(t *testing.T) {
 		if got, want := calls(files, "recover"), map[string]int{"internal/pipeline/middleware.go": 1}; !mapsEqual(got, want) {
 			t.Errorf("recover() sites %v, want %v", got, want)
+		}
+	})
+	t.Run("one lookup of the tool", func(t *testing.T) {
+		// toolcall.go: Caller.Lookup itself and Caller.Call's one lookup
+		// per call; app.go: counting the offered tools at start-up.
+		want := map[string]int{"internal/toolcall/toolcall.go": 2, "internal/app/app.go": 1}
+		if got := calls(files, "Lookup"); !mapsEqual(got, want) {
+			t.Errorf("Lookup calls %v, want %v: a tool is looked up once per call, in Caller.Call", got, want)
 		}
 	})
 	t.Run("chain order declared once", func(t *testing.T) {

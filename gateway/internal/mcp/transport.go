@@ -254,9 +254,12 @@ func rawIn(raw []byte, r gjson.Result) json.RawMessage {
 // and meta are its params' members (none for a notification).
 func (t *transport) resolve(x *pipeline.Body, req *wire.Request, name, uri string, meta json.RawMessage) (string, bool, *pipeline.Answer) {
 	call := !req.IsNotification()
-	var m requestMeta
+	var (
+		metaVersion         string
+		hasVersion, hasCaps bool
+	)
 	if call {
-		m = readMeta(meta)
+		metaVersion, hasVersion, hasCaps = readMeta(meta)
 	}
 	var env *headerState
 	if !t.stdio {
@@ -264,25 +267,25 @@ func (t *transport) resolve(x *pipeline.Body, req *wire.Request, name, uri strin
 		if env.hasHeader && !isSupported(env.header) {
 			return "", false, &pipeline.Answer{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
 		}
-		if m.hasVersion || env.header == V20260728 {
+		if hasVersion || env.header == V20260728 {
 			switch {
 			case !env.hasHeader:
 				return "", false, t.headerMismatch("the MCP-Protocol-Version header is required with params._meta")
-			case call && !m.hasVersion:
+			case call && !hasVersion:
 				return "", false, t.invalidMeta(req.Params, metaProtocolVersion)
-			case call && m.version != env.header:
-				return "", false, t.headerMismatch("MCP-Protocol-Version header " + strconv.Quote(env.header) + " does not match params._meta value " + strconv.Quote(m.version))
+			case call && metaVersion != env.header:
+				return "", false, t.headerMismatch("MCP-Protocol-Version header " + strconv.Quote(env.header) + " does not match params._meta value " + strconv.Quote(metaVersion))
 			}
 		}
 	}
-	if m.hasVersion {
-		if !isSupported(m.version) {
-			return "", false, &pipeline.Answer{Err: unsupportedVersion(m.version), Status: t.httpStatus(http.StatusBadRequest)}
+	if hasVersion {
+		if !isSupported(metaVersion) {
+			return "", false, &pipeline.Answer{Err: unsupportedVersion(metaVersion), Status: t.httpStatus(http.StatusBadRequest)}
 		}
-		if !isModern(m.version) {
-			return m.version, true, nil
+		if !isModern(metaVersion) {
+			return metaVersion, true, nil
 		}
-		if !m.hasCapabilities {
+		if !hasCaps {
 			return "", false, t.invalidMeta(req.Params, metaClientCapabilities)
 		}
 		if env != nil {
@@ -466,33 +469,25 @@ func (s *Server) cancel(scope string, params json.RawMessage) {
 	}
 }
 
-// requestMeta is what a request's params._meta says about its protocol.
-type requestMeta struct {
-	version         string
-	hasVersion      bool
-	hasCapabilities bool
-}
-
-// readMeta reads the protocol members of params._meta (raw). A version that
-// is not a string counts as present and unsupported.
-func readMeta(raw json.RawMessage) requestMeta {
-	var m requestMeta
+// readMeta reads what params._meta (raw) says about the request's
+// protocol: the version it names, whether it names one, and whether it
+// gives the client's capabilities (an object). A version that is not a
+// string counts as named and unsupported.
+func readMeta(raw json.RawMessage) (version string, named, capabilities bool) {
 	if raw == nil || !bytes.Contains(raw, []byte(metaProtocolVersion)) {
-		return m
+		return "", false, false
 	}
 	var meta map[string]json.RawMessage
 	if json.Unmarshal(raw, &meta) != nil {
-		return m
+		return "", false, false
 	}
 	v, ok := meta[metaProtocolVersion]
 	if !ok {
-		return m
+		return "", false, false
 	}
-	m.hasVersion = true
-	_ = json.Unmarshal(v, &m.version)
+	_ = json.Unmarshal(v, &version)
 	caps, ok := meta[metaClientCapabilities]
-	m.hasCapabilities = ok && len(caps) > 0 && caps[0] == '{'
-	return m
+	return version, true, ok && len(caps) > 0 && caps[0] == '{'
 }
 
 // topValue returns the raw value of member key of a JSON object (nil when

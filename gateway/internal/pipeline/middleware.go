@@ -20,7 +20,7 @@ type Tracer func(ctx context.Context, x *Body, c *Call) (context.Context, func(A
 
 // serveCall serves one call on transport t: the one place a handler runs,
 // on whatever goroutine runs it (the HTTP request's, a batch element's, a
-// stdio message's), and so the gateway's one recover (TestOneRecover). A
+// stdio message's), and so the gateway's one recover (TestCallPathStructure). A
 // panic while serving becomes -32603, whose cause (redacted, with the
 // stack) goes to the log only, through the sink's one jsonrpc_error line
 // and cause record. http.ErrAbortHandler keeps its meaning (net/http aborts
