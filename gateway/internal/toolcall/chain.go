@@ -97,7 +97,7 @@ func (c *Caller) Links() []string {
 }
 
 // links are the gateway's tool-call links in their order, declared here
-// and nowhere else (TestChainDeclaredOnce): Rate first (every call, even
+// and nowhere else (TestCallPathStructure): Rate first (every call, even
 // one refused for its name or arguments, spends its principal's rate:
 // docs/errors.md), Resolve (unknown tool, invalid arguments), Policy,
 // Confirm (a person allows the call: after Policy, so a refused call is
@@ -110,7 +110,7 @@ func (c *Caller) links() []Interceptor {
 	return []Interceptor{c.Rate(), c.Resolve(), c.Policy(), c.Confirm(), c.Limits(), c.Audit()}
 }
 
-// Rate spends one unit of the caller's rate before anything else (Spend),
+// Rate spends one unit of the caller's rate before anything else (spend),
 // so that a call refused for its name or its arguments costs its principal
 // as much as a good one (issue 19: a flood of invalid calls is throttled
 // like any other).
