@@ -23,7 +23,7 @@ const (
 // TestEveryTransportPassesEveryLink runs the same four calls over /rpc,
 // /mcp and stdio, each transport as its own principal (rate_per_minute 3,
 // one repository), and requires from each what the links of the one call
-// chain do (app's callLinks, the pipeline's metrics): a write that succeeds
+// chain do (toolcall's links, the pipeline's metrics): a write that succeeds
 // and leaves one audit record naming the transport's principal, a call on
 // another repository refused by the policy (-32001), a read that succeeds,
 // and a fourth call refused by the rate (-32004); and the metrics count

@@ -32,7 +32,6 @@ import (
 	"ghops.dev/gateway/internal/authn"
 	"ghops.dev/gateway/internal/calltrace"
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/guard"
 	"ghops.dev/gateway/internal/mcp"
 	"ghops.dev/gateway/internal/pipeline"
@@ -222,7 +221,6 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		toolcall.WithConfirm(cfg.Confirm),
 		toolcall.WithGatewayInfo(toolcall.GatewayInfo{Version: cfg.Version, Warnings: Warnings(cfg, a.Auth.Enabled())}),
 	)
-	a.Caller.Use(callLinks(a.Caller)...)
 	a.Pipeline = pipeline.New(pipeline.Options{
 		MaxBody:          cfg.MaxBody,
 		MaxBatch:         cfg.MaxBatch,
@@ -230,11 +228,12 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 		Sink:             a.Sink,
 		Logger:           logger,
 		Observe:          metrics.ObserveCall,
-		Middleware:       []pipeline.Middleware{calltrace.Middleware(o.tel)},
+		Trace:            calltrace.Tracer(o.tel),
 	})
-	// One dispatcher decides every transport's tools/call (package dispatch).
-	calls := dispatch.New(a.Caller, dispatch.WithToolErrors(cfg.MCPToolErrors))
-	a.MCP, err = mcp.New(reg, calls,
+	// One dispatcher of tool calls (a.Caller) for every transport; MCP's
+	// rules are package mcp's alone.
+	a.MCP, err = mcp.New(reg, a.Caller,
+		mcp.WithToolErrors(cfg.MCPToolErrors),
 		mcp.WithSessionSecret(cfg.SessionSecret),
 		mcp.WithReadOnly(cfg.ReadOnly),
 		mcp.WithConfirmAny(len(cfg.Confirm) > 0),
@@ -249,7 +248,7 @@ func New(cfg config.Config, logOut io.Writer, opts ...Option) (*App, error) {
 	a.Server = server.New(server.Options{
 		Config:        cfg,
 		Pipeline:      a.Pipeline,
-		RPC:           toolrpc.New(calls, cfg.HTTPStatusMapping),
+		RPC:           toolrpc.New(a.Caller, cfg.HTTPStatusMapping),
 		MCP:           a.MCP.HTTP(),
 		Trace:         o.tel.HTTPHandler,
 		Protect:       func(h http.Handler) http.Handler { return g.Handler(a.Auth.Handler(h)) },
@@ -437,21 +436,4 @@ func Warnings(cfg config.Config, authenticated bool) []string {
 		w = append(w, "read-only mode (-read-only): every write tool is refused")
 	}
 	return w
-}
-
-// callLinks is the order every tool call, from any transport, runs through
-// the concerns of a call, declared here once (see toolcall.StandardLinks
-// for why each sits where it does; TestCallLinks holds the two equal).
-// Recovery, request ids, metrics, the jsonrpc_error line and tracing are
-// the pipeline's, around every call of every transport (pipeline.New).
-func callLinks(c *toolcall.Caller) []toolcall.Interceptor {
-	return []toolcall.Interceptor{
-		c.Recover(), // a panic below becomes -32603
-		c.Rate(),    // every call spends its principal's rate, refused or not
-		c.Resolve(), // unknown tool, invalid arguments
-		c.Policy(),  // the principal's tools and repositories, -read-only
-		c.Confirm(), // a person allows the tools the policy's confirm names
-		c.Limits(),  // concurrency, -max-in-flight, the call's deadline
-		c.Audit(),   // one record per write that reached the service
-	}
 }

@@ -240,11 +240,11 @@ func (a *Authenticator) Handler(next http.Handler) http.Handler {
 			return
 		case err != nil:
 			a.o.Logger.LogAttrs(r.Context(), slog.LevelWarn, "cannot verify a bearer token", slog.String("error", redact.String(err.Error())))
-			a.refuse(w, r, http.StatusServiceUnavailable, rpcerror.InternalError, "Service unavailable: the token cannot be verified now", nil)
+			a.refuse(w, r, http.StatusServiceUnavailable, rpcerror.InternalError, "Service unavailable: the token cannot be verified now")
 			return
 		case c.Principal == nil:
 			a.refuse(w, r, http.StatusForbidden, rpcerror.PermissionDenied,
-				"Permission denied: "+string(c.Via)+" identity is not a principal of the policy", &rpcerror.Policy{Rule: "principals", Detail: "no entry and no default in the policy file"})
+				"Permission denied: "+string(c.Via)+" identity is not a principal of the policy", rpcerror.Refusal("", "principals", "no entry and no default in the policy file"))
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(policy.WithCaller(r.Context(), c)))
@@ -322,15 +322,12 @@ func (a *Authenticator) unauthorized(w http.ResponseWriter, r *http.Request, msg
 		ch += `, error="` + errCode + `"`
 	}
 	w.Header().Set("WWW-Authenticate", ch)
-	a.refuse(w, r, http.StatusUnauthorized, rpcerror.PermissionDenied, msg, nil)
+	a.refuse(w, r, http.StatusUnauthorized, rpcerror.PermissionDenied, msg)
 }
 
 // refuse answers with a JSON-RPC error object and status.
-func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, status, code int, msg string, pol *rpcerror.Policy) {
-	e := rpcerror.New(code, "")
-	e.Message = msg
-	e.Data.Policy = pol
-	pipeline.WriteError(w, r, a.o.Sink, status, e)
+func (a *Authenticator) refuse(w http.ResponseWriter, r *http.Request, status, code int, msg string, opts ...rpcerror.Option) {
+	pipeline.WriteError(w, r, a.o.Sink, status, rpcerror.New(code, msg, opts...))
 }
 
 // bearer extracts the token of an "Authorization: Bearer <token>" header.

@@ -7,9 +7,9 @@
 // _meta to such data): the span then continues that trace and links the
 // HTTP request's span, as OpenTelemetry's MCP conventions say; otherwise
 // it is the HTTP span's child (which continued the traceparent header).
-// It is one pipeline.Middleware, applied once to every transport, so that the
-// pipeline and the transports stay unaware of tracing; with tracing off,
-// Middleware returns nil (no middleware at all).
+// It is the pipeline's one Tracer (pipeline.Options.Trace), applied once to
+// every transport, so that the pipeline and the transports stay unaware of
+// tracing; with tracing off, Tracer returns nil (no hook at all).
 package calltrace
 
 import (
@@ -32,32 +32,29 @@ import (
 // caller's and unbounded in JSON-RPC).
 const maxIDBytes = 128
 
-// Middleware returns the middleware that serves each call inside its span
-// (nil when tracing is off: the pipeline skips a nil middleware).
-func Middleware(p *telemetry.Provider) pipeline.Middleware {
+// Tracer returns the hook that serves each call inside its span (nil when
+// tracing is off: the pipeline then traces nothing).
+func Tracer(p *telemetry.Provider) pipeline.Tracer {
 	if !p.Enabled() {
 		return nil
 	}
 	t := &tracing{tel: p, tracer: p.Tracer()}
-	return func(next pipeline.Handler) pipeline.Handler {
-		return func(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
-			return t.serve(ctx, x, c, next)
-		}
-	}
+	return t.start
 }
 
-// tracing is the middleware's state.
+// tracing is the tracer's state.
 type tracing struct {
 	tel    *telemetry.Provider
 	tracer trace.Tracer
 }
 
-// serve runs next inside the call's span. MCP requests (every transport
-// but /rpc) are named for method and params.name and may carry a
+// start opens the call's span; the call is served in the context it
+// returns, and the span ends with its answer. MCP requests (every
+// transport but /rpc) are named for method and params.name and may carry a
 // traceparent in params._meta; /rpc's method is the tool.
-func (t *tracing) serve(ctx context.Context, x *pipeline.Body, c *pipeline.Call, next pipeline.Handler) pipeline.Answer {
+func (t *tracing) start(ctx context.Context, x *pipeline.Body, c *pipeline.Call) (context.Context, func(pipeline.Answer)) {
 	if c.Request == nil || c.Request.IsNotification() {
-		return next(ctx, x, c)
+		return ctx, nil
 	}
 	method := c.Request.Method
 	name, attrs := method, make([]attribute.KeyValue, 0, 5)
@@ -90,14 +87,14 @@ func (t *tracing) serve(ctx context.Context, x *pipeline.Body, c *pipeline.Call,
 		ctx = trace.ContextWithRemoteSpanContext(ctx, remote)
 	}
 	ctx, span := t.tracer.Start(ctx, name, opts...)
-	defer span.End()
-	a := next(ctx, x, c)
-	// Err is set for MCP's isError results too (pipeline.Answer): the span
-	// says the call failed however the failure was rendered. The message
-	// stays out: it may quote the caller's input.
-	if a.Err != nil {
-		span.SetAttributes(telemetry.AttrJSONRPCErrorCode.Int(a.Err.Code))
-		span.SetStatus(codes.Error, "JSON-RPC error "+strconv.Itoa(a.Err.Code))
+	return ctx, func(a pipeline.Answer) {
+		// Err is set for MCP's isError results too (pipeline.Answer): the
+		// span says the call failed however the failure was rendered. The
+		// message stays out: it may quote the caller's input.
+		if a.Err != nil {
+			span.SetAttributes(telemetry.AttrJSONRPCErrorCode.Int(a.Err.Code))
+			span.SetStatus(codes.Error, "JSON-RPC error "+strconv.Itoa(a.Err.Code))
+		}
+		span.End()
 	}
-	return a
 }

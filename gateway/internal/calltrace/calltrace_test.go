@@ -36,17 +36,17 @@ func (f *fake) Serve(ctx context.Context, _ *pipeline.Body, _ *pipeline.Call) pi
 }
 func (f *fake) Status(*pipeline.Body, []pipeline.Answer, bool, bool) int { return 200 }
 
-// TestOffReturnsNoMiddleware: with tracing off there is no middleware, so
-// calls pay nothing for it.
-func TestOffReturnsNoMiddleware(t *testing.T) {
-	if calltrace.Middleware(telemetry.Off()) != nil {
-		t.Fatal("Middleware with tracing off is not nil")
+// TestOffReturnsNoTracer: with tracing off there is no tracer, so calls
+// pay nothing for it.
+func TestOffReturnsNoTracer(t *testing.T) {
+	if calltrace.Tracer(telemetry.Off()) != nil {
+		t.Fatal("Tracer with tracing off is not nil")
 	}
 }
 
 func TestSpans(t *testing.T) {
 	const metaTP = `{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}`
-	failed := rpcerror.New(rpcerror.InvalidParamsCode, "read_file")
+	failed := rpcerror.New(rpcerror.InvalidParamsCode, "", rpcerror.Tool("read_file"))
 	tests := []struct {
 		name      string
 		transport string
@@ -85,12 +85,17 @@ func TestSpans(t *testing.T) {
 			tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
 			t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
 			f := &fake{name: tt.transport, answer: tt.answer}
-			wrapped := calltrace.Middleware(telemetry.New(tp))(f.Serve)
+			start := calltrace.Tracer(telemetry.New(tp))
 			c := &pipeline.Call{Request: tt.req, RequestID: "rid"}
 			if tt.req == nil {
 				c.Invalid = &jsonrpc.Error{Code: -32600}
 			}
-			got := wrapped(context.Background(), &pipeline.Body{Transport: tt.transport}, c)
+			x := &pipeline.Body{Transport: tt.transport}
+			ctx, end := start(context.Background(), x, c)
+			got := f.Serve(ctx, x, c)
+			if end != nil {
+				end(got)
+			}
 			if got.Err != tt.answer.Err {
 				t.Fatal("the answer was changed")
 			}

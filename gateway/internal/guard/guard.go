@@ -131,9 +131,7 @@ func (g *Guard) originAllowed(origin, reqHost, host string) bool {
 
 // refuse answers a refused request with a JSON-RPC error object.
 func (g *Guard) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
-	e := rpcerror.New(rpcerror.InvalidRequest, "")
-	e.Message = msg
-	pipeline.WriteError(w, r, g.sink, status, e)
+	pipeline.WriteError(w, r, g.sink, status, rpcerror.New(rpcerror.InvalidRequest, msg))
 }
 
 // hostname returns the lower-case host of a Host header, without port or

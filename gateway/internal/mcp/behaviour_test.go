@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"ghops.dev/gateway/internal/dispatch"
 )
 
 // stdioClient drives the stdio transport through the pipeline over pipes.
@@ -83,7 +81,7 @@ func failure(t *testing.T, body []byte) string {
 // two forced modes.
 func TestToolErrorRule(t *testing.T) {
 	call := strings.Replace(mergeCall(404, false), `"id":7`, `"id":2`, 1)
-	for _, mode := range []string{dispatch.ToolErrorsAuto, dispatch.ToolErrorsJSONRPC, dispatch.ToolErrorsResult} {
+	for _, mode := range []string{ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult} {
 		s := newModeServer(t, mode)
 		r := s.post(t, initialize1125)
 		sid := r.header.Get("Mcp-Session-Id")
@@ -91,7 +89,7 @@ func TestToolErrorRule(t *testing.T) {
 			t.Fatalf("no session: %s", r.body)
 		}
 		named := map[bool]string{true: "result", false: "jsonrpc"}
-		if mode != dispatch.ToolErrorsAuto {
+		if mode != ToolErrorsAuto {
 			named = map[bool]string{true: mode, false: mode}
 		}
 		t.Run(mode+"/http no version", func(t *testing.T) {

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
@@ -25,25 +24,17 @@ type echoCaller struct{ reg *toolschema.Registry }
 // newEchoCaller returns an echoCaller offering the test registry's tools.
 func newEchoCaller(t testing.TB) echoCaller { return echoCaller{reg: newRegistry(t)} }
 
-func (c echoCaller) Lookup(name string) (*toolschema.Tool, bool) { return c.reg.Lookup(name) }
-
-func (echoCaller) Call(context.Context, string, json.RawMessage, toolcall.CallInfo) (json.RawMessage, *rpcerror.Error) {
-	return json.RawMessage(`{"ok":true}`), nil
-}
-
-func (echoCaller) Spend(context.Context, string) *rpcerror.Error { return nil }
-
-func (echoCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
-	return rpcerror.New(rpcerror.InvalidParamsCode, name)
-}
-
-func (echoCaller) UnknownMethod(_ context.Context, name string, _ bool) *rpcerror.Error {
-	return rpcerror.New(rpcerror.MethodNotFound, name)
+func (c echoCaller) Call(_ context.Context, r toolcall.Request) (json.RawMessage, *toolschema.Tool, *rpcerror.Error) {
+	tool, ok := c.reg.Lookup(r.Name)
+	if !ok {
+		return nil, nil, rpcerror.New(rpcerror.InvalidParamsCode, "", rpcerror.Tool(r.Name))
+	}
+	return json.RawMessage(`{"ok":true}`), tool, nil
 }
 
 // benchHandler is the /mcp handler over an instant call path.
 func benchHandler(b *testing.B) (http.Handler, *Server) {
-	s, err := New(newRegistry(b), dispatch.New(newEchoCaller(b)), WithLogger(slog.New(slog.DiscardHandler)))
+	s, err := New(newRegistry(b), newEchoCaller(b), WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/fakeservicetest"
 	"ghops.dev/gateway/internal/logtest"
 	"ghops.dev/gateway/internal/pipeline"
@@ -25,7 +24,7 @@ func newBigBodyServer(t *testing.T) *testServer {
 	caller := toolcall.New(reg, fakeservicetest.Serve(t, fakeService{}), toolcall.WithTimeout(5*time.Second))
 	log := &logtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(log, nil))
-	s, err := New(reg, dispatch.New(caller), WithSessionSecret([]byte("test-secret")), WithLogger(logger))
+	s, err := New(reg, caller, WithSessionSecret([]byte("test-secret")), WithLogger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}

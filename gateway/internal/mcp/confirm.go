@@ -329,14 +329,14 @@ func (s *Server) mayConfirm(ctx context.Context) bool {
 	return c != nil && c.Principal != nil && len(c.Principal.Confirm) > 0
 }
 
-// confirmer puts in ctx the Confirmer of a tools/call served as r with
-// params: the 2026-07-28 exchange (returned too, for Serve to answer with
+// confirmer puts in ctx the Confirmer of a tools/call served at version
+// with params (meta its _meta): the 2026-07-28 exchange (returned too, for Serve to answer with
 // what it asked) or elicitation on the answer stream. It reads
 // requestState and inputResponses here, for the calls that may need
 // them only: a search of params may cross a megabyte of file content.
-func (t *transport) confirmer(ctx context.Context, x *pipeline.Body, r resolved, params json.RawMessage) (context.Context, *mrtrConfirmer) {
-	if r.modern {
-		caps := rawIn(r.p.meta, gjson.GetBytes(r.p.meta, gjsonKey(metaClientCapabilities)))
+func (t *transport) confirmer(ctx context.Context, x *pipeline.Body, version string, meta, params json.RawMessage) (context.Context, *mrtrConfirmer) {
+	if version == V20260728 {
+		caps := rawIn(meta, gjson.GetBytes(meta, gjsonKey(metaClientCapabilities)))
 		m := &mrtrConfirmer{s: t.s, binding: binding(ctx), capable: elicitationDeclared(caps)}
 		st := gjson.GetManyBytes(params, "requestState", "inputResponses")
 		if st[0].Type == gjson.String {
@@ -345,7 +345,7 @@ func (t *transport) confirmer(ctx context.Context, x *pipeline.Body, r resolved,
 		m.responses = rawIn(params, st[1])
 		return toolcall.WithConfirmer(ctx, m), m
 	}
-	c := &elicitConfirmer{s: t.s, x: x, scope: t.scope(x), withMode: r.version >= V20251125}
+	c := &elicitConfirmer{s: t.s, x: x, scope: t.scope(x), withMode: version >= V20251125}
 	if t.stdio {
 		cn := connOf(x)
 		cn.mu.Lock()
@@ -361,19 +361,4 @@ func (t *transport) confirmer(ctx context.Context, x *pipeline.Body, r resolved,
 // elicitation capability (form).
 func initElicitation(params json.RawMessage) bool {
 	return elicitationDeclared(rawIn(params, gjson.GetBytes(params, "capabilities")))
-}
-
-type initElicitKey struct{}
-
-// withInitElicit carries, from an initialize to the session it mints
-// (NewSession) or the stdio connection it sets up (apply), whether its
-// client declared elicitation.
-func withInitElicit(ctx context.Context, on bool) context.Context {
-	return context.WithValue(ctx, initElicitKey{}, on)
-}
-
-// initElicitFrom is what withInitElicit put in ctx.
-func initElicitFrom(ctx context.Context) bool {
-	on, _ := ctx.Value(initElicitKey{}).(bool)
-	return on
 }

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/fakeservicetest"
 	"ghops.dev/gateway/internal/goldentest"
 	"ghops.dev/gateway/internal/logtest"
@@ -28,7 +27,7 @@ func newConfirmServer(t testing.TB) *testServer {
 	caller := toolcall.New(reg, fakeservicetest.Serve(t, fakeService{}), toolcall.WithTimeout(5*time.Second), toolcall.WithConfirm([]string{"merge_pull_request"}))
 	log := &logtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(log, nil))
-	s, err := New(reg, dispatch.New(caller), WithSessionSecret([]byte("test-secret")), WithLogger(logger), WithConfirmAny(true))
+	s, err := New(reg, caller, WithSessionSecret([]byte("test-secret")), WithLogger(logger), WithConfirmAny(true))
 	if err != nil {
 		t.Fatal(err)
 	}

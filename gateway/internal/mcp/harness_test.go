@@ -17,7 +17,6 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/fakeservicetest"
 	"ghops.dev/gateway/internal/httpcall"
 	"ghops.dev/gateway/internal/logtest"
@@ -122,11 +121,11 @@ type testServer struct {
 // newTestServer starts the MCP layer with the real call path.
 func newTestServer(t testing.TB, opts ...Option) *testServer {
 	t.Helper()
-	return newModeServer(t, dispatch.ToolErrorsAuto, opts...)
+	return newModeServer(t, ToolErrorsAuto, opts...)
 }
 
 // newModeServer is newTestServer whose dispatcher applies the tool-error
-// mode (dispatch.WithToolErrors).
+// mode (WithToolErrors).
 func newModeServer(t testing.TB, mode string, opts ...Option) *testServer {
 	t.Helper()
 	reg := newRegistry(t)
@@ -134,7 +133,7 @@ func newModeServer(t testing.TB, mode string, opts ...Option) *testServer {
 	log := &logtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(log, nil))
 	opts = append([]Option{WithSessionSecret([]byte("test-secret")), WithLogger(logger)}, opts...)
-	s, err := New(reg, dispatch.New(caller, dispatch.WithToolErrors(mode)), opts...)
+	s, err := New(reg, caller, append([]Option{WithToolErrors(mode)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

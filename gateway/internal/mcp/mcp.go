@@ -1,13 +1,15 @@
 // Package mcp is the gateway's Model Context Protocol implementation: one
 // implementation of its own, with no SDK in the serving path. It frames
 // Streamable HTTP and stdio (transport.go) inside the gateway's one request
-// pipeline (package pipeline) and implements dispatch.Protocol, the answers
-// of initialize (version negotiation), ping, tools/list and its pages,
-// server/discover and a tools/call's CallToolResult (methods.go,
-// toolresult.go); which method runs at which version, and the answer to
-// an unknown one, is the method table of the gateway's one dispatcher
-// (dispatch.Handler.Serve). Sessions are signed ids any replica accepts
-// (session.go).
+// pipeline (package pipeline) and holds every rule of the protocol, here
+// alone: versions and sessions, the method table (which method runs at
+// which version, the stateless revision's removed methods, undeclared
+// capabilities, initialize never in a batch: methods.go), the answers of
+// initialize, ping, tools/list and its pages, server/discover, and a
+// tools/call's CallToolResult under the tool-error rule (toolresult.go).
+// A tools/call's tool runs through the gateway's one dispatcher of tool
+// calls, toolcall.Caller, which knows no protocol. Sessions are signed ids
+// any replica accepts (session.go).
 //
 // Why not the official Go SDK's server: serving a call through its
 // stateless Streamable HTTP handler cost 164 µs and 310 KB per call against
@@ -17,9 +19,7 @@
 // conformance suite and the TypeScript SDK and mcp-go clients judge this
 // implementation's wire.
 //
-// The protocol's rules, between the framing here (versions, headers,
-// sessions, batches, cancellation, progress) and the dispatcher's method
-// table (methods a version has, removed and undeclared ones):
+// The protocol's rules:
 //
 //   - A request's version: 2026-07-28 when its params._meta names it (with
 //     the MCP-Protocol-Version header on HTTP, which must agree), else the
@@ -54,12 +54,12 @@
 // error, result._meta["dev.ghops/error"] carries the contract's
 // {code, message, data}, and it has no structuredContent — and a JSON-RPC
 // error object otherwise. -mcp-tool-errors jsonrpc|result forces either.
-// An unknown tool is always a JSON-RPC error. The rule, and the answer to an
-// unknown tool, are decided by the gateway's one dispatcher (package
-// dispatch) for every transport; this package renders them.
+// An unknown tool is always a JSON-RPC error (toolcall.Caller's
+// UnknownTool).
 package mcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -67,9 +67,9 @@ import (
 	"sync"
 	"time"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolcall"
 	"ghops.dev/gateway/internal/toolschema"
 	toolgroup "ghops.dev/gateway/internal/toolset"
 )
@@ -84,15 +84,41 @@ const ServerName = "ghops-gateway"
 // DefaultSessionMaxAge is how long a minted session id stays valid.
 const DefaultSessionMaxAge = 24 * time.Hour
 
+// Tool-error modes (-mcp-tool-errors; config.ToolErrors*).
+const (
+	// ToolErrorsAuto answers a failed tool call with an isError result
+	// when the request named a protocol version, else with a JSON-RPC
+	// error.
+	ToolErrorsAuto = "auto"
+	// ToolErrorsJSONRPC always answers with a JSON-RPC error object.
+	ToolErrorsJSONRPC = "jsonrpc"
+	// ToolErrorsResult answers every failed tool call with an isError
+	// tool result.
+	ToolErrorsResult = "result"
+)
+
+// UnknownLabel is the metric label of a call of a tool the gateway does
+// not offer (pipeline.Answer.Tool).
+const UnknownLabel = "unknown"
+
+// Caller is the gateway's one dispatcher of tool calls, which knows no
+// protocol: the part of *toolcall.Caller a tools/call uses.
+type Caller interface {
+	// Call runs one tool call; its tool is nil when the gateway does not
+	// offer it.
+	Call(ctx context.Context, r toolcall.Request) (json.RawMessage, *toolschema.Tool, *rpcerror.Error)
+}
+
 // Server is the MCP layer: the protocol's methods over the registry's
 // tools. It is safe for concurrent use.
 type Server struct {
-	reg      *toolschema.Registry
-	calls    *dispatch.Handler // decides tools/call (package dispatch)
-	version  string
-	log      *slog.Logger
-	sess     sessions
-	pageSize int
+	reg        *toolschema.Registry
+	calls      Caller // runs tools/call's tool (toolcall.Caller)
+	toolErrors string // the tool-error mode (WithToolErrors)
+	version    string
+	log        *slog.Logger
+	sess       sessions
+	pageSize   int
 
 	readOnly     bool
 	confirmAny   bool              // the gateway's -confirm names tools (confirm.go)
@@ -158,15 +184,27 @@ func WithToolsets(sets []string) Option { return func(s *Server) { s.toolsets = 
 // every other call is spared the cost.
 func WithConfirmAny(on bool) Option { return func(s *Server) { s.confirmAny = on } }
 
+// WithToolErrors selects the tool-error rule of tools/call: ToolErrorsAuto
+// (default), ToolErrorsJSONRPC or ToolErrorsResult; anything else keeps the
+// default (package config refuses it first).
+func WithToolErrors(mode string) Option {
+	return func(s *Server) {
+		switch mode {
+		case ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult:
+			s.toolErrors = mode
+		}
+	}
+}
+
 // WithPageSize sets how many tools one tools/list page holds (default
 // 1000: every tool on one page).
 func WithPageSize(n int) Option { return func(s *Server) { s.pageSize = n } }
 
-// New returns the MCP layer over the tools of reg, whose tools/call the
-// gateway's one dispatcher, calls, decides.
-func New(reg *toolschema.Registry, calls *dispatch.Handler, opts ...Option) (*Server, error) {
+// New returns the MCP layer over the tools of reg, whose tools/call runs
+// through calls, the gateway's one dispatcher of tool calls.
+func New(reg *toolschema.Registry, calls Caller, opts ...Option) (*Server, error) {
 	s := &Server{
-		reg: reg, calls: calls, version: "dev", log: slog.Default(),
+		reg: reg, calls: calls, toolErrors: ToolErrorsAuto, version: "dev", log: slog.Default(),
 		sess: sessions{maxAge: DefaultSessionMaxAge, now: time.Now},
 		defs: map[string][]byte{},
 	}
@@ -206,14 +244,6 @@ func New(reg *toolschema.Registry, calls *dispatch.Handler, opts ...Option) (*Se
 // none beyond memory (no sessions: session ids are signed, session.go); it
 // stays for the binaries' shutdown order.
 func (s *Server) Close() {}
-
-// toolOutcome is what one tools/call came to, as the dispatcher decided
-// it, with what its encoding needs.
-type toolOutcome struct {
-	dispatch.Outcome
-	version string // the protocol version of the answer
-	reg     *toolschema.Registry
-}
 
 // errorObject encodes the contract's error object {code, message, data}.
 func errorObject(e *rpcerror.Error) []byte {

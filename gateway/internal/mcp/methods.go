@@ -9,7 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"ghops.dev/gateway/internal/dispatch"
+	"net/http"
+
+	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolschema"
@@ -99,18 +101,13 @@ func encodeTool(t *toolschema.Tool) ([]byte, error) {
 }
 
 // Errors of the protocol's own methods, in the words the SDK used for them
-// (kept: clients and the goldens know them). -32601's words are the
-// dispatcher's (package dispatch), which decides that a method is unknown.
+// (kept: clients and the goldens know them).
 func invalidParams() *rpcerror.Error {
-	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
-	e.Message = "invalid params"
-	return e
+	return rpcerror.New(rpcerror.InvalidParamsCode, "invalid params")
 }
 
 func invalidRequest() *rpcerror.Error {
-	e := rpcerror.New(rpcerror.InvalidRequest, "")
-	e.Message = "invalid request"
-	return e
+	return rpcerror.New(rpcerror.InvalidRequest, "invalid request")
 }
 
 // isObjectOrAbsent reports whether params is absent, null or an object:
@@ -120,11 +117,10 @@ func isObjectOrAbsent(params json.RawMessage) bool {
 	return len(p) == 0 || p[0] == '{' || bytes.Equal(p, []byte("null"))
 }
 
-// Initialize implements dispatch.Protocol: it negotiates a handshake
-// version for initialize's params: the one asked for when it is a
+// initialize negotiates a handshake version for initialize's params: the one asked for when it is a
 // handshake version, else the newest handshake version (the client decides
 // whether it can speak it).
-func (s *Server) Initialize(params json.RawMessage) (json.RawMessage, string, *rpcerror.Error) {
+func (s *Server) initialize(params json.RawMessage) (json.RawMessage, string, *rpcerror.Error) {
 	if p := bytes.TrimSpace(params); len(p) == 0 || bytes.Equal(p, []byte("null")) {
 		return nil, "", invalidRequest()
 	}
@@ -154,8 +150,8 @@ func (s *Server) Initialize(params json.RawMessage) (json.RawMessage, string, *r
 	return b.Bytes(), v, nil
 }
 
-// Ping implements dispatch.Protocol: it answers ping.
-func (*Server) Ping(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
+// ping answers ping.
+func ping(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
 	if !isObjectOrAbsent(params) {
 		return nil, invalidParams()
 	}
@@ -170,9 +166,8 @@ func (s *Server) modernMeta(b *bytes.Buffer) {
 	b.WriteString(`},`)
 }
 
-// Discover implements dispatch.Protocol: it answers server/discover
-// (2026-07-28 only; the dispatcher decides).
-func (s *Server) Discover(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
+// discover answers server/discover (2026-07-28 only; serve decides).
+func (s *Server) discover(params json.RawMessage) (json.RawMessage, *rpcerror.Error) {
 	if !isObjectOrAbsent(params) {
 		return nil, invalidParams()
 	}
@@ -188,11 +183,11 @@ func (s *Server) Discover(params json.RawMessage) (json.RawMessage, *rpcerror.Er
 	return b.Bytes(), nil
 }
 
-// ToolsList implements dispatch.Protocol: it answers tools/list: the
+// toolsList answers tools/list: the
 // tools ctx's caller may call, sorted by name, one page from params.cursor
 // on. A list narrowed to the caller is
 // cacheScope "private" with a positive ttlMs; the gateway-wide one public.
-func (s *Server) ToolsList(ctx context.Context, params json.RawMessage, modern bool) (json.RawMessage, *rpcerror.Error) {
+func (s *Server) toolsList(ctx context.Context, params json.RawMessage, modern bool) (json.RawMessage, *rpcerror.Error) {
 	if !isObjectOrAbsent(params) {
 		return nil, invalidParams()
 	}
@@ -245,15 +240,105 @@ func (s *Server) ToolsList(ctx context.Context, params json.RawMessage, modern b
 	return b.Bytes(), nil
 }
 
-// NewSession implements dispatch.Protocol: a session id naming version,
-// bound to ctx's caller.
-func (s *Server) NewSession(ctx context.Context, version string) string {
-	return s.sess.mintWith(version, binding(ctx), initElicitFrom(ctx))
+// removedInStateless are the methods 2026-07-28 removed: a stateless
+// request naming one gets -32601 (and HTTP 404), as for any unknown method.
+var removedInStateless = map[string]bool{
+	"initialize":                       true,
+	"notifications/initialized":        true,
+	"ping":                             true,
+	"logging/setLevel":                 true,
+	"resources/subscribe":              true,
+	"resources/unsubscribe":            true,
+	"notifications/roots/list_changed": true,
 }
 
-// ToolResult implements dispatch.Protocol: o encoded as a CallToolResult.
-func (s *Server) ToolResult(o dispatch.Outcome, version string, modern bool) json.RawMessage {
-	return s.encodeToolResult(toolOutcome{Outcome: o, version: version, reg: s.reg}, modern)
+// undeclared are the methods of capabilities the gateway does not declare
+// (it serves tools only): a server MUST declare what it serves, and a
+// client seeing an answer would take the capability as served. They get
+// -32601 as any unknown method (HTTP 404 at 2026-07-28).
+// subscriptions/listen is among them: with no list-changed capability
+// there is nothing to deliver on it.
+var undeclared = map[string]bool{
+	"prompts/list":             true,
+	"prompts/get":              true,
+	"resources/list":           true,
+	"resources/read":           true,
+	"resources/templates/list": true,
+	"resources/subscribe":      true,
+	"resources/unsubscribe":    true,
+	"completion/complete":      true,
+	"logging/setLevel":         true,
+	"subscriptions/listen":     true,
+}
+
+// methodNotFound is -32601 in the words MCP's SDKs answer ("method not
+// found", or why the method is missing), which MCP clients and the
+// conformance suite know (the goldens pin them); /rpc's is JSON-RPC's
+// "Method not found" (package toolrpc).
+func methodNotFound(method, why string) *rpcerror.Error {
+	if why == "" {
+		return rpcerror.New(rpcerror.MethodNotFound, "method not found")
+	}
+	return rpcerror.New(rpcerror.MethodNotFound, "Method not found: "+method+why)
+}
+
+// serve is the method table of every request but tools/call (Serve): which
+// method runs at version and its answer. 2026-07-28 removed the handshake
+// and ping and alone has server/discover; methods of undeclared
+// capabilities and unknown ones are -32601, HTTP 404 at 2026-07-28 over
+// HTTP.
+func (t *transport) serve(ctx context.Context, x *pipeline.Body, c *pipeline.Call, version string) pipeline.Answer {
+	modern := version == V20260728
+	method, params := c.Request.Method, c.Request.Params
+	var (
+		res json.RawMessage
+		e   *rpcerror.Error
+	)
+	switch {
+	case modern && removedInStateless[method]:
+		e = methodNotFound(method, " was removed in protocol version "+version)
+	case undeclared[method]:
+		e = methodNotFound(method, " (the gateway serves tools only)")
+	case method == "initialize" && !modern:
+		return t.initialize(ctx, x, c)
+	case method == "tools/list":
+		res, e = t.s.toolsList(ctx, params, modern)
+	case method == "ping" && !modern:
+		res, e = ping(params)
+	case method == "server/discover" && modern:
+		res, e = t.s.discover(params)
+	default:
+		e = methodNotFound(method, "")
+	}
+	a := pipeline.Answer{Result: res, Err: e}
+	if modern && !t.stdio && e != nil && e.Code == rpcerror.MethodNotFound {
+		// 2026-07-28 answers an unknown method 404 on Streamable HTTP.
+		a.Status = http.StatusNotFound
+	}
+	return a
+}
+
+// initialize runs the handshake: never in a batch; the negotiated version
+// and whether the client declared elicitation go to a new session's id on
+// HTTP, to the connection on stdio.
+func (t *transport) initialize(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
+	if c.Batch {
+		return pipeline.Answer{Err: rpcerror.New(rpcerror.InvalidRequest, "Invalid Request: initialize must not be part of a JSON-RPC batch")}
+	}
+	res, version, e := t.s.initialize(c.Request.Params)
+	if e != nil {
+		return pipeline.Answer{Err: e}
+	}
+	elicit := initElicitation(c.Request.Params)
+	if t.stdio {
+		cn := connOf(x)
+		cn.mu.Lock()
+		cn.version, cn.elicit = version, elicit
+		cn.mu.Unlock()
+	} else {
+		x.SetHeader(headerSessionID, t.s.sess.mintWith(version, binding(ctx), elicit))
+	}
+	return pipeline.Answer{Result: res}
 }
 
 // listed returns the names of the tools ctx's caller sees, sorted, and

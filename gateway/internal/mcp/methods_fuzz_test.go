@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"testing"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
 )
@@ -25,7 +24,7 @@ func FuzzProtocolParams(f *testing.F) {
 		f.Add([]byte(seed), false)
 		f.Add([]byte(seed), true)
 	}
-	s, err := New(newRegistry(f), dispatch.New(newEchoCaller(f)), WithPageSize(4))
+	s, err := New(newRegistry(f), newEchoCaller(f), WithPageSize(4))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -44,14 +43,14 @@ func FuzzProtocolParams(f *testing.F) {
 				t.Fatalf("%s(%q): invalid JSON %q", method, params, res)
 			}
 		}
-		res, _, e := s.Initialize(params)
+		res, _, e := s.initialize(params)
 		check("initialize", res, e)
-		res, e = s.Ping(params)
+		res, e = ping(params)
 		check("ping", res, e)
-		res, e = s.Discover(params)
+		res, e = s.discover(params)
 		check("server/discover", res, e)
 		for _, modern := range []bool{false, true} {
-			res, e = s.ToolsList(ctx, params, modern)
+			res, e = s.toolsList(ctx, params, modern)
 			check("tools/list", res, e)
 			if e != nil {
 				continue

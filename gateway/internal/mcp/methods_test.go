@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/fakeservicetest"
 	"ghops.dev/gateway/internal/goldentest"
 	"ghops.dev/gateway/internal/logtest"
@@ -34,7 +33,7 @@ func newPrincipalServer(t testing.TB, opts ...Option) *testServer {
 	log := &logtest.Buffer{}
 	logger := slog.New(slog.NewJSONHandler(log, nil))
 	opts = append([]Option{WithSessionSecret([]byte("test-secret")), WithLogger(logger)}, opts...)
-	s, err := New(reg, dispatch.New(caller), opts...)
+	s, err := New(reg, caller, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
@@ -37,7 +36,11 @@ type progressCaller struct {
 	result json.RawMessage
 }
 
-func (c *progressCaller) Call(ctx context.Context, _ string, _ json.RawMessage, _ toolcall.CallInfo) (json.RawMessage, *rpcerror.Error) {
+func (c *progressCaller) Call(ctx context.Context, r toolcall.Request) (json.RawMessage, *toolschema.Tool, *rpcerror.Error) {
+	tool, ok := c.reg.Lookup(r.Name)
+	if !ok {
+		return nil, nil, rpcerror.New(rpcerror.InvalidParamsCode, "", rpcerror.Tool(r.Name))
+	}
 	f := toolcall.ProgressFrom(ctx)
 	c.mu.Lock()
 	c.asked = append(c.asked, f != nil)
@@ -47,19 +50,7 @@ func (c *progressCaller) Call(ctx context.Context, _ string, _ json.RawMessage, 
 			f(p)
 		}
 	}
-	return json.RawMessage(`{"merged":true}`), nil
-}
-
-func (c *progressCaller) Lookup(name string) (*toolschema.Tool, bool) { return c.reg.Lookup(name) }
-
-func (*progressCaller) Spend(context.Context, string) *rpcerror.Error { return nil }
-
-func (*progressCaller) UnknownTool(_ context.Context, name string) *rpcerror.Error {
-	return rpcerror.New(rpcerror.InvalidParamsCode, name)
-}
-
-func (*progressCaller) UnknownMethod(_ context.Context, name string, _ bool) *rpcerror.Error {
-	return rpcerror.New(rpcerror.MethodNotFound, name)
+	return json.RawMessage(`{"merged":true}`), tool, nil
 }
 
 // lastAsked reports whether the last call got a ProgressFunc.
@@ -78,7 +69,7 @@ func newProgressServer(t *testing.T) (*Server, *pipeline.Pipeline, *httptest.Ser
 	t.Helper()
 	pc := &progressCaller{reg: newRegistry(t)}
 	logger := slog.New(slog.DiscardHandler)
-	s, err := New(pc.reg, dispatch.New(pc), WithLogger(logger))
+	s, err := New(pc.reg, pc, WithLogger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+
+	"ghops.dev/gateway/internal/rpcerror"
 )
 
 // This file encodes a tools/call's CallToolResult by hand, straight into
@@ -11,20 +13,21 @@ import (
 // several times over. TestToolResultsDecodeInSDK checks that the official
 // SDK's client decodes these bytes into what the call came to.
 
-// encodeToolResult writes o as a CallToolResult: the
-// failure as an isError result (text rendering, the contract error in
-// _meta, no structuredContent) or the success (the JSON as text content,
-// plus structuredContent from 2025-06-18), with 2026-07-28's resultType and
-// serverInfo _meta when modern.
-func (s *Server) encodeToolResult(o toolOutcome, modern bool) json.RawMessage {
+// encodeToolResult writes a tools/call's result res, or its failure e, as
+// a CallToolResult of version: the failure as an isError result (text
+// rendering, the contract error in _meta, no structuredContent) or the
+// success (the JSON as text content, plus structuredContent from
+// 2025-06-18), with 2026-07-28's resultType and serverInfo _meta when
+// modern.
+func (s *Server) encodeToolResult(res json.RawMessage, e *rpcerror.Error, version string, modern bool) json.RawMessage {
 	var b bytes.Buffer
-	b.Grow(2*len(o.Result) + 256)
+	b.Grow(2*len(res) + 256)
 	b.WriteByte('{')
-	if o.Err != nil || modern {
+	if e != nil || modern {
 		b.WriteString(`"_meta":{`)
-		if o.Err != nil {
+		if e != nil {
 			b.WriteString(`"` + ErrorMetaKey + `":`)
-			b.Write(errorObject(o.Err))
+			b.Write(errorObject(e))
 			if modern {
 				b.WriteByte(',')
 			}
@@ -36,18 +39,18 @@ func (s *Server) encodeToolResult(o toolOutcome, modern bool) json.RawMessage {
 		b.WriteString(`},`)
 	}
 	b.WriteString(`"content":[{"type":"text","text":`)
-	if o.Err != nil {
-		b.Write(marshalString(RenderError(o.Err, o.reg)))
+	if e != nil {
+		b.Write(marshalString(RenderError(e, s.reg)))
 	} else {
-		b.Write(marshalString(string(o.Result)))
+		b.Write(marshalString(string(res)))
 	}
 	b.WriteString(`}]`)
 	switch {
-	case o.Err != nil:
+	case e != nil:
 		b.WriteString(`,"isError":true`)
-	case hasStructuredContent(o.version):
+	case hasStructuredContent(version):
 		b.WriteString(`,"structuredContent":`)
-		b.Write(o.Result)
+		b.Write(res)
 	}
 	if modern {
 		b.WriteString(`,"resultType":"complete"`)

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"ghops.dev/gateway/internal/dispatch"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,7 +16,7 @@ import (
 // isError with the contract error in _meta["dev.ghops/error"], and the
 // serverInfo _meta at 2026-07-28 must all come through.
 func TestToolResultsDecodeInSDK(t *testing.T) {
-	s := newModeServer(t, dispatch.ToolErrorsResult)
+	s := newModeServer(t, ToolErrorsResult)
 	for _, pr := range []int{1, 404, 429} {
 		for _, v := range SupportedVersions {
 			modern := isModern(v)

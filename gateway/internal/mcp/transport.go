@@ -13,14 +13,12 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"ghops.dev/gateway/internal/dispatch"
 	wire "ghops.dev/gateway/internal/jsonrpc"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcargs"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
-	"ghops.dev/gateway/internal/toolschema"
 )
 
 // transport is MCP on one wire: Streamable HTTP or stdio.
@@ -100,8 +98,7 @@ func (t *transport) Begin(ctx context.Context, x *pipeline.Body, calls []*pipeli
 		if env.sessionID != "" {
 			v, err := t.s.sess.lookup(env.sessionID, binding(ctx))
 			if err != nil && !(len(calls) == 1 && calls[0].Request != nil && calls[0].Request.Method == "initialize") {
-				e := rpcerror.New(rpcerror.InvalidRequest, "")
-				e.Message = "Unknown or expired session: initialize a new one"
+				e := rpcerror.New(rpcerror.InvalidRequest, "Unknown or expired session: initialize a new one")
 				return &pipeline.Refusal{Err: e, Status: http.StatusNotFound}
 			}
 			env.session, env.elicit, env.binding = v.version, v.elicit, binding(ctx)
@@ -118,8 +115,7 @@ func (t *transport) Begin(ctx context.Context, x *pipeline.Body, calls []*pipeli
 		}
 	}
 	if batch && !allowsBatches(version) {
-		e := rpcerror.New(rpcerror.InvalidRequest, "")
-		e.Message = "Invalid Request: JSON-RPC batches are not supported in protocol version " + version
+		e := rpcerror.New(rpcerror.InvalidRequest, "Invalid Request: JSON-RPC batches are not supported in protocol version "+version)
 		return &pipeline.Refusal{Err: e, Status: http.StatusBadRequest}
 	}
 	return nil
@@ -132,7 +128,10 @@ func (t *transport) StatusRules() pipeline.StatusRules {
 	return pipeline.StatusRules{Refused: http.StatusBadRequest, Empty: http.StatusAccepted, AnswerStatus: true}
 }
 
-// Serve implements pipeline.Transport: one element of a body.
+// Serve implements pipeline.Transport: one element of a body, under MCP's
+// rules: the version it is served at (resolve), then the method table
+// (serve); a tools/call goes to the gateway's one dispatcher of tool calls
+// (toolsCall).
 func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Call) pipeline.Answer {
 	if c.Invalid != nil {
 		if isResponse(c.Raw) {
@@ -147,7 +146,12 @@ func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Cal
 		return a
 	}
 	req := c.Request
-	r, refusal := t.resolve(x, req)
+	var name, uri string
+	var args, meta json.RawMessage
+	if !req.IsNotification() {
+		name, uri, args, meta = readParams(req.Params)
+	}
+	version, named, refusal := t.resolve(x, req, name, uri, meta)
 	if refusal != nil {
 		if req.IsNotification() {
 			refusal.NoReply = true
@@ -155,100 +159,82 @@ func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Cal
 		return *refusal
 	}
 	if req.IsNotification() {
-		o := t.s.calls.Serve(ctx, dispatch.Request{Method: req.Method, Params: req.Params, Notification: true, Protocol: t.s})
-		if o.Cancel != nil {
-			t.s.cancel(t.scope(x), o.Cancel)
+		// MCP answers no notification; a cancellation names the request
+		// to cancel in this session or connection.
+		if req.Method == "notifications/cancelled" {
+			t.s.cancel(t.scope(x), req.Params)
 		}
 		return pipeline.Answer{NoReply: true}
 	}
 	// Any request may be cancelled (notifications/cancelled) and report
-	// progress to a progressToken; the dispatcher decides what runs.
-	callCtx, cancel := context.WithCancel(ctx)
+	// progress to a progressToken.
+	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if key := inflightKey(t.scope(x), c.ID); key != "" {
 		t.s.inflight.Store(key, cancel)
 		defer t.s.inflight.Delete(key)
 	}
-	if tok := progressToken(r.p.meta); tok != nil && x.CanNotify() {
-		callCtx = toolcall.WithProgress(callCtx, progressReporter(x, tok))
+	if tok := progressToken(meta); tok != nil && x.CanNotify() {
+		ctx = toolcall.WithProgress(ctx, progressReporter(x, tok))
 	}
+	if req.Method == "tools/call" {
+		return t.toolsCall(ctx, x, c, name, args, meta, version, named)
+	}
+	return t.serve(ctx, x, c, version)
+}
+
+// toolsCall runs one tools/call through the gateway's one dispatcher
+// (toolcall.Caller) and applies MCP's tool-error rule to its failure
+// (docs/architecture.md "The rule", docs/errors.md): an isError
+// CallToolResult when the request named its protocol version, a JSON-RPC
+// error otherwise; -mcp-tool-errors (WithToolErrors) forces either. An
+// unknown tool is always UnknownTool's -32602 JSON-RPC error, as MCP says.
+func (t *transport) toolsCall(ctx context.Context, x *pipeline.Body, c *pipeline.Call, name string, args, meta json.RawMessage, version string, named bool) pipeline.Answer {
 	var mrtr *mrtrConfirmer
-	switch req.Method {
-	case "tools/call":
-		if t.s.mayConfirm(ctx) {
-			callCtx, mrtr = t.confirmer(callCtx, x, r, req.Params)
-		}
-	case "initialize":
-		callCtx = withInitElicit(callCtx, initElicitation(req.Params))
+	if t.s.mayConfirm(ctx) {
+		ctx, mrtr = t.confirmer(ctx, x, version, meta, c.Request.Params)
 	}
-	o := t.s.calls.Serve(callCtx, dispatch.Request{
-		Method: req.Method, Params: req.Params, Batch: c.Batch, RequestID: c.RequestID,
-		Tool: r.p.name, Args: rpcargs.WithoutMeta(r.p.args),
-		Framing:  dispatch.Framing{Version: r.version, Named: r.named, Modern: r.modern, HTTP: !t.stdio},
-		Protocol: t.s,
-	})
-	t.apply(callCtx, x, o)
+	res, tool, e := t.s.calls.Call(ctx, toolcall.Request{Name: name, Args: rpcargs.WithoutMeta(args), RequestID: c.RequestID})
+	label := name
+	if tool == nil {
+		label = UnknownLabel
+	}
 	if mrtr != nil && mrtr.asked != nil {
 		// The call stopped at its confirmation: the answer is the
 		// input-required result that asks for it, not the refusal.
-		return pipeline.Answer{Result: mrtr.asked, Tool: o.Tool}
+		return pipeline.Answer{Result: mrtr.asked, Tool: label}
 	}
-	a := pipeline.Answer{Result: o.Result, Err: o.Err, Tool: o.Tool, Status: o.Status}
-	if o.Err != nil && !o.AsResult {
-		a.Result = nil
+	if e != nil && (tool == nil || !t.s.asResult(named)) {
+		return pipeline.Answer{Err: e, Tool: label}
 	}
-	return a
+	return pipeline.Answer{Result: t.s.encodeToolResult(res, e, version, version == V20260728), Err: e, Tool: label}
 }
 
-// apply does what an outcome asks of the framing: remember the version
-// initialize negotiated and whether the client can be asked (stdio) or
-// send the new session's id (HTTP).
-func (t *transport) apply(ctx context.Context, x *pipeline.Body, o dispatch.Outcome) {
-	switch {
-	case o.Negotiated == "":
-	case t.stdio:
-		cn := connOf(x)
-		cn.mu.Lock()
-		cn.version = o.Negotiated
-		cn.elicit = initElicitFrom(ctx)
-		cn.mu.Unlock()
-	case o.SessionHeader != "":
-		x.SetHeader(headerSessionID, o.SessionHeader)
+// asResult is the tool-error rule for a failed call of an offered tool.
+func (s *Server) asResult(named bool) bool {
+	switch s.toolErrors {
+	case ToolErrorsJSONRPC:
+		return false
+	case ToolErrorsResult:
+		return true
 	}
+	return named
 }
 
-// resolved is the protocol version a request is served at, and the
-// members of its params the transport reads.
-type resolved struct {
-	version string
-	named   bool // the request named it (session, header, _meta, stdio handshake)
-	modern  bool // 2026-07-28, served statelessly
-	p       params
-}
-
-// params are the members of a request's params the transport reads: one
-// pass over params, which may hold a megabyte of file content.
-type params struct {
-	name string          // tools/call, prompts/get
-	uri  string          // resources/read
-	args json.RawMessage // tools/call
-	meta json.RawMessage // _meta
-}
-
-// readParams reads name, uri, arguments and _meta in one pass.
-func readParams(raw json.RawMessage) params {
+// readParams reads name, uri, arguments and _meta of a request's params in
+// one pass (params may hold a megabyte of file content).
+func readParams(raw json.RawMessage) (name, uri string, args, meta json.RawMessage) {
 	if len(raw) == 0 || raw[0] != '{' {
-		return params{}
+		return "", "", nil, nil
 	}
 	m := gjson.GetManyBytes(raw, "name", "uri", "arguments", "_meta")
-	p := params{args: rawIn(raw, m[2]), meta: rawIn(raw, m[3])}
 	if m[0].Type == gjson.String {
-		p.name = m[0].Str
+		name = m[0].Str
 	}
 	if m[1].Type == gjson.String {
-		p.uri = m[1].Str
+		uri = m[1].Str
 	}
-	return p
+	return name, uri, rawIn(raw, m[2]), rawIn(raw, m[3])
 }
 
 // rawIn returns the bytes of a value gjson found in raw (nil when absent).
@@ -262,69 +248,71 @@ func rawIn(raw []byte, r gjson.Result) json.RawMessage {
 	return json.RawMessage(r.Raw)
 }
 
-// resolve applies the version rules to one request (see the package doc).
-func (t *transport) resolve(x *pipeline.Body, req *wire.Request) (resolved, *pipeline.Answer) {
+// resolve applies the version rules to one request (see the package doc):
+// the version it is served at (2026-07-28 is served statelessly) and
+// whether the request named it, or the answer that refuses it. name, uri
+// and meta are its params' members (none for a notification).
+func (t *transport) resolve(x *pipeline.Body, req *wire.Request, name, uri string, meta json.RawMessage) (string, bool, *pipeline.Answer) {
 	call := !req.IsNotification()
 	var (
-		meta requestMeta
-		p    params
+		metaVersion         string
+		hasVersion, hasCaps bool
 	)
 	if call {
-		p = readParams(req.Params)
-		meta = readMeta(p.meta)
+		metaVersion, hasVersion, hasCaps = readMeta(meta)
 	}
 	var env *headerState
 	if !t.stdio {
 		env = x.State.(*headerState)
 		if env.hasHeader && !isSupported(env.header) {
-			return resolved{}, &pipeline.Answer{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
+			return "", false, &pipeline.Answer{Err: unsupportedVersion(env.header), Status: http.StatusBadRequest}
 		}
-		if meta.hasVersion || env.header == V20260728 {
+		if hasVersion || env.header == V20260728 {
 			switch {
 			case !env.hasHeader:
-				return resolved{}, t.headerMismatch("the MCP-Protocol-Version header is required with params._meta")
-			case call && !meta.hasVersion:
-				return resolved{}, t.invalidMeta(req.Params, metaProtocolVersion)
-			case call && meta.version != env.header:
-				return resolved{}, t.headerMismatch("MCP-Protocol-Version header " + strconv.Quote(env.header) + " does not match params._meta value " + strconv.Quote(meta.version))
+				return "", false, t.headerMismatch("the MCP-Protocol-Version header is required with params._meta")
+			case call && !hasVersion:
+				return "", false, t.invalidMeta(req.Params, metaProtocolVersion)
+			case call && metaVersion != env.header:
+				return "", false, t.headerMismatch("MCP-Protocol-Version header " + strconv.Quote(env.header) + " does not match params._meta value " + strconv.Quote(metaVersion))
 			}
 		}
 	}
-	if meta.hasVersion {
-		if !isSupported(meta.version) {
-			return resolved{}, &pipeline.Answer{Err: unsupportedVersion(meta.version), Status: t.httpStatus(http.StatusBadRequest)}
+	if hasVersion {
+		if !isSupported(metaVersion) {
+			return "", false, &pipeline.Answer{Err: unsupportedVersion(metaVersion), Status: t.httpStatus(http.StatusBadRequest)}
 		}
-		if !isModern(meta.version) {
-			return resolved{version: meta.version, named: true, p: p}, nil
+		if !isModern(metaVersion) {
+			return metaVersion, true, nil
 		}
-		if !meta.hasCapabilities {
-			return resolved{}, t.invalidMeta(req.Params, metaClientCapabilities)
+		if !hasCaps {
+			return "", false, t.invalidMeta(req.Params, metaClientCapabilities)
 		}
 		if env != nil {
-			if a := t.checkHeaders(env, req, p); a != nil {
-				return resolved{}, a
+			if a := t.checkHeaders(env, req, name, uri); a != nil {
+				return "", false, a
 			}
 		}
-		return resolved{version: V20260728, named: true, modern: true, p: p}, nil
+		return V20260728, true, nil
 	}
 	if t.stdio {
 		v, named := connOf(x).negotiated()
-		return resolved{version: v, named: named, p: p}, nil
+		return v, named, nil
 	}
 	switch {
 	case env.header == V20260728:
 		// A notification at 2026-07-28 (the _meta triple is for calls only).
-		return resolved{version: V20260728, named: true, modern: true, p: p}, nil
+		return V20260728, true, nil
 	case env.hasHeader:
-		return resolved{version: env.header, named: true, p: p}, nil
+		return env.header, true, nil
 	case env.session != "":
-		return resolved{version: env.session, named: true, p: p}, nil
+		return env.session, true, nil
 	}
-	return resolved{version: defaultHTTPVersion, p: p}, nil
+	return defaultHTTPVersion, false, nil
 }
 
 // checkHeaders applies 2026-07-28's Mcp-Method and Mcp-Name rules.
-func (t *transport) checkHeaders(env *headerState, req *wire.Request, p params) *pipeline.Answer {
+func (t *transport) checkHeaders(env *headerState, req *wire.Request, name, uri string) *pipeline.Answer {
 	if len(env.methods) != 1 {
 		return t.headerMismatch("exactly one Mcp-Method header is required")
 	}
@@ -334,9 +322,9 @@ func (t *transport) checkHeaders(env *headerState, req *wire.Request, p params) 
 	var want string
 	switch req.Method {
 	case "tools/call", "prompts/get":
-		want = p.name
+		want = name
 	case "resources/read":
-		want = p.uri
+		want = uri
 	default:
 		return nil
 	}
@@ -363,8 +351,7 @@ func (t *transport) httpStatus(status int) int {
 
 // headerMismatch is -32020 with HTTP 400.
 func (t *transport) headerMismatch(msg string) *pipeline.Answer {
-	e := rpcerror.New(CodeHeaderMismatch, "")
-	e.Message = "Header mismatch: " + msg
+	e := rpcerror.New(CodeHeaderMismatch, "Header mismatch: "+msg)
 	return &pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
 }
 
@@ -377,11 +364,9 @@ func (t *transport) invalidMeta(params json.RawMessage, member string) *pipeline
 		path, missing = "root", "_meta"
 	}
 	msg := "must have required property '" + missing + "'"
-	e := rpcerror.New(rpcerror.InvalidParamsCode, "")
-	e.Message = "Invalid params: " + msg
-	e.Violations = []toolschema.Violation{{
+	e := rpcerror.New(rpcerror.InvalidParamsCode, "Invalid params: "+msg, rpcerror.Violations([]rpcerror.Violation{{
 		Message: msg, Path: path, Keyword: "required", Params: map[string]any{"missingProperty": missing},
-	}}
+	}}))
 	return &pipeline.Answer{Err: e, Status: t.httpStatus(http.StatusBadRequest)}
 }
 
@@ -484,33 +469,25 @@ func (s *Server) cancel(scope string, params json.RawMessage) {
 	}
 }
 
-// requestMeta is what a request's params._meta says about its protocol.
-type requestMeta struct {
-	version         string
-	hasVersion      bool
-	hasCapabilities bool
-}
-
-// readMeta reads the protocol members of params._meta (raw). A version that
-// is not a string counts as present and unsupported.
-func readMeta(raw json.RawMessage) requestMeta {
-	var m requestMeta
+// readMeta reads what params._meta (raw) says about the request's
+// protocol: the version it names, whether it names one, and whether it
+// gives the client's capabilities (an object). A version that is not a
+// string counts as named and unsupported.
+func readMeta(raw json.RawMessage) (version string, named, capabilities bool) {
 	if raw == nil || !bytes.Contains(raw, []byte(metaProtocolVersion)) {
-		return m
+		return "", false, false
 	}
 	var meta map[string]json.RawMessage
 	if json.Unmarshal(raw, &meta) != nil {
-		return m
+		return "", false, false
 	}
 	v, ok := meta[metaProtocolVersion]
 	if !ok {
-		return m
+		return "", false, false
 	}
-	m.hasVersion = true
-	_ = json.Unmarshal(v, &m.version)
+	_ = json.Unmarshal(v, &version)
 	caps, ok := meta[metaClientCapabilities]
-	m.hasCapabilities = ok && len(caps) > 0 && caps[0] == '{'
-	return m
+	return version, true, ok && len(caps) > 0 && caps[0] == '{'
 }
 
 // topValue returns the raw value of member key of a JSON object (nil when

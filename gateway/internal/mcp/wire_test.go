@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/goldentest"
 )
 
@@ -124,8 +123,8 @@ func TestWireGolden(t *testing.T) {
 	runs := []struct {
 		mode, style string
 	}{
-		{dispatch.ToolErrorsAuto, "none"}, {dispatch.ToolErrorsAuto, "header"}, {dispatch.ToolErrorsAuto, "meta"},
-		{dispatch.ToolErrorsJSONRPC, "header"}, {dispatch.ToolErrorsResult, "none"},
+		{ToolErrorsAuto, "none"}, {ToolErrorsAuto, "header"}, {ToolErrorsAuto, "meta"},
+		{ToolErrorsJSONRPC, "header"}, {ToolErrorsResult, "none"},
 	}
 	for _, run := range runs {
 		s := newModeServer(t, run.mode)

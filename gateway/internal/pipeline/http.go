@@ -5,7 +5,6 @@ import (
 
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -25,26 +24,16 @@ func (p *Pipeline) Handler(t Transport) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { p.serveHTTP(t, w, r) })
 }
 
-// serveHTTP is the HTTP front of the pipeline.
+// serveHTTP is the HTTP front of the pipeline. Its calls recover in
+// serveCall; the framing around them (parsing, encoding) answers every
+// input without panicking (fuzzed: jsonrpc, server).
 func (p *Pipeline) serveHTTP(t Transport, w http.ResponseWriter, r *http.Request) {
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			p.log.LogAttrs(r.Context(), slog.LevelError, "panic in handler",
-				slog.String("transport", t.Name()), slog.String("panic", redact.String(fmt.Sprint(v))))
-			writeBody(w, http.StatusInternalServerError, jsonrpc.FallbackBody, 0)
-		}
-	}()
 	ctx := r.Context()
 	x := &Body{HTTP: r, RequestID: requestid.Accept(r.Header.Get(requestid.Header)), Transport: t.Name()}
 	w.Header().Set(requestid.Header, x.RequestID)
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		e := rpcerror.New(rpcerror.InvalidRequest, "")
-		e.Message = "Invalid Request: use POST"
-		o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusMethodNotAllowed})
+		o := p.refuse(ctx, t, x, &Refusal{Err: rpcerror.New(rpcerror.InvalidRequest, "Invalid Request: use POST"), Status: http.StatusMethodNotAllowed})
 		writeBody(w, o.status, o.body, 0)
 		return
 	}
@@ -170,8 +159,7 @@ func (e *eventStream) finish(o outcome) bool {
 // transport's status rules, and closes the connection: the rest of the body
 // is not read.
 func (p *Pipeline) writeTooLarge(ctx context.Context, t Transport, x *Body, w http.ResponseWriter) {
-	e := rpcerror.New(rpcerror.InvalidRequest, "")
-	e.Message = "Invalid Request: body exceeds the limit of " + strconv.FormatInt(p.opts.MaxBody, 10) + " bytes"
+	e := rpcerror.Newf(rpcerror.InvalidRequest, "Invalid Request: body exceeds the limit of %d bytes", p.opts.MaxBody)
 	o := p.refuse(ctx, t, x, &Refusal{Err: e, Status: http.StatusRequestEntityTooLarge})
 	w.Header().Set("Connection", "close")
 	writeBody(w, o.status, o.body, 0)

@@ -1,9 +1,9 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -31,39 +31,38 @@ func (tr *trail) take() string {
 	return s
 }
 
-// named is a middleware that records its name, the transport and the
-// method before and after the call; on the method "mw-panic" it panics.
-func named(tr *trail, name string) Middleware {
-	return func(next Handler) Handler {
-		return func(ctx context.Context, x *Body, c *Call) Answer {
-			method := ""
-			if c.Request != nil {
-				method = c.Request.Method
+// tracer records the transport, method and answer code of every call it
+// observes.
+func tracer(tr *trail) Tracer {
+	return func(ctx context.Context, x *Body, c *Call) (context.Context, func(Answer)) {
+		method := ""
+		if c.Request != nil {
+			method = c.Request.Method
+		}
+		tr.add("start>" + x.Transport + ":" + method)
+		return ctx, func(a Answer) {
+			code := 0
+			if a.Err != nil {
+				code = a.Err.Code
 			}
-			if name == "inner" && method == "mw-panic" {
-				panic("middleware panic with ghp_abcdefghijklmnopqrstuvwxyz0123456789")
-			}
-			tr.add(name + ">" + x.Transport + ":" + method)
-			a := next(ctx, x, c)
-			tr.add(name + "<")
-			return a
+			tr.add("<end:" + strconv.Itoa(code))
 		}
 	}
 }
 
-// TestMiddlewareChain: Options.Middleware wraps every call of every
-// transport (HTTP and stdio alike), the first outermost, each batch
-// element on its own; a nil middleware is skipped; a panic in a middleware
-// is contained by Recover like one in a transport.
-func TestMiddlewareChain(t *testing.T) {
+// TestTracer: Options.Trace observes every call of every transport (HTTP
+// and stdio alike), each batch element on its own, and sees the answer of
+// a call that panicked: the -32603 of the one recover (serveCall).
+func TestTracer(t *testing.T) {
 	tr := &trail{}
-	r := newRig(t, Options{Middleware: []Middleware{named(tr, "outer"), nil, named(tr, "inner")}})
+	r := newRig(t, Options{Trace: tracer(tr)})
 	cases := []struct {
 		name, body, want string
 	}{
-		{"single", req("1", "ok"), "outer>echo:ok inner>echo:ok inner< outer<"},
-		{"notification", req("", "ok"), "outer>echo:ok inner>echo:ok inner< outer<"},
-		{"invalid element", `{"jsonrpc":"1.0","id":1,"method":"ok"}`, "outer>echo: inner>echo: inner< outer<"},
+		{"single", req("1", "ok"), "start>echo:ok <end:0"},
+		{"notification", req("", "ok"), "start>echo:ok <end:0"},
+		{"invalid element", `{"jsonrpc":"1.0","id":1,"method":"ok"}`, "start>echo: <end:-32600"},
+		{"panic", req("1", "panic"), "start>echo:panic <end:-32603"},
 	}
 	for _, tc := range cases {
 		t.Run("http/"+tc.name, func(t *testing.T) {
@@ -75,26 +74,14 @@ func TestMiddlewareChain(t *testing.T) {
 	}
 	t.Run("http/batch", func(t *testing.T) {
 		httpcall.Do(t, http.MethodPost, r.url, "["+req("1", "ok")+","+req("2", "ok")+"]")
-		if got := tr.take(); strings.Count(got, "outer>echo:ok") != 2 || strings.Count(got, "inner<") != 2 {
+		if got := tr.take(); strings.Count(got, "start>echo:ok") != 2 || strings.Count(got, "<end:0") != 2 {
 			t.Errorf("trail %q", got)
 		}
 	})
 	t.Run("stdio", func(t *testing.T) {
 		s := startStream(t, r, context.Background())
 		s.roundTrip(t, req("1", "ok"))
-		if got, want := tr.take(), "outer>echo:ok inner>echo:ok inner< outer<"; got != want {
-			t.Errorf("trail %q, want %q", got, want)
-		}
-	})
-	t.Run("panic in middleware", func(t *testing.T) {
-		resp, body := httpcall.Do(t, http.MethodPost, r.url, req("1", "mw-panic"))
-		if resp.StatusCode != http.StatusOK || !bytes.Contains(body, []byte(`"code":-32603`)) || bytes.Contains(body, []byte("ghp_")) {
-			t.Fatalf("HTTP %d %s", resp.StatusCode, body)
-		}
-		if logs := r.logs.String(); strings.Contains(logs, "ghp_abcdef") || !strings.Contains(logs, "panic serving a call (echo)") {
-			t.Errorf("logs: %s", logs)
-		}
-		if got, want := tr.take(), "outer>echo:mw-panic"; got != want { // the panic unwinds outer too
+		if got, want := tr.take(), "start>echo:ok <end:0"; got != want {
 			t.Errorf("trail %q, want %q", got, want)
 		}
 	})

@@ -12,8 +12,8 @@
 //	               valid UTF-8), ids echoed byte for byte
 //	batch policy   MaxBatch and BatchConcurrency wherever a transport accepts
 //	               batches; a caller that goes away stops the calls not yet run
-//	dispatch       Transport.Serve per call inside the middleware chain
-//	               (Recover outermost, then Options.Middleware: middleware.go)
+//	serving        Transport.Serve per call, inside the one recover of the
+//	               gateway and the optional Tracer (middleware.go)
 //	errors         every error answer is reported through rpcerror.Sink (the
 //	               one jsonrpc_error line, redacted) and encoded one way;
 //	               HTTP middleware in front (guard, authn) writes its
@@ -26,8 +26,10 @@
 //
 // A Transport adds only its envelope rules: which bodies it accepts as a
 // whole (Begin), how one call is served (Serve) and its HTTP status rules as
-// data (StatusRules). The design follows connect-go's: one handler, every
-// wire protocol behind one small interface, concerns as interceptors.
+// data (StatusRules). The design follows connect-go's and the MCP Go SDK's:
+// the transports only move messages, every wire protocol behind one small
+// interface; the concerns of a tool call are toolcall's one interceptor
+// chain, those of an HTTP request net/http middleware in front.
 package pipeline
 
 import (
@@ -123,9 +125,8 @@ type Options struct {
 	Logger *slog.Logger
 	// Observe counts answered calls (nil: not counted).
 	Observe Observer
-	// Middleware wraps every call of every transport, the first outermost,
-	// inside the pipeline's own Recover.
-	Middleware []Middleware
+	// Trace observes every call of every transport (nil: not traced).
+	Trace Tracer
 }
 
 // Defaults of Options.
@@ -140,7 +141,6 @@ const (
 type Pipeline struct {
 	opts Options
 	log  *slog.Logger
-	mw   []Middleware // Recover, then opts.Middleware
 }
 
 // New returns a pipeline with opts (zero fields take their defaults).
@@ -157,7 +157,7 @@ func New(opts Options) *Pipeline {
 	if opts.StreamConcurrency <= 0 {
 		opts.StreamConcurrency = DefaultStreamConcurrency
 	}
-	p := &Pipeline{opts: opts, log: opts.Logger, mw: append([]Middleware{Recover}, opts.Middleware...)}
+	p := &Pipeline{opts: opts, log: opts.Logger}
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -176,7 +176,7 @@ type Body struct {
 	// State is the transport's per-body state, set in Begin.
 	State any
 	// Transport names the body's transport (Transport.Name), for the
-	// middleware.
+	// Tracer and the logs.
 	Transport string
 
 	mu     sync.Mutex
@@ -256,6 +256,5 @@ func (s *Stream) State(init func() any) any {
 // Invalid is the answer to an element that is not a valid request: its
 // -32600 with the id that could be recovered.
 func Invalid(c *Call) Answer {
-	e := rpcerror.New(c.Invalid.Code, "")
-	return Answer{Err: e, Tool: "invalid"}
+	return Answer{Err: rpcerror.New(c.Invalid.Code, ""), Tool: "invalid"}
 }

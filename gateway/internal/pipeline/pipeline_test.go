@@ -70,7 +70,7 @@ func (e *echo) Serve(ctx context.Context, _ *Body, c *Call) Answer {
 		time.Sleep(20 * time.Millisecond)
 	case strings.HasPrefix(m, "fail:"):
 		code, _ := strconv.Atoi(strings.TrimPrefix(m, "fail:"))
-		e := rpcerror.New(code, "t")
+		e := rpcerror.New(code, "", rpcerror.Tool("t"))
 		if code == rpcerror.RateLimited {
 			e.RetryAfter = 7
 		}

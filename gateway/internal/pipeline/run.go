@@ -4,7 +4,6 @@ import (
 	"ghops.dev/redact"
 
 	"context"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -25,13 +24,10 @@ type outcome struct {
 func (p *Pipeline) serveBody(ctx context.Context, t Transport, x *Body, b []byte) outcome {
 	items, batch, perr := jsonrpc.ParseBody(b)
 	if perr != nil {
-		e := rpcerror.New(perr.Code, "")
-		e.Message = perr.Message
-		return p.refuse(ctx, t, x, &Refusal{Err: e})
+		return p.refuse(ctx, t, x, &Refusal{Err: rpcerror.New(perr.Code, perr.Message)})
 	}
 	if batch && len(items) > p.opts.MaxBatch {
-		e := rpcerror.New(rpcerror.InvalidRequest, "")
-		e.Message = fmt.Sprintf("Invalid Request: batch of %d requests exceeds the limit of %d", len(items), p.opts.MaxBatch)
+		e := rpcerror.Newf(rpcerror.InvalidRequest, "Invalid Request: batch of %d requests exceeds the limit of %d", len(items), p.opts.MaxBatch)
 		return p.refuse(ctx, t, x, &Refusal{Err: e})
 	}
 	calls := make([]*Call, len(items))
@@ -95,12 +91,6 @@ launch:
 	}
 	wg.Wait()
 	return answers
-}
-
-// serveCall runs one call through the middleware (Recover outermost, then
-// Options.Middleware) and the transport.
-func (p *Pipeline) serveCall(ctx context.Context, t Transport, x *Body, c *Call) Answer {
-	return chain(t.Serve, p.mw)(ctx, x, c)
 }
 
 // observe counts one answered call.

@@ -13,7 +13,7 @@ func TestStatus(t *testing.T) {
 	rpc := StatusRules{Empty: http.StatusNoContent}
 	rpcMapped := StatusRules{MapErrors: true, Empty: http.StatusNoContent}
 	mcp := StatusRules{Refused: http.StatusBadRequest, Empty: http.StatusAccepted, AnswerStatus: true}
-	fail := func(code int) Answer { return Answer{Err: rpcerror.New(code, "t")} }
+	fail := func(code int) Answer { return Answer{Err: rpcerror.New(code, "", rpcerror.Tool("t"))} }
 	ok := Answer{Result: []byte(`{}`)}
 	note := Answer{NoReply: true}
 	tests := []struct {

@@ -9,8 +9,6 @@ import (
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/structpb"
-
-	"ghops.dev/gateway/internal/toolschema"
 )
 
 // The bounds of an error answer (docs/errors.md, "Bounded answers"). An
@@ -126,7 +124,7 @@ func cutText(b []byte, n int) string {
 
 // capViolations keeps the first MaxViolations of vs and returns how many
 // it left out.
-func capViolations(vs []toolschema.Violation) ([]toolschema.Violation, int) {
+func capViolations(vs []Violation) ([]Violation, int) {
 	unlisted := 0 // found by the validator beyond those it built
 	if len(vs) > 0 {
 		unlisted = vs[len(vs)-1].Unlisted
@@ -139,13 +137,13 @@ func capViolations(vs []toolschema.Violation) ([]toolschema.Violation, int) {
 
 // boundViolations cuts the strings and values of vs (already capped); vs
 // is not modified.
-func boundViolations(vs []toolschema.Violation) []toolschema.Violation {
+func boundViolations(vs []Violation) []Violation {
 	if vs == nil {
 		return nil
 	}
-	out := make([]toolschema.Violation, len(vs))
+	out := make([]Violation, len(vs))
 	for i, v := range vs {
-		out[i] = toolschema.Violation{
+		out[i] = Violation{
 			Message: cut(v.Message, MaxStringBytes),
 			Path:    cut(v.Path, MaxStringBytes),
 			Keyword: cut(v.Keyword, MaxStringBytes),
@@ -189,7 +187,7 @@ func omittedMessage(n int) string {
 // violations from the end (counted in validation_errors_omitted). It
 // returns the JSON text and the violations listed, cut. Strings are cut after they are redacted, so that a
 // cut never leaves the start of a token behind.
-func bound(d *Data, listed []toolschema.Violation) ([]byte, []toolschema.Violation) {
+func bound(d *Data, listed []Violation) ([]byte, []Violation) {
 	cutMessage(d.ProtoReflect())
 	bounded := boundViolations(listed)
 	var values [][]byte
@@ -253,7 +251,7 @@ func cutMessage(m protoreflect.Message) {
 // violationProto is v as errors.proto's Violation: params and value, JSON
 // of any shape, become google.protobuf.Struct and Value (through their JSON
 // text, so that a number is a JSON number whatever its Go type).
-func violationProto(v toolschema.Violation) *ghopsv1.Violation {
+func violationProto(v Violation) *ghopsv1.Violation {
 	out := &ghopsv1.Violation{Message: v.Message, Path: v.Path, Keyword: v.Keyword}
 	if v.Params != nil {
 		if pv := jsonValue(v.Params); pv.GetStructValue() != nil {

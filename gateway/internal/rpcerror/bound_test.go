@@ -14,8 +14,6 @@ import (
 	"google.golang.org/protobuf/protoadapt"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
-
-	"ghops.dev/gateway/internal/toolschema"
 )
 
 // encodedLen is what encoding/json makes of v.
@@ -109,12 +107,12 @@ func TestCutValue(t *testing.T) {
 
 // manyViolations is what a call with n unknown keys produces: n violations
 // each echoing the whole arguments object.
-func manyViolations(n int) []toolschema.Violation {
+func manyViolations(n int) []Violation {
 	args := json.RawMessage(`{"query":"x","k":"` + strings.Repeat("v", 2000) + `"}`)
-	vs := make([]toolschema.Violation, n)
+	vs := make([]Violation, n)
 	for i := range vs {
 		key := "key" + strconv.Itoa(i)
-		vs[i] = toolschema.Violation{Message: "must NOT have additional properties", Path: "root",
+		vs[i] = Violation{Message: "must NOT have additional properties", Path: "root",
 			Keyword: "additionalProperties", Params: map[string]any{"additionalProperty": key}, Value: args}
 	}
 	return vs
@@ -123,23 +121,23 @@ func manyViolations(n int) []toolschema.Violation {
 func TestInvalidParamsBounded(t *testing.T) {
 	fixedNow(t)
 	longKey := strings.Repeat("k", 5000)
-	worst := make([]toolschema.Violation, MaxViolations)
+	worst := make([]Violation, MaxViolations)
 	for i := range worst {
 		// Every string at its bound, made of characters JSON escapes six-fold.
-		worst[i] = toolschema.Violation{Message: strings.Repeat("<", 5000), Path: "/" + strings.Repeat("\x01", 5000),
+		worst[i] = Violation{Message: strings.Repeat("<", 5000), Path: "/" + strings.Repeat("\x01", 5000),
 			Keyword: strings.Repeat("&", 5000), Params: map[string]any{"additionalProperty": strings.Repeat(">", 5000)},
 			Value: strings.Repeat("\x02", 5000)}
 	}
 	cases := []struct {
 		name        string
-		vs          []toolschema.Violation
+		vs          []Violation
 		wantListed  int
 		wantOmitted int
 	}{
 		{"small list untouched", manyViolations(3), 3, 0},
 		{"exactly the cap", manyViolations(MaxViolations), MaxViolations, 0},
 		{"25,000 unknown keys", manyViolations(25000), MaxViolations, 25000 - MaxViolations},
-		{"a long unknown key", []toolschema.Violation{{Message: "must NOT have additional properties", Path: "root",
+		{"a long unknown key", []Violation{{Message: "must NOT have additional properties", Path: "root",
 			Keyword: "additionalProperties", Params: map[string]any{"additionalProperty": longKey}, Value: json.RawMessage(`{}`)}}, 1, 0},
 		{"worst-case strings hit the data bound", worst, -1, -1},
 	}
@@ -194,7 +192,7 @@ func TestBoundRedactsBeforeCutting(t *testing.T) {
 	for _, at := range []int{MaxValueBytes - 30, MaxValueBytes - 10, MaxValueBytes - 2} {
 		t.Run("token at "+strconv.Itoa(at), func(t *testing.T) {
 			s := strings.Repeat("a", at) + secret
-			e := InvalidParams("search", []toolschema.Violation{{Message: "m " + s, Path: "/q", Keyword: "maxLength",
+			e := InvalidParams("search", []Violation{{Message: "m " + s, Path: "/q", Keyword: "maxLength",
 				Params: map[string]any{}, Value: json.RawMessage(strconv.Quote(s))}})
 			b, _ := json.Marshal(e.JSONRPC())
 			if strings.Contains(string(b), "ghp_") {

@@ -9,8 +9,6 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/structpb"
-
-	"ghops.dev/gateway/internal/toolschema"
 )
 
 // fillData sets every field of m (recursively) to a value that is not its
@@ -52,7 +50,7 @@ func TestEncodedDataDecodes(t *testing.T) {
 		e    func() *Error
 	}{
 		{"every field", func() *Error {
-			e := New(NotFound, "fetch")
+			e := New(NotFound, "", Tool("fetch"))
 			fillData(e.Data.ProtoReflect())
 			return e
 		}},
@@ -66,7 +64,7 @@ func TestEncodedDataDecodes(t *testing.T) {
 			return e
 		}},
 		{"violations", func() *Error {
-			return InvalidParams("search", []toolschema.Violation{{Message: "m", Path: "root", Keyword: "required",
+			return InvalidParams("search", []Violation{{Message: "m", Path: "root", Keyword: "required",
 				Params: map[string]any{"missingProperty": "query", "n": 3}, Value: json.RawMessage(`{"z":1,"a":[true,null]}`)}})
 		}},
 	}
@@ -97,7 +95,7 @@ func TestEncodedDataDecodes(t *testing.T) {
 // declaration order (tool first, timestamp last).
 func TestEncodedMemberOrder(t *testing.T) {
 	fixedNow(t)
-	e := New(RateLimited, "search")
+	e := New(RateLimited, "", Tool("search"))
 	e.Data.RateLimit = &RateLimit{Limit: 5000}
 	ra := int32(0)
 	e.Data.RetryAfter = &ra

@@ -7,8 +7,6 @@ import (
 	"ghops.dev/redact"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"ghops.dev/gateway/internal/toolschema"
 )
 
 // Every string of an error that can leave the gateway goes through package
@@ -36,7 +34,7 @@ type Encoded struct {
 	DataJSON []byte
 	// Violations are the listed violations, redacted and cut as Data lists
 	// them: what an MCP text rendering explains (toolschema's Text).
-	Violations []toolschema.Violation
+	Violations []Violation
 	// Log is the log line's context fields, redacted.
 	Log LogFields
 	// RequestID is the request id, redacted.
@@ -85,11 +83,11 @@ func (e *Error) encode() *Encoded {
 		// InvalidParams's message lists the violations: written from those
 		// listed, redacted and cut already (as the data carries them), and
 		// ended by the count of the rest.
-		vs := make([]toolschema.Violation, len(d.GetValidationErrors()))
+		vs := make([]Violation, len(d.GetValidationErrors()))
 		for i, v := range d.GetValidationErrors() {
 			vs[i].Message = v.GetMessage()
 		}
-		msg = cut(toolschema.Message(vs), MaxStringBytes-64)
+		msg = cut(ValidationMessage(vs), MaxStringBytes-64)
 		if n := d.GetValidationErrorsOmitted(); n > 0 {
 			msg += omittedMessage(int(n))
 		}
@@ -171,11 +169,11 @@ func redactMap(mp protoreflect.Map, vd protoreflect.FieldDescriptor) {
 // redactViolations returns a copy of vs with every string redacted (the
 // offending value and the params included, a value under a secret-named
 // key replaced whole: redact.Value).
-func redactViolations(vs []toolschema.Violation) []toolschema.Violation {
+func redactViolations(vs []Violation) []Violation {
 	if vs == nil {
 		return nil
 	}
-	out := make([]toolschema.Violation, len(vs))
+	out := make([]Violation, len(vs))
 	// Violations of one object echo the same argument text (toolschema
 	// shares it): redact each text once, not once per violation.
 	type rawKey struct {
@@ -194,7 +192,7 @@ func redactViolations(vs []toolschema.Violation) []toolschema.Violation {
 		} else {
 			value = redact.Value(v.Value)
 		}
-		out[i] = toolschema.Violation{
+		out[i] = Violation{
 			Message: redact.String(v.Message),
 			Path:    redact.String(v.Path),
 			Keyword: redact.String(v.Keyword),

@@ -14,8 +14,6 @@ import (
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
-
-	"ghops.dev/gateway/internal/toolschema"
 )
 
 // secret is a token-shaped value a client or GitHub could send.
@@ -95,8 +93,8 @@ func TestErrorDataRedacted(t *testing.T) {
 		name string
 		e    *Error
 	}{
-		{"data.tool of an unknown method", New(MethodNotFound, secret)},
-		{"validation value and params", InvalidParams("fetch", []toolschema.Violation{
+		{"data.tool of an unknown method", New(MethodNotFound, "", Tool(secret))},
+		{"validation value and params", InvalidParams("fetch", []Violation{
 			{Message: "must match pattern", Path: "/repo", Keyword: "pattern", Params: map[string]any{"pattern": "^x$"}, Value: "x_" + secret},
 			{Message: "must NOT have additional properties", Path: "root", Keyword: "additionalProperties", Params: map[string]any{"additionalProperty": secret}, Value: map[string]any{secret: 1}},
 		})},
@@ -155,7 +153,7 @@ func BenchmarkJSONRPC(b *testing.B) {
 		reason(ghopsv1.ErrorReason_ERROR_REASON_NOT_FOUND, map[string]string{"repo": "octo-org/hello-world"}),
 		&ghopsv1.GitHubError{Status: 404, Message: "Not Found", DocumentationUrl: "https://docs.github.com/rest/repos/repos#get-a-repository",
 			Resource: &ghopsv1.Resource{Type: "repository", Id: "octo-org/hello-world"}}), "rid")
-	invalid := InvalidParams("search", []toolschema.Violation{{Message: "must have required property 'query'", Path: "root", Keyword: "required",
+	invalid := InvalidParams("search", []Violation{{Message: "must have required property 'query'", Path: "root", Keyword: "required",
 		Params: map[string]any{"missingProperty": "query"}, Value: map[string]any{"page": 1.0}}})
 	for _, bc := range []struct {
 		name string
@@ -188,12 +186,12 @@ func TestRedactionRunsOnce(t *testing.T) {
 				&ghopsv1.GitHubError{Status: 404, Message: "no repo x_" + secret}), "rid")
 		}},
 		{"invalid params", func() *Error {
-			return InvalidParams("fetch", []toolschema.Violation{{Message: "bad " + secret, Path: "/repo", Keyword: "pattern",
+			return InvalidParams("fetch", []Violation{{Message: "bad " + secret, Path: "/repo", Keyword: "pattern",
 				Params: map[string]any{"pattern": secret}, Value: json.RawMessage(`{"b":"` + secret + `","a":1.50}`)}})
 		}},
 		{"internal with a cause", func() *Error { return Internal("fetch", "rid-"+secret, errors.New("dial: "+secret)) }},
 		{"policy set late", func() *Error {
-			e := New(PermissionDenied, "fetch")
+			e := New(PermissionDenied, "", Tool("fetch"))
 			e.Data.Policy = &Policy{Principal: secret, Rule: "repos", Detail: "x_" + secret}
 			return e
 		}},

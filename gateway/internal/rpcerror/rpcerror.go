@@ -15,7 +15,8 @@
 //	ReasonCode(ghopsv1.ErrorReason) (int, bool)    // errors.proto's reason table
 //	GRPCCode(codes.Code) int                       // the table for statuses without a reason
 //	FromStatus(tool, err, requestID) *Error        // gRPC / context / any error -> contract error
-//	New(code, tool) *Error; Internal(tool, requestID, cause) *Error; InvalidParams(tool, vs) *Error
+//	New(code, msg, opts...) *Error; Newf(code, format, args...) *Error  // Tool, Refusal, RetryAfter, Violations
+//	Internal(tool, requestID, cause) *Error; InvalidParams(tool, vs) *Error
 //	(*Error).Encoded() *Encoded; (*Error).JSONRPC() *jsonrpc.Error; (*Error).LogLine() string
 //	NewSink(w, logger) *Sink; (*Sink).Response(id, e) jsonrpc.Response  // the one place an error answer is born
 //
@@ -30,6 +31,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -44,7 +46,6 @@ import (
 	"google.golang.org/grpc/status"
 
 	"ghops.dev/gateway/internal/jsonrpc"
-	"ghops.dev/gateway/internal/toolschema"
 )
 
 // Row is one line of the code table.
@@ -109,7 +110,7 @@ type Error struct {
 	// Violations are -32602's violations as the validator reports them;
 	// they are written as data.validation_errors (at most MaxViolations,
 	// each bounded, the rest counted in validation_errors_omitted).
-	Violations []toolschema.Violation
+	Violations []Violation
 	// RetryAfter is the Retry-After header value in seconds (0: none).
 	RetryAfter int
 	// Log holds the log line's fields not in Data.
@@ -182,46 +183,90 @@ var now = time.Now
 // Timestamp formats t as the contract's timestamp (2025-10-12T15:49:21.049Z).
 func Timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
-// New returns an error with code's default message and the always-present
-// data (tool, timestamp).
-func New(code int, tool string) *Error {
-	r := row(code)
-	return &Error{
+// New returns an error of code whose message is msg (the code's default
+// message when msg is ""), with the always-present data (tool, timestamp)
+// and whatever opts add: the one way an error is made whole, so that no
+// caller patches its fields afterwards.
+func New(code int, msg string, opts ...Option) *Error {
+	if msg == "" {
+		msg = row(code).Message
+	}
+	e := &Error{
 		Code:    code,
-		Message: r.Message,
-		Data:    &Data{Tool: tool, Timestamp: Timestamp(now())},
+		Message: msg,
+		Data:    &Data{Timestamp: Timestamp(now())},
+	}
+	for _, o := range opts {
+		o(e)
+	}
+	return e
+}
+
+// Newf is New with the message formatted from format and args.
+func Newf(code int, format string, args ...any) *Error {
+	return New(code, fmt.Sprintf(format, args...))
+}
+
+// Option completes an error New makes.
+type Option func(*Error)
+
+// Tool names the tool the error is about (data.tool).
+func Tool(name string) Option { return func(e *Error) { e.Data.Tool = name } }
+
+// Refusal names the gateway rule that refused the call (data.policy): the
+// principal, the rule and its detail.
+func Refusal(principal, rule, detail string) Option {
+	return func(e *Error) { e.Data.Policy = &Policy{Principal: principal, Rule: rule, Detail: detail} }
+}
+
+// RetryAfter is how long to wait before retrying, in seconds: data.retryAfter
+// and the Retry-After header.
+func RetryAfter(secs int) Option {
+	return func(e *Error) {
+		wire := int32(min(secs, math.MaxInt32))
+		e.Data.RetryAfter = &wire
+		e.RetryAfter = secs
 	}
 }
+
+// RequestID identifies the call in the log; a -32603 sends it in data too
+// (data.requestId), as the one thing a caller can quote about it.
+func RequestID(id string) Option {
+	return func(e *Error) {
+		e.RequestID = id
+		if e.Code == InternalError {
+			e.Data.RequestId = id
+		}
+	}
+}
+
+// Cause is the underlying error: logged (redacted), never sent.
+func Cause(err error) Option { return func(e *Error) { e.Cause = err } }
+
+// Violations are -32602's violations (data.validation_errors).
+func Violations(vs []Violation) Option { return func(e *Error) { e.Violations = vs } }
 
 // Internal returns a -32603 that carries only tool, timestamp and requestId;
 // cause is kept for the log.
 func Internal(tool, requestID string, cause error) *Error {
-	e := New(InternalError, tool)
-	e.Data.RequestId = requestID
-	e.RequestID = requestID
-	e.Cause = cause
-	return e
+	return New(InternalError, "", Tool(tool), RequestID(requestID), Cause(cause))
 }
 
 // Unavailable returns the -32603 of a service the gateway cannot reach:
 // the message says so (the caller may retry later), the cause is kept for
 // the log only.
 func Unavailable(tool, requestID string, cause error) *Error {
-	e := Internal(tool, requestID, cause)
-	e.Message = "Service unavailable"
-	return e
+	return New(InternalError, "Service unavailable", Tool(tool), RequestID(requestID), Cause(cause))
 }
 
 // InvalidParams returns the -32602 of our own validation: the message is
 // "Validation errors: " followed by the listed violations' messages (and
 // ", and N more" for those not listed, see Encoded).
-func InvalidParams(tool string, vs []toolschema.Violation) *Error {
-	e := New(InvalidParamsCode, tool)
-	e.Violations = vs
+func InvalidParams(tool string, vs []Violation) *Error {
 	// The message lists the violations; it is written when the error is
 	// encoded, from those listed then (redacted and bounded).
 	capped, _ := capViolations(vs)
-	e.Message = toolschema.Message(capped)
+	e := New(InvalidParamsCode, ValidationMessage(capped), Tool(tool), Violations(vs))
 	e.listing = e.Message
 	return e
 }
@@ -303,18 +348,11 @@ func FromStatus(tool string, err error, requestID string) *Error {
 
 	if code == InvalidParamsCode {
 		e := InvalidParams(tool, badRequestViolations(bad, st.Message()))
-		e.Log = log
-		e.Cause = err
-		e.RequestID = requestID
+		e.Log, e.Cause, e.RequestID = log, err, requestID
 		return e
 	}
 
-	e := New(code, tool)
-	e.Cause = err
-	e.RequestID = requestID
-	if m := strings.TrimSpace(st.Message()); m != "" {
-		e.Message = m
-	}
+	e := New(code, strings.TrimSpace(st.Message()), Tool(tool), RequestID(requestID), Cause(err))
 	if gh != nil {
 		if gh.GetStatus() != 0 || gh.GetMessage() != "" || gh.GetDocumentationUrl() != "" {
 			e.Data.Github = &GitHub{Status: gh.GetStatus(), Message: gh.GetMessage(), DocumentationUrl: gh.GetDocumentationUrl()}
@@ -353,10 +391,8 @@ func FromStatus(tool string, err error, requestID string) *Error {
 		if rl.RetryAfterSeconds <= 0 {
 			rl.RetryAfterSeconds = DefaultRetryAfter
 		}
-		ra := rl.RetryAfterSeconds
 		e.Data.RateLimit = rl
-		e.Data.RetryAfter = &ra
-		e.RetryAfter = int(ra)
+		RetryAfter(int(rl.RetryAfterSeconds))(e)
 	}
 	e.Log = log
 	// The status's message and details are the service's (already redacted
@@ -385,8 +421,8 @@ var fieldPathRE = regexp.MustCompile(`[^.\[\]]+`)
 // badRequestViolations converts the service's BadRequest into violations
 // (path "files[3].path" becomes "/files/3/path"); without one, the status
 // message becomes a single root violation.
-func badRequestViolations(bad *errdetails.BadRequest, msg string) []toolschema.Violation {
-	var vs []toolschema.Violation
+func badRequestViolations(bad *errdetails.BadRequest, msg string) []Violation {
+	var vs []Violation
 	for _, fv := range bad.GetFieldViolations() {
 		path := "root"
 		if segs := fieldPathRE.FindAllString(fv.GetField(), -1); len(segs) > 0 {
@@ -399,13 +435,13 @@ func badRequestViolations(bad *errdetails.BadRequest, msg string) []toolschema.V
 		if kw == "" {
 			kw = "protovalidate"
 		}
-		vs = append(vs, toolschema.Violation{Message: fv.GetDescription(), Path: path, Keyword: kw, Params: map[string]any{}})
+		vs = append(vs, Violation{Message: fv.GetDescription(), Path: path, Keyword: kw, Params: map[string]any{}})
 	}
 	if len(vs) == 0 {
 		if msg == "" {
 			msg = "invalid argument"
 		}
-		vs = []toolschema.Violation{{Message: msg, Path: "root", Keyword: "protovalidate", Params: map[string]any{}}}
+		vs = []Violation{{Message: msg, Path: "root", Keyword: "protovalidate", Params: map[string]any{}}}
 	}
 	return vs
 }

@@ -19,7 +19,6 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"ghops.dev/gateway/internal/jsonrpc"
-	"ghops.dev/gateway/internal/toolschema"
 )
 
 // fixedNow pins the clock for the duration of a test.
@@ -116,8 +115,8 @@ func TestStandardCodes(t *testing.T) {
 		})
 	}
 	// An unknown code falls back to the internal error row.
-	if HTTPStatus(-1) != 500 || New(-1, "x").Message != "Internal error" {
-		t.Errorf("unknown code: status %d message %q", HTTPStatus(-1), New(-1, "x").Message)
+	if HTTPStatus(-1) != 500 || New(-1, "", Tool("x")).Message != "Internal error" {
+		t.Errorf("unknown code: status %d message %q", HTTPStatus(-1), New(-1, "", Tool("x")).Message)
 	}
 }
 
@@ -278,7 +277,7 @@ func TestFromStatus(t *testing.T) {
 
 func TestInvalidParamsMessage(t *testing.T) {
 	fixedNow(t)
-	e := InvalidParams("search", []toolschema.Violation{{Message: "must have required property 'query'", Path: "root", Keyword: "required",
+	e := InvalidParams("search", []Violation{{Message: "must have required property 'query'", Path: "root", Keyword: "required",
 		Params: map[string]any{"missingProperty": "query"}, Value: map[string]any{}}})
 	got, _ := json.Marshal(e.JSONRPC())
 	want := `{"code":-32602,"message":"Validation errors: must have required property 'query'","data":{"tool":"search","validation_errors":[{"message":"must have required property 'query'","path":"root","keyword":"required","params":{"missingProperty":"query"},"value":{}}],"timestamp":"2026-11-22T10:00:00.049Z"}}`
@@ -319,7 +318,7 @@ func TestSinkOneLinePerError(t *testing.T) {
 	var lines, records bytes.Buffer
 	s := NewSink(&lines, slog.New(slog.NewJSONHandler(&records, nil)))
 	ctx := context.Background()
-	s.Response(ctx, json.RawMessage(`1`), New(NotFound, "fetch"))
+	s.Response(ctx, json.RawMessage(`1`), New(NotFound, "", Tool("fetch")))
 	s.Response(ctx, nil, Internal("search", "rid", errors.New("db password=ghp_abcdefghijklmnop1234")))
 	got := strings.Split(strings.TrimSuffix(lines.String(), "\n"), "\n")
 	if len(got) != 2 || !strings.HasPrefix(got[0], "jsonrpc_error tool=fetch code=-32002 ") || !strings.HasPrefix(got[1], "jsonrpc_error tool=search code=-32603 ") {
@@ -335,5 +334,5 @@ func TestSinkOneLinePerError(t *testing.T) {
 		t.Errorf("records: %q, want one internal error record", recs)
 	}
 	var nilSink *Sink
-	nilSink.Report(ctx, New(NotFound, "x")) // must not panic
+	nilSink.Report(ctx, New(NotFound, "", Tool("x"))) // must not panic
 }

@@ -173,7 +173,7 @@ func toolHandler(reg *toolschema.Registry, caller *toolcall.Caller, name string)
 		if ci == nil {
 			ci = &callInfo{requestID: requestid.New()}
 		}
-		res, e := caller.Call(ctx, name, arguments(req.Params.Arguments), toolcall.CallInfo{RequestID: ci.requestID})
+		res, _, e := caller.Call(ctx, toolcall.Request{Name: name, Args: arguments(req.Params.Arguments), RequestID: ci.requestID})
 		if e != nil {
 			wire := e.JSONRPC()
 			if !ci.named {

@@ -21,7 +21,6 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/fakeservicetest"
 	"ghops.dev/gateway/internal/httpcall"
 	"ghops.dev/gateway/internal/logtest"
@@ -148,7 +147,7 @@ func (f *fixture) newGateway(t testing.TB, mutate func(*config.Config)) *gateway
 			Sink: rpcerror.NewSink(logs, logger), Logger: logger, Observe: metrics.ObserveCall,
 		}),
 		Metrics: metrics,
-		RPC:     toolrpc.New(dispatch.New(caller), cfg.HTTPStatusMapping),
+		RPC:     toolrpc.New(caller, cfg.HTTPStatusMapping),
 		Logger:  logger,
 		Ready:   HealthCheck(f.conn),
 	})

@@ -16,7 +16,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"ghops.dev/gateway/internal/config"
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolcall"
@@ -63,7 +62,7 @@ func FuzzRPC(f *testing.F) {
 	srv := New(Options{
 		Config:   cfg,
 		Pipeline: pipeline.New(pipeline.Options{MaxBody: cfg.MaxBody, Sink: rpcerror.NewSink(nil, logger), Logger: logger}),
-		RPC:      toolrpc.New(dispatch.New(toolcall.New(reg, echoConn{})), false),
+		RPC:      toolrpc.New(toolcall.New(reg, echoConn{}), false),
 		Logger:   logger,
 	})
 	h := srv.Handler()

@@ -181,7 +181,7 @@ func TestAuditNamesResources(t *testing.T) {
 			}
 			var audit bytes.Buffer
 			c := New(registry(t), conn, WithAudit(slog.New(slog.NewJSONHandler(&audit, nil))))
-			if _, e := c.Call(context.Background(), tc.tool, json.RawMessage(tc.args), CallInfo{RequestID: "rid"}); e != nil {
+			if _, _, e := c.Call(context.Background(), Request{Name: tc.tool, Args: json.RawMessage(tc.args), RequestID: "rid"}); e != nil {
 				t.Fatalf("call: %+v (%v)", e, e.Cause)
 			}
 			var rec struct {

@@ -3,7 +3,6 @@ package toolcall
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"google.golang.org/protobuf/proto"
 
@@ -12,20 +11,28 @@ import (
 	"ghops.dev/gateway/internal/toolschema"
 )
 
-// Request is one tool call on its way through the Caller's chain. The links
-// fill it in as they go: Resolve sets Tool and Message, the service call
-// sets Response and Err (the service's own error, before it is mapped to
-// the contract), so that a link after next (Audit) sees what happened.
+// Request is one tool call, as a transport hands it to Caller.Call and on
+// its way through the Caller's chain. The transport sets Name, Args,
+// RequestID and Unknown; the links fill in the rest as they go: Call looks
+// the tool up (Tool), Resolve decodes its arguments (Message), the service
+// call sets Response and Err (the service's own error, before it is mapped
+// to the contract), so that a link after next (Audit) sees what happened.
 type Request struct {
 	// Name is the tool's name as the caller sent it.
 	Name string
 	// Args are its JSON arguments, already normalised (package rpcargs).
 	Args json.RawMessage
-	// RequestID identifies the call in logs, metadata and errors.
+	// RequestID identifies the call in logs, metadata and errors
+	// (generated when empty).
 	RequestID string
-	// Caller is who calls (nil: no authentication configured).
+	// Unknown says how a call of a tool the gateway does not offer is
+	// refused (default UnknownAsParams).
+	Unknown Unknown
+	// Caller is who calls (nil: no authentication configured); Call sets
+	// it from the context.
 	Caller *policy.Caller
-	// Tool is the tool called; nil until Resolve.
+	// Tool is the tool called, looked up once by Call; nil when the
+	// gateway does not offer it (Resolve then refuses the call).
 	Tool *toolschema.Tool
 	// Message is the decoded, validated request; nil until Resolve.
 	Message proto.Message
@@ -53,12 +60,25 @@ type Interceptor struct {
 	Wrap func(next Handler) Handler
 }
 
-// Use sets the links every call runs through, the first outermost, around
-// the service call; it replaces the previous chain (New installs
-// StandardLinks). Call it before the Caller serves: the gateway declares
-// its order once, where it is wired (package app).
-func (c *Caller) Use(links ...Interceptor) {
-	c.links = links
+// Unknown is how a call of a tool the gateway does not offer is refused:
+// the two answers of docs/errors.md, chosen by how the transport names a
+// tool.
+type Unknown int
+
+const (
+	// UnknownAsParams is UnknownTool's -32602 "Unknown tool": the tool is
+	// a parameter of the request (MCP's tools/call).
+	UnknownAsParams Unknown = iota
+	// UnknownAsMethod is UnknownMethod's -32601 listing the caller's tools:
+	// the tool is the request's method (/rpc).
+	UnknownAsMethod
+)
+
+// use sets the links every call runs through, the first outermost, around
+// the service call. New installs links(), the one declaration of their
+// order; tests install their own.
+func (c *Caller) use(links ...Interceptor) {
+	c.chain = links
 	h := c.invoke
 	for i := len(links) - 1; i >= 0; i-- {
 		h = links[i].Wrap(h)
@@ -69,47 +89,35 @@ func (c *Caller) Use(links ...Interceptor) {
 // Links returns the names of the links in the order a call runs through
 // them.
 func (c *Caller) Links() []string {
-	names := make([]string, len(c.links))
-	for i, l := range c.links {
+	names := make([]string, len(c.chain))
+	for i, l := range c.chain {
 		names[i] = l.Name
 	}
 	return names
 }
 
-// StandardLinks are c's links in the gateway's order: Recover outermost (no
-// panic escapes), then Rate (every call, even one refused for its name or
-// arguments, spends its principal's rate: docs/errors.md), Resolve (unknown
-// tool, invalid arguments), Policy, Confirm (a person allows the call:
-// after Policy, so a refused call is never put to a person; before Limits,
-// so that a person's time holds no slot and eats no deadline), Limits
-// (concurrency, in-flight cap and the call's deadline) and Audit, innermost, so that it records every
-// write that reached the service and only those.
-func (c *Caller) StandardLinks() []Interceptor {
-	return []Interceptor{c.Recover(), c.Rate(), c.Resolve(), c.Policy(), c.Confirm(), c.Limits(), c.Audit()}
+// links are the gateway's tool-call links in their order, declared here
+// and nowhere else (TestCallPathStructure): Rate first (every call, even
+// one refused for its name or arguments, spends its principal's rate:
+// docs/errors.md), Resolve (unknown tool, invalid arguments), Policy,
+// Confirm (a person allows the call: after Policy, so a refused call is
+// never put to a person; before Limits, so that a person's time holds no
+// slot and eats no deadline), Limits (concurrency, in-flight cap and the
+// call's deadline) and Audit, innermost, so that it records every write
+// that reached the service and only those. A panic anywhere below is the
+// pipeline's to recover, once per call (package pipeline).
+func (c *Caller) links() []Interceptor {
+	return []Interceptor{c.Rate(), c.Resolve(), c.Policy(), c.Confirm(), c.Limits(), c.Audit()}
 }
 
-// Recover turns a panic below it into -32603, so that Call never panics.
-func (c *Caller) Recover() Interceptor {
-	return Interceptor{Name: "recover", Wrap: func(next Handler) Handler {
-		return func(ctx context.Context, r *Request) (rerr *rpcerror.Error) {
-			defer func() {
-				if p := recover(); p != nil {
-					rerr = rpcerror.Internal(r.Name, r.RequestID, fmt.Errorf("panic in tool call: %v", p))
-				}
-			}()
-			return next(ctx, r)
-		}
-	}}
-}
-
-// Rate spends one unit of the caller's rate before anything else (Spend),
+// Rate spends one unit of the caller's rate before anything else (spend),
 // so that a call refused for its name or its arguments costs its principal
 // as much as a good one (issue 19: a flood of invalid calls is throttled
 // like any other).
 func (c *Caller) Rate() Interceptor {
 	return Interceptor{Name: "rate", Wrap: func(next Handler) Handler {
 		return func(ctx context.Context, r *Request) *rpcerror.Error {
-			if e := c.Spend(ctx, r.Name); e != nil {
+			if e := c.spend(ctx, r.Caller, r.Name); e != nil {
 				return e
 			}
 			return next(ctx, r)
@@ -117,13 +125,18 @@ func (c *Caller) Rate() Interceptor {
 	}}
 }
 
-// Resolve looks the tool up (an unknown tool is UnknownTool's -32602) and
-// decodes and validates its arguments (-32602 with the violations).
+// Resolve refuses a tool the gateway does not offer (Call looked it up:
+// UnknownTool's -32602 or UnknownMethod's -32601, as the request's Unknown
+// says) and decodes and validates its arguments (-32602 with the
+// violations).
 func (c *Caller) Resolve() Interceptor {
 	return Interceptor{Name: "resolve", Wrap: func(next Handler) Handler {
 		return func(ctx context.Context, r *Request) *rpcerror.Error {
-			tool, ok := c.Lookup(r.Name)
-			if !ok {
+			tool := r.Tool
+			if tool == nil {
+				if r.Unknown == UnknownAsMethod {
+					return c.UnknownMethod(ctx, r.Name, true)
+				}
 				return c.UnknownTool(ctx, r.Name)
 			}
 			if len(r.Args) == 0 {
@@ -135,7 +148,7 @@ func (c *Caller) Resolve() Interceptor {
 				e.Log = fillLog(e.Log, r.Args)
 				return e
 			}
-			r.Tool, r.Message = tool, req
+			r.Message = req
 			return next(ctx, r)
 		}
 	}}

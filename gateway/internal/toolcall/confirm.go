@@ -199,10 +199,7 @@ func confirmRefusal(caller *policy.Caller, q Question, a Answer) *rpcerror.Error
 		msg = q.Tool + " needs a person's confirmation and this client cannot ask for one"
 		detail = q.Tool + " needs a person's confirmation, which this client cannot give: " + a.Reason
 	}
-	e := rpcerror.New(rpcerror.PermissionDenied, q.Tool)
-	e.Message = "Permission denied: " + msg
-	e.Data.Policy = &rpcerror.Policy{Principal: caller.Name(), Rule: "confirm", Detail: detail}
-	return e
+	return rpcerror.New(rpcerror.PermissionDenied, "Permission denied: "+msg, rpcerror.Tool(q.Tool), rpcerror.Refusal(caller.Name(), "confirm", detail))
 }
 
 // Bounds of a Question's message: what a person reads must fit a dialog,

@@ -71,7 +71,7 @@ func TestConfirmLink(t *testing.T) {
 			if tc.tool == "get_pr_mergeability" {
 				callArgs = `{"repo":"octo-org/hello-world","prNumber":2}`
 			}
-			_, e := c.Call(ctx, tc.tool, json.RawMessage(callArgs), CallInfo{})
+			_, _, e := c.Call(ctx, Request{Name: tc.tool, Args: json.RawMessage(callArgs)})
 			if invoked != tc.invoked {
 				t.Fatalf("service invoked = %v, want %v (error %+v)", invoked, tc.invoked, e)
 			}

@@ -75,7 +75,7 @@ func TestLostAnswer(t *testing.T) {
 			conn := fakeservicetest.Serve(t, svc, func(gs *grpc.Server) { svc.server = gs })
 			var audit bytes.Buffer
 			c := New(registry(t), conn, WithTimeout(300*time.Millisecond), WithAudit(slog.New(slog.NewJSONHandler(&audit, nil))))
-			_, e := c.Call(context.Background(), tc.tool, json.RawMessage(tc.args), CallInfo{RequestID: "rid"})
+			_, _, e := c.Call(context.Background(), Request{Name: tc.tool, Args: json.RawMessage(tc.args), RequestID: "rid"})
 			t.Logf("cause: %v", e.Cause)
 			if svc.received.Load() != 1 {
 				t.Fatalf("the service received %d requests", svc.received.Load())

@@ -72,7 +72,7 @@ func TestCallReportsTheServicesProgress(t *testing.T) {
 			before, _ := hub.BranchSHA(progressRepo, "main")
 			var got []Progress
 			ctx := WithProgress(callCtx(t), func(p Progress) { got = append(got, p) })
-			res, e := c.Call(ctx, tt.tool, tt.args, CallInfo{})
+			res, _, e := c.Call(ctx, Request{Name: tt.tool, Args: tt.args})
 			if e != nil {
 				t.Fatal(e)
 			}
@@ -121,9 +121,9 @@ func TestCallWithProgressFailsAsUnary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, unary := c.Call(callCtx(t), tt.tool, tt.args, CallInfo{RequestID: "req-1"})
+			_, _, unary := c.Call(callCtx(t), Request{Name: tt.tool, Args: tt.args, RequestID: "req-1"})
 			var got []Progress
-			_, streamed := c.Call(WithProgress(callCtx(t), func(p Progress) { got = append(got, p) }), tt.tool, tt.args, CallInfo{RequestID: "req-1"})
+			_, _, streamed := c.Call(WithProgress(callCtx(t), func(p Progress) { got = append(got, p) }), Request{Name: tt.tool, Args: tt.args, RequestID: "req-1"})
 			if unary == nil || unary.Code != tt.wantCode {
 				t.Fatalf("unary call: %v, want %d", unary, tt.wantCode)
 			}
@@ -191,7 +191,7 @@ func TestCallWithoutProgressStaysUnary(t *testing.T) {
 			if tt.progress {
 				ctx = WithProgress(ctx, func(Progress) {})
 			}
-			_, e := c.Call(ctx, "get_tree", json.RawMessage(`{"repo":"o/r"}`), CallInfo{RequestID: "r"})
+			_, _, e := c.Call(ctx, Request{Name: "get_tree", Args: json.RawMessage(`{"repo":"o/r"}`), RequestID: "r"})
 			if conn.streams != tt.wantStreams || conn.unary != tt.wantUn {
 				t.Fatalf("%d streams, %d unary calls; want %d and %d", conn.streams, conn.unary, tt.wantStreams, tt.wantUn)
 			}

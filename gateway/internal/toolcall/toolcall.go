@@ -1,19 +1,22 @@
-// Package toolcall is the call path every transport shares: one chain of
-// links (Interceptor, in the style of connect-go's interceptors) around the
-// service call. The links are Recover (a panic becomes -32603), Rate (every
-// call spends one unit of its principal's rate), Resolve (look the tool up,
-// decode and validate its arguments with toolschema), Policy (its tools,
-// repositories, read-only, the gateway's -read-only; and the answer
-// confined to what the principal may see), Confirm (a person's
-// confirmation of the tools the policy or -confirm names), Limits (the principal's
-// concurrency, the global in-flight cap, the call's deadline) and Audit
-// (the record of a write); the gateway declares their order once, where it
-// is wired (package app). The end of the chain calls the service with
+// Package toolcall is the gateway's one dispatcher of tool calls, for
+// every transport, and knows no protocol: a transport hands Caller.Call a
+// Request (the tool's name, its arguments, the request id, and how an
+// unknown tool is refused), and Call looks the tool up once and runs it
+// through one chain of links (Interceptor, in the style of connect-go's
+// interceptors) around the service call. The links, in the order links()
+// declares once, are Rate (every call spends one unit of its principal's
+// rate), Resolve (an unknown tool is refused; the arguments are decoded and
+// validated with toolschema), Policy (its tools, repositories, read-only,
+// the gateway's -read-only; and the answer confined to what the principal
+// may see), Confirm (a person's confirmation of the tools the policy or
+// -confirm names), Limits (the principal's concurrency, the global
+// in-flight cap, the call's deadline) and Audit (the record of a write).
+// The end of the chain calls the service with
 // grpc.ClientConnInterface.Invoke on the tool's full method with
 // x-request-id metadata (plus x-github-token when the caller authenticated
 // with its own GitHub token, and x-ghops-content-trust, the principal's
-// content trust) and maps any failure to the error contract
-// (rpcerror); Call renders the response as the tool's JSON result.
+// content trust) and maps any failure to the error contract (rpcerror);
+// Call renders the response as the tool's JSON result.
 //
 // Every refusal happens before the service is called, so a refused call
 // costs GitHub nothing; but every call, refused or not, first spends one
@@ -22,13 +25,12 @@
 //
 // The API:
 //
-//	New(reg, conn, opts...) *Caller   // WithTimeout, WithReadOnly, WithQuota, WithMaxInFlight, WithAudit
-//	(*Caller).Use(links...)           // the chain (New installs StandardLinks)
-//	(*Caller).Call(ctx, name, args, CallInfo{RequestID}) (json.RawMessage, *rpcerror.Error)
+//	New(reg, conn, opts...) *Caller   // WithTimeout, WithReadOnly, WithQuota, WithMaxInFlight, WithAudit, ...
+//	(*Caller).Call(ctx, Request{Name, Args, RequestID, Unknown}) (json.RawMessage, *toolschema.Tool, *rpcerror.Error)
 //
-// With Recover in the chain Call never panics: a panic below it becomes
-// -32603. Arguments must already be normalised (see package rpcargs); Call
-// does not unwrap anything.
+// Call does not recover a panic: the pipeline does, once per call, for
+// every transport (package pipeline). Arguments must already be normalised
+// (see package rpcargs); Call does not unwrap anything.
 package toolcall
 
 import (
@@ -60,12 +62,6 @@ import (
 // DefaultTimeout is the deadline of a service call when none is configured.
 const DefaultTimeout = 30 * time.Second
 
-// CallInfo is what the transport knows about the call.
-type CallInfo struct {
-	// RequestID identifies the call in logs and errors; generated when empty.
-	RequestID string
-}
-
 // Caller calls tools. It is safe for concurrent use.
 type Caller struct {
 	reg      *toolschema.Registry
@@ -80,7 +76,7 @@ type Caller struct {
 	confirm  []string      // tool globs every caller must have confirmed (-confirm)
 	trust    string        // the gateway's content trust (WithContentTrust)
 
-	links   []Interceptor // see Use
+	chain   []Interceptor // see use
 	handler Handler       // links around invoke
 
 	offeredOnce  sync.Once
@@ -160,7 +156,7 @@ func New(reg *toolschema.Registry, conn grpc.ClientConnInterface, opts ...Option
 	for _, o := range opts {
 		o(c)
 	}
-	c.Use(c.StandardLinks()...)
+	c.use(c.links()...)
 	return c
 }
 
@@ -185,28 +181,32 @@ func (c *Caller) Lookup(name string) (*toolschema.Tool, bool) {
 // ReadOnly reports whether the gateway refuses every writing tool.
 func (c *Caller) ReadOnly() bool { return c.readOnly }
 
-// Call runs tool name with args (a JSON value, normally an object) through
-// the Caller's links (Use) and the service, and returns its JSON result or
-// the contract error. An unknown tool is UnknownTool's -32602. Every error
-// carries the call's request id, set here once for every link.
-func (c *Caller) Call(ctx context.Context, name string, args json.RawMessage, info CallInfo) (json.RawMessage, *rpcerror.Error) {
-	if info.RequestID == "" {
-		info.RequestID = requestid.New()
+// Call runs in.Name with in.Args (a JSON value, normally an object)
+// through the Caller's links and the service, and returns its JSON result
+// or the contract error, and the tool called: nil when the gateway does not
+// offer it (the call was refused as in.Unknown says). Call is the one
+// place a tool is looked up, once per call. Every error carries the call's
+// request id, set here once for every link.
+func (c *Caller) Call(ctx context.Context, in Request) (json.RawMessage, *toolschema.Tool, *rpcerror.Error) {
+	if in.RequestID == "" {
+		in.RequestID = requestid.New()
 	}
+	in.Caller = policy.CallerFrom(ctx)
+	in.Tool, _ = c.Lookup(in.Name)
 	r := requests.Get().(*Request)
 	defer func() { *r = Request{}; requests.Put(r) }()
-	*r = Request{Name: name, Args: args, RequestID: info.RequestID, Caller: policy.CallerFrom(ctx)}
+	*r = in
 	if e := c.handler(ctx, r); e != nil {
 		if e.RequestID == "" {
-			e.RequestID = info.RequestID
+			e.RequestID = in.RequestID
 		}
-		return nil, e
+		return nil, in.Tool, e
 	}
 	out, err := r.Tool.EncodeResult(r.Response)
 	if err != nil {
-		return nil, rpcerror.Internal(name, info.RequestID, fmt.Errorf("encode result: %w", err))
+		return nil, in.Tool, rpcerror.Internal(in.Name, in.RequestID, fmt.Errorf("encode result: %w", err))
 	}
-	return out, nil
+	return out, in.Tool, nil
 }
 
 // requests recycles the Request of each call: the chain's links are func
@@ -287,10 +287,7 @@ func (c *Caller) checkPolicy(_ context.Context, caller *policy.Caller, tool *too
 	if d == nil {
 		return nil
 	}
-	e := rpcerror.New(rpcerror.PermissionDenied, tool.Name)
-	e.Message = "Permission denied: " + d.Detail
-	e.Data.Policy = &rpcerror.Policy{Principal: caller.Name(), Rule: d.Rule, Detail: d.Detail}
-	return e
+	return rpcerror.New(rpcerror.PermissionDenied, "Permission denied: "+d.Detail, rpcerror.Tool(tool.Name), rpcerror.Refusal(caller.Name(), d.Rule, d.Detail))
 }
 
 // confine removes from a successful answer what the caller's principal
@@ -302,20 +299,15 @@ func confine(caller *policy.Caller, tool string, resp proto.Message) *rpcerror.E
 		return nil
 	}
 	d := "allowed repositories: " + strings.Join(caller.Principal.Repos, ", ")
-	e := rpcerror.New(rpcerror.PermissionDenied, tool)
-	e.Message = "Permission denied: the answer names a repository outside " + d
-	e.Data.Policy = &rpcerror.Policy{Principal: caller.Name(), Rule: "repos", Detail: d}
-	return e
+	return rpcerror.New(rpcerror.PermissionDenied, "Permission denied: the answer names a repository outside "+d, rpcerror.Tool(tool), rpcerror.Refusal(caller.Name(), "repos", d))
 }
 
-// Spend spends one unit of the calling principal's rate (rate_per_minute)
+// spend spends one unit of the calling principal's rate (rate_per_minute)
 // for a call of tool: nil when there is one (or no rate applies), else the
 // -32004 (or, with the shared store unreachable and failing closed, the
-// -32603) to answer instead. Call spends it for every call; the
-// dispatcher (package dispatch), which answers an unknown tool before Call,
-// spends it itself, so that no refused call is free.
-func (c *Caller) Spend(ctx context.Context, tool string) *rpcerror.Error {
-	caller := policy.CallerFrom(ctx)
+// -32603) to answer instead. The Rate link spends it for every call, an
+// unknown tool's included, so that no refused call is free.
+func (c *Caller) spend(ctx context.Context, caller *policy.Caller, tool string) *rpcerror.Error {
 	if caller == nil || caller.Principal == nil || caller.Principal.RatePerMinute <= 0 {
 		return nil
 	}
@@ -362,9 +354,7 @@ func (c *Caller) quotaTake(ctx context.Context, tool string, pr *policy.Principa
 	case errors.Is(err, quota.ErrConcurrency):
 		return nil, limited(tool, pr.Name, "concurrency", strconv.Itoa(pr.Concurrency)+" calls in flight", retry)
 	case errors.Is(err, quota.ErrStore):
-		e := rpcerror.Unavailable(tool, "", err)
-		e.Message = "Service unavailable: the quota store cannot be reached"
-		return nil, e
+		return nil, rpcerror.New(rpcerror.InternalError, "Service unavailable: the quota store cannot be reached", rpcerror.Tool(tool), rpcerror.Cause(err))
 	case err != nil:
 		return nil, rpcerror.Internal(tool, "", fmt.Errorf("quota: %w", err))
 	}
@@ -375,14 +365,9 @@ func (c *Caller) quotaTake(ctx context.Context, tool string, pr *policy.Principa
 // called, so the answer carries retryAfter and the rule, and no github or
 // rateLimit figures.
 func limited(tool, principal, rule, detail string, retry time.Duration) *rpcerror.Error {
-	e := rpcerror.New(rpcerror.RateLimited, tool)
-	e.Message = "Rate limit exceeded: " + detail
 	secs := max(1, int(math.Ceil(retry.Seconds())))
-	wire := int32(min(secs, math.MaxInt32))
-	e.Data.RetryAfter = &wire
-	e.RetryAfter = secs
-	e.Data.Policy = &rpcerror.Policy{Principal: principal, Rule: rule, Detail: detail}
-	return e
+	return rpcerror.New(rpcerror.RateLimited, "Rate limit exceeded: "+detail, rpcerror.Tool(tool),
+		rpcerror.RetryAfter(secs), rpcerror.Refusal(principal, rule, detail))
 }
 
 // fillLog completes the log fields the service did not send from the

@@ -81,13 +81,11 @@ func TestCall(t *testing.T) {
 				<-ctx.Done()
 				return status.FromContextError(ctx.Err()).Err()
 			}},
-		{name: "panic is internal", tool: "get_pr_mergeability", args: `{"repo":"o/r","prNumber":2}`, wantCode: -32603,
-			fn: func(context.Context, string, any, any) error { panic("boom") }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			c := New(reg, fakeConn{tc.fn}, tc.opts...)
-			res, e := c.Call(context.Background(), tc.tool, json.RawMessage(tc.args), CallInfo{RequestID: "rid"})
+			res, _, e := c.Call(context.Background(), Request{Name: tc.tool, Args: json.RawMessage(tc.args), RequestID: "rid"})
 			if tc.wantCode == 0 {
 				if e != nil {
 					t.Fatalf("error %d %s", e.Code, e.Message)
@@ -141,7 +139,7 @@ func TestCallMetadata(t *testing.T) {
 			if tc.caller != nil {
 				ctx = policy.WithCaller(ctx, tc.caller)
 			}
-			if _, e := c.Call(ctx, "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{}); e != nil {
+			if _, _, e := c.Call(ctx, Request{Name: "fetch", Args: json.RawMessage(`{"repo":"o/r"}`)}); e != nil {
 				t.Fatal(e)
 			}
 			if got := md.Get(callmeta.GitHubToken); strings.Join(got, ",") != strings.Join(tc.wantToken, ",") {
@@ -207,7 +205,7 @@ func TestInFlightLimits(t *testing.T) {
 				go func() {
 					defer wg.Done()
 					ctx := policy.WithCaller(context.Background(), tc.callers[i%len(tc.callers)])
-					_, e := c.Call(ctx, "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{})
+					_, _, e := c.Call(ctx, Request{Name: "fetch", Args: json.RawMessage(`{"repo":"o/r"}`)})
 					errs <- e
 				}()
 			}
@@ -249,7 +247,7 @@ func TestWaitBoundedByDeadline(t *testing.T) {
 	first := make(chan struct{})
 	go func() {
 		close(first)
-		_, _ = c.Call(context.Background(), "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{})
+		_, _, _ = c.Call(context.Background(), Request{Name: "fetch", Args: json.RawMessage(`{"repo":"o/r"}`)})
 	}()
 	<-first
 	for {
@@ -261,7 +259,7 @@ func TestWaitBoundedByDeadline(t *testing.T) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	_, e := c.Call(context.Background(), "fetch", json.RawMessage(`{"repo":"o/r"}`), CallInfo{})
+	_, _, e := c.Call(context.Background(), Request{Name: "fetch", Args: json.RawMessage(`{"repo":"o/r"}`)})
 	if e == nil || e.Code != rpcerror.RateLimited || e.Data.Policy == nil || e.Data.Policy.Rule != "max_in_flight" || e.RetryAfter < 1 {
 		t.Fatalf("got %+v", e)
 	}
@@ -309,7 +307,7 @@ func TestAnswersAreConfined(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			calls, sent = 0, ""
-			res, e := c.Call(bot, tc.tool, json.RawMessage(tc.args), CallInfo{})
+			res, _, e := c.Call(bot, Request{Name: tc.tool, Args: json.RawMessage(tc.args)})
 			code := 0
 			if e != nil {
 				code = e.Code
@@ -351,18 +349,18 @@ func TestInvalidCallsSpendTheRate(t *testing.T) {
 			ctx := policy.WithCaller(context.Background(), &policy.Caller{Principal: &policy.Principal{Name: "flood",
 				Rules: policy.Rules{RatePerMinute: rate, Repos: []string{"o/r"}}}})
 			for i := range rate {
-				if _, e := c.Call(ctx, tc.tool, json.RawMessage(tc.args), CallInfo{}); e == nil || e.Code != tc.code {
+				if _, _, e := c.Call(ctx, Request{Name: tc.tool, Args: json.RawMessage(tc.args)}); e == nil || e.Code != tc.code {
 					t.Fatalf("call %d: got %+v, want %d", i+1, e, tc.code)
 				}
 			}
 			for _, next := range []struct{ tool, args string }{{tc.tool, tc.args}, {"fetch", `{"repo":"o/r"}`}} {
-				_, e := c.Call(ctx, next.tool, json.RawMessage(next.args), CallInfo{})
+				_, _, e := c.Call(ctx, Request{Name: next.tool, Args: json.RawMessage(next.args)})
 				if e == nil || e.Code != rpcerror.RateLimited || e.Data.Policy == nil || e.Data.Policy.Rule != "rate_per_minute" || e.RetryAfter < 1 {
 					t.Fatalf("%s after %d invalid calls: got %+v", next.tool, rate, e)
 				}
 			}
-			if e := c.Spend(ctx, "no_such_tool"); e == nil || e.Code != rpcerror.RateLimited {
-				t.Fatalf("Spend on a spent rate: %+v", e)
+			if _, _, e := c.Call(ctx, Request{Name: "no_such_tool", Unknown: UnknownAsMethod}); e == nil || e.Code != rpcerror.RateLimited {
+				t.Fatalf("an unknown method on a spent rate: %+v", e)
 			}
 			if invoked != 0 {
 				t.Fatalf("the service was called %d times", invoked)

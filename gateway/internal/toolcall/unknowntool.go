@@ -5,7 +5,6 @@ import (
 
 	"ghops.dev/gateway/internal/policy"
 	"ghops.dev/gateway/internal/rpcerror"
-	"ghops.dev/gateway/internal/toolschema"
 	"ghops.dev/gateway/internal/toolset"
 )
 
@@ -27,16 +26,14 @@ func (c *Caller) UnknownTool(ctx context.Context, name string) *rpcerror.Error {
 	for i, n := range names {
 		allowed[i] = n
 	}
-	e := rpcerror.InvalidParams(name, []toolschema.Violation{{
-		Message: "must be equal to one of the allowed values", Path: "/name", Keyword: "enum",
-		Params: map[string]any{"allowedValues": allowed}, Value: name,
-	}})
 	quoted := name
 	if len(quoted) > maxUnknownNameBytes {
 		quoted = quoted[:maxUnknownNameBytes] + "..."
 	}
-	e.Message = "Unknown tool: " + quoted
-	return e
+	return rpcerror.New(rpcerror.InvalidParamsCode, "Unknown tool: "+quoted, rpcerror.Tool(name), rpcerror.Violations([]rpcerror.Violation{{
+		Message: "must be equal to one of the allowed values", Path: "/name", Keyword: "enum",
+		Params: map[string]any{"allowedValues": allowed}, Value: name,
+	}}))
 }
 
 // UnknownMethod is /rpc's answer to a method that is no tool its caller
@@ -48,7 +45,7 @@ func (c *Caller) UnknownMethod(ctx context.Context, name string, tool bool) *rpc
 	if !tool {
 		name = ""
 	}
-	e := rpcerror.New(rpcerror.MethodNotFound, name)
+	e := rpcerror.New(rpcerror.MethodNotFound, "", rpcerror.Tool(name))
 	names := c.callable(ctx)
 	if len(names) > maxListedTools {
 		e.Data.ToolsOmitted = int32(len(names) - maxListedTools)

@@ -4,13 +4,14 @@
 // and its result is the tool's JSON result.
 //
 // It only frames: batches are always accepted (within the pipeline's
-// limits); a method that has a tool name's shape is a tools/call of the
-// tool it names, and every request goes to the gateway's one dispatcher
-// (package dispatch), which decides it — a method that is no tool the
-// caller may call (a tool the gateway does not offer, or a name that
-// cannot be one, say "tools/list") is JSON-RPC's -32601 listing the
-// caller's tools, and a failure is always a JSON-RPC error here (/rpc has
-// no tool result to carry one); its HTTP status rules (StatusRules, applied by
+// limits); a method that has a tool name's shape is a call of the tool it
+// names, run by the gateway's one dispatcher of tool calls
+// (toolcall.Caller) — a method that is no tool the caller may call (a tool
+// the gateway does not offer, or a name that cannot be one, say
+// "tools/list") is JSON-RPC's -32601 listing the caller's tools
+// (UnknownMethod; only a tool-shaped one is charged to the caller's rate),
+// and a failure is always a JSON-RPC error here (/rpc has no tool result to
+// carry one); its HTTP status rules (StatusRules, applied by
 // pipeline.Status) are 200 for every JSON-RPC answer unless status mapping
 // is on, where each error code has its status (docs/errors.md) and a batch
 // takes the highest; a body of notifications only is answered 204 with no
@@ -19,22 +20,41 @@ package toolrpc
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/pipeline"
 	"ghops.dev/gateway/internal/rpcargs"
+	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolcall"
+	"ghops.dev/gateway/internal/toolschema"
 )
+
+// unknownLabel is the metric label of a method that is no tool the
+// gateway offers (pipeline.Answer.Tool).
+const unknownLabel = "unknown"
+
+// Caller is the gateway's one dispatcher of tool calls, which knows no
+// protocol: the part of *toolcall.Caller /rpc uses.
+type Caller interface {
+	// Call runs one tool call; its tool is nil when the gateway does not
+	// offer it.
+	Call(ctx context.Context, r toolcall.Request) (json.RawMessage, *toolschema.Tool, *rpcerror.Error)
+	// UnknownMethod is the -32601 of a method that is no tool the caller
+	// may call; tool says whether name has a tool name's shape.
+	UnknownMethod(ctx context.Context, name string, tool bool) *rpcerror.Error
+}
 
 // Transport is the /rpc envelope.
 type Transport struct {
-	calls   *dispatch.Handler
+	calls   Caller
 	mapping bool
 }
 
-// New returns the /rpc transport handing its calls to the dispatcher calls;
-// mapping turns on the HTTP status mapping.
-func New(calls *dispatch.Handler, mapping bool) *Transport {
+// New returns the /rpc transport running its calls through calls, the
+// gateway's one dispatcher of tool calls; mapping turns on the HTTP status
+// mapping.
+func New(calls Caller, mapping bool) *Transport {
 	return &Transport{calls: calls, mapping: mapping}
 }
 
@@ -46,23 +66,28 @@ func (*Transport) Begin(context.Context, *pipeline.Body, []*pipeline.Call, bool)
 	return nil
 }
 
-// Serve implements pipeline.Transport: one tool call, framed for the
-// dispatcher.
+// Serve implements pipeline.Transport: one tool call. A tool-shaped
+// method is a call of the tool it names (an unknown one is refused as a
+// method, after its rate is spent); any other method is -32601 at once:
+// on plain JSON-RPC no other method exists.
 func (t *Transport) Serve(ctx context.Context, _ *pipeline.Body, c *pipeline.Call) pipeline.Answer {
 	if c.Invalid != nil {
 		return pipeline.Invalid(c)
 	}
 	req := c.Request
-	// A tool-shaped method is a tools/call of the tool it names; anything
-	// else is passed on as sent, a method the dispatcher's plain JSON-RPC
-	// table does not know (-32601). No Framing.Version: plain JSON-RPC,
-	// whose failures are JSON-RPC errors.
-	r := dispatch.Request{Method: req.Method, Notification: req.IsNotification(), RequestID: c.RequestID}
-	if toolName(req.Method) {
-		r.Method, r.Mapped, r.Tool, r.Args = "tools/call", true, req.Method, rpcargs.Arguments(req.Method, req.Params)
+	a := pipeline.Answer{NoReply: req.IsNotification(), Tool: unknownLabel}
+	if !toolName(req.Method) {
+		a.Err = t.calls.UnknownMethod(ctx, req.Method, false)
+		a.Err.RequestID = c.RequestID
+		return a
 	}
-	o := t.calls.Serve(ctx, r)
-	return pipeline.Answer{Result: o.Result, Err: o.Err, NoReply: o.NoReply, Tool: o.Tool}
+	res, tool, e := t.calls.Call(ctx, toolcall.Request{Name: req.Method, Args: rpcargs.Arguments(req.Method, req.Params),
+		RequestID: c.RequestID, Unknown: toolcall.UnknownAsMethod})
+	if tool != nil {
+		a.Tool = tool.Name
+	}
+	a.Result, a.Err = res, e
+	return a
 }
 
 // toolName reports whether method has the shape of a tool name (lower-case

@@ -1,6 +1,8 @@
 package toolschema
 
 import (
+	"ghops.dev/gateway/internal/rpcerror"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -197,7 +199,7 @@ func TestSchemaAgreesWithProtovalidate(t *testing.T) {
 						t.Fatalf("%s: type-correct arguments do not decode: %v", args, err)
 					}
 					if err := validator.Validate(req); err == nil {
-						t.Errorf("%s: schema rejects (%s) but protovalidate accepts", args, Message(vs))
+						t.Errorf("%s: schema rejects (%s) but protovalidate accepts", args, rpcerror.ValidationMessage(vs))
 					}
 				default:
 					t.Errorf("%s: schema accepts but stage %d rejects: %s", args, st, mustMarshal(t, vs))

@@ -1,6 +1,8 @@
 package toolschema
 
 import (
+	"ghops.dev/gateway/internal/rpcerror"
+
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -160,7 +162,7 @@ func TestDecodeViolations(t *testing.T) {
 			if got, want := mustMarshal(t, vs), compactJSON(t, tc.want); got != want {
 				t.Errorf("violations\n got %s\nwant %s", got, want)
 			}
-			if got, want := Message(vs), "Validation errors: "+joinMessages(vs); got != want {
+			if got, want := rpcerror.ValidationMessage(vs), "Validation errors: "+joinMessages(vs); got != want {
 				t.Errorf("Message = %q, want %q", got, want)
 			}
 		})
@@ -173,24 +175,6 @@ func joinMessages(vs []Violation) string {
 		ms = append(ms, v.Message)
 	}
 	return strings.Join(ms, ", ")
-}
-
-func TestMessage(t *testing.T) {
-	tests := []struct {
-		name string
-		vs   []Violation
-		want string
-	}{
-		{"one", []Violation{{Message: "must have required property 'query'"}}, "Validation errors: must have required property 'query'"},
-		{"two", []Violation{{Message: "a"}, {Message: "b"}}, "Validation errors: a, b"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := Message(tc.vs); got != tc.want {
-				t.Errorf("Message = %q, want %q", got, tc.want)
-			}
-		})
-	}
 }
 
 func TestDecodeValid(t *testing.T) {

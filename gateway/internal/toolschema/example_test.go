@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"ghops.dev/gateway/internal/rpcerror"
 	"ghops.dev/gateway/internal/toolschema"
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 )
@@ -17,7 +18,7 @@ func ExampleTool_Decode() {
 	_, violations := search.Decode(json.RawMessage(`{}`))
 	b, _ := json.Marshal(violations[0])
 	fmt.Println(string(b))
-	fmt.Println(toolschema.Message(violations))
+	fmt.Println(rpcerror.ValidationMessage(violations))
 	// Output:
 	// {"message":"must have required property 'query'","path":"root","keyword":"required","params":{"missingProperty":"query"},"value":{}}
 	// Validation errors: must have required property 'query'

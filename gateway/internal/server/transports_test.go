@@ -1,4 +1,4 @@
-package dispatch_test
+package server_test
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 
-	"ghops.dev/gateway/internal/dispatch"
 	"ghops.dev/gateway/internal/fakeservicetest"
 	"ghops.dev/gateway/internal/httpcall"
 	"ghops.dev/gateway/internal/mcp"
@@ -42,8 +41,8 @@ func (mergeService) MergePullRequest(_ context.Context, r *ghopsv1.MergePullRequ
 	return &ghopsv1.MergePullRequestResponse{Merged: true, Sha: "6dcb09b5b57875f334f61aebed695e2e4193db5e"}, nil
 }
 
-// recorder is the real call path, noting what the dispatcher asked of it:
-// every transport's tool call must reach it through the one Handler.
+// recorder is the real call path, noting what the transports asked of it:
+// every transport's tool call must reach the one dispatcher of tool calls.
 type recorder struct {
 	*toolcall.Caller
 	mu   sync.Mutex
@@ -65,22 +64,28 @@ func (r *recorder) take() []string {
 	return s
 }
 
-func (r *recorder) Call(ctx context.Context, name string, args json.RawMessage, info toolcall.CallInfo) (json.RawMessage, *rpcerror.Error) {
-	r.note("call " + name)
-	return r.Caller.Call(ctx, name, args, info)
-}
-
-func (r *recorder) UnknownTool(ctx context.Context, name string) *rpcerror.Error {
-	r.note("unknown " + name)
-	return r.Caller.UnknownTool(ctx, name)
+func (r *recorder) Call(ctx context.Context, in toolcall.Request) (json.RawMessage, *toolschema.Tool, *rpcerror.Error) {
+	res, tool, e := r.Caller.Call(ctx, in)
+	switch {
+	case tool != nil:
+		r.note("call " + in.Name)
+	case in.Unknown == toolcall.UnknownAsMethod:
+		r.note("unknown method " + in.Name)
+	default:
+		r.note("unknown " + in.Name)
+	}
+	return res, tool, e
 }
 
 func (r *recorder) UnknownMethod(ctx context.Context, name string, tool bool) *rpcerror.Error {
+	if !tool {
+		name = ""
+	}
 	r.note("unknown method " + name)
 	return r.Caller.UnknownMethod(ctx, name, tool)
 }
 
-// gateway is /rpc, /mcp and stdio over one dispatcher.
+// gateway is /rpc, /mcp and stdio over one dispatcher of tool calls.
 type gateway struct {
 	rec *recorder
 	url string
@@ -95,16 +100,15 @@ func newGateway(t *testing.T) *gateway {
 		t.Fatal(err)
 	}
 	rec := &recorder{Caller: toolcall.New(reg, fakeservicetest.Serve(t, mergeService{}), toolcall.WithTimeout(5*time.Second))}
-	d := dispatch.New(rec)
 	logger := slog.New(slog.DiscardHandler)
-	m, err := mcp.New(reg, d, mcp.WithSessionSecret([]byte("test-secret")), mcp.WithLogger(logger))
+	m, err := mcp.New(reg, rec, mcp.WithSessionSecret([]byte("test-secret")), mcp.WithLogger(logger))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(m.Close)
 	p := pipeline.New(pipeline.Options{Sink: rpcerror.NewSink(io.Discard, logger), Logger: logger})
 	mux := http.NewServeMux()
-	mux.Handle("POST /rpc", p.Handler(toolrpc.New(d, false)))
+	mux.Handle("POST /rpc", p.Handler(toolrpc.New(rec, false)))
 	mux.Handle("POST /mcp", p.Handler(m.HTTP()))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -214,16 +218,16 @@ const (
 )
 
 // TestOneDispatcherForEveryTransport: the same logical requests sent over
-// /rpc, /mcp and stdio reach the one dispatcher (the recorder sees its
-// calls), get the same answer (the same error object wherever an error is
-// answered, the same tool result wherever one succeeds), and each
-// transport only frames it: a raw result on /rpc, a CallToolResult on MCP,
-// and the tool-error rule's isError result only where the request named an
-// MCP version. Methods, unknown methods and version refusals are the
-// dispatcher's method table too (dispatch.Handler.Serve): a method the
-// version allows is answered alike on MCP's two wires, and a method no
-// framing knows, one of a capability the gateway does not declare, or one
-// the named version removed is -32601 on all three.
+// /rpc, /mcp and stdio reach the one dispatcher of tool calls (the
+// recorder sees its calls, each tool looked up once), get the same answer
+// (the same error object wherever an error is answered, the same tool
+// result wherever one succeeds), and each transport only frames it: a raw
+// result on /rpc, a CallToolResult on MCP, and the tool-error rule's
+// isError result only where the request named an MCP version. MCP's method
+// table (package mcp) answers a method the version allows alike on its two
+// wires, and a method no framing knows, one of a capability the gateway
+// does not declare, or one the named version removed is -32601 on all
+// three.
 func TestOneDispatcherForEveryTransport(t *testing.T) {
 	g := newGateway(t)
 	rpc := func(method, params string) string {
