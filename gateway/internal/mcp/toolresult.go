@@ -3,6 +3,7 @@ package mcp
 import (
 	"bytes"
 	"encoding/json"
+	"unicode/utf8"
 
 	"ghops.dev/gateway/internal/rpcerror"
 )
@@ -42,7 +43,7 @@ func (s *Server) encodeToolResult(res json.RawMessage, e *rpcerror.Error, versio
 	if e != nil {
 		b.Write(marshalString(RenderError(e, s.reg)))
 	} else {
-		b.Write(marshalString(string(res)))
+		b.Write(appendString(b.AvailableBuffer(), string(res)))
 	}
 	b.WriteString(`}]`)
 	switch {
@@ -61,10 +62,60 @@ func (s *Server) encodeToolResult(res json.RawMessage, e *rpcerror.Error, versio
 
 // marshalString encodes s as a JSON string without HTML escaping (every
 // byte of a result is paid by an agent, and "<" need not cost six).
-func marshalString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimRight(b.Bytes(), "\n")
+func marshalString(s string) []byte { return appendString(nil, s) }
+
+// appendString appends s as encoding/json's Encoder with SetEscapeHTML(false)
+// writes it: '"', '\\' and control characters escaped (\b \f \n \r \t by
+// name), invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped. Without the
+// Encoder's buffer and reflection: the whole result passes through here on
+// every tools/call. FuzzAppendString holds it to the Encoder's bytes.
+func appendString(dst []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= ' ' && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			i += n
+			continue
+		}
+		i += n
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
 }

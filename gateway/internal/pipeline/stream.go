@@ -53,7 +53,13 @@ func (p *Pipeline) ServeStream(ctx context.Context, t Transport, in io.Reader, o
 	}()
 
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, p.opts.StreamConcurrency)
+	// Messages run on up to StreamConcurrency workers that live as long as
+	// the stream, not on a goroutine each: a call's path is deep, and a new
+	// goroutine grew its stack through it on every message (a tenth of the
+	// embedded gateway's CPU per call, docs/benchmarks.md).
+	work := make(chan func())
+	defer close(work)
+	workers := 0
 	for {
 		select {
 		case <-ctx.Done():
@@ -77,16 +83,30 @@ func (p *Pipeline) ServeStream(ctx context.Context, t Transport, in io.Reader, o
 				continue
 			}
 			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer func() { <-sem; wg.Done() }()
+			job := func() {
+				defer wg.Done()
 				// Its calls recover in serveCall; the framing around them
 				// answers every line without panicking (fuzzed).
 				o := p.serveBody(ctx, t, x, line)
 				if o.body != nil && !o.gone {
 					w.write(o.body)
 				}
-			}()
+			}
+			select {
+			case work <- job: // an idle worker
+			default:
+				if workers < p.opts.StreamConcurrency {
+					workers++
+					go func() {
+						job()
+						for f := range work {
+							f()
+						}
+					}()
+				} else {
+					work <- job // all busy: wait for one, as the cap says
+				}
+			}
 		}
 	}
 }

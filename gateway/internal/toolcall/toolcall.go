@@ -221,21 +221,28 @@ var requests = sync.Pool{New: func() any { return new(Request) }}
 // contract. Its deadline is set by Limits.
 func (c *Caller) invoke(ctx context.Context, r *Request) *rpcerror.Error {
 	caller, tool := r.Caller, r.Tool
-	md := metadata.Pairs(callmeta.RequestID, r.RequestID)
-	if caller != nil && caller.GitHubToken != "" {
-		md.Set(callmeta.GitHubToken, caller.GitHubToken)
-	}
-	if name := caller.Name(); name != "" {
-		md.Set(callmeta.Principal, principalKey(caller.Via, name))
-	}
 	var pr *policy.Principal
 	if caller != nil {
 		pr = caller.Principal
 	}
-	md.Set(callmeta.ContentTrust, policy.EffectiveContentTrust(pr, c.trust))
+	// The keys (package callmeta) are lower case already, so the map is
+	// built as is rather than through metadata.Pairs and Set, which
+	// lower-case every key on every call.
+	md := metadata.MD{
+		callmeta.RequestID:    {r.RequestID},
+		callmeta.ContentTrust: {policy.EffectiveContentTrust(pr, c.trust)},
+	}
+	if caller != nil && caller.GitHubToken != "" {
+		md[callmeta.GitHubToken] = []string{caller.GitHubToken}
+	}
+	if name := caller.Name(); name != "" {
+		md[callmeta.Principal] = []string{principalKey(caller.Via, name)}
+	}
 	if tool.GatewayInfo {
-		md.Set(callmeta.GatewayVersion, c.info.Version)
-		md.Set(callmeta.GatewayWarning, c.info.Warnings...)
+		md[callmeta.GatewayVersion] = []string{c.info.Version}
+		if len(c.info.Warnings) > 0 {
+			md[callmeta.GatewayWarning] = c.info.Warnings
+		}
 	}
 	ctx = metadata.NewOutgoingContext(ctx, md)
 	resp := tool.NewResponse()
@@ -330,6 +337,12 @@ func (c *Caller) acquireSlot(ctx context.Context, caller *policy.Caller, tool st
 	}
 	if c.inflight == nil {
 		return release, nil
+	}
+	select {
+	case c.inflight <- struct{}{}:
+		// A free slot, the usual case, costs no timer.
+		return func() { <-c.inflight; release() }, nil
+	default:
 	}
 	wait, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()

@@ -70,6 +70,8 @@ type Tool struct {
 	checked  []checkedAt
 	reqType  protoreflect.MessageType
 	respType protoreflect.MessageType
+	// result writes responses (nil: protojson does; resultjson.go).
+	result *resultPlan
 }
 
 // NewRequest returns a new, empty request message of the tool's generated
@@ -234,6 +236,7 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 		checked:      checked,
 		reqType:      reqType,
 		respType:     respType,
+		result:       planFor(respType.Descriptor()),
 	}, nil
 }
 
@@ -462,6 +465,18 @@ func (t *Tool) EncodeResult(resp proto.Message) (json.RawMessage, error) {
 	if got, want := resp.ProtoReflect().Descriptor().FullName(), t.respType.Descriptor().FullName(); got != want {
 		return nil, fmt.Errorf("toolschema: %s: response is %s, want %s", t.Name, got, want)
 	}
+	if t.result != nil {
+		if b, err := t.result.appendMessage(make([]byte, 0, 512), resp.ProtoReflect()); err == nil {
+			return json.RawMessage(b), nil
+		}
+	}
+	return t.encodeProtojson(resp)
+}
+
+// encodeProtojson is EncodeResult through protojson: for a type or value
+// the result plan does not cover, and the reference the plan is tested
+// against.
+func (t *Tool) encodeProtojson(resp proto.Message) (json.RawMessage, error) {
 	b, err := protojson.MarshalOptions{UseProtoNames: true, EmitDefaultValues: true}.Marshal(resp)
 	if err != nil {
 		return nil, fmt.Errorf("toolschema: %s: encode result: %w", t.Name, err)

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/protobuf/proto"
@@ -53,6 +54,21 @@ func Of(m protoreflect.MethodDescriptor) string {
 	if m == nil {
 		return ""
 	}
+	// The policy asks on every call; the answer is the descriptor's, read
+	// once (descriptors are the binary's, so the map stays small).
+	if v, ok := ofMethod.Load(m); ok {
+		return v.(string)
+	}
+	s := of(m)
+	ofMethod.Store(m, s)
+	return s
+}
+
+// ofMethod caches Of by method descriptor.
+var ofMethod sync.Map
+
+// of reads the group from m's tool option.
+func of(m protoreflect.MethodDescriptor) string {
 	opts, ok := m.Options().(*descriptorpb.MethodOptions)
 	if !ok || opts == nil || !proto.HasExtension(opts, ghopsv1.E_Tool) {
 		return ""

@@ -231,6 +231,11 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 		// a goroutine per call spent a tenth of the service's CPU growing
 		// its stack through the handler chain (docs/benchmarks.md).
 		grpc.NumStreamWorkers(streamWorkers),
+		// Fixed flow-control windows turn off gRPC's bandwidth estimator,
+		// which answered data with a PING, a frame each way on most calls;
+		// the windows are those the estimator grows to on a fast link.
+		grpc.InitialWindowSize(4 << 20),
+		grpc.InitialConnWindowSize(16 << 20),
 	}
 	serverOpts = append(serverOpts, s.tel.ServerOptions()...)
 	if cfg.TLSCert != "" {

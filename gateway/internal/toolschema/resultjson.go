@@ -1,0 +1,314 @@
+package toolschema
+
+import (
+	"encoding/base64"
+	"errors"
+	"math"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// The result encoder writes a response as the bytes protojson gives with
+// UseProtoNames and EmitDefaultValues, compacted: every call renders its
+// result, and protojson (it sorts each message's fields on every call, and
+// randomises its whitespace so that a compaction pass must follow) was the
+// larger part of the gateway's own CPU per call (docs/benchmarks.md). The
+// plan of each message type (its fields in declaration order, each name
+// quoted once) is built with the registry. A type the plan does not cover
+// (maps, extensions, well-known types other than Timestamp) keeps protojson,
+// and so does a value it cannot write the same way (invalid UTF-8, a
+// timestamp out of range: protojson's error is then the answer). The
+// agreement is tested on every response type with generated values and
+// fuzzed (resultjson_test.go).
+
+// errNoPlan sends a value back to protojson.
+var errNoPlan = errors.New("toolschema: value outside the result plan")
+
+// resultPlan is how one message type is written.
+type resultPlan struct {
+	fields []resultField
+}
+
+// resultField is one field of a resultPlan.
+type resultField struct {
+	fd protoreflect.FieldDescriptor
+	// name is the quoted proto name and the colon.
+	name string
+	// optional fields (presence, oneof members) are left out when unset;
+	// every other field is written, zero or empty included.
+	optional bool
+	list     bool
+	kind     protoreflect.Kind
+	sub      *resultPlan // message fields other than Timestamp
+	stamp    bool        // google.protobuf.Timestamp
+	enum     protoreflect.EnumValueDescriptors
+}
+
+// timestampName is the one well-known type the plan writes itself.
+const timestampName protoreflect.FullName = "google.protobuf.Timestamp"
+
+// planFor returns the plan of md, or nil when protojson must write it.
+func planFor(md protoreflect.MessageDescriptor) *resultPlan {
+	return (&planner{done: map[protoreflect.FullName]*resultPlan{}}).plan(md)
+}
+
+// planner builds the plans of one response type and the types it nests,
+// each once (a recursive type refers to its own plan).
+type planner struct {
+	done map[protoreflect.FullName]*resultPlan
+	bad  bool
+}
+
+func (pl *planner) plan(md protoreflect.MessageDescriptor) *resultPlan {
+	p := pl.build(md)
+	if pl.bad {
+		return nil
+	}
+	return p
+}
+
+func (pl *planner) build(md protoreflect.MessageDescriptor) *resultPlan {
+	if p, ok := pl.done[md.FullName()]; ok {
+		return p
+	}
+	p := &resultPlan{}
+	pl.done[md.FullName()] = p
+	if md.ExtensionRanges().Len() > 0 || md.FullName().Parent() == "google.protobuf" {
+		pl.bad = true
+		return p
+	}
+	fds := md.Fields()
+	for i := range fds.Len() {
+		fd := fds.Get(i)
+		if fd.IsMap() || fd.IsWeak() {
+			pl.bad = true
+			return p
+		}
+		f := resultField{
+			fd:       fd,
+			optional: fd.HasPresence() || fd.ContainingOneof() != nil,
+			list:     fd.IsList(),
+			kind:     fd.Kind(),
+		}
+		var err error
+		if f.name, err = quotedName(fd.TextName()); err != nil {
+			pl.bad = true
+			return p
+		}
+		switch f.kind {
+		case protoreflect.MessageKind, protoreflect.GroupKind:
+			if fd.Message().FullName() == timestampName {
+				f.stamp = true
+			} else {
+				f.sub = pl.build(fd.Message())
+			}
+		case protoreflect.EnumKind:
+			if fd.Enum().FullName() == "google.protobuf.NullValue" {
+				pl.bad = true
+				return p
+			}
+			f.enum = fd.Enum().Values()
+		}
+		p.fields = append(p.fields, f)
+	}
+	return p
+}
+
+// quotedName is a field's JSON name followed by its colon.
+func quotedName(name string) (string, error) {
+	b, err := appendProtoString(nil, name)
+	if err != nil {
+		return "", err
+	}
+	return string(append(b, ':')), nil
+}
+
+// appendMessage writes m by plan p.
+func (p *resultPlan) appendMessage(b []byte, m protoreflect.Message) ([]byte, error) {
+	b = append(b, '{')
+	first := true
+	for i := range p.fields {
+		f := &p.fields[i]
+		if f.optional && !m.Has(f.fd) {
+			continue
+		}
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = append(b, f.name...)
+		v := m.Get(f.fd)
+		var err error
+		if f.list {
+			l := v.List()
+			b = append(b, '[')
+			for j := range l.Len() {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				if b, err = f.appendValue(b, l.Get(j)); err != nil {
+					return nil, err
+				}
+			}
+			b = append(b, ']')
+			continue
+		}
+		if b, err = f.appendValue(b, v); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendValue writes one value of f's kind (a list's item or the field).
+func (f *resultField) appendValue(b []byte, v protoreflect.Value) ([]byte, error) {
+	switch f.kind {
+	case protoreflect.BoolKind:
+		return strconv.AppendBool(b, v.Bool()), nil
+	case protoreflect.StringKind:
+		return appendProtoString(b, v.String())
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return strconv.AppendInt(b, v.Int(), 10), nil
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return strconv.AppendUint(b, v.Uint(), 10), nil
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		// 64-bit integers are JSON strings in proto's mapping.
+		b = append(b, '"')
+		return append(strconv.AppendInt(b, v.Int(), 10), '"'), nil
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		b = append(b, '"')
+		return append(strconv.AppendUint(b, v.Uint(), 10), '"'), nil
+	case protoreflect.FloatKind:
+		return appendProtoFloat(b, v.Float(), 32), nil
+	case protoreflect.DoubleKind:
+		return appendProtoFloat(b, v.Float(), 64), nil
+	case protoreflect.BytesKind:
+		b = append(b, '"')
+		return append(base64.StdEncoding.AppendEncode(b, v.Bytes()), '"'), nil
+	case protoreflect.EnumKind:
+		if d := f.enum.ByNumber(v.Enum()); d != nil {
+			return appendProtoString(b, string(d.Name()))
+		}
+		return strconv.AppendInt(b, int64(v.Enum()), 10), nil
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		if f.stamp {
+			return appendTimestamp(b, v.Message())
+		}
+		return f.sub.appendMessage(b, v.Message())
+	}
+	return nil, errNoPlan
+}
+
+// appendProtoString writes s quoted as protojson does: only '"', '\\' and
+// the control characters are escaped (\b \f \n \r \t by name, the others
+// as \u00XX); everything else, '<' '>' '&' and U+2028 included, stays as it
+// is. Invalid UTF-8 is an error, as in protojson.
+func appendProtoString(b []byte, s string) ([]byte, error) {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n == 1 {
+				return nil, errNoPlan
+			}
+			i += n
+			continue
+		}
+		if c >= ' ' && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			const hex = "0123456789abcdef"
+			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"'), nil
+}
+
+// appendProtoFloat writes n as protojson does: NaN and the infinities as
+// strings, else the shortest form, in exponent notation only for very
+// small or very large magnitudes (with a one-digit negative exponent
+// unpadded), as encoding/json writes floats.
+func appendProtoFloat(b []byte, n float64, bits int) []byte {
+	switch {
+	case math.IsNaN(n):
+		return append(b, `"NaN"`...)
+	case math.IsInf(n, 1):
+		return append(b, `"Infinity"`...)
+	case math.IsInf(n, -1):
+		return append(b, `"-Infinity"`...)
+	}
+	format := byte('f')
+	if a := math.Abs(n); a != 0 {
+		if bits == 64 && (a < 1e-6 || a >= 1e21) || bits == 32 && (float32(a) < 1e-6 || float32(a) >= 1e21) {
+			format = 'e'
+		}
+	}
+	b = strconv.AppendFloat(b, n, format, -1, bits)
+	if format == 'e' {
+		// e-07 is written e-7.
+		if k := len(b); k >= 4 && b[k-4] == 'e' && b[k-3] == '-' && b[k-2] == '0' {
+			b[k-2] = b[k-1]
+			b = b[:k-1]
+		}
+	}
+	return b
+}
+
+// The range of a Timestamp protojson writes: years 0001 to 9999.
+const (
+	minStampSeconds = -62135596800
+	maxStampSeconds = 253402300799
+)
+
+// appendTimestamp writes a Timestamp as RFC 3339 in UTC with 0, 3, 6 or 9
+// fractional digits, as protojson does; one out of its range goes back to
+// protojson, whose error is the answer.
+func appendTimestamp(b []byte, m protoreflect.Message) ([]byte, error) {
+	fds := m.Descriptor().Fields()
+	secs := m.Get(fds.ByNumber(1)).Int()
+	nanos := m.Get(fds.ByNumber(2)).Int()
+	if secs < minStampSeconds || secs > maxStampSeconds || nanos < 0 || nanos > 999999999 {
+		return nil, errNoPlan
+	}
+	t := time.Unix(secs, nanos).UTC()
+	b = append(b, '"')
+	b = t.AppendFormat(b, "2006-01-02T15:04:05")
+	if ns := t.Nanosecond(); ns != 0 {
+		digits := 9
+		for ns%1000 == 0 {
+			ns /= 1000
+			digits -= 3
+		}
+		b = append(b, '.')
+		s := strconv.Itoa(ns)
+		for range digits - len(s) {
+			b = append(b, '0')
+		}
+		b = append(b, s...)
+	}
+	return append(b, 'Z', '"'), nil
+}
