@@ -42,6 +42,9 @@ const (
 	Toolset_TOOLSET_SEARCH Toolset = 5
 	// TOOLSET_META is the deployment itself (its environment and health).
 	Toolset_TOOLSET_META Toolset = 6
+	// TOOLSET_PROJECTS is GitHub Projects: boards, their items, fields,
+	// sprints (iterations), views and status updates.
+	Toolset_TOOLSET_PROJECTS Toolset = 7
 )
 
 // Enum value maps for Toolset.
@@ -54,6 +57,7 @@ var (
 		4: "TOOLSET_ACTIONS",
 		5: "TOOLSET_SEARCH",
 		6: "TOOLSET_META",
+		7: "TOOLSET_PROJECTS",
 	}
 	Toolset_value = map[string]int32{
 		"TOOLSET_UNSPECIFIED": 0,
@@ -63,6 +67,7 @@ var (
 		"TOOLSET_ACTIONS":     4,
 		"TOOLSET_SEARCH":      5,
 		"TOOLSET_META":        6,
+		"TOOLSET_PROJECTS":    7,
 	}
 )
 
@@ -126,20 +131,31 @@ const (
 	// RESOURCE_KIND_COMMENT marks a comment's id (issue and pull request
 	// conversation comments, review comments).
 	ResourceKind_RESOURCE_KIND_COMMENT ResourceKind = 8
+	// RESOURCE_KIND_PROJECT marks an "owner/number" GitHub Project (v2)
+	// reference: projects belong to a user or organization, not to a
+	// repository, so the policy checks them against its own projects globs.
+	ResourceKind_RESOURCE_KIND_PROJECT ResourceKind = 9
+	// RESOURCE_KIND_PROJECT_ITEM marks a project item's GraphQL node id.
+	ResourceKind_RESOURCE_KIND_PROJECT_ITEM ResourceKind = 10
+	// RESOURCE_KIND_MILESTONE marks a repository milestone's number.
+	ResourceKind_RESOURCE_KIND_MILESTONE ResourceKind = 11
 )
 
 // Enum value maps for ResourceKind.
 var (
 	ResourceKind_name = map[int32]string{
-		0: "RESOURCE_KIND_UNSPECIFIED",
-		1: "RESOURCE_KIND_REPOSITORY",
-		2: "RESOURCE_KIND_REF",
-		3: "RESOURCE_KIND_PATH",
-		4: "RESOURCE_KIND_ISSUE",
-		5: "RESOURCE_KIND_PULL_REQUEST",
-		6: "RESOURCE_KIND_RUN",
-		7: "RESOURCE_KIND_JOB",
-		8: "RESOURCE_KIND_COMMENT",
+		0:  "RESOURCE_KIND_UNSPECIFIED",
+		1:  "RESOURCE_KIND_REPOSITORY",
+		2:  "RESOURCE_KIND_REF",
+		3:  "RESOURCE_KIND_PATH",
+		4:  "RESOURCE_KIND_ISSUE",
+		5:  "RESOURCE_KIND_PULL_REQUEST",
+		6:  "RESOURCE_KIND_RUN",
+		7:  "RESOURCE_KIND_JOB",
+		8:  "RESOURCE_KIND_COMMENT",
+		9:  "RESOURCE_KIND_PROJECT",
+		10: "RESOURCE_KIND_PROJECT_ITEM",
+		11: "RESOURCE_KIND_MILESTONE",
 	}
 	ResourceKind_value = map[string]int32{
 		"RESOURCE_KIND_UNSPECIFIED":  0,
@@ -151,6 +167,9 @@ var (
 		"RESOURCE_KIND_RUN":          6,
 		"RESOURCE_KIND_JOB":          7,
 		"RESOURCE_KIND_COMMENT":      8,
+		"RESOURCE_KIND_PROJECT":      9,
+		"RESOURCE_KIND_PROJECT_ITEM": 10,
+		"RESOURCE_KIND_MILESTONE":    11,
 	}
 )
 
@@ -470,7 +489,7 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\n" +
 	"open_world\x18\a \x01(\bR\topenWorld\x12!\n" +
 	"\fgateway_info\x18\b \x01(\bR\vgatewayInfo\x12+\n" +
-	"\atoolset\x18\t \x01(\x0e2\x11.ghops.v1.ToolsetR\atoolset*\x97\x01\n" +
+	"\atoolset\x18\t \x01(\x0e2\x11.ghops.v1.ToolsetR\atoolset*\xad\x01\n" +
 	"\aToolset\x12\x17\n" +
 	"\x13TOOLSET_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rTOOLSET_REPOS\x10\x01\x12\x11\n" +
@@ -478,7 +497,8 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x0eTOOLSET_ISSUES\x10\x03\x12\x13\n" +
 	"\x0fTOOLSET_ACTIONS\x10\x04\x12\x12\n" +
 	"\x0eTOOLSET_SEARCH\x10\x05\x12\x10\n" +
-	"\fTOOLSET_META\x10\x06*\xfc\x01\n" +
+	"\fTOOLSET_META\x10\x06\x12\x14\n" +
+	"\x10TOOLSET_PROJECTS\x10\a*\xd4\x02\n" +
 	"\fResourceKind\x12\x1d\n" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
@@ -488,7 +508,11 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x1aRESOURCE_KIND_PULL_REQUEST\x10\x05\x12\x15\n" +
 	"\x11RESOURCE_KIND_RUN\x10\x06\x12\x15\n" +
 	"\x11RESOURCE_KIND_JOB\x10\a\x12\x19\n" +
-	"\x15RESOURCE_KIND_COMMENT\x10\b*~\n" +
+	"\x15RESOURCE_KIND_COMMENT\x10\b\x12\x19\n" +
+	"\x15RESOURCE_KIND_PROJECT\x10\t\x12\x1e\n" +
+	"\x1aRESOURCE_KIND_PROJECT_ITEM\x10\n" +
+	"\x12\x1b\n" +
+	"\x17RESOURCE_KIND_MILESTONE\x10\v*~\n" +
 	"\aContent\x12\x17\n" +
 	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +
