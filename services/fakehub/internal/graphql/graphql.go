@@ -71,12 +71,19 @@ type Field struct {
 // Resolver resolves one root field to an object, or refuses it.
 type Resolver func(f Field) (Object, *Error)
 
+// Lazy is a field value resolved only when selected, with the field's arguments (variables
+// substituted, defaults applied): a connection's page or a pull request found by number. It
+// answers an Object, a []any or a scalar, or refuses the field.
+type Lazy func(args map[string]any) (any, *Error)
+
 // Engine runs documents against the schema with a set of root mutation resolvers.
 type Engine struct {
 	// Schema is GitHub's schema (graphqlschema.Schema).
 	Schema *ast.Schema
 	// Mutations are the mutation fields served, by name.
 	Mutations map[string]Resolver
+	// Queries are the query fields served, by name.
+	Queries map[string]Resolver
 	// Unsupported is the message of an Unsupported refusal; a detail in parentheses follows it.
 	Unsupported string
 }
@@ -95,12 +102,17 @@ func (e *Engine) Execute(query, operationName string, variables map[string]any) 
 	if err != nil {
 		return Response{Errors: variableErrors(op, err)}
 	}
-	if op.Operation != ast.Mutation {
+	roots, rootType := e.Mutations, "Mutation"
+	switch op.Operation {
+	case ast.Mutation:
+	case ast.Query:
+		roots, rootType = e.Queries, "Query"
+	default:
 		return e.unsupported(string(op.Operation) + " operations")
 	}
 	fields := collect(op.SelectionSet, vars)
 	for _, f := range fields {
-		if e.Mutations[f.Name] == nil && f.Name != "__typename" {
+		if roots[f.Name] == nil && f.Name != "__typename" {
 			return e.unsupported("field " + f.Name)
 		}
 	}
@@ -108,10 +120,11 @@ func (e *Engine) Execute(query, operationName string, variables map[string]any) 
 	var out []*Error
 	for _, f := range fields {
 		if f.Name == "__typename" {
-			data[f.Alias] = "Mutation"
+			data[f.Alias] = rootType
 			continue
 		}
-		v, rerr := e.Mutations[f.Name](Field{Name: f.Name, Args: f.ArgumentMap(vars), Select: e.selector(f, vars)})
+		sel, answered := e.selector(f, vars)
+		v, rerr := roots[f.Name](Field{Name: f.Name, Args: f.ArgumentMap(vars), Select: sel})
 		if rerr != nil {
 			rerr.Path = []any{f.Alias}
 			if rerr.Locations == nil {
@@ -122,6 +135,7 @@ func (e *Engine) Execute(query, operationName string, variables map[string]any) 
 			continue
 		}
 		data[f.Alias] = v
+		out = append(out, answered.refused...)
 	}
 	return Response{Data: data, Errors: out}
 }

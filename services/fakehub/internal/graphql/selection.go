@@ -63,11 +63,24 @@ func included(dirs ast.DirectiveList, vars map[string]any) bool {
 	return true
 }
 
-// selector answers f's selection set from resolved objects.
-func (e *Engine) selector(f *ast.Field, vars map[string]any) func(Object) (Object, *Error) {
+// selection answers one root field's selection set; it keeps the refusals of nullable fields
+// below the root, which answer null beside an error naming their path, as GitHub answers a
+// pull request number that does not resolve.
+type selection struct {
+	e    *Engine
+	vars map[string]any
+	// refused are the refusals of the last answer, each with its response path.
+	refused []*Error
+}
+
+// selector answers f's selection set from resolved objects; a resolver may call it more than
+// once, and only the last answer's refusals count.
+func (e *Engine) selector(f *ast.Field, vars map[string]any) (func(Object) (Object, *Error), *selection) {
+	s := &selection{e: e, vars: vars}
 	return func(o Object) (Object, *Error) {
-		return e.selectObject(o, f.SelectionSet, vars)
-	}
+		s.refused = nil
+		return s.object(o, f.SelectionSet, []any{f.Alias})
+	}, s
 }
 
 // isA reports whether an object of type typ matches the type condition cond: the type itself,
@@ -83,16 +96,33 @@ func (e *Engine) isA(typ, cond string) bool {
 	return slices.ContainsFunc(e.Schema.GetPossibleTypes(abstract), func(d *ast.Definition) bool { return d.Name == typ })
 }
 
-func (e *Engine) selectObject(o Object, set ast.SelectionSet, vars map[string]any) (Object, *Error) {
+func (s *selection) object(o Object, set ast.SelectionSet, path []any) (Object, *Error) {
+	e := s.e
 	typ, _ := o["__typename"].(string)
 	out := Object{}
-	for _, f := range collectFor(set, vars, func(cond string) bool { return e.isA(typ, cond) }) {
+	for _, f := range collectFor(set, s.vars, func(cond string) bool { return e.isA(typ, cond) }) {
 		v, ok := o[f.Name]
 		if !ok {
 			return nil, &Error{Type: Unsupported, Message: e.Unsupported + " (field '" + f.Name + "' on type '" + typ + "' is not implemented)",
 				Locations: []Location{locate(f.Position)}}
 		}
-		res, err := e.selectValue(v, f, vars)
+		at := append(slices.Clip(path), f.Alias)
+		if lazy, isLazy := v.(Lazy); isLazy {
+			var lerr *Error
+			if v, lerr = lazy(f.ArgumentMap(s.vars)); lerr != nil {
+				if lerr.Locations == nil {
+					lerr.Locations = []Location{locate(f.Position)}
+				}
+				if f.Definition == nil || f.Definition.Type.NonNull || lerr.Type == Unsupported {
+					return nil, lerr
+				}
+				lerr.Path = at
+				s.refused = append(s.refused, lerr)
+				out[f.Alias] = nil
+				continue
+			}
+		}
+		res, err := s.value(v, f, at)
 		if err != nil {
 			return nil, err
 		}
@@ -101,14 +131,14 @@ func (e *Engine) selectObject(o Object, set ast.SelectionSet, vars map[string]an
 	return out, nil
 }
 
-func (e *Engine) selectValue(v any, f *ast.Field, vars map[string]any) (any, *Error) {
+func (s *selection) value(v any, f *ast.Field, path []any) (any, *Error) {
 	switch x := v.(type) {
 	case Object:
-		return e.selectObject(x, f.SelectionSet, vars)
+		return s.object(x, f.SelectionSet, path)
 	case []any:
 		list := make([]any, len(x))
 		for i, item := range x {
-			r, err := e.selectValue(item, f, vars)
+			r, err := s.value(item, f, append(slices.Clip(path), i))
 			if err != nil {
 				return nil, err
 			}

@@ -13,6 +13,7 @@ import (
 	"ghops.dev/services/fakehub/graphqlschema"
 	"ghops.dev/services/fakehub/internal/graphql"
 	"ghops.dev/services/fakehub/internal/hub"
+	"ghops.dev/services/fakehub/internal/projects"
 )
 
 const docGraphQLAuth = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
@@ -88,6 +89,7 @@ func (h *api) graphqlHandler(c *hub.ReqCtx) *hub.Reply {
 	for name, run := range gqlMutations {
 		engine.Mutations[name] = func(f graphql.Field) (hub.Obj, *graphql.Error) { return run(h, c, f) }
 	}
+	projects.Install(h.Hub, c, &engine) // Projects (v2): package projects
 	return hub.OkReply(200, engine.Execute(in.Query, in.OperationName, in.Variables))
 }
 

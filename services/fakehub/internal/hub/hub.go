@@ -40,6 +40,9 @@ const (
 type Token struct {
 	Value, Login string
 	Repos        map[string]Permission
+	// Scopes are the classic token's OAuth scopes ("repo", "read:project", "project", ...);
+	// nil grants every scope, so tokens that do not model scopes behave as before.
+	Scopes []string
 }
 
 // Fault is a fault-injection rule. Route is an OpenAPI route template such as
@@ -112,6 +115,10 @@ type Hub struct {
 	NextID         int64
 	Ticking        time.Time // last timestamp handed out by stamp
 	Seeding        bool      // while seeding, stamp ticks from seedEpoch regardless of the clock
+
+	// Areas holds the state of areas that only they read (package projects' projects), by
+	// area name; guarded by Mu like Repos.
+	Areas map[string]any
 
 	statsMu  sync.Mutex
 	stats    Stats

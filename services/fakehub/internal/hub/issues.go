@@ -45,6 +45,8 @@ type Milestone struct {
 	Title, Description string
 	State, Creator     string
 	Created, Updated   time.Time
+	// DueOn and ClosedAt are zero for none.
+	DueOn, ClosedAt time.Time
 }
 
 // IssueRef is what an issue number names: a plain issue, or a pull request with its issue side.
@@ -203,7 +205,7 @@ func (c *ReqCtx) MilestoneObj(r *Repo, m *Milestone) Obj {
 		"labels_url": u + "/labels", "id": m.ID, "node_id": NodeID("Milestone", m.ID), "number": m.Number,
 		"state": m.State, "title": m.Title, "description": nullStr(m.Description), "creator": c.user(m.Creator),
 		"open_issues": open, "closed_issues": closed, "created_at": Ts(m.Created), "updated_at": Ts(m.Updated),
-		"closed_at": nil, "due_on": nil,
+		"closed_at": NullTime(m.ClosedAt), "due_on": NullTime(m.DueOn),
 	}
 }
 
