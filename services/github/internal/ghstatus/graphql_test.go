@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 	"strings"
 	"testing"
+	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
