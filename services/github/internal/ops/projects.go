@@ -68,6 +68,7 @@ type gqlItem struct {
 		Number     int    `json:"number"`
 		Title      string `json:"title"`
 		State      string `json:"state"`
+		PRState    string `json:"prState"`
 		Repository *struct {
 			NameWithOwner string `json:"nameWithOwner"`
 		} `json:"repository"`
@@ -290,7 +291,7 @@ func (it *gqlItem) values() map[string]string {
 func (it *gqlItem) filterItem() projectfilter.Item {
 	fi := projectfilter.Item{Type: itemType(it.Type), Archived: it.IsArchived, Values: map[string][]string{}}
 	if ct := it.Content; ct != nil {
-		fi.Title, fi.State = ct.Title, strings.ToLower(ct.State)
+		fi.Title, fi.State = ct.Title, strings.ToLower(ct.State+ct.PRState)
 		if ct.Repository != nil {
 			fi.Values["repo"] = []string{ct.Repository.NameWithOwner}
 		}
@@ -319,7 +320,7 @@ func (it *gqlItem) filterItem() projectfilter.Item {
 func toItem(it *gqlItem, only []string) *ghopsv1.ProjectItem {
 	out := &ghopsv1.ProjectItem{Id: it.ID, Type: itemType(it.Type), Archived: it.IsArchived, Fields: map[string]*ghopsv1.ProjectFieldValue{}}
 	if ct := it.Content; ct != nil {
-		out.Title, out.Number, out.State = ct.Title, int32(ct.Number), strings.ToLower(ct.State)
+		out.Title, out.Number, out.State = ct.Title, int32(ct.Number), strings.ToLower(ct.State+ct.PRState)
 		if ct.Repository != nil {
 			out.Repo = ct.Repository.NameWithOwner
 		}

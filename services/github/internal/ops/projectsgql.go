@@ -65,7 +65,7 @@ const projectQuery = `query($owner: String!, $number: Int!, $ids: [ID!]!) {
       content {
         __typename
         ... on Issue { number title state repository { nameWithOwner } assignees(first: 10) { nodes { login } } labels(first: 10) { nodes { name } } milestone { title } }
-        ... on PullRequest { number title state repository { nameWithOwner } assignees(first: 10) { nodes { login } } labels(first: 10) { nodes { name } } milestone { title } }
+        ... on PullRequest { number title prState: state repository { nameWithOwner } assignees(first: 10) { nodes { login } } labels(first: 10) { nodes { name } } milestone { title } }
         ... on DraftIssue { title assignees(first: 10) { nodes { login } } }
       }
       fieldValues(first: 20) {
@@ -93,7 +93,7 @@ const projectItemsQuery = `query($id: ID!, $first: Int!, $after: String) {
           content {
             __typename
             ... on Issue { number title state repository { nameWithOwner } assignees(first: 10) { nodes { login } } labels(first: 10) { nodes { name } } milestone { title } }
-            ... on PullRequest { number title state repository { nameWithOwner } assignees(first: 10) { nodes { login } } labels(first: 10) { nodes { name } } milestone { title } }
+            ... on PullRequest { number title prState: state repository { nameWithOwner } assignees(first: 10) { nodes { login } } labels(first: 10) { nodes { name } } milestone { title } }
             ... on DraftIssue { title assignees(first: 10) { nodes { login } } }
           }
           fieldValues(first: 20) {
