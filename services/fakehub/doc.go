@@ -16,7 +16,8 @@
 // ETags, accounting) and the Go API behind Hub's methods. Each area is a package that registers its
 // routes: internal/gitdata (git data, contents, commits, branches, compare, raw downloads),
 // internal/pulls, internal/issues, internal/actions, internal/search and internal/graphqlapi
-// (the GraphQL endpoint and its mutations); internal/seed writes the demo dataset; internal/admin
+// (the GraphQL endpoint and its mutations), into which internal/projects installs Projects (v2),
+// which exist only in GraphQL; internal/seed writes the demo dataset; internal/admin
 // and internal/faults serve /_fakehub/ and fault injection. This package only assembles them (New)
 // and keeps the exported API as aliases of package hub.
 //

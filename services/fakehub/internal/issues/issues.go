@@ -21,6 +21,7 @@ func (h *api) registerIssues(add hub.AddFunc) {
 	add("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", h.WithRepo(hub.PermRead, h.createIssueComment))
 	add("GET", "/repos/{owner}/{repo}/labels", h.WithRepo(hub.PermRead, h.listLabels))
 	add("GET", "/repos/{owner}/{repo}/milestones", h.WithRepo(hub.PermRead, h.listMilestones))
+	h.registerMilestones(add)
 }
 
 // listIssues answers GET /repos/{owner}/{repo}/issues. As on GitHub, pull requests are in the list

@@ -29,8 +29,7 @@ func NewProject(h *hub.Hub, owner, title, creator string) *Project {
 	now := h.Stamp()
 	p := &Project{ID: nextID(h), Number: n, Owner: owner, Title: title, Creator: creator, Created: now, Updated: now}
 	p.Fields = append(p.Fields, &Field{ID: nextID(h), Name: "Title", DataType: TypeTitle, Created: now, Updated: now})
-	// The built-in fields cannot fail.
-	_, _ = AddField(h, p, "Status", TypeSingleSelect, statusOptions, nil)
+	addField(h, p, "Status", TypeSingleSelect, statusOptions, nil)
 	AddView(h, p, "View 1", "TABLE_LAYOUT", "")
 	s.projects = append(s.projects, p)
 	return p
@@ -52,6 +51,11 @@ func AddField(h *hub.Hub, p *Project, name, dataType string, options []Option, i
 	if p.FieldNamed(name) != nil || reservedName(name) {
 		return nil, errNameTaken
 	}
+	return addField(h, p, name, dataType, options, iter), nil
+}
+
+// addField adds a field without checking its name: GitHub's built-in ones.
+func addField(h *hub.Hub, p *Project, name, dataType string, options []Option, iter *IterationConfigSpec) *Field {
 	now := h.Stamp()
 	f := &Field{ID: nextID(h), Name: name, DataType: dataType, Created: now, Updated: now}
 	for _, o := range options {
@@ -79,7 +83,7 @@ func AddField(h *hub.Hub, p *Project, name, dataType string, options []Option, i
 	}
 	p.Fields = append(p.Fields, f)
 	p.Updated = now
-	return f, nil
+	return f
 }
 
 // IterationConfigSpec is an iteration field's configuration to create: Count iterations of

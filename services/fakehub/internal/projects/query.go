@@ -60,14 +60,9 @@ func (x *resolver) canRead(p *Project) bool { return p.Public || x.member(p.Owne
 // canWrite reports whether the token may change p: its own, or an organization's it can push to.
 func (x *resolver) canWrite(p *Project) bool { return x.member(p.Owner, hub.PermWrite) }
 
-// isOrg reports whether login is an organization: recorded as one, or owning repositories
-// without being the login of the token asking.
-func (x *resolver) isOrg(login string) bool {
-	if x.s.orgs[strings.ToLower(login)] {
-		return true
-	}
-	return false
-}
+// isOrg reports whether login is an organization, as recorded by MarkOrganization; any other
+// login is a user.
+func (x *resolver) isOrg(login string) bool { return x.s.orgs[strings.ToLower(login)] }
 
 // known reports whether login is a user or organization fakehub knows of.
 func (x *resolver) known(login string) bool {

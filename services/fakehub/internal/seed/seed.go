@@ -1,5 +1,6 @@
 // Package seed writes fakehub's demo dataset (Config.Seed "demo"): octo-org/hello-world with its
-// history, a pull request with a workflow run, issues and labels.
+// history, a pull request with a workflow run, issues, labels and a milestone, the private
+// octo-org/secret, and the projects octo-org/1 (a sprint board) and octocat/1.
 package seed
 
 import (
@@ -63,14 +64,15 @@ func (h *api) seedDemo() error {
 		return err
 	}
 	seedIssues(h.Hub, r)
-	if _, err := h.CreateRepoLocked(hub.RepoOptions{Owner: "octo-org", Name: "secret", Description: "Private; the demo token cannot see it",
-		Private: true, Language: "Go"}); err != nil {
+	secret, err := h.CreateRepoLocked(hub.RepoOptions{Owner: "octo-org", Name: "secret", Description: "Private; the demo token cannot see it",
+		Private: true, Language: "Go"})
+	if err != nil {
 		return err
 	}
 	if _, err := h.CreateRepoLocked(hub.RepoOptions{Owner: "octo-org", Name: "empty", Description: "An empty repository", Empty: true}); err != nil {
 		return err
 	}
-	return nil
+	return seedProjects(h.Hub, r, secret)
 }
 
 // api seeds the shared hub.
