@@ -2,6 +2,8 @@ package ops
 
 import (
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -106,3 +108,55 @@ func renamed(v *ast.Value, rename func(string) string) *ast.Value {
 	}
 	return out
 }
+
+// itemAlias prefixes the aliases of the items a project read names.
+const itemAlias = "item"
+
+// maxNamedItems caps the items one read names (update_project_items' 50).
+const maxNamedItems = 50
+
+// projectDocument is projectQuery with one aliased copy of itemNodeQuery's
+// field per id (item0, item1, ...), each reading its id from its own
+// variable: the ids are checked against the project in the same request.
+// Built like batchDocument, for the same reason (the count varies).
+func projectDocument(ids []string) (string, map[string]any, error) {
+	if len(ids) == 0 {
+		return projectQuery, map[string]any{}, nil
+	}
+	if len(ids) > maxNamedItems {
+		return "", nil, fmt.Errorf("%d items in one read", len(ids))
+	}
+	parsed, err := itemTemplates()
+	if err != nil {
+		return "", nil, err
+	}
+	base, item := parsed[0], parsed[1]
+	op := &ast.OperationDefinition{Operation: ast.Query, VariableDefinitions: base.VariableDefinitions, SelectionSet: slices.Clone(base.SelectionSet)}
+	src := item.SelectionSet[0].(*ast.Field)
+	vars := map[string]any{}
+	for k, id := range ids {
+		name := itemAlias + strconv.Itoa(k)
+		op.VariableDefinitions = append(slices.Clone(op.VariableDefinitions), &ast.VariableDefinition{Variable: name, Type: item.VariableDefinitions[0].Type})
+		f := &ast.Field{Alias: name, Name: src.Name, SelectionSet: src.SelectionSet}
+		for _, a := range src.Arguments {
+			f.Arguments = append(f.Arguments, &ast.Argument{Name: a.Name, Value: renamed(a.Value, func(string) string { return name })})
+		}
+		op.SelectionSet = append(op.SelectionSet, f)
+		vars[name] = id
+	}
+	var b strings.Builder
+	formatter.NewFormatter(&b, formatter.WithIndent(" ")).FormatQueryDocument(&ast.QueryDocument{Operations: ast.OperationList{op}})
+	return b.String(), vars, nil
+}
+
+var itemTemplates = sync.OnceValues(func() ([]*ast.OperationDefinition, error) {
+	var out []*ast.OperationDefinition
+	for _, src := range []string{projectQuery, itemNodeQuery} {
+		doc, err := parser.ParseQuery(&ast.Source{Input: src})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, doc.Operations[0])
+	}
+	return out, nil
+})

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -120,7 +121,6 @@ type gqlProject struct {
 			} `json:"statusUpdates"`
 		} `json:"projectV2"`
 	} `json:"repositoryOwner"`
-	Nodes []*gqlItem `json:"nodes"`
 }
 
 // gqlStatusUpdate is one status update.
@@ -150,12 +150,18 @@ type project struct {
 // that no id of another project is ever written to.
 func (s *Service) loadProject(ctx context.Context, gh *github.Client, m *meter, c ghstatus.Context, ref string, ids []string) (*project, error) {
 	owner, number := projectRef(ref)
-	if ids == nil {
-		ids = []string{}
+	doc, vars, err := projectDocument(ids)
+	if err != nil {
+		return nil, s.fail(ctx, err, c)
+	}
+	vars["owner"], vars["number"] = owner, number
+	var raw map[string]json.RawMessage
+	if err := graphQL(ctx, gh, m, doc, vars, &raw); err != nil {
+		return nil, s.failProject(ctx, err, c, ids)
 	}
 	var out gqlProject
-	if err := graphQL(ctx, gh, m, projectQuery, map[string]any{"owner": owner, "number": number, "ids": ids}, &out); err != nil {
-		return nil, s.failProject(ctx, err, c, ids)
+	if err := json.Unmarshal(raw["repositoryOwner"], &out.RepositoryOwner); err != nil {
+		return nil, s.fail(ctx, err, c)
 	}
 	if out.RepositoryOwner == nil || out.RepositoryOwner.ProjectV2 == nil {
 		return nil, ghstatus.NotFound(c, "GitHub GraphQL answered no project")
@@ -163,8 +169,8 @@ func (s *Service) loadProject(ctx context.Context, gh *github.Client, m *meter, 
 	p := &project{ref: ref, id: out.RepositoryOwner.ProjectV2.ID, raw: &out, fields: out.RepositoryOwner.ProjectV2.Fields.Nodes}
 	for i, id := range ids {
 		var it *gqlItem
-		if i < len(out.Nodes) {
-			it = out.Nodes[i]
+		if b, ok := raw[itemAlias+strconv.Itoa(i)]; ok {
+			_ = json.Unmarshal(b, &it)
 		}
 		if it == nil || it.ID != id || it.Project == nil || it.Project.ID != p.id {
 			c.Resource = &ghopsv1.Resource{Type: "item", Id: id}

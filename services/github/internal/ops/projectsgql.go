@@ -39,14 +39,15 @@ const (
 	projectsPage = 20
 )
 
-// projectQuery reads a project with everything names resolve against and
-// the items ids names (none for reads): one request.
-const projectQuery = `query($owner: String!, $number: Int!, $ids: [ID!]!) {
+// projectQuery reads a project with everything names resolve against; a
+// call that names items adds one aliased itemNodeQuery field per item to
+// it (projectbatch.go), so that the read stays one request.
+const projectQuery = `query($owner: String!, $number: Int!) {
   repositoryOwner(login: $owner) {
     ... on ProjectV2Owner {
       projectV2(number: $number) {
         id title shortDescription closed url
-        items { totalCount }
+        items(first: 1) { totalCount }
         fields(first: 50) {
           nodes {
             ... on ProjectV2FieldCommon { id name dataType }
@@ -59,7 +60,12 @@ const projectQuery = `query($owner: String!, $number: Int!, $ids: [ID!]!) {
       }
     }
   }
-  nodes(ids: $ids) {
+  rateLimit { cost remaining }
+}`
+
+// itemNodeQuery is the template of one named item's read.
+const itemNodeQuery = `query($id: ID!) {
+  item: node(id: $id) {
     ... on ProjectV2Item {
       id type isArchived project { id }
       content {
@@ -79,7 +85,6 @@ const projectQuery = `query($owner: String!, $number: Int!, $ids: [ID!]!) {
       }
     }
   }
-  rateLimit { cost remaining }
 }`
 
 // projectItemsQuery reads one page of a project's items (by its node id).
@@ -118,17 +123,16 @@ const projectsQuery = `query($owner: String!, $first: Int!, $after: String, $que
     ... on ProjectV2Owner {
       projectsV2(first: $first, after: $after, query: $query) {
         pageInfo { hasNextPage endCursor }
-        nodes { number title closed url items { totalCount } }
+        nodes { number title closed url items(first: 1) { totalCount } }
       }
     }
   }
   rateLimit { cost remaining }
 }`
 
-// ownerQuery reads the node ids create_project needs.
-const ownerQuery = `query($owner: String!, $repoOwner: String!, $repoName: String!, $withRepo: Boolean!) {
+// ownerQuery reads the node id create_project needs.
+const ownerQuery = `query($owner: String!) {
   repositoryOwner(login: $owner) { id login }
-  repository(owner: $repoOwner, name: $repoName) @include(if: $withRepo) { id }
   rateLimit { cost remaining }
 }`
 
@@ -152,8 +156,8 @@ type gqlError struct {
 	Path    []any  `json:"path"`
 }
 
-// gqlFailure is an answer with errors; where names the node ids the
-// errors' paths point at (nodes(ids:) entries), when any.
+// gqlFailure is an answer with errors; where names the items the errors'
+// paths point at (their aliases' numbers), when any.
 type gqlFailure struct {
 	errs  []gqlError
 	resp  *http.Response
@@ -210,9 +214,11 @@ func graphQL(ctx context.Context, gh *github.Client, m *meter, doc string, vars 
 	if len(ans.Errors) > 0 {
 		f := &gqlFailure{errs: ans.Errors, resp: resp.Response}
 		for _, e := range ans.Errors {
-			if len(e.Path) == 2 && e.Path[0] == "nodes" {
-				if i, ok := e.Path[1].(float64); ok {
-					f.where = append(f.where, int(i))
+			if len(e.Path) > 0 {
+				if alias, ok := e.Path[0].(string); ok && strings.HasPrefix(alias, itemAlias) {
+					if i, err := strconv.Atoi(alias[len(itemAlias):]); err == nil {
+						f.where = append(f.where, i)
+					}
 				}
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
 
+	"ghops.dev/services/github/internal/ghpath"
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/projectfilter"
 )
@@ -19,10 +20,6 @@ import (
 // TestGraphQLDocuments (update_project_items' batch is built from its
 // templates, projectbatch.go).
 const (
-	contentIDQuery = `query($owner: String!, $name: String!, $number: Int!) {
-  repository(owner: $owner, name: $name) { issueOrPullRequest(number: $number) { ... on Issue { id } ... on PullRequest { id } } }
-  rateLimit { cost remaining }
-}`
 	addItemMutation      = `mutation($project: ID!, $content: ID!) { addProjectV2ItemById(input: {projectId: $project, contentId: $content}) { item { id } } }`
 	addDraftMutation     = `mutation($project: ID!, $title: String!, $body: String) { addProjectV2DraftIssue(input: {projectId: $project, title: $title, body: $body}) { projectItem { id } } }`
 	archiveItemMutation  = `mutation($project: ID!, $item: ID!) { archiveProjectV2Item(input: {projectId: $project, itemId: $item}) { item { id isArchived } } }`
@@ -241,21 +238,19 @@ func (s *Service) AddProjectItem(ctx context.Context, req *ghopsv1.AddProjectIte
 		itemID = out.AddProjectV2DraftIssue.ProjectItem.ID
 		item.Type, item.Title = "draft", req.GetDraft().GetTitle()
 	} else {
-		owner, name := splitRepo(req.GetRepo())
 		ic := c
 		ic.Repo, ic.Resource = req.GetRepo(), &ghopsv1.Resource{Type: "issue", Id: fmt.Sprintf("%s#%d", req.GetRepo(), req.GetNumber())}
-		var found struct {
-			Repository *struct {
-				IssueOrPullRequest *struct {
-					ID string `json:"id"`
-				} `json:"issueOrPullRequest"`
-			} `json:"repository"`
+		// GitHub's REST answer carries the issue's or pull request's node id.
+		u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetNumber()))))
+		if err != nil {
+			return nil, s.fail(ctx, err, ic)
 		}
-		if err := graphQL(ctx, gh, m, contentIDQuery, map[string]any{"owner": owner, "name": name, "number": req.GetNumber()}, &found); err != nil {
-			return nil, s.failProject(ctx, err, ic, nil)
+		is, _, err := get[*github.Issue](ctx, s, gh, u, nil)
+		if err != nil {
+			return nil, s.fail(ctx, err, ic)
 		}
-		if found.Repository == nil || found.Repository.IssueOrPullRequest == nil {
-			return nil, ghstatus.NotFound(ic, "GitHub GraphQL answered no issue or pull request")
+		if is.GetNodeID() == "" {
+			return nil, ghstatus.NotFound(ic, "GitHub answered no node id")
 		}
 		var out struct {
 			AddProjectV2ItemByID struct {
@@ -264,7 +259,7 @@ func (s *Service) AddProjectItem(ctx context.Context, req *ghopsv1.AddProjectIte
 				} `json:"item"`
 			} `json:"addProjectV2ItemById"`
 		}
-		if err := graphQL(ctx, gh, m, addItemMutation, map[string]any{"project": p.id, "content": found.Repository.IssueOrPullRequest.ID}, &out); err != nil {
+		if err := graphQL(ctx, gh, m, addItemMutation, map[string]any{"project": p.id, "content": is.GetNodeID()}, &out); err != nil {
 			return nil, s.failProject(ctx, err, c, nil)
 		}
 		itemID = out.AddProjectV2ItemByID.Item.ID
@@ -337,17 +332,13 @@ func (s *Service) DeleteProjectItem(ctx context.Context, req *ghopsv1.DeleteProj
 func (s *Service) CreateProject(ctx context.Context, req *ghopsv1.CreateProjectRequest) (*ghopsv1.CreateProjectResponse, error) {
 	c := ghstatus.Context{Tool: ghopsv1.ToolCreateProject, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: "owner", Id: req.GetOwner()}}
 	gh, m := s.client(ctx), &meter{}
-	ro, rn := splitRepo(req.GetRepo())
 	var ids struct {
 		RepositoryOwner *struct {
 			ID    string `json:"id"`
 			Login string `json:"login"`
 		} `json:"repositoryOwner"`
-		Repository *struct {
-			ID string `json:"id"`
-		} `json:"repository"`
 	}
-	if err := graphQL(ctx, gh, m, ownerQuery, map[string]any{"owner": req.GetOwner(), "repoOwner": ro, "repoName": rn, "withRepo": req.Repo != nil}, &ids); err != nil {
+	if err := graphQL(ctx, gh, m, ownerQuery, map[string]any{"owner": req.GetOwner()}, &ids); err != nil {
 		return nil, s.failProject(ctx, err, c, nil)
 	}
 	if ids.RepositoryOwner == nil {
@@ -355,11 +346,18 @@ func (s *Service) CreateProject(ctx context.Context, req *ghopsv1.CreateProjectR
 	}
 	vars := map[string]any{"owner": ids.RepositoryOwner.ID, "title": req.GetTitle(), "repo": nil}
 	if req.Repo != nil {
-		if ids.Repository == nil {
-			c.Resource = &ghopsv1.Resource{Type: "repository", Id: req.GetRepo()}
-			return nil, ghstatus.NotFound(c, "GitHub GraphQL answered no repository")
+		// GitHub's REST answer carries the repository's node id.
+		u, err := ghpath.Repo("repo", req.GetRepo())
+		if err != nil {
+			return nil, s.fail(ctx, err, c)
 		}
-		vars["repo"] = ids.Repository.ID
+		rc := c
+		rc.Resource = &ghopsv1.Resource{Type: "repository", Id: req.GetRepo()}
+		r, _, err := get[*github.Repository](ctx, s, gh, u, nil)
+		if err != nil {
+			return nil, s.fail(ctx, err, rc)
+		}
+		vars["repo"] = r.GetNodeID()
 	}
 	var out struct {
 		CreateProjectV2 struct {
