@@ -1,7 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
@@ -87,13 +91,33 @@ func idFields(t *testing.T) []string {
 // aliasing starts fakehub behind a loopback proxy that answers requests for
 // alias with octo-org/hello-world's objects, and the service on the proxy.
 func aliasing(t *testing.T) *env {
+	e, _ := aliasingMutations(t)
+	return e
+}
+
+// aliasingMutations is aliasing that also counts the GraphQL mutations
+// sent through the proxy: a POST /graphql is a read unless its document is
+// a mutation, which only its body tells.
+func aliasingMutations(t *testing.T) (*env, *atomic.Int64) {
 	t.Helper()
+	mutations := new(atomic.Int64)
 	hs := fakehubtest.Start(t, fakehub.Config{Seed: "demo"})
 	target, err := url.Parse(hs.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	proxy := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		if strings.HasSuffix(r.In.URL.Path, "/graphql") && r.In.Body != nil {
+			body, _ := io.ReadAll(r.In.Body)
+			var doc struct {
+				Query string `json:"query"`
+			}
+			if json.Unmarshal(body, &doc) == nil && strings.HasPrefix(strings.TrimSpace(doc.Query), "mutation") {
+				mutations.Add(1)
+			}
+			r.Out.Body = io.NopCloser(bytes.NewReader(body))
+			r.Out.ContentLength = int64(len(body))
+		}
 		r.SetURL(target)
 		r.Out.Host = r.In.Host
 		for _, p := range []*string{&r.Out.URL.Path, &r.Out.URL.RawPath} {
@@ -111,7 +135,7 @@ func aliasing(t *testing.T) *env {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	svc := servicetest.Start(t, servicetest.Options{GitHubURL: srv.URL + "/", Token: fakehub.DemoToken})
-	return &env{hub: hs.Hub, url: srv.URL + "/", svc: svc}
+	return &env{hub: hs.Hub, url: srv.URL + "/", svc: svc}, mutations
 }
 
 // idCase is one call with a number or id GitHub resolves to something the
@@ -146,7 +170,7 @@ type idRow struct {
 // the value is, and nothing is written: fakehub sees no write but those it
 // refused itself. A kind refusal names the tools to use.
 func TestIDFieldsOfEveryTool(t *testing.T) {
-	e := aliasing(t)
+	e, mutations := aliasingMutations(t)
 	c := e.svc.Client
 	x := ctx(t)
 	bug := demoIssue(t, c, "Greeting ignores empty names")
@@ -336,11 +360,15 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 		for _, tc := range row.cases {
 			t.Run(f+"/"+tc.name, func(t *testing.T) {
 				e.hub.ResetStats()
+				sent := mutations.Load()
 				err := tc.call(ctx(t), c)
 				calls := e.hub.Requests()
+				if n := mutations.Load() - sent; n > 0 {
+					t.Errorf("a write reached GitHub (%s): %d GraphQL mutations", row.how, n)
+				}
 				for _, r := range calls {
-					if r.Method == http.MethodGet || r.Method == http.MethodHead {
-						continue
+					if r.Method == http.MethodGet || r.Method == http.MethodHead || (r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/graphql")) {
+						continue // a GraphQL mutation is counted above
 					}
 					if !tc.refusedWrite || (r.Status != http.StatusNotFound && r.Status != http.StatusUnprocessableEntity) {
 						t.Errorf("a write reached GitHub (%s): %s %s answered %d", row.how, r.Method, r.Path, r.Status)
