@@ -240,12 +240,9 @@ func (s *Service) AddProjectItem(ctx context.Context, req *ghopsv1.AddProjectIte
 	} else {
 		ic := c
 		ic.Repo, ic.Resource = req.GetRepo(), &ghopsv1.Resource{Type: "issue", Id: fmt.Sprintf("%s#%d", req.GetRepo(), req.GetNumber())}
-		// GitHub's REST answer carries the issue's or pull request's node id.
-		u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(int(req.GetNumber()))))
-		if err != nil {
-			return nil, s.fail(ctx, err, ic)
-		}
-		is, _, err := get[*github.Issue](ctx, s, gh, u, nil)
+		// GitHub's REST answer carries the issue's or pull request's node
+		// id; issueKind checks it is that number of the call's repository.
+		is, err := s.issueKind(ctx, gh, req.GetRepo(), int(req.GetNumber()))
 		if err != nil {
 			return nil, s.fail(ctx, err, ic)
 		}
@@ -354,6 +351,9 @@ func (s *Service) CreateProject(ctx context.Context, req *ghopsv1.CreateProjectR
 		rc := c
 		rc.Resource = &ghopsv1.Resource{Type: "repository", Id: req.GetRepo()}
 		r, _, err := get[*github.Repository](ctx, s, gh, u, nil)
+		if err == nil && !sameRepo(r.GetFullName(), req.GetRepo()) {
+			err = &foreignError{what: "a repository", got: r.GetFullName()}
+		}
 		if err != nil {
 			return nil, s.fail(ctx, err, rc)
 		}
