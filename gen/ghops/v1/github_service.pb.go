@@ -2812,9 +2812,9 @@ type CreateMilestoneRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	Title string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
-	// E.g. "2026-12-01T00:00:00Z".
-	DueOn         *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=due_on,proto3" json:"due_on,omitempty"`
-	Description   *string                `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	// YYYY-MM-DD.
+	DueOn         *string `protobuf:"bytes,3,opt,name=due_on,proto3,oneof" json:"due_on,omitempty"`
+	Description   *string `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2863,11 +2863,11 @@ func (x *CreateMilestoneRequest) GetTitle() string {
 	return ""
 }
 
-func (x *CreateMilestoneRequest) GetDueOn() *timestamppb.Timestamp {
-	if x != nil {
-		return x.DueOn
+func (x *CreateMilestoneRequest) GetDueOn() string {
+	if x != nil && x.DueOn != nil {
+		return *x.DueOn
 	}
-	return nil
+	return ""
 }
 
 func (x *CreateMilestoneRequest) GetDescription() string {
@@ -2934,13 +2934,14 @@ func (x *CreateMilestoneResponse) GetContentReport() *ContentReport {
 
 // UpdateMilestoneRequest is the input of the update_milestone tool.
 type UpdateMilestoneRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	Number        int32                  `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
-	Title         *string                `protobuf:"bytes,3,opt,name=title,proto3,oneof" json:"title,omitempty"`
-	State         *string                `protobuf:"bytes,4,opt,name=state,proto3,oneof" json:"state,omitempty"`
-	DueOn         *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=due_on,proto3" json:"due_on,omitempty"`
-	Description   *string                `protobuf:"bytes,6,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Repo   string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number int32                  `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
+	Title  *string                `protobuf:"bytes,3,opt,name=title,proto3,oneof" json:"title,omitempty"`
+	State  *string                `protobuf:"bytes,4,opt,name=state,proto3,oneof" json:"state,omitempty"`
+	// YYYY-MM-DD.
+	DueOn         *string `protobuf:"bytes,5,opt,name=due_on,proto3,oneof" json:"due_on,omitempty"`
+	Description   *string `protobuf:"bytes,6,opt,name=description,proto3,oneof" json:"description,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3003,11 +3004,11 @@ func (x *UpdateMilestoneRequest) GetState() string {
 	return ""
 }
 
-func (x *UpdateMilestoneRequest) GetDueOn() *timestamppb.Timestamp {
-	if x != nil {
-		return x.DueOn
+func (x *UpdateMilestoneRequest) GetDueOn() string {
+	if x != nil && x.DueOn != nil {
+		return *x.DueOn
 	}
-	return nil
+	return ""
 }
 
 func (x *UpdateMilestoneRequest) GetDescription() string {
@@ -10542,27 +10543,29 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\vopen_issues\x18\x06 \x01(\x05R\n" +
 	"openIssues\x12#\n" +
 	"\rclosed_issues\x18\a \x01(\x05R\fclosedIssues\x12\x19\n" +
-	"\bhtml_url\x18\b \x01(\tR\ahtmlUrl\"\xff\x01\n" +
+	"\bhtml_url\x18\b \x01(\tR\ahtmlUrl\"\x98\x02\n" +
 	"\x16CreateMilestoneRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12#\n" +
 	"\x05title\x18\x02 \x01(\tB\r\xbaH\n" +
-	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05title\x122\n" +
-	"\x06due_on\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x06due_on\x120\n" +
-	"\vdescription\x18\x04 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05title\x12@\n" +
+	"\x06due_on\x18\x03 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\x00R\x06due_on\x88\x01\x01\x120\n" +
+	"\vdescription\x18\x04 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x01R\vdescription\x88\x01\x01B\t\n" +
+	"\a_due_onB\x0e\n" +
 	"\f_description\"\x8c\x01\n" +
 	"\x17CreateMilestoneResponse\x121\n" +
 	"\tmilestone\x18\x01 \x01(\v2\x13.ghops.v1.MilestoneR\tmilestone\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xed\x02\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x86\x03\n" +
 	"\x16UpdateMilestoneRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12&\n" +
 	"\x06number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\vR\x06number\x12%\n" +
 	"\x05title\x18\x03 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\x80\x02H\x00R\x05title\x88\x01\x01\x12.\n" +
-	"\x05state\x18\x04 \x01(\tB\x13\xbaH\x10r\x0eR\x04openR\x06closedH\x01R\x05state\x88\x01\x01\x122\n" +
-	"\x06due_on\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x06due_on\x120\n" +
-	"\vdescription\x18\x06 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x02R\vdescription\x88\x01\x01B\b\n" +
+	"\x05state\x18\x04 \x01(\tB\x13\xbaH\x10r\x0eR\x04openR\x06closedH\x01R\x05state\x88\x01\x01\x12@\n" +
+	"\x06due_on\x18\x05 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\x02R\x06due_on\x88\x01\x01\x120\n" +
+	"\vdescription\x18\x06 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x03R\vdescription\x88\x01\x01B\b\n" +
 	"\x06_titleB\b\n" +
-	"\x06_stateB\x0e\n" +
+	"\x06_stateB\t\n" +
+	"\a_due_onB\x0e\n" +
 	"\f_description\"\x8c\x01\n" +
 	"\x17UpdateMilestoneResponse\x121\n" +
 	"\tmilestone\x18\x01 \x01(\v2\x13.ghops.v1.MilestoneR\tmilestone\x12>\n" +
@@ -11522,185 +11525,183 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	42,  // 37: ghops.v1.ListMilestonesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 38: ghops.v1.ListMilestonesResponse.content_report:type_name -> ghops.v1.ContentReport
 	137, // 39: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
-	137, // 40: ghops.v1.CreateMilestoneRequest.due_on:type_name -> google.protobuf.Timestamp
-	37,  // 41: ghops.v1.CreateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
-	43,  // 42: ghops.v1.CreateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 43: ghops.v1.UpdateMilestoneRequest.due_on:type_name -> google.protobuf.Timestamp
-	37,  // 44: ghops.v1.UpdateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
-	43,  // 45: ghops.v1.UpdateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
-	46,  // 46: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
-	47,  // 47: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
-	43,  // 48: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 49: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	137, // 50: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
-	50,  // 51: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
-	55,  // 52: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
-	58,  // 53: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
-	42,  // 54: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 55: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 56: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
-	61,  // 57: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
-	42,  // 58: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
-	64,  // 59: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
-	42,  // 60: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 61: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 62: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
-	67,  // 63: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
-	67,  // 64: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
-	70,  // 65: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
-	43,  // 66: ghops.v1.GetChecksForShaResponse.content_report:type_name -> ghops.v1.ContentReport
-	73,  // 67: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	43,  // 68: ghops.v1.CreatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	73,  // 69: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	43,  // 70: ghops.v1.UpdatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	43,  // 71: ghops.v1.MergePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	79,  // 72: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
-	82,  // 73: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
-	85,  // 74: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
-	91,  // 75: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
-	43,  // 76: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 77: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
-	94,  // 78: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
-	42,  // 79: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
-	58,  // 80: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
-	94,  // 81: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
-	42,  // 82: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 83: ghops.v1.CompareRefsResponse.content_report:type_name -> ghops.v1.ContentReport
-	99,  // 84: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
-	42,  // 85: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 86: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 87: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
-	102, // 88: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
-	43,  // 89: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 90: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	137, // 91: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
-	105, // 92: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	42,  // 93: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 94: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 95: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
-	108, // 96: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
-	42,  // 97: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 98: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	102, // 99: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
-	43,  // 100: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	102, // 101: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
-	43,  // 102: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	117, // 103: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
-	42,  // 104: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
-	120, // 105: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
-	43,  // 106: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
-	121, // 107: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
-	43,  // 108: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
-	105, // 109: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	42,  // 110: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 111: ghops.v1.ListPullRequestCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	132, // 112: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
-	132, // 113: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
-	133, // 114: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
-	94,  // 115: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
-	42,  // 116: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 117: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 118: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
-	18,  // 119: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
-	0,   // 120: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	44,  // 121: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	48,  // 122: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	51,  // 123: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	53,  // 124: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	56,  // 125: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	59,  // 126: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	62,  // 127: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	65,  // 128: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	68,  // 129: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	71,  // 130: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	74,  // 131: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	76,  // 132: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	78,  // 133: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	81,  // 134: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	84,  // 135: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	87,  // 136: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	89,  // 137: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	92,  // 138: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	95,  // 139: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	97,  // 140: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	100, // 141: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	103, // 142: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	106, // 143: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	109, // 144: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	111, // 145: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	113, // 146: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	126, // 147: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	128, // 148: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	115, // 149: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	118, // 150: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	122, // 151: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	124, // 152: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	130, // 153: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
-	3,   // 154: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
-	7,   // 155: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
-	15,  // 156: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
-	20,  // 157: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
-	22,  // 158: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
-	24,  // 159: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
-	26,  // 160: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
-	28,  // 161: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
-	31,  // 162: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
-	33,  // 163: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
-	35,  // 164: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
-	38,  // 165: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
-	40,  // 166: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
-	1,   // 167: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	45,  // 168: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	49,  // 169: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	52,  // 170: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	54,  // 171: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	57,  // 172: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	60,  // 173: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	63,  // 174: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	66,  // 175: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	69,  // 176: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	72,  // 177: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	75,  // 178: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	77,  // 179: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	80,  // 180: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	83,  // 181: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	86,  // 182: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	88,  // 183: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	90,  // 184: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	93,  // 185: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	96,  // 186: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	98,  // 187: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	101, // 188: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	104, // 189: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	107, // 190: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	110, // 191: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	112, // 192: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	114, // 193: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	127, // 194: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	129, // 195: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	116, // 196: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	119, // 197: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	123, // 198: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	125, // 199: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	131, // 200: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
-	4,   // 201: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
-	8,   // 202: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
-	16,  // 203: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
-	21,  // 204: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
-	23,  // 205: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
-	25,  // 206: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
-	27,  // 207: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
-	29,  // 208: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
-	32,  // 209: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
-	34,  // 210: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
-	36,  // 211: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
-	39,  // 212: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
-	41,  // 213: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
-	167, // [167:214] is the sub-list for method output_type
-	120, // [120:167] is the sub-list for method input_type
-	120, // [120:120] is the sub-list for extension type_name
-	120, // [120:120] is the sub-list for extension extendee
-	0,   // [0:120] is the sub-list for field type_name
+	37,  // 40: ghops.v1.CreateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
+	43,  // 41: ghops.v1.CreateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
+	37,  // 42: ghops.v1.UpdateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
+	43,  // 43: ghops.v1.UpdateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
+	46,  // 44: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
+	47,  // 45: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
+	43,  // 46: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 47: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	137, // 48: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	50,  // 49: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
+	55,  // 50: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
+	58,  // 51: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
+	42,  // 52: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 53: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 54: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	61,  // 55: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
+	42,  // 56: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
+	64,  // 57: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
+	42,  // 58: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 59: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 60: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	67,  // 61: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
+	67,  // 62: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
+	70,  // 63: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
+	43,  // 64: ghops.v1.GetChecksForShaResponse.content_report:type_name -> ghops.v1.ContentReport
+	73,  // 65: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	43,  // 66: ghops.v1.CreatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	73,  // 67: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	43,  // 68: ghops.v1.UpdatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	43,  // 69: ghops.v1.MergePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	79,  // 70: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
+	82,  // 71: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
+	85,  // 72: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
+	91,  // 73: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
+	43,  // 74: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 75: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	94,  // 76: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 77: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
+	58,  // 78: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
+	94,  // 79: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 80: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 81: ghops.v1.CompareRefsResponse.content_report:type_name -> ghops.v1.ContentReport
+	99,  // 82: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
+	42,  // 83: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 84: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 85: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	102, // 86: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 87: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 88: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	137, // 89: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	105, // 90: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	42,  // 91: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 92: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 93: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	108, // 94: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
+	42,  // 95: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 96: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	102, // 97: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 98: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	102, // 99: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 100: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	117, // 101: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
+	42,  // 102: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
+	120, // 103: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
+	43,  // 104: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
+	121, // 105: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
+	43,  // 106: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
+	105, // 107: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	42,  // 108: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 109: ghops.v1.ListPullRequestCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
+	132, // 110: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
+	132, // 111: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
+	133, // 112: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
+	94,  // 113: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 114: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 115: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 116: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	18,  // 117: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
+	0,   // 118: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	44,  // 119: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	48,  // 120: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	51,  // 121: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	53,  // 122: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	56,  // 123: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	59,  // 124: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	62,  // 125: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	65,  // 126: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	68,  // 127: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	71,  // 128: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	74,  // 129: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	76,  // 130: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	78,  // 131: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	81,  // 132: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	84,  // 133: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	87,  // 134: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	89,  // 135: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	92,  // 136: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	95,  // 137: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	97,  // 138: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	100, // 139: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	103, // 140: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	106, // 141: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	109, // 142: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	111, // 143: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	113, // 144: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	126, // 145: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	128, // 146: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	115, // 147: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	118, // 148: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	122, // 149: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	124, // 150: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	130, // 151: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	3,   // 152: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
+	7,   // 153: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
+	15,  // 154: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
+	20,  // 155: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
+	22,  // 156: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
+	24,  // 157: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
+	26,  // 158: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
+	28,  // 159: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
+	31,  // 160: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
+	33,  // 161: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
+	35,  // 162: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
+	38,  // 163: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
+	40,  // 164: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
+	1,   // 165: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	45,  // 166: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	49,  // 167: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	52,  // 168: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	54,  // 169: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	57,  // 170: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	60,  // 171: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	63,  // 172: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	66,  // 173: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	69,  // 174: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	72,  // 175: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	75,  // 176: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	77,  // 177: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	80,  // 178: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	83,  // 179: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	86,  // 180: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	88,  // 181: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	90,  // 182: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	93,  // 183: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	96,  // 184: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	98,  // 185: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	101, // 186: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	104, // 187: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	107, // 188: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	110, // 189: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	112, // 190: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	114, // 191: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	127, // 192: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	129, // 193: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	116, // 194: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	119, // 195: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	123, // 196: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	125, // 197: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	131, // 198: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	4,   // 199: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
+	8,   // 200: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
+	16,  // 201: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
+	21,  // 202: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
+	23,  // 203: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
+	25,  // 204: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
+	27,  // 205: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
+	29,  // 206: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
+	32,  // 207: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
+	34,  // 208: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
+	36,  // 209: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
+	39,  // 210: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
+	41,  // 211: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
+	165, // [165:212] is the sub-list for method output_type
+	118, // [118:165] is the sub-list for method input_type
+	118, // [118:118] is the sub-list for extension type_name
+	118, // [118:118] is the sub-list for extension extendee
+	0,   // [0:118] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }

@@ -2,8 +2,10 @@ package ops
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
+	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
@@ -58,7 +60,11 @@ func (s *Service) CreateMilestone(ctx context.Context, req *ghopsv1.CreateMilest
 	}
 	body := &github.Milestone{Title: github.String(req.GetTitle()), Description: req.Description}
 	if req.DueOn != nil {
-		body.DueOn = &github.Timestamp{Time: req.GetDueOn().AsTime()}
+		due, err := time.Parse(time.DateOnly, req.GetDueOn())
+		if err != nil {
+			return nil, ghstatus.InvalidField(c, fmt.Sprintf("due_on %q is not a date", req.GetDueOn()), "due_on", "date")
+		}
+		body.DueOn = &github.Timestamp{Time: due}
 	}
 	m, err := s.sendMilestone(ctx, http.MethodPost, u, body)
 	if err != nil {
@@ -77,7 +83,11 @@ func (s *Service) UpdateMilestone(ctx context.Context, req *ghopsv1.UpdateMilest
 	}
 	body := &github.Milestone{Title: req.Title, State: req.State, Description: req.Description}
 	if req.DueOn != nil {
-		body.DueOn = &github.Timestamp{Time: req.GetDueOn().AsTime()}
+		due, err := time.Parse(time.DateOnly, req.GetDueOn())
+		if err != nil {
+			return nil, ghstatus.InvalidField(c, fmt.Sprintf("due_on %q is not a date", req.GetDueOn()), "due_on", "date")
+		}
+		body.DueOn = &github.Timestamp{Time: due}
 	}
 	m, err := s.sendMilestone(ctx, http.MethodPatch, u, body)
 	if err != nil {
