@@ -371,7 +371,7 @@ func TestContractRules(t *testing.T) {
 			{"valid", &ghopsv1.GetProjectRequest{Project: "octo-org/1"}, nil},
 			{"project missing", &ghopsv1.GetProjectRequest{}, []violation{{"project", "required"}}},
 			{"no number", &ghopsv1.GetProjectRequest{Project: "octo-org"}, []violation{{"project", "string.pattern"}}},
-			{"number 0", &ghopsv1.GetProjectRequest{Project: "octo-org/0"}, []violation{{"project", "string.pattern"}}},
+			{"number not digits", &ghopsv1.GetProjectRequest{Project: "octo-org/x"}, []violation{{"project", "string.pattern"}}},
 			{"dot dot", &ghopsv1.GetProjectRequest{Project: "../1"}, []violation{{"project", "string.pattern"}}},
 		},
 		"list_project_items": {

@@ -309,8 +309,7 @@ func (x *RepositorySummary) GetUpdatedAt() *timestamppb.Timestamp {
 // ListProjectsRequest is the input of the list_projects tool.
 type ListProjectsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// A user or organization login.
-	Owner string `protobuf:"bytes,1,opt,name=owner,proto3" json:"owner,omitempty"`
+	Owner string                 `protobuf:"bytes,1,opt,name=owner,proto3" json:"owner,omitempty"`
 	// Words matched against titles.
 	Query         *string `protobuf:"bytes,2,opt,name=query,proto3,oneof" json:"query,omitempty"`
 	IncludeClosed *bool   `protobuf:"varint,3,opt,name=include_closed,proto3,oneof" json:"include_closed,omitempty"`
@@ -384,8 +383,6 @@ type ListProjectsResponse struct {
 	Projects []*ProjectSummary `protobuf:"bytes,1,rep,name=projects,proto3" json:"projects,omitempty"`
 	// page describes this page (20 a page).
 	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
-	// cost is the GraphQL points this call spent.
-	Cost *GraphQLCost `protobuf:"bytes,3,opt,name=cost,proto3" json:"cost,omitempty"`
 	// content_report says what was removed from this answer's text.
 	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -432,13 +429,6 @@ func (x *ListProjectsResponse) GetProjects() []*ProjectSummary {
 func (x *ListProjectsResponse) GetPage() *PageInfo {
 	if x != nil {
 		return x.Page
-	}
-	return nil
-}
-
-func (x *ListProjectsResponse) GetCost() *GraphQLCost {
-	if x != nil {
-		return x.Cost
 	}
 	return nil
 }
@@ -534,17 +524,14 @@ func (x *ProjectSummary) GetUrl() string {
 
 // GraphQLCost is what one call spent of GitHub's GraphQL budget (points,
 // an hourly bucket of its own), as GitHub reported it in rateLimit; the
-// service caps every call's points (docs/errors.md, cost).
+// service caps every call's points (docs/errors.md, GraphQL cost).
 type GraphQLCost struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// points is the sum of the costs of the call's GraphQL queries.
+	// points is what GitHub reported the call's queries cost, plus one per
+	// mutation (at most the per-call cap, docs/errors.md).
 	Points int32 `protobuf:"varint,1,opt,name=points,proto3" json:"points,omitempty"`
-	// requests counts the call's GraphQL requests (queries and mutations).
-	Requests int32 `protobuf:"varint,2,opt,name=requests,proto3" json:"requests,omitempty"`
-	// remaining is the bucket's points left after the call.
-	Remaining int32 `protobuf:"varint,3,opt,name=remaining,proto3" json:"remaining,omitempty"`
-	// cap is the most points one call may spend.
-	Cap           int32 `protobuf:"varint,4,opt,name=cap,proto3" json:"cap,omitempty"`
+	// requests counts the call's GraphQL requests.
+	Requests      int32 `protobuf:"varint,2,opt,name=requests,proto3" json:"requests,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -589,20 +576,6 @@ func (x *GraphQLCost) GetPoints() int32 {
 func (x *GraphQLCost) GetRequests() int32 {
 	if x != nil {
 		return x.Requests
-	}
-	return 0
-}
-
-func (x *GraphQLCost) GetRemaining() int32 {
-	if x != nil {
-		return x.Remaining
-	}
-	return 0
-}
-
-func (x *GraphQLCost) GetCap() int32 {
-	if x != nil {
-		return x.Cap
 	}
 	return 0
 }
@@ -658,8 +631,6 @@ type GetProjectResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// project is the project.
 	Project *Project `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
-	// cost is the GraphQL points this call spent.
-	Cost *GraphQLCost `protobuf:"bytes,2,opt,name=cost,proto3" json:"cost,omitempty"`
 	// content_report says what was removed from this answer's text.
 	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -703,13 +674,6 @@ func (x *GetProjectResponse) GetProject() *Project {
 	return nil
 }
 
-func (x *GetProjectResponse) GetCost() *GraphQLCost {
-	if x != nil {
-		return x.Cost
-	}
-	return nil
-}
-
 func (x *GetProjectResponse) GetContentReport() *ContentReport {
 	if x != nil {
 		return x.ContentReport
@@ -724,8 +688,6 @@ type Project struct {
 	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
 	// title is its title.
 	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
-	// description is its short description.
-	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
 	// closed is true for a closed project.
 	Closed bool `protobuf:"varint,4,opt,name=closed,proto3" json:"closed,omitempty"`
 	// url is its page, for people.
@@ -782,13 +744,6 @@ func (x *Project) GetProject() string {
 func (x *Project) GetTitle() string {
 	if x != nil {
 		return x.Title
-	}
-	return ""
-}
-
-func (x *Project) GetDescription() string {
-	if x != nil {
-		return x.Description
 	}
 	return ""
 }
@@ -1144,10 +1099,6 @@ type ProjectStatusUpdate struct {
 	Status string `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
 	// body is its text (Markdown).
 	Body string `protobuf:"bytes,2,opt,name=body,proto3" json:"body,omitempty"`
-	// start_date is YYYY-MM-DD, if set.
-	StartDate string `protobuf:"bytes,3,opt,name=start_date,json=startDate,proto3" json:"start_date,omitempty"`
-	// target_date is YYYY-MM-DD, if set.
-	TargetDate string `protobuf:"bytes,4,opt,name=target_date,json=targetDate,proto3" json:"target_date,omitempty"`
 	// created_at is when it was posted.
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	// author is its author's login.
@@ -1200,20 +1151,6 @@ func (x *ProjectStatusUpdate) GetBody() string {
 	return ""
 }
 
-func (x *ProjectStatusUpdate) GetStartDate() string {
-	if x != nil {
-		return x.StartDate
-	}
-	return ""
-}
-
-func (x *ProjectStatusUpdate) GetTargetDate() string {
-	if x != nil {
-		return x.TargetDate
-	}
-	return ""
-}
-
 func (x *ProjectStatusUpdate) GetCreatedAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.CreatedAt
@@ -1230,9 +1167,8 @@ func (x *ProjectStatusUpdate) GetAuthor() string {
 
 // ListProjectItemsRequest is the input of the list_project_items tool.
 type ListProjectItemsRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// owner/number.
-	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
 	// E.g. `status:Todo iteration:@current -label:bug "due date":>2026-01-01`.
 	Filter *string `protobuf:"bytes,2,opt,name=filter,proto3,oneof" json:"filter,omitempty"`
 	// Field names whose values to return (default all).
@@ -1604,9 +1540,8 @@ func (x *DraftIssue) GetBody() string {
 
 // AddProjectItemRequest is the input of the add_project_item tool.
 type AddProjectItemRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// owner/number.
-	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
 	// With number: the issue or pull request to add.
 	Repo   *string `protobuf:"bytes,2,opt,name=repo,proto3,oneof" json:"repo,omitempty"`
 	Number *int32  `protobuf:"varint,3,opt,name=number,proto3,oneof" json:"number,omitempty"`
@@ -1749,9 +1684,8 @@ func (x *AddProjectItemResponse) GetContentReport() *ContentReport {
 
 // UpdateProjectItemsRequest is the input of the update_project_items tool.
 type UpdateProjectItemsRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// owner/number.
-	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
 	// Item ids from list_project_items.
 	ItemIds []string `protobuf:"bytes,2,rep,name=item_ids,proto3" json:"item_ids,omitempty"`
 	// Field name to value: option name, sprint title or @current/@next, number, YYYY-MM-DD, text.
@@ -1823,16 +1757,10 @@ func (x *UpdateProjectItemsRequest) GetClear() []string {
 // UpdateProjectItemsResponse is the items after the change.
 type UpdateProjectItemsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// updated counts the items changed.
+	// updated counts the items changed (list_project_items reads them back).
 	Updated int32 `protobuf:"varint,1,opt,name=updated,proto3" json:"updated,omitempty"`
-	// items are the changed items with their new values.
-	Items []*ProjectItem `protobuf:"bytes,2,rep,name=items,proto3" json:"items,omitempty"`
-	// withheld counts changed items from repositories the caller may not see.
-	Withheld int32 `protobuf:"varint,3,opt,name=withheld,proto3" json:"withheld,omitempty"`
 	// cost is the GraphQL points and requests this call spent.
-	Cost *GraphQLCost `protobuf:"bytes,4,opt,name=cost,proto3" json:"cost,omitempty"`
-	// content_report says what was removed from this answer's text.
-	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	Cost          *GraphQLCost `protobuf:"bytes,4,opt,name=cost,proto3" json:"cost,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1874,20 +1802,6 @@ func (x *UpdateProjectItemsResponse) GetUpdated() int32 {
 	return 0
 }
 
-func (x *UpdateProjectItemsResponse) GetItems() []*ProjectItem {
-	if x != nil {
-		return x.Items
-	}
-	return nil
-}
-
-func (x *UpdateProjectItemsResponse) GetWithheld() int32 {
-	if x != nil {
-		return x.Withheld
-	}
-	return 0
-}
-
 func (x *UpdateProjectItemsResponse) GetCost() *GraphQLCost {
 	if x != nil {
 		return x.Cost
@@ -1895,19 +1809,11 @@ func (x *UpdateProjectItemsResponse) GetCost() *GraphQLCost {
 	return nil
 }
 
-func (x *UpdateProjectItemsResponse) GetContentReport() *ContentReport {
-	if x != nil {
-		return x.ContentReport
-	}
-	return nil
-}
-
 // ArchiveProjectItemRequest is the input of the archive_project_item tool.
 type ArchiveProjectItemRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// owner/number.
-	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
-	ItemId  string `protobuf:"bytes,2,opt,name=item_id,proto3" json:"item_id,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	ItemId  string                 `protobuf:"bytes,2,opt,name=item_id,proto3" json:"item_id,omitempty"`
 	// false unarchives.
 	Archived      bool `protobuf:"varint,3,opt,name=archived,proto3" json:"archived,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -2022,10 +1928,9 @@ func (x *ArchiveProjectItemResponse) GetArchived() bool {
 
 // DeleteProjectItemRequest is the input of the delete_project_item tool.
 type DeleteProjectItemRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// owner/number.
-	Project       string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
-	ItemId        string `protobuf:"bytes,2,opt,name=item_id,proto3" json:"item_id,omitempty"`
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	ItemId        string                 `protobuf:"bytes,2,opt,name=item_id,proto3" json:"item_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2123,9 +2028,8 @@ func (x *DeleteProjectItemResponse) GetDeletedItemId() string {
 // CreateProjectRequest is the input of the create_project tool.
 type CreateProjectRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// A user or organization login.
-	Owner string `protobuf:"bytes,1,opt,name=owner,proto3" json:"owner,omitempty"`
-	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	Owner string                 `protobuf:"bytes,1,opt,name=owner,proto3" json:"owner,omitempty"`
+	Title string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
 	// A repository to link the project to.
 	Repo          *string `protobuf:"bytes,3,opt,name=repo,proto3,oneof" json:"repo,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -2303,11 +2207,10 @@ func (x *IterationSetup) GetCount() int32 {
 
 // CreateProjectFieldRequest is the input of the create_project_field tool.
 type CreateProjectFieldRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// owner/number.
-	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
-	Name    string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	Type    string `protobuf:"bytes,3,opt,name=type,proto3" json:"type,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Name    string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Type    string                 `protobuf:"bytes,3,opt,name=type,proto3" json:"type,omitempty"`
 	// single_select's option names.
 	Options       []string        `protobuf:"bytes,4,rep,name=options,proto3" json:"options,omitempty"`
 	Iteration     *IterationSetup `protobuf:"bytes,5,opt,name=iteration,proto3" json:"iteration,omitempty"`
@@ -2438,10 +2341,9 @@ func (x *CreateProjectFieldResponse) GetContentReport() *ContentReport {
 // CreateProjectStatusUpdateRequest is the input of the
 // create_project_status_update tool.
 type CreateProjectStatusUpdateRequest struct {
-	state protoimpl.MessageState `protogen:"open.v1"`
-	// owner/number.
-	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
-	Status  string `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Status  string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
 	// Markdown.
 	Body string `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
 	// YYYY-MM-DD.
@@ -2714,9 +2616,7 @@ type Milestone struct {
 	// open_issues counts its open issues and pull requests.
 	OpenIssues int32 `protobuf:"varint,6,opt,name=open_issues,json=openIssues,proto3" json:"open_issues,omitempty"`
 	// closed_issues counts its closed ones.
-	ClosedIssues int32 `protobuf:"varint,7,opt,name=closed_issues,json=closedIssues,proto3" json:"closed_issues,omitempty"`
-	// html_url is its page, for people.
-	HtmlUrl       string `protobuf:"bytes,8,opt,name=html_url,json=htmlUrl,proto3" json:"html_url,omitempty"`
+	ClosedIssues  int32 `protobuf:"varint,7,opt,name=closed_issues,json=closedIssues,proto3" json:"closed_issues,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2798,13 +2698,6 @@ func (x *Milestone) GetClosedIssues() int32 {
 		return x.ClosedIssues
 	}
 	return 0
-}
-
-func (x *Milestone) GetHtmlUrl() string {
-	if x != nil {
-		return x.HtmlUrl
-	}
-	return ""
 }
 
 // CreateMilestoneRequest is the input of the create_milestone tool.
@@ -10320,20 +10213,19 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06topics\x18\n" +
 	" \x03(\tR\x06topics\x129\n" +
 	"\n" +
-	"updated_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\xef\x01\n" +
-	"\x13ListProjectsRequest\x12<\n" +
-	"\x05owner\x18\x01 \x01(\tB&\xbaH#\xc8\x01\x01r\x1e\x18'2\x1a^[a-zA-Z0-9][a-zA-Z0-9-]*$R\x05owner\x12#\n" +
+	"updated_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\xdd\x01\n" +
+	"\x13ListProjectsRequest\x12*\n" +
+	"\x05owner\x18\x01 \x01(\tB\x14\xbaH\x11\xc8\x01\x01r\f\x18'2\b^[\\w-]+$R\x05owner\x12#\n" +
 	"\x05query\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\x80\x02H\x00R\x05query\x88\x01\x01\x12+\n" +
 	"\x0einclude_closed\x18\x03 \x01(\bH\x01R\x0einclude_closed\x88\x01\x01\x12\"\n" +
 	"\x04page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18\n" +
 	"(\x01H\x02R\x04page\x88\x01\x01B\b\n" +
 	"\x06_queryB\x11\n" +
 	"\x0f_include_closedB\a\n" +
-	"\x05_page\"\xdf\x01\n" +
+	"\x05_page\"\xb4\x01\n" +
 	"\x14ListProjectsResponse\x124\n" +
 	"\bprojects\x18\x01 \x03(\v2\x18.ghops.v1.ProjectSummaryR\bprojects\x12&\n" +
-	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12)\n" +
-	"\x04cost\x18\x03 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\x12>\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
 	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x95\x01\n" +
 	"\x0eProjectSummary\x12\x1e\n" +
 	"\aproject\x18\x01 \x01(\tB\x04\x98\x82\x19\tR\aproject\x12\x1a\n" +
@@ -10341,22 +10233,18 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06closed\x18\x03 \x01(\bR\x06closed\x12\x1d\n" +
 	"\n" +
 	"item_count\x18\x04 \x01(\x05R\titemCount\x12\x10\n" +
-	"\x03url\x18\x05 \x01(\tR\x03url\"q\n" +
+	"\x03url\x18\x05 \x01(\tR\x03url\"A\n" +
 	"\vGraphQLCost\x12\x16\n" +
 	"\x06points\x18\x01 \x01(\x05R\x06points\x12\x1a\n" +
-	"\brequests\x18\x02 \x01(\x05R\brequests\x12\x1c\n" +
-	"\tremaining\x18\x03 \x01(\x05R\tremaining\x12\x10\n" +
-	"\x03cap\x18\x04 \x01(\x05R\x03cap\"i\n" +
-	"\x11GetProjectRequest\x12T\n" +
-	"\aproject\x18\x01 \x01(\tB:\xbaH3\xc8\x01\x01r.\x1822*^[a-zA-Z0-9][a-zA-Z0-9-]*/[1-9][0-9]{0,8}$\x98\x82\x19\tR\aproject\"\xac\x01\n" +
+	"\brequests\x18\x02 \x01(\x05R\brequests\"K\n" +
+	"\x11GetProjectRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\tR\aproject\"\x81\x01\n" +
 	"\x12GetProjectResponse\x12+\n" +
-	"\aproject\x18\x01 \x01(\v2\x11.ghops.v1.ProjectR\aproject\x12)\n" +
-	"\x04cost\x18\x02 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xd7\x02\n" +
+	"\aproject\x18\x01 \x01(\v2\x11.ghops.v1.ProjectR\aproject\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xaf\x02\n" +
 	"\aProject\x12\x1e\n" +
 	"\aproject\x18\x01 \x01(\tB\x04\x98\x82\x19\tR\aproject\x12\x1a\n" +
-	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12&\n" +
-	"\vdescription\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\vdescription\x12\x16\n" +
+	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x16\n" +
 	"\x06closed\x18\x04 \x01(\bR\x06closed\x12\x10\n" +
 	"\x03url\x18\x05 \x01(\tR\x03url\x12\x1d\n" +
 	"\n" +
@@ -10387,19 +10275,15 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x18\n" +
 	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x16\n" +
 	"\x06layout\x18\x03 \x01(\tR\x06layout\x12\x1c\n" +
-	"\x06filter\x18\x04 \x01(\tB\x04\xa0\x82\x19\x01R\x06filter\"\xe0\x01\n" +
+	"\x06filter\x18\x04 \x01(\tB\x04\xa0\x82\x19\x01R\x06filter\"\xa0\x01\n" +
 	"\x13ProjectStatusUpdate\x12\x16\n" +
 	"\x06status\x18\x01 \x01(\tR\x06status\x12\x18\n" +
-	"\x04body\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x12\x1d\n" +
-	"\n" +
-	"start_date\x18\x03 \x01(\tR\tstartDate\x12\x1f\n" +
-	"\vtarget_date\x18\x04 \x01(\tR\n" +
-	"targetDate\x129\n" +
+	"\x04body\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x129\n" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1c\n" +
-	"\x06author\x18\x06 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\"\xf8\x01\n" +
-	"\x17ListProjectItemsRequest\x12T\n" +
-	"\aproject\x18\x01 \x01(\tB:\xbaH3\xc8\x01\x01r.\x1822*^[a-zA-Z0-9][a-zA-Z0-9-]*/[1-9][0-9]{0,8}$\x98\x82\x19\tR\aproject\x12%\n" +
+	"\x06author\x18\x06 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\"\xda\x01\n" +
+	"\x17ListProjectItemsRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\tR\aproject\x12%\n" +
 	"\x06filter\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\x80\bH\x00R\x06filter\x88\x01\x01\x12(\n" +
 	"\x06fields\x18\x03 \x03(\tB\x10\xbaH\r\x92\x01\n" +
 	"\x102\"\x06r\x04\x10\x01\x18dR\x06fields\x12\"\n" +
@@ -10433,9 +10317,9 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x05title\x18\x01 \x01(\tB\r\xbaH\n" +
 	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05title\x12\"\n" +
 	"\x04body\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x00R\x04body\x88\x01\x01B\a\n" +
-	"\x05_body\"\xa4\x04\n" +
-	"\x15AddProjectItemRequest\x12T\n" +
-	"\aproject\x18\x01 \x01(\tB:\xbaH3\xc8\x01\x01r.\x1822*^[a-zA-Z0-9][a-zA-Z0-9-]*/[1-9][0-9]{0,8}$\x98\x82\x19\tR\aproject\x12L\n" +
+	"\x05_body\"\x86\x04\n" +
+	"\x15AddProjectItemRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\tR\aproject\x12L\n" +
 	"\x04repo\x18\x02 \x01(\tB3\xbaH,r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01H\x00R\x04repo\x88\x01\x01\x12$\n" +
 	"\x06number\x18\x03 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x06number\x88\x01\x01\x12*\n" +
 	"\x05draft\x18\x04 \x01(\v2\x14.ghops.v1.DraftIssueR\x05draft\x12T\n" +
@@ -10451,9 +10335,9 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x16AddProjectItemResponse\x12)\n" +
 	"\x04item\x18\x01 \x01(\v2\x15.ghops.v1.ProjectItemR\x04item\x12)\n" +
 	"\x04cost\x18\x02 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xe4\x02\n" +
-	"\x19UpdateProjectItemsRequest\x12T\n" +
-	"\aproject\x18\x01 \x01(\tB:\xbaH3\xc8\x01\x01r.\x1822*^[a-zA-Z0-9][a-zA-Z0-9-]*/[1-9][0-9]{0,8}$\x98\x82\x19\tR\aproject\x124\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xc6\x02\n" +
+	"\x19UpdateProjectItemsRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\tR\aproject\x124\n" +
 	"\bitem_ids\x18\x02 \x03(\tB\x18\xbaH\x11\x92\x01\x0e\b\x01\x102\x18\x01\"\x06r\x04\x10\x01\x18d\x98\x82\x19\n" +
 	"R\bitem_ids\x12X\n" +
 	"\x06fields\x18\x03 \x03(\v2/.ghops.v1.UpdateProjectItemsRequest.FieldsEntryB\x0f\xbaH\f\x9a\x01\t\x10\x14*\x05r\x03\x18\x80\bR\x06fields\x12&\n" +
@@ -10461,31 +10345,28 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x10\x14\"\x06r\x04\x10\x01\x18dR\x05clear\x1a9\n" +
 	"\vFieldsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xea\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"a\n" +
 	"\x1aUpdateProjectItemsResponse\x12\x18\n" +
-	"\aupdated\x18\x01 \x01(\x05R\aupdated\x12+\n" +
-	"\x05items\x18\x02 \x03(\v2\x15.ghops.v1.ProjectItemR\x05items\x12\x1a\n" +
-	"\bwithheld\x18\x03 \x01(\x05R\bwithheld\x12)\n" +
-	"\x04cost\x18\x04 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xb9\x01\n" +
-	"\x19ArchiveProjectItemRequest\x12T\n" +
-	"\aproject\x18\x01 \x01(\tB:\xbaH3\xc8\x01\x01r.\x1822*^[a-zA-Z0-9][a-zA-Z0-9-]*/[1-9][0-9]{0,8}$\x98\x82\x19\tR\aproject\x12*\n" +
+	"\aupdated\x18\x01 \x01(\x05R\aupdated\x12)\n" +
+	"\x04cost\x18\x04 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\"\x9b\x01\n" +
+	"\x19ArchiveProjectItemRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\tR\aproject\x12*\n" +
 	"\aitem_id\x18\x02 \x01(\tB\x10\xbaH\t\xc8\x01\x01r\x04\x10\x01\x18d\x98\x82\x19\n" +
 	"R\aitem_id\x12\x1a\n" +
 	"\barchived\x18\x03 \x01(\bR\barchived\"W\n" +
 	"\x1aArchiveProjectItemResponse\x12\x1d\n" +
 	"\aitem_id\x18\x01 \x01(\tB\x04\x98\x82\x19\n" +
 	"R\x06itemId\x12\x1a\n" +
-	"\barchived\x18\x02 \x01(\bR\barchived\"\x9c\x01\n" +
-	"\x18DeleteProjectItemRequest\x12T\n" +
-	"\aproject\x18\x01 \x01(\tB:\xbaH3\xc8\x01\x01r.\x1822*^[a-zA-Z0-9][a-zA-Z0-9-]*/[1-9][0-9]{0,8}$\x98\x82\x19\tR\aproject\x12*\n" +
+	"\barchived\x18\x02 \x01(\bR\barchived\"~\n" +
+	"\x18DeleteProjectItemRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\tR\aproject\x12*\n" +
 	"\aitem_id\x18\x02 \x01(\tB\x10\xbaH\t\xc8\x01\x01r\x04\x10\x01\x18d\x98\x82\x19\n" +
 	"R\aitem_id\"I\n" +
 	"\x19DeleteProjectItemResponse\x12,\n" +
 	"\x0fdeleted_item_id\x18\x01 \x01(\tB\x04\x98\x82\x19\n" +
-	"R\rdeletedItemId\"\xd0\x01\n" +
-	"\x14CreateProjectRequest\x12<\n" +
-	"\x05owner\x18\x01 \x01(\tB&\xbaH#\xc8\x01\x01r\x1e\x18'2\x1a^[a-zA-Z0-9][a-zA-Z0-9-]*$R\x05owner\x12#\n" +
+	"R\rdeletedItemId\"\xbe\x01\n" +
+	"\x14CreateProjectRequest\x12*\n" +
+	"\x05owner\x18\x01 \x01(\tB\x14\xbaH\x11\xc8\x01\x01r\f\x18'2\b^[\\w-]+$R\x05owner\x12#\n" +
 	"\x05title\x18\x02 \x01(\tB\r\xbaH\n" +
 	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05title\x12L\n" +
 	"\x04repo\x18\x03 \x01(\tB3\xbaH,r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01H\x00R\x04repo\x88\x01\x01B\a\n" +
@@ -10499,18 +10380,18 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"start_date\x12/\n" +
 	"\rduration_days\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18*(\x01R\rduration_days\x12$\n" +
 	"\x05count\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18\x14(\x01H\x00R\x05count\x88\x01\x01B\b\n" +
-	"\x06_count\"\xc5\x02\n" +
-	"\x19CreateProjectFieldRequest\x12T\n" +
-	"\aproject\x18\x01 \x01(\tB:\xbaH3\xc8\x01\x01r.\x1822*^[a-zA-Z0-9][a-zA-Z0-9-]*/[1-9][0-9]{0,8}$\x98\x82\x19\tR\aproject\x12 \n" +
+	"\x06_count\"\xa7\x02\n" +
+	"\x19CreateProjectFieldRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\tR\aproject\x12 \n" +
 	"\x04name\x18\x02 \x01(\tB\f\xbaH\t\xc8\x01\x01r\x04\x10\x01\x18dR\x04name\x12J\n" +
 	"\x04type\x18\x03 \x01(\tB6\xbaH3\xc8\x01\x01r.R\rsingle_selectR\titerationR\x04textR\x06numberR\x04dateR\x04type\x12,\n" +
 	"\aoptions\x18\x04 \x03(\tB\x12\xbaH\x0f\x92\x01\f\x102\x18\x01\"\x06r\x04\x10\x01\x18dR\aoptions\x126\n" +
 	"\titeration\x18\x05 \x01(\v2\x18.ghops.v1.IterationSetupR\titeration\"\x8a\x01\n" +
 	"\x1aCreateProjectFieldResponse\x12,\n" +
 	"\x05field\x18\x01 \x01(\v2\x16.ghops.v1.ProjectFieldR\x05field\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xa0\x03\n" +
-	" CreateProjectStatusUpdateRequest\x12T\n" +
-	"\aproject\x18\x01 \x01(\tB:\xbaH3\xc8\x01\x01r.\x1822*^[a-zA-Z0-9][a-zA-Z0-9-]*/[1-9][0-9]{0,8}$\x98\x82\x19\tR\aproject\x12R\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x82\x03\n" +
+	" CreateProjectStatusUpdateRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\tR\aproject\x12R\n" +
 	"\x06status\x18\x02 \x01(\tB:\xbaH7\xc8\x01\x01r2R\bon_trackR\aat_riskR\toff_trackR\bcompleteR\binactiveR\x06status\x12\x1d\n" +
 	"\x04body\x18\x03 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04R\x04body\x12H\n" +
 	"\n" +
@@ -10533,7 +10414,7 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"milestones\x18\x01 \x03(\v2\x13.ghops.v1.MilestoneR\n" +
 	"milestones\x12&\n" +
 	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x97\x02\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xfc\x01\n" +
 	"\tMilestone\x12\x1c\n" +
 	"\x06number\x18\x01 \x01(\x05B\x04\x98\x82\x19\vR\x06number\x12\x1a\n" +
 	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12&\n" +
@@ -10542,8 +10423,7 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06due_on\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x05dueOn\x12\x1f\n" +
 	"\vopen_issues\x18\x06 \x01(\x05R\n" +
 	"openIssues\x12#\n" +
-	"\rclosed_issues\x18\a \x01(\x05R\fclosedIssues\x12\x19\n" +
-	"\bhtml_url\x18\b \x01(\tR\ahtmlUrl\"\x98\x02\n" +
+	"\rclosed_issues\x18\a \x01(\x05R\fclosedIssues\"\x98\x02\n" +
 	"\x16CreateMilestoneRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12#\n" +
 	"\x05title\x18\x02 \x01(\tB\r\xbaH\n" +
@@ -11491,217 +11371,213 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	137, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	5,   // 4: ghops.v1.ListProjectsResponse.projects:type_name -> ghops.v1.ProjectSummary
 	42,  // 5: ghops.v1.ListProjectsResponse.page:type_name -> ghops.v1.PageInfo
-	6,   // 6: ghops.v1.ListProjectsResponse.cost:type_name -> ghops.v1.GraphQLCost
-	43,  // 7: ghops.v1.ListProjectsResponse.content_report:type_name -> ghops.v1.ContentReport
-	9,   // 8: ghops.v1.GetProjectResponse.project:type_name -> ghops.v1.Project
-	6,   // 9: ghops.v1.GetProjectResponse.cost:type_name -> ghops.v1.GraphQLCost
-	43,  // 10: ghops.v1.GetProjectResponse.content_report:type_name -> ghops.v1.ContentReport
-	10,  // 11: ghops.v1.Project.fields:type_name -> ghops.v1.ProjectField
-	13,  // 12: ghops.v1.Project.views:type_name -> ghops.v1.ProjectView
-	14,  // 13: ghops.v1.Project.status_update:type_name -> ghops.v1.ProjectStatusUpdate
-	11,  // 14: ghops.v1.ProjectField.options:type_name -> ghops.v1.ProjectOption
-	12,  // 15: ghops.v1.ProjectField.iterations:type_name -> ghops.v1.ProjectIteration
-	137, // 16: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
-	17,  // 17: ghops.v1.ListProjectItemsResponse.items:type_name -> ghops.v1.ProjectItem
-	42,  // 18: ghops.v1.ListProjectItemsResponse.page:type_name -> ghops.v1.PageInfo
-	6,   // 19: ghops.v1.ListProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
-	43,  // 20: ghops.v1.ListProjectItemsResponse.content_report:type_name -> ghops.v1.ContentReport
-	134, // 21: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
-	19,  // 22: ghops.v1.AddProjectItemRequest.draft:type_name -> ghops.v1.DraftIssue
-	135, // 23: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
-	17,  // 24: ghops.v1.AddProjectItemResponse.item:type_name -> ghops.v1.ProjectItem
-	6,   // 25: ghops.v1.AddProjectItemResponse.cost:type_name -> ghops.v1.GraphQLCost
-	43,  // 26: ghops.v1.AddProjectItemResponse.content_report:type_name -> ghops.v1.ContentReport
-	136, // 27: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
-	17,  // 28: ghops.v1.UpdateProjectItemsResponse.items:type_name -> ghops.v1.ProjectItem
-	6,   // 29: ghops.v1.UpdateProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
-	43,  // 30: ghops.v1.UpdateProjectItemsResponse.content_report:type_name -> ghops.v1.ContentReport
-	30,  // 31: ghops.v1.CreateProjectFieldRequest.iteration:type_name -> ghops.v1.IterationSetup
-	10,  // 32: ghops.v1.CreateProjectFieldResponse.field:type_name -> ghops.v1.ProjectField
-	43,  // 33: ghops.v1.CreateProjectFieldResponse.content_report:type_name -> ghops.v1.ContentReport
-	14,  // 34: ghops.v1.CreateProjectStatusUpdateResponse.status_update:type_name -> ghops.v1.ProjectStatusUpdate
-	43,  // 35: ghops.v1.CreateProjectStatusUpdateResponse.content_report:type_name -> ghops.v1.ContentReport
-	37,  // 36: ghops.v1.ListMilestonesResponse.milestones:type_name -> ghops.v1.Milestone
-	42,  // 37: ghops.v1.ListMilestonesResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 38: ghops.v1.ListMilestonesResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 39: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
-	37,  // 40: ghops.v1.CreateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
-	43,  // 41: ghops.v1.CreateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
-	37,  // 42: ghops.v1.UpdateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
-	43,  // 43: ghops.v1.UpdateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
-	46,  // 44: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
-	47,  // 45: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
-	43,  // 46: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 47: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	137, // 48: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
-	50,  // 49: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
-	55,  // 50: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
-	58,  // 51: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
-	42,  // 52: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 53: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 54: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
-	61,  // 55: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
-	42,  // 56: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
-	64,  // 57: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
-	42,  // 58: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 59: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 60: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
-	67,  // 61: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
-	67,  // 62: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
-	70,  // 63: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
-	43,  // 64: ghops.v1.GetChecksForShaResponse.content_report:type_name -> ghops.v1.ContentReport
-	73,  // 65: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	43,  // 66: ghops.v1.CreatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	73,  // 67: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	43,  // 68: ghops.v1.UpdatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	43,  // 69: ghops.v1.MergePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	79,  // 70: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
-	82,  // 71: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
-	85,  // 72: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
-	91,  // 73: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
-	43,  // 74: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 75: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
-	94,  // 76: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
-	42,  // 77: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
-	58,  // 78: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
-	94,  // 79: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
-	42,  // 80: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 81: ghops.v1.CompareRefsResponse.content_report:type_name -> ghops.v1.ContentReport
-	99,  // 82: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
-	42,  // 83: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 84: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 85: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
-	102, // 86: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
-	43,  // 87: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 88: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	137, // 89: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
-	105, // 90: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	42,  // 91: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 92: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 93: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
-	108, // 94: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
-	42,  // 95: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 96: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	102, // 97: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
-	43,  // 98: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	102, // 99: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
-	43,  // 100: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	117, // 101: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
-	42,  // 102: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
-	120, // 103: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
-	43,  // 104: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
-	121, // 105: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
-	43,  // 106: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
-	105, // 107: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	42,  // 108: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 109: ghops.v1.ListPullRequestCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	132, // 110: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
-	132, // 111: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
-	133, // 112: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
-	94,  // 113: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
-	42,  // 114: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 115: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
-	137, // 116: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
-	18,  // 117: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
-	0,   // 118: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	44,  // 119: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	48,  // 120: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	51,  // 121: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	53,  // 122: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	56,  // 123: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	59,  // 124: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	62,  // 125: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	65,  // 126: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	68,  // 127: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	71,  // 128: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	74,  // 129: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	76,  // 130: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	78,  // 131: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	81,  // 132: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	84,  // 133: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	87,  // 134: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	89,  // 135: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	92,  // 136: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	95,  // 137: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	97,  // 138: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	100, // 139: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	103, // 140: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	106, // 141: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	109, // 142: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	111, // 143: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	113, // 144: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	126, // 145: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	128, // 146: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	115, // 147: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	118, // 148: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	122, // 149: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	124, // 150: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	130, // 151: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
-	3,   // 152: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
-	7,   // 153: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
-	15,  // 154: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
-	20,  // 155: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
-	22,  // 156: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
-	24,  // 157: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
-	26,  // 158: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
-	28,  // 159: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
-	31,  // 160: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
-	33,  // 161: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
-	35,  // 162: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
-	38,  // 163: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
-	40,  // 164: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
-	1,   // 165: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	45,  // 166: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	49,  // 167: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	52,  // 168: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	54,  // 169: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	57,  // 170: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	60,  // 171: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	63,  // 172: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	66,  // 173: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	69,  // 174: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	72,  // 175: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	75,  // 176: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	77,  // 177: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	80,  // 178: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	83,  // 179: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	86,  // 180: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	88,  // 181: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	90,  // 182: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	93,  // 183: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	96,  // 184: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	98,  // 185: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	101, // 186: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	104, // 187: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	107, // 188: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	110, // 189: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	112, // 190: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	114, // 191: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	127, // 192: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	129, // 193: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	116, // 194: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	119, // 195: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	123, // 196: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	125, // 197: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	131, // 198: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
-	4,   // 199: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
-	8,   // 200: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
-	16,  // 201: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
-	21,  // 202: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
-	23,  // 203: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
-	25,  // 204: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
-	27,  // 205: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
-	29,  // 206: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
-	32,  // 207: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
-	34,  // 208: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
-	36,  // 209: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
-	39,  // 210: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
-	41,  // 211: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
-	165, // [165:212] is the sub-list for method output_type
-	118, // [118:165] is the sub-list for method input_type
-	118, // [118:118] is the sub-list for extension type_name
-	118, // [118:118] is the sub-list for extension extendee
-	0,   // [0:118] is the sub-list for field type_name
+	43,  // 6: ghops.v1.ListProjectsResponse.content_report:type_name -> ghops.v1.ContentReport
+	9,   // 7: ghops.v1.GetProjectResponse.project:type_name -> ghops.v1.Project
+	43,  // 8: ghops.v1.GetProjectResponse.content_report:type_name -> ghops.v1.ContentReport
+	10,  // 9: ghops.v1.Project.fields:type_name -> ghops.v1.ProjectField
+	13,  // 10: ghops.v1.Project.views:type_name -> ghops.v1.ProjectView
+	14,  // 11: ghops.v1.Project.status_update:type_name -> ghops.v1.ProjectStatusUpdate
+	11,  // 12: ghops.v1.ProjectField.options:type_name -> ghops.v1.ProjectOption
+	12,  // 13: ghops.v1.ProjectField.iterations:type_name -> ghops.v1.ProjectIteration
+	137, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
+	17,  // 15: ghops.v1.ListProjectItemsResponse.items:type_name -> ghops.v1.ProjectItem
+	42,  // 16: ghops.v1.ListProjectItemsResponse.page:type_name -> ghops.v1.PageInfo
+	6,   // 17: ghops.v1.ListProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
+	43,  // 18: ghops.v1.ListProjectItemsResponse.content_report:type_name -> ghops.v1.ContentReport
+	134, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
+	19,  // 20: ghops.v1.AddProjectItemRequest.draft:type_name -> ghops.v1.DraftIssue
+	135, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
+	17,  // 22: ghops.v1.AddProjectItemResponse.item:type_name -> ghops.v1.ProjectItem
+	6,   // 23: ghops.v1.AddProjectItemResponse.cost:type_name -> ghops.v1.GraphQLCost
+	43,  // 24: ghops.v1.AddProjectItemResponse.content_report:type_name -> ghops.v1.ContentReport
+	136, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	6,   // 26: ghops.v1.UpdateProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
+	30,  // 27: ghops.v1.CreateProjectFieldRequest.iteration:type_name -> ghops.v1.IterationSetup
+	10,  // 28: ghops.v1.CreateProjectFieldResponse.field:type_name -> ghops.v1.ProjectField
+	43,  // 29: ghops.v1.CreateProjectFieldResponse.content_report:type_name -> ghops.v1.ContentReport
+	14,  // 30: ghops.v1.CreateProjectStatusUpdateResponse.status_update:type_name -> ghops.v1.ProjectStatusUpdate
+	43,  // 31: ghops.v1.CreateProjectStatusUpdateResponse.content_report:type_name -> ghops.v1.ContentReport
+	37,  // 32: ghops.v1.ListMilestonesResponse.milestones:type_name -> ghops.v1.Milestone
+	42,  // 33: ghops.v1.ListMilestonesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 34: ghops.v1.ListMilestonesResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
+	37,  // 36: ghops.v1.CreateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
+	43,  // 37: ghops.v1.CreateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
+	37,  // 38: ghops.v1.UpdateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
+	43,  // 39: ghops.v1.UpdateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
+	46,  // 40: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
+	47,  // 41: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
+	43,  // 42: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	137, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	50,  // 45: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
+	55,  // 46: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
+	58,  // 47: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
+	42,  // 48: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 49: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	61,  // 51: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
+	42,  // 52: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
+	64,  // 53: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
+	42,  // 54: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 55: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	67,  // 57: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
+	67,  // 58: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
+	70,  // 59: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
+	43,  // 60: ghops.v1.GetChecksForShaResponse.content_report:type_name -> ghops.v1.ContentReport
+	73,  // 61: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	43,  // 62: ghops.v1.CreatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	73,  // 63: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	43,  // 64: ghops.v1.UpdatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	43,  // 65: ghops.v1.MergePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	79,  // 66: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
+	82,  // 67: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
+	85,  // 68: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
+	91,  // 69: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
+	43,  // 70: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	94,  // 72: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 73: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
+	58,  // 74: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
+	94,  // 75: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 76: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 77: ghops.v1.CompareRefsResponse.content_report:type_name -> ghops.v1.ContentReport
+	99,  // 78: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
+	42,  // 79: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 80: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	102, // 82: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 83: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	137, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	105, // 86: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	42,  // 87: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 88: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 89: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	108, // 90: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
+	42,  // 91: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 92: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	102, // 93: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 94: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	102, // 95: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 96: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	117, // 97: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
+	42,  // 98: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
+	120, // 99: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
+	43,  // 100: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
+	121, // 101: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
+	43,  // 102: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
+	105, // 103: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	42,  // 104: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 105: ghops.v1.ListPullRequestCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
+	132, // 106: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
+	132, // 107: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
+	133, // 108: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
+	94,  // 109: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 110: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 111: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
+	137, // 112: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	18,  // 113: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
+	0,   // 114: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	44,  // 115: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	48,  // 116: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	51,  // 117: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	53,  // 118: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	56,  // 119: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	59,  // 120: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	62,  // 121: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	65,  // 122: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	68,  // 123: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	71,  // 124: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	74,  // 125: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	76,  // 126: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	78,  // 127: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	81,  // 128: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	84,  // 129: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	87,  // 130: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	89,  // 131: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	92,  // 132: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	95,  // 133: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	97,  // 134: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	100, // 135: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	103, // 136: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	106, // 137: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	109, // 138: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	111, // 139: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	113, // 140: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	126, // 141: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	128, // 142: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	115, // 143: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	118, // 144: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	122, // 145: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	124, // 146: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	130, // 147: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	3,   // 148: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
+	7,   // 149: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
+	15,  // 150: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
+	20,  // 151: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
+	22,  // 152: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
+	24,  // 153: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
+	26,  // 154: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
+	28,  // 155: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
+	31,  // 156: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
+	33,  // 157: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
+	35,  // 158: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
+	38,  // 159: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
+	40,  // 160: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
+	1,   // 161: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	45,  // 162: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	49,  // 163: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	52,  // 164: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	54,  // 165: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	57,  // 166: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	60,  // 167: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	63,  // 168: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	66,  // 169: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	69,  // 170: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	72,  // 171: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	75,  // 172: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	77,  // 173: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	80,  // 174: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	83,  // 175: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	86,  // 176: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	88,  // 177: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	90,  // 178: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	93,  // 179: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	96,  // 180: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	98,  // 181: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	101, // 182: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	104, // 183: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	107, // 184: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	110, // 185: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	112, // 186: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	114, // 187: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	127, // 188: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	129, // 189: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	116, // 190: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	119, // 191: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	123, // 192: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	125, // 193: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	131, // 194: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	4,   // 195: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
+	8,   // 196: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
+	16,  // 197: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
+	21,  // 198: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
+	23,  // 199: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
+	25,  // 200: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
+	27,  // 201: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
+	29,  // 202: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
+	32,  // 203: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
+	34,  // 204: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
+	36,  // 205: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
+	39,  // 206: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
+	41,  // 207: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
+	161, // [161:208] is the sub-list for method output_type
+	114, // [114:161] is the sub-list for method input_type
+	114, // [114:114] is the sub-list for extension type_name
+	114, // [114:114] is the sub-list for extension extendee
+	0,   // [0:114] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }

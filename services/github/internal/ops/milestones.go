@@ -20,7 +20,7 @@ const milestonesPage = 30
 // toMilestone is the answer's milestone.
 func toMilestone(m *github.Milestone) *ghopsv1.Milestone {
 	return &ghopsv1.Milestone{Number: int32(m.GetNumber()), Title: m.GetTitle(), Description: m.GetDescription(), State: m.GetState(),
-		DueOn: ts(m.DueOn), OpenIssues: int32(m.GetOpenIssues()), ClosedIssues: int32(m.GetClosedIssues()), HtmlUrl: m.GetHTMLURL()}
+		DueOn: ts(m.DueOn), OpenIssues: int32(m.GetOpenIssues()), ClosedIssues: int32(m.GetClosedIssues())}
 }
 
 // milestoneContext is the error context of a call about milestone number of repo.

@@ -380,7 +380,7 @@ func (s *Service) ListProjects(ctx context.Context, req *ghopsv1.ListProjectsReq
 		}
 		conn := out.RepositoryOwner.ProjectsV2
 		if p == page || !conn.PageInfo.HasNextPage {
-			resp := &ghopsv1.ListProjectsResponse{Projects: []*ghopsv1.ProjectSummary{}, Cost: m.cost(),
+			resp := &ghopsv1.ListProjectsResponse{Projects: []*ghopsv1.ProjectSummary{},
 				Page: &ghopsv1.PageInfo{Page: int32(page), PerPage: projectsPage, HasNext: p == page && conn.PageInfo.HasNextPage}}
 			if p == page {
 				for _, n := range conn.Nodes {
@@ -403,7 +403,7 @@ func (s *Service) GetProject(ctx context.Context, req *ghopsv1.GetProjectRequest
 		return nil, err
 	}
 	raw := p.raw.RepositoryOwner.ProjectV2
-	out := &ghopsv1.Project{Project: p.ref, Title: raw.Title, Description: raw.ShortDescription, Closed: raw.Closed, Url: raw.URL,
+	out := &ghopsv1.Project{Project: p.ref, Title: raw.Title, Closed: raw.Closed, Url: raw.URL,
 		ItemCount: int32(raw.Items.TotalCount), Fields: []*ghopsv1.ProjectField{}, Views: []*ghopsv1.ProjectView{}}
 	for _, f := range p.fields {
 		if f != nil && f.ID != "" {
@@ -416,7 +416,7 @@ func (s *Service) GetProject(ctx context.Context, req *ghopsv1.GetProjectRequest
 	if len(raw.StatusUpdates.Nodes) > 0 {
 		out.StatusUpdate = toStatusUpdate(&raw.StatusUpdates.Nodes[0])
 	}
-	return &ghopsv1.GetProjectResponse{Project: out, Cost: m.cost()}, nil
+	return &ghopsv1.GetProjectResponse{Project: out}, nil
 }
 
 // toField is the answer's field, with which sprint is current.
@@ -437,7 +437,7 @@ func toField(f *gqlField) *ghopsv1.ProjectField {
 
 // toStatusUpdate is the answer's status update.
 func toStatusUpdate(u *gqlStatusUpdate) *ghopsv1.ProjectStatusUpdate {
-	out := &ghopsv1.ProjectStatusUpdate{Status: strings.ToLower(u.Status), Body: u.Body, StartDate: u.StartDate, TargetDate: u.TargetDate, CreatedAt: ts(&u.CreatedAt)}
+	out := &ghopsv1.ProjectStatusUpdate{Status: strings.ToLower(u.Status), Body: u.Body, CreatedAt: ts(&u.CreatedAt)}
 	if u.Creator != nil {
 		out.Author = u.Creator.Login
 	}

@@ -60,7 +60,7 @@ const projectQuery = `query($owner: String!, $number: Int!) {
       }
     }
   }
-  rateLimit { cost remaining }
+  rateLimit { cost }
 }`
 
 // itemNodeQuery is the template of one named item's read.
@@ -114,7 +114,7 @@ const projectItemsQuery = `query($id: ID!, $first: Int!, $after: String) {
       }
     }
   }
-  rateLimit { cost remaining }
+  rateLimit { cost }
 }`
 
 // projectsQuery lists an owner's projects.
@@ -127,23 +127,23 @@ const projectsQuery = `query($owner: String!, $first: Int!, $after: String, $que
       }
     }
   }
-  rateLimit { cost remaining }
+  rateLimit { cost }
 }`
 
 // ownerQuery reads the node id create_project needs.
 const ownerQuery = `query($owner: String!) {
   repositoryOwner(login: $owner) { id login }
-  rateLimit { cost remaining }
+  rateLimit { cost }
 }`
 
 // meter adds up what a call spent of GitHub's GraphQL budget.
 type meter struct {
-	points, requests, remaining int32
+	points, requests int32
 }
 
 // cost is the answer's GraphQLCost.
 func (m *meter) cost() *ghopsv1.GraphQLCost {
-	return &ghopsv1.GraphQLCost{Points: m.points, Requests: m.requests, Remaining: m.remaining, Cap: ProjectPointsCap}
+	return &ghopsv1.GraphQLCost{Points: m.points, Requests: m.requests}
 }
 
 // errCostCap is a call that would spend more than ProjectPointsCap points.
@@ -200,14 +200,12 @@ func graphQL(ctx context.Context, gh *github.Client, m *meter, doc string, vars 
 	}
 	var rl struct {
 		RateLimit *struct {
-			Cost      int32 `json:"cost"`
-			Remaining int32 `json:"remaining"`
+			Cost int32 `json:"cost"`
 		} `json:"rateLimit"`
 	}
 	_ = json.Unmarshal(ans.Data, &rl)
 	if rl.RateLimit != nil {
 		m.points += max(rl.RateLimit.Cost, 1)
-		m.remaining = rl.RateLimit.Remaining
 	} else {
 		m.points++
 	}

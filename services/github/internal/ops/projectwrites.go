@@ -176,8 +176,7 @@ func withValues(it *ghopsv1.ProjectItem, shown map[string]string) *ghopsv1.Proje
 // project) and one mutation document with an alias per change (two or more
 // only past maxBatchAliases changes): a 50-item update of one field is two
 // GitHub requests. Values are resolved by field name and option or sprint
-// title before anything is written; the answer's items show the values
-// set.
+// title before anything is written.
 func (s *Service) UpdateProjectItems(ctx context.Context, req *ghopsv1.UpdateProjectItemsRequest) (*ghopsv1.UpdateProjectItemsResponse, error) {
 	c := projectContext(ghopsv1.ToolUpdateProjectItems, req.GetProject())
 	if len(req.GetFields())+len(req.GetClear()) == 0 {
@@ -188,21 +187,14 @@ func (s *Service) UpdateProjectItems(ctx context.Context, req *ghopsv1.UpdatePro
 	if err != nil {
 		return nil, err
 	}
-	changes, shown, err := p.plan(c, req.GetItemIds(), req.GetFields(), req.GetClear())
+	changes, _, err := p.plan(c, req.GetItemIds(), req.GetFields(), req.GetClear())
 	if err != nil {
 		return nil, err
 	}
 	if err := s.apply(ctx, gh, m, p.id, changes); err != nil {
 		return nil, s.failProject(ctx, err, c, nil)
 	}
-	out := &ghopsv1.UpdateProjectItemsResponse{Updated: int32(len(p.items)), Items: []*ghopsv1.ProjectItem{}}
-	for _, it := range p.items {
-		if !it.visible() {
-			out.Withheld++
-			continue
-		}
-		out.Items = append(out.Items, withValues(toItem(it, nil), shown))
-	}
+	out := &ghopsv1.UpdateProjectItemsResponse{Updated: int32(len(p.items))}
 	out.Cost = m.cost()
 	return out, nil
 }
