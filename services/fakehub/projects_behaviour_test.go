@@ -1,7 +1,9 @@
 package fakehub_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -186,5 +188,32 @@ func TestProjectScopes(t *testing.T) {
 	_, a = postGraphQL(t, s.URL+"graphql", noProjectScope, map[string]any{"query": `{ user(login: "octocat") { projectsV2(first: 5) { totalCount } } }`})
 	if len(a.Errors) != 1 || a.Errors[0].Type != "INSUFFICIENT_SCOPES" || !strings.Contains(a.Errors[0].Message, "['read:project']") {
 		t.Fatalf("errors %+v", a.Errors)
+	}
+}
+
+// TestGraphQLRateLimited: once the GraphQL bucket is empty, GitHub answers HTTP 200 with a
+// RATE_LIMITED error and the graphql bucket's headers at zero; REST's core bucket is untouched.
+func TestGraphQLRateLimited(t *testing.T) {
+	s := startHub(t, fakehub.Config{GraphQLLimit: 2})
+	doc := `{"query":"{ rateLimit { remaining } }"}`
+	for i, want := range []string{"", "", "RATE_LIMITED"} {
+		req, _ := http.NewRequest("POST", s.URL+"graphql", strings.NewReader(doc))
+		req.Header.Set("Authorization", "bearer "+fakehub.DemoToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a gqlAnswer
+		err = json.NewDecoder(resp.Body).Decode(&a)
+		resp.Body.Close()
+		got := ""
+		if len(a.Errors) == 1 {
+			got = a.Errors[0].Type
+		}
+		remaining := resp.Header.Get("X-RateLimit-Remaining")
+		if err != nil || resp.StatusCode != 200 || got != want || resp.Header.Get("X-RateLimit-Resource") != "graphql" || (want != "" && remaining != "0") {
+			t.Fatalf("request %d: status %d, error %q (want %q), remaining %s, resource %s, %v", i+1, resp.StatusCode, got, want,
+				remaining, resp.Header.Get("X-RateLimit-Resource"), err)
+		}
 	}
 }

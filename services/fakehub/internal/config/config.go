@@ -45,7 +45,8 @@ type Config struct {
 	// AdminToken is the bearer token of /_fakehub/; empty (the default) disables that API
 	// (flag -admin-token, env FAKEHUB_ADMIN_TOKEN).
 	AdminToken string
-	// TokensFile names a JSON file of extra tokens, [{"Value","Login","Repos":{"owner/repo":"write"}}]
+	// TokensFile names a JSON file of extra tokens, [{"Value","Login","Repos":{"owner/repo":"write"}}],
+	// each with optional "Scopes" (["repo","read:project"]; absent grants every scope)
 	// (flag -tokens, env FAKEHUB_TOKENS; default none).
 	TokensFile string
 	// FaultsFile names a JSON file of faults as accepted by PUT /_fakehub/faults

@@ -253,9 +253,16 @@ func (h *Hub) injectFault(w http.ResponseWriter, r *http.Request, c *ReqCtx, rec
 			} else {
 				msg = fmt.Sprintf("API rate limit exceeded for %s. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)", clientIP(r))
 			}
-			rec.Status = limitStatus
+			rep := ErrReply(limitStatus, msg, docPrimaryRate)
+			if b.resource == "graphql" {
+				// GitHub's GraphQL API answers an exceeded primary limit with HTTP 200, a
+				// RATE_LIMITED error and x-ratelimit-remaining 0 ("Rate limits and query
+				// limits for the GraphQL API").
+				rep = OkReply(200, Obj{"errors": []Obj{{"type": "RATE_LIMITED", "message": msg}}})
+			}
+			rec.Status = rep.Status
 			h.record(*rec)
-			h.write(w, r, c, ErrReply(limitStatus, msg, docPrimaryRate), &snap)
+			h.write(w, r, c, rep, &snap)
 			return true
 		}
 	}
