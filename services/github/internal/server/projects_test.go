@@ -181,3 +181,31 @@ func TestProjectsRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestProjectsDemoWithheld lists the demo's octo-org/1, whose items include some of a
+// private repository the demo token cannot see: GitHub redacts them, and the answer counts
+// them in withheld without any of their data; the current sprint resolves by date.
+func TestProjectsDemoWithheld(t *testing.T) {
+	e := start(t, fakehub.Config{}, servicetest.Options{})
+	c := e.svc.Client
+	all, err := c.ListProjectItems(ctx(t), &ghopsv1.ListProjectItemsRequest{Project: "octo-org/1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all.Withheld == 0 || len(all.Items) == 0 {
+		t.Fatalf("items %d, withheld %d: want both", len(all.Items), all.Withheld)
+	}
+	for _, it := range all.Items {
+		if it.Repo == "octo-org/secret" {
+			t.Errorf("an item of the private repository is listed: %v", it)
+		}
+	}
+	cur, err := c.ListProjectItems(ctx(t), &ghopsv1.ListProjectItemsRequest{Project: "octo-org/1", Filter: ptr("sprint:@current")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cur.Items) == 0 || len(cur.Items) >= len(all.Items) {
+		t.Errorf("current sprint: %d of %d items", len(cur.Items), len(all.Items))
+	}
+	t.Logf("octo-org/1: %d items, %d withheld, %d in the current sprint; cost %v", len(all.Items), all.Withheld, len(cur.Items), cur.Cost)
+}
