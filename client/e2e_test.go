@@ -63,6 +63,9 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 	var failedJob, failedRun int64
 	var threadID, prHead string
 	var reviewID int64
+	var project string
+	var items []string
+	var milestone int32
 	steps := []struct {
 		name string
 		run  func() (bool, error)
@@ -257,6 +260,94 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		{"validate_environment", func() (bool, error) {
 			r, err := c.ValidateEnvironment(ctx, &ghopsv1.ValidateEnvironmentRequest{Repo: proto.String(demoRepo)})
 			return err == nil && r.GetLevel() != "error" && len(r.GetChecks()) > 5, err
+		}},
+		// Sprint planning on a new project (docs/benchmarks.md): an
+		// iteration field, five issues added with status and sprint by
+		// name, the current sprint's unfinished items in one filtered
+		// listing rolled to the next sprint in one call, an "at risk"
+		// status update and a milestone holding two issues; every outcome
+		// read back.
+		{"list_projects", func() (bool, error) {
+			r, err := c.ListProjects(ctx, &ghopsv1.ListProjectsRequest{Owner: "octo-org"})
+			return err == nil && slices.ContainsFunc(r.GetProjects(), func(p *ghopsv1.ProjectSummary) bool { return p.GetProject() == "octo-org/1" }), err
+		}},
+		{"create_project", func() (bool, error) {
+			r, err := c.CreateProject(ctx, &ghopsv1.CreateProjectRequest{Owner: "octo-org", Title: "Sprint planning", Repo: proto.String(demoRepo)})
+			project = r.GetProject()
+			return err == nil && strings.HasPrefix(project, "octo-org/"), err
+		}},
+		{"create_project_field", func() (bool, error) {
+			r, err := c.CreateProjectField(ctx, &ghopsv1.CreateProjectFieldRequest{Project: project, Name: "Sprint", Type: "iteration",
+				Iteration: &ghopsv1.IterationSetup{StartDate: time.Now().UTC().AddDate(0, 0, -3).Format(time.DateOnly), DurationDays: 14, Count: proto.Int32(3)}})
+			return err == nil && len(r.GetField().GetIterations()) == 3 && r.GetField().GetIterations()[0].GetCurrent(), err
+		}},
+		{"add_project_item", func() (bool, error) {
+			for n := int32(4); n <= 8; n++ {
+				r, err := c.AddProjectItem(ctx, &ghopsv1.AddProjectItemRequest{Project: project, Repo: proto.String(demoRepo), Number: proto.Int32(n),
+					Fields: map[string]string{"Status": "Todo", "Sprint": "@current"}})
+				if err != nil || r.GetItem().GetFields()["Sprint"].GetValue() != "Sprint 1" {
+					return false, err
+				}
+				items = append(items, r.GetItem().GetId())
+			}
+			return true, nil
+		}},
+		{"list_project_items", func() (bool, error) {
+			r, err := c.ListProjectItems(ctx, &ghopsv1.ListProjectItemsRequest{Project: project, Filter: proto.String("sprint:@current status:Todo")})
+			return err == nil && len(r.GetItems()) == 5, err
+		}},
+		{"update_project_items", func() (bool, error) {
+			if _, err := c.UpdateProjectItems(ctx, &ghopsv1.UpdateProjectItemsRequest{Project: project, ItemIds: items[:2], Fields: map[string]string{"Status": "Done"}}); err != nil {
+				return false, err
+			}
+			open, err := c.ListProjectItems(ctx, &ghopsv1.ListProjectItemsRequest{Project: project, Filter: proto.String("sprint:@current -status:Done")})
+			if err != nil || len(open.GetItems()) != 3 {
+				return false, err
+			}
+			var ids []string
+			for _, it := range open.GetItems() {
+				ids = append(ids, it.GetId())
+			}
+			r, err := c.UpdateProjectItems(ctx, &ghopsv1.UpdateProjectItemsRequest{Project: project, ItemIds: ids, Fields: map[string]string{"Sprint": "@next"}})
+			if err != nil || r.GetUpdated() != 3 || r.GetCost().GetRequests() != 2 {
+				return false, err
+			}
+			next, err := c.ListProjectItems(ctx, &ghopsv1.ListProjectItemsRequest{Project: project, Filter: proto.String("sprint:@next")})
+			return err == nil && len(next.GetItems()) == 3, err
+		}},
+		{"create_project_status_update", func() (bool, error) {
+			r, err := c.CreateProjectStatusUpdate(ctx, &ghopsv1.CreateProjectStatusUpdateRequest{Project: project, Status: "at_risk", Body: "Three tasks rolled to the next sprint."})
+			return err == nil && r.GetStatusUpdate().GetStatus() == "at_risk", err
+		}},
+		{"get_project", func() (bool, error) {
+			r, err := c.GetProject(ctx, &ghopsv1.GetProjectRequest{Project: project})
+			return err == nil && r.GetProject().GetStatusUpdate().GetStatus() == "at_risk" && r.GetProject().GetItemCount() == 5, err
+		}},
+		{"archive_project_item", func() (bool, error) {
+			r, err := c.ArchiveProjectItem(ctx, &ghopsv1.ArchiveProjectItemRequest{Project: project, ItemId: items[0], Archived: true})
+			return err == nil && r.GetArchived(), err
+		}},
+		{"delete_project_item", func() (bool, error) {
+			r, err := c.DeleteProjectItem(ctx, &ghopsv1.DeleteProjectItemRequest{Project: project, ItemId: items[1]})
+			return err == nil && r.GetDeletedItemId() == items[1], err
+		}},
+		{"create_milestone", func() (bool, error) {
+			r, err := c.CreateMilestone(ctx, &ghopsv1.CreateMilestoneRequest{Repo: demoRepo, Title: "Sprint 1 release", DueOn: proto.String("2026-12-31")})
+			milestone = r.GetMilestone().GetNumber()
+			return err == nil && milestone > 0, err
+		}},
+		{"update_milestone", func() (bool, error) {
+			for _, n := range []int32{5, 6} {
+				if _, err := c.UpdateIssue(ctx, &ghopsv1.UpdateIssueRequest{Repo: demoRepo, IssueNumber: n, Milestone: proto.Int32(milestone)}); err != nil {
+					return false, err
+				}
+			}
+			r, err := c.UpdateMilestone(ctx, &ghopsv1.UpdateMilestoneRequest{Repo: demoRepo, Number: milestone, Description: proto.String("Two issues.")})
+			return err == nil && r.GetMilestone().GetOpenIssues() == 2, err
+		}},
+		{"list_milestones", func() (bool, error) {
+			r, err := c.ListMilestones(ctx, &ghopsv1.ListMilestonesRequest{Repo: demoRepo, State: proto.String("all")})
+			return err == nil && slices.ContainsFunc(r.GetMilestones(), func(m *ghopsv1.Milestone) bool { return m.GetNumber() == milestone && m.GetOpenIssues() == 2 }), err
 		}},
 		{"commit_files", func() (bool, error) {
 			r, err := c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "Add notes",

@@ -292,3 +292,89 @@ func (c *Client) ListPullRequestCommits(ctx context.Context, req *ghopsv1.ListPu
 func (c *Client) UpdatePullRequestBranch(ctx context.Context, req *ghopsv1.UpdatePullRequestBranchRequest) (*ghopsv1.UpdatePullRequestBranchResponse, error) {
 	return Call[ghopsv1.UpdatePullRequestBranchResponse](ctx, c, ghopsv1.ToolUpdatePullRequestBranch, req)
 }
+
+// ListProjects calls the list_projects tool (toolset projects, read-only): A
+// user's or organization's projects (v2): number, title, item count.
+// `project` is owner/number.
+func (c *Client) ListProjects(ctx context.Context, req *ghopsv1.ListProjectsRequest) (*ghopsv1.ListProjectsResponse, error) {
+	return Call[ghopsv1.ListProjectsResponse](ctx, c, ghopsv1.ToolListProjects, req)
+}
+
+// GetProject calls the get_project tool (toolset projects, read-only): A
+// project's fields with types, options and sprints (iterations), views and
+// latest status update.
+func (c *Client) GetProject(ctx context.Context, req *ghopsv1.GetProjectRequest) (*ghopsv1.GetProjectResponse, error) {
+	return Call[ghopsv1.GetProjectResponse](ctx, c, ghopsv1.ToolGetProject, req)
+}
+
+// ListProjectItems calls the list_project_items tool (toolset projects,
+// read-only): A project's items with field values by name; `filter` is
+// GitHub's project filter syntax.
+func (c *Client) ListProjectItems(ctx context.Context, req *ghopsv1.ListProjectItemsRequest) (*ghopsv1.ListProjectItemsResponse, error) {
+	return Call[ghopsv1.ListProjectItemsResponse](ctx, c, ghopsv1.ToolListProjectItems, req)
+}
+
+// AddProjectItem calls the add_project_item tool (toolset projects, writes):
+// Add an issue, pull request or draft to a project and set its fields.
+func (c *Client) AddProjectItem(ctx context.Context, req *ghopsv1.AddProjectItemRequest) (*ghopsv1.AddProjectItemResponse, error) {
+	return Call[ghopsv1.AddProjectItemResponse](ctx, c, ghopsv1.ToolAddProjectItem, req)
+}
+
+// UpdateProjectItems calls the update_project_items tool (toolset projects,
+// writes, idempotent): Set or clear fields of up to 50 items by field name
+// and option or sprint title (@current, @next).
+func (c *Client) UpdateProjectItems(ctx context.Context, req *ghopsv1.UpdateProjectItemsRequest) (*ghopsv1.UpdateProjectItemsResponse, error) {
+	return Call[ghopsv1.UpdateProjectItemsResponse](ctx, c, ghopsv1.ToolUpdateProjectItems, req)
+}
+
+// ArchiveProjectItem calls the archive_project_item tool (toolset projects,
+// writes, idempotent): Archive or unarchive one project item.
+func (c *Client) ArchiveProjectItem(ctx context.Context, req *ghopsv1.ArchiveProjectItemRequest) (*ghopsv1.ArchiveProjectItemResponse, error) {
+	return Call[ghopsv1.ArchiveProjectItemResponse](ctx, c, ghopsv1.ToolArchiveProjectItem, req)
+}
+
+// DeleteProjectItem calls the delete_project_item tool (toolset projects,
+// writes, destructive): Remove one item from a project (the issue itself
+// stays).
+func (c *Client) DeleteProjectItem(ctx context.Context, req *ghopsv1.DeleteProjectItemRequest) (*ghopsv1.DeleteProjectItemResponse, error) {
+	return Call[ghopsv1.DeleteProjectItemResponse](ctx, c, ghopsv1.ToolDeleteProjectItem, req)
+}
+
+// CreateProject calls the create_project tool (toolset projects, writes):
+// Create a user's or organization's project, optionally linked to a
+// repository.
+func (c *Client) CreateProject(ctx context.Context, req *ghopsv1.CreateProjectRequest) (*ghopsv1.CreateProjectResponse, error) {
+	return Call[ghopsv1.CreateProjectResponse](ctx, c, ghopsv1.ToolCreateProject, req)
+}
+
+// CreateProjectField calls the create_project_field tool (toolset projects,
+// writes): Add a field to a project: single_select with options, iteration
+// (sprints), text, number or date.
+func (c *Client) CreateProjectField(ctx context.Context, req *ghopsv1.CreateProjectFieldRequest) (*ghopsv1.CreateProjectFieldResponse, error) {
+	return Call[ghopsv1.CreateProjectFieldResponse](ctx, c, ghopsv1.ToolCreateProjectField, req)
+}
+
+// CreateProjectStatusUpdate calls the create_project_status_update tool
+// (toolset projects, writes): Post a project status update (on_track,
+// at_risk, off_track, complete, inactive).
+func (c *Client) CreateProjectStatusUpdate(ctx context.Context, req *ghopsv1.CreateProjectStatusUpdateRequest) (*ghopsv1.CreateProjectStatusUpdateResponse, error) {
+	return Call[ghopsv1.CreateProjectStatusUpdateResponse](ctx, c, ghopsv1.ToolCreateProjectStatusUpdate, req)
+}
+
+// ListMilestones calls the list_milestones tool (toolset issues, read-only):
+// List a repository's milestones by state.
+func (c *Client) ListMilestones(ctx context.Context, req *ghopsv1.ListMilestonesRequest) (*ghopsv1.ListMilestonesResponse, error) {
+	return Call[ghopsv1.ListMilestonesResponse](ctx, c, ghopsv1.ToolListMilestones, req)
+}
+
+// CreateMilestone calls the create_milestone tool (toolset issues, writes):
+// Create a milestone; its number is issues' `milestone`.
+func (c *Client) CreateMilestone(ctx context.Context, req *ghopsv1.CreateMilestoneRequest) (*ghopsv1.CreateMilestoneResponse, error) {
+	return Call[ghopsv1.CreateMilestoneResponse](ctx, c, ghopsv1.ToolCreateMilestone, req)
+}
+
+// UpdateMilestone calls the update_milestone tool (toolset issues, writes,
+// idempotent): Change a milestone; only the given fields change.
+func (c *Client) UpdateMilestone(ctx context.Context, req *ghopsv1.UpdateMilestoneRequest) (*ghopsv1.UpdateMilestoneResponse, error) {
+	return Call[ghopsv1.UpdateMilestoneResponse](ctx, c, ghopsv1.ToolUpdateMilestone, req)
+}

@@ -176,6 +176,45 @@ var typedCalls = []struct {
 	{"update_pull_request_branch", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.UpdatePullRequestBranch(ctx, &ghopsv1.UpdatePullRequestBranchRequest{Repo: "octo-org/hello-world", PrNumber: 1, ExpectedHeadSha: "0123456789abcdef0123456789abcdef01234567"})
 	}},
+	{"list_projects", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListProjects(ctx, &ghopsv1.ListProjectsRequest{Owner: "octo-org"})
+	}},
+	{"get_project", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetProject(ctx, &ghopsv1.GetProjectRequest{Project: "octo-org/1"})
+	}},
+	{"list_project_items", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListProjectItems(ctx, &ghopsv1.ListProjectItemsRequest{Project: "octo-org/1", Filter: proto.String("sprint:@current -status:Done")})
+	}},
+	{"add_project_item", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.AddProjectItem(ctx, &ghopsv1.AddProjectItemRequest{Project: "octo-org/1", Repo: proto.String("octo-org/hello-world"), Number: proto.Int32(4), Fields: map[string]string{"Status": "Todo"}})
+	}},
+	{"update_project_items", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.UpdateProjectItems(ctx, &ghopsv1.UpdateProjectItemsRequest{Project: "octo-org/1", ItemIds: []string{"PVTI_1"}, Fields: map[string]string{"Sprint": "@next"}})
+	}},
+	{"archive_project_item", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ArchiveProjectItem(ctx, &ghopsv1.ArchiveProjectItemRequest{Project: "octo-org/1", ItemId: "PVTI_1", Archived: true})
+	}},
+	{"delete_project_item", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.DeleteProjectItem(ctx, &ghopsv1.DeleteProjectItemRequest{Project: "octo-org/1", ItemId: "PVTI_1"})
+	}},
+	{"create_project", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateProject(ctx, &ghopsv1.CreateProjectRequest{Owner: "octo-org", Title: "Plan"})
+	}},
+	{"create_project_field", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateProjectField(ctx, &ghopsv1.CreateProjectFieldRequest{Project: "octo-org/1", Name: "Estimate", Type: "number"})
+	}},
+	{"create_project_status_update", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateProjectStatusUpdate(ctx, &ghopsv1.CreateProjectStatusUpdateRequest{Project: "octo-org/1", Status: "at_risk", Body: "b"})
+	}},
+	{"list_milestones", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListMilestones(ctx, &ghopsv1.ListMilestonesRequest{Repo: "octo-org/hello-world"})
+	}},
+	{"create_milestone", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateMilestone(ctx, &ghopsv1.CreateMilestoneRequest{Repo: "octo-org/hello-world", Title: "v1"})
+	}},
+	{"update_milestone", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.UpdateMilestone(ctx, &ghopsv1.UpdateMilestoneRequest{Repo: "octo-org/hello-world", Number: 1, State: proto.String("closed")})
+	}},
 }
 
 // TestTypedCallsWire checks that every tool has a typed call, that it sends
@@ -234,8 +273,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 44 {
-		t.Fatalf("got %d tools, want 44", len(tools))
+	if len(tools) != 57 {
+		t.Fatalf("got %d tools, want 57", len(tools))
 	}
 	tests := []struct {
 		name               string

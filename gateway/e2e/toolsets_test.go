@@ -21,7 +21,7 @@ import (
 // The tools of each group, sorted as listTools sorts them: proto decides
 // the groups (the toolset of the (ghops.v1.tool) option), this guards them.
 var (
-	issuesTools = []string{"add_issue_comment", "create_issue", "get_issue", "list_issue_comments", "list_issues", "update_issue"}
+	issuesTools = []string{"add_issue_comment", "create_issue", "create_milestone", "get_issue", "list_issue_comments", "list_issues", "list_milestones", "update_issue", "update_milestone"}
 	searchTools = []string{"search", "search_code", "search_issues"}
 )
 
@@ -91,7 +91,7 @@ func TestGatewayToolsets(t *testing.T) {
 	}{
 		{name: "issues", toolsets: []string{"issues"}, want: issuesTools},
 		{name: "issues and search", toolsets: []string{"issues", "search"}, want: sortedUnion(issuesTools, searchTools)},
-		{name: "issues read-only", toolsets: []string{"issues"}, readOnly: true, want: []string{"get_issue", "list_issue_comments", "list_issues"}, offered: 6},
+		{name: "issues read-only", toolsets: []string{"issues"}, readOnly: true, want: []string{"get_issue", "list_issue_comments", "list_issues", "list_milestones"}, offered: 9},
 		{name: "meta", toolsets: []string{"meta"}, want: []string{"validate_environment"}},
 	}
 	for _, tc := range tests {

@@ -11,6 +11,7 @@
 //	    tools: ["get_*", "read_file"]   # tool names or globs (default: all)
 //	    toolsets: [repos, pulls]  # groups of tools (default: all; see below)
 //	    repos: ["octo-org/*"]   # owner/name globs (default: all)
+//	    projects: ["octo-org/*", "octocat/3"]  # GitHub Projects, owner/number globs (default: all)
 //	    rate_per_minute: 120    # token bucket, burst of one minute (default: unlimited)
 //	    concurrency: 4          # calls in flight at once (default: unlimited)
 //	    confirm: [merge_pull_request]  # tools (names or globs) a person must confirm first
@@ -62,6 +63,9 @@
 // it (NarrowSearch, by the rule in search.go), and its answer filtered
 // (Confine) as a second line.
 //
+// Project globs (projects.go) are checked like repository globs, against
+// the owner/number of every request field marked as a project.
+//
 // Decoding is strict: unknown fields, duplicate names or keys, malformed
 // hashes, invalid globs and tool globs that match no tool are errors, each
 // naming its principal, so that a typo never silently widens or narrows
@@ -97,6 +101,9 @@ type Rules struct {
 	Toolsets []string `yaml:"toolsets"`
 	// Repos are owner/name path.Match globs (empty: every repository).
 	Repos []string `yaml:"repos"`
+	// Projects are owner/number path.Match globs of GitHub Projects (empty:
+	// every project); see projects.go.
+	Projects []string `yaml:"projects"`
 	// RatePerMinute bounds the calls a minute (0: unlimited).
 	RatePerMinute int `yaml:"rate_per_minute"`
 	// Concurrency bounds the calls in flight at once (0: unlimited).
@@ -269,6 +276,7 @@ func checkRules(where string, r *Rules, tools []string) []error {
 			errs = append(errs, fmt.Errorf("%s: repos glob %q must look like owner/name (globs allowed)", where, g))
 		}
 	}
+	errs = append(errs, checkProjectGlobs(where, r.Projects)...)
 	if r.RatePerMinute < 0 || r.Concurrency < 0 {
 		errs = append(errs, fmt.Errorf("%s: rate_per_minute and concurrency must not be negative", where))
 	}

@@ -40,7 +40,7 @@ func TestParseRefuses(t *testing.T) {
 		{"bad github login", "principals:\n  - name: github:octo_cat\n", "github:<login>"},
 		{"oidc claim with a space", "principals:\n  - name: \"oidc:a b\"\n", "oidc:<claim value>"},
 		{"unknown kind", "principals:\n  - name: gitlab:octocat\n", "must be 1-100"},
-		{"unknown toolset", "principals:\n  - name: a\n    toolsets: [repos, issue]\n", `principal "a": toolsets: unknown toolset "issue" (toolsets: repos, pulls, issues, actions, search, meta)`},
+		{"unknown toolset", "principals:\n  - name: a\n    toolsets: [repos, issue]\n", `principal "a": toolsets: unknown toolset "issue" (toolsets: repos, pulls, issues, actions, search, meta, projects)`},
 		{"toolsets not a list", "principals:\n  - name: a\n    toolsets: repos\n", "not a valid policy document"},
 		{"unknown toolset in the default", "default:\n  toolsets: [all]\n", `default: toolsets: unknown toolset "all"`},
 		{"same login in two cases", "principals:\n  - name: github:octocat\n  - name: github:OctoCat\n", "named twice"},

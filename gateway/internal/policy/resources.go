@@ -106,7 +106,7 @@ func confine(pr *Principal, m protoreflect.Message, depth int) string {
 	if depth > maxDepth {
 		return "(nested too deep)"
 	}
-	denied, lists, kept := "", 0, 0
+	denied, lists, kept, removed := "", 0, 0, 0
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch {
 		case fd.IsMap():
@@ -151,9 +151,17 @@ func confine(pr *Principal, m protoreflect.Message, depth int) string {
 				n++
 			}
 		}
+		removed += l.Len() - n
 		l.Truncate(n)
 		lists++
 		kept += n
+	}
+	if removed > 0 {
+		// An answer that counts what it withholds (a project's items of
+		// repositories outside the globs) counts these too.
+		if fd := m.Descriptor().Fields().ByName("withheld"); fd != nil && !fd.IsList() && fd.Kind() == protoreflect.Int32Kind {
+			m.Set(fd, protoreflect.ValueOfInt32(int32(m.Get(fd).Int())+int32(removed)))
+		}
 	}
 	if lists > 0 {
 		if fd := m.Descriptor().Fields().ByName("total_count"); fd != nil && !fd.IsList() {

@@ -159,6 +159,24 @@ func TestAuditNamesResources(t *testing.T) {
 			map[string]any{"repository": "o/r", "pull_request": float64(3)}},
 		{"update_pull_request_branch", `{"repo":"o/r","prNumber":3,"expected_head_sha":"0123456789abcdef0123456789abcdef01234567"}`,
 			map[string]any{"repository": "o/r", "pull_request": float64(3)}},
+		{"add_project_item", `{"project":"o/1","repo":"o/r","number":4}`,
+			map[string]any{"project": "o/1", "repository": "o/r", "project_item": "x"}},
+		{"update_project_items", `{"project":"o/1","item_ids":["PVTI_1"],"fields":{"Status":"Done"}}`,
+			map[string]any{"project": "o/1"}},
+		{"archive_project_item", `{"project":"o/1","item_id":"PVTI_1","archived":true}`,
+			map[string]any{"project": "o/1", "project_item": "PVTI_1"}},
+		{"delete_project_item", `{"project":"o/1","item_id":"PVTI_1"}`,
+			map[string]any{"project": "o/1", "project_item": "PVTI_1"}},
+		{"create_project", `{"owner":"o","title":"t","repo":"o/r"}`,
+			map[string]any{"repository": "o/r", "project": "x"}},
+		{"create_project_field", `{"project":"o/1","name":"Estimate","type":"number"}`,
+			map[string]any{"project": "o/1"}},
+		{"create_project_status_update", `{"project":"o/1","status":"at_risk","body":"b"}`,
+			map[string]any{"project": "o/1"}},
+		{"create_milestone", `{"repo":"o/r","title":"v1"}`,
+			map[string]any{"repository": "o/r", "milestone": float64(filledNumber)}},
+		{"update_milestone", `{"repo":"o/r","number":2,"state":"closed"}`,
+			map[string]any{"repository": "o/r", "milestone": float64(2)}},
 	}
 	writes := writeTools(t)
 	covered := map[string]bool{}
@@ -202,7 +220,8 @@ func TestAuditNamesResources(t *testing.T) {
 					t.Errorf("resource.%s = %v, want %v (%v)", k, rec.Resource[k], v, rec.Resource)
 				}
 			}
-			if rec.Repo != "o/r" {
+			// A tool about a project alone names no repository.
+			if _, named := tc.want["repository"]; named && rec.Repo != "o/r" || !named && rec.Repo != "" {
 				t.Errorf("repo %q", rec.Repo)
 			}
 		})

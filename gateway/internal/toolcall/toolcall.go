@@ -284,6 +284,9 @@ func (c *Caller) checkPolicy(_ context.Context, caller *policy.Caller, tool *too
 	if d == nil && !ok {
 		d = &policy.Denial{Rule: "repos", Detail: "the request nests too deep to be checked"}
 	}
+	if d == nil {
+		d = policy.CheckProjects(pr, req)
+	}
 	if d == nil && pr != nil && len(pr.Repos) > 0 {
 		// A search query (the fields marked as one) is narrowed to the
 		// principal's repositories before GitHub matches it, so that no

@@ -86,6 +86,19 @@ func TestRegistryTools(t *testing.T) {
 		{"request_reviewers", ghopsv1.GitHubService_RequestReviewers_FullMethodName, &ghopsv1.RequestReviewersRequest{}, &ghopsv1.RequestReviewersResponse{}, Annotations{false, false, true, true}},
 		{"list_pull_request_commits", ghopsv1.GitHubService_ListPullRequestCommits_FullMethodName, &ghopsv1.ListPullRequestCommitsRequest{}, &ghopsv1.ListPullRequestCommitsResponse{}, Annotations{true, false, true, true}},
 		{"update_pull_request_branch", ghopsv1.GitHubService_UpdatePullRequestBranch_FullMethodName, &ghopsv1.UpdatePullRequestBranchRequest{}, &ghopsv1.UpdatePullRequestBranchResponse{}, Annotations{false, false, false, true}},
+		{"list_projects", ghopsv1.GitHubService_ListProjects_FullMethodName, &ghopsv1.ListProjectsRequest{}, &ghopsv1.ListProjectsResponse{}, Annotations{true, false, true, true}},
+		{"get_project", ghopsv1.GitHubService_GetProject_FullMethodName, &ghopsv1.GetProjectRequest{}, &ghopsv1.GetProjectResponse{}, Annotations{true, false, true, true}},
+		{"list_project_items", ghopsv1.GitHubService_ListProjectItems_FullMethodName, &ghopsv1.ListProjectItemsRequest{}, &ghopsv1.ListProjectItemsResponse{}, Annotations{true, false, true, true}},
+		{"add_project_item", ghopsv1.GitHubService_AddProjectItem_FullMethodName, &ghopsv1.AddProjectItemRequest{}, &ghopsv1.AddProjectItemResponse{}, Annotations{false, false, false, true}},
+		{"update_project_items", ghopsv1.GitHubService_UpdateProjectItems_FullMethodName, &ghopsv1.UpdateProjectItemsRequest{}, &ghopsv1.UpdateProjectItemsResponse{}, Annotations{false, false, true, true}},
+		{"archive_project_item", ghopsv1.GitHubService_ArchiveProjectItem_FullMethodName, &ghopsv1.ArchiveProjectItemRequest{}, &ghopsv1.ArchiveProjectItemResponse{}, Annotations{false, false, true, true}},
+		{"delete_project_item", ghopsv1.GitHubService_DeleteProjectItem_FullMethodName, &ghopsv1.DeleteProjectItemRequest{}, &ghopsv1.DeleteProjectItemResponse{}, Annotations{false, true, true, true}},
+		{"create_project", ghopsv1.GitHubService_CreateProject_FullMethodName, &ghopsv1.CreateProjectRequest{}, &ghopsv1.CreateProjectResponse{}, Annotations{false, false, false, true}},
+		{"create_project_field", ghopsv1.GitHubService_CreateProjectField_FullMethodName, &ghopsv1.CreateProjectFieldRequest{}, &ghopsv1.CreateProjectFieldResponse{}, Annotations{false, false, false, true}},
+		{"create_project_status_update", ghopsv1.GitHubService_CreateProjectStatusUpdate_FullMethodName, &ghopsv1.CreateProjectStatusUpdateRequest{}, &ghopsv1.CreateProjectStatusUpdateResponse{}, Annotations{false, false, false, true}},
+		{"list_milestones", ghopsv1.GitHubService_ListMilestones_FullMethodName, &ghopsv1.ListMilestonesRequest{}, &ghopsv1.ListMilestonesResponse{}, Annotations{true, false, true, true}},
+		{"create_milestone", ghopsv1.GitHubService_CreateMilestone_FullMethodName, &ghopsv1.CreateMilestoneRequest{}, &ghopsv1.CreateMilestoneResponse{}, Annotations{false, false, false, true}},
+		{"update_milestone", ghopsv1.GitHubService_UpdateMilestone_FullMethodName, &ghopsv1.UpdateMilestoneRequest{}, &ghopsv1.UpdateMilestoneResponse{}, Annotations{false, false, true, true}},
 	}
 	tools := r.Tools()
 	if len(tools) != len(tests) {

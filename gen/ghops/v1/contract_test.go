@@ -34,6 +34,15 @@ const (
 
 func n(s string, count int) string { return strings.Repeat(s, count) }
 
+// distinct is count different ids.
+func distinct(count int) []string {
+	out := make([]string, count)
+	for k := range out {
+		out[k] = "PVTI_" + strings.Repeat("x", k+1)
+	}
+	return out
+}
+
 // TestContractRules feeds protovalidate, for every tool, a valid request and
 // a request breaking each rule of the seed's Validation Rules section at its
 // boundary, and checks the violation's field path and rule id.
@@ -420,6 +429,78 @@ func TestContractRules(t *testing.T) {
 			{"run_id missing", &ghopsv1.RerunFailedJobsRequest{Repo: "a/b"}, []violation{{"run_id", "required"}}},
 			{"run_id -5", &ghopsv1.RerunFailedJobsRequest{Repo: "a/b", RunId: -5}, []violation{{"run_id", "int64.gte"}}},
 			{"repo missing", &ghopsv1.RerunFailedJobsRequest{RunId: 1}, []violation{{"repo", "required"}}},
+		},
+		"list_projects": {
+			{"valid", &ghopsv1.ListProjectsRequest{Owner: "octo-org", Query: s("sprint"), IncludeClosed: b(true), Page: i(10)}, nil},
+			{"owner missing", &ghopsv1.ListProjectsRequest{}, []violation{{"owner", "required"}}},
+			{"owner with slash", &ghopsv1.ListProjectsRequest{Owner: "a/b"}, []violation{{"owner", "string.pattern"}}},
+			{"page 11", &ghopsv1.ListProjectsRequest{Owner: "a", Page: i(11)}, []violation{{"page", "int32.gte_lte"}}},
+		},
+		"get_project": {
+			{"valid", &ghopsv1.GetProjectRequest{Project: "octo-org/1"}, nil},
+			{"project missing", &ghopsv1.GetProjectRequest{}, []violation{{"project", "required"}}},
+			{"no number", &ghopsv1.GetProjectRequest{Project: "octo-org"}, []violation{{"project", "string.pattern"}}},
+			{"number not digits", &ghopsv1.GetProjectRequest{Project: "octo-org/x"}, []violation{{"project", "string.pattern"}}},
+			{"dot dot", &ghopsv1.GetProjectRequest{Project: "../1"}, []violation{{"project", "string.pattern"}}},
+		},
+		"list_project_items": {
+			{"valid", &ghopsv1.ListProjectItemsRequest{Project: "o/1", Filter: s("status:Todo"), Fields: []string{"Status"}, Page: i(50)}, nil},
+			{"filter 1025", &ghopsv1.ListProjectItemsRequest{Project: "o/1", Filter: s(n("f", 1025))}, []violation{{"filter", "string.max_len"}}},
+			{"empty field name", &ghopsv1.ListProjectItemsRequest{Project: "o/1", Fields: []string{""}}, []violation{{"fields[0]", "string.min_len"}}},
+			{"page 51", &ghopsv1.ListProjectItemsRequest{Project: "o/1", Page: i(51)}, []violation{{"page", "int32.gte_lte"}}},
+		},
+		"add_project_item": {
+			{"valid issue", &ghopsv1.AddProjectItemRequest{Project: "o/1", Repo: s("a/b"), Number: i(3), Fields: map[string]string{"Status": "Todo"}}, nil},
+			{"valid draft", &ghopsv1.AddProjectItemRequest{Project: "o/1", Draft: &ghopsv1.DraftIssue{Title: "t"}}, nil},
+			{"neither", &ghopsv1.AddProjectItemRequest{Project: "o/1"}, []violation{{"", "message.oneof"}}},
+			{"both", &ghopsv1.AddProjectItemRequest{Project: "o/1", Repo: s("a/b"), Number: i(1), Draft: &ghopsv1.DraftIssue{Title: "t"}}, []violation{{"", "message.oneof"}}},
+			{"repo without number", &ghopsv1.AddProjectItemRequest{Project: "o/1", Repo: s("a/b")}, []violation{{"", "add_project_item.number"}}},
+			{"draft without title", &ghopsv1.AddProjectItemRequest{Project: "o/1", Draft: &ghopsv1.DraftIssue{}}, []violation{{"draft.title", "required"}}},
+		},
+		"update_project_items": {
+			{"valid", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: []string{"PVTI_1", "PVTI_2"}, Fields: map[string]string{"Sprint": "@next"}, Clear: []string{"Due"}}, nil},
+			{"no items", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", Fields: map[string]string{"S": "x"}}, []violation{{"item_ids", "repeated.min_items"}}},
+			{"51 items", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: distinct(51), Fields: map[string]string{"S": "x"}}, []violation{{"item_ids", "repeated.max_items"}}},
+			{"repeated item", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: []string{"a", "a"}, Fields: map[string]string{"S": "x"}}, []violation{{"item_ids", "repeated.unique"}}},
+			{"value 1025", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: []string{"a"}, Fields: map[string]string{"S": n("v", 1025)}}, []violation{{`fields["S"]`, "string.max_len"}}},
+		},
+		"archive_project_item": {
+			{"valid", &ghopsv1.ArchiveProjectItemRequest{Project: "o/1", ItemId: "PVTI_1", Archived: true}, nil},
+			{"item_id missing", &ghopsv1.ArchiveProjectItemRequest{Project: "o/1"}, []violation{{"item_id", "required"}}},
+		},
+		"delete_project_item": {
+			{"valid", &ghopsv1.DeleteProjectItemRequest{Project: "o/1", ItemId: "PVTI_1"}, nil},
+			{"project missing", &ghopsv1.DeleteProjectItemRequest{ItemId: "PVTI_1"}, []violation{{"project", "required"}}},
+		},
+		"create_project": {
+			{"valid", &ghopsv1.CreateProjectRequest{Owner: "octo-org", Title: "Plan", Repo: s("a/b")}, nil},
+			{"title missing", &ghopsv1.CreateProjectRequest{Owner: "octo-org"}, []violation{{"title", "required"}}},
+			{"repo bad", &ghopsv1.CreateProjectRequest{Owner: "o", Title: "t", Repo: s("nope")}, []violation{{"repo", "string.pattern"}}},
+		},
+		"create_project_field": {
+			{"valid select", &ghopsv1.CreateProjectFieldRequest{Project: "o/1", Name: "Priority", Type: "single_select", Options: []string{"P1", "P2"}}, nil},
+			{"valid iteration", &ghopsv1.CreateProjectFieldRequest{Project: "o/1", Name: "Sprint", Type: "iteration", Iteration: &ghopsv1.IterationSetup{StartDate: "2026-12-01", DurationDays: 14, Count: i(3)}}, nil},
+			{"bad type", &ghopsv1.CreateProjectFieldRequest{Project: "o/1", Name: "x", Type: "checkbox"}, []violation{{"type", "string.in"}}},
+			{"duration 43", &ghopsv1.CreateProjectFieldRequest{Project: "o/1", Name: "S", Type: "iteration", Iteration: &ghopsv1.IterationSetup{StartDate: "2026-12-01", DurationDays: 43}}, []violation{{"iteration.duration_days", "int32.gte_lte"}}},
+			{"repeated option", &ghopsv1.CreateProjectFieldRequest{Project: "o/1", Name: "P", Type: "single_select", Options: []string{"a", "a"}}, []violation{{"options", "repeated.unique"}}},
+		},
+		"create_project_status_update": {
+			{"valid", &ghopsv1.CreateProjectStatusUpdateRequest{Project: "o/1", Status: "at_risk", Body: "b", StartDate: s("2026-12-01"), TargetDate: s("2026-12-31")}, nil},
+			{"bad status", &ghopsv1.CreateProjectStatusUpdateRequest{Project: "o/1", Status: "late"}, []violation{{"status", "string.in"}}},
+			{"bad date", &ghopsv1.CreateProjectStatusUpdateRequest{Project: "o/1", Status: "complete", TargetDate: s("31.12.2026")}, []violation{{"target_date", "string.pattern"}}},
+		},
+		"list_milestones": {
+			{"valid", &ghopsv1.ListMilestonesRequest{Repo: "a/b", State: s("all"), Page: i(2)}, nil},
+			{"bad state", &ghopsv1.ListMilestonesRequest{Repo: "a/b", State: s("done")}, []violation{{"state", "string.in"}}},
+		},
+		"create_milestone": {
+			{"valid", &ghopsv1.CreateMilestoneRequest{Repo: "a/b", Title: "v1", Description: s("d")}, nil},
+			{"title missing", &ghopsv1.CreateMilestoneRequest{Repo: "a/b"}, []violation{{"title", "required"}}},
+		},
+		"update_milestone": {
+			{"valid", &ghopsv1.UpdateMilestoneRequest{Repo: "a/b", Number: 1, State: s("closed")}, nil},
+			{"number missing", &ghopsv1.UpdateMilestoneRequest{Repo: "a/b"}, []violation{{"number", "required"}}},
+			{"bad state", &ghopsv1.UpdateMilestoneRequest{Repo: "a/b", Number: 1, State: s("all")}, []violation{{"state", "string.in"}}},
 		},
 		"validate_environment": {
 			{"valid empty", &ghopsv1.ValidateEnvironmentRequest{}, nil},

@@ -306,6 +306,2666 @@ func (x *RepositorySummary) GetUpdatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+// ListProjectsRequest is the input of the list_projects tool.
+type ListProjectsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Owner string                 `protobuf:"bytes,1,opt,name=owner,proto3" json:"owner,omitempty"`
+	// Words matched against titles.
+	Query         *string `protobuf:"bytes,2,opt,name=query,proto3,oneof" json:"query,omitempty"`
+	IncludeClosed *bool   `protobuf:"varint,3,opt,name=include_closed,proto3,oneof" json:"include_closed,omitempty"`
+	Page          *int32  `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListProjectsRequest) Reset() {
+	*x = ListProjectsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListProjectsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListProjectsRequest) ProtoMessage() {}
+
+func (x *ListProjectsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListProjectsRequest.ProtoReflect.Descriptor instead.
+func (*ListProjectsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ListProjectsRequest) GetOwner() string {
+	if x != nil {
+		return x.Owner
+	}
+	return ""
+}
+
+func (x *ListProjectsRequest) GetQuery() string {
+	if x != nil && x.Query != nil {
+		return *x.Query
+	}
+	return ""
+}
+
+func (x *ListProjectsRequest) GetIncludeClosed() bool {
+	if x != nil && x.IncludeClosed != nil {
+		return *x.IncludeClosed
+	}
+	return false
+}
+
+func (x *ListProjectsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListProjectsResponse is one page of projects.
+type ListProjectsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// projects are GitHub's order (most recently updated first).
+	Projects []*ProjectSummary `protobuf:"bytes,1,rep,name=projects,proto3" json:"projects,omitempty"`
+	// page describes this page (20 a page).
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListProjectsResponse) Reset() {
+	*x = ListProjectsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListProjectsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListProjectsResponse) ProtoMessage() {}
+
+func (x *ListProjectsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListProjectsResponse.ProtoReflect.Descriptor instead.
+func (*ListProjectsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ListProjectsResponse) GetProjects() []*ProjectSummary {
+	if x != nil {
+		return x.Projects
+	}
+	return nil
+}
+
+func (x *ListProjectsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListProjectsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// ProjectSummary is one project of a list.
+type ProjectSummary struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// project is "owner/number", the other tools' `project`.
+	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// title is its title.
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// closed is true for a closed project.
+	Closed bool `protobuf:"varint,3,opt,name=closed,proto3" json:"closed,omitempty"`
+	// item_count counts its items (archived included).
+	ItemCount int32 `protobuf:"varint,4,opt,name=item_count,json=itemCount,proto3" json:"item_count,omitempty"`
+	// url is its page, for people.
+	Url           string `protobuf:"bytes,5,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectSummary) Reset() {
+	*x = ProjectSummary{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectSummary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectSummary) ProtoMessage() {}
+
+func (x *ProjectSummary) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectSummary.ProtoReflect.Descriptor instead.
+func (*ProjectSummary) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ProjectSummary) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *ProjectSummary) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *ProjectSummary) GetClosed() bool {
+	if x != nil {
+		return x.Closed
+	}
+	return false
+}
+
+func (x *ProjectSummary) GetItemCount() int32 {
+	if x != nil {
+		return x.ItemCount
+	}
+	return 0
+}
+
+func (x *ProjectSummary) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// GraphQLCost is what one call spent of GitHub's GraphQL budget (points,
+// an hourly bucket of its own), as GitHub reported it in rateLimit; the
+// service caps every call's points (docs/errors.md, GraphQL cost).
+type GraphQLCost struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// points is what GitHub reported the call's queries cost, plus one per
+	// mutation (at most the per-call cap, docs/errors.md).
+	Points int32 `protobuf:"varint,1,opt,name=points,proto3" json:"points,omitempty"`
+	// requests counts the call's GraphQL requests.
+	Requests      int32 `protobuf:"varint,2,opt,name=requests,proto3" json:"requests,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GraphQLCost) Reset() {
+	*x = GraphQLCost{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GraphQLCost) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GraphQLCost) ProtoMessage() {}
+
+func (x *GraphQLCost) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GraphQLCost.ProtoReflect.Descriptor instead.
+func (*GraphQLCost) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *GraphQLCost) GetPoints() int32 {
+	if x != nil {
+		return x.Points
+	}
+	return 0
+}
+
+func (x *GraphQLCost) GetRequests() int32 {
+	if x != nil {
+		return x.Requests
+	}
+	return 0
+}
+
+// GetProjectRequest is the input of the get_project tool.
+type GetProjectRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// owner/number, e.g. "octo-org/1".
+	Project       string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetProjectRequest) Reset() {
+	*x = GetProjectRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetProjectRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetProjectRequest) ProtoMessage() {}
+
+func (x *GetProjectRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetProjectRequest.ProtoReflect.Descriptor instead.
+func (*GetProjectRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *GetProjectRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+// GetProjectResponse is one project.
+type GetProjectResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// project is the project.
+	Project *Project `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetProjectResponse) Reset() {
+	*x = GetProjectResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetProjectResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetProjectResponse) ProtoMessage() {}
+
+func (x *GetProjectResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetProjectResponse.ProtoReflect.Descriptor instead.
+func (*GetProjectResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *GetProjectResponse) GetProject() *Project {
+	if x != nil {
+		return x.Project
+	}
+	return nil
+}
+
+func (x *GetProjectResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// Project is a project with its fields, views and latest status update.
+type Project struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// project is "owner/number".
+	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// title is its title.
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// closed is true for a closed project.
+	Closed bool `protobuf:"varint,4,opt,name=closed,proto3" json:"closed,omitempty"`
+	// url is its page, for people.
+	Url string `protobuf:"bytes,5,opt,name=url,proto3" json:"url,omitempty"`
+	// item_count counts its items.
+	ItemCount int32 `protobuf:"varint,6,opt,name=item_count,json=itemCount,proto3" json:"item_count,omitempty"`
+	// fields are its fields, GitHub's order (at most 50).
+	Fields []*ProjectField `protobuf:"bytes,7,rep,name=fields,proto3" json:"fields,omitempty"`
+	// views are its views (at most 20).
+	Views []*ProjectView `protobuf:"bytes,8,rep,name=views,proto3" json:"views,omitempty"`
+	// status_update is the latest status update, if any.
+	StatusUpdate  *ProjectStatusUpdate `protobuf:"bytes,9,opt,name=status_update,json=statusUpdate,proto3" json:"status_update,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Project) Reset() {
+	*x = Project{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Project) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Project) ProtoMessage() {}
+
+func (x *Project) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Project.ProtoReflect.Descriptor instead.
+func (*Project) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Project) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *Project) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Project) GetClosed() bool {
+	if x != nil {
+		return x.Closed
+	}
+	return false
+}
+
+func (x *Project) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *Project) GetItemCount() int32 {
+	if x != nil {
+		return x.ItemCount
+	}
+	return 0
+}
+
+func (x *Project) GetFields() []*ProjectField {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+func (x *Project) GetViews() []*ProjectView {
+	if x != nil {
+		return x.Views
+	}
+	return nil
+}
+
+func (x *Project) GetStatusUpdate() *ProjectStatusUpdate {
+	if x != nil {
+		return x.StatusUpdate
+	}
+	return nil
+}
+
+// ProjectField is one field of a project.
+type ProjectField struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is its GraphQL node id.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// name is its name, the key of items' field values.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// type is single_select, iteration, text, number, date, or a built-in
+	// one GitHub fills itself (title, assignees, labels, ...), lower-case.
+	Type string `protobuf:"bytes,3,opt,name=type,proto3" json:"type,omitempty"`
+	// options are a single_select field's options.
+	Options []*ProjectOption `protobuf:"bytes,4,rep,name=options,proto3" json:"options,omitempty"`
+	// iterations are an iteration field's sprints, completed ones last.
+	Iterations    []*ProjectIteration `protobuf:"bytes,5,rep,name=iterations,proto3" json:"iterations,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectField) Reset() {
+	*x = ProjectField{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectField) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectField) ProtoMessage() {}
+
+func (x *ProjectField) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectField.ProtoReflect.Descriptor instead.
+func (*ProjectField) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ProjectField) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ProjectField) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ProjectField) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *ProjectField) GetOptions() []*ProjectOption {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *ProjectField) GetIterations() []*ProjectIteration {
+	if x != nil {
+		return x.Iterations
+	}
+	return nil
+}
+
+// ProjectOption is one option of a single-select field.
+type ProjectOption struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is its GraphQL node id.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// name is the value to set.
+	Name          string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectOption) Reset() {
+	*x = ProjectOption{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectOption) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectOption) ProtoMessage() {}
+
+func (x *ProjectOption) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectOption.ProtoReflect.Descriptor instead.
+func (*ProjectOption) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ProjectOption) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ProjectOption) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+// ProjectIteration is one sprint of an iteration field.
+type ProjectIteration struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is its id.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// title is the value to set.
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// start_date is its first day (YYYY-MM-DD).
+	StartDate string `protobuf:"bytes,3,opt,name=start_date,json=startDate,proto3" json:"start_date,omitempty"`
+	// duration_days is its length.
+	DurationDays int32 `protobuf:"varint,4,opt,name=duration_days,json=durationDays,proto3" json:"duration_days,omitempty"`
+	// current is true for the sprint today falls in (@current).
+	Current bool `protobuf:"varint,5,opt,name=current,proto3" json:"current,omitempty"`
+	// completed is true for a sprint that ended.
+	Completed     bool `protobuf:"varint,6,opt,name=completed,proto3" json:"completed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectIteration) Reset() {
+	*x = ProjectIteration{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectIteration) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectIteration) ProtoMessage() {}
+
+func (x *ProjectIteration) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectIteration.ProtoReflect.Descriptor instead.
+func (*ProjectIteration) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ProjectIteration) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ProjectIteration) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *ProjectIteration) GetStartDate() string {
+	if x != nil {
+		return x.StartDate
+	}
+	return ""
+}
+
+func (x *ProjectIteration) GetDurationDays() int32 {
+	if x != nil {
+		return x.DurationDays
+	}
+	return 0
+}
+
+func (x *ProjectIteration) GetCurrent() bool {
+	if x != nil {
+		return x.Current
+	}
+	return false
+}
+
+func (x *ProjectIteration) GetCompleted() bool {
+	if x != nil {
+		return x.Completed
+	}
+	return false
+}
+
+// ProjectView is one view of a project.
+type ProjectView struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// number is its number.
+	Number int32 `protobuf:"varint,1,opt,name=number,proto3" json:"number,omitempty"`
+	// name is its name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// layout is table, board or roadmap.
+	Layout string `protobuf:"bytes,3,opt,name=layout,proto3" json:"layout,omitempty"`
+	// filter is its filter (list_project_items' syntax).
+	Filter        string `protobuf:"bytes,4,opt,name=filter,proto3" json:"filter,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectView) Reset() {
+	*x = ProjectView{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectView) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectView) ProtoMessage() {}
+
+func (x *ProjectView) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectView.ProtoReflect.Descriptor instead.
+func (*ProjectView) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ProjectView) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ProjectView) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ProjectView) GetLayout() string {
+	if x != nil {
+		return x.Layout
+	}
+	return ""
+}
+
+func (x *ProjectView) GetFilter() string {
+	if x != nil {
+		return x.Filter
+	}
+	return ""
+}
+
+// ProjectStatusUpdate is a project status update.
+type ProjectStatusUpdate struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// status is on_track, at_risk, off_track, complete or inactive.
+	Status string `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	// body is its text (Markdown).
+	Body string `protobuf:"bytes,2,opt,name=body,proto3" json:"body,omitempty"`
+	// created_at is when it was posted.
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// author is its author's login.
+	Author        string `protobuf:"bytes,6,opt,name=author,proto3" json:"author,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectStatusUpdate) Reset() {
+	*x = ProjectStatusUpdate{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectStatusUpdate) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectStatusUpdate) ProtoMessage() {}
+
+func (x *ProjectStatusUpdate) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectStatusUpdate.ProtoReflect.Descriptor instead.
+func (*ProjectStatusUpdate) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ProjectStatusUpdate) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *ProjectStatusUpdate) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *ProjectStatusUpdate) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *ProjectStatusUpdate) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+// ListProjectItemsRequest is the input of the list_project_items tool.
+type ListProjectItemsRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// E.g. `status:Todo iteration:@current -label:bug "due date":>2026-01-01`.
+	Filter *string `protobuf:"bytes,2,opt,name=filter,proto3,oneof" json:"filter,omitempty"`
+	// Field names whose values to return (default all).
+	Fields        []string `protobuf:"bytes,3,rep,name=fields,proto3" json:"fields,omitempty"`
+	Page          *int32   `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListProjectItemsRequest) Reset() {
+	*x = ListProjectItemsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListProjectItemsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListProjectItemsRequest) ProtoMessage() {}
+
+func (x *ListProjectItemsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListProjectItemsRequest.ProtoReflect.Descriptor instead.
+func (*ListProjectItemsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *ListProjectItemsRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *ListProjectItemsRequest) GetFilter() string {
+	if x != nil && x.Filter != nil {
+		return *x.Filter
+	}
+	return ""
+}
+
+func (x *ListProjectItemsRequest) GetFields() []string {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+func (x *ListProjectItemsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListProjectItemsResponse is one page of a project's items.
+type ListProjectItemsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// items are the matching items, the project's order.
+	Items []*ProjectItem `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	// page describes this page (50 matches a page).
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// withheld counts this page's matches from repositories the caller may
+	// not see (docs/security.md): none of their data is in the answer.
+	Withheld int32 `protobuf:"varint,3,opt,name=withheld,proto3" json:"withheld,omitempty"`
+	// scanned counts the items read to find this page; when it reached the
+	// cap (docs/errors.md, cost), has_next is true and the page may be short.
+	Scanned int32 `protobuf:"varint,4,opt,name=scanned,proto3" json:"scanned,omitempty"`
+	// cost is the GraphQL points this call spent.
+	Cost *GraphQLCost `protobuf:"bytes,5,opt,name=cost,proto3" json:"cost,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListProjectItemsResponse) Reset() {
+	*x = ListProjectItemsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListProjectItemsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListProjectItemsResponse) ProtoMessage() {}
+
+func (x *ListProjectItemsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListProjectItemsResponse.ProtoReflect.Descriptor instead.
+func (*ListProjectItemsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *ListProjectItemsResponse) GetItems() []*ProjectItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+func (x *ListProjectItemsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListProjectItemsResponse) GetWithheld() int32 {
+	if x != nil {
+		return x.Withheld
+	}
+	return 0
+}
+
+func (x *ListProjectItemsResponse) GetScanned() int32 {
+	if x != nil {
+		return x.Scanned
+	}
+	return 0
+}
+
+func (x *ListProjectItemsResponse) GetCost() *GraphQLCost {
+	if x != nil {
+		return x.Cost
+	}
+	return nil
+}
+
+func (x *ListProjectItemsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// ProjectItem is one item of a project.
+type ProjectItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is its GraphQL node id, the other tools' `item_ids`.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// type is issue, pull_request or draft.
+	Type string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	// repo is the issue's or pull request's "owner/repo" (none for a draft).
+	Repo string `protobuf:"bytes,3,opt,name=repo,proto3" json:"repo,omitempty"`
+	// number is its number (0 for a draft).
+	Number int32 `protobuf:"varint,4,opt,name=number,proto3" json:"number,omitempty"`
+	// title is its title.
+	Title string `protobuf:"bytes,5,opt,name=title,proto3" json:"title,omitempty"`
+	// state is open, closed or merged (none for a draft).
+	State string `protobuf:"bytes,6,opt,name=state,proto3" json:"state,omitempty"`
+	// archived is true for an archived item.
+	Archived bool `protobuf:"varint,7,opt,name=archived,proto3" json:"archived,omitempty"`
+	// fields are its values keyed by field name.
+	Fields        map[string]*ProjectFieldValue `protobuf:"bytes,8,rep,name=fields,proto3" json:"fields,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectItem) Reset() {
+	*x = ProjectItem{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectItem) ProtoMessage() {}
+
+func (x *ProjectItem) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectItem.ProtoReflect.Descriptor instead.
+func (*ProjectItem) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *ProjectItem) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ProjectItem) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *ProjectItem) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ProjectItem) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ProjectItem) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *ProjectItem) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *ProjectItem) GetArchived() bool {
+	if x != nil {
+		return x.Archived
+	}
+	return false
+}
+
+func (x *ProjectItem) GetFields() map[string]*ProjectFieldValue {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+// ProjectFieldValue is one item's value of one field, as text: an option's
+// name, a sprint's title, a number, a date (YYYY-MM-DD) or the text.
+type ProjectFieldValue struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// value is the value.
+	Value         string `protobuf:"bytes,1,opt,name=value,proto3" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectFieldValue) Reset() {
+	*x = ProjectFieldValue{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectFieldValue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectFieldValue) ProtoMessage() {}
+
+func (x *ProjectFieldValue) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectFieldValue.ProtoReflect.Descriptor instead.
+func (*ProjectFieldValue) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ProjectFieldValue) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+// DraftIssue is a draft item's content.
+type DraftIssue struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Title         string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
+	Body          *string                `protobuf:"bytes,2,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DraftIssue) Reset() {
+	*x = DraftIssue{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DraftIssue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DraftIssue) ProtoMessage() {}
+
+func (x *DraftIssue) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DraftIssue.ProtoReflect.Descriptor instead.
+func (*DraftIssue) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *DraftIssue) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *DraftIssue) GetBody() string {
+	if x != nil && x.Body != nil {
+		return *x.Body
+	}
+	return ""
+}
+
+// AddProjectItemRequest is the input of the add_project_item tool.
+type AddProjectItemRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// With number: the issue or pull request to add.
+	Repo   *string `protobuf:"bytes,2,opt,name=repo,proto3,oneof" json:"repo,omitempty"`
+	Number *int32  `protobuf:"varint,3,opt,name=number,proto3,oneof" json:"number,omitempty"`
+	// Instead of repo and number: a draft issue.
+	Draft *DraftIssue `protobuf:"bytes,4,opt,name=draft,proto3" json:"draft,omitempty"`
+	// Values by field name, as update_project_items' fields.
+	Fields        map[string]string `protobuf:"bytes,5,rep,name=fields,proto3" json:"fields,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddProjectItemRequest) Reset() {
+	*x = AddProjectItemRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddProjectItemRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddProjectItemRequest) ProtoMessage() {}
+
+func (x *AddProjectItemRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddProjectItemRequest.ProtoReflect.Descriptor instead.
+func (*AddProjectItemRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *AddProjectItemRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *AddProjectItemRequest) GetRepo() string {
+	if x != nil && x.Repo != nil {
+		return *x.Repo
+	}
+	return ""
+}
+
+func (x *AddProjectItemRequest) GetNumber() int32 {
+	if x != nil && x.Number != nil {
+		return *x.Number
+	}
+	return 0
+}
+
+func (x *AddProjectItemRequest) GetDraft() *DraftIssue {
+	if x != nil {
+		return x.Draft
+	}
+	return nil
+}
+
+func (x *AddProjectItemRequest) GetFields() map[string]string {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+// AddProjectItemResponse is the item added.
+type AddProjectItemResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// item is the item with the values set.
+	Item *ProjectItem `protobuf:"bytes,1,opt,name=item,proto3" json:"item,omitempty"`
+	// cost is the GraphQL points this call spent.
+	Cost *GraphQLCost `protobuf:"bytes,2,opt,name=cost,proto3" json:"cost,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddProjectItemResponse) Reset() {
+	*x = AddProjectItemResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddProjectItemResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddProjectItemResponse) ProtoMessage() {}
+
+func (x *AddProjectItemResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddProjectItemResponse.ProtoReflect.Descriptor instead.
+func (*AddProjectItemResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *AddProjectItemResponse) GetItem() *ProjectItem {
+	if x != nil {
+		return x.Item
+	}
+	return nil
+}
+
+func (x *AddProjectItemResponse) GetCost() *GraphQLCost {
+	if x != nil {
+		return x.Cost
+	}
+	return nil
+}
+
+func (x *AddProjectItemResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// UpdateProjectItemsRequest is the input of the update_project_items tool.
+type UpdateProjectItemsRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// Item ids from list_project_items.
+	ItemIds []string `protobuf:"bytes,2,rep,name=item_ids,proto3" json:"item_ids,omitempty"`
+	// Field name to value: option name, sprint title or @current/@next, number, YYYY-MM-DD, text.
+	Fields map[string]string `protobuf:"bytes,3,rep,name=fields,proto3" json:"fields,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Field names to clear.
+	Clear         []string `protobuf:"bytes,4,rep,name=clear,proto3" json:"clear,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateProjectItemsRequest) Reset() {
+	*x = UpdateProjectItemsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateProjectItemsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateProjectItemsRequest) ProtoMessage() {}
+
+func (x *UpdateProjectItemsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateProjectItemsRequest.ProtoReflect.Descriptor instead.
+func (*UpdateProjectItemsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *UpdateProjectItemsRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *UpdateProjectItemsRequest) GetItemIds() []string {
+	if x != nil {
+		return x.ItemIds
+	}
+	return nil
+}
+
+func (x *UpdateProjectItemsRequest) GetFields() map[string]string {
+	if x != nil {
+		return x.Fields
+	}
+	return nil
+}
+
+func (x *UpdateProjectItemsRequest) GetClear() []string {
+	if x != nil {
+		return x.Clear
+	}
+	return nil
+}
+
+// UpdateProjectItemsResponse is the items after the change.
+type UpdateProjectItemsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// updated counts the items changed (list_project_items reads them back).
+	Updated int32 `protobuf:"varint,1,opt,name=updated,proto3" json:"updated,omitempty"`
+	// cost is the GraphQL points and requests this call spent.
+	Cost          *GraphQLCost `protobuf:"bytes,4,opt,name=cost,proto3" json:"cost,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateProjectItemsResponse) Reset() {
+	*x = UpdateProjectItemsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateProjectItemsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateProjectItemsResponse) ProtoMessage() {}
+
+func (x *UpdateProjectItemsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateProjectItemsResponse.ProtoReflect.Descriptor instead.
+func (*UpdateProjectItemsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *UpdateProjectItemsResponse) GetUpdated() int32 {
+	if x != nil {
+		return x.Updated
+	}
+	return 0
+}
+
+func (x *UpdateProjectItemsResponse) GetCost() *GraphQLCost {
+	if x != nil {
+		return x.Cost
+	}
+	return nil
+}
+
+// ArchiveProjectItemRequest is the input of the archive_project_item tool.
+type ArchiveProjectItemRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	ItemId  string                 `protobuf:"bytes,2,opt,name=item_id,proto3" json:"item_id,omitempty"`
+	// false unarchives.
+	Archived      bool `protobuf:"varint,3,opt,name=archived,proto3" json:"archived,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ArchiveProjectItemRequest) Reset() {
+	*x = ArchiveProjectItemRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ArchiveProjectItemRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ArchiveProjectItemRequest) ProtoMessage() {}
+
+func (x *ArchiveProjectItemRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ArchiveProjectItemRequest.ProtoReflect.Descriptor instead.
+func (*ArchiveProjectItemRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *ArchiveProjectItemRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *ArchiveProjectItemRequest) GetItemId() string {
+	if x != nil {
+		return x.ItemId
+	}
+	return ""
+}
+
+func (x *ArchiveProjectItemRequest) GetArchived() bool {
+	if x != nil {
+		return x.Archived
+	}
+	return false
+}
+
+// ArchiveProjectItemResponse is the item's new state.
+type ArchiveProjectItemResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// item_id is the item.
+	ItemId string `protobuf:"bytes,1,opt,name=item_id,json=itemId,proto3" json:"item_id,omitempty"`
+	// archived is its state now.
+	Archived      bool `protobuf:"varint,2,opt,name=archived,proto3" json:"archived,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ArchiveProjectItemResponse) Reset() {
+	*x = ArchiveProjectItemResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ArchiveProjectItemResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ArchiveProjectItemResponse) ProtoMessage() {}
+
+func (x *ArchiveProjectItemResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ArchiveProjectItemResponse.ProtoReflect.Descriptor instead.
+func (*ArchiveProjectItemResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ArchiveProjectItemResponse) GetItemId() string {
+	if x != nil {
+		return x.ItemId
+	}
+	return ""
+}
+
+func (x *ArchiveProjectItemResponse) GetArchived() bool {
+	if x != nil {
+		return x.Archived
+	}
+	return false
+}
+
+// DeleteProjectItemRequest is the input of the delete_project_item tool.
+type DeleteProjectItemRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Project       string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	ItemId        string                 `protobuf:"bytes,2,opt,name=item_id,proto3" json:"item_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteProjectItemRequest) Reset() {
+	*x = DeleteProjectItemRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteProjectItemRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteProjectItemRequest) ProtoMessage() {}
+
+func (x *DeleteProjectItemRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteProjectItemRequest.ProtoReflect.Descriptor instead.
+func (*DeleteProjectItemRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *DeleteProjectItemRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *DeleteProjectItemRequest) GetItemId() string {
+	if x != nil {
+		return x.ItemId
+	}
+	return ""
+}
+
+// DeleteProjectItemResponse confirms the removal.
+type DeleteProjectItemResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// deleted_item_id is the item removed.
+	DeletedItemId string `protobuf:"bytes,1,opt,name=deleted_item_id,json=deletedItemId,proto3" json:"deleted_item_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DeleteProjectItemResponse) Reset() {
+	*x = DeleteProjectItemResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DeleteProjectItemResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DeleteProjectItemResponse) ProtoMessage() {}
+
+func (x *DeleteProjectItemResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DeleteProjectItemResponse.ProtoReflect.Descriptor instead.
+func (*DeleteProjectItemResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *DeleteProjectItemResponse) GetDeletedItemId() string {
+	if x != nil {
+		return x.DeletedItemId
+	}
+	return ""
+}
+
+// CreateProjectRequest is the input of the create_project tool.
+type CreateProjectRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Owner string                 `protobuf:"bytes,1,opt,name=owner,proto3" json:"owner,omitempty"`
+	Title string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// A repository to link the project to.
+	Repo          *string `protobuf:"bytes,3,opt,name=repo,proto3,oneof" json:"repo,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateProjectRequest) Reset() {
+	*x = CreateProjectRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateProjectRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateProjectRequest) ProtoMessage() {}
+
+func (x *CreateProjectRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateProjectRequest.ProtoReflect.Descriptor instead.
+func (*CreateProjectRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *CreateProjectRequest) GetOwner() string {
+	if x != nil {
+		return x.Owner
+	}
+	return ""
+}
+
+func (x *CreateProjectRequest) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *CreateProjectRequest) GetRepo() string {
+	if x != nil && x.Repo != nil {
+		return *x.Repo
+	}
+	return ""
+}
+
+// CreateProjectResponse is the project created.
+type CreateProjectResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// project is "owner/number".
+	Project string `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	// url is its page, for people.
+	Url           string `protobuf:"bytes,2,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateProjectResponse) Reset() {
+	*x = CreateProjectResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateProjectResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateProjectResponse) ProtoMessage() {}
+
+func (x *CreateProjectResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateProjectResponse.ProtoReflect.Descriptor instead.
+func (*CreateProjectResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *CreateProjectResponse) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *CreateProjectResponse) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// IterationSetup is a new iteration field's sprints.
+type IterationSetup struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// YYYY-MM-DD.
+	StartDate    string `protobuf:"bytes,1,opt,name=start_date,proto3" json:"start_date,omitempty"`
+	DurationDays int32  `protobuf:"varint,2,opt,name=duration_days,proto3" json:"duration_days,omitempty"`
+	// Sprints to create (default 3).
+	Count         *int32 `protobuf:"varint,3,opt,name=count,proto3,oneof" json:"count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IterationSetup) Reset() {
+	*x = IterationSetup{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IterationSetup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IterationSetup) ProtoMessage() {}
+
+func (x *IterationSetup) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IterationSetup.ProtoReflect.Descriptor instead.
+func (*IterationSetup) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *IterationSetup) GetStartDate() string {
+	if x != nil {
+		return x.StartDate
+	}
+	return ""
+}
+
+func (x *IterationSetup) GetDurationDays() int32 {
+	if x != nil {
+		return x.DurationDays
+	}
+	return 0
+}
+
+func (x *IterationSetup) GetCount() int32 {
+	if x != nil && x.Count != nil {
+		return *x.Count
+	}
+	return 0
+}
+
+// CreateProjectFieldRequest is the input of the create_project_field tool.
+type CreateProjectFieldRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Name    string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Type    string                 `protobuf:"bytes,3,opt,name=type,proto3" json:"type,omitempty"`
+	// single_select's option names.
+	Options       []string        `protobuf:"bytes,4,rep,name=options,proto3" json:"options,omitempty"`
+	Iteration     *IterationSetup `protobuf:"bytes,5,opt,name=iteration,proto3" json:"iteration,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateProjectFieldRequest) Reset() {
+	*x = CreateProjectFieldRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateProjectFieldRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateProjectFieldRequest) ProtoMessage() {}
+
+func (x *CreateProjectFieldRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateProjectFieldRequest.ProtoReflect.Descriptor instead.
+func (*CreateProjectFieldRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *CreateProjectFieldRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *CreateProjectFieldRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CreateProjectFieldRequest) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *CreateProjectFieldRequest) GetOptions() []string {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *CreateProjectFieldRequest) GetIteration() *IterationSetup {
+	if x != nil {
+		return x.Iteration
+	}
+	return nil
+}
+
+// CreateProjectFieldResponse is the field created.
+type CreateProjectFieldResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// field is the field with its options or sprints.
+	Field *ProjectField `protobuf:"bytes,1,opt,name=field,proto3" json:"field,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateProjectFieldResponse) Reset() {
+	*x = CreateProjectFieldResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateProjectFieldResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateProjectFieldResponse) ProtoMessage() {}
+
+func (x *CreateProjectFieldResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateProjectFieldResponse.ProtoReflect.Descriptor instead.
+func (*CreateProjectFieldResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *CreateProjectFieldResponse) GetField() *ProjectField {
+	if x != nil {
+		return x.Field
+	}
+	return nil
+}
+
+func (x *CreateProjectFieldResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// CreateProjectStatusUpdateRequest is the input of the
+// create_project_status_update tool.
+type CreateProjectStatusUpdateRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Project string                 `protobuf:"bytes,1,opt,name=project,proto3" json:"project,omitempty"`
+	Status  string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	// Markdown.
+	Body string `protobuf:"bytes,3,opt,name=body,proto3" json:"body,omitempty"`
+	// YYYY-MM-DD.
+	StartDate *string `protobuf:"bytes,4,opt,name=start_date,proto3,oneof" json:"start_date,omitempty"`
+	// YYYY-MM-DD.
+	TargetDate    *string `protobuf:"bytes,5,opt,name=target_date,proto3,oneof" json:"target_date,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateProjectStatusUpdateRequest) Reset() {
+	*x = CreateProjectStatusUpdateRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateProjectStatusUpdateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateProjectStatusUpdateRequest) ProtoMessage() {}
+
+func (x *CreateProjectStatusUpdateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateProjectStatusUpdateRequest.ProtoReflect.Descriptor instead.
+func (*CreateProjectStatusUpdateRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *CreateProjectStatusUpdateRequest) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *CreateProjectStatusUpdateRequest) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CreateProjectStatusUpdateRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *CreateProjectStatusUpdateRequest) GetStartDate() string {
+	if x != nil && x.StartDate != nil {
+		return *x.StartDate
+	}
+	return ""
+}
+
+func (x *CreateProjectStatusUpdateRequest) GetTargetDate() string {
+	if x != nil && x.TargetDate != nil {
+		return *x.TargetDate
+	}
+	return ""
+}
+
+// CreateProjectStatusUpdateResponse is the status update posted.
+type CreateProjectStatusUpdateResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// status_update is the update as GitHub stored it.
+	StatusUpdate *ProjectStatusUpdate `protobuf:"bytes,1,opt,name=status_update,json=statusUpdate,proto3" json:"status_update,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateProjectStatusUpdateResponse) Reset() {
+	*x = CreateProjectStatusUpdateResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateProjectStatusUpdateResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateProjectStatusUpdateResponse) ProtoMessage() {}
+
+func (x *CreateProjectStatusUpdateResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateProjectStatusUpdateResponse.ProtoReflect.Descriptor instead.
+func (*CreateProjectStatusUpdateResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *CreateProjectStatusUpdateResponse) GetStatusUpdate() *ProjectStatusUpdate {
+	if x != nil {
+		return x.StatusUpdate
+	}
+	return nil
+}
+
+func (x *CreateProjectStatusUpdateResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// ListMilestonesRequest is the input of the list_milestones tool.
+type ListMilestonesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Default open.
+	State         *string `protobuf:"bytes,2,opt,name=state,proto3,oneof" json:"state,omitempty"`
+	Page          *int32  `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListMilestonesRequest) Reset() {
+	*x = ListMilestonesRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListMilestonesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListMilestonesRequest) ProtoMessage() {}
+
+func (x *ListMilestonesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListMilestonesRequest.ProtoReflect.Descriptor instead.
+func (*ListMilestonesRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *ListMilestonesRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListMilestonesRequest) GetState() string {
+	if x != nil && x.State != nil {
+		return *x.State
+	}
+	return ""
+}
+
+func (x *ListMilestonesRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListMilestonesResponse is one page of milestones.
+type ListMilestonesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// milestones are ordered by due date.
+	Milestones []*Milestone `protobuf:"bytes,1,rep,name=milestones,proto3" json:"milestones,omitempty"`
+	// page describes this page (30 a page).
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListMilestonesResponse) Reset() {
+	*x = ListMilestonesResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListMilestonesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListMilestonesResponse) ProtoMessage() {}
+
+func (x *ListMilestonesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListMilestonesResponse.ProtoReflect.Descriptor instead.
+func (*ListMilestonesResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *ListMilestonesResponse) GetMilestones() []*Milestone {
+	if x != nil {
+		return x.Milestones
+	}
+	return nil
+}
+
+func (x *ListMilestonesResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListMilestonesResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// Milestone is one repository milestone.
+type Milestone struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// number is its number, issues' `milestone`.
+	Number int32 `protobuf:"varint,1,opt,name=number,proto3" json:"number,omitempty"`
+	// title is its title.
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// description is its description.
+	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	// state is open or closed.
+	State string `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	// due_on is its due date, if set.
+	DueOn *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=due_on,json=dueOn,proto3" json:"due_on,omitempty"`
+	// open_issues counts its open issues and pull requests.
+	OpenIssues int32 `protobuf:"varint,6,opt,name=open_issues,json=openIssues,proto3" json:"open_issues,omitempty"`
+	// closed_issues counts its closed ones.
+	ClosedIssues  int32 `protobuf:"varint,7,opt,name=closed_issues,json=closedIssues,proto3" json:"closed_issues,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Milestone) Reset() {
+	*x = Milestone{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Milestone) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Milestone) ProtoMessage() {}
+
+func (x *Milestone) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Milestone.ProtoReflect.Descriptor instead.
+func (*Milestone) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *Milestone) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *Milestone) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Milestone) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Milestone) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *Milestone) GetDueOn() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DueOn
+	}
+	return nil
+}
+
+func (x *Milestone) GetOpenIssues() int32 {
+	if x != nil {
+		return x.OpenIssues
+	}
+	return 0
+}
+
+func (x *Milestone) GetClosedIssues() int32 {
+	if x != nil {
+		return x.ClosedIssues
+	}
+	return 0
+}
+
+// CreateMilestoneRequest is the input of the create_milestone tool.
+type CreateMilestoneRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Title string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// YYYY-MM-DD.
+	DueOn         *string `protobuf:"bytes,3,opt,name=due_on,proto3,oneof" json:"due_on,omitempty"`
+	Description   *string `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateMilestoneRequest) Reset() {
+	*x = CreateMilestoneRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateMilestoneRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateMilestoneRequest) ProtoMessage() {}
+
+func (x *CreateMilestoneRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateMilestoneRequest.ProtoReflect.Descriptor instead.
+func (*CreateMilestoneRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *CreateMilestoneRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CreateMilestoneRequest) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *CreateMilestoneRequest) GetDueOn() string {
+	if x != nil && x.DueOn != nil {
+		return *x.DueOn
+	}
+	return ""
+}
+
+func (x *CreateMilestoneRequest) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+// CreateMilestoneResponse is the milestone created.
+type CreateMilestoneResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// milestone is the milestone as created.
+	Milestone *Milestone `protobuf:"bytes,1,opt,name=milestone,proto3" json:"milestone,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateMilestoneResponse) Reset() {
+	*x = CreateMilestoneResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateMilestoneResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateMilestoneResponse) ProtoMessage() {}
+
+func (x *CreateMilestoneResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateMilestoneResponse.ProtoReflect.Descriptor instead.
+func (*CreateMilestoneResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *CreateMilestoneResponse) GetMilestone() *Milestone {
+	if x != nil {
+		return x.Milestone
+	}
+	return nil
+}
+
+func (x *CreateMilestoneResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// UpdateMilestoneRequest is the input of the update_milestone tool.
+type UpdateMilestoneRequest struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Repo   string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number int32                  `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
+	Title  *string                `protobuf:"bytes,3,opt,name=title,proto3,oneof" json:"title,omitempty"`
+	State  *string                `protobuf:"bytes,4,opt,name=state,proto3,oneof" json:"state,omitempty"`
+	// YYYY-MM-DD.
+	DueOn         *string `protobuf:"bytes,5,opt,name=due_on,proto3,oneof" json:"due_on,omitempty"`
+	Description   *string `protobuf:"bytes,6,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateMilestoneRequest) Reset() {
+	*x = UpdateMilestoneRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateMilestoneRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateMilestoneRequest) ProtoMessage() {}
+
+func (x *UpdateMilestoneRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateMilestoneRequest.ProtoReflect.Descriptor instead.
+func (*UpdateMilestoneRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *UpdateMilestoneRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *UpdateMilestoneRequest) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *UpdateMilestoneRequest) GetTitle() string {
+	if x != nil && x.Title != nil {
+		return *x.Title
+	}
+	return ""
+}
+
+func (x *UpdateMilestoneRequest) GetState() string {
+	if x != nil && x.State != nil {
+		return *x.State
+	}
+	return ""
+}
+
+func (x *UpdateMilestoneRequest) GetDueOn() string {
+	if x != nil && x.DueOn != nil {
+		return *x.DueOn
+	}
+	return ""
+}
+
+func (x *UpdateMilestoneRequest) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+// UpdateMilestoneResponse is the milestone after the change.
+type UpdateMilestoneResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// milestone is the milestone as updated.
+	Milestone *Milestone `protobuf:"bytes,1,opt,name=milestone,proto3" json:"milestone,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateMilestoneResponse) Reset() {
+	*x = UpdateMilestoneResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateMilestoneResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateMilestoneResponse) ProtoMessage() {}
+
+func (x *UpdateMilestoneResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateMilestoneResponse.ProtoReflect.Descriptor instead.
+func (*UpdateMilestoneResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *UpdateMilestoneResponse) GetMilestone() *Milestone {
+	if x != nil {
+		return x.Milestone
+	}
+	return nil
+}
+
+func (x *UpdateMilestoneResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
 // PageInfo describes one page of a paged list.
 type PageInfo struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -321,7 +2981,7 @@ type PageInfo struct {
 
 func (x *PageInfo) Reset() {
 	*x = PageInfo{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[3]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -333,7 +2993,7 @@ func (x *PageInfo) String() string {
 func (*PageInfo) ProtoMessage() {}
 
 func (x *PageInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[3]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -346,7 +3006,7 @@ func (x *PageInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PageInfo.ProtoReflect.Descriptor instead.
 func (*PageInfo) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{3}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *PageInfo) GetPage() int32 {
@@ -404,7 +3064,7 @@ type ContentReport struct {
 
 func (x *ContentReport) Reset() {
 	*x = ContentReport{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[4]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -416,7 +3076,7 @@ func (x *ContentReport) String() string {
 func (*ContentReport) ProtoMessage() {}
 
 func (x *ContentReport) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[4]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -429,7 +3089,7 @@ func (x *ContentReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ContentReport.ProtoReflect.Descriptor instead.
 func (*ContentReport) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{4}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ContentReport) GetInvisibleRemoved() int32 {
@@ -477,7 +3137,7 @@ type FetchRequest struct {
 
 func (x *FetchRequest) Reset() {
 	*x = FetchRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[5]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -489,7 +3149,7 @@ func (x *FetchRequest) String() string {
 func (*FetchRequest) ProtoMessage() {}
 
 func (x *FetchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[5]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -502,7 +3162,7 @@ func (x *FetchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchRequest.ProtoReflect.Descriptor instead.
 func (*FetchRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{5}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *FetchRequest) GetRepo() string {
@@ -528,7 +3188,7 @@ type FetchResponse struct {
 
 func (x *FetchResponse) Reset() {
 	*x = FetchResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[6]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -540,7 +3200,7 @@ func (x *FetchResponse) String() string {
 func (*FetchResponse) ProtoMessage() {}
 
 func (x *FetchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[6]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -553,7 +3213,7 @@ func (x *FetchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchResponse.ProtoReflect.Descriptor instead.
 func (*FetchResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{6}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *FetchResponse) GetRepository() *Repository {
@@ -620,7 +3280,7 @@ type Repository struct {
 
 func (x *Repository) Reset() {
 	*x = Repository{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[7]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -632,7 +3292,7 @@ func (x *Repository) String() string {
 func (*Repository) ProtoMessage() {}
 
 func (x *Repository) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[7]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -645,7 +3305,7 @@ func (x *Repository) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Repository.ProtoReflect.Descriptor instead.
 func (*Repository) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{7}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *Repository) GetFullName() string {
@@ -785,7 +3445,7 @@ type Readme struct {
 
 func (x *Readme) Reset() {
 	*x = Readme{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[8]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -797,7 +3457,7 @@ func (x *Readme) String() string {
 func (*Readme) ProtoMessage() {}
 
 func (x *Readme) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[8]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -810,7 +3470,7 @@ func (x *Readme) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Readme.ProtoReflect.Descriptor instead.
 func (*Readme) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{8}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Readme) GetPath() string {
@@ -855,7 +3515,7 @@ type ListDirectoryRequest struct {
 
 func (x *ListDirectoryRequest) Reset() {
 	*x = ListDirectoryRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[9]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -867,7 +3527,7 @@ func (x *ListDirectoryRequest) String() string {
 func (*ListDirectoryRequest) ProtoMessage() {}
 
 func (x *ListDirectoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[9]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -880,7 +3540,7 @@ func (x *ListDirectoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirectoryRequest.ProtoReflect.Descriptor instead.
 func (*ListDirectoryRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{9}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ListDirectoryRequest) GetRepo() string {
@@ -927,7 +3587,7 @@ type ListDirectoryResponse struct {
 
 func (x *ListDirectoryResponse) Reset() {
 	*x = ListDirectoryResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[10]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -939,7 +3599,7 @@ func (x *ListDirectoryResponse) String() string {
 func (*ListDirectoryResponse) ProtoMessage() {}
 
 func (x *ListDirectoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[10]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -952,7 +3612,7 @@ func (x *ListDirectoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirectoryResponse.ProtoReflect.Descriptor instead.
 func (*ListDirectoryResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{10}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ListDirectoryResponse) GetPath() string {
@@ -993,7 +3653,7 @@ type DirectoryEntry struct {
 
 func (x *DirectoryEntry) Reset() {
 	*x = DirectoryEntry{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[11]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1005,7 +3665,7 @@ func (x *DirectoryEntry) String() string {
 func (*DirectoryEntry) ProtoMessage() {}
 
 func (x *DirectoryEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[11]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1018,7 +3678,7 @@ func (x *DirectoryEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirectoryEntry.ProtoReflect.Descriptor instead.
 func (*DirectoryEntry) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{11}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *DirectoryEntry) GetName() string {
@@ -1062,7 +3722,7 @@ type ReadFileRequest struct {
 
 func (x *ReadFileRequest) Reset() {
 	*x = ReadFileRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[12]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1074,7 +3734,7 @@ func (x *ReadFileRequest) String() string {
 func (*ReadFileRequest) ProtoMessage() {}
 
 func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[12]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1087,7 +3747,7 @@ func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileRequest.ProtoReflect.Descriptor instead.
 func (*ReadFileRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{12}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ReadFileRequest) GetRepo() string {
@@ -1144,7 +3804,7 @@ type ReadFileResponse struct {
 
 func (x *ReadFileResponse) Reset() {
 	*x = ReadFileResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[13]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1156,7 +3816,7 @@ func (x *ReadFileResponse) String() string {
 func (*ReadFileResponse) ProtoMessage() {}
 
 func (x *ReadFileResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[13]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1169,7 +3829,7 @@ func (x *ReadFileResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileResponse.ProtoReflect.Descriptor instead.
 func (*ReadFileResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{13}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ReadFileResponse) GetPath() string {
@@ -1233,7 +3893,7 @@ type GetTreeRequest struct {
 
 func (x *GetTreeRequest) Reset() {
 	*x = GetTreeRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[14]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1245,7 +3905,7 @@ func (x *GetTreeRequest) String() string {
 func (*GetTreeRequest) ProtoMessage() {}
 
 func (x *GetTreeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[14]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1258,7 +3918,7 @@ func (x *GetTreeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTreeRequest.ProtoReflect.Descriptor instead.
 func (*GetTreeRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{14}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *GetTreeRequest) GetRepo() string {
@@ -1298,7 +3958,7 @@ type GetTreeResponse struct {
 
 func (x *GetTreeResponse) Reset() {
 	*x = GetTreeResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[15]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1310,7 +3970,7 @@ func (x *GetTreeResponse) String() string {
 func (*GetTreeResponse) ProtoMessage() {}
 
 func (x *GetTreeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[15]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1323,7 +3983,7 @@ func (x *GetTreeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTreeResponse.ProtoReflect.Descriptor instead.
 func (*GetTreeResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{15}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *GetTreeResponse) GetSha() string {
@@ -1362,7 +4022,7 @@ type TreeEntry struct {
 
 func (x *TreeEntry) Reset() {
 	*x = TreeEntry{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[16]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1374,7 +4034,7 @@ func (x *TreeEntry) String() string {
 func (*TreeEntry) ProtoMessage() {}
 
 func (x *TreeEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[16]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1387,7 +4047,7 @@ func (x *TreeEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TreeEntry.ProtoReflect.Descriptor instead.
 func (*TreeEntry) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{16}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *TreeEntry) GetPath() string {
@@ -1427,7 +4087,7 @@ type GetCommitsRequest struct {
 
 func (x *GetCommitsRequest) Reset() {
 	*x = GetCommitsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[17]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1439,7 +4099,7 @@ func (x *GetCommitsRequest) String() string {
 func (*GetCommitsRequest) ProtoMessage() {}
 
 func (x *GetCommitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[17]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1452,7 +4112,7 @@ func (x *GetCommitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCommitsRequest.ProtoReflect.Descriptor instead.
 func (*GetCommitsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{17}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *GetCommitsRequest) GetRepo() string {
@@ -1506,7 +4166,7 @@ type GetCommitsResponse struct {
 
 func (x *GetCommitsResponse) Reset() {
 	*x = GetCommitsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[18]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1518,7 +4178,7 @@ func (x *GetCommitsResponse) String() string {
 func (*GetCommitsResponse) ProtoMessage() {}
 
 func (x *GetCommitsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[18]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1531,7 +4191,7 @@ func (x *GetCommitsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCommitsResponse.ProtoReflect.Descriptor instead.
 func (*GetCommitsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{18}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *GetCommitsResponse) GetCommits() []*Commit {
@@ -1574,7 +4234,7 @@ type Commit struct {
 
 func (x *Commit) Reset() {
 	*x = Commit{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[19]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1586,7 +4246,7 @@ func (x *Commit) String() string {
 func (*Commit) ProtoMessage() {}
 
 func (x *Commit) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[19]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1599,7 +4259,7 @@ func (x *Commit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Commit.ProtoReflect.Descriptor instead.
 func (*Commit) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{19}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *Commit) GetSha() string {
@@ -1650,7 +4310,7 @@ type GetBranchesRequest struct {
 
 func (x *GetBranchesRequest) Reset() {
 	*x = GetBranchesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[20]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1662,7 +4322,7 @@ func (x *GetBranchesRequest) String() string {
 func (*GetBranchesRequest) ProtoMessage() {}
 
 func (x *GetBranchesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[20]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1675,7 +4335,7 @@ func (x *GetBranchesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBranchesRequest.ProtoReflect.Descriptor instead.
 func (*GetBranchesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{20}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *GetBranchesRequest) GetRepo() string {
@@ -1712,7 +4372,7 @@ type GetBranchesResponse struct {
 
 func (x *GetBranchesResponse) Reset() {
 	*x = GetBranchesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[21]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1724,7 +4384,7 @@ func (x *GetBranchesResponse) String() string {
 func (*GetBranchesResponse) ProtoMessage() {}
 
 func (x *GetBranchesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[21]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1737,7 +4397,7 @@ func (x *GetBranchesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetBranchesResponse.ProtoReflect.Descriptor instead.
 func (*GetBranchesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{21}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *GetBranchesResponse) GetBranches() []*Branch {
@@ -1769,7 +4429,7 @@ type Branch struct {
 
 func (x *Branch) Reset() {
 	*x = Branch{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[22]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1781,7 +4441,7 @@ func (x *Branch) String() string {
 func (*Branch) ProtoMessage() {}
 
 func (x *Branch) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[22]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1794,7 +4454,7 @@ func (x *Branch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Branch.ProtoReflect.Descriptor instead.
 func (*Branch) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{22}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *Branch) GetName() string {
@@ -1833,7 +4493,7 @@ type ListPullRequestsRequest struct {
 
 func (x *ListPullRequestsRequest) Reset() {
 	*x = ListPullRequestsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[23]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1845,7 +4505,7 @@ func (x *ListPullRequestsRequest) String() string {
 func (*ListPullRequestsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[23]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1858,7 +4518,7 @@ func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{23}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ListPullRequestsRequest) GetRepo() string {
@@ -1905,7 +4565,7 @@ type ListPullRequestsResponse struct {
 
 func (x *ListPullRequestsResponse) Reset() {
 	*x = ListPullRequestsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[24]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1917,7 +4577,7 @@ func (x *ListPullRequestsResponse) String() string {
 func (*ListPullRequestsResponse) ProtoMessage() {}
 
 func (x *ListPullRequestsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[24]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1930,7 +4590,7 @@ func (x *ListPullRequestsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsResponse.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{24}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *ListPullRequestsResponse) GetPullRequests() []*PullRequestSummary {
@@ -1989,7 +4649,7 @@ type PullRequestSummary struct {
 
 func (x *PullRequestSummary) Reset() {
 	*x = PullRequestSummary{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[25]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2001,7 +4661,7 @@ func (x *PullRequestSummary) String() string {
 func (*PullRequestSummary) ProtoMessage() {}
 
 func (x *PullRequestSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[25]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2014,7 +4674,7 @@ func (x *PullRequestSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PullRequestSummary.ProtoReflect.Descriptor instead.
 func (*PullRequestSummary) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{25}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *PullRequestSummary) GetNumber() int32 {
@@ -2105,7 +4765,7 @@ type GetPrMergeabilityRequest struct {
 
 func (x *GetPrMergeabilityRequest) Reset() {
 	*x = GetPrMergeabilityRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[26]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2117,7 +4777,7 @@ func (x *GetPrMergeabilityRequest) String() string {
 func (*GetPrMergeabilityRequest) ProtoMessage() {}
 
 func (x *GetPrMergeabilityRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[26]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2130,7 +4790,7 @@ func (x *GetPrMergeabilityRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPrMergeabilityRequest.ProtoReflect.Descriptor instead.
 func (*GetPrMergeabilityRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{26}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *GetPrMergeabilityRequest) GetRepo() string {
@@ -2178,7 +4838,7 @@ type GetPrMergeabilityResponse struct {
 
 func (x *GetPrMergeabilityResponse) Reset() {
 	*x = GetPrMergeabilityResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[27]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2190,7 +4850,7 @@ func (x *GetPrMergeabilityResponse) String() string {
 func (*GetPrMergeabilityResponse) ProtoMessage() {}
 
 func (x *GetPrMergeabilityResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[27]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2203,7 +4863,7 @@ func (x *GetPrMergeabilityResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPrMergeabilityResponse.ProtoReflect.Descriptor instead.
 func (*GetPrMergeabilityResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{27}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *GetPrMergeabilityResponse) GetNumber() int32 {
@@ -2296,7 +4956,7 @@ type ChecksSummary struct {
 
 func (x *ChecksSummary) Reset() {
 	*x = ChecksSummary{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[28]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2308,7 +4968,7 @@ func (x *ChecksSummary) String() string {
 func (*ChecksSummary) ProtoMessage() {}
 
 func (x *ChecksSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[28]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2321,7 +4981,7 @@ func (x *ChecksSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChecksSummary.ProtoReflect.Descriptor instead.
 func (*ChecksSummary) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{28}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *ChecksSummary) GetVerdict() string {
@@ -2370,7 +5030,7 @@ type GetChecksForShaRequest struct {
 
 func (x *GetChecksForShaRequest) Reset() {
 	*x = GetChecksForShaRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[29]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2382,7 +5042,7 @@ func (x *GetChecksForShaRequest) String() string {
 func (*GetChecksForShaRequest) ProtoMessage() {}
 
 func (x *GetChecksForShaRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[29]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2395,7 +5055,7 @@ func (x *GetChecksForShaRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetChecksForShaRequest.ProtoReflect.Descriptor instead.
 func (*GetChecksForShaRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{29}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *GetChecksForShaRequest) GetRepo() string {
@@ -2432,7 +5092,7 @@ type GetChecksForShaResponse struct {
 
 func (x *GetChecksForShaResponse) Reset() {
 	*x = GetChecksForShaResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[30]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2444,7 +5104,7 @@ func (x *GetChecksForShaResponse) String() string {
 func (*GetChecksForShaResponse) ProtoMessage() {}
 
 func (x *GetChecksForShaResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[30]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2457,7 +5117,7 @@ func (x *GetChecksForShaResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetChecksForShaResponse.ProtoReflect.Descriptor instead.
 func (*GetChecksForShaResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{30}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{69}
 }
 
 func (x *GetChecksForShaResponse) GetSha() string {
@@ -2517,7 +5177,7 @@ type Check struct {
 
 func (x *Check) Reset() {
 	*x = Check{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[31]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2529,7 +5189,7 @@ func (x *Check) String() string {
 func (*Check) ProtoMessage() {}
 
 func (x *Check) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[31]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2542,7 +5202,7 @@ func (x *Check) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Check.ProtoReflect.Descriptor instead.
 func (*Check) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{31}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{70}
 }
 
 func (x *Check) GetName() string {
@@ -2603,7 +5263,7 @@ type CreatePullRequestRequest struct {
 
 func (x *CreatePullRequestRequest) Reset() {
 	*x = CreatePullRequestRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[32]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2615,7 +5275,7 @@ func (x *CreatePullRequestRequest) String() string {
 func (*CreatePullRequestRequest) ProtoMessage() {}
 
 func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[32]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2628,7 +5288,7 @@ func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CreatePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{32}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{71}
 }
 
 func (x *CreatePullRequestRequest) GetRepo() string {
@@ -2687,7 +5347,7 @@ type CreatePullRequestResponse struct {
 
 func (x *CreatePullRequestResponse) Reset() {
 	*x = CreatePullRequestResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[33]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2699,7 +5359,7 @@ func (x *CreatePullRequestResponse) String() string {
 func (*CreatePullRequestResponse) ProtoMessage() {}
 
 func (x *CreatePullRequestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[33]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2712,7 +5372,7 @@ func (x *CreatePullRequestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePullRequestResponse.ProtoReflect.Descriptor instead.
 func (*CreatePullRequestResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{33}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{72}
 }
 
 func (x *CreatePullRequestResponse) GetPullRequest() *PullRequest {
@@ -2756,7 +5416,7 @@ type PullRequest struct {
 
 func (x *PullRequest) Reset() {
 	*x = PullRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[34]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2768,7 +5428,7 @@ func (x *PullRequest) String() string {
 func (*PullRequest) ProtoMessage() {}
 
 func (x *PullRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[34]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2781,7 +5441,7 @@ func (x *PullRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PullRequest.ProtoReflect.Descriptor instead.
 func (*PullRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{34}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{73}
 }
 
 func (x *PullRequest) GetNumber() int32 {
@@ -2864,7 +5524,7 @@ type UpdatePullRequestRequest struct {
 
 func (x *UpdatePullRequestRequest) Reset() {
 	*x = UpdatePullRequestRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[35]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2876,7 +5536,7 @@ func (x *UpdatePullRequestRequest) String() string {
 func (*UpdatePullRequestRequest) ProtoMessage() {}
 
 func (x *UpdatePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[35]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2889,7 +5549,7 @@ func (x *UpdatePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdatePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*UpdatePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{35}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{74}
 }
 
 func (x *UpdatePullRequestRequest) GetRepo() string {
@@ -2948,7 +5608,7 @@ type UpdatePullRequestResponse struct {
 
 func (x *UpdatePullRequestResponse) Reset() {
 	*x = UpdatePullRequestResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[36]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2960,7 +5620,7 @@ func (x *UpdatePullRequestResponse) String() string {
 func (*UpdatePullRequestResponse) ProtoMessage() {}
 
 func (x *UpdatePullRequestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[36]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2973,7 +5633,7 @@ func (x *UpdatePullRequestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdatePullRequestResponse.ProtoReflect.Descriptor instead.
 func (*UpdatePullRequestResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{36}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{75}
 }
 
 func (x *UpdatePullRequestResponse) GetPullRequest() *PullRequest {
@@ -3008,7 +5668,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[37]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3020,7 +5680,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[37]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3033,7 +5693,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{37}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{76}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -3105,7 +5765,7 @@ type MergePullRequestResponse struct {
 
 func (x *MergePullRequestResponse) Reset() {
 	*x = MergePullRequestResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[38]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3117,7 +5777,7 @@ func (x *MergePullRequestResponse) String() string {
 func (*MergePullRequestResponse) ProtoMessage() {}
 
 func (x *MergePullRequestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[38]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3130,7 +5790,7 @@ func (x *MergePullRequestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestResponse.ProtoReflect.Descriptor instead.
 func (*MergePullRequestResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{38}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{77}
 }
 
 func (x *MergePullRequestResponse) GetMerged() bool {
@@ -3181,7 +5841,7 @@ type CommitFilesRequest struct {
 
 func (x *CommitFilesRequest) Reset() {
 	*x = CommitFilesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[39]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3193,7 +5853,7 @@ func (x *CommitFilesRequest) String() string {
 func (*CommitFilesRequest) ProtoMessage() {}
 
 func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[39]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3206,7 +5866,7 @@ func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitFilesRequest.ProtoReflect.Descriptor instead.
 func (*CommitFilesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{39}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{78}
 }
 
 func (x *CommitFilesRequest) GetRepo() string {
@@ -3253,7 +5913,7 @@ type FileChange struct {
 
 func (x *FileChange) Reset() {
 	*x = FileChange{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[40]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3265,7 +5925,7 @@ func (x *FileChange) String() string {
 func (*FileChange) ProtoMessage() {}
 
 func (x *FileChange) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[40]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3278,7 +5938,7 @@ func (x *FileChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileChange.ProtoReflect.Descriptor instead.
 func (*FileChange) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{40}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{79}
 }
 
 func (x *FileChange) GetPath() string {
@@ -3319,7 +5979,7 @@ type CommitFilesResponse struct {
 
 func (x *CommitFilesResponse) Reset() {
 	*x = CommitFilesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3331,7 +5991,7 @@ func (x *CommitFilesResponse) String() string {
 func (*CommitFilesResponse) ProtoMessage() {}
 
 func (x *CommitFilesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[41]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3344,7 +6004,7 @@ func (x *CommitFilesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitFilesResponse.ProtoReflect.Descriptor instead.
 func (*CommitFilesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{41}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{80}
 }
 
 func (x *CommitFilesResponse) GetCommitSha() string {
@@ -3391,7 +6051,7 @@ type ApplyPatchRequest struct {
 
 func (x *ApplyPatchRequest) Reset() {
 	*x = ApplyPatchRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3403,7 +6063,7 @@ func (x *ApplyPatchRequest) String() string {
 func (*ApplyPatchRequest) ProtoMessage() {}
 
 func (x *ApplyPatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[42]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3416,7 +6076,7 @@ func (x *ApplyPatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyPatchRequest.ProtoReflect.Descriptor instead.
 func (*ApplyPatchRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{42}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{81}
 }
 
 func (x *ApplyPatchRequest) GetRepo() string {
@@ -3473,7 +6133,7 @@ type PatchedFile struct {
 
 func (x *PatchedFile) Reset() {
 	*x = PatchedFile{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3485,7 +6145,7 @@ func (x *PatchedFile) String() string {
 func (*PatchedFile) ProtoMessage() {}
 
 func (x *PatchedFile) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[43]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3498,7 +6158,7 @@ func (x *PatchedFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PatchedFile.ProtoReflect.Descriptor instead.
 func (*PatchedFile) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{43}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{82}
 }
 
 func (x *PatchedFile) GetPath() string {
@@ -3553,7 +6213,7 @@ type ApplyPatchResponse struct {
 
 func (x *ApplyPatchResponse) Reset() {
 	*x = ApplyPatchResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3565,7 +6225,7 @@ func (x *ApplyPatchResponse) String() string {
 func (*ApplyPatchResponse) ProtoMessage() {}
 
 func (x *ApplyPatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[44]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3578,7 +6238,7 @@ func (x *ApplyPatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApplyPatchResponse.ProtoReflect.Descriptor instead.
 func (*ApplyPatchResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{44}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{83}
 }
 
 func (x *ApplyPatchResponse) GetCommitSha() string {
@@ -3620,7 +6280,7 @@ type ValidateEnvironmentRequest struct {
 
 func (x *ValidateEnvironmentRequest) Reset() {
 	*x = ValidateEnvironmentRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3632,7 +6292,7 @@ func (x *ValidateEnvironmentRequest) String() string {
 func (*ValidateEnvironmentRequest) ProtoMessage() {}
 
 func (x *ValidateEnvironmentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[45]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3645,7 +6305,7 @@ func (x *ValidateEnvironmentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateEnvironmentRequest.ProtoReflect.Descriptor instead.
 func (*ValidateEnvironmentRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{45}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{84}
 }
 
 func (x *ValidateEnvironmentRequest) GetRepo() string {
@@ -3670,7 +6330,7 @@ type EnvironmentCheck struct {
 
 func (x *EnvironmentCheck) Reset() {
 	*x = EnvironmentCheck{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3682,7 +6342,7 @@ func (x *EnvironmentCheck) String() string {
 func (*EnvironmentCheck) ProtoMessage() {}
 
 func (x *EnvironmentCheck) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[46]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3695,7 +6355,7 @@ func (x *EnvironmentCheck) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnvironmentCheck.ProtoReflect.Descriptor instead.
 func (*EnvironmentCheck) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{46}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{85}
 }
 
 func (x *EnvironmentCheck) GetName() string {
@@ -3732,7 +6392,7 @@ type ValidateEnvironmentResponse struct {
 
 func (x *ValidateEnvironmentResponse) Reset() {
 	*x = ValidateEnvironmentResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3744,7 +6404,7 @@ func (x *ValidateEnvironmentResponse) String() string {
 func (*ValidateEnvironmentResponse) ProtoMessage() {}
 
 func (x *ValidateEnvironmentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[47]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3757,7 +6417,7 @@ func (x *ValidateEnvironmentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateEnvironmentResponse.ProtoReflect.Descriptor instead.
 func (*ValidateEnvironmentResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{47}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{86}
 }
 
 func (x *ValidateEnvironmentResponse) GetLevel() string {
@@ -3787,7 +6447,7 @@ type CreateBranchRequest struct {
 
 func (x *CreateBranchRequest) Reset() {
 	*x = CreateBranchRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3799,7 +6459,7 @@ func (x *CreateBranchRequest) String() string {
 func (*CreateBranchRequest) ProtoMessage() {}
 
 func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[48]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3812,7 +6472,7 @@ func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
 func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{48}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{87}
 }
 
 func (x *CreateBranchRequest) GetRepo() string {
@@ -3849,7 +6509,7 @@ type CreateBranchResponse struct {
 
 func (x *CreateBranchResponse) Reset() {
 	*x = CreateBranchResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3861,7 +6521,7 @@ func (x *CreateBranchResponse) String() string {
 func (*CreateBranchResponse) ProtoMessage() {}
 
 func (x *CreateBranchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[49]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3874,7 +6534,7 @@ func (x *CreateBranchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchResponse.ProtoReflect.Descriptor instead.
 func (*CreateBranchResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{49}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{88}
 }
 
 func (x *CreateBranchResponse) GetBranch() string {
@@ -3902,7 +6562,7 @@ type GetPullRequestRequest struct {
 
 func (x *GetPullRequestRequest) Reset() {
 	*x = GetPullRequestRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3914,7 +6574,7 @@ func (x *GetPullRequestRequest) String() string {
 func (*GetPullRequestRequest) ProtoMessage() {}
 
 func (x *GetPullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[50]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3927,7 +6587,7 @@ func (x *GetPullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPullRequestRequest.ProtoReflect.Descriptor instead.
 func (*GetPullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{50}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{89}
 }
 
 func (x *GetPullRequestRequest) GetRepo() string {
@@ -3958,7 +6618,7 @@ type GetPullRequestResponse struct {
 
 func (x *GetPullRequestResponse) Reset() {
 	*x = GetPullRequestResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3970,7 +6630,7 @@ func (x *GetPullRequestResponse) String() string {
 func (*GetPullRequestResponse) ProtoMessage() {}
 
 func (x *GetPullRequestResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[51]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3983,7 +6643,7 @@ func (x *GetPullRequestResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPullRequestResponse.ProtoReflect.Descriptor instead.
 func (*GetPullRequestResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{51}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{90}
 }
 
 func (x *GetPullRequestResponse) GetPullRequest() *PullRequestDetails {
@@ -4053,7 +6713,7 @@ type PullRequestDetails struct {
 
 func (x *PullRequestDetails) Reset() {
 	*x = PullRequestDetails{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[91]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4065,7 +6725,7 @@ func (x *PullRequestDetails) String() string {
 func (*PullRequestDetails) ProtoMessage() {}
 
 func (x *PullRequestDetails) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[52]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[91]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4078,7 +6738,7 @@ func (x *PullRequestDetails) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PullRequestDetails.ProtoReflect.Descriptor instead.
 func (*PullRequestDetails) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{52}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{91}
 }
 
 func (x *PullRequestDetails) GetNumber() int32 {
@@ -4235,7 +6895,7 @@ type ListPullRequestFilesRequest struct {
 
 func (x *ListPullRequestFilesRequest) Reset() {
 	*x = ListPullRequestFilesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4247,7 +6907,7 @@ func (x *ListPullRequestFilesRequest) String() string {
 func (*ListPullRequestFilesRequest) ProtoMessage() {}
 
 func (x *ListPullRequestFilesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[53]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4260,7 +6920,7 @@ func (x *ListPullRequestFilesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestFilesRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestFilesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{53}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{92}
 }
 
 func (x *ListPullRequestFilesRequest) GetRepo() string {
@@ -4304,7 +6964,7 @@ type ListPullRequestFilesResponse struct {
 
 func (x *ListPullRequestFilesResponse) Reset() {
 	*x = ListPullRequestFilesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4316,7 +6976,7 @@ func (x *ListPullRequestFilesResponse) String() string {
 func (*ListPullRequestFilesResponse) ProtoMessage() {}
 
 func (x *ListPullRequestFilesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[54]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4329,7 +6989,7 @@ func (x *ListPullRequestFilesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestFilesResponse.ProtoReflect.Descriptor instead.
 func (*ListPullRequestFilesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{54}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{93}
 }
 
 func (x *ListPullRequestFilesResponse) GetFiles() []*ChangedFile {
@@ -4376,7 +7036,7 @@ type ChangedFile struct {
 
 func (x *ChangedFile) Reset() {
 	*x = ChangedFile{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4388,7 +7048,7 @@ func (x *ChangedFile) String() string {
 func (*ChangedFile) ProtoMessage() {}
 
 func (x *ChangedFile) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[55]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4401,7 +7061,7 @@ func (x *ChangedFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ChangedFile.ProtoReflect.Descriptor instead.
 func (*ChangedFile) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{55}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{94}
 }
 
 func (x *ChangedFile) GetPath() string {
@@ -4470,7 +7130,7 @@ type CompareRefsRequest struct {
 
 func (x *CompareRefsRequest) Reset() {
 	*x = CompareRefsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[95]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4482,7 +7142,7 @@ func (x *CompareRefsRequest) String() string {
 func (*CompareRefsRequest) ProtoMessage() {}
 
 func (x *CompareRefsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[56]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[95]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4495,7 +7155,7 @@ func (x *CompareRefsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareRefsRequest.ProtoReflect.Descriptor instead.
 func (*CompareRefsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{56}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{95}
 }
 
 func (x *CompareRefsRequest) GetRepo() string {
@@ -4564,7 +7224,7 @@ type CompareRefsResponse struct {
 
 func (x *CompareRefsResponse) Reset() {
 	*x = CompareRefsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[96]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4576,7 +7236,7 @@ func (x *CompareRefsResponse) String() string {
 func (*CompareRefsResponse) ProtoMessage() {}
 
 func (x *CompareRefsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[57]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[96]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4589,7 +7249,7 @@ func (x *CompareRefsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompareRefsResponse.ProtoReflect.Descriptor instead.
 func (*CompareRefsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{57}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{96}
 }
 
 func (x *CompareRefsResponse) GetStatus() string {
@@ -4677,7 +7337,7 @@ type ListIssuesRequest struct {
 
 func (x *ListIssuesRequest) Reset() {
 	*x = ListIssuesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[97]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4689,7 +7349,7 @@ func (x *ListIssuesRequest) String() string {
 func (*ListIssuesRequest) ProtoMessage() {}
 
 func (x *ListIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[58]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[97]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4702,7 +7362,7 @@ func (x *ListIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssuesRequest.ProtoReflect.Descriptor instead.
 func (*ListIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{58}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{97}
 }
 
 func (x *ListIssuesRequest) GetRepo() string {
@@ -4770,7 +7430,7 @@ type ListIssuesResponse struct {
 
 func (x *ListIssuesResponse) Reset() {
 	*x = ListIssuesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[98]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4782,7 +7442,7 @@ func (x *ListIssuesResponse) String() string {
 func (*ListIssuesResponse) ProtoMessage() {}
 
 func (x *ListIssuesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[59]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[98]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4795,7 +7455,7 @@ func (x *ListIssuesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssuesResponse.ProtoReflect.Descriptor instead.
 func (*ListIssuesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{59}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{98}
 }
 
 func (x *ListIssuesResponse) GetIssues() []*IssueSummary {
@@ -4847,7 +7507,7 @@ type IssueSummary struct {
 
 func (x *IssueSummary) Reset() {
 	*x = IssueSummary{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[99]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4859,7 +7519,7 @@ func (x *IssueSummary) String() string {
 func (*IssueSummary) ProtoMessage() {}
 
 func (x *IssueSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[60]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[99]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4872,7 +7532,7 @@ func (x *IssueSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueSummary.ProtoReflect.Descriptor instead.
 func (*IssueSummary) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{60}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{99}
 }
 
 func (x *IssueSummary) GetNumber() int32 {
@@ -4942,7 +7602,7 @@ type GetIssueRequest struct {
 
 func (x *GetIssueRequest) Reset() {
 	*x = GetIssueRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4954,7 +7614,7 @@ func (x *GetIssueRequest) String() string {
 func (*GetIssueRequest) ProtoMessage() {}
 
 func (x *GetIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[61]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4967,7 +7627,7 @@ func (x *GetIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIssueRequest.ProtoReflect.Descriptor instead.
 func (*GetIssueRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{61}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{100}
 }
 
 func (x *GetIssueRequest) GetRepo() string {
@@ -4998,7 +7658,7 @@ type GetIssueResponse struct {
 
 func (x *GetIssueResponse) Reset() {
 	*x = GetIssueResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[101]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5010,7 +7670,7 @@ func (x *GetIssueResponse) String() string {
 func (*GetIssueResponse) ProtoMessage() {}
 
 func (x *GetIssueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[62]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[101]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5023,7 +7683,7 @@ func (x *GetIssueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetIssueResponse.ProtoReflect.Descriptor instead.
 func (*GetIssueResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{62}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{101}
 }
 
 func (x *GetIssueResponse) GetIssue() *Issue {
@@ -5083,7 +7743,7 @@ type Issue struct {
 
 func (x *Issue) Reset() {
 	*x = Issue{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[102]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5095,7 +7755,7 @@ func (x *Issue) String() string {
 func (*Issue) ProtoMessage() {}
 
 func (x *Issue) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[63]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[102]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5108,7 +7768,7 @@ func (x *Issue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Issue.ProtoReflect.Descriptor instead.
 func (*Issue) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{63}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{102}
 }
 
 func (x *Issue) GetNumber() int32 {
@@ -5230,7 +7890,7 @@ type ListIssueCommentsRequest struct {
 
 func (x *ListIssueCommentsRequest) Reset() {
 	*x = ListIssueCommentsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[103]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5242,7 +7902,7 @@ func (x *ListIssueCommentsRequest) String() string {
 func (*ListIssueCommentsRequest) ProtoMessage() {}
 
 func (x *ListIssueCommentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[64]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[103]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5255,7 +7915,7 @@ func (x *ListIssueCommentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssueCommentsRequest.ProtoReflect.Descriptor instead.
 func (*ListIssueCommentsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{64}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{103}
 }
 
 func (x *ListIssueCommentsRequest) GetRepo() string {
@@ -5302,7 +7962,7 @@ type ListIssueCommentsResponse struct {
 
 func (x *ListIssueCommentsResponse) Reset() {
 	*x = ListIssueCommentsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[104]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5314,7 +7974,7 @@ func (x *ListIssueCommentsResponse) String() string {
 func (*ListIssueCommentsResponse) ProtoMessage() {}
 
 func (x *ListIssueCommentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[65]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[104]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5327,7 +7987,7 @@ func (x *ListIssueCommentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssueCommentsResponse.ProtoReflect.Descriptor instead.
 func (*ListIssueCommentsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{65}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{104}
 }
 
 func (x *ListIssueCommentsResponse) GetComments() []*IssueComment {
@@ -5375,7 +8035,7 @@ type IssueComment struct {
 
 func (x *IssueComment) Reset() {
 	*x = IssueComment{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[105]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5387,7 +8047,7 @@ func (x *IssueComment) String() string {
 func (*IssueComment) ProtoMessage() {}
 
 func (x *IssueComment) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[66]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[105]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5400,7 +8060,7 @@ func (x *IssueComment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueComment.ProtoReflect.Descriptor instead.
 func (*IssueComment) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{66}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{105}
 }
 
 func (x *IssueComment) GetId() int64 {
@@ -5458,7 +8118,7 @@ type SearchIssuesRequest struct {
 
 func (x *SearchIssuesRequest) Reset() {
 	*x = SearchIssuesRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[106]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5470,7 +8130,7 @@ func (x *SearchIssuesRequest) String() string {
 func (*SearchIssuesRequest) ProtoMessage() {}
 
 func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[67]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[106]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5483,7 +8143,7 @@ func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchIssuesRequest.ProtoReflect.Descriptor instead.
 func (*SearchIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{67}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{106}
 }
 
 func (x *SearchIssuesRequest) GetQuery() string {
@@ -5527,7 +8187,7 @@ type SearchIssuesResponse struct {
 
 func (x *SearchIssuesResponse) Reset() {
 	*x = SearchIssuesResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[107]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5539,7 +8199,7 @@ func (x *SearchIssuesResponse) String() string {
 func (*SearchIssuesResponse) ProtoMessage() {}
 
 func (x *SearchIssuesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[68]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[107]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5552,7 +8212,7 @@ func (x *SearchIssuesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchIssuesResponse.ProtoReflect.Descriptor instead.
 func (*SearchIssuesResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{68}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{107}
 }
 
 func (x *SearchIssuesResponse) GetTotalCount() int32 {
@@ -5618,7 +8278,7 @@ type IssueSearchItem struct {
 
 func (x *IssueSearchItem) Reset() {
 	*x = IssueSearchItem{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[108]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5630,7 +8290,7 @@ func (x *IssueSearchItem) String() string {
 func (*IssueSearchItem) ProtoMessage() {}
 
 func (x *IssueSearchItem) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[69]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[108]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5643,7 +8303,7 @@ func (x *IssueSearchItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueSearchItem.ProtoReflect.Descriptor instead.
 func (*IssueSearchItem) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{69}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{108}
 }
 
 func (x *IssueSearchItem) GetRepo() string {
@@ -5718,7 +8378,7 @@ type CreateIssueRequest struct {
 
 func (x *CreateIssueRequest) Reset() {
 	*x = CreateIssueRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[109]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5730,7 +8390,7 @@ func (x *CreateIssueRequest) String() string {
 func (*CreateIssueRequest) ProtoMessage() {}
 
 func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[70]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[109]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5743,7 +8403,7 @@ func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateIssueRequest.ProtoReflect.Descriptor instead.
 func (*CreateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{70}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{109}
 }
 
 func (x *CreateIssueRequest) GetRepo() string {
@@ -5802,7 +8462,7 @@ type CreateIssueResponse struct {
 
 func (x *CreateIssueResponse) Reset() {
 	*x = CreateIssueResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[110]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5814,7 +8474,7 @@ func (x *CreateIssueResponse) String() string {
 func (*CreateIssueResponse) ProtoMessage() {}
 
 func (x *CreateIssueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[71]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[110]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5827,7 +8487,7 @@ func (x *CreateIssueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateIssueResponse.ProtoReflect.Descriptor instead.
 func (*CreateIssueResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{71}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{110}
 }
 
 func (x *CreateIssueResponse) GetIssue() *Issue {
@@ -5865,7 +8525,7 @@ type UpdateIssueRequest struct {
 
 func (x *UpdateIssueRequest) Reset() {
 	*x = UpdateIssueRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[111]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5877,7 +8537,7 @@ func (x *UpdateIssueRequest) String() string {
 func (*UpdateIssueRequest) ProtoMessage() {}
 
 func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[72]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[111]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5890,7 +8550,7 @@ func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
 func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{72}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{111}
 }
 
 func (x *UpdateIssueRequest) GetRepo() string {
@@ -5970,7 +8630,7 @@ type UpdateIssueResponse struct {
 
 func (x *UpdateIssueResponse) Reset() {
 	*x = UpdateIssueResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[112]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5982,7 +8642,7 @@ func (x *UpdateIssueResponse) String() string {
 func (*UpdateIssueResponse) ProtoMessage() {}
 
 func (x *UpdateIssueResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[73]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[112]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5995,7 +8655,7 @@ func (x *UpdateIssueResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueResponse.ProtoReflect.Descriptor instead.
 func (*UpdateIssueResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{73}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{112}
 }
 
 func (x *UpdateIssueResponse) GetIssue() *Issue {
@@ -6025,7 +8685,7 @@ type AddIssueCommentRequest struct {
 
 func (x *AddIssueCommentRequest) Reset() {
 	*x = AddIssueCommentRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[113]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6037,7 +8697,7 @@ func (x *AddIssueCommentRequest) String() string {
 func (*AddIssueCommentRequest) ProtoMessage() {}
 
 func (x *AddIssueCommentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[74]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[113]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6050,7 +8710,7 @@ func (x *AddIssueCommentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddIssueCommentRequest.ProtoReflect.Descriptor instead.
 func (*AddIssueCommentRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{74}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{113}
 }
 
 func (x *AddIssueCommentRequest) GetRepo() string {
@@ -6087,7 +8747,7 @@ type AddIssueCommentResponse struct {
 
 func (x *AddIssueCommentResponse) Reset() {
 	*x = AddIssueCommentResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[114]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6099,7 +8759,7 @@ func (x *AddIssueCommentResponse) String() string {
 func (*AddIssueCommentResponse) ProtoMessage() {}
 
 func (x *AddIssueCommentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[75]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[114]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6112,7 +8772,7 @@ func (x *AddIssueCommentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddIssueCommentResponse.ProtoReflect.Descriptor instead.
 func (*AddIssueCommentResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{75}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{114}
 }
 
 func (x *AddIssueCommentResponse) GetId() int64 {
@@ -6142,7 +8802,7 @@ type SearchCodeRequest struct {
 
 func (x *SearchCodeRequest) Reset() {
 	*x = SearchCodeRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[115]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6154,7 +8814,7 @@ func (x *SearchCodeRequest) String() string {
 func (*SearchCodeRequest) ProtoMessage() {}
 
 func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[76]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[115]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6167,7 +8827,7 @@ func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCodeRequest.ProtoReflect.Descriptor instead.
 func (*SearchCodeRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{76}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{115}
 }
 
 func (x *SearchCodeRequest) GetQuery() string {
@@ -6208,7 +8868,7 @@ type SearchCodeResponse struct {
 
 func (x *SearchCodeResponse) Reset() {
 	*x = SearchCodeResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[116]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6220,7 +8880,7 @@ func (x *SearchCodeResponse) String() string {
 func (*SearchCodeResponse) ProtoMessage() {}
 
 func (x *SearchCodeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[77]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[116]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6233,7 +8893,7 @@ func (x *SearchCodeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCodeResponse.ProtoReflect.Descriptor instead.
 func (*SearchCodeResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{77}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{116}
 }
 
 func (x *SearchCodeResponse) GetTotalCount() int32 {
@@ -6279,7 +8939,7 @@ type CodeSearchItem struct {
 
 func (x *CodeSearchItem) Reset() {
 	*x = CodeSearchItem{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[117]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6291,7 +8951,7 @@ func (x *CodeSearchItem) String() string {
 func (*CodeSearchItem) ProtoMessage() {}
 
 func (x *CodeSearchItem) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[78]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[117]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6304,7 +8964,7 @@ func (x *CodeSearchItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeSearchItem.ProtoReflect.Descriptor instead.
 func (*CodeSearchItem) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{78}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{117}
 }
 
 func (x *CodeSearchItem) GetRepo() string {
@@ -6341,7 +9001,7 @@ type GetCiFailuresRequest struct {
 
 func (x *GetCiFailuresRequest) Reset() {
 	*x = GetCiFailuresRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[118]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6353,7 +9013,7 @@ func (x *GetCiFailuresRequest) String() string {
 func (*GetCiFailuresRequest) ProtoMessage() {}
 
 func (x *GetCiFailuresRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[79]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[118]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6366,7 +9026,7 @@ func (x *GetCiFailuresRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCiFailuresRequest.ProtoReflect.Descriptor instead.
 func (*GetCiFailuresRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{79}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{118}
 }
 
 func (x *GetCiFailuresRequest) GetRepo() string {
@@ -6423,7 +9083,7 @@ type GetCiFailuresResponse struct {
 
 func (x *GetCiFailuresResponse) Reset() {
 	*x = GetCiFailuresResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[119]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6435,7 +9095,7 @@ func (x *GetCiFailuresResponse) String() string {
 func (*GetCiFailuresResponse) ProtoMessage() {}
 
 func (x *GetCiFailuresResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[80]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[119]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6448,7 +9108,7 @@ func (x *GetCiFailuresResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCiFailuresResponse.ProtoReflect.Descriptor instead.
 func (*GetCiFailuresResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{80}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{119}
 }
 
 func (x *GetCiFailuresResponse) GetSha() string {
@@ -6517,7 +9177,7 @@ type FailedCheck struct {
 
 func (x *FailedCheck) Reset() {
 	*x = FailedCheck{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[120]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6529,7 +9189,7 @@ func (x *FailedCheck) String() string {
 func (*FailedCheck) ProtoMessage() {}
 
 func (x *FailedCheck) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[81]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[120]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6542,7 +9202,7 @@ func (x *FailedCheck) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FailedCheck.ProtoReflect.Descriptor instead.
 func (*FailedCheck) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{81}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{120}
 }
 
 func (x *FailedCheck) GetName() string {
@@ -6612,7 +9272,7 @@ type LogExcerpt struct {
 
 func (x *LogExcerpt) Reset() {
 	*x = LogExcerpt{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[121]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6624,7 +9284,7 @@ func (x *LogExcerpt) String() string {
 func (*LogExcerpt) ProtoMessage() {}
 
 func (x *LogExcerpt) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[82]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[121]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6637,7 +9297,7 @@ func (x *LogExcerpt) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogExcerpt.ProtoReflect.Descriptor instead.
 func (*LogExcerpt) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{82}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{121}
 }
 
 func (x *LogExcerpt) GetFirstLine() int32 {
@@ -6691,7 +9351,7 @@ type GetJobLogRequest struct {
 
 func (x *GetJobLogRequest) Reset() {
 	*x = GetJobLogRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[122]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6703,7 +9363,7 @@ func (x *GetJobLogRequest) String() string {
 func (*GetJobLogRequest) ProtoMessage() {}
 
 func (x *GetJobLogRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[83]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[122]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6716,7 +9376,7 @@ func (x *GetJobLogRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJobLogRequest.ProtoReflect.Descriptor instead.
 func (*GetJobLogRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{83}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{122}
 }
 
 func (x *GetJobLogRequest) GetRepo() string {
@@ -6775,7 +9435,7 @@ type GetJobLogResponse struct {
 
 func (x *GetJobLogResponse) Reset() {
 	*x = GetJobLogResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[123]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6787,7 +9447,7 @@ func (x *GetJobLogResponse) String() string {
 func (*GetJobLogResponse) ProtoMessage() {}
 
 func (x *GetJobLogResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[84]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[123]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6800,7 +9460,7 @@ func (x *GetJobLogResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetJobLogResponse.ProtoReflect.Descriptor instead.
 func (*GetJobLogResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{84}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{123}
 }
 
 func (x *GetJobLogResponse) GetLines() []string {
@@ -6850,7 +9510,7 @@ type RerunFailedJobsRequest struct {
 
 func (x *RerunFailedJobsRequest) Reset() {
 	*x = RerunFailedJobsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[124]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6862,7 +9522,7 @@ func (x *RerunFailedJobsRequest) String() string {
 func (*RerunFailedJobsRequest) ProtoMessage() {}
 
 func (x *RerunFailedJobsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[85]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[124]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6875,7 +9535,7 @@ func (x *RerunFailedJobsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunFailedJobsRequest.ProtoReflect.Descriptor instead.
 func (*RerunFailedJobsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{85}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{124}
 }
 
 func (x *RerunFailedJobsRequest) GetRepo() string {
@@ -6905,7 +9565,7 @@ type RerunFailedJobsResponse struct {
 
 func (x *RerunFailedJobsResponse) Reset() {
 	*x = RerunFailedJobsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[125]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6917,7 +9577,7 @@ func (x *RerunFailedJobsResponse) String() string {
 func (*RerunFailedJobsResponse) ProtoMessage() {}
 
 func (x *RerunFailedJobsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[86]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[125]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6930,7 +9590,7 @@ func (x *RerunFailedJobsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunFailedJobsResponse.ProtoReflect.Descriptor instead.
 func (*RerunFailedJobsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{86}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{125}
 }
 
 func (x *RerunFailedJobsResponse) GetRunId() int64 {
@@ -6961,7 +9621,7 @@ type ListPullRequestCommentsRequest struct {
 
 func (x *ListPullRequestCommentsRequest) Reset() {
 	*x = ListPullRequestCommentsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[126]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6973,7 +9633,7 @@ func (x *ListPullRequestCommentsRequest) String() string {
 func (*ListPullRequestCommentsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestCommentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[87]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[126]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6986,7 +9646,7 @@ func (x *ListPullRequestCommentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestCommentsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestCommentsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{87}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{126}
 }
 
 func (x *ListPullRequestCommentsRequest) GetRepo() string {
@@ -7033,7 +9693,7 @@ type ListPullRequestCommentsResponse struct {
 
 func (x *ListPullRequestCommentsResponse) Reset() {
 	*x = ListPullRequestCommentsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[127]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7045,7 +9705,7 @@ func (x *ListPullRequestCommentsResponse) String() string {
 func (*ListPullRequestCommentsResponse) ProtoMessage() {}
 
 func (x *ListPullRequestCommentsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[88]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[127]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7058,7 +9718,7 @@ func (x *ListPullRequestCommentsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestCommentsResponse.ProtoReflect.Descriptor instead.
 func (*ListPullRequestCommentsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{88}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{127}
 }
 
 func (x *ListPullRequestCommentsResponse) GetComments() []*IssueComment {
@@ -7095,7 +9755,7 @@ type AddPullRequestCommentRequest struct {
 
 func (x *AddPullRequestCommentRequest) Reset() {
 	*x = AddPullRequestCommentRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[128]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7107,7 +9767,7 @@ func (x *AddPullRequestCommentRequest) String() string {
 func (*AddPullRequestCommentRequest) ProtoMessage() {}
 
 func (x *AddPullRequestCommentRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[89]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[128]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7120,7 +9780,7 @@ func (x *AddPullRequestCommentRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddPullRequestCommentRequest.ProtoReflect.Descriptor instead.
 func (*AddPullRequestCommentRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{89}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{128}
 }
 
 func (x *AddPullRequestCommentRequest) GetRepo() string {
@@ -7157,7 +9817,7 @@ type AddPullRequestCommentResponse struct {
 
 func (x *AddPullRequestCommentResponse) Reset() {
 	*x = AddPullRequestCommentResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[90]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[129]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7169,7 +9829,7 @@ func (x *AddPullRequestCommentResponse) String() string {
 func (*AddPullRequestCommentResponse) ProtoMessage() {}
 
 func (x *AddPullRequestCommentResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[90]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[129]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7182,7 +9842,7 @@ func (x *AddPullRequestCommentResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AddPullRequestCommentResponse.ProtoReflect.Descriptor instead.
 func (*AddPullRequestCommentResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{90}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{129}
 }
 
 func (x *AddPullRequestCommentResponse) GetId() int64 {
@@ -7215,7 +9875,7 @@ type GetCommitRequest struct {
 
 func (x *GetCommitRequest) Reset() {
 	*x = GetCommitRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[91]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[130]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7227,7 +9887,7 @@ func (x *GetCommitRequest) String() string {
 func (*GetCommitRequest) ProtoMessage() {}
 
 func (x *GetCommitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[91]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[130]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7240,7 +9900,7 @@ func (x *GetCommitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCommitRequest.ProtoReflect.Descriptor instead.
 func (*GetCommitRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{91}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{130}
 }
 
 func (x *GetCommitRequest) GetRepo() string {
@@ -7300,7 +9960,7 @@ type GetCommitResponse struct {
 
 func (x *GetCommitResponse) Reset() {
 	*x = GetCommitResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[92]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[131]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7312,7 +9972,7 @@ func (x *GetCommitResponse) String() string {
 func (*GetCommitResponse) ProtoMessage() {}
 
 func (x *GetCommitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[92]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[131]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7325,7 +9985,7 @@ func (x *GetCommitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCommitResponse.ProtoReflect.Descriptor instead.
 func (*GetCommitResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{92}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{131}
 }
 
 func (x *GetCommitResponse) GetSha() string {
@@ -7406,7 +10066,7 @@ type CommitPerson struct {
 
 func (x *CommitPerson) Reset() {
 	*x = CommitPerson{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[93]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[132]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7418,7 +10078,7 @@ func (x *CommitPerson) String() string {
 func (*CommitPerson) ProtoMessage() {}
 
 func (x *CommitPerson) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[93]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[132]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7431,7 +10091,7 @@ func (x *CommitPerson) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitPerson.ProtoReflect.Descriptor instead.
 func (*CommitPerson) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{93}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{132}
 }
 
 func (x *CommitPerson) GetLogin() string {
@@ -7470,7 +10130,7 @@ type CommitStats struct {
 
 func (x *CommitStats) Reset() {
 	*x = CommitStats{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[94]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[133]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7482,7 +10142,7 @@ func (x *CommitStats) String() string {
 func (*CommitStats) ProtoMessage() {}
 
 func (x *CommitStats) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[94]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[133]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7495,7 +10155,7 @@ func (x *CommitStats) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitStats.ProtoReflect.Descriptor instead.
 func (*CommitStats) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{94}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{133}
 }
 
 func (x *CommitStats) GetAdditions() int32 {
@@ -7533,7 +10193,7 @@ type ListPullRequestReviewsRequest struct {
 
 func (x *ListPullRequestReviewsRequest) Reset() {
 	*x = ListPullRequestReviewsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[95]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[134]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7545,7 +10205,7 @@ func (x *ListPullRequestReviewsRequest) String() string {
 func (*ListPullRequestReviewsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestReviewsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[95]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[134]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7558,7 +10218,7 @@ func (x *ListPullRequestReviewsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestReviewsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestReviewsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{95}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{134}
 }
 
 func (x *ListPullRequestReviewsRequest) GetRepo() string {
@@ -7605,7 +10265,7 @@ type ListPullRequestReviewsResponse struct {
 
 func (x *ListPullRequestReviewsResponse) Reset() {
 	*x = ListPullRequestReviewsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[96]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[135]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7617,7 +10277,7 @@ func (x *ListPullRequestReviewsResponse) String() string {
 func (*ListPullRequestReviewsResponse) ProtoMessage() {}
 
 func (x *ListPullRequestReviewsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[96]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[135]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7630,7 +10290,7 @@ func (x *ListPullRequestReviewsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestReviewsResponse.ProtoReflect.Descriptor instead.
 func (*ListPullRequestReviewsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{96}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{135}
 }
 
 func (x *ListPullRequestReviewsResponse) GetReviews() []*Review {
@@ -7682,7 +10342,7 @@ type Review struct {
 
 func (x *Review) Reset() {
 	*x = Review{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[97]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[136]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7694,7 +10354,7 @@ func (x *Review) String() string {
 func (*Review) ProtoMessage() {}
 
 func (x *Review) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[97]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[136]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7707,7 +10367,7 @@ func (x *Review) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Review.ProtoReflect.Descriptor instead.
 func (*Review) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{97}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{136}
 }
 
 func (x *Review) GetId() int64 {
@@ -7781,7 +10441,7 @@ type ListReviewThreadsRequest struct {
 
 func (x *ListReviewThreadsRequest) Reset() {
 	*x = ListReviewThreadsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[98]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[137]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7793,7 +10453,7 @@ func (x *ListReviewThreadsRequest) String() string {
 func (*ListReviewThreadsRequest) ProtoMessage() {}
 
 func (x *ListReviewThreadsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[98]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[137]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7806,7 +10466,7 @@ func (x *ListReviewThreadsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReviewThreadsRequest.ProtoReflect.Descriptor instead.
 func (*ListReviewThreadsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{98}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{137}
 }
 
 func (x *ListReviewThreadsRequest) GetRepo() string {
@@ -7856,7 +10516,7 @@ type ListReviewThreadsResponse struct {
 
 func (x *ListReviewThreadsResponse) Reset() {
 	*x = ListReviewThreadsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[99]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[138]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7868,7 +10528,7 @@ func (x *ListReviewThreadsResponse) String() string {
 func (*ListReviewThreadsResponse) ProtoMessage() {}
 
 func (x *ListReviewThreadsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[99]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[138]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7881,7 +10541,7 @@ func (x *ListReviewThreadsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReviewThreadsResponse.ProtoReflect.Descriptor instead.
 func (*ListReviewThreadsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{99}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{138}
 }
 
 func (x *ListReviewThreadsResponse) GetThreads() []*ReviewThread {
@@ -7936,7 +10596,7 @@ type ReviewThread struct {
 
 func (x *ReviewThread) Reset() {
 	*x = ReviewThread{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[100]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[139]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -7948,7 +10608,7 @@ func (x *ReviewThread) String() string {
 func (*ReviewThread) ProtoMessage() {}
 
 func (x *ReviewThread) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[100]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[139]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -7961,7 +10621,7 @@ func (x *ReviewThread) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewThread.ProtoReflect.Descriptor instead.
 func (*ReviewThread) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{100}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{139}
 }
 
 func (x *ReviewThread) GetId() string {
@@ -8056,7 +10716,7 @@ type ThreadComment struct {
 
 func (x *ThreadComment) Reset() {
 	*x = ThreadComment{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[101]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[140]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8068,7 +10728,7 @@ func (x *ThreadComment) String() string {
 func (*ThreadComment) ProtoMessage() {}
 
 func (x *ThreadComment) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[101]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[140]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8081,7 +10741,7 @@ func (x *ThreadComment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ThreadComment.ProtoReflect.Descriptor instead.
 func (*ThreadComment) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{101}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{140}
 }
 
 func (x *ThreadComment) GetId() int64 {
@@ -8144,7 +10804,7 @@ type CreateReviewRequest struct {
 
 func (x *CreateReviewRequest) Reset() {
 	*x = CreateReviewRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[102]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[141]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8156,7 +10816,7 @@ func (x *CreateReviewRequest) String() string {
 func (*CreateReviewRequest) ProtoMessage() {}
 
 func (x *CreateReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[102]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[141]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8169,7 +10829,7 @@ func (x *CreateReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateReviewRequest.ProtoReflect.Descriptor instead.
 func (*CreateReviewRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{102}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{141}
 }
 
 func (x *CreateReviewRequest) GetRepo() string {
@@ -8232,7 +10892,7 @@ type ReviewLineComment struct {
 
 func (x *ReviewLineComment) Reset() {
 	*x = ReviewLineComment{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[103]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[142]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8244,7 +10904,7 @@ func (x *ReviewLineComment) String() string {
 func (*ReviewLineComment) ProtoMessage() {}
 
 func (x *ReviewLineComment) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[103]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[142]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8257,7 +10917,7 @@ func (x *ReviewLineComment) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewLineComment.ProtoReflect.Descriptor instead.
 func (*ReviewLineComment) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{103}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{142}
 }
 
 func (x *ReviewLineComment) GetPath() string {
@@ -8317,7 +10977,7 @@ type CreateReviewResponse struct {
 
 func (x *CreateReviewResponse) Reset() {
 	*x = CreateReviewResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[104]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[143]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8329,7 +10989,7 @@ func (x *CreateReviewResponse) String() string {
 func (*CreateReviewResponse) ProtoMessage() {}
 
 func (x *CreateReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[104]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[143]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8342,7 +11002,7 @@ func (x *CreateReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateReviewResponse.ProtoReflect.Descriptor instead.
 func (*CreateReviewResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{104}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{143}
 }
 
 func (x *CreateReviewResponse) GetId() int64 {
@@ -8381,7 +11041,7 @@ type SubmitReviewRequest struct {
 
 func (x *SubmitReviewRequest) Reset() {
 	*x = SubmitReviewRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[105]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[144]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8393,7 +11053,7 @@ func (x *SubmitReviewRequest) String() string {
 func (*SubmitReviewRequest) ProtoMessage() {}
 
 func (x *SubmitReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[105]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[144]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8406,7 +11066,7 @@ func (x *SubmitReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitReviewRequest.ProtoReflect.Descriptor instead.
 func (*SubmitReviewRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{105}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{144}
 }
 
 func (x *SubmitReviewRequest) GetRepo() string {
@@ -8457,7 +11117,7 @@ type SubmitReviewResponse struct {
 
 func (x *SubmitReviewResponse) Reset() {
 	*x = SubmitReviewResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[106]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[145]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8469,7 +11129,7 @@ func (x *SubmitReviewResponse) String() string {
 func (*SubmitReviewResponse) ProtoMessage() {}
 
 func (x *SubmitReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[106]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[145]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8482,7 +11142,7 @@ func (x *SubmitReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitReviewResponse.ProtoReflect.Descriptor instead.
 func (*SubmitReviewResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{106}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{145}
 }
 
 func (x *SubmitReviewResponse) GetId() int64 {
@@ -8511,7 +11171,7 @@ type DeletePendingReviewRequest struct {
 
 func (x *DeletePendingReviewRequest) Reset() {
 	*x = DeletePendingReviewRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[107]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[146]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8523,7 +11183,7 @@ func (x *DeletePendingReviewRequest) String() string {
 func (*DeletePendingReviewRequest) ProtoMessage() {}
 
 func (x *DeletePendingReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[107]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[146]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8536,7 +11196,7 @@ func (x *DeletePendingReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeletePendingReviewRequest.ProtoReflect.Descriptor instead.
 func (*DeletePendingReviewRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{107}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{146}
 }
 
 func (x *DeletePendingReviewRequest) GetRepo() string {
@@ -8571,7 +11231,7 @@ type DeletePendingReviewResponse struct {
 
 func (x *DeletePendingReviewResponse) Reset() {
 	*x = DeletePendingReviewResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[108]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[147]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8583,7 +11243,7 @@ func (x *DeletePendingReviewResponse) String() string {
 func (*DeletePendingReviewResponse) ProtoMessage() {}
 
 func (x *DeletePendingReviewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[108]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[147]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8596,7 +11256,7 @@ func (x *DeletePendingReviewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeletePendingReviewResponse.ProtoReflect.Descriptor instead.
 func (*DeletePendingReviewResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{108}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{147}
 }
 
 func (x *DeletePendingReviewResponse) GetDeleted() bool {
@@ -8621,7 +11281,7 @@ type ReplyToReviewThreadRequest struct {
 
 func (x *ReplyToReviewThreadRequest) Reset() {
 	*x = ReplyToReviewThreadRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[109]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[148]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8633,7 +11293,7 @@ func (x *ReplyToReviewThreadRequest) String() string {
 func (*ReplyToReviewThreadRequest) ProtoMessage() {}
 
 func (x *ReplyToReviewThreadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[109]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[148]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8646,7 +11306,7 @@ func (x *ReplyToReviewThreadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplyToReviewThreadRequest.ProtoReflect.Descriptor instead.
 func (*ReplyToReviewThreadRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{109}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{148}
 }
 
 func (x *ReplyToReviewThreadRequest) GetRepo() string {
@@ -8688,7 +11348,7 @@ type ReplyToReviewThreadResponse struct {
 
 func (x *ReplyToReviewThreadResponse) Reset() {
 	*x = ReplyToReviewThreadResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[110]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[149]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8700,7 +11360,7 @@ func (x *ReplyToReviewThreadResponse) String() string {
 func (*ReplyToReviewThreadResponse) ProtoMessage() {}
 
 func (x *ReplyToReviewThreadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[110]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[149]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8713,7 +11373,7 @@ func (x *ReplyToReviewThreadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplyToReviewThreadResponse.ProtoReflect.Descriptor instead.
 func (*ReplyToReviewThreadResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{110}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{149}
 }
 
 func (x *ReplyToReviewThreadResponse) GetId() int64 {
@@ -8738,7 +11398,7 @@ type ResolveReviewThreadRequest struct {
 
 func (x *ResolveReviewThreadRequest) Reset() {
 	*x = ResolveReviewThreadRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[111]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[150]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8750,7 +11410,7 @@ func (x *ResolveReviewThreadRequest) String() string {
 func (*ResolveReviewThreadRequest) ProtoMessage() {}
 
 func (x *ResolveReviewThreadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[111]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[150]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8763,7 +11423,7 @@ func (x *ResolveReviewThreadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveReviewThreadRequest.ProtoReflect.Descriptor instead.
 func (*ResolveReviewThreadRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{111}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{150}
 }
 
 func (x *ResolveReviewThreadRequest) GetRepo() string {
@@ -8805,7 +11465,7 @@ type ResolveReviewThreadResponse struct {
 
 func (x *ResolveReviewThreadResponse) Reset() {
 	*x = ResolveReviewThreadResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[112]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[151]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8817,7 +11477,7 @@ func (x *ResolveReviewThreadResponse) String() string {
 func (*ResolveReviewThreadResponse) ProtoMessage() {}
 
 func (x *ResolveReviewThreadResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[112]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[151]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8830,7 +11490,7 @@ func (x *ResolveReviewThreadResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveReviewThreadResponse.ProtoReflect.Descriptor instead.
 func (*ResolveReviewThreadResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{112}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{151}
 }
 
 func (x *ResolveReviewThreadResponse) GetIsResolved() bool {
@@ -8857,7 +11517,7 @@ type RequestReviewersRequest struct {
 
 func (x *RequestReviewersRequest) Reset() {
 	*x = RequestReviewersRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[113]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[152]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8869,7 +11529,7 @@ func (x *RequestReviewersRequest) String() string {
 func (*RequestReviewersRequest) ProtoMessage() {}
 
 func (x *RequestReviewersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[113]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[152]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8882,7 +11542,7 @@ func (x *RequestReviewersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestReviewersRequest.ProtoReflect.Descriptor instead.
 func (*RequestReviewersRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{113}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{152}
 }
 
 func (x *RequestReviewersRequest) GetRepo() string {
@@ -8933,7 +11593,7 @@ type RequestReviewersResponse struct {
 
 func (x *RequestReviewersResponse) Reset() {
 	*x = RequestReviewersResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[114]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[153]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -8945,7 +11605,7 @@ func (x *RequestReviewersResponse) String() string {
 func (*RequestReviewersResponse) ProtoMessage() {}
 
 func (x *RequestReviewersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[114]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[153]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -8958,7 +11618,7 @@ func (x *RequestReviewersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RequestReviewersResponse.ProtoReflect.Descriptor instead.
 func (*RequestReviewersResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{114}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{153}
 }
 
 func (x *RequestReviewersResponse) GetReviewers() []string {
@@ -8989,7 +11649,7 @@ type ListPullRequestCommitsRequest struct {
 
 func (x *ListPullRequestCommitsRequest) Reset() {
 	*x = ListPullRequestCommitsRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[115]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[154]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9001,7 +11661,7 @@ func (x *ListPullRequestCommitsRequest) String() string {
 func (*ListPullRequestCommitsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestCommitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[115]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[154]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9014,7 +11674,7 @@ func (x *ListPullRequestCommitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestCommitsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestCommitsRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{115}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{154}
 }
 
 func (x *ListPullRequestCommitsRequest) GetRepo() string {
@@ -9061,7 +11721,7 @@ type ListPullRequestCommitsResponse struct {
 
 func (x *ListPullRequestCommitsResponse) Reset() {
 	*x = ListPullRequestCommitsResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[116]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[155]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9073,7 +11733,7 @@ func (x *ListPullRequestCommitsResponse) String() string {
 func (*ListPullRequestCommitsResponse) ProtoMessage() {}
 
 func (x *ListPullRequestCommitsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[116]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[155]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9086,7 +11746,7 @@ func (x *ListPullRequestCommitsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestCommitsResponse.ProtoReflect.Descriptor instead.
 func (*ListPullRequestCommitsResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{116}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{155}
 }
 
 func (x *ListPullRequestCommitsResponse) GetCommits() []*Commit {
@@ -9123,7 +11783,7 @@ type UpdatePullRequestBranchRequest struct {
 
 func (x *UpdatePullRequestBranchRequest) Reset() {
 	*x = UpdatePullRequestBranchRequest{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[117]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[156]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9135,7 +11795,7 @@ func (x *UpdatePullRequestBranchRequest) String() string {
 func (*UpdatePullRequestBranchRequest) ProtoMessage() {}
 
 func (x *UpdatePullRequestBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[117]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[156]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9148,7 +11808,7 @@ func (x *UpdatePullRequestBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdatePullRequestBranchRequest.ProtoReflect.Descriptor instead.
 func (*UpdatePullRequestBranchRequest) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{117}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{156}
 }
 
 func (x *UpdatePullRequestBranchRequest) GetRepo() string {
@@ -9184,7 +11844,7 @@ type UpdatePullRequestBranchResponse struct {
 
 func (x *UpdatePullRequestBranchResponse) Reset() {
 	*x = UpdatePullRequestBranchResponse{}
-	mi := &file_ghops_v1_github_service_proto_msgTypes[118]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[157]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -9196,7 +11856,7 @@ func (x *UpdatePullRequestBranchResponse) String() string {
 func (*UpdatePullRequestBranchResponse) ProtoMessage() {}
 
 func (x *UpdatePullRequestBranchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_ghops_v1_github_service_proto_msgTypes[118]
+	mi := &file_ghops_v1_github_service_proto_msgTypes[157]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -9209,7 +11869,7 @@ func (x *UpdatePullRequestBranchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdatePullRequestBranchResponse.ProtoReflect.Descriptor instead.
 func (*UpdatePullRequestBranchResponse) Descriptor() ([]byte, []int) {
-	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{118}
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{157}
 }
 
 func (x *UpdatePullRequestBranchResponse) GetMessage() string {
@@ -9253,7 +11913,237 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06topics\x18\n" +
 	" \x03(\tR\x06topics\x129\n" +
 	"\n" +
-	"updated_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"T\n" +
+	"updated_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\xdd\x01\n" +
+	"\x13ListProjectsRequest\x12*\n" +
+	"\x05owner\x18\x01 \x01(\tB\x14\xbaH\x11\xc8\x01\x01r\f\x18'2\b^[\\w-]+$R\x05owner\x12#\n" +
+	"\x05query\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\x80\x02H\x00R\x05query\x88\x01\x01\x12+\n" +
+	"\x0einclude_closed\x18\x03 \x01(\bH\x01R\x0einclude_closed\x88\x01\x01\x12\"\n" +
+	"\x04page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18\n" +
+	"(\x01H\x02R\x04page\x88\x01\x01B\b\n" +
+	"\x06_queryB\x11\n" +
+	"\x0f_include_closedB\a\n" +
+	"\x05_page\"\xb4\x01\n" +
+	"\x14ListProjectsResponse\x124\n" +
+	"\bprojects\x18\x01 \x03(\v2\x18.ghops.v1.ProjectSummaryR\bprojects\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x95\x01\n" +
+	"\x0eProjectSummary\x12\x1e\n" +
+	"\aproject\x18\x01 \x01(\tB\x04\x98\x82\x19\vR\aproject\x12\x1a\n" +
+	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x16\n" +
+	"\x06closed\x18\x03 \x01(\bR\x06closed\x12\x1d\n" +
+	"\n" +
+	"item_count\x18\x04 \x01(\x05R\titemCount\x12\x10\n" +
+	"\x03url\x18\x05 \x01(\tR\x03url\"A\n" +
+	"\vGraphQLCost\x12\x16\n" +
+	"\x06points\x18\x01 \x01(\x05R\x06points\x12\x1a\n" +
+	"\brequests\x18\x02 \x01(\x05R\brequests\"K\n" +
+	"\x11GetProjectRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\"\x81\x01\n" +
+	"\x12GetProjectResponse\x12+\n" +
+	"\aproject\x18\x01 \x01(\v2\x11.ghops.v1.ProjectR\aproject\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xaf\x02\n" +
+	"\aProject\x12\x1e\n" +
+	"\aproject\x18\x01 \x01(\tB\x04\x98\x82\x19\vR\aproject\x12\x1a\n" +
+	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x16\n" +
+	"\x06closed\x18\x04 \x01(\bR\x06closed\x12\x10\n" +
+	"\x03url\x18\x05 \x01(\tR\x03url\x12\x1d\n" +
+	"\n" +
+	"item_count\x18\x06 \x01(\x05R\titemCount\x12.\n" +
+	"\x06fields\x18\a \x03(\v2\x16.ghops.v1.ProjectFieldR\x06fields\x12+\n" +
+	"\x05views\x18\b \x03(\v2\x15.ghops.v1.ProjectViewR\x05views\x12B\n" +
+	"\rstatus_update\x18\t \x01(\v2\x1d.ghops.v1.ProjectStatusUpdateR\fstatusUpdate\"\xbb\x01\n" +
+	"\fProjectField\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
+	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x12\n" +
+	"\x04type\x18\x03 \x01(\tR\x04type\x121\n" +
+	"\aoptions\x18\x04 \x03(\v2\x17.ghops.v1.ProjectOptionR\aoptions\x12:\n" +
+	"\n" +
+	"iterations\x18\x05 \x03(\v2\x1a.ghops.v1.ProjectIterationR\n" +
+	"iterations\"9\n" +
+	"\rProjectOption\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
+	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\"\xba\x01\n" +
+	"\x10ProjectIteration\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1a\n" +
+	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x1d\n" +
+	"\n" +
+	"start_date\x18\x03 \x01(\tR\tstartDate\x12#\n" +
+	"\rduration_days\x18\x04 \x01(\x05R\fdurationDays\x12\x18\n" +
+	"\acurrent\x18\x05 \x01(\bR\acurrent\x12\x1c\n" +
+	"\tcompleted\x18\x06 \x01(\bR\tcompleted\"u\n" +
+	"\vProjectView\x12\x16\n" +
+	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x18\n" +
+	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x16\n" +
+	"\x06layout\x18\x03 \x01(\tR\x06layout\x12\x1c\n" +
+	"\x06filter\x18\x04 \x01(\tB\x04\xa0\x82\x19\x01R\x06filter\"\xa0\x01\n" +
+	"\x13ProjectStatusUpdate\x12\x16\n" +
+	"\x06status\x18\x01 \x01(\tR\x06status\x12\x18\n" +
+	"\x04body\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x129\n" +
+	"\n" +
+	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1c\n" +
+	"\x06author\x18\x06 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\"\xda\x01\n" +
+	"\x17ListProjectItemsRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x12%\n" +
+	"\x06filter\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\x80\bH\x00R\x06filter\x88\x01\x01\x12(\n" +
+	"\x06fields\x18\x03 \x03(\tB\x10\xbaH\r\x92\x01\n" +
+	"\x102\"\x06r\x04\x10\x01\x18dR\x06fields\x12\"\n" +
+	"\x04page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x182(\x01H\x01R\x04page\x88\x01\x01B\t\n" +
+	"\a_filterB\a\n" +
+	"\x05_page\"\x90\x02\n" +
+	"\x18ListProjectItemsResponse\x12+\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.ghops.v1.ProjectItemR\x05items\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12\x1a\n" +
+	"\bwithheld\x18\x03 \x01(\x05R\bwithheld\x12\x18\n" +
+	"\ascanned\x18\x04 \x01(\x05R\ascanned\x12)\n" +
+	"\x04cost\x18\x05 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xca\x02\n" +
+	"\vProjectItem\x12\x14\n" +
+	"\x02id\x18\x01 \x01(\tB\x04\x98\x82\x19\fR\x02id\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x18\n" +
+	"\x04repo\x18\x03 \x01(\tB\x04\x98\x82\x19\x01R\x04repo\x12\x16\n" +
+	"\x06number\x18\x04 \x01(\x05R\x06number\x12\x1a\n" +
+	"\x05title\x18\x05 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
+	"\x05state\x18\x06 \x01(\tR\x05state\x12\x1a\n" +
+	"\barchived\x18\a \x01(\bR\barchived\x129\n" +
+	"\x06fields\x18\b \x03(\v2!.ghops.v1.ProjectItem.FieldsEntryR\x06fields\x1aV\n" +
+	"\vFieldsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x121\n" +
+	"\x05value\x18\x02 \x01(\v2\x1b.ghops.v1.ProjectFieldValueR\x05value:\x028\x01\"/\n" +
+	"\x11ProjectFieldValue\x12\x1a\n" +
+	"\x05value\x18\x01 \x01(\tB\x04\xa0\x82\x19\x01R\x05value\"^\n" +
+	"\n" +
+	"DraftIssue\x12#\n" +
+	"\x05title\x18\x01 \x01(\tB\r\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05title\x12\"\n" +
+	"\x04body\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x00R\x04body\x88\x01\x01B\a\n" +
+	"\x05_body\"\x86\x04\n" +
+	"\x15AddProjectItemRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x12L\n" +
+	"\x04repo\x18\x02 \x01(\tB3\xbaH,r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01H\x00R\x04repo\x88\x01\x01\x12$\n" +
+	"\x06number\x18\x03 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x06number\x88\x01\x01\x12*\n" +
+	"\x05draft\x18\x04 \x01(\v2\x14.ghops.v1.DraftIssueR\x05draft\x12T\n" +
+	"\x06fields\x18\x05 \x03(\v2+.ghops.v1.AddProjectItemRequest.FieldsEntryB\x0f\xbaH\f\x9a\x01\t\x10\x14*\x05r\x03\x18\x80\bR\x06fields\x1a9\n" +
+	"\vFieldsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01:p\xbaHm\x1aZ\n" +
+	"\x17add_project_item.number\x12\x1brepo and number go together\x1a\"has(this.repo) == has(this.number)\"\x0f\n" +
+	"\x04repo\n" +
+	"\x05draft\x10\x01B\a\n" +
+	"\x05_repoB\t\n" +
+	"\a_number\"\xae\x01\n" +
+	"\x16AddProjectItemResponse\x12)\n" +
+	"\x04item\x18\x01 \x01(\v2\x15.ghops.v1.ProjectItemR\x04item\x12)\n" +
+	"\x04cost\x18\x02 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xc6\x02\n" +
+	"\x19UpdateProjectItemsRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x124\n" +
+	"\bitem_ids\x18\x02 \x03(\tB\x18\xbaH\x11\x92\x01\x0e\b\x01\x102\x18\x01\"\x06r\x04\x10\x01\x18d\x98\x82\x19\fR\bitem_ids\x12X\n" +
+	"\x06fields\x18\x03 \x03(\v2/.ghops.v1.UpdateProjectItemsRequest.FieldsEntryB\x0f\xbaH\f\x9a\x01\t\x10\x14*\x05r\x03\x18\x80\bR\x06fields\x12&\n" +
+	"\x05clear\x18\x04 \x03(\tB\x10\xbaH\r\x92\x01\n" +
+	"\x10\x14\"\x06r\x04\x10\x01\x18dR\x05clear\x1a9\n" +
+	"\vFieldsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"a\n" +
+	"\x1aUpdateProjectItemsResponse\x12\x18\n" +
+	"\aupdated\x18\x01 \x01(\x05R\aupdated\x12)\n" +
+	"\x04cost\x18\x04 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\"\x9b\x01\n" +
+	"\x19ArchiveProjectItemRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x12*\n" +
+	"\aitem_id\x18\x02 \x01(\tB\x10\xbaH\t\xc8\x01\x01r\x04\x10\x01\x18d\x98\x82\x19\fR\aitem_id\x12\x1a\n" +
+	"\barchived\x18\x03 \x01(\bR\barchived\"W\n" +
+	"\x1aArchiveProjectItemResponse\x12\x1d\n" +
+	"\aitem_id\x18\x01 \x01(\tB\x04\x98\x82\x19\fR\x06itemId\x12\x1a\n" +
+	"\barchived\x18\x02 \x01(\bR\barchived\"~\n" +
+	"\x18DeleteProjectItemRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x12*\n" +
+	"\aitem_id\x18\x02 \x01(\tB\x10\xbaH\t\xc8\x01\x01r\x04\x10\x01\x18d\x98\x82\x19\fR\aitem_id\"I\n" +
+	"\x19DeleteProjectItemResponse\x12,\n" +
+	"\x0fdeleted_item_id\x18\x01 \x01(\tB\x04\x98\x82\x19\fR\rdeletedItemId\"\xbe\x01\n" +
+	"\x14CreateProjectRequest\x12*\n" +
+	"\x05owner\x18\x01 \x01(\tB\x14\xbaH\x11\xc8\x01\x01r\f\x18'2\b^[\\w-]+$R\x05owner\x12#\n" +
+	"\x05title\x18\x02 \x01(\tB\r\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05title\x12L\n" +
+	"\x04repo\x18\x03 \x01(\tB3\xbaH,r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01H\x00R\x04repo\x88\x01\x01B\a\n" +
+	"\x05_repo\"I\n" +
+	"\x15CreateProjectResponse\x12\x1e\n" +
+	"\aproject\x18\x01 \x01(\tB\x04\x98\x82\x19\vR\aproject\x12\x10\n" +
+	"\x03url\x18\x02 \x01(\tR\x03url\"\xb9\x01\n" +
+	"\x0eIterationSetup\x12F\n" +
+	"\n" +
+	"start_date\x18\x01 \x01(\tB&\xbaH#\xc8\x01\x01r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$R\n" +
+	"start_date\x12/\n" +
+	"\rduration_days\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18*(\x01R\rduration_days\x12$\n" +
+	"\x05count\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18\x14(\x01H\x00R\x05count\x88\x01\x01B\b\n" +
+	"\x06_count\"\xa7\x02\n" +
+	"\x19CreateProjectFieldRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x12 \n" +
+	"\x04name\x18\x02 \x01(\tB\f\xbaH\t\xc8\x01\x01r\x04\x10\x01\x18dR\x04name\x12J\n" +
+	"\x04type\x18\x03 \x01(\tB6\xbaH3\xc8\x01\x01r.R\rsingle_selectR\titerationR\x04textR\x06numberR\x04dateR\x04type\x12,\n" +
+	"\aoptions\x18\x04 \x03(\tB\x12\xbaH\x0f\x92\x01\f\x102\x18\x01\"\x06r\x04\x10\x01\x18dR\aoptions\x126\n" +
+	"\titeration\x18\x05 \x01(\v2\x18.ghops.v1.IterationSetupR\titeration\"\x8a\x01\n" +
+	"\x1aCreateProjectFieldResponse\x12,\n" +
+	"\x05field\x18\x01 \x01(\v2\x16.ghops.v1.ProjectFieldR\x05field\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x82\x03\n" +
+	" CreateProjectStatusUpdateRequest\x126\n" +
+	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x12R\n" +
+	"\x06status\x18\x02 \x01(\tB:\xbaH7\xc8\x01\x01r2R\bon_trackR\aat_riskR\toff_trackR\bcompleteR\binactiveR\x06status\x12\x1d\n" +
+	"\x04body\x18\x03 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04R\x04body\x12H\n" +
+	"\n" +
+	"start_date\x18\x04 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\x00R\n" +
+	"start_date\x88\x01\x01\x12J\n" +
+	"\vtarget_date\x18\x05 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\x01R\vtarget_date\x88\x01\x01B\r\n" +
+	"\v_start_dateB\x0e\n" +
+	"\f_target_date\"\xa7\x01\n" +
+	"!CreateProjectStatusUpdateResponse\x12B\n" +
+	"\rstatus_update\x18\x01 \x01(\v2\x1d.ghops.v1.ProjectStatusUpdateR\fstatusUpdate\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xcf\x01\n" +
+	"\x15ListMilestonesRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x123\n" +
+	"\x05state\x18\x02 \x01(\tB\x18\xbaH\x15r\x13R\x04openR\x06closedR\x03allH\x00R\x05state\x88\x01\x01\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x01R\x04page\x88\x01\x01B\b\n" +
+	"\x06_stateB\a\n" +
+	"\x05_page\"\xb5\x01\n" +
+	"\x16ListMilestonesResponse\x123\n" +
+	"\n" +
+	"milestones\x18\x01 \x03(\v2\x13.ghops.v1.MilestoneR\n" +
+	"milestones\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xfc\x01\n" +
+	"\tMilestone\x12\x1c\n" +
+	"\x06number\x18\x01 \x01(\x05B\x04\x98\x82\x19\rR\x06number\x12\x1a\n" +
+	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12&\n" +
+	"\vdescription\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\vdescription\x12\x14\n" +
+	"\x05state\x18\x04 \x01(\tR\x05state\x121\n" +
+	"\x06due_on\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x05dueOn\x12\x1f\n" +
+	"\vopen_issues\x18\x06 \x01(\x05R\n" +
+	"openIssues\x12#\n" +
+	"\rclosed_issues\x18\a \x01(\x05R\fclosedIssues\"\x98\x02\n" +
+	"\x16CreateMilestoneRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12#\n" +
+	"\x05title\x18\x02 \x01(\tB\r\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05title\x12@\n" +
+	"\x06due_on\x18\x03 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\x00R\x06due_on\x88\x01\x01\x120\n" +
+	"\vdescription\x18\x04 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x01R\vdescription\x88\x01\x01B\t\n" +
+	"\a_due_onB\x0e\n" +
+	"\f_description\"\x8c\x01\n" +
+	"\x17CreateMilestoneResponse\x121\n" +
+	"\tmilestone\x18\x01 \x01(\v2\x13.ghops.v1.MilestoneR\tmilestone\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x86\x03\n" +
+	"\x16UpdateMilestoneRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12&\n" +
+	"\x06number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\rR\x06number\x12%\n" +
+	"\x05title\x18\x03 \x01(\tB\n" +
+	"\xbaH\ar\x05\x10\x01\x18\x80\x02H\x00R\x05title\x88\x01\x01\x12.\n" +
+	"\x05state\x18\x04 \x01(\tB\x13\xbaH\x10r\x0eR\x04openR\x06closedH\x01R\x05state\x88\x01\x01\x12@\n" +
+	"\x06due_on\x18\x05 \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{4}-[0-9]{2}-[0-9]{2}$H\x02R\x06due_on\x88\x01\x01\x120\n" +
+	"\vdescription\x18\x06 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x03R\vdescription\x88\x01\x01B\b\n" +
+	"\x06_titleB\b\n" +
+	"\x06_stateB\t\n" +
+	"\a_due_onB\x0e\n" +
+	"\f_description\"\x8c\x01\n" +
+	"\x17UpdateMilestoneResponse\x121\n" +
+	"\tmilestone\x18\x01 \x01(\v2\x13.ghops.v1.MilestoneR\tmilestone\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"T\n" +
 	"\bPageInfo\x12\x12\n" +
 	"\x04page\x18\x01 \x01(\x05R\x04page\x12\x19\n" +
 	"\bper_page\x18\x02 \x01(\x05R\aperPage\x12\x19\n" +
@@ -10060,7 +12950,7 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12F\n" +
 	"\x11expected_head_sha\x18\x03 \x01(\tB\x18\xbaH\x15\xc8\x01\x01r\x102\x0e^[a-f0-9]{40}$R\x11expected_head_sha\";\n" +
 	"\x1fUpdatePullRequestBranchResponse\x12\x18\n" +
-	"\amessage\x18\x01 \x01(\tR\amessage2\xb9H\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage2\xd2^\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -10155,7 +13045,34 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x16ListPullRequestCommits\x12'.ghops.v1.ListPullRequestCommitsRequest\x1a(.ghops.v1.ListPullRequestCommitsResponse\"s\x92\x82\x19l\n" +
 	"\x19list_pull_request_commits\x12\x19List pull request commits\x1a,List a pull request's commits, oldest first. \x010\x018\x01H\x02\x90\x02\x01\x12\xa5\x02\n" +
 	"\x17UpdatePullRequestBranch\x12(.ghops.v1.UpdatePullRequestBranchRequest\x1a).ghops.v1.UpdatePullRequestBranchResponse\"\xb4\x01\x92\x82\x19\xaf\x01\n" +
-	"\x1aupdate_pull_request_branch\x12\x1aUpdate pull request branch\x1aqMerge the base into the head branch (GitHub does it asynchronously); -32006 if the head is not expected_head_sha.8\x01H\x02B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\x1aupdate_pull_request_branch\x12\x1aUpdate pull request branch\x1aqMerge the base into the head branch (GitHub does it asynchronously); -32006 if the head is not expected_head_sha.8\x01H\x02\x12\xdf\x01\n" +
+	"\fListProjects\x12\x1d.ghops.v1.ListProjectsRequest\x1a\x1e.ghops.v1.ListProjectsResponse\"\x8f\x01\x92\x82\x19\x87\x01\n" +
+	"\rlist_projects\x12\rList projects\x1a_A user's or organization's projects (v2): number, title, item count. `project` is owner/number. \x010\x018\x01H\a\x90\x02\x01\x12\xd6\x01\n" +
+	"\n" +
+	"GetProject\x12\x1b.ghops.v1.GetProjectRequest\x1a\x1c.ghops.v1.GetProjectResponse\"\x8c\x01\x92\x82\x19\x84\x01\n" +
+	"\vget_project\x12\vGet project\x1a`A project's fields with types, options and sprints (iterations), views and latest status update. \x010\x018\x01H\a\x90\x02\x01\x12\xee\x01\n" +
+	"\x10ListProjectItems\x12!.ghops.v1.ListProjectItemsRequest\x1a\".ghops.v1.ListProjectItemsResponse\"\x92\x01\x92\x82\x19\x8a\x01\n" +
+	"\x12list_project_items\x12\x12List project items\x1aXA project's items with field values by name; `filter` is GitHub's project filter syntax. \x010\x018\x01H\a\x90\x02\x01\x12\xc7\x01\n" +
+	"\x0eAddProjectItem\x12\x1f.ghops.v1.AddProjectItemRequest\x1a .ghops.v1.AddProjectItemResponse\"r\x92\x82\x19n\n" +
+	"\x10add_project_item\x12\x10Add project item\x1aDAdd an issue, pull request or draft to a project and set its fields.8\x01H\a\x12\xff\x01\n" +
+	"\x12UpdateProjectItems\x12#.ghops.v1.UpdateProjectItemsRequest\x1a$.ghops.v1.UpdateProjectItemsResponse\"\x9d\x01\x92\x82\x19\x95\x01\n" +
+	"\x14update_project_items\x12\x14Update project items\x1aaSet or clear fields of up to 50 items by field name and option or sprint title (@current, @next).0\x018\x01H\a\x90\x02\x02\x12\xc2\x01\n" +
+	"\x12ArchiveProjectItem\x12#.ghops.v1.ArchiveProjectItemRequest\x1a$.ghops.v1.ArchiveProjectItemResponse\"a\x92\x82\x19Z\n" +
+	"\x14archive_project_item\x12\x14Archive project item\x1a&Archive or unarchive one project item.0\x018\x01H\a\x90\x02\x02\x12\xd1\x01\n" +
+	"\x11DeleteProjectItem\x12\".ghops.v1.DeleteProjectItemRequest\x1a#.ghops.v1.DeleteProjectItemResponse\"s\x92\x82\x19l\n" +
+	"\x13delete_project_item\x12\x13Delete project item\x1a8Remove one item from a project (the issue itself stays).(\x010\x018\x01H\a\x90\x02\x02\x12\xc9\x01\n" +
+	"\rCreateProject\x12\x1e.ghops.v1.CreateProjectRequest\x1a\x1f.ghops.v1.CreateProjectResponse\"w\x92\x82\x19s\n" +
+	"\x0ecreate_project\x12\x0eCreate project\x1aMCreate a user's or organization's project, optionally linked to a repository.8\x01H\a\x12\xf9\x01\n" +
+	"\x12CreateProjectField\x12#.ghops.v1.CreateProjectFieldRequest\x1a$.ghops.v1.CreateProjectFieldResponse\"\x97\x01\x92\x82\x19\x92\x01\n" +
+	"\x14create_project_field\x12\x14Create project field\x1a`Add a field to a project: single_select with options, iteration (sprints), text, number or date.8\x01H\a\x12\x8c\x02\n" +
+	"\x19CreateProjectStatusUpdate\x12*.ghops.v1.CreateProjectStatusUpdateRequest\x1a+.ghops.v1.CreateProjectStatusUpdateResponse\"\x95\x01\x92\x82\x19\x90\x01\n" +
+	"\x1ccreate_project_status_update\x12\x1aPost project status update\x1aPPost a project status update (on_track, at_risk, off_track, complete, inactive).8\x01H\a\x12\xb0\x01\n" +
+	"\x0eListMilestones\x12\x1f.ghops.v1.ListMilestonesRequest\x1a .ghops.v1.ListMilestonesResponse\"[\x92\x82\x19T\n" +
+	"\x0flist_milestones\x12\x0fList milestones\x1a(List a repository's milestones by state. \x010\x018\x01H\x03\x90\x02\x01\x12\xbc\x01\n" +
+	"\x0fCreateMilestone\x12 .ghops.v1.CreateMilestoneRequest\x1a!.ghops.v1.CreateMilestoneResponse\"d\x92\x82\x19`\n" +
+	"\x10create_milestone\x12\x10Create milestone\x1a6Create a milestone; its number is issues' `milestone`.8\x01H\x03\x12\xbc\x01\n" +
+	"\x0fUpdateMilestone\x12 .ghops.v1.UpdateMilestoneRequest\x1a!.ghops.v1.UpdateMilestoneResponse\"d\x92\x82\x19]\n" +
+	"\x10update_milestone\x12\x10Update milestone\x1a1Change a milestone; only the given fields change.0\x018\x01H\x03\x90\x02\x02B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -10169,313 +13086,418 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 119)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 161)
 var file_ghops_v1_github_service_proto_goTypes = []any{
-	(*SearchRequest)(nil),                   // 0: ghops.v1.SearchRequest
-	(*SearchResponse)(nil),                  // 1: ghops.v1.SearchResponse
-	(*RepositorySummary)(nil),               // 2: ghops.v1.RepositorySummary
-	(*PageInfo)(nil),                        // 3: ghops.v1.PageInfo
-	(*ContentReport)(nil),                   // 4: ghops.v1.ContentReport
-	(*FetchRequest)(nil),                    // 5: ghops.v1.FetchRequest
-	(*FetchResponse)(nil),                   // 6: ghops.v1.FetchResponse
-	(*Repository)(nil),                      // 7: ghops.v1.Repository
-	(*Readme)(nil),                          // 8: ghops.v1.Readme
-	(*ListDirectoryRequest)(nil),            // 9: ghops.v1.ListDirectoryRequest
-	(*ListDirectoryResponse)(nil),           // 10: ghops.v1.ListDirectoryResponse
-	(*DirectoryEntry)(nil),                  // 11: ghops.v1.DirectoryEntry
-	(*ReadFileRequest)(nil),                 // 12: ghops.v1.ReadFileRequest
-	(*ReadFileResponse)(nil),                // 13: ghops.v1.ReadFileResponse
-	(*GetTreeRequest)(nil),                  // 14: ghops.v1.GetTreeRequest
-	(*GetTreeResponse)(nil),                 // 15: ghops.v1.GetTreeResponse
-	(*TreeEntry)(nil),                       // 16: ghops.v1.TreeEntry
-	(*GetCommitsRequest)(nil),               // 17: ghops.v1.GetCommitsRequest
-	(*GetCommitsResponse)(nil),              // 18: ghops.v1.GetCommitsResponse
-	(*Commit)(nil),                          // 19: ghops.v1.Commit
-	(*GetBranchesRequest)(nil),              // 20: ghops.v1.GetBranchesRequest
-	(*GetBranchesResponse)(nil),             // 21: ghops.v1.GetBranchesResponse
-	(*Branch)(nil),                          // 22: ghops.v1.Branch
-	(*ListPullRequestsRequest)(nil),         // 23: ghops.v1.ListPullRequestsRequest
-	(*ListPullRequestsResponse)(nil),        // 24: ghops.v1.ListPullRequestsResponse
-	(*PullRequestSummary)(nil),              // 25: ghops.v1.PullRequestSummary
-	(*GetPrMergeabilityRequest)(nil),        // 26: ghops.v1.GetPrMergeabilityRequest
-	(*GetPrMergeabilityResponse)(nil),       // 27: ghops.v1.GetPrMergeabilityResponse
-	(*ChecksSummary)(nil),                   // 28: ghops.v1.ChecksSummary
-	(*GetChecksForShaRequest)(nil),          // 29: ghops.v1.GetChecksForShaRequest
-	(*GetChecksForShaResponse)(nil),         // 30: ghops.v1.GetChecksForShaResponse
-	(*Check)(nil),                           // 31: ghops.v1.Check
-	(*CreatePullRequestRequest)(nil),        // 32: ghops.v1.CreatePullRequestRequest
-	(*CreatePullRequestResponse)(nil),       // 33: ghops.v1.CreatePullRequestResponse
-	(*PullRequest)(nil),                     // 34: ghops.v1.PullRequest
-	(*UpdatePullRequestRequest)(nil),        // 35: ghops.v1.UpdatePullRequestRequest
-	(*UpdatePullRequestResponse)(nil),       // 36: ghops.v1.UpdatePullRequestResponse
-	(*MergePullRequestRequest)(nil),         // 37: ghops.v1.MergePullRequestRequest
-	(*MergePullRequestResponse)(nil),        // 38: ghops.v1.MergePullRequestResponse
-	(*CommitFilesRequest)(nil),              // 39: ghops.v1.CommitFilesRequest
-	(*FileChange)(nil),                      // 40: ghops.v1.FileChange
-	(*CommitFilesResponse)(nil),             // 41: ghops.v1.CommitFilesResponse
-	(*ApplyPatchRequest)(nil),               // 42: ghops.v1.ApplyPatchRequest
-	(*PatchedFile)(nil),                     // 43: ghops.v1.PatchedFile
-	(*ApplyPatchResponse)(nil),              // 44: ghops.v1.ApplyPatchResponse
-	(*ValidateEnvironmentRequest)(nil),      // 45: ghops.v1.ValidateEnvironmentRequest
-	(*EnvironmentCheck)(nil),                // 46: ghops.v1.EnvironmentCheck
-	(*ValidateEnvironmentResponse)(nil),     // 47: ghops.v1.ValidateEnvironmentResponse
-	(*CreateBranchRequest)(nil),             // 48: ghops.v1.CreateBranchRequest
-	(*CreateBranchResponse)(nil),            // 49: ghops.v1.CreateBranchResponse
-	(*GetPullRequestRequest)(nil),           // 50: ghops.v1.GetPullRequestRequest
-	(*GetPullRequestResponse)(nil),          // 51: ghops.v1.GetPullRequestResponse
-	(*PullRequestDetails)(nil),              // 52: ghops.v1.PullRequestDetails
-	(*ListPullRequestFilesRequest)(nil),     // 53: ghops.v1.ListPullRequestFilesRequest
-	(*ListPullRequestFilesResponse)(nil),    // 54: ghops.v1.ListPullRequestFilesResponse
-	(*ChangedFile)(nil),                     // 55: ghops.v1.ChangedFile
-	(*CompareRefsRequest)(nil),              // 56: ghops.v1.CompareRefsRequest
-	(*CompareRefsResponse)(nil),             // 57: ghops.v1.CompareRefsResponse
-	(*ListIssuesRequest)(nil),               // 58: ghops.v1.ListIssuesRequest
-	(*ListIssuesResponse)(nil),              // 59: ghops.v1.ListIssuesResponse
-	(*IssueSummary)(nil),                    // 60: ghops.v1.IssueSummary
-	(*GetIssueRequest)(nil),                 // 61: ghops.v1.GetIssueRequest
-	(*GetIssueResponse)(nil),                // 62: ghops.v1.GetIssueResponse
-	(*Issue)(nil),                           // 63: ghops.v1.Issue
-	(*ListIssueCommentsRequest)(nil),        // 64: ghops.v1.ListIssueCommentsRequest
-	(*ListIssueCommentsResponse)(nil),       // 65: ghops.v1.ListIssueCommentsResponse
-	(*IssueComment)(nil),                    // 66: ghops.v1.IssueComment
-	(*SearchIssuesRequest)(nil),             // 67: ghops.v1.SearchIssuesRequest
-	(*SearchIssuesResponse)(nil),            // 68: ghops.v1.SearchIssuesResponse
-	(*IssueSearchItem)(nil),                 // 69: ghops.v1.IssueSearchItem
-	(*CreateIssueRequest)(nil),              // 70: ghops.v1.CreateIssueRequest
-	(*CreateIssueResponse)(nil),             // 71: ghops.v1.CreateIssueResponse
-	(*UpdateIssueRequest)(nil),              // 72: ghops.v1.UpdateIssueRequest
-	(*UpdateIssueResponse)(nil),             // 73: ghops.v1.UpdateIssueResponse
-	(*AddIssueCommentRequest)(nil),          // 74: ghops.v1.AddIssueCommentRequest
-	(*AddIssueCommentResponse)(nil),         // 75: ghops.v1.AddIssueCommentResponse
-	(*SearchCodeRequest)(nil),               // 76: ghops.v1.SearchCodeRequest
-	(*SearchCodeResponse)(nil),              // 77: ghops.v1.SearchCodeResponse
-	(*CodeSearchItem)(nil),                  // 78: ghops.v1.CodeSearchItem
-	(*GetCiFailuresRequest)(nil),            // 79: ghops.v1.GetCiFailuresRequest
-	(*GetCiFailuresResponse)(nil),           // 80: ghops.v1.GetCiFailuresResponse
-	(*FailedCheck)(nil),                     // 81: ghops.v1.FailedCheck
-	(*LogExcerpt)(nil),                      // 82: ghops.v1.LogExcerpt
-	(*GetJobLogRequest)(nil),                // 83: ghops.v1.GetJobLogRequest
-	(*GetJobLogResponse)(nil),               // 84: ghops.v1.GetJobLogResponse
-	(*RerunFailedJobsRequest)(nil),          // 85: ghops.v1.RerunFailedJobsRequest
-	(*RerunFailedJobsResponse)(nil),         // 86: ghops.v1.RerunFailedJobsResponse
-	(*ListPullRequestCommentsRequest)(nil),  // 87: ghops.v1.ListPullRequestCommentsRequest
-	(*ListPullRequestCommentsResponse)(nil), // 88: ghops.v1.ListPullRequestCommentsResponse
-	(*AddPullRequestCommentRequest)(nil),    // 89: ghops.v1.AddPullRequestCommentRequest
-	(*AddPullRequestCommentResponse)(nil),   // 90: ghops.v1.AddPullRequestCommentResponse
-	(*GetCommitRequest)(nil),                // 91: ghops.v1.GetCommitRequest
-	(*GetCommitResponse)(nil),               // 92: ghops.v1.GetCommitResponse
-	(*CommitPerson)(nil),                    // 93: ghops.v1.CommitPerson
-	(*CommitStats)(nil),                     // 94: ghops.v1.CommitStats
-	(*ListPullRequestReviewsRequest)(nil),   // 95: ghops.v1.ListPullRequestReviewsRequest
-	(*ListPullRequestReviewsResponse)(nil),  // 96: ghops.v1.ListPullRequestReviewsResponse
-	(*Review)(nil),                          // 97: ghops.v1.Review
-	(*ListReviewThreadsRequest)(nil),        // 98: ghops.v1.ListReviewThreadsRequest
-	(*ListReviewThreadsResponse)(nil),       // 99: ghops.v1.ListReviewThreadsResponse
-	(*ReviewThread)(nil),                    // 100: ghops.v1.ReviewThread
-	(*ThreadComment)(nil),                   // 101: ghops.v1.ThreadComment
-	(*CreateReviewRequest)(nil),             // 102: ghops.v1.CreateReviewRequest
-	(*ReviewLineComment)(nil),               // 103: ghops.v1.ReviewLineComment
-	(*CreateReviewResponse)(nil),            // 104: ghops.v1.CreateReviewResponse
-	(*SubmitReviewRequest)(nil),             // 105: ghops.v1.SubmitReviewRequest
-	(*SubmitReviewResponse)(nil),            // 106: ghops.v1.SubmitReviewResponse
-	(*DeletePendingReviewRequest)(nil),      // 107: ghops.v1.DeletePendingReviewRequest
-	(*DeletePendingReviewResponse)(nil),     // 108: ghops.v1.DeletePendingReviewResponse
-	(*ReplyToReviewThreadRequest)(nil),      // 109: ghops.v1.ReplyToReviewThreadRequest
-	(*ReplyToReviewThreadResponse)(nil),     // 110: ghops.v1.ReplyToReviewThreadResponse
-	(*ResolveReviewThreadRequest)(nil),      // 111: ghops.v1.ResolveReviewThreadRequest
-	(*ResolveReviewThreadResponse)(nil),     // 112: ghops.v1.ResolveReviewThreadResponse
-	(*RequestReviewersRequest)(nil),         // 113: ghops.v1.RequestReviewersRequest
-	(*RequestReviewersResponse)(nil),        // 114: ghops.v1.RequestReviewersResponse
-	(*ListPullRequestCommitsRequest)(nil),   // 115: ghops.v1.ListPullRequestCommitsRequest
-	(*ListPullRequestCommitsResponse)(nil),  // 116: ghops.v1.ListPullRequestCommitsResponse
-	(*UpdatePullRequestBranchRequest)(nil),  // 117: ghops.v1.UpdatePullRequestBranchRequest
-	(*UpdatePullRequestBranchResponse)(nil), // 118: ghops.v1.UpdatePullRequestBranchResponse
-	(*timestamppb.Timestamp)(nil),           // 119: google.protobuf.Timestamp
+	(*SearchRequest)(nil),                     // 0: ghops.v1.SearchRequest
+	(*SearchResponse)(nil),                    // 1: ghops.v1.SearchResponse
+	(*RepositorySummary)(nil),                 // 2: ghops.v1.RepositorySummary
+	(*ListProjectsRequest)(nil),               // 3: ghops.v1.ListProjectsRequest
+	(*ListProjectsResponse)(nil),              // 4: ghops.v1.ListProjectsResponse
+	(*ProjectSummary)(nil),                    // 5: ghops.v1.ProjectSummary
+	(*GraphQLCost)(nil),                       // 6: ghops.v1.GraphQLCost
+	(*GetProjectRequest)(nil),                 // 7: ghops.v1.GetProjectRequest
+	(*GetProjectResponse)(nil),                // 8: ghops.v1.GetProjectResponse
+	(*Project)(nil),                           // 9: ghops.v1.Project
+	(*ProjectField)(nil),                      // 10: ghops.v1.ProjectField
+	(*ProjectOption)(nil),                     // 11: ghops.v1.ProjectOption
+	(*ProjectIteration)(nil),                  // 12: ghops.v1.ProjectIteration
+	(*ProjectView)(nil),                       // 13: ghops.v1.ProjectView
+	(*ProjectStatusUpdate)(nil),               // 14: ghops.v1.ProjectStatusUpdate
+	(*ListProjectItemsRequest)(nil),           // 15: ghops.v1.ListProjectItemsRequest
+	(*ListProjectItemsResponse)(nil),          // 16: ghops.v1.ListProjectItemsResponse
+	(*ProjectItem)(nil),                       // 17: ghops.v1.ProjectItem
+	(*ProjectFieldValue)(nil),                 // 18: ghops.v1.ProjectFieldValue
+	(*DraftIssue)(nil),                        // 19: ghops.v1.DraftIssue
+	(*AddProjectItemRequest)(nil),             // 20: ghops.v1.AddProjectItemRequest
+	(*AddProjectItemResponse)(nil),            // 21: ghops.v1.AddProjectItemResponse
+	(*UpdateProjectItemsRequest)(nil),         // 22: ghops.v1.UpdateProjectItemsRequest
+	(*UpdateProjectItemsResponse)(nil),        // 23: ghops.v1.UpdateProjectItemsResponse
+	(*ArchiveProjectItemRequest)(nil),         // 24: ghops.v1.ArchiveProjectItemRequest
+	(*ArchiveProjectItemResponse)(nil),        // 25: ghops.v1.ArchiveProjectItemResponse
+	(*DeleteProjectItemRequest)(nil),          // 26: ghops.v1.DeleteProjectItemRequest
+	(*DeleteProjectItemResponse)(nil),         // 27: ghops.v1.DeleteProjectItemResponse
+	(*CreateProjectRequest)(nil),              // 28: ghops.v1.CreateProjectRequest
+	(*CreateProjectResponse)(nil),             // 29: ghops.v1.CreateProjectResponse
+	(*IterationSetup)(nil),                    // 30: ghops.v1.IterationSetup
+	(*CreateProjectFieldRequest)(nil),         // 31: ghops.v1.CreateProjectFieldRequest
+	(*CreateProjectFieldResponse)(nil),        // 32: ghops.v1.CreateProjectFieldResponse
+	(*CreateProjectStatusUpdateRequest)(nil),  // 33: ghops.v1.CreateProjectStatusUpdateRequest
+	(*CreateProjectStatusUpdateResponse)(nil), // 34: ghops.v1.CreateProjectStatusUpdateResponse
+	(*ListMilestonesRequest)(nil),             // 35: ghops.v1.ListMilestonesRequest
+	(*ListMilestonesResponse)(nil),            // 36: ghops.v1.ListMilestonesResponse
+	(*Milestone)(nil),                         // 37: ghops.v1.Milestone
+	(*CreateMilestoneRequest)(nil),            // 38: ghops.v1.CreateMilestoneRequest
+	(*CreateMilestoneResponse)(nil),           // 39: ghops.v1.CreateMilestoneResponse
+	(*UpdateMilestoneRequest)(nil),            // 40: ghops.v1.UpdateMilestoneRequest
+	(*UpdateMilestoneResponse)(nil),           // 41: ghops.v1.UpdateMilestoneResponse
+	(*PageInfo)(nil),                          // 42: ghops.v1.PageInfo
+	(*ContentReport)(nil),                     // 43: ghops.v1.ContentReport
+	(*FetchRequest)(nil),                      // 44: ghops.v1.FetchRequest
+	(*FetchResponse)(nil),                     // 45: ghops.v1.FetchResponse
+	(*Repository)(nil),                        // 46: ghops.v1.Repository
+	(*Readme)(nil),                            // 47: ghops.v1.Readme
+	(*ListDirectoryRequest)(nil),              // 48: ghops.v1.ListDirectoryRequest
+	(*ListDirectoryResponse)(nil),             // 49: ghops.v1.ListDirectoryResponse
+	(*DirectoryEntry)(nil),                    // 50: ghops.v1.DirectoryEntry
+	(*ReadFileRequest)(nil),                   // 51: ghops.v1.ReadFileRequest
+	(*ReadFileResponse)(nil),                  // 52: ghops.v1.ReadFileResponse
+	(*GetTreeRequest)(nil),                    // 53: ghops.v1.GetTreeRequest
+	(*GetTreeResponse)(nil),                   // 54: ghops.v1.GetTreeResponse
+	(*TreeEntry)(nil),                         // 55: ghops.v1.TreeEntry
+	(*GetCommitsRequest)(nil),                 // 56: ghops.v1.GetCommitsRequest
+	(*GetCommitsResponse)(nil),                // 57: ghops.v1.GetCommitsResponse
+	(*Commit)(nil),                            // 58: ghops.v1.Commit
+	(*GetBranchesRequest)(nil),                // 59: ghops.v1.GetBranchesRequest
+	(*GetBranchesResponse)(nil),               // 60: ghops.v1.GetBranchesResponse
+	(*Branch)(nil),                            // 61: ghops.v1.Branch
+	(*ListPullRequestsRequest)(nil),           // 62: ghops.v1.ListPullRequestsRequest
+	(*ListPullRequestsResponse)(nil),          // 63: ghops.v1.ListPullRequestsResponse
+	(*PullRequestSummary)(nil),                // 64: ghops.v1.PullRequestSummary
+	(*GetPrMergeabilityRequest)(nil),          // 65: ghops.v1.GetPrMergeabilityRequest
+	(*GetPrMergeabilityResponse)(nil),         // 66: ghops.v1.GetPrMergeabilityResponse
+	(*ChecksSummary)(nil),                     // 67: ghops.v1.ChecksSummary
+	(*GetChecksForShaRequest)(nil),            // 68: ghops.v1.GetChecksForShaRequest
+	(*GetChecksForShaResponse)(nil),           // 69: ghops.v1.GetChecksForShaResponse
+	(*Check)(nil),                             // 70: ghops.v1.Check
+	(*CreatePullRequestRequest)(nil),          // 71: ghops.v1.CreatePullRequestRequest
+	(*CreatePullRequestResponse)(nil),         // 72: ghops.v1.CreatePullRequestResponse
+	(*PullRequest)(nil),                       // 73: ghops.v1.PullRequest
+	(*UpdatePullRequestRequest)(nil),          // 74: ghops.v1.UpdatePullRequestRequest
+	(*UpdatePullRequestResponse)(nil),         // 75: ghops.v1.UpdatePullRequestResponse
+	(*MergePullRequestRequest)(nil),           // 76: ghops.v1.MergePullRequestRequest
+	(*MergePullRequestResponse)(nil),          // 77: ghops.v1.MergePullRequestResponse
+	(*CommitFilesRequest)(nil),                // 78: ghops.v1.CommitFilesRequest
+	(*FileChange)(nil),                        // 79: ghops.v1.FileChange
+	(*CommitFilesResponse)(nil),               // 80: ghops.v1.CommitFilesResponse
+	(*ApplyPatchRequest)(nil),                 // 81: ghops.v1.ApplyPatchRequest
+	(*PatchedFile)(nil),                       // 82: ghops.v1.PatchedFile
+	(*ApplyPatchResponse)(nil),                // 83: ghops.v1.ApplyPatchResponse
+	(*ValidateEnvironmentRequest)(nil),        // 84: ghops.v1.ValidateEnvironmentRequest
+	(*EnvironmentCheck)(nil),                  // 85: ghops.v1.EnvironmentCheck
+	(*ValidateEnvironmentResponse)(nil),       // 86: ghops.v1.ValidateEnvironmentResponse
+	(*CreateBranchRequest)(nil),               // 87: ghops.v1.CreateBranchRequest
+	(*CreateBranchResponse)(nil),              // 88: ghops.v1.CreateBranchResponse
+	(*GetPullRequestRequest)(nil),             // 89: ghops.v1.GetPullRequestRequest
+	(*GetPullRequestResponse)(nil),            // 90: ghops.v1.GetPullRequestResponse
+	(*PullRequestDetails)(nil),                // 91: ghops.v1.PullRequestDetails
+	(*ListPullRequestFilesRequest)(nil),       // 92: ghops.v1.ListPullRequestFilesRequest
+	(*ListPullRequestFilesResponse)(nil),      // 93: ghops.v1.ListPullRequestFilesResponse
+	(*ChangedFile)(nil),                       // 94: ghops.v1.ChangedFile
+	(*CompareRefsRequest)(nil),                // 95: ghops.v1.CompareRefsRequest
+	(*CompareRefsResponse)(nil),               // 96: ghops.v1.CompareRefsResponse
+	(*ListIssuesRequest)(nil),                 // 97: ghops.v1.ListIssuesRequest
+	(*ListIssuesResponse)(nil),                // 98: ghops.v1.ListIssuesResponse
+	(*IssueSummary)(nil),                      // 99: ghops.v1.IssueSummary
+	(*GetIssueRequest)(nil),                   // 100: ghops.v1.GetIssueRequest
+	(*GetIssueResponse)(nil),                  // 101: ghops.v1.GetIssueResponse
+	(*Issue)(nil),                             // 102: ghops.v1.Issue
+	(*ListIssueCommentsRequest)(nil),          // 103: ghops.v1.ListIssueCommentsRequest
+	(*ListIssueCommentsResponse)(nil),         // 104: ghops.v1.ListIssueCommentsResponse
+	(*IssueComment)(nil),                      // 105: ghops.v1.IssueComment
+	(*SearchIssuesRequest)(nil),               // 106: ghops.v1.SearchIssuesRequest
+	(*SearchIssuesResponse)(nil),              // 107: ghops.v1.SearchIssuesResponse
+	(*IssueSearchItem)(nil),                   // 108: ghops.v1.IssueSearchItem
+	(*CreateIssueRequest)(nil),                // 109: ghops.v1.CreateIssueRequest
+	(*CreateIssueResponse)(nil),               // 110: ghops.v1.CreateIssueResponse
+	(*UpdateIssueRequest)(nil),                // 111: ghops.v1.UpdateIssueRequest
+	(*UpdateIssueResponse)(nil),               // 112: ghops.v1.UpdateIssueResponse
+	(*AddIssueCommentRequest)(nil),            // 113: ghops.v1.AddIssueCommentRequest
+	(*AddIssueCommentResponse)(nil),           // 114: ghops.v1.AddIssueCommentResponse
+	(*SearchCodeRequest)(nil),                 // 115: ghops.v1.SearchCodeRequest
+	(*SearchCodeResponse)(nil),                // 116: ghops.v1.SearchCodeResponse
+	(*CodeSearchItem)(nil),                    // 117: ghops.v1.CodeSearchItem
+	(*GetCiFailuresRequest)(nil),              // 118: ghops.v1.GetCiFailuresRequest
+	(*GetCiFailuresResponse)(nil),             // 119: ghops.v1.GetCiFailuresResponse
+	(*FailedCheck)(nil),                       // 120: ghops.v1.FailedCheck
+	(*LogExcerpt)(nil),                        // 121: ghops.v1.LogExcerpt
+	(*GetJobLogRequest)(nil),                  // 122: ghops.v1.GetJobLogRequest
+	(*GetJobLogResponse)(nil),                 // 123: ghops.v1.GetJobLogResponse
+	(*RerunFailedJobsRequest)(nil),            // 124: ghops.v1.RerunFailedJobsRequest
+	(*RerunFailedJobsResponse)(nil),           // 125: ghops.v1.RerunFailedJobsResponse
+	(*ListPullRequestCommentsRequest)(nil),    // 126: ghops.v1.ListPullRequestCommentsRequest
+	(*ListPullRequestCommentsResponse)(nil),   // 127: ghops.v1.ListPullRequestCommentsResponse
+	(*AddPullRequestCommentRequest)(nil),      // 128: ghops.v1.AddPullRequestCommentRequest
+	(*AddPullRequestCommentResponse)(nil),     // 129: ghops.v1.AddPullRequestCommentResponse
+	(*GetCommitRequest)(nil),                  // 130: ghops.v1.GetCommitRequest
+	(*GetCommitResponse)(nil),                 // 131: ghops.v1.GetCommitResponse
+	(*CommitPerson)(nil),                      // 132: ghops.v1.CommitPerson
+	(*CommitStats)(nil),                       // 133: ghops.v1.CommitStats
+	(*ListPullRequestReviewsRequest)(nil),     // 134: ghops.v1.ListPullRequestReviewsRequest
+	(*ListPullRequestReviewsResponse)(nil),    // 135: ghops.v1.ListPullRequestReviewsResponse
+	(*Review)(nil),                            // 136: ghops.v1.Review
+	(*ListReviewThreadsRequest)(nil),          // 137: ghops.v1.ListReviewThreadsRequest
+	(*ListReviewThreadsResponse)(nil),         // 138: ghops.v1.ListReviewThreadsResponse
+	(*ReviewThread)(nil),                      // 139: ghops.v1.ReviewThread
+	(*ThreadComment)(nil),                     // 140: ghops.v1.ThreadComment
+	(*CreateReviewRequest)(nil),               // 141: ghops.v1.CreateReviewRequest
+	(*ReviewLineComment)(nil),                 // 142: ghops.v1.ReviewLineComment
+	(*CreateReviewResponse)(nil),              // 143: ghops.v1.CreateReviewResponse
+	(*SubmitReviewRequest)(nil),               // 144: ghops.v1.SubmitReviewRequest
+	(*SubmitReviewResponse)(nil),              // 145: ghops.v1.SubmitReviewResponse
+	(*DeletePendingReviewRequest)(nil),        // 146: ghops.v1.DeletePendingReviewRequest
+	(*DeletePendingReviewResponse)(nil),       // 147: ghops.v1.DeletePendingReviewResponse
+	(*ReplyToReviewThreadRequest)(nil),        // 148: ghops.v1.ReplyToReviewThreadRequest
+	(*ReplyToReviewThreadResponse)(nil),       // 149: ghops.v1.ReplyToReviewThreadResponse
+	(*ResolveReviewThreadRequest)(nil),        // 150: ghops.v1.ResolveReviewThreadRequest
+	(*ResolveReviewThreadResponse)(nil),       // 151: ghops.v1.ResolveReviewThreadResponse
+	(*RequestReviewersRequest)(nil),           // 152: ghops.v1.RequestReviewersRequest
+	(*RequestReviewersResponse)(nil),          // 153: ghops.v1.RequestReviewersResponse
+	(*ListPullRequestCommitsRequest)(nil),     // 154: ghops.v1.ListPullRequestCommitsRequest
+	(*ListPullRequestCommitsResponse)(nil),    // 155: ghops.v1.ListPullRequestCommitsResponse
+	(*UpdatePullRequestBranchRequest)(nil),    // 156: ghops.v1.UpdatePullRequestBranchRequest
+	(*UpdatePullRequestBranchResponse)(nil),   // 157: ghops.v1.UpdatePullRequestBranchResponse
+	nil,                                       // 158: ghops.v1.ProjectItem.FieldsEntry
+	nil,                                       // 159: ghops.v1.AddProjectItemRequest.FieldsEntry
+	nil,                                       // 160: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	(*timestamppb.Timestamp)(nil),             // 161: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
-	3,   // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
-	7,   // 4: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
-	8,   // 5: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
-	4,   // 6: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 7: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	119, // 8: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
-	11,  // 9: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
-	16,  // 10: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
-	19,  // 11: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
-	3,   // 12: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 13: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 14: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
-	22,  // 15: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
-	3,   // 16: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
-	25,  // 17: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
-	3,   // 18: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 19: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 20: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
-	28,  // 21: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
-	28,  // 22: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
-	31,  // 23: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
-	4,   // 24: ghops.v1.GetChecksForShaResponse.content_report:type_name -> ghops.v1.ContentReport
-	34,  // 25: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	4,   // 26: ghops.v1.CreatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	34,  // 27: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
-	4,   // 28: ghops.v1.UpdatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	4,   // 29: ghops.v1.MergePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	40,  // 30: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
-	43,  // 31: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
-	46,  // 32: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
-	52,  // 33: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
-	4,   // 34: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 35: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
-	55,  // 36: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
-	3,   // 37: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
-	19,  // 38: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
-	55,  // 39: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
-	3,   // 40: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 41: ghops.v1.CompareRefsResponse.content_report:type_name -> ghops.v1.ContentReport
-	60,  // 42: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
-	3,   // 43: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 44: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 45: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
-	63,  // 46: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
-	4,   // 47: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 48: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	119, // 49: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
-	66,  // 50: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	3,   // 51: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 52: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 53: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
-	69,  // 54: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
-	3,   // 55: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 56: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	63,  // 57: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
-	4,   // 58: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	63,  // 59: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
-	4,   // 60: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	78,  // 61: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
-	3,   // 62: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
-	81,  // 63: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
-	4,   // 64: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
-	82,  // 65: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
-	4,   // 66: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
-	66,  // 67: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	3,   // 68: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 69: ghops.v1.ListPullRequestCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	93,  // 70: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
-	93,  // 71: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
-	94,  // 72: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
-	55,  // 73: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
-	3,   // 74: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 75: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 76: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
-	97,  // 77: ghops.v1.ListPullRequestReviewsResponse.reviews:type_name -> ghops.v1.Review
-	3,   // 78: ghops.v1.ListPullRequestReviewsResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 79: ghops.v1.ListPullRequestReviewsResponse.content_report:type_name -> ghops.v1.ContentReport
-	119, // 80: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
-	100, // 81: ghops.v1.ListReviewThreadsResponse.threads:type_name -> ghops.v1.ReviewThread
-	3,   // 82: ghops.v1.ListReviewThreadsResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 83: ghops.v1.ListReviewThreadsResponse.content_report:type_name -> ghops.v1.ContentReport
-	101, // 84: ghops.v1.ReviewThread.comments:type_name -> ghops.v1.ThreadComment
-	119, // 85: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
-	103, // 86: ghops.v1.CreateReviewRequest.comments:type_name -> ghops.v1.ReviewLineComment
-	19,  // 87: ghops.v1.ListPullRequestCommitsResponse.commits:type_name -> ghops.v1.Commit
-	3,   // 88: ghops.v1.ListPullRequestCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	4,   // 89: ghops.v1.ListPullRequestCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	0,   // 90: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	5,   // 91: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	9,   // 92: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	12,  // 93: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	14,  // 94: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	17,  // 95: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	20,  // 96: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	23,  // 97: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	26,  // 98: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	29,  // 99: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	32,  // 100: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	35,  // 101: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	37,  // 102: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	39,  // 103: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	42,  // 104: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	45,  // 105: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	48,  // 106: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	50,  // 107: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	53,  // 108: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	56,  // 109: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	58,  // 110: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	61,  // 111: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	64,  // 112: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	67,  // 113: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	70,  // 114: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	72,  // 115: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	74,  // 116: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	87,  // 117: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	89,  // 118: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	76,  // 119: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	79,  // 120: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	83,  // 121: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	85,  // 122: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	91,  // 123: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
-	95,  // 124: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
-	98,  // 125: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
-	102, // 126: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
-	105, // 127: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
-	107, // 128: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
-	109, // 129: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
-	111, // 130: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
-	113, // 131: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
-	115, // 132: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
-	117, // 133: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
-	1,   // 134: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	6,   // 135: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	10,  // 136: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	13,  // 137: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	15,  // 138: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	18,  // 139: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	21,  // 140: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	24,  // 141: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	27,  // 142: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	30,  // 143: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	33,  // 144: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	36,  // 145: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	38,  // 146: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	41,  // 147: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	44,  // 148: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	47,  // 149: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	49,  // 150: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	51,  // 151: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	54,  // 152: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	57,  // 153: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	59,  // 154: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	62,  // 155: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	65,  // 156: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	68,  // 157: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	71,  // 158: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	73,  // 159: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	75,  // 160: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	88,  // 161: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	90,  // 162: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	77,  // 163: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	80,  // 164: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	84,  // 165: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	86,  // 166: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	92,  // 167: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
-	96,  // 168: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
-	99,  // 169: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
-	104, // 170: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
-	106, // 171: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
-	108, // 172: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
-	110, // 173: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
-	112, // 174: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
-	114, // 175: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
-	116, // 176: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
-	118, // 177: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
-	134, // [134:178] is the sub-list for method output_type
-	90,  // [90:134] is the sub-list for method input_type
-	90,  // [90:90] is the sub-list for extension type_name
-	90,  // [90:90] is the sub-list for extension extendee
-	0,   // [0:90] is the sub-list for field type_name
+	42,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	5,   // 4: ghops.v1.ListProjectsResponse.projects:type_name -> ghops.v1.ProjectSummary
+	42,  // 5: ghops.v1.ListProjectsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 6: ghops.v1.ListProjectsResponse.content_report:type_name -> ghops.v1.ContentReport
+	9,   // 7: ghops.v1.GetProjectResponse.project:type_name -> ghops.v1.Project
+	43,  // 8: ghops.v1.GetProjectResponse.content_report:type_name -> ghops.v1.ContentReport
+	10,  // 9: ghops.v1.Project.fields:type_name -> ghops.v1.ProjectField
+	13,  // 10: ghops.v1.Project.views:type_name -> ghops.v1.ProjectView
+	14,  // 11: ghops.v1.Project.status_update:type_name -> ghops.v1.ProjectStatusUpdate
+	11,  // 12: ghops.v1.ProjectField.options:type_name -> ghops.v1.ProjectOption
+	12,  // 13: ghops.v1.ProjectField.iterations:type_name -> ghops.v1.ProjectIteration
+	161, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
+	17,  // 15: ghops.v1.ListProjectItemsResponse.items:type_name -> ghops.v1.ProjectItem
+	42,  // 16: ghops.v1.ListProjectItemsResponse.page:type_name -> ghops.v1.PageInfo
+	6,   // 17: ghops.v1.ListProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
+	43,  // 18: ghops.v1.ListProjectItemsResponse.content_report:type_name -> ghops.v1.ContentReport
+	158, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
+	19,  // 20: ghops.v1.AddProjectItemRequest.draft:type_name -> ghops.v1.DraftIssue
+	159, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
+	17,  // 22: ghops.v1.AddProjectItemResponse.item:type_name -> ghops.v1.ProjectItem
+	6,   // 23: ghops.v1.AddProjectItemResponse.cost:type_name -> ghops.v1.GraphQLCost
+	43,  // 24: ghops.v1.AddProjectItemResponse.content_report:type_name -> ghops.v1.ContentReport
+	160, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	6,   // 26: ghops.v1.UpdateProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
+	30,  // 27: ghops.v1.CreateProjectFieldRequest.iteration:type_name -> ghops.v1.IterationSetup
+	10,  // 28: ghops.v1.CreateProjectFieldResponse.field:type_name -> ghops.v1.ProjectField
+	43,  // 29: ghops.v1.CreateProjectFieldResponse.content_report:type_name -> ghops.v1.ContentReport
+	14,  // 30: ghops.v1.CreateProjectStatusUpdateResponse.status_update:type_name -> ghops.v1.ProjectStatusUpdate
+	43,  // 31: ghops.v1.CreateProjectStatusUpdateResponse.content_report:type_name -> ghops.v1.ContentReport
+	37,  // 32: ghops.v1.ListMilestonesResponse.milestones:type_name -> ghops.v1.Milestone
+	42,  // 33: ghops.v1.ListMilestonesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 34: ghops.v1.ListMilestonesResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
+	37,  // 36: ghops.v1.CreateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
+	43,  // 37: ghops.v1.CreateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
+	37,  // 38: ghops.v1.UpdateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
+	43,  // 39: ghops.v1.UpdateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
+	46,  // 40: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
+	47,  // 41: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
+	43,  // 42: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	161, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	50,  // 45: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
+	55,  // 46: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
+	58,  // 47: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
+	42,  // 48: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 49: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	61,  // 51: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
+	42,  // 52: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
+	64,  // 53: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
+	42,  // 54: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 55: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	67,  // 57: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
+	67,  // 58: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
+	70,  // 59: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
+	43,  // 60: ghops.v1.GetChecksForShaResponse.content_report:type_name -> ghops.v1.ContentReport
+	73,  // 61: ghops.v1.CreatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	43,  // 62: ghops.v1.CreatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	73,  // 63: ghops.v1.UpdatePullRequestResponse.pull_request:type_name -> ghops.v1.PullRequest
+	43,  // 64: ghops.v1.UpdatePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	43,  // 65: ghops.v1.MergePullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	79,  // 66: ghops.v1.CommitFilesRequest.files:type_name -> ghops.v1.FileChange
+	82,  // 67: ghops.v1.ApplyPatchResponse.files:type_name -> ghops.v1.PatchedFile
+	85,  // 68: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
+	91,  // 69: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
+	43,  // 70: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	94,  // 72: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 73: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
+	58,  // 74: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
+	94,  // 75: ghops.v1.CompareRefsResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 76: ghops.v1.CompareRefsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 77: ghops.v1.CompareRefsResponse.content_report:type_name -> ghops.v1.ContentReport
+	99,  // 78: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
+	42,  // 79: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 80: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	102, // 82: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 83: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	161, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	105, // 86: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	42,  // 87: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 88: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 89: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	108, // 90: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
+	42,  // 91: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 92: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	102, // 93: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 94: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	102, // 95: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 96: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	117, // 97: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
+	42,  // 98: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
+	120, // 99: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
+	43,  // 100: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
+	121, // 101: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
+	43,  // 102: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
+	105, // 103: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	42,  // 104: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 105: ghops.v1.ListPullRequestCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
+	132, // 106: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
+	132, // 107: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
+	133, // 108: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
+	94,  // 109: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 110: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 111: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 112: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	136, // 113: ghops.v1.ListPullRequestReviewsResponse.reviews:type_name -> ghops.v1.Review
+	42,  // 114: ghops.v1.ListPullRequestReviewsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 115: ghops.v1.ListPullRequestReviewsResponse.content_report:type_name -> ghops.v1.ContentReport
+	161, // 116: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
+	139, // 117: ghops.v1.ListReviewThreadsResponse.threads:type_name -> ghops.v1.ReviewThread
+	42,  // 118: ghops.v1.ListReviewThreadsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 119: ghops.v1.ListReviewThreadsResponse.content_report:type_name -> ghops.v1.ContentReport
+	140, // 120: ghops.v1.ReviewThread.comments:type_name -> ghops.v1.ThreadComment
+	161, // 121: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
+	142, // 122: ghops.v1.CreateReviewRequest.comments:type_name -> ghops.v1.ReviewLineComment
+	58,  // 123: ghops.v1.ListPullRequestCommitsResponse.commits:type_name -> ghops.v1.Commit
+	42,  // 124: ghops.v1.ListPullRequestCommitsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 125: ghops.v1.ListPullRequestCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
+	18,  // 126: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
+	0,   // 127: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	44,  // 128: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	48,  // 129: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	51,  // 130: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	53,  // 131: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	56,  // 132: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	59,  // 133: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	62,  // 134: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	65,  // 135: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	68,  // 136: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	71,  // 137: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	74,  // 138: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	76,  // 139: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	78,  // 140: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	81,  // 141: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	84,  // 142: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	87,  // 143: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	89,  // 144: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	92,  // 145: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	95,  // 146: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	97,  // 147: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	100, // 148: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	103, // 149: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	106, // 150: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	109, // 151: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	111, // 152: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	113, // 153: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	126, // 154: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	128, // 155: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	115, // 156: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	118, // 157: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	122, // 158: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	124, // 159: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	130, // 160: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	134, // 161: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
+	137, // 162: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
+	141, // 163: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
+	144, // 164: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
+	146, // 165: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
+	148, // 166: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
+	150, // 167: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
+	152, // 168: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
+	154, // 169: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
+	156, // 170: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
+	3,   // 171: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
+	7,   // 172: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
+	15,  // 173: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
+	20,  // 174: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
+	22,  // 175: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
+	24,  // 176: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
+	26,  // 177: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
+	28,  // 178: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
+	31,  // 179: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
+	33,  // 180: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
+	35,  // 181: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
+	38,  // 182: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
+	40,  // 183: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
+	1,   // 184: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	45,  // 185: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	49,  // 186: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	52,  // 187: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	54,  // 188: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	57,  // 189: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	60,  // 190: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	63,  // 191: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	66,  // 192: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	69,  // 193: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	72,  // 194: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	75,  // 195: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	77,  // 196: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	80,  // 197: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	83,  // 198: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	86,  // 199: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	88,  // 200: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	90,  // 201: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	93,  // 202: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	96,  // 203: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	98,  // 204: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	101, // 205: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	104, // 206: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	107, // 207: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	110, // 208: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	112, // 209: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	114, // 210: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	127, // 211: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	129, // 212: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	116, // 213: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	119, // 214: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	123, // 215: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	125, // 216: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	131, // 217: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	135, // 218: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
+	138, // 219: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
+	143, // 220: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
+	145, // 221: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
+	147, // 222: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
+	149, // 223: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
+	151, // 224: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
+	153, // 225: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
+	155, // 226: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
+	157, // 227: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
+	4,   // 228: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
+	8,   // 229: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
+	16,  // 230: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
+	21,  // 231: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
+	23,  // 232: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
+	25,  // 233: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
+	27,  // 234: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
+	29,  // 235: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
+	32,  // 236: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
+	34,  // 237: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
+	36,  // 238: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
+	39,  // 239: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
+	41,  // 240: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
+	184, // [184:241] is the sub-list for method output_type
+	127, // [127:184] is the sub-list for method input_type
+	127, // [127:127] is the sub-list for extension type_name
+	127, // [127:127] is the sub-list for extension extendee
+	0,   // [0:127] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -10486,47 +13508,57 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_rules_proto_init()
 	file_ghops_v1_tool_proto_init()
 	file_ghops_v1_github_service_proto_msgTypes[0].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[9].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[12].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[14].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[17].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[3].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[15].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[19].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[20].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[23].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[27].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[32].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[28].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[30].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[33].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[35].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[37].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[38].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[40].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[42].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[45].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[48].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[51].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[53].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[56].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[58].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[64].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[67].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[70].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[72].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[59].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[62].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[66].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[71].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[74].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[76].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[79].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[83].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[81].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[84].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[87].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[91].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[92].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[95].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[98].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[102].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[97].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[103].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[105].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[106].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[109].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[111].OneofWrappers = []any{}
-	file_ghops_v1_github_service_proto_msgTypes[113].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[115].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[118].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[122].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[126].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[130].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[134].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[137].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[141].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[142].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[144].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[150].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[152].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[154].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   119,
+			NumMessages:   161,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -19,50 +19,63 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	GitHubService_Search_FullMethodName                  = "/ghops.v1.GitHubService/Search"
-	GitHubService_Fetch_FullMethodName                   = "/ghops.v1.GitHubService/Fetch"
-	GitHubService_ListDirectory_FullMethodName           = "/ghops.v1.GitHubService/ListDirectory"
-	GitHubService_ReadFile_FullMethodName                = "/ghops.v1.GitHubService/ReadFile"
-	GitHubService_GetTree_FullMethodName                 = "/ghops.v1.GitHubService/GetTree"
-	GitHubService_GetCommits_FullMethodName              = "/ghops.v1.GitHubService/GetCommits"
-	GitHubService_GetBranches_FullMethodName             = "/ghops.v1.GitHubService/GetBranches"
-	GitHubService_ListPullRequests_FullMethodName        = "/ghops.v1.GitHubService/ListPullRequests"
-	GitHubService_GetPrMergeability_FullMethodName       = "/ghops.v1.GitHubService/GetPrMergeability"
-	GitHubService_GetChecksForSha_FullMethodName         = "/ghops.v1.GitHubService/GetChecksForSha"
-	GitHubService_CreatePullRequest_FullMethodName       = "/ghops.v1.GitHubService/CreatePullRequest"
-	GitHubService_UpdatePullRequest_FullMethodName       = "/ghops.v1.GitHubService/UpdatePullRequest"
-	GitHubService_MergePullRequest_FullMethodName        = "/ghops.v1.GitHubService/MergePullRequest"
-	GitHubService_CommitFiles_FullMethodName             = "/ghops.v1.GitHubService/CommitFiles"
-	GitHubService_ApplyPatch_FullMethodName              = "/ghops.v1.GitHubService/ApplyPatch"
-	GitHubService_ValidateEnvironment_FullMethodName     = "/ghops.v1.GitHubService/ValidateEnvironment"
-	GitHubService_CreateBranch_FullMethodName            = "/ghops.v1.GitHubService/CreateBranch"
-	GitHubService_GetPullRequest_FullMethodName          = "/ghops.v1.GitHubService/GetPullRequest"
-	GitHubService_ListPullRequestFiles_FullMethodName    = "/ghops.v1.GitHubService/ListPullRequestFiles"
-	GitHubService_CompareRefs_FullMethodName             = "/ghops.v1.GitHubService/CompareRefs"
-	GitHubService_ListIssues_FullMethodName              = "/ghops.v1.GitHubService/ListIssues"
-	GitHubService_GetIssue_FullMethodName                = "/ghops.v1.GitHubService/GetIssue"
-	GitHubService_ListIssueComments_FullMethodName       = "/ghops.v1.GitHubService/ListIssueComments"
-	GitHubService_SearchIssues_FullMethodName            = "/ghops.v1.GitHubService/SearchIssues"
-	GitHubService_CreateIssue_FullMethodName             = "/ghops.v1.GitHubService/CreateIssue"
-	GitHubService_UpdateIssue_FullMethodName             = "/ghops.v1.GitHubService/UpdateIssue"
-	GitHubService_AddIssueComment_FullMethodName         = "/ghops.v1.GitHubService/AddIssueComment"
-	GitHubService_ListPullRequestComments_FullMethodName = "/ghops.v1.GitHubService/ListPullRequestComments"
-	GitHubService_AddPullRequestComment_FullMethodName   = "/ghops.v1.GitHubService/AddPullRequestComment"
-	GitHubService_SearchCode_FullMethodName              = "/ghops.v1.GitHubService/SearchCode"
-	GitHubService_GetCiFailures_FullMethodName           = "/ghops.v1.GitHubService/GetCiFailures"
-	GitHubService_GetJobLog_FullMethodName               = "/ghops.v1.GitHubService/GetJobLog"
-	GitHubService_RerunFailedJobs_FullMethodName         = "/ghops.v1.GitHubService/RerunFailedJobs"
-	GitHubService_GetCommit_FullMethodName               = "/ghops.v1.GitHubService/GetCommit"
-	GitHubService_ListPullRequestReviews_FullMethodName  = "/ghops.v1.GitHubService/ListPullRequestReviews"
-	GitHubService_ListReviewThreads_FullMethodName       = "/ghops.v1.GitHubService/ListReviewThreads"
-	GitHubService_CreateReview_FullMethodName            = "/ghops.v1.GitHubService/CreateReview"
-	GitHubService_SubmitReview_FullMethodName            = "/ghops.v1.GitHubService/SubmitReview"
-	GitHubService_DeletePendingReview_FullMethodName     = "/ghops.v1.GitHubService/DeletePendingReview"
-	GitHubService_ReplyToReviewThread_FullMethodName     = "/ghops.v1.GitHubService/ReplyToReviewThread"
-	GitHubService_ResolveReviewThread_FullMethodName     = "/ghops.v1.GitHubService/ResolveReviewThread"
-	GitHubService_RequestReviewers_FullMethodName        = "/ghops.v1.GitHubService/RequestReviewers"
-	GitHubService_ListPullRequestCommits_FullMethodName  = "/ghops.v1.GitHubService/ListPullRequestCommits"
-	GitHubService_UpdatePullRequestBranch_FullMethodName = "/ghops.v1.GitHubService/UpdatePullRequestBranch"
+	GitHubService_Search_FullMethodName                    = "/ghops.v1.GitHubService/Search"
+	GitHubService_Fetch_FullMethodName                     = "/ghops.v1.GitHubService/Fetch"
+	GitHubService_ListDirectory_FullMethodName             = "/ghops.v1.GitHubService/ListDirectory"
+	GitHubService_ReadFile_FullMethodName                  = "/ghops.v1.GitHubService/ReadFile"
+	GitHubService_GetTree_FullMethodName                   = "/ghops.v1.GitHubService/GetTree"
+	GitHubService_GetCommits_FullMethodName                = "/ghops.v1.GitHubService/GetCommits"
+	GitHubService_GetBranches_FullMethodName               = "/ghops.v1.GitHubService/GetBranches"
+	GitHubService_ListPullRequests_FullMethodName          = "/ghops.v1.GitHubService/ListPullRequests"
+	GitHubService_GetPrMergeability_FullMethodName         = "/ghops.v1.GitHubService/GetPrMergeability"
+	GitHubService_GetChecksForSha_FullMethodName           = "/ghops.v1.GitHubService/GetChecksForSha"
+	GitHubService_CreatePullRequest_FullMethodName         = "/ghops.v1.GitHubService/CreatePullRequest"
+	GitHubService_UpdatePullRequest_FullMethodName         = "/ghops.v1.GitHubService/UpdatePullRequest"
+	GitHubService_MergePullRequest_FullMethodName          = "/ghops.v1.GitHubService/MergePullRequest"
+	GitHubService_CommitFiles_FullMethodName               = "/ghops.v1.GitHubService/CommitFiles"
+	GitHubService_ApplyPatch_FullMethodName                = "/ghops.v1.GitHubService/ApplyPatch"
+	GitHubService_ValidateEnvironment_FullMethodName       = "/ghops.v1.GitHubService/ValidateEnvironment"
+	GitHubService_CreateBranch_FullMethodName              = "/ghops.v1.GitHubService/CreateBranch"
+	GitHubService_GetPullRequest_FullMethodName            = "/ghops.v1.GitHubService/GetPullRequest"
+	GitHubService_ListPullRequestFiles_FullMethodName      = "/ghops.v1.GitHubService/ListPullRequestFiles"
+	GitHubService_CompareRefs_FullMethodName               = "/ghops.v1.GitHubService/CompareRefs"
+	GitHubService_ListIssues_FullMethodName                = "/ghops.v1.GitHubService/ListIssues"
+	GitHubService_GetIssue_FullMethodName                  = "/ghops.v1.GitHubService/GetIssue"
+	GitHubService_ListIssueComments_FullMethodName         = "/ghops.v1.GitHubService/ListIssueComments"
+	GitHubService_SearchIssues_FullMethodName              = "/ghops.v1.GitHubService/SearchIssues"
+	GitHubService_CreateIssue_FullMethodName               = "/ghops.v1.GitHubService/CreateIssue"
+	GitHubService_UpdateIssue_FullMethodName               = "/ghops.v1.GitHubService/UpdateIssue"
+	GitHubService_AddIssueComment_FullMethodName           = "/ghops.v1.GitHubService/AddIssueComment"
+	GitHubService_ListPullRequestComments_FullMethodName   = "/ghops.v1.GitHubService/ListPullRequestComments"
+	GitHubService_AddPullRequestComment_FullMethodName     = "/ghops.v1.GitHubService/AddPullRequestComment"
+	GitHubService_SearchCode_FullMethodName                = "/ghops.v1.GitHubService/SearchCode"
+	GitHubService_GetCiFailures_FullMethodName             = "/ghops.v1.GitHubService/GetCiFailures"
+	GitHubService_GetJobLog_FullMethodName                 = "/ghops.v1.GitHubService/GetJobLog"
+	GitHubService_RerunFailedJobs_FullMethodName           = "/ghops.v1.GitHubService/RerunFailedJobs"
+	GitHubService_GetCommit_FullMethodName                 = "/ghops.v1.GitHubService/GetCommit"
+	GitHubService_ListPullRequestReviews_FullMethodName    = "/ghops.v1.GitHubService/ListPullRequestReviews"
+	GitHubService_ListReviewThreads_FullMethodName         = "/ghops.v1.GitHubService/ListReviewThreads"
+	GitHubService_CreateReview_FullMethodName              = "/ghops.v1.GitHubService/CreateReview"
+	GitHubService_SubmitReview_FullMethodName              = "/ghops.v1.GitHubService/SubmitReview"
+	GitHubService_DeletePendingReview_FullMethodName       = "/ghops.v1.GitHubService/DeletePendingReview"
+	GitHubService_ReplyToReviewThread_FullMethodName       = "/ghops.v1.GitHubService/ReplyToReviewThread"
+	GitHubService_ResolveReviewThread_FullMethodName       = "/ghops.v1.GitHubService/ResolveReviewThread"
+	GitHubService_RequestReviewers_FullMethodName          = "/ghops.v1.GitHubService/RequestReviewers"
+	GitHubService_ListPullRequestCommits_FullMethodName    = "/ghops.v1.GitHubService/ListPullRequestCommits"
+	GitHubService_UpdatePullRequestBranch_FullMethodName   = "/ghops.v1.GitHubService/UpdatePullRequestBranch"
+	GitHubService_ListProjects_FullMethodName              = "/ghops.v1.GitHubService/ListProjects"
+	GitHubService_GetProject_FullMethodName                = "/ghops.v1.GitHubService/GetProject"
+	GitHubService_ListProjectItems_FullMethodName          = "/ghops.v1.GitHubService/ListProjectItems"
+	GitHubService_AddProjectItem_FullMethodName            = "/ghops.v1.GitHubService/AddProjectItem"
+	GitHubService_UpdateProjectItems_FullMethodName        = "/ghops.v1.GitHubService/UpdateProjectItems"
+	GitHubService_ArchiveProjectItem_FullMethodName        = "/ghops.v1.GitHubService/ArchiveProjectItem"
+	GitHubService_DeleteProjectItem_FullMethodName         = "/ghops.v1.GitHubService/DeleteProjectItem"
+	GitHubService_CreateProject_FullMethodName             = "/ghops.v1.GitHubService/CreateProject"
+	GitHubService_CreateProjectField_FullMethodName        = "/ghops.v1.GitHubService/CreateProjectField"
+	GitHubService_CreateProjectStatusUpdate_FullMethodName = "/ghops.v1.GitHubService/CreateProjectStatusUpdate"
+	GitHubService_ListMilestones_FullMethodName            = "/ghops.v1.GitHubService/ListMilestones"
+	GitHubService_CreateMilestone_FullMethodName           = "/ghops.v1.GitHubService/CreateMilestone"
+	GitHubService_UpdateMilestone_FullMethodName           = "/ghops.v1.GitHubService/UpdateMilestone"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -187,6 +200,32 @@ type GitHubServiceClient interface {
 	ListPullRequestCommits(ctx context.Context, in *ListPullRequestCommitsRequest, opts ...grpc.CallOption) (*ListPullRequestCommitsResponse, error)
 	// UpdatePullRequestBranch merges the base branch into the head branch.
 	UpdatePullRequestBranch(ctx context.Context, in *UpdatePullRequestBranchRequest, opts ...grpc.CallOption) (*UpdatePullRequestBranchResponse, error)
+	// ListProjects is the list_projects tool.
+	ListProjects(ctx context.Context, in *ListProjectsRequest, opts ...grpc.CallOption) (*ListProjectsResponse, error)
+	// GetProject is the get_project tool.
+	GetProject(ctx context.Context, in *GetProjectRequest, opts ...grpc.CallOption) (*GetProjectResponse, error)
+	// ListProjectItems is the list_project_items tool.
+	ListProjectItems(ctx context.Context, in *ListProjectItemsRequest, opts ...grpc.CallOption) (*ListProjectItemsResponse, error)
+	// AddProjectItem is the add_project_item tool.
+	AddProjectItem(ctx context.Context, in *AddProjectItemRequest, opts ...grpc.CallOption) (*AddProjectItemResponse, error)
+	// UpdateProjectItems is the update_project_items tool.
+	UpdateProjectItems(ctx context.Context, in *UpdateProjectItemsRequest, opts ...grpc.CallOption) (*UpdateProjectItemsResponse, error)
+	// ArchiveProjectItem is the archive_project_item tool.
+	ArchiveProjectItem(ctx context.Context, in *ArchiveProjectItemRequest, opts ...grpc.CallOption) (*ArchiveProjectItemResponse, error)
+	// DeleteProjectItem is the delete_project_item tool.
+	DeleteProjectItem(ctx context.Context, in *DeleteProjectItemRequest, opts ...grpc.CallOption) (*DeleteProjectItemResponse, error)
+	// CreateProject is the create_project tool.
+	CreateProject(ctx context.Context, in *CreateProjectRequest, opts ...grpc.CallOption) (*CreateProjectResponse, error)
+	// CreateProjectField is the create_project_field tool.
+	CreateProjectField(ctx context.Context, in *CreateProjectFieldRequest, opts ...grpc.CallOption) (*CreateProjectFieldResponse, error)
+	// CreateProjectStatusUpdate is the create_project_status_update tool.
+	CreateProjectStatusUpdate(ctx context.Context, in *CreateProjectStatusUpdateRequest, opts ...grpc.CallOption) (*CreateProjectStatusUpdateResponse, error)
+	// ListMilestones is the list_milestones tool.
+	ListMilestones(ctx context.Context, in *ListMilestonesRequest, opts ...grpc.CallOption) (*ListMilestonesResponse, error)
+	// CreateMilestone is the create_milestone tool.
+	CreateMilestone(ctx context.Context, in *CreateMilestoneRequest, opts ...grpc.CallOption) (*CreateMilestoneResponse, error)
+	// UpdateMilestone is the update_milestone tool.
+	UpdateMilestone(ctx context.Context, in *UpdateMilestoneRequest, opts ...grpc.CallOption) (*UpdateMilestoneResponse, error)
 }
 
 type gitHubServiceClient struct {
@@ -637,6 +676,136 @@ func (c *gitHubServiceClient) UpdatePullRequestBranch(ctx context.Context, in *U
 	return out, nil
 }
 
+func (c *gitHubServiceClient) ListProjects(ctx context.Context, in *ListProjectsRequest, opts ...grpc.CallOption) (*ListProjectsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListProjectsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListProjects_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) GetProject(ctx context.Context, in *GetProjectRequest, opts ...grpc.CallOption) (*GetProjectResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetProjectResponse)
+	err := c.cc.Invoke(ctx, GitHubService_GetProject_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListProjectItems(ctx context.Context, in *ListProjectItemsRequest, opts ...grpc.CallOption) (*ListProjectItemsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListProjectItemsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListProjectItems_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) AddProjectItem(ctx context.Context, in *AddProjectItemRequest, opts ...grpc.CallOption) (*AddProjectItemResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AddProjectItemResponse)
+	err := c.cc.Invoke(ctx, GitHubService_AddProjectItem_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) UpdateProjectItems(ctx context.Context, in *UpdateProjectItemsRequest, opts ...grpc.CallOption) (*UpdateProjectItemsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateProjectItemsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_UpdateProjectItems_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ArchiveProjectItem(ctx context.Context, in *ArchiveProjectItemRequest, opts ...grpc.CallOption) (*ArchiveProjectItemResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ArchiveProjectItemResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ArchiveProjectItem_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) DeleteProjectItem(ctx context.Context, in *DeleteProjectItemRequest, opts ...grpc.CallOption) (*DeleteProjectItemResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DeleteProjectItemResponse)
+	err := c.cc.Invoke(ctx, GitHubService_DeleteProjectItem_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateProject(ctx context.Context, in *CreateProjectRequest, opts ...grpc.CallOption) (*CreateProjectResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateProjectResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateProject_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateProjectField(ctx context.Context, in *CreateProjectFieldRequest, opts ...grpc.CallOption) (*CreateProjectFieldResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateProjectFieldResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateProjectField_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateProjectStatusUpdate(ctx context.Context, in *CreateProjectStatusUpdateRequest, opts ...grpc.CallOption) (*CreateProjectStatusUpdateResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateProjectStatusUpdateResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateProjectStatusUpdate_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListMilestones(ctx context.Context, in *ListMilestonesRequest, opts ...grpc.CallOption) (*ListMilestonesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListMilestonesResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListMilestones_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateMilestone(ctx context.Context, in *CreateMilestoneRequest, opts ...grpc.CallOption) (*CreateMilestoneResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateMilestoneResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateMilestone_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) UpdateMilestone(ctx context.Context, in *UpdateMilestoneRequest, opts ...grpc.CallOption) (*UpdateMilestoneResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateMilestoneResponse)
+	err := c.cc.Invoke(ctx, GitHubService_UpdateMilestone_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GitHubServiceServer is the server API for GitHubService service.
 // All implementations must embed UnimplementedGitHubServiceServer
 // for forward compatibility.
@@ -759,6 +928,32 @@ type GitHubServiceServer interface {
 	ListPullRequestCommits(context.Context, *ListPullRequestCommitsRequest) (*ListPullRequestCommitsResponse, error)
 	// UpdatePullRequestBranch merges the base branch into the head branch.
 	UpdatePullRequestBranch(context.Context, *UpdatePullRequestBranchRequest) (*UpdatePullRequestBranchResponse, error)
+	// ListProjects is the list_projects tool.
+	ListProjects(context.Context, *ListProjectsRequest) (*ListProjectsResponse, error)
+	// GetProject is the get_project tool.
+	GetProject(context.Context, *GetProjectRequest) (*GetProjectResponse, error)
+	// ListProjectItems is the list_project_items tool.
+	ListProjectItems(context.Context, *ListProjectItemsRequest) (*ListProjectItemsResponse, error)
+	// AddProjectItem is the add_project_item tool.
+	AddProjectItem(context.Context, *AddProjectItemRequest) (*AddProjectItemResponse, error)
+	// UpdateProjectItems is the update_project_items tool.
+	UpdateProjectItems(context.Context, *UpdateProjectItemsRequest) (*UpdateProjectItemsResponse, error)
+	// ArchiveProjectItem is the archive_project_item tool.
+	ArchiveProjectItem(context.Context, *ArchiveProjectItemRequest) (*ArchiveProjectItemResponse, error)
+	// DeleteProjectItem is the delete_project_item tool.
+	DeleteProjectItem(context.Context, *DeleteProjectItemRequest) (*DeleteProjectItemResponse, error)
+	// CreateProject is the create_project tool.
+	CreateProject(context.Context, *CreateProjectRequest) (*CreateProjectResponse, error)
+	// CreateProjectField is the create_project_field tool.
+	CreateProjectField(context.Context, *CreateProjectFieldRequest) (*CreateProjectFieldResponse, error)
+	// CreateProjectStatusUpdate is the create_project_status_update tool.
+	CreateProjectStatusUpdate(context.Context, *CreateProjectStatusUpdateRequest) (*CreateProjectStatusUpdateResponse, error)
+	// ListMilestones is the list_milestones tool.
+	ListMilestones(context.Context, *ListMilestonesRequest) (*ListMilestonesResponse, error)
+	// CreateMilestone is the create_milestone tool.
+	CreateMilestone(context.Context, *CreateMilestoneRequest) (*CreateMilestoneResponse, error)
+	// UpdateMilestone is the update_milestone tool.
+	UpdateMilestone(context.Context, *UpdateMilestoneRequest) (*UpdateMilestoneResponse, error)
 	mustEmbedUnimplementedGitHubServiceServer()
 }
 
@@ -900,6 +1095,45 @@ func (UnimplementedGitHubServiceServer) ListPullRequestCommits(context.Context, 
 }
 func (UnimplementedGitHubServiceServer) UpdatePullRequestBranch(context.Context, *UpdatePullRequestBranchRequest) (*UpdatePullRequestBranchResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UpdatePullRequestBranch not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListProjects(context.Context, *ListProjectsRequest) (*ListProjectsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListProjects not implemented")
+}
+func (UnimplementedGitHubServiceServer) GetProject(context.Context, *GetProjectRequest) (*GetProjectResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetProject not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListProjectItems(context.Context, *ListProjectItemsRequest) (*ListProjectItemsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListProjectItems not implemented")
+}
+func (UnimplementedGitHubServiceServer) AddProjectItem(context.Context, *AddProjectItemRequest) (*AddProjectItemResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AddProjectItem not implemented")
+}
+func (UnimplementedGitHubServiceServer) UpdateProjectItems(context.Context, *UpdateProjectItemsRequest) (*UpdateProjectItemsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateProjectItems not implemented")
+}
+func (UnimplementedGitHubServiceServer) ArchiveProjectItem(context.Context, *ArchiveProjectItemRequest) (*ArchiveProjectItemResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ArchiveProjectItem not implemented")
+}
+func (UnimplementedGitHubServiceServer) DeleteProjectItem(context.Context, *DeleteProjectItemRequest) (*DeleteProjectItemResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method DeleteProjectItem not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateProject(context.Context, *CreateProjectRequest) (*CreateProjectResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateProject not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateProjectField(context.Context, *CreateProjectFieldRequest) (*CreateProjectFieldResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateProjectField not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateProjectStatusUpdate(context.Context, *CreateProjectStatusUpdateRequest) (*CreateProjectStatusUpdateResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateProjectStatusUpdate not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListMilestones(context.Context, *ListMilestonesRequest) (*ListMilestonesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListMilestones not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateMilestone(context.Context, *CreateMilestoneRequest) (*CreateMilestoneResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateMilestone not implemented")
+}
+func (UnimplementedGitHubServiceServer) UpdateMilestone(context.Context, *UpdateMilestoneRequest) (*UpdateMilestoneResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateMilestone not implemented")
 }
 func (UnimplementedGitHubServiceServer) mustEmbedUnimplementedGitHubServiceServer() {}
 func (UnimplementedGitHubServiceServer) testEmbeddedByValue()                       {}
@@ -1714,6 +1948,240 @@ func _GitHubService_UpdatePullRequestBranch_Handler(srv interface{}, ctx context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_ListProjects_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListProjectsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListProjects(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListProjects_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListProjects(ctx, req.(*ListProjectsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_GetProject_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetProjectRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).GetProject(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_GetProject_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).GetProject(ctx, req.(*GetProjectRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListProjectItems_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListProjectItemsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListProjectItems(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListProjectItems_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListProjectItems(ctx, req.(*ListProjectItemsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_AddProjectItem_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AddProjectItemRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).AddProjectItem(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_AddProjectItem_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).AddProjectItem(ctx, req.(*AddProjectItemRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_UpdateProjectItems_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateProjectItemsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).UpdateProjectItems(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_UpdateProjectItems_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).UpdateProjectItems(ctx, req.(*UpdateProjectItemsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ArchiveProjectItem_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ArchiveProjectItemRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ArchiveProjectItem(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ArchiveProjectItem_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ArchiveProjectItem(ctx, req.(*ArchiveProjectItemRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_DeleteProjectItem_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(DeleteProjectItemRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).DeleteProjectItem(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_DeleteProjectItem_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).DeleteProjectItem(ctx, req.(*DeleteProjectItemRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateProject_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateProjectRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateProject(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateProject_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateProject(ctx, req.(*CreateProjectRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateProjectField_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateProjectFieldRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateProjectField(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateProjectField_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateProjectField(ctx, req.(*CreateProjectFieldRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateProjectStatusUpdate_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateProjectStatusUpdateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateProjectStatusUpdate(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateProjectStatusUpdate_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateProjectStatusUpdate(ctx, req.(*CreateProjectStatusUpdateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListMilestones_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListMilestonesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListMilestones(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListMilestones_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListMilestones(ctx, req.(*ListMilestonesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateMilestone_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateMilestoneRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateMilestone(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateMilestone_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateMilestone(ctx, req.(*CreateMilestoneRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_UpdateMilestone_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateMilestoneRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).UpdateMilestone(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_UpdateMilestone_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).UpdateMilestone(ctx, req.(*UpdateMilestoneRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GitHubService_ServiceDesc is the grpc.ServiceDesc for GitHubService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -1896,6 +2364,58 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "UpdatePullRequestBranch",
 			Handler:    _GitHubService_UpdatePullRequestBranch_Handler,
+		},
+		{
+			MethodName: "ListProjects",
+			Handler:    _GitHubService_ListProjects_Handler,
+		},
+		{
+			MethodName: "GetProject",
+			Handler:    _GitHubService_GetProject_Handler,
+		},
+		{
+			MethodName: "ListProjectItems",
+			Handler:    _GitHubService_ListProjectItems_Handler,
+		},
+		{
+			MethodName: "AddProjectItem",
+			Handler:    _GitHubService_AddProjectItem_Handler,
+		},
+		{
+			MethodName: "UpdateProjectItems",
+			Handler:    _GitHubService_UpdateProjectItems_Handler,
+		},
+		{
+			MethodName: "ArchiveProjectItem",
+			Handler:    _GitHubService_ArchiveProjectItem_Handler,
+		},
+		{
+			MethodName: "DeleteProjectItem",
+			Handler:    _GitHubService_DeleteProjectItem_Handler,
+		},
+		{
+			MethodName: "CreateProject",
+			Handler:    _GitHubService_CreateProject_Handler,
+		},
+		{
+			MethodName: "CreateProjectField",
+			Handler:    _GitHubService_CreateProjectField_Handler,
+		},
+		{
+			MethodName: "CreateProjectStatusUpdate",
+			Handler:    _GitHubService_CreateProjectStatusUpdate_Handler,
+		},
+		{
+			MethodName: "ListMilestones",
+			Handler:    _GitHubService_ListMilestones_Handler,
+		},
+		{
+			MethodName: "CreateMilestone",
+			Handler:    _GitHubService_CreateMilestone_Handler,
+		},
+		{
+			MethodName: "UpdateMilestone",
+			Handler:    _GitHubService_UpdateMilestone_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -43,6 +43,9 @@ const (
 	Toolset_TOOLSET_SEARCH Toolset = 5
 	// TOOLSET_META is the deployment itself (its environment and health).
 	Toolset_TOOLSET_META Toolset = 6
+	// TOOLSET_PROJECTS is GitHub Projects: boards, their items, fields,
+	// sprints (iterations), views and status updates.
+	Toolset_TOOLSET_PROJECTS Toolset = 7
 )
 
 // Enum value maps for Toolset.
@@ -55,6 +58,7 @@ var (
 		4: "TOOLSET_ACTIONS",
 		5: "TOOLSET_SEARCH",
 		6: "TOOLSET_META",
+		7: "TOOLSET_PROJECTS",
 	}
 	Toolset_value = map[string]int32{
 		"TOOLSET_UNSPECIFIED": 0,
@@ -64,6 +68,7 @@ var (
 		"TOOLSET_ACTIONS":     4,
 		"TOOLSET_SEARCH":      5,
 		"TOOLSET_META":        6,
+		"TOOLSET_PROJECTS":    7,
 	}
 )
 
@@ -132,6 +137,14 @@ const (
 	// RESOURCE_KIND_THREAD marks a pull request review thread's id (a
 	// GraphQL node id).
 	ResourceKind_RESOURCE_KIND_THREAD ResourceKind = 10
+	// RESOURCE_KIND_PROJECT marks an "owner/number" GitHub Project (v2)
+	// reference: projects belong to a user or organization, not to a
+	// repository, so the policy checks them against its own projects globs.
+	ResourceKind_RESOURCE_KIND_PROJECT ResourceKind = 11
+	// RESOURCE_KIND_PROJECT_ITEM marks a project item's GraphQL node id.
+	ResourceKind_RESOURCE_KIND_PROJECT_ITEM ResourceKind = 12
+	// RESOURCE_KIND_MILESTONE marks a repository milestone's number.
+	ResourceKind_RESOURCE_KIND_MILESTONE ResourceKind = 13
 )
 
 // Enum value maps for ResourceKind.
@@ -148,6 +161,9 @@ var (
 		8:  "RESOURCE_KIND_COMMENT",
 		9:  "RESOURCE_KIND_REVIEW",
 		10: "RESOURCE_KIND_THREAD",
+		11: "RESOURCE_KIND_PROJECT",
+		12: "RESOURCE_KIND_PROJECT_ITEM",
+		13: "RESOURCE_KIND_MILESTONE",
 	}
 	ResourceKind_value = map[string]int32{
 		"RESOURCE_KIND_UNSPECIFIED":  0,
@@ -161,6 +177,9 @@ var (
 		"RESOURCE_KIND_COMMENT":      8,
 		"RESOURCE_KIND_REVIEW":       9,
 		"RESOURCE_KIND_THREAD":       10,
+		"RESOURCE_KIND_PROJECT":      11,
+		"RESOURCE_KIND_PROJECT_ITEM": 12,
+		"RESOURCE_KIND_MILESTONE":    13,
 	}
 )
 
@@ -480,7 +499,7 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\n" +
 	"open_world\x18\a \x01(\bR\topenWorld\x12!\n" +
 	"\fgateway_info\x18\b \x01(\bR\vgatewayInfo\x12+\n" +
-	"\atoolset\x18\t \x01(\x0e2\x11.ghops.v1.ToolsetR\atoolset*\x97\x01\n" +
+	"\atoolset\x18\t \x01(\x0e2\x11.ghops.v1.ToolsetR\atoolset*\xad\x01\n" +
 	"\aToolset\x12\x17\n" +
 	"\x13TOOLSET_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rTOOLSET_REPOS\x10\x01\x12\x11\n" +
@@ -488,7 +507,8 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x0eTOOLSET_ISSUES\x10\x03\x12\x13\n" +
 	"\x0fTOOLSET_ACTIONS\x10\x04\x12\x12\n" +
 	"\x0eTOOLSET_SEARCH\x10\x05\x12\x10\n" +
-	"\fTOOLSET_META\x10\x06*\xb0\x02\n" +
+	"\fTOOLSET_META\x10\x06\x12\x14\n" +
+	"\x10TOOLSET_PROJECTS\x10\a*\x88\x03\n" +
 	"\fResourceKind\x12\x1d\n" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
@@ -501,7 +521,10 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x15RESOURCE_KIND_COMMENT\x10\b\x12\x18\n" +
 	"\x14RESOURCE_KIND_REVIEW\x10\t\x12\x18\n" +
 	"\x14RESOURCE_KIND_THREAD\x10\n" +
-	"*~\n" +
+	"\x12\x19\n" +
+	"\x15RESOURCE_KIND_PROJECT\x10\v\x12\x1e\n" +
+	"\x1aRESOURCE_KIND_PROJECT_ITEM\x10\f\x12\x1b\n" +
+	"\x17RESOURCE_KIND_MILESTONE\x10\r*~\n" +
 	"\aContent\x12\x17\n" +
 	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +

@@ -93,4 +93,30 @@ const (
 	ToolListPullRequestCommits = "list_pull_request_commits"
 	// ToolUpdatePullRequestBranch is GitHubService.UpdatePullRequestBranch: Merge the base into the head branch (GitHub does it asynchronously); -32006 if the head is not expected_head_sha.
 	ToolUpdatePullRequestBranch = "update_pull_request_branch"
+	// ToolListProjects is GitHubService.ListProjects: A user's or organization's projects (v2): number, title, item count. `project` is owner/number.
+	ToolListProjects = "list_projects"
+	// ToolGetProject is GitHubService.GetProject: A project's fields with types, options and sprints (iterations), views and latest status update.
+	ToolGetProject = "get_project"
+	// ToolListProjectItems is GitHubService.ListProjectItems: A project's items with field values by name; `filter` is GitHub's project filter syntax.
+	ToolListProjectItems = "list_project_items"
+	// ToolAddProjectItem is GitHubService.AddProjectItem: Add an issue, pull request or draft to a project and set its fields.
+	ToolAddProjectItem = "add_project_item"
+	// ToolUpdateProjectItems is GitHubService.UpdateProjectItems: Set or clear fields of up to 50 items by field name and option or sprint title (@current, @next).
+	ToolUpdateProjectItems = "update_project_items"
+	// ToolArchiveProjectItem is GitHubService.ArchiveProjectItem: Archive or unarchive one project item.
+	ToolArchiveProjectItem = "archive_project_item"
+	// ToolDeleteProjectItem is GitHubService.DeleteProjectItem: Remove one item from a project (the issue itself stays).
+	ToolDeleteProjectItem = "delete_project_item"
+	// ToolCreateProject is GitHubService.CreateProject: Create a user's or organization's project, optionally linked to a repository.
+	ToolCreateProject = "create_project"
+	// ToolCreateProjectField is GitHubService.CreateProjectField: Add a field to a project: single_select with options, iteration (sprints), text, number or date.
+	ToolCreateProjectField = "create_project_field"
+	// ToolCreateProjectStatusUpdate is GitHubService.CreateProjectStatusUpdate: Post a project status update (on_track, at_risk, off_track, complete, inactive).
+	ToolCreateProjectStatusUpdate = "create_project_status_update"
+	// ToolListMilestones is GitHubService.ListMilestones: List a repository's milestones by state.
+	ToolListMilestones = "list_milestones"
+	// ToolCreateMilestone is GitHubService.CreateMilestone: Create a milestone; its number is issues' `milestone`.
+	ToolCreateMilestone = "create_milestone"
+	// ToolUpdateMilestone is GitHubService.UpdateMilestone: Change a milestone; only the given fields change.
+	ToolUpdateMilestone = "update_milestone"
 )

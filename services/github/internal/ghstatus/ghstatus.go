@@ -559,6 +559,9 @@ type GraphQLError struct {
 type GraphQLErrors struct {
 	// Errors is the answer's errors list, in GitHub's order.
 	Errors []GraphQLError
+	// Response is the HTTP answer that carried them, when kept: its
+	// x-ratelimit-* headers fill data.rateLimit of a RATE_LIMITED answer.
+	Response *http.Response
 }
 
 // Error implements error with the first entry, sanitised.
@@ -602,10 +605,20 @@ func fromGraphQL(ge *GraphQLErrors, c Context) error {
 		return notFound(c, gh, "GitHub GraphQL answered NOT_FOUND")
 	case "FORBIDDEN":
 		return New(codes.PermissionDenied, ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, "GitHub refused access: "+gh.Message, c, gh)
+	case "INSUFFICIENT_SCOPES":
+		// GitHub names the scopes the token lacks (Projects need read:project
+		// to read, project to write): the token's, not the caller's, fault.
+		return New(codes.PermissionDenied, ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, "GitHub refused the token's scopes: "+gh.Message, c, gh)
 	case "RATE_LIMITED":
-		// GraphQL has its own hourly points bucket and answers 200; the
-		// reset is in headers this error does not carry, so advise a minute
-		// as for a secondary limit without retry-after.
+		// GraphQL has its own hourly points bucket and answers 200 with
+		// x-ratelimit-resource: graphql; without those headers the reset is
+		// unknown, so advise a minute as for a secondary limit without
+		// retry-after.
+		if rate := rateFromHeaders(ge.Response); rate != nil {
+			rate.Resource = "graphql"
+			gh.RateLimit = rate
+			return primaryLimited(c, gh, rate)
+		}
 		const wait = 60 * time.Second
 		gh.RateLimit = &ghopsv1.RateLimit{RetryAfterSeconds: int32(wait / time.Second), Resource: "graphql"}
 		return New(codes.ResourceExhausted, ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED,

@@ -2,8 +2,11 @@ package ghstatus
 
 import (
 	"fmt"
+	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -31,6 +34,11 @@ func TestGraphQLErrors(t *testing.T) {
 			code: codes.PermissionDenied, reason: ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, msg: "GitHub refused access: Resource not accessible by personal access token"},
 		{name: "rate limited", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "RATE_LIMITED", Message: "API rate limit exceeded for user ID 1."}}},
 			code: codes.ResourceExhausted, reason: ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, msg: "GitHub GraphQL rate limit exhausted; retry after 60s"},
+		{name: "insufficient scopes", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "INSUFFICIENT_SCOPES", Message: "Your token has not been granted the required scopes to execute this query. The 'projectV2' field requires one of the following scopes: ['read:project']."}}},
+			code: codes.PermissionDenied, reason: ghopsv1.ErrorReason_ERROR_REASON_PERMISSION_DENIED, msg: "GitHub refused the token's scopes: Your token has not been granted the required scopes to execute this query. The 'projectV2' field requires one of the following scopes: ['read:project']."},
+		{name: "rate limited with headers", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "RATE_LIMITED", Message: "API rate limit exceeded"}}, Response: &http.Response{Header: http.Header{
+			"X-Ratelimit-Limit": {"5000"}, "X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {strconv.FormatInt(time.Now().Add(90*time.Second).Unix(), 10)}, "X-Ratelimit-Resource": {"graphql"}}}},
+			code: codes.ResourceExhausted, reason: ghopsv1.ErrorReason_ERROR_REASON_RATE_LIMITED, msg: "GitHub rate limit exhausted; retry after 90s"},
 		{name: "other type, sanitised", err: &GraphQLErrors{Errors: []GraphQLError{{Type: "UNPROCESSABLE", Message: "bad " + secret + " see https://x.test/p?token=1"}, {Type: "NOT_FOUND"}}},
 			code: codes.FailedPrecondition, reason: ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, msg: "GitHub validation failed (UNPROCESSABLE): bad [REDACTED] see https://x.test/p"},
 		{name: "wrapped, no type", err: fmt.Errorf("draft: %w", &GraphQLErrors{Errors: []GraphQLError{{Message: "Something went wrong"}}}),

@@ -47,33 +47,6 @@ const (
 	unresolveMutation   = `mutation($id: ID!) { unresolveReviewThread(input: {threadId: $id}) { thread { isResolved } } }`
 )
 
-// graphQL sends one GraphQL document with its variables through gh's
-// authenticated client and decodes the answer's data into out. GitHub
-// answers failures with 200 and an errors list, returned as
-// *ghstatus.GraphQLErrors. A POST passes the retry and cache transports
-// untouched (never replayed); the budget transport counts it in the
-// graphql bucket and charges it to the principal's share.
-func graphQL(ctx context.Context, gh *github.Client, query string, vars map[string]any, out any) error {
-	req, err := gh.NewRequest(http.MethodPost, GraphQLURL(gh.BaseURL).String(), map[string]any{"query": query, "variables": vars})
-	if err != nil {
-		return err
-	}
-	var ans struct {
-		Data   json.RawMessage         `json:"data"`
-		Errors []ghstatus.GraphQLError `json:"errors"`
-	}
-	if _, err := gh.Do(ctx, req, &ans); err != nil {
-		return err
-	}
-	if len(ans.Errors) > 0 {
-		return &ghstatus.GraphQLErrors{Errors: ans.Errors}
-	}
-	if len(ans.Data) == 0 || string(ans.Data) == "null" {
-		return errors.New("graphql answer without data")
-	}
-	return json.Unmarshal(ans.Data, out)
-}
-
 func reviewResource(repo string, n int32, id int64) *ghopsv1.Resource {
 	return &ghopsv1.Resource{Type: "review", Id: repo + "#" + strconv.Itoa(int(n)) + "/reviews/" + strconv.FormatInt(id, 10)}
 }
@@ -183,7 +156,7 @@ func (s *Service) ListReviewThreads(ctx context.Context, req *ghopsv1.ListReview
 			} `json:"repository"`
 		}
 		vars := map[string]any{"owner": owner, "name": name, "number": req.GetPrNumber(), "first": threadsPerPage, "after": after}
-		if err := graphQL(ctx, gh, reviewThreadsQuery, vars, &data); err != nil {
+		if err := graphQL(ctx, gh, new(meter), reviewThreadsQuery, vars, &data); err != nil {
 			if ghstatus.GraphQLType(err) == "NOT_FOUND" && i == 1 {
 				// GitHub resolves no pull request for an issue's number: say
 				// so, as the REST 404 of the other pull request tools does.
@@ -406,7 +379,7 @@ func (s *Service) ownThread(ctx context.Context, gh *github.Client, c ghstatus.C
 			} `json:"pullRequest"`
 		} `json:"node"`
 	}
-	if err := graphQL(ctx, gh, threadOwnerQuery, map[string]any{"id": id}, &data); err != nil {
+	if err := graphQL(ctx, gh, new(meter), threadOwnerQuery, map[string]any{"id": id}, &data); err != nil {
 		return false, s.fail(ctx, err, c)
 	}
 	if data.Node == nil || data.Node.PullRequest == nil || data.Node.ID != id {
@@ -438,7 +411,7 @@ func (s *Service) ReplyToReviewThread(ctx context.Context, req *ghopsv1.ReplyToR
 			} `json:"comment"`
 		} `json:"addPullRequestReviewThreadReply"`
 	}
-	if err := graphQL(ctx, gh, threadReplyMutation, map[string]any{"id": req.GetThreadId(), "body": req.GetBody()}, &data); err != nil {
+	if err := graphQL(ctx, gh, new(meter), threadReplyMutation, map[string]any{"id": req.GetThreadId(), "body": req.GetBody()}, &data); err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	if data.Reply == nil || data.Reply.Comment == nil {
@@ -469,7 +442,7 @@ func (s *Service) ResolveReviewThread(ctx context.Context, req *ghopsv1.ResolveR
 			IsResolved bool `json:"isResolved"`
 		} `json:"thread"`
 	}
-	if err := graphQL(ctx, gh, query, map[string]any{"id": req.GetThreadId()}, &data); err != nil {
+	if err := graphQL(ctx, gh, new(meter), query, map[string]any{"id": req.GetThreadId()}, &data); err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	if data[field] == nil || data[field].Thread == nil {

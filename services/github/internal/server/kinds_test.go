@@ -34,9 +34,9 @@ import (
 const alias = "octo-org/alias"
 
 // quantities are the integer request fields that count or place things
-// (pages, log windows, a review comment's lines) rather than name a GitHub
-// object.
-var quantities = map[protoreflect.Name]bool{"page": true, "per_page": true, "tail_lines": true, "start_line": true, "max_lines": true, "line": true}
+// (pages, log windows, a review comment's lines, a project field's sprint
+// count and length) rather than name a GitHub object.
+var quantities = map[protoreflect.Name]bool{"page": true, "per_page": true, "tail_lines": true, "start_line": true, "max_lines": true, "line": true, "count": true, "duration_days": true}
 
 // idFields lists, as "tool.field" (nested fields dotted), every request
 // field of every tool that names a GitHub object by number or id: integer
@@ -364,7 +364,32 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 			{name: "an unknown milestone", code: codes.FailedPrecondition, resType: "milestone", msg: "milestone", refusedWrite: true, call: call},
 		}}
 	}
+	itemRow := func(call func(x context.Context, c ghopsv1.GitHubServiceClient, id string) error) idRow {
+		return idRow{how: "the item is read in the project's own request and must be an item of that project before any mutation", cases: []idCase{
+			{name: "an unknown item", resType: "item", msg: "item PVTI_unknown", call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				return call(x, c, "PVTI_unknown")
+			}},
+		}}
+	}
 	rows := map[string]idRow{
+		"add_project_item.number": {how: "read through issueKind: GitHub's answer must be that number of the call's repository before its node id is added",
+			cases: []idCase{{name: "another repository's issue", resType: "issue", msg: "issue " + alias + "#" + num(bug) + " not found: GitHub answered with an issue " + foreign, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				_, err := c.AddProjectItem(x, &ghopsv1.AddProjectItemRequest{Project: "octo-org/1", Repo: ptr(alias), Number: ptr(bug)})
+				return err
+			}}}},
+		"archive_project_item.item_id": itemRow(func(x context.Context, c ghopsv1.GitHubServiceClient, id string) error {
+			_, err := c.ArchiveProjectItem(x, &ghopsv1.ArchiveProjectItemRequest{Project: "octo-org/1", ItemId: id, Archived: true})
+			return err
+		}),
+		"delete_project_item.item_id": itemRow(func(x context.Context, c ghopsv1.GitHubServiceClient, id string) error {
+			_, err := c.DeleteProjectItem(x, &ghopsv1.DeleteProjectItemRequest{Project: "octo-org/1", ItemId: id})
+			return err
+		}),
+		"update_milestone.number": {how: "a PATCH of the repository's milestones endpoint: GitHub resolves the number inside the path's repository; an unknown one is its 404, nothing written",
+			cases: []idCase{{name: "an unknown milestone", resType: "milestone", msg: "milestone " + repo + "#42 not found", refusedWrite: true, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				_, err := c.UpdateMilestone(x, &ghopsv1.UpdateMilestoneRequest{Repo: repo, Number: 42, State: ptr("closed")})
+				return err
+			}}}},
 		"get_issue.issue_number": issueRow(func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
 			_, err := c.GetIssue(x, &ghopsv1.GetIssueRequest{Repo: r, IssueNumber: n})
 			return err

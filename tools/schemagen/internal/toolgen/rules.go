@@ -37,6 +37,10 @@ var knownCEL = map[string]celFragment{
 		expression: "has(this.start_line) == has(this.max_lines)",
 		together:   [2]string{"start_line", "max_lines"},
 	},
+	"add_project_item.number": {
+		expression: "has(this.repo) == has(this.number)",
+		together:   [2]string{"repo", "number"},
+	},
 }
 
 // Check is one check of a shared string rule of the contract (a
