@@ -61,6 +61,7 @@ func (c *reqCtx) reviewedPullNode(r *repo, p *pull) obj {
 	head, _ := r.pullSHAs(p)
 	o["headRefOid"], o["headRefName"], o["baseRefName"] = head, p.head, p.base
 	o["repository"] = graphql.Lazy(func(map[string]any) (any, *graphql.Error) { return c.repoNode(r), nil })
+	o["reviews"] = c.reviewsConnection(r, p)
 	o["reviewThreads"] = graphql.Lazy(func(args map[string]any) (any, *graphql.Error) {
 		var threads []any
 		for _, cm := range p.rv.comments {
