@@ -2,6 +2,7 @@ package fakehub_test
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -143,4 +144,45 @@ func firstID(data []byte) string {
 	}
 	id, _, _ := strings.Cut(rest, `"`)
 	return id
+}
+
+// FuzzReviewMutations sends review mutation documents with arbitrary variables, as the monalisa
+// reviewer: every answer is HTTP 200 and conforms to GitHub's schema, whatever the ids, lines and
+// events.
+func FuzzReviewMutations(f *testing.F) {
+	const (
+		add    = `mutation($input:AddPullRequestReviewInput!){addPullRequestReview(input: $input){pullRequestReview{id state} reviewEdge{cursor}}}`
+		thread = `mutation($input:AddPullRequestReviewThreadInput!){addPullRequestReviewThread(input: $input){thread{id line isOutdated}}}`
+		submit = `mutation($input:SubmitPullRequestReviewInput!){submitPullRequestReview(input: $input){pullRequestReview{id state}}}`
+		del    = `mutation($input:DeletePullRequestReviewInput!){deletePullRequestReview(input: $input){pullRequestReview{id}}}`
+		latest = `query($a:String!){viewer{login} repository(owner:"octo-org",name:"hello-world"){pullRequest(number:1){reviews(first:1,author:$a,states:[PENDING]){nodes{id state url}}}}}`
+	)
+	pr1 := "PR_kwb2N0by1vcmcvaGVsbG8td29ybGQ6MQ" // octo-org/hello-world:1
+	f.Add(add, `{"input":{"pullRequestId":"`+pr1+`"}}`)
+	f.Add(add, `{"input":{"pullRequestId":"`+pr1+`","event":"APPROVE","commitOID":"zz","threads":[{"path":"docs/guide.md","line":-1,"body":"x"}]}}`)
+	f.Add(thread, `{"input":{"pullRequestId":"`+pr1+`","path":"docs/guide.md","line":11,"startLine":11,"body":"x"}}`)
+	f.Add(thread, `{"input":{"pullRequestReviewId":"PRR_kw!!","path":"../x","line":1e9,"body":""}}`)
+	f.Add(submit, `{"input":{"pullRequestId":"`+pr1+`","event":"DISMISS"}}`)
+	f.Add(del, `{"input":{"pullRequestReviewId":"PRR_kwb2N0by1vcmcvaGVsbG8td29ybGQ6MTo5OQ"}}`)
+	f.Add(latest, `{"a":"monalisa"}`)
+	h, err := fakehub.New(fakehub.Config{Seed: "demo", CoreLimit: 1 << 30, GraphQLLimit: 1 << 30})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, query, variables string) {
+		request := map[string]any{"query": query}
+		var vars map[string]any
+		if json.Unmarshal([]byte(variables), &vars) == nil {
+			request["variables"] = vars
+		}
+		body, _ := json.Marshal(request)
+		req := httptest.NewRequest("POST", "http://fakehub.test/graphql", strings.NewReader(string(body)))
+		req.Header.Set("Authorization", "token "+fakehub.DemoReviewerToken)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Fatalf("status %d for %s: %s", rec.Code, body, rec.Body.Bytes())
+		}
+		checkGraphQL(t, request, rec.Body.Bytes())
+	})
 }
