@@ -207,6 +207,44 @@ func TestReviewNodes(t *testing.T) {
 	if code != 200 || len(a.Errors) != 1 || a.Errors[0].Type != "NOT_FOUND" {
 		t.Fatalf("unknown node: %+v", a.Errors)
 	}
+
+	// A thread of a private repository: its id resolves for a token that sees the repository only.
+	const secret = "octo-org/secret"
+	if _, err := s.Hub.Commit(secret, "feature/s", "s", map[string]string{"s.txt": "s\n"}); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Hub.CreatePullRequest(secret, "feature/s", "main", "S", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	do2(t, s, "POST", fmt.Sprintf("repos/%s/pulls/%d/reviews", secret, n), `{"event":"COMMENT","body":"b","comments":[{"path":"s.txt","line":1,"body":"c"}]}`, writer)
+	const threadsDoc = `query($n: Int!) { repository(owner: "octo-org", name: "secret") { pullRequest(number: $n) { reviewThreads(first: 1) { nodes { id } } } } }`
+	code, a = postGraphQL(t, s.URL+"graphql", writer, map[string]any{"query": threadsDoc, "variables": map[string]any{"n": n}})
+	var repo struct {
+		PullRequest struct {
+			ReviewThreads struct {
+				Nodes []struct{ ID string } `json:"nodes"`
+			} `json:"reviewThreads"`
+		} `json:"pullRequest"`
+	}
+	if err := json.Unmarshal(a.Data["repository"], &repo); code != 200 || err != nil || len(repo.PullRequest.ReviewThreads.Nodes) != 1 {
+		t.Fatalf("private thread: %d %v %s", code, err, a.Data["repository"])
+	}
+	private := repo.PullRequest.ReviewThreads.Nodes[0].ID
+	for _, tc := range []struct {
+		name, token string
+		found       bool
+	}{{"a token that sees it", writer, true}, {"a token that does not", fakehub.DemoToken, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, a := postGraphQL(t, s.URL+"graphql", tc.token, map[string]any{"query": doc, "variables": map[string]any{"id": private}})
+			if found := len(a.Errors) == 0 && strings.Contains(string(a.Data["node"]), `"nameWithOwner":"octo-org/secret"`); found != tc.found {
+				t.Fatalf("found %v, want %v: %+v %s", found, tc.found, a.Errors, a.Data["node"])
+			}
+			if !tc.found && (len(a.Errors) != 1 || a.Errors[0].Type != "NOT_FOUND") {
+				t.Fatalf("errors %+v, want NOT_FOUND", a.Errors)
+			}
+		})
+	}
 }
 
 // TestPendingReviewVisibleToAuthorOnly: a pending review, its comments and its threads are
@@ -225,7 +263,8 @@ func TestPendingReviewVisibleToAuthorOnly(t *testing.T) {
 		name, token     string
 		reviews, c, thr int
 	}{
-		{"author sees it", writer, 3, 4, 3},
+		// The pull request's comment list holds published comments only, for the author too.
+		{"author sees it", writer, 3, 3, 3},
 		{"another user does not", fakehub.DemoToken, 2, 3, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -96,7 +96,7 @@ type Config struct {
 var Version = "dev"
 
 const usageText = `usage:
-  ghops [flags] tools [--remote]             list the tools (read-only marks from the contract)
+  ghops [flags] tools [--remote]             list the tools built in (--remote: those the gateway serves)
   ghops [flags] call TOOL [key=value ...]    call a tool (key=@FILE reads the value from FILE, @- from stdin)
   ghops [flags] call TOOL --json '{...}'     call a tool with a JSON argument object
 
@@ -375,7 +375,7 @@ func listTools(cfg Config, stdout io.Writer) int {
 	for _, t := range client.Tools() {
 		list = append(list, toolJSON{Name: t.Name, Title: t.Title, Description: t.Description, ReadOnly: t.ReadOnly, Destructive: t.Destructive, Idempotent: t.Idempotent})
 	}
-	return printTools(list, cfg, stdout)
+	return printTools(list, "# the tools built into this ghops (its contract); --remote lists those the gateway serves this token", cfg, stdout)
 }
 
 func remoteTools(ctx context.Context, c *client.Client, cfg Config, stdout, stderr io.Writer) int {
@@ -388,15 +388,19 @@ func remoteTools(ctx context.Context, c *client.Client, cfg Config, stdout, stde
 		list = append(list, toolJSON{Name: t.Name, Title: t.Title, Description: t.Description,
 			ReadOnly: t.ReadOnly(), Destructive: t.Destructive(), Idempotent: t.Idempotent()})
 	}
-	return printTools(list, cfg, stdout)
+	return printTools(list, "# the tools the gateway serves this token", cfg, stdout)
 }
 
-func printTools(list []toolJSON, cfg Config, stdout io.Writer) int {
+// printTools prints list as JSON, or as a table under heading, which says
+// where the list comes from: the built-in one and the gateway's can differ
+// (another build, toolsets, a policy that narrows the list).
+func printTools(list []toolJSON, heading string, cfg Config, stdout io.Writer) int {
 	if cfg.JSON {
 		b, _ := json.Marshal(list)
 		_, _ = stdout.Write(append(b, '\n'))
 		return ExitOK
 	}
+	fmt.Fprintln(stdout, heading)
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TOOL\tACCESS\tTITLE")
 	for _, t := range list {

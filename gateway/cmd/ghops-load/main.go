@@ -44,7 +44,8 @@ func main() {
 }
 
 // run is main without the exit and the signals: it makes the run until it ends or ctx is done,
-// prints the report and returns the exit code (2 for a bad command line, 1 for a failed run).
+// prints the report and returns the exit code (2 for a bad command line, 1 for a failed run or
+// one in which every call failed).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	o, code, ok := startup.Load("ghops-load", func(usage io.Writer) (loadgen.Options, error) {
 		return loadgen.ParseFlags(args, getenv, usage)
@@ -64,6 +65,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "ghops-load:", err)
+		return startup.ExitFailure
+	}
+	// A run in which no call succeeded measured nothing but the failure
+	// (a wrong target, a stopped stack, a bad token): scripts that chain
+	// runs must see it, not a table of zeros.
+	if rep != nil && rep.Calls > 0 && rep.OK == 0 {
+		fmt.Fprintf(stderr, "ghops-load: all %d calls failed (see errors above)\n", rep.Calls)
 		return startup.ExitFailure
 	}
 	return startup.ExitOK

@@ -1,0 +1,271 @@
+package hub
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strconv"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// GitHub Actions, as far as issue 22's CI tools use it: workflow runs and
+// their jobs, each job also a check run of the github-actions app with the
+// job's id (as on GitHub, where a job's check_run_url names the check run
+// of the same id), job logs behind a redirect to a signed download URL, and
+// re-running a run's failed jobs.
+
+// workflowRun is one run of a workflow on a commit.
+type workflowRun struct {
+	ID, workflowID               int64
+	number, Attempt              int
+	name, path, event            string
+	headBranch, headSHA          string
+	Status, Conclusion           string
+	created, Updated, runStarted time.Time
+}
+
+// jobStep is one step of a job.
+type jobStep struct {
+	Name, status, conclusion string
+}
+
+// ActionsJob is one job of a run attempt; its log is plain text with
+// GitHub's timestamp before each line.
+type ActionsJob struct {
+	ID, RunID          int64
+	Attempt            int
+	Name               string
+	Status, Conclusion string
+	Steps              []jobStep
+	Log                string
+	LogKey             string // the "signature" of its download URL
+	started, completed time.Time
+}
+
+// actionsData is a repository's Actions state.
+type actionsData struct {
+	runs []*workflowRun
+	Jobs []*ActionsJob
+}
+
+// ActionsState is the repository's workflow runs and jobs, created on first use.
+func (r *Repo) ActionsState() *actionsData {
+	if r.actions == nil {
+		r.actions = &actionsData{}
+	}
+	return r.actions
+}
+
+// RunByID is the workflow run with the decimal id, nil when there is none.
+func (r *Repo) RunByID(id string) *workflowRun {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return nil
+	}
+	for _, run := range r.ActionsState().runs {
+		if run.ID == n {
+			return run
+		}
+	}
+	return nil
+}
+
+// JobByID is the job with the decimal id, nil when there is none.
+func (r *Repo) JobByID(id string) *ActionsJob {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return nil
+	}
+	for _, j := range r.ActionsState().Jobs {
+		if j.ID == n {
+			return j
+		}
+	}
+	return nil
+}
+
+func randomKey() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// JobSpec describes one job of a workflow run to record (AddWorkflowRun).
+type JobSpec struct {
+	// Name is the job's name, also its check run's.
+	Name string
+	// Conclusion is the finished job's: success, failure, cancelled...
+	Conclusion string
+	// Steps are the step names; FailedStep (1-based, 0 for none) is the
+	// one that failed, the later ones are skipped.
+	Steps      []string
+	FailedStep int
+	// Log is the job's log, one line per step output, without timestamps.
+	Log string
+}
+
+// AddRunLocked records a finished workflow run on sha with its jobs and their check runs.
+func (h *Hub) AddRunLocked(r *Repo, branch, sha, workflow string, jobs []JobSpec) *workflowRun {
+	a := r.ActionsState()
+	t := h.Stamp()
+	h.NextID++
+	run := &workflowRun{ID: h.NextID, workflowID: 161335, number: len(a.runs) + 1, Attempt: 1, name: workflow,
+		path: ".github/workflows/ci.yml", event: "pull_request", headBranch: branch, headSHA: sha,
+		Status: "completed", Conclusion: "success", created: t, Updated: t, runStarted: t}
+	for _, js := range jobs {
+		if js.Conclusion != "success" {
+			run.Conclusion = "failure"
+		}
+		h.AddJobLocked(r, run, js.Name, "completed", js.Conclusion, js.Steps, js.FailedStep, js.Log)
+	}
+	a.runs = append(a.runs, run)
+	return run
+}
+
+// AddJobLocked adds a job to run and returns it, its log stamped with the job's start; the caller
+// holds Mu exclusively.
+func (h *Hub) AddJobLocked(r *Repo, run *workflowRun, name, status, conclusion string, steps []string, failed int, log string) *ActionsJob {
+	t := h.Stamp()
+	h.NextID++
+	j := &ActionsJob{ID: h.NextID, RunID: run.ID, Attempt: run.Attempt, Name: name, Status: status, Conclusion: conclusion,
+		Log: stampLog(log, t), LogKey: randomKey(), started: t}
+	for i, s := range steps {
+		st := jobStep{Name: s, status: status}
+		switch {
+		case status != "completed":
+			st.status = "queued"
+		case failed == 0 || i+1 < failed:
+			st.conclusion = "success"
+		case i+1 == failed:
+			st.conclusion = conclusion
+		default:
+			st.conclusion = "skipped"
+		}
+		j.Steps = append(j.Steps, st)
+	}
+	if status == "completed" {
+		j.completed = t
+	}
+	r.ActionsState().Jobs = append(r.ActionsState().Jobs, j)
+	r.Checks[run.headSHA] = append(r.Checks[run.headSHA], &CheckRun{ID: j.ID, Name: name, Status: status, Conclusion: conclusion,
+		SHA: run.headSHA, Started: t, Completed: j.completed, actionsRun: run.ID})
+	return j
+}
+
+// stampLog puts GitHub's timestamp before every line of a job log.
+func stampLog(log string, t time.Time) string {
+	if log == "" {
+		return ""
+	}
+	out := make([]byte, 0, len(log)+len(log)/2)
+	stamp := t.UTC().Format("2006-01-02T15:04:05.0000000Z") + " "
+	start := true
+	for i := 0; i < len(log); i++ {
+		if start {
+			out = append(out, stamp...)
+			start = false
+		}
+		out = append(out, log[i])
+		if log[i] == '\n' {
+			start = true
+		}
+	}
+	return string(out)
+}
+
+// AddWorkflowRun records a finished workflow run of workflow on the head of branch in repo, with
+// its jobs (each also a check run of the github-actions app), and returns the run's id.
+func (h *Hub) AddWorkflowRun(repoName, branch, workflow string, jobs []JobSpec) (int64, error) {
+	h.Mu.Lock()
+	defer h.Mu.Unlock()
+	r, err := h.repoLocked(repoName)
+	if err != nil {
+		return 0, err
+	}
+	sha, ok := r.Resolve(branch)
+	if !ok {
+		return 0, ErrRefNotFound
+	}
+	return h.AddRunLocked(r, branch, sha.String(), workflow, jobs).ID, nil
+}
+
+// RunObj is a workflow run as the REST API renders it.
+func (c *ReqCtx) RunObj(r *Repo, run *workflowRun) Obj {
+	u := c.RepoURL(r) + "/actions/runs/" + strconv.FormatInt(run.ID, 10)
+	web := c.Web + "/" + r.FullName() + "/actions/runs/" + strconv.FormatInt(run.ID, 10)
+	var conclusion any
+	if run.Conclusion != "" {
+		conclusion = run.Conclusion
+	}
+	head := Obj{"id": run.headSHA, "tree_id": run.headSHA, "message": "", "timestamp": Ts(run.created),
+		"author":    Obj{"name": r.Opts.Owner, "email": r.Opts.Owner + "@users.noreply.github.com"},
+		"committer": Obj{"name": "GitHub", "email": "noreply@github.com"}}
+	if cm, err := r.Git.Commit(plumbing.NewHash(run.headSHA)); err == nil {
+		head["tree_id"], head["message"] = cm.TreeHash.String(), cm.Message
+		head["author"] = Obj{"name": cm.Author.Name, "email": cm.Author.Email}
+		head["committer"] = Obj{"name": cm.Committer.Name, "email": cm.Committer.Email}
+	}
+	return Obj{
+		"id": run.ID, "node_id": NodeID("WorkflowRun", run.ID), "name": run.name, "display_title": run.name,
+		"head_branch": run.headBranch, "head_sha": run.headSHA, "path": run.path, "run_number": run.number,
+		"run_attempt": run.Attempt, "event": run.event, "status": run.Status, "conclusion": conclusion,
+		"workflow_id": run.workflowID, "url": u, "html_url": web, "created_at": Ts(run.created), "updated_at": Ts(run.Updated),
+		"run_started_at": Ts(run.runStarted), "jobs_url": u + "/jobs", "logs_url": u + "/logs",
+		"check_suite_url": c.RepoURL(r) + "/check-suites/" + strconv.FormatInt(run.ID, 10), "cancel_url": u + "/cancel",
+		"rerun_url": u + "/rerun", "artifacts_url": u + "/artifacts", "previous_attempt_url": nil,
+		"workflow_url":  c.RepoURL(r) + "/actions/workflows/" + strconv.FormatInt(run.workflowID, 10),
+		"pull_requests": []any{}, "head_commit": head, "repository": c.MinimalRepo(r), "head_repository": c.MinimalRepo(r),
+	}
+}
+
+// JobObj is a job of run as the REST API renders it.
+func (c *ReqCtx) JobObj(r *Repo, j *ActionsJob, run *workflowRun) Obj {
+	id := strconv.FormatInt(j.ID, 10)
+	var conclusion any
+	if j.Conclusion != "" {
+		conclusion = j.Conclusion
+	}
+	steps := []Obj{}
+	for i, s := range j.Steps {
+		var sc any
+		if s.conclusion != "" {
+			sc = s.conclusion
+		}
+		steps = append(steps, Obj{"name": s.Name, "status": s.status, "conclusion": sc, "number": i + 1,
+			"started_at": NullTime(j.started), "completed_at": NullTime(j.completed)})
+	}
+	return Obj{
+		"id": j.ID, "node_id": NodeID("CheckRun", j.ID), "run_id": run.ID, "run_attempt": j.Attempt,
+		"run_url": c.RepoURL(r) + "/actions/runs/" + strconv.FormatInt(run.ID, 10), "head_sha": run.headSHA,
+		"workflow_name": run.name, "head_branch": run.headBranch, "name": j.Name, "url": c.RepoURL(r) + "/actions/jobs/" + id,
+		"html_url": c.Web + "/" + r.FullName() + "/actions/runs/" + strconv.FormatInt(run.ID, 10) + "/job/" + id,
+		"status":   j.Status, "conclusion": conclusion, "created_at": Ts(j.started), "started_at": Ts(j.started),
+		"completed_at": NullTime(j.completed), "check_run_url": c.RepoURL(r) + "/check-runs/" + id, "steps": steps,
+		"labels": []string{"ubuntu-latest"}, "runner_id": 1, "runner_name": "GitHub Actions 1", "runner_group_id": 2,
+		"runner_group_name": "GitHub Actions",
+	}
+}
+
+// CheckApp is the app of a check run: github-actions for the check run of
+// an Actions job, else fakehub's own CI app.
+func (c *ReqCtx) CheckApp(r *Repo, cr *CheckRun) Obj {
+	if cr.actionsRun != 0 {
+		return Obj{"id": 15368, "slug": "github-actions", "node_id": NodeID("App", 15368), "owner": c.user("github"), "name": "GitHub Actions",
+			"description": "Automate your workflow from idea to production", "external_url": "https://help.github.com/en/actions",
+			"html_url": c.Web + "/apps/github-actions", "created_at": Ts(r.created), "updated_at": Ts(r.created),
+			"permissions": Obj{"checks": "write", "actions": "write"}, "events": []string{}}
+	}
+	return Obj{"id": 1, "slug": "fakehub-ci", "node_id": NodeID("App", 1), "owner": c.user(r.Opts.Owner), "name": "fakehub CI",
+		"description": nil, "external_url": c.Web, "html_url": c.Web + "/apps/fakehub-ci", "created_at": Ts(r.created),
+		"updated_at": Ts(r.created), "permissions": Obj{"checks": "write"}, "events": []string{}}
+}
+
+// CheckDetailsURL is the job's page for an Actions check run, as GitHub
+// sets it; other check runs of fakehub have none.
+func (c *ReqCtx) CheckDetailsURL(r *Repo, cr *CheckRun) any {
+	if cr.actionsRun == 0 {
+		return nil
+	}
+	return c.Web + "/" + r.FullName() + "/actions/runs/" + strconv.FormatInt(cr.actionsRun, 10) + "/job/" + strconv.FormatInt(cr.ID, 10)
+}
