@@ -42,7 +42,7 @@ func TestGraphQLConformance(t *testing.T) {
 		{name: "commit, every field", body: commit(head), ok: true},
 		{name: "commit on a moved head", body: commit(head), errType: "STALE_DATA"},
 		{name: "unknown node", body: map[string]any{"query": `mutation { convertPullRequestToDraft(input: {pullRequestId: "PR_kwx"}) { clientMutationId } }`}, errType: "NOT_FOUND"},
-		{name: "a query", body: map[string]any{"query": `query { viewer { login } }`}, errType: "UNSUPPORTED"},
+		{name: "a query", body: map[string]any{"query": `query { licenses { key } }`}, errType: "UNSUPPORTED"},
 		{name: "two operations, none named", body: map[string]any{"query": `query A { viewer { login } } query B { viewer { login } }`}},
 		{name: "operation not in the document", body: map[string]any{"query": `query A { viewer { login } }`, "operationName": "B"}},
 		{name: "unknown argument", body: map[string]any{"query": `mutation { convertPullRequestToDraft(input: {pullRequestId: "x"}, force: true) { clientMutationId } }`}},

@@ -62,6 +62,7 @@ func (h *api) reviewedPullNode(c *hub.ReqCtx, r *hub.Repo, p *hub.Pull) hub.Obj 
 	head, _ := r.PullSHAs(p)
 	o["headRefOid"], o["headRefName"], o["baseRefName"] = head, p.Head, p.Base
 	o["repository"] = graphql.Lazy(func(map[string]any) (any, *graphql.Error) { return h.repoNode(c, r), nil })
+	o["reviews"] = h.reviewsConnection(c, r, p)
 	o["reviewThreads"] = graphql.Lazy(func(args map[string]any) (any, *graphql.Error) {
 		var threads []any
 		for _, cm := range p.Reviews.Comments {

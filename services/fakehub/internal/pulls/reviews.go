@@ -67,25 +67,6 @@ func (h *api) listReviews(c *hub.ReqCtx, r *hub.Repo) *hub.Reply {
 	return hub.PageReply(c, out, func(rv *hub.Review) hub.Obj { return c.ReviewObj(r, p, rv) })
 }
 
-// reviewEvents maps a submission's event to the state it gives a review.
-var reviewEvents = map[string]string{"APPROVE": hub.ReviewApproved, "REQUEST_CHANGES": hub.ReviewChangesRequested, "COMMENT": hub.ReviewCommented}
-
-// eventRefusal is GitHub's reason for refusing event on p by login with body and n comments,
-// or "".
-func eventRefusal(p *hub.Pull, login, event, body string, n int) string {
-	switch {
-	case event == "APPROVE" && strings.EqualFold(p.Author(), login):
-		return "Review Can not approve your own pull request"
-	case event == "REQUEST_CHANGES" && strings.EqualFold(p.Author(), login):
-		return "Review Can not request changes on your own pull request"
-	case event == "REQUEST_CHANGES" && strings.TrimSpace(body) == "":
-		return "Review Body is required when requesting changes"
-	case event == "COMMENT" && strings.TrimSpace(body) == "" && n == 0:
-		return "Review Body is required when commenting"
-	}
-	return ""
-}
-
 func (h *api) createReview(c *hub.ReqCtx, r *hub.Repo) *hub.Reply {
 	if c.Tok == nil {
 		return hub.ErrReply(401, "Requires authentication", hub.DocRest)
@@ -108,13 +89,13 @@ func (h *api) createReview(c *hub.ReqCtx, r *hub.Repo) *hub.Reply {
 	}
 	state := hub.ReviewPending
 	if in.Event != "" {
-		s, ok := reviewEvents[in.Event]
+		s, ok := hub.ReviewEvents[in.Event]
 		if !ok {
 			return unprocessable("Event is not included in the list")
 		}
 		state = s
 	}
-	if why := eventRefusal(p, c.Tok.Login, in.Event, in.Body, len(in.Comments)); why != "" {
+	if why := hub.EventRefusal(p, c.Tok.Login, in.Event, in.Body, len(in.Comments)); why != "" {
 		return unprocessable(why)
 	}
 	if state == hub.ReviewPending {
@@ -240,7 +221,7 @@ func (h *api) submitReview(c *hub.ReqCtx, r *hub.Repo) *hub.Reply {
 	if in.Event == "" {
 		return unprocessable("Event can't be blank")
 	}
-	state, ok := reviewEvents[in.Event]
+	state, ok := hub.ReviewEvents[in.Event]
 	if !ok {
 		return unprocessable("Event is not included in the list")
 	}
@@ -257,7 +238,7 @@ func (h *api) submitReview(c *hub.ReqCtx, r *hub.Repo) *hub.Reply {
 			n++
 		}
 	}
-	if why := eventRefusal(p, c.Tok.Login, in.Event, body, n); why != "" {
+	if why := hub.EventRefusal(p, c.Tok.Login, in.Event, body, n); why != "" {
 		return unprocessable(why)
 	}
 	t := h.Stamp()
