@@ -26,7 +26,7 @@
 //	-oauth-jwks-min-interval GHOPS_OAUTH_JWKS_MIN_INTERVAL 30s (least time between two JWKS fetches)
 //	-metrics-addr         GHOPS_METRICS_ADDR             "" (/metrics on the main listener, behind its authentication; else only on this address)
 //	-read-only            GHOPS_READ_ONLY                false (refuse every writing tool)
-//	-toolsets             GHOPS_TOOLSETS                 all (comma-separated groups: repos, pulls, issues, actions, search, meta)
+//	-toolsets             GHOPS_TOOLSETS                 all (comma-separated groups: repos, pulls, issues, actions, search, meta, projects)
 //	-confirm              GHOPS_CONFIRM                  "" (comma-separated tools, names or globs, a person must confirm for every caller)
 //	-content-trust        GHOPS_CONTENT_TRUST            all (or collaborators: withhold text by authors without write access on public repositories)
 //	-insecure-no-auth     GHOPS_INSECURE_NO_AUTH         false (allow a non-loopback address without auth)

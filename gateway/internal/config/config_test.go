@@ -116,7 +116,7 @@ func TestLoad(t *testing.T) {
 					t.Errorf("toolsets %q read-only %v", c.Toolsets, c.ReadOnly)
 				}
 			}},
-		{name: "unknown toolset in the flag", args: []string{"-toolsets", "repos,wiki"}, wantErr: `-toolsets: unknown toolset "wiki" (toolsets: repos, pulls, issues, actions, search, meta)`},
+		{name: "unknown toolset in the flag", args: []string{"-toolsets", "repos,wiki"}, wantErr: `-toolsets: unknown toolset "wiki" (toolsets: repos, pulls, issues, actions, search, meta, projects)`},
 		{name: "unknown toolset in env", env: map[string]string{"GHOPS_TOOLSETS": "Issues"}, wantErr: `GHOPS_TOOLSETS (-toolsets): unknown toolset "Issues"`},
 		{name: "content trust defaults to all", check: func(t *testing.T, c Config) {
 			if c.ContentTrust != "all" {

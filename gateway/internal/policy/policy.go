@@ -34,7 +34,7 @@
 // stdio (the operator) maps to the principal of its bare name, as before.
 //
 // Toolsets are the groups proto puts every tool in (repos, pulls, issues,
-// actions, search, meta; package toolset). A principal with toolsets sees
+// actions, search, meta, projects; package toolset). A principal with toolsets sees
 // and may call only the tools of those groups, and of those only the ones
 // its tools globs (if any) allow: both rules apply. Like a tool outside its
 // tools globs, a tool outside its toolsets is missing from its tools/list

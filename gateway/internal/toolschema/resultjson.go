@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -17,8 +18,10 @@ import (
 // randomises its whitespace so that a compaction pass must follow) was the
 // larger part of the gateway's own CPU per call (docs/benchmarks.md). The
 // plan of each message type (its fields in declaration order, each name
-// quoted once) is built with the registry. A type the plan does not cover
-// (maps, extensions, well-known types other than Timestamp) keeps protojson,
+// quoted once) is built with the registry. Maps with string keys are
+// written with their keys sorted, as protojson does. A type the plan does
+// not cover (maps with other keys, extensions, well-known types other than
+// Timestamp) keeps protojson,
 // and so does a value it cannot write the same way (invalid UTF-8, a
 // timestamp out of range: protojson's error is then the answer). The
 // agreement is tested on every response type with generated values and
@@ -41,6 +44,9 @@ type resultField struct {
 	// every other field is written, zero or empty included.
 	optional bool
 	list     bool
+	// mapValue is how a map field's values are written (nil: not a map);
+	// its keys are strings.
+	mapValue *resultField
 	kind     protoreflect.Kind
 	sub      *resultPlan // message fields other than Timestamp
 	stamp    bool        // google.protobuf.Timestamp
@@ -83,7 +89,7 @@ func (pl *planner) build(md protoreflect.MessageDescriptor) *resultPlan {
 	fds := md.Fields()
 	for i := range fds.Len() {
 		fd := fds.Get(i)
-		if fd.IsMap() || fd.IsWeak() {
+		if fd.IsWeak() {
 			pl.bad = true
 			return p
 		}
@@ -91,30 +97,48 @@ func (pl *planner) build(md protoreflect.MessageDescriptor) *resultPlan {
 			fd:       fd,
 			optional: fd.HasPresence() || fd.ContainingOneof() != nil,
 			list:     fd.IsList(),
-			kind:     fd.Kind(),
 		}
 		var err error
 		if f.name, err = quotedName(fd.TextName()); err != nil {
 			pl.bad = true
 			return p
 		}
-		switch f.kind {
-		case protoreflect.MessageKind, protoreflect.GroupKind:
-			if fd.Message().FullName() == timestampName {
-				f.stamp = true
-			} else {
-				f.sub = pl.build(fd.Message())
-			}
-		case protoreflect.EnumKind:
-			if fd.Enum().FullName() == "google.protobuf.NullValue" {
+		if fd.IsMap() {
+			if fd.MapKey().Kind() != protoreflect.StringKind {
 				pl.bad = true
 				return p
 			}
-			f.enum = fd.Enum().Values()
+			f.mapValue = &resultField{fd: fd.MapValue()}
+			pl.valueOf(f.mapValue)
+		} else {
+			pl.valueOf(&f)
+		}
+		if pl.bad {
+			return p
 		}
 		p.fields = append(p.fields, f)
 	}
 	return p
+}
+
+// valueOf fills in how f's values are written, from f.fd's kind.
+func (pl *planner) valueOf(f *resultField) {
+	fd := f.fd
+	f.kind = fd.Kind()
+	switch f.kind {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		if fd.Message().FullName() == timestampName {
+			f.stamp = true
+		} else {
+			f.sub = pl.build(fd.Message())
+		}
+	case protoreflect.EnumKind:
+		if fd.Enum().FullName() == "google.protobuf.NullValue" {
+			pl.bad = true
+			return
+		}
+		f.enum = fd.Enum().Values()
+	}
 }
 
 // quotedName is a field's JSON name followed by its colon.
@@ -142,6 +166,12 @@ func (p *resultPlan) appendMessage(b []byte, m protoreflect.Message) ([]byte, er
 		b = append(b, f.name...)
 		v := m.Get(f.fd)
 		var err error
+		if f.mapValue != nil {
+			if b, err = f.mapValue.appendMap(b, v.Map()); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if f.list {
 			l := v.List()
 			b = append(b, '[')
@@ -157,6 +187,32 @@ func (p *resultPlan) appendMessage(b []byte, m protoreflect.Message) ([]byte, er
 			continue
 		}
 		if b, err = f.appendValue(b, v); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, '}'), nil
+}
+
+// appendMap writes mp with its keys sorted (protojson's order), each value
+// as f says.
+func (f *resultField) appendMap(b []byte, mp protoreflect.Map) ([]byte, error) {
+	keys := make([]string, 0, mp.Len())
+	mp.Range(func(k protoreflect.MapKey, _ protoreflect.Value) bool {
+		keys = append(keys, k.String())
+		return true
+	})
+	slices.Sort(keys)
+	b = append(b, '{')
+	var err error
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if b, err = appendProtoString(b, k); err != nil {
+			return nil, err
+		}
+		b = append(b, ':')
+		if b, err = f.appendValue(b, mp.Get(protoreflect.ValueOfString(k).MapKey())); err != nil {
 			return nil, err
 		}
 	}

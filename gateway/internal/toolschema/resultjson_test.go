@@ -29,7 +29,7 @@ var floats = []float64{0, math.Copysign(0, -1), 1, -1.5, 0.1, 1e-6, 9.99e-7, 1e-
 // fill sets the fields of m from r: each field unset or set (zero values
 // included, so that presence is exercised), lists of 0 to 3 items, nested
 // messages to depth 4, enum numbers known and unknown, timestamps in and
-// out of protojson's range.
+// out of protojson's range, maps of 0 to 3 entries.
 func fill(r *rand.Rand, m protoreflect.Message, depth int) {
 	fds := m.Descriptor().Fields()
 	for i := range fds.Len() {
@@ -39,7 +39,22 @@ func fill(r *rand.Rand, m protoreflect.Message, depth int) {
 		}
 		switch {
 		case fd.IsMap():
-			continue
+			// Up to 3 entries, keys from strs (so unsorted and escaped
+			// keys occur), values as any field of their kind.
+			mp := m.Mutable(fd).Map()
+			for range r.IntN(4) {
+				k := protoreflect.ValueOfString(strs[r.IntN(len(strs))]).MapKey()
+				if fd.MapValue().Kind() == protoreflect.MessageKind {
+					if depth == 0 {
+						break
+					}
+					v := mp.NewValue()
+					fill(r, v.Message(), depth-1)
+					mp.Set(k, v)
+					continue
+				}
+				mp.Set(k, scalar(r, fd.MapValue()))
+			}
 		case fd.IsList():
 			l := m.Mutable(fd).List()
 			for range r.IntN(4) {
@@ -141,7 +156,8 @@ func TestResultPlanAgreesWithProtojson(t *testing.T) {
 }
 
 // TestResultPlanNeedsProtojson names the types the plan leaves to
-// protojson: maps, extensions and well-known types other than Timestamp.
+// protojson: maps with other than string keys, extensions and well-known
+// types other than Timestamp.
 func TestResultPlanNeedsProtojson(t *testing.T) {
 	tests := []struct {
 		name string

@@ -1,6 +1,6 @@
 // Package toolset names the groups of tools an operator (the gateway's
 // -toolsets) or a policy file (a principal's toolsets) offers as a whole:
-// repos, pulls, issues, actions, search, meta. Which tool is in which group
+// repos, pulls, issues, actions, search, meta, projects. Which tool is in which group
 // is proto's decision (the toolset field of the (ghops.v1.tool) option,
 // enum ghops.v1.Toolset), read here from the descriptors, so that a new
 // tool joins its group with no gateway code.

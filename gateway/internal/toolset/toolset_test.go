@@ -10,7 +10,7 @@ import (
 )
 
 func TestNames(t *testing.T) {
-	want := []string{"repos", "pulls", "issues", "actions", "search", "meta"}
+	want := []string{"repos", "pulls", "issues", "actions", "search", "meta", "projects"}
 	if got := toolset.Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v, want %v", got, want)
 	}
@@ -27,7 +27,7 @@ func TestParse(t *testing.T) {
 		{name: "all is every group", in: "all", want: nil},
 		{name: "one", in: "issues", want: []string{"issues"}},
 		{name: "several with spaces and a repeat", in: " repos, pulls ,repos", want: []string{"repos", "pulls"}},
-		{name: "unknown name listed with the known ones", in: "repos,issue", wantErr: `unknown toolset "issue" (toolsets: repos, pulls, issues, actions, search, meta)`},
+		{name: "unknown name listed with the known ones", in: "repos,issue", wantErr: `unknown toolset "issue" (toolsets: repos, pulls, issues, actions, search, meta, projects)`},
 		{name: "empty entry", in: "repos,,pulls", wantErr: "empty toolset name"},
 		{name: "all mixed with others", in: "all,repos", wantErr: `"all" cannot be combined`},
 		{name: "case matters", in: "Repos", wantErr: `unknown toolset "Repos"`},
