@@ -107,18 +107,28 @@ func (x *resolver) fieldOf(p *Project, f graphql.Field) (*Field, *graphql.Error)
 	return at.field, nil
 }
 
-// updateValue runs updateProjectV2ItemFieldValue: the value must be of the field's kind, an
-// option or iteration of the field, as GitHub checks.
-func (x *resolver) updateValue(f graphql.Field) (hub.Obj, *graphql.Error) {
+// itemField resolves what a value mutation names: the writable project,
+// its item and its field.
+func (x *resolver) itemField(f graphql.Field) (*Project, *Item, *Field, *graphql.Error) {
 	p, err := x.writable(f)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	it, err := x.itemOf(p, f)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	field, err := x.fieldOf(p, f)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return p, it, field, nil
+}
+
+// updateValue runs updateProjectV2ItemFieldValue: the value must be of the field's kind, an
+// option or iteration of the field, as GitHub checks.
+func (x *resolver) updateValue(f graphql.Field) (hub.Obj, *graphql.Error) {
+	p, it, field, err := x.itemField(f)
 	if err != nil {
 		return nil, err
 	}
@@ -177,15 +187,7 @@ func valueFor(field *Field, raw map[string]any) (Value, *graphql.Error) {
 
 // clearValue runs clearProjectV2ItemFieldValue.
 func (x *resolver) clearValue(f graphql.Field) (hub.Obj, *graphql.Error) {
-	p, err := x.writable(f)
-	if err != nil {
-		return nil, err
-	}
-	it, err := x.itemOf(p, f)
-	if err != nil {
-		return nil, err
-	}
-	field, err := x.fieldOf(p, f)
+	p, it, field, err := x.itemField(f)
 	if err != nil {
 		return nil, err
 	}
