@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"strings"
 
 	"net/http"
 
@@ -56,47 +55,32 @@ type toolDef struct {
 	Title        string           `json:"title,omitempty"`
 }
 
-// toolAnnotations are a tool's hints (MCP ToolAnnotations). readOnlyHint
-// and idempotentHint are always sent, as the SDK does.
+// toolAnnotations are a tool's hints (MCP ToolAnnotations), every one
+// explicit: the specification's defaults for an absent hint are not false
+// (destructiveHint and openWorldHint default to true), and a host should not
+// have to know them to read what a tool does.
 type toolAnnotations struct {
-	DestructiveHint *bool `json:"destructiveHint,omitempty"`
-	IdempotentHint  bool  `json:"idempotentHint"`
-	OpenWorldHint   *bool `json:"openWorldHint,omitempty"`
-	ReadOnlyHint    bool  `json:"readOnlyHint"`
+	DestructiveHint bool `json:"destructiveHint"`
+	IdempotentHint  bool `json:"idempotentHint"`
+	OpenWorldHint   bool `json:"openWorldHint"`
+	ReadOnlyHint    bool `json:"readOnlyHint"`
 }
 
-// encodeTool describes a registry tool. Every byte of a definition costs
-// the model context on every session (the budget of TestToolsListBudget,
-// docs/benchmarks.md), so it states only what differs from MCP's defaults:
-// annotations equal to the specification's defaults (readOnlyHint false,
-// destructiveHint true, idempotentHint false, openWorldHint true) are left
-// out, as are destructiveHint and idempotentHint on a read-only tool (the
-// specification gives them meaning only when readOnlyHint is false), and a
-// title that only repeats the name (clients show the name when there is no
-// title).
+// encodeTool describes a registry tool: its title and all four annotations
+// as the contract states them, and the schemas the generator published.
+// Every byte of a definition costs the model context on every session, so
+// the generator keeps each definition within 1 KB (tools/schemagen,
+// publish.go; TestToolsListBudget, docs/benchmarks.md) by what the schemas
+// carry, not by leaving out the hints and titles hosts show.
 func encodeTool(t *toolschema.Tool) ([]byte, error) {
-	a := &toolAnnotations{ReadOnlyHint: t.Annotations.ReadOnlyHint}
-	if !t.Annotations.ReadOnlyHint {
-		a.IdempotentHint = t.Annotations.IdempotentHint
-		if !t.Annotations.DestructiveHint {
-			f := false
-			a.DestructiveHint = &f
-		}
-	}
-	if !t.Annotations.OpenWorldHint {
-		f := false
-		a.OpenWorldHint = &f
-	}
-	if *a == (toolAnnotations{}) {
-		a = nil
-	}
-	title := t.Title
-	if strings.EqualFold(title, strings.ReplaceAll(t.Name, "_", " ")) {
-		title = ""
-	}
+	a := t.Annotations
 	return json.Marshal(toolDef{
-		Annotations: a, Description: t.Description, InputSchema: t.InputSchema,
-		Name: t.Name, OutputSchema: t.OutputSchema, Title: title,
+		Annotations: &toolAnnotations{
+			DestructiveHint: a.DestructiveHint, IdempotentHint: a.IdempotentHint,
+			OpenWorldHint: a.OpenWorldHint, ReadOnlyHint: a.ReadOnlyHint,
+		},
+		Description: t.Description, InputSchema: t.InputSchema,
+		Name: t.Name, OutputSchema: t.OutputSchema, Title: t.Title,
 	})
 }
 

@@ -174,7 +174,7 @@ func TestSchemaAgreesWithProtovalidate(t *testing.T) {
 	}
 	for _, tl := range registry(t).Tools() {
 		t.Run(tl.Name, func(t *testing.T) {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.InputSchema))
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.ValidationSchema))
 			if err != nil {
 				t.Fatal(err)
 			}

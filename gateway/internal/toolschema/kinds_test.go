@@ -146,8 +146,8 @@ func TestKindsSchema(t *testing.T) {
 		`"since":{"type":"string","description":"A timestamp (RFC 3339).","format":"date-time","pattern":"^(?:[1-9][0-9]{3}|`,
 		`"required":["id"]`,
 	} {
-		if !strings.Contains(string(tl.InputSchema), want) {
-			t.Errorf("input schema lacks %s:\n%s", want, tl.InputSchema)
+		if !strings.Contains(string(tl.ValidationSchema), want) {
+			t.Errorf("input schema lacks %s:\n%s", want, tl.ValidationSchema)
 		}
 	}
 }

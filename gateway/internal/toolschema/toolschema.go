@@ -8,8 +8,11 @@
 // decoded into the request message, and responses rendered as structured
 // tool results.
 //
-// The schema a tool publishes and the one Decode enforces are the same
-// generated text, so they cannot drift. protovalidate stays the service's
+// The schema a tool publishes and the one Decode enforces are generated
+// together from the same descriptors, so they cannot drift: the published
+// one is the enforced one without the keywords a caller does not need to
+// form a call (patterns, string lengths; tools/schemagen's publishing
+// rules), which keeps tools/list within its budget. protovalidate stays the service's
 // check: every rule of the contract is expressed in the schema (the
 // generator fails on one it cannot express), so the gateway does not run it
 // again.
@@ -48,12 +51,20 @@ type Annotations struct {
 // Tool is one MCP tool backed by one unary RPC. Marshalled with
 // encoding/json it is the MCP tools/list entry.
 type Tool struct {
-	Name         string          `json:"name"`
-	Title        string          `json:"title"`
-	Description  string          `json:"description"`
-	InputSchema  json.RawMessage `json:"inputSchema"`  // compact JSON Schema 2020-12
-	OutputSchema json.RawMessage `json:"outputSchema"` // compact JSON Schema 2020-12
-	Annotations  Annotations     `json:"annotations"`
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	// InputSchema and OutputSchema are the compact JSON Schemas (2020-12)
+	// tools/list publishes: the generator's rules keep within a tool
+	// definition's budget what a caller needs (tools/schemagen,
+	// publish.go), and drop only keywords, so what Decode accepts the
+	// published input schema accepts too.
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	// ValidationSchema is the full input schema, every rule of the
+	// contract, which Decode enforces.
+	ValidationSchema json.RawMessage `json:"-"`
+	Annotations      Annotations     `json:"annotations"`
 	// FullMethod is the gRPC method, e.g. "/ghops.v1.GitHubService/Search",
 	// for grpc.ClientConn.Invoke.
 	FullMethod string `json:"-"`
@@ -92,11 +103,12 @@ type Registry struct {
 // generated is the generated part of a tool (gen/ghops/v1/toolschemas.json,
 // written by tools/schemagen).
 type generated struct {
-	Method       string          `json:"method"`
-	Name         string          `json:"name"`
-	InputSchema  json.RawMessage `json:"inputSchema"`
-	OutputSchema json.RawMessage `json:"outputSchema"`
-	Checks       []struct {
+	Method           string          `json:"method"`
+	Name             string          `json:"name"`
+	InputSchema      json.RawMessage `json:"inputSchema"`
+	OutputSchema     json.RawMessage `json:"outputSchema"`
+	ValidationSchema json.RawMessage `json:"validationSchema"`
+	Checks           []struct {
 		At      string `json:"at"`
 		Keyword string `json:"keyword"`
 		ID      string `json:"id"`
@@ -176,11 +188,15 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 	if err != nil {
 		return nil, fmt.Errorf("response type %s: %w", m.Output().FullName(), err)
 	}
-	in, err := compact(g.InputSchema)
+	published, err := compact(g.InputSchema)
 	if err != nil {
 		return nil, err
 	}
 	out, err := compact(g.OutputSchema)
+	if err != nil {
+		return nil, err
+	}
+	in, err := compact(g.ValidationSchema)
 	if err != nil {
 		return nil, err
 	}
@@ -225,18 +241,19 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 			IdempotentHint:  to.GetIdempotent(),
 			OpenWorldHint:   to.GetOpenWorld(),
 		},
-		InputSchema:  in,
-		OutputSchema: out,
-		FullMethod:   "/" + string(m.Parent().FullName()) + "/" + string(m.Name()),
-		Method:       m,
-		GatewayInfo:  to.GetGatewayInfo(),
-		schema:       sch,
-		index:        index,
-		enums:        g.Enums,
-		checked:      checked,
-		reqType:      reqType,
-		respType:     respType,
-		result:       planFor(respType.Descriptor()),
+		InputSchema:      published,
+		OutputSchema:     out,
+		ValidationSchema: in,
+		FullMethod:       "/" + string(m.Parent().FullName()) + "/" + string(m.Name()),
+		Method:           m,
+		GatewayInfo:      to.GetGatewayInfo(),
+		schema:           sch,
+		index:            index,
+		enums:            g.Enums,
+		checked:          checked,
+		reqType:          reqType,
+		respType:         respType,
+		result:           planFor(respType.Descriptor()),
 	}, nil
 }
 

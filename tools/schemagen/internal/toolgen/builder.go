@@ -636,6 +636,7 @@ func (bd *builder) outputSchema(md protoreflect.MessageDescriptor) (*node, error
 		return nil, err
 	}
 	defer leave()
+	n.message = md.FullName()
 	fields := md.Fields()
 	for i := 0; i < fields.Len(); i++ {
 		fd := fields.Get(i)

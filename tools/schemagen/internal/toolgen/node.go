@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // node is one JSON Schema (2020-12) subschema as the generator writes it.
@@ -39,6 +41,10 @@ type node struct {
 	not                *node
 	anyOf, oneOf       []*node
 	ifS, thenS         *node
+
+	// message is the proto message an output object renders (not written:
+	// the publishing rules of publish.go read it).
+	message protoreflect.FullName
 }
 
 type prop struct {

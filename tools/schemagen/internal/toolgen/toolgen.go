@@ -31,9 +31,14 @@ type Tool struct {
 	// Method is the RPC's full name, e.g. ghops.v1.GitHubService.Search.
 	Method string `json:"method"`
 	// Name is the tool's wire name.
-	Name         string          `json:"name"`
+	Name string `json:"name"`
+	// InputSchema and OutputSchema are the schemas tools/list publishes
+	// (publish.go says what they keep).
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema"`
+	// ValidationSchema is the full input schema, every rule of the
+	// contract: the one the gateway validates arguments with.
+	ValidationSchema json.RawMessage `json:"validationSchema"`
 	// Checks are the shared string rules of the input, which JSON Schema has
 	// no keyword for.
 	Checks []Check `json:"checks,omitempty"`
@@ -63,8 +68,13 @@ type File struct {
 // Generate builds the tools of every service of fd, in declaration order;
 // nil when fd has no tool.
 func Generate(fd protoreflect.FileDescriptor) (*File, error) {
-	var f File
-	names := map[string]bool{}
+	var (
+		f        File
+		ins      []*node
+		outs     []*node
+		names    = map[string]bool{}
+		toolOpts []*ghopsv1.ToolOptions
+	)
 	for i := 0; i < fd.Services().Len(); i++ {
 		sd := fd.Services().Get(i)
 		for j := 0; j < sd.Methods().Len(); j++ {
@@ -74,7 +84,7 @@ func Generate(fd protoreflect.FileDescriptor) (*File, error) {
 				continue
 			}
 			to, _ := proto.GetExtension(opts, ghopsv1.E_Tool).(*ghopsv1.ToolOptions)
-			t, err := generateTool(m, to)
+			t, in, out, err := generateTool(m, to)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", m.FullName(), err)
 			}
@@ -83,37 +93,55 @@ func Generate(fd protoreflect.FileDescriptor) (*File, error) {
 			}
 			names[t.Name] = true
 			f.Tools = append(f.Tools, *t)
+			ins, outs, toolOpts = append(ins, in), append(outs, out), append(toolOpts, to)
 		}
 	}
 	if len(f.Tools) == 0 {
 		return nil, nil
 	}
+	envelope := envelopes(outs)
+	for i := range f.Tools {
+		t := &f.Tools[i]
+		t.InputSchema = ins[i].publishedInput().marshal()
+		for _, depth := range outputDepths {
+			t.OutputSchema = outs[i].publishedOutput(depth, envelope).marshal()
+			if definitionSize(t.Name, toolOpts[i], t.InputSchema, t.OutputSchema) <= definitionBudget {
+				break
+			}
+		}
+	}
 	return &f, nil
 }
 
-func generateTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions) (*Tool, error) {
+// generateTool builds one tool with its full input and output schemas; the
+// published ones are chosen by Generate, which knows every tool's answers.
+// A tool without a title fails: hosts show the title, and show a blank
+// without one.
+func generateTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions) (*Tool, *node, *node, error) {
 	if m.IsStreamingClient() || m.IsStreamingServer() {
-		return nil, errors.New("streaming RPCs cannot be tools")
+		return nil, nil, nil, errors.New("streaming RPCs cannot be tools")
 	}
 	if to.GetName() == "" {
-		return nil, errors.New("tool option without a name")
+		return nil, nil, nil, errors.New("tool option without a name")
+	}
+	if to.GetTitle() == "" {
+		return nil, nil, nil, fmt.Errorf("tool %q has no title (ToolOptions.title; CONTRIBUTING.md, Adding a tool)", to.GetName())
 	}
 	bd := &builder{visiting: map[protoreflect.FullName]bool{}}
 	in, err := bd.inputSchema(m.Input(), "")
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	out, err := bd.outputSchema(m.Output())
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	t := &Tool{
-		Method:       string(m.FullName()),
-		Name:         to.GetName(),
-		InputSchema:  in.marshal(),
-		OutputSchema: out.marshal(),
-		Checks:       bd.checks,
-		Enums:        bd.enums,
+		Method:           string(m.FullName()),
+		Name:             to.GetName(),
+		ValidationSchema: in.marshal(),
+		Checks:           bd.checks,
+		Enums:            bd.enums,
 	}
 	seen := map[string]bool{}
 	in.walk(func(n *node) {
@@ -122,7 +150,7 @@ func generateTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions) (*To
 			t.Words = append(t.Words, Words{Pattern: n.pattern, Words: n.description})
 		}
 	})
-	return t, nil
+	return t, in, out, nil
 }
 
 // walk calls fn on n and every subschema below it.
