@@ -242,8 +242,7 @@ func (c *Client) ListReviewThreads(ctx context.Context, req *ghopsv1.ListReviewT
 }
 
 // CreateReview calls the create_review tool (toolset pulls, writes): Review a
-// pull request at commit_sha (-32006 if the head moved) with line comments;
-// without event it stays pending.
+// pull request with line comments.
 func (c *Client) CreateReview(ctx context.Context, req *ghopsv1.CreateReviewRequest) (*ghopsv1.CreateReviewResponse, error) {
 	return Call[ghopsv1.CreateReviewResponse](ctx, c, ghopsv1.ToolCreateReview, req)
 }

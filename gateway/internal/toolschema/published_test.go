@@ -2,6 +2,7 @@ package toolschema
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
 	"strings"
@@ -13,11 +14,12 @@ import (
 // validation schema, none of which a caller needs to form a call.
 var droppable = map[string]bool{
 	"pattern": true, "minLength": true, "maxLength": true, "uniqueItems": true,
-	"if": true, "then": true, "minimum": true, "maximum": true,
+	"if": true, "then": true, "minimum": true, "exclusiveMinimum": true, "maximum": true,
+	"additionalProperties": true,
 }
 
-// rangeExtremes are the only minimum and maximum values a published schema
-// may leave out: bounds that restate an integer kind's range.
+// rangeExtremes are the only maximum values a published schema may leave
+// out: bounds that restate an integer kind's range.
 var rangeExtremes = map[string]bool{
 	"-2147483648": true, "2147483647": true, "4294967295": true,
 	"-9223372036854775808": true, "9223372036854775807": true, "18446744073709551615": true,
@@ -61,6 +63,9 @@ func publishedDrops(pub, full map[string]any, at string) (dropped []string, bad 
 				continue
 			}
 		}
+		if k == "description" && len(fmt.Sprint(full["pattern"])) > 64 {
+			continue // a long pattern's words are told when it is broken
+		}
 		if !reflect.DeepEqual(pv, fv) {
 			bad = append(bad, at+": "+k+" changed")
 		}
@@ -72,8 +77,10 @@ func publishedDrops(pub, full map[string]any, at string) (dropped []string, bad 
 		switch {
 		case !droppable[k]:
 			bad = append(bad, at+": drops "+k)
-		case (k == "minimum" || k == "maximum") && !rangeExtremes[string(fv.(json.Number))]:
-			bad = append(bad, at+": drops a real bound "+k)
+		case k == "maximum" && !rangeExtremes[string(fv.(json.Number))]:
+			bad = append(bad, at+": drops a real upper bound")
+		case k == "additionalProperties" && fv != false:
+			bad = append(bad, at+": drops the schema of additional properties")
 		default:
 			dropped = append(dropped, at+" "+k)
 		}

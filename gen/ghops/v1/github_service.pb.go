@@ -3506,8 +3506,10 @@ type ListDirectoryRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	// "/" for the root.
-	Path          string  `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
-	Branch        *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// Branch name; default: the default branch.
+	Branch *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	// Tag or commit sha, instead of branch.
 	Ref           *string `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -3711,11 +3713,13 @@ func (x *DirectoryEntry) GetSize() int32 {
 
 // ReadFileRequest is the input of the read_file tool.
 type ReadFileRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	Path          string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
-	Branch        *string                `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	Ref           *string                `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Path  string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// Branch name; default: the default branch.
+	Branch *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	// Tag or commit sha, instead of branch.
+	Ref           *string `protobuf:"bytes,4,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3883,10 +3887,12 @@ func (x *ReadFileResponse) GetBinary() bool {
 
 // GetTreeRequest is the input of the get_tree tool.
 type GetTreeRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	Branch        *string                `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
-	Ref           *string                `protobuf:"bytes,3,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Branch name; default: the default branch.
+	Branch *string `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	// Tag or commit sha, instead of branch.
+	Ref           *string `protobuf:"bytes,3,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4073,9 +4079,10 @@ func (x *TreeEntry) GetSize() int32 {
 
 // GetCommitsRequest is the input of the get_commits tool.
 type GetCommitsRequest struct {
-	state  protoimpl.MessageState `protogen:"open.v1"`
-	Repo   string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	Branch *string                `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Branch name; default: the default branch.
+	Branch *string `protobuf:"bytes,2,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
 	// Wins over branch.
 	Sha  *string `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
 	Page *int32  `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
@@ -5252,8 +5259,10 @@ type CreatePullRequestRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	Title string                 `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
-	Head  string                 `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
-	Base  string                 `protobuf:"bytes,4,opt,name=base,proto3" json:"base,omitempty"`
+	// Branch with the changes.
+	Head string `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
+	// Branch to merge into.
+	Base string `protobuf:"bytes,4,opt,name=base,proto3" json:"base,omitempty"`
 	// Markdown.
 	Body          *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
 	Draft         *bool   `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
@@ -5830,11 +5839,14 @@ func (x *MergePullRequestResponse) GetContentReport() *ContentReport {
 
 // CommitFilesRequest is the input of the commit_files tool.
 type CommitFilesRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	Branch        string                 `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
-	Message       string                 `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
-	Files         []*FileChange          `protobuf:"bytes,4,rep,name=files,proto3" json:"files,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Existing branch to commit to.
+	Branch string `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
+	// Commit message.
+	Message string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	// Files to create or overwrite.
+	Files         []*FileChange `protobuf:"bytes,4,rep,name=files,proto3" json:"files,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -6037,10 +6049,12 @@ func (x *CommitFilesResponse) GetFilesChanged() int32 {
 
 // ApplyPatchRequest is the input of the apply_patch tool.
 type ApplyPatchRequest struct {
-	state   protoimpl.MessageState `protogen:"open.v1"`
-	Repo    string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	Branch  string                 `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
-	Message string                 `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Existing branch to commit to.
+	Branch string `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
+	// Commit message.
+	Message string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
 	// As `git diff` writes it; its paths follow commit_files' safe-path rule.
 	Patch string `protobuf:"bytes,4,opt,name=patch,proto3" json:"patch,omitempty"`
 	// Head the patch was made against; refused (-32006) if the branch moved.
@@ -6436,9 +6450,10 @@ func (x *ValidateEnvironmentResponse) GetChecks() []*EnvironmentCheck {
 
 // CreateBranchRequest is the input of the create_branch tool.
 type CreateBranchRequest struct {
-	state  protoimpl.MessageState `protogen:"open.v1"`
-	Repo   string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	Branch string                 `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Name of the new branch.
+	Branch string `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
 	// Branch, tag or sha; default: the default branch.
 	From          *string `protobuf:"bytes,3,opt,name=from,proto3,oneof" json:"from,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -8990,11 +9005,12 @@ func (x *CodeSearchItem) GetSha() string {
 
 // GetCiFailuresRequest is the input of the get_ci_failures tool.
 type GetCiFailuresRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	Ref           *string                `protobuf:"bytes,2,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
-	Sha           *string                `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
-	PrNumber      *int32                 `protobuf:"varint,4,opt,name=pr_number,json=prNumber,proto3,oneof" json:"pr_number,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Branch or tag.
+	Ref           *string `protobuf:"bytes,2,opt,name=ref,proto3,oneof" json:"ref,omitempty"`
+	Sha           *string `protobuf:"bytes,3,opt,name=sha,proto3,oneof" json:"sha,omitempty"`
+	PrNumber      *int32  `protobuf:"varint,4,opt,name=pr_number,json=prNumber,proto3,oneof" json:"pr_number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -10791,11 +10807,10 @@ type CreateReviewRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	PrNumber int32                  `protobuf:"varint,2,opt,name=pr_number,json=prNumber,proto3" json:"pr_number,omitempty"`
-	// Head sha you reviewed; refused (-32006) if the head moved.
+	// Head sha reviewed.
 	CommitSha string `protobuf:"bytes,3,opt,name=commit_sha,proto3" json:"commit_sha,omitempty"`
-	// Absent: the review stays pending.
-	Event *string `protobuf:"bytes,4,opt,name=event,proto3,oneof" json:"event,omitempty"`
-	// Markdown.
+	// Absent: pending.
+	Event         *string              `protobuf:"bytes,4,opt,name=event,proto3,oneof" json:"event,omitempty"`
 	Body          *string              `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
 	Comments      []*ReviewLineComment `protobuf:"bytes,6,rep,name=comments,proto3" json:"comments,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -10878,14 +10893,12 @@ func (x *CreateReviewRequest) GetComments() []*ReviewLineComment {
 type ReviewLineComment struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Path  string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
-	// Line of the file at commit_sha (the last line of a range).
-	Line int32 `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
-	// Default RIGHT.
-	Side      *string `protobuf:"bytes,3,opt,name=side,proto3,oneof" json:"side,omitempty"`
-	StartLine *int32  `protobuf:"varint,4,opt,name=start_line,proto3,oneof" json:"start_line,omitempty"`
-	StartSide *string `protobuf:"bytes,5,opt,name=start_side,proto3,oneof" json:"start_side,omitempty"`
-	// Markdown.
-	Body          string `protobuf:"bytes,6,opt,name=body,proto3" json:"body,omitempty"`
+	// Last line, at commit_sha.
+	Line          int32   `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
+	Side          *string `protobuf:"bytes,3,opt,name=side,proto3,oneof" json:"side,omitempty"`
+	StartLine     *int32  `protobuf:"varint,4,opt,name=start_line,proto3,oneof" json:"start_line,omitempty"`
+	StartSide     *string `protobuf:"bytes,5,opt,name=start_side,proto3,oneof" json:"start_side,omitempty"`
+	Body          string  `protobuf:"bytes,6,opt,name=body,proto3" json:"body,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -12950,7 +12963,7 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12F\n" +
 	"\x11expected_head_sha\x18\x03 \x01(\tB\x18\xbaH\x15\xc8\x01\x01r\x102\x0e^[a-f0-9]{40}$R\x11expected_head_sha\";\n" +
 	"\x1fUpdatePullRequestBranchResponse\x12\x18\n" +
-	"\amessage\x18\x01 \x01(\tR\amessage2\xd2^\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage2\x87^\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -13029,9 +13042,9 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x16ListPullRequestReviews\x12'.ghops.v1.ListPullRequestReviewsRequest\x1a(.ghops.v1.ListPullRequestReviewsResponse\"\x98\x01\x92\x82\x19\x90\x01\n" +
 	"\x19list_pull_request_reviews\x12\x19List pull request reviews\x1aPList a pull request's reviews, oldest first: state, author, the commit reviewed. \x010\x018\x01H\x02\x90\x02\x01\x12\xf3\x01\n" +
 	"\x11ListReviewThreads\x12\".ghops.v1.ListReviewThreadsRequest\x1a#.ghops.v1.ListReviewThreadsResponse\"\x94\x01\x92\x82\x19\x8c\x01\n" +
-	"\x13list_review_threads\x12\x13List review threads\x1aXA pull request's line-comment threads with their comments; default only unresolved ones. \x010\x018\x01H\x02\x90\x02\x01\x12\xeb\x01\n" +
-	"\fCreateReview\x12\x1d.ghops.v1.CreateReviewRequest\x1a\x1e.ghops.v1.CreateReviewResponse\"\x9b\x01\x92\x82\x19\x96\x01\n" +
-	"\rcreate_review\x12\rCreate review\x1arReview a pull request at commit_sha (-32006 if the head moved) with line comments; without event it stays pending.8\x01H\x02\x12\xb9\x01\n" +
+	"\x13list_review_threads\x12\x13List review threads\x1aXA pull request's line-comment threads with their comments; default only unresolved ones. \x010\x018\x01H\x02\x90\x02\x01\x12\xa0\x01\n" +
+	"\fCreateReview\x12\x1d.ghops.v1.CreateReviewRequest\x1a\x1e.ghops.v1.CreateReviewResponse\"Q\x92\x82\x19M\n" +
+	"\rcreate_review\x12\rCreate review\x1a)Review a pull request with line comments.8\x01H\x02\x12\xb9\x01\n" +
 	"\fSubmitReview\x12\x1d.ghops.v1.SubmitReviewRequest\x1a\x1e.ghops.v1.SubmitReviewResponse\"j\x92\x82\x19f\n" +
 	"\rsubmit_review\x12\rSubmit review\x1aBSubmit your pending review as approve, request_changes or comment.8\x01H\x02\x12\xca\x01\n" +
 	"\x13DeletePendingReview\x12$.ghops.v1.DeletePendingReviewRequest\x1a%.ghops.v1.DeletePendingReviewResponse\"f\x92\x82\x19b\n" +

@@ -77,7 +77,7 @@ const (
 	ToolListPullRequestReviews = "list_pull_request_reviews"
 	// ToolListReviewThreads is GitHubService.ListReviewThreads: A pull request's line-comment threads with their comments; default only unresolved ones.
 	ToolListReviewThreads = "list_review_threads"
-	// ToolCreateReview is GitHubService.CreateReview: Review a pull request at commit_sha (-32006 if the head moved) with line comments; without event it stays pending.
+	// ToolCreateReview is GitHubService.CreateReview: Review a pull request with line comments.
 	ToolCreateReview = "create_review"
 	// ToolSubmitReview is GitHubService.SubmitReview: Submit your pending review as approve, request_changes or comment.
 	ToolSubmitReview = "submit_review"

@@ -75,7 +75,7 @@ func (bd *builder) inputSchema(md protoreflect.MessageDescriptor, at string) (*n
 		if err != nil {
 			return nil, err
 		}
-		ps.description = comment(fd)
+		ps.description, ps.brief = parameterDescription(fd)
 		n.props = append(n.props, prop{name: fd.JSONName(), s: ps})
 		if required {
 			n.required = append(n.required, fd.JSONName())

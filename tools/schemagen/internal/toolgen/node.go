@@ -45,6 +45,9 @@ type node struct {
 	// message is the proto message an output object renders (not written:
 	// the publishing rules of publish.go read it).
 	message protoreflect.FullName
+	// brief is an input field's resource kind's description, published
+	// instead of a description that states a long pattern in words.
+	brief string
 }
 
 type prop struct {

@@ -5,7 +5,9 @@ import (
 	"math"
 	"strconv"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 )
@@ -17,12 +19,15 @@ import (
 //
 // Input: the published schema keeps what a caller needs to form a call:
 // properties with their types, descriptions, enums and formats, what is
-// required (required, oneOf, not, dependentRequired), closed objects
-// (additionalProperties), counts (minItems, maxItems, min/maxProperties)
-// and numeric bounds narrower than the integer kind's own range. It leaves
-// out patterns, string lengths, uniqueItems, if/then (the base64 content
-// rule) and the bounds that only restate an integer kind's range: those are
-// the contract's safety rules, which the gateway enforces against the full
+// required (required, oneOf, not, dependentRequired), map values, counts
+// (minItems, maxItems, min/maxProperties) and upper bounds narrower than
+// the integer kind's own range (per_page at most 100). It leaves out
+// patterns (a field whose description states a long pattern in words
+// publishes its resource kind's description instead: the words are told
+// when the rule is broken), string lengths, uniqueItems, if/then (the base64 content rule),
+// additionalProperties false, lower bounds (numbers and counts start at 1
+// or 0) and the bounds that only restate an integer kind's range: those are
+// the contract's checks, which the gateway enforces against the full
 // schema (Tool.ValidationSchema) and reports as AJV-style -32602 errors that
 // name the rule and, for a pattern too long to read, state it in words. A
 // published input schema only drops keywords of the full one, so whatever
@@ -32,7 +37,8 @@ import (
 // that many tools' answers carry (sharedAnswers or more: the content report,
 // the page) as {"type":"object"}, documented once (docs/architecture.md)
 // rather than in every tool; other nested objects with their properties to
-// a depth of two objects (a list's items keep their fields), or of one when
+// a depth of two objects (a list's items keep their fields), or of one,
+// or none (a bare object: the description says what the answer holds) when
 // the definition would exceed the budget. Only properties are dropped,
 // never a type changed or a requirement added, so every answer still
 // validates: MCP requires structuredContent to conform to outputSchema, and
@@ -50,7 +56,7 @@ const sharedAnswers = 5
 // outputDepths are the depths of nested objects an output schema is
 // published with, richest first: the first whose definition fits the budget
 // is taken, the last one when none does.
-var outputDepths = []int{2, 1}
+var outputDepths = []int{2, 1, 0}
 
 // rangeBounds are the extremes of the integer kinds' ranges: a minimum or
 // maximum equal to one only restates the kind and is not published. Zero,
@@ -73,9 +79,12 @@ func (n *node) publishedInput() *node {
 	c.minLength, c.maxLength = -1, -1
 	c.uniqueItems = false
 	c.ifS, c.thenS = nil, nil
-	if rangeBounds[c.minimum] {
-		c.minimum = ""
+	c.closed = false
+	if len(n.pattern) > readablePattern && n.brief != "" {
+		// The pattern's words are told when it is broken (Words).
+		c.description = n.brief
 	}
+	c.minimum, c.exclusiveMinimum = "", ""
 	if rangeBounds[c.maximum] {
 		c.maximum = ""
 	}
@@ -99,7 +108,7 @@ func (n *node) outline(level, depth int, envelope func(protoreflect.FullName) bo
 	if n == nil {
 		return nil
 	}
-	if n.typ == "object" && n.message != "" && level > 0 && (level >= depth || envelope(n.message)) {
+	if n.typ == "object" && n.message != "" && (level >= depth || level > 0 && envelope(n.message)) {
 		return newNode("object")
 	}
 	c := *n
@@ -157,4 +166,32 @@ func definitionSize(name string, to *ghopsv1.ToolOptions, in, out json.RawMessag
 		to.GetDescription(), in, name, out, to.GetTitle(),
 	})
 	return len(b)
+}
+
+// kindDescriptions describe the parameters whose meaning a name such as
+// repo or prNumber does not say in full, by the resource they name: a
+// parameter without a comment of its own takes its kind's, so that every
+// tool's repo says "owner/name" without a comment on each field (a new
+// tool's too).
+var kindDescriptions = map[ghopsv1.ResourceKind]string{
+	ghopsv1.ResourceKind_RESOURCE_KIND_REPOSITORY:   "owner/name",
+	ghopsv1.ResourceKind_RESOURCE_KIND_PROJECT:      "owner/number",
+	ghopsv1.ResourceKind_RESOURCE_KIND_PULL_REQUEST: "Pull request number",
+	ghopsv1.ResourceKind_RESOURCE_KIND_ISSUE:        "Issue number",
+	ghopsv1.ResourceKind_RESOURCE_KIND_PATH:         "Path from the repository root",
+}
+
+// parameterDescription is an input field's description: its leading
+// comment (the proto is the one place where parameters are documented), or
+// its resource kind's; brief is the kind's.
+func parameterDescription(fd protoreflect.FieldDescriptor) (description, brief string) {
+	opts, ok := fd.Options().(*descriptorpb.FieldOptions)
+	if ok && opts != nil && proto.HasExtension(opts, ghopsv1.E_Resource) {
+		kind, _ := proto.GetExtension(opts, ghopsv1.E_Resource).(ghopsv1.ResourceKind)
+		brief = kindDescriptions[kind]
+	}
+	if c := comment(fd); c != "" {
+		return c, brief
+	}
+	return brief, brief
 }
