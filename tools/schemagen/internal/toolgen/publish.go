@@ -24,9 +24,10 @@ import (
 // the integer kind's own range (per_page at most 100). It leaves out
 // patterns (a field whose description states a long pattern in words
 // publishes its resource kind's description instead: the words are told
-// when the rule is broken), string lengths, uniqueItems, if/then (the base64 content rule),
-// additionalProperties false, lower bounds (numbers and counts start at 1
-// or 0) and the bounds that only restate an integer kind's range: those are
+// when the rule is broken), string lengths, uniqueItems, if/then (the
+// base64 content rule), additionalProperties false, lower bounds (numbers
+// and counts start at 1 or 0) and the bounds that only restate an integer
+// kind's range: those are
 // the contract's checks, which the gateway enforces against the full
 // schema (Tool.ValidationSchema) and reports as AJV-style -32602 errors that
 // name the rule and, for a pattern too long to read, state it in words. A
