@@ -21,7 +21,7 @@ type reviewIDs struct {
 // tool that takes it byte for byte, through the MCP SDK, the gateway, the
 // service and fakehub: list_pull_request_reviews' id into submit_review's
 // and delete_pending_review's review_id (get_ci_failures' job_id into
-// get_job_log is the same in TestAgentTasks). The ids are JSON numbers; as
+// get_job_log is the same in TestTaskFixFailingPullRequest). The ids are JSON numbers; as
 // protojson's strings, the input validation refused them (-32602).
 func TestAnswerIDsPassBackAsGiven(t *testing.T) {
 	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
