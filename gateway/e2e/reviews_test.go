@@ -106,8 +106,8 @@ func reviewLoop(t *testing.T, opts gatewaytest.StackOptions) {
 	var head headOf
 	reviewer.call("get_pull_request", map[string]any{"repo": repo, "prNumber": n}, &head)
 	var created struct {
-		ID    int64String `json:"id"`
-		State string      `json:"state"`
+		ID    answerInt `json:"id"`
+		State string    `json:"state"`
 	}
 	reviewer.call("create_review", map[string]any{"repo": repo, "prNumber": n, "commit_sha": head.PullRequest.HeadSHA, "event": "request_changes",
 		"body": "Two things before this goes in.", "comments": []any{
@@ -135,7 +135,7 @@ func reviewLoop(t *testing.T, opts gatewaytest.StackOptions) {
 	}}, &commit)
 	for _, th := range open.Threads {
 		var reply struct {
-			ID int64String `json:"id"`
+			ID answerInt `json:"id"`
 		}
 		author.call("reply_to_review_thread", map[string]any{"repo": repo, "prNumber": n, "thread_id": th.ID, "body": "Done in " + commit.CommitSHA[:7] + "."}, &reply)
 		if reply.ID == 0 {

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -104,14 +105,18 @@ func (a *agent) measure(task string, st *gatewaytest.Stack, githubBefore int) {
 		task, a.calls, a.bytes, a.list, a.bytes-a.list, githubCalls(st)-githubBefore)
 }
 
-// int64String reads an int64 of a result, which protojson writes as a
-// JSON string.
-type int64String int64
+// answerInt reads a 64-bit integer of a result, which answers write as a
+// JSON number (docs/architecture.md); protojson's string form is refused,
+// so a test that passes an id back checks the contract's form.
+type answerInt int64
 
-// UnmarshalJSON accepts a number or a string holding one.
-func (n *int64String) UnmarshalJSON(b []byte) error {
-	v, err := strconv.ParseInt(strings.Trim(string(b), `"`), 10, 64)
-	*n = int64String(v)
+// UnmarshalJSON accepts a JSON number only.
+func (n *answerInt) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		return fmt.Errorf("64-bit integer %s is a string, want a JSON number", b)
+	}
+	v, err := strconv.ParseInt(string(b), 10, 64)
+	*n = answerInt(v)
 	return err
 }
 
@@ -119,9 +124,9 @@ func (n *int64String) UnmarshalJSON(b []byte) error {
 type ciFailures struct {
 	SHA    string `json:"sha"`
 	Failed []struct {
-		Name        string      `json:"name"`
-		JobID       int64String `json:"job_id"`
-		FailedSteps []string    `json:"failed_steps"`
+		Name        string          `json:"name"`
+		JobID       json.RawMessage `json:"job_id"` // passed back as given
+		FailedSteps []string        `json:"failed_steps"`
 		LogExcerpt  struct {
 			FirstLine int      `json:"first_line"`
 			ErrorLine int      `json:"error_line"`
@@ -247,7 +252,7 @@ func fixFailingPullRequest(t *testing.T, opts gatewaytest.StackOptions) {
 		FirstLine  int      `json:"first_line"`
 		TotalLines int      `json:"total_lines"`
 	}
-	a.call("get_job_log", map[string]any{"repo": repo, "job_id": int64(fails.Failed[0].JobID), "start_line": first, "max_lines": 5}, &log)
+	a.call("get_job_log", map[string]any{"repo": repo, "job_id": fails.Failed[0].JobID, "start_line": first, "max_lines": 5}, &log)
 	if log.FirstLine != first || len(log.Lines) != 5 || !strings.Contains(strings.Join(log.Lines, "\n"), `want "Goodbye, world."`) {
 		t.Fatalf("get_job_log from line %d: %+v", first, log)
 	}
@@ -264,8 +269,8 @@ func fixFailingPullRequest(t *testing.T, opts gatewaytest.StackOptions) {
 		t.Fatalf("the fix's parent is %s, want the failing commit %s", c2.ParentSHA, c1.CommitSHA)
 	}
 	var comment struct {
-		ID  int64String `json:"id"`
-		URL string      `json:"url"`
+		ID  answerInt `json:"id"`
+		URL string    `json:"url"`
 	}
 	a.call("add_pull_request_comment", map[string]any{"repo": repo, "prNumber": pr.PullRequest.Number,
 		"body": "CI failed in TestGoodbye (\"Bye world\" instead of \"Goodbye, world.\"); fixed in " + c2.CommitSHA[:7] + "."}, &comment)
@@ -307,8 +312,8 @@ func fixFailingPullRequest(t *testing.T, opts gatewaytest.StackOptions) {
 	}
 	var comments struct {
 		Comments []struct {
-			ID   int64String `json:"id"`
-			Body string      `json:"body"`
+			ID   answerInt `json:"id"`
+			Body string    `json:"body"`
 		} `json:"comments"`
 	}
 	check.call("list_pull_request_comments", map[string]any{"repo": repo, "prNumber": pr.PullRequest.Number}, &comments)
@@ -350,7 +355,7 @@ func triage(t *testing.T, opts gatewaytest.StackOptions) {
 		t.Fatalf("search_issues found %v (total %d), want the open bugs 4, 5, 6", numbers, found.TotalCount)
 	}
 	var c struct {
-		ID int64String `json:"id"`
+		ID answerInt `json:"id"`
 	}
 	a.call("add_issue_comment", map[string]any{"repo": repo, "issueNumber": 4,
 		"body": "Triaged: confirmed, and #6 reports the same empty-name greeting."}, &c)
@@ -395,8 +400,8 @@ func triage(t *testing.T, opts gatewaytest.StackOptions) {
 	}
 	var comments struct {
 		Comments []struct {
-			ID   int64String `json:"id"`
-			Body string      `json:"body"`
+			ID   answerInt `json:"id"`
+			Body string    `json:"body"`
 		} `json:"comments"`
 	}
 	check.call("list_issue_comments", map[string]any{"repo": repo, "issueNumber": 4}, &comments)

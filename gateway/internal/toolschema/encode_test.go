@@ -69,6 +69,12 @@ func TestEncodeResultMatchesOutputSchema(t *testing.T) {
 
 func assertMatchesOutputSchema(t *testing.T, tl *Tool, out []byte) {
 	t.Helper()
+	assertMatches(t, outputSchema(t, tl), out)
+}
+
+// outputSchema compiles tl's output schema.
+func outputSchema(t *testing.T, tl *Tool) *jsonschema.Schema {
+	t.Helper()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(tl.OutputSchema))
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +88,12 @@ func assertMatchesOutputSchema(t *testing.T, tl *Tool, out []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return sch
+}
+
+// assertMatches fails unless out satisfies sch.
+func assertMatches(t *testing.T, sch *jsonschema.Schema, out []byte) {
+	t.Helper()
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
 	if err != nil {
 		t.Fatalf("result is not JSON: %v", err)

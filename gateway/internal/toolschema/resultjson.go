@@ -1,8 +1,11 @@
 package toolschema
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -13,7 +16,8 @@ import (
 )
 
 // The result encoder writes a response as the bytes protojson gives with
-// UseProtoNames and EmitDefaultValues, compacted: every call renders its
+// UseProtoNames and EmitDefaultValues, compacted, except that 64-bit
+// integers are JSON numbers (MaxExactInt): every call renders its
 // result, and protojson (it sorts each message's fields on every call, and
 // randomises its whitespace so that a compaction pass must follow) was the
 // larger part of the gateway's own CPU per call (docs/benchmarks.md). The
@@ -29,6 +33,25 @@ import (
 
 // errNoPlan sends a value back to protojson.
 var errNoPlan = errors.New("toolschema: value outside the result plan")
+
+// MaxExactInt is the largest magnitude a 64-bit integer of an answer may
+// have: 2^53-1, the largest integer every JSON reader holds exactly (a
+// JavaScript number, a float64). Answers write 64-bit integers as JSON
+// numbers, unlike protojson's decimal strings, so that a value an answer
+// gives (job_id, a comment's or review's id) is passed back to the tool
+// that takes it as given: input schemas take integers. GitHub's ids are
+// below it (GitHub's own answers write them as numbers); a value beyond it
+// fails the call (-32603) rather than reach a client rounded, and the
+// output schemas (tools/schemagen) state the bound.
+const MaxExactInt = 1<<53 - 1
+
+// errInexact is a 64-bit integer of an answer beyond MaxExactInt.
+var errInexact = errors.New("toolschema: 64-bit integer beyond 2^53-1")
+
+// inexact is errInexact for the value text of field fd.
+func inexact(fd protoreflect.FieldDescriptor, text string) error {
+	return fmt.Errorf("%w: %s = %s", errInexact, fd.FullName(), text)
+}
 
 // resultPlan is how one message type is written.
 type resultPlan struct {
@@ -231,12 +254,18 @@ func (f *resultField) appendValue(b []byte, v protoreflect.Value) ([]byte, error
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
 		return strconv.AppendUint(b, v.Uint(), 10), nil
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		// 64-bit integers are JSON strings in proto's mapping.
-		b = append(b, '"')
-		return append(strconv.AppendInt(b, v.Int(), 10), '"'), nil
+		// 64-bit integers are JSON numbers, not proto's strings (int64Rule).
+		n := v.Int()
+		if n > MaxExactInt || n < -MaxExactInt {
+			return nil, inexact(f.fd, strconv.FormatInt(n, 10))
+		}
+		return strconv.AppendInt(b, n, 10), nil
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		b = append(b, '"')
-		return append(strconv.AppendUint(b, v.Uint(), 10), '"'), nil
+		n := v.Uint()
+		if n > MaxExactInt {
+			return nil, inexact(f.fd, strconv.FormatUint(n, 10))
+		}
+		return strconv.AppendUint(b, n, 10), nil
 	case protoreflect.FloatKind:
 		return appendProtoFloat(b, v.Float(), 32), nil
 	case protoreflect.DoubleKind:
@@ -367,4 +396,160 @@ func appendTimestamp(b []byte, m protoreflect.Message) ([]byte, error) {
 		b = append(b, s...)
 	}
 	return append(b, 'Z', '"'), nil
+}
+
+// numbers64 rewrites src, a message of type md as protojson writes it
+// (compact, proto names), with its 64-bit integers as JSON numbers, the
+// rest byte for byte: the protojson path of EncodeResult follows the
+// result plan's rule (MaxExactInt).
+func numbers64(src []byte, md protoreflect.MessageDescriptor) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber()
+	return rewriteMessage(dec, make([]byte, 0, len(src)), md)
+}
+
+// rewriteMessage copies the next value of dec, an object of message md.
+func rewriteMessage(dec *json.Decoder, b []byte, md protoreflect.MessageDescriptor) ([]byte, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if tok == nil {
+		return append(b, "null"...), nil
+	}
+	if tok != json.Delim('{') {
+		return nil, fmt.Errorf("toolschema: %s: want an object, got %v", md.FullName(), tok)
+	}
+	b = append(b, '{')
+	for first := true; dec.More(); first = false {
+		if !first {
+			b = append(b, ',')
+		}
+		key, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := key.(string)
+		if b, err = appendProtoString(b, name); err != nil {
+			return nil, err
+		}
+		b = append(b, ':')
+		fd := md.Fields().ByName(protoreflect.Name(name))
+		switch {
+		case fd == nil:
+			b, err = copyValue(dec, b)
+		case fd.IsMap():
+			b, err = rewriteMap(dec, b, fd.MapValue())
+		case fd.IsList():
+			b, err = rewriteList(dec, b, fd)
+		default:
+			b, err = rewriteValue(dec, b, fd)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // '}'
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// rewriteMap copies the next value of dec, a map whose values are val's.
+func rewriteMap(dec *json.Decoder, b []byte, val protoreflect.FieldDescriptor) ([]byte, error) {
+	if _, err := dec.Token(); err != nil { // '{'
+		return nil, err
+	}
+	b = append(b, '{')
+	for first := true; dec.More(); first = false {
+		if !first {
+			b = append(b, ',')
+		}
+		key, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k, _ := key.(string)
+		if b, err = appendProtoString(b, k); err != nil {
+			return nil, err
+		}
+		b = append(b, ':')
+		if b, err = rewriteValue(dec, b, val); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // '}'
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// rewriteList copies the next value of dec, a list of fd's values.
+func rewriteList(dec *json.Decoder, b []byte, fd protoreflect.FieldDescriptor) ([]byte, error) {
+	if _, err := dec.Token(); err != nil { // '['
+		return nil, err
+	}
+	b = append(b, '[')
+	for first := true; dec.More(); first = false {
+		if !first {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = rewriteValue(dec, b, fd); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := dec.Token(); err != nil { // ']'
+		return nil, err
+	}
+	return append(b, ']'), nil
+}
+
+// rewriteValue copies the next value of dec, one value of fd's kind: a
+// 64-bit integer as a number, a message (other than a well-known type,
+// which protojson writes in its own form) field by field, the rest as is.
+func rewriteValue(dec *json.Decoder, b []byte, fd protoreflect.FieldDescriptor) ([]byte, error) {
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		if fd.Message().FullName().Parent() == "google.protobuf" {
+			return copyValue(dec, b)
+		}
+		return rewriteMessage(dec, b, fd.Message())
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		var s string
+		if err := dec.Decode(&s); err != nil {
+			return nil, err
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		if n > MaxExactInt || n < -MaxExactInt {
+			return nil, inexact(fd, s)
+		}
+		return strconv.AppendInt(b, n, 10), nil
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		var s string
+		if err := dec.Decode(&s); err != nil {
+			return nil, err
+		}
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		if n > MaxExactInt {
+			return nil, inexact(fd, s)
+		}
+		return strconv.AppendUint(b, n, 10), nil
+	}
+	return copyValue(dec, b)
+}
+
+// copyValue copies the next value of dec as it is.
+func copyValue(dec *json.Decoder, b []byte) ([]byte, error) {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return nil, err
+	}
+	return append(b, raw...), nil
 }

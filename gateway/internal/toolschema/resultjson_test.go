@@ -5,11 +5,17 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/structpb"
+
+	ghopsv1 "ghops.dev/gen/ghops/v1"
+
+	"ghops.dev/gateway/internal/toolschema/internal/kindsv1"
 )
 
 // strs are strings that exercise protojson's escaping: quotes, backslashes,
@@ -39,11 +45,15 @@ func fill(r *rand.Rand, m protoreflect.Message, depth int) {
 		}
 		switch {
 		case fd.IsMap():
-			// Up to 3 entries, keys from strs (so unsorted and escaped
-			// keys occur), values as any field of their kind.
+			// Up to 3 entries, string keys from strs (so unsorted and
+			// escaped keys occur), other keys as any value of their kind,
+			// values as any field of their kind.
 			mp := m.Mutable(fd).Map()
 			for range r.IntN(4) {
 				k := protoreflect.ValueOfString(strs[r.IntN(len(strs))]).MapKey()
+				if fd.MapKey().Kind() != protoreflect.StringKind {
+					k = scalar(r, fd.MapKey()).MapKey()
+				}
 				if fd.MapValue().Kind() == protoreflect.MessageKind {
 					if depth == 0 {
 						break
@@ -104,9 +114,15 @@ func scalar(r *rand.Rand, fd protoreflect.FieldDescriptor) protoreflect.Value {
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
 		return protoreflect.ValueOfUint32([]uint32{0, 1, math.MaxUint32}[r.IntN(3)])
 	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		return protoreflect.ValueOfInt64([]int64{0, -1, math.MaxInt64, math.MinInt64, 1 << 53}[r.IntN(5)])
+		if r.IntN(20) == 0 { // beyond MaxExactInt: the answer fails
+			return protoreflect.ValueOfInt64([]int64{math.MaxInt64, math.MinInt64, MaxExactInt + 1, -MaxExactInt - 1}[r.IntN(4)])
+		}
+		return protoreflect.ValueOfInt64([]int64{0, -1, 1, 4242424242, MaxExactInt, -MaxExactInt}[r.IntN(6)])
 	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return protoreflect.ValueOfUint64([]uint64{0, 1, math.MaxUint64}[r.IntN(3)])
+		if r.IntN(20) == 0 {
+			return protoreflect.ValueOfUint64([]uint64{MaxExactInt + 1, math.MaxUint64}[r.IntN(2)])
+		}
+		return protoreflect.ValueOfUint64([]uint64{0, 1, MaxExactInt}[r.IntN(3)])
 	case protoreflect.FloatKind:
 		return protoreflect.ValueOfFloat32(float32(floats[r.IntN(len(floats))]))
 	case protoreflect.DoubleKind:
@@ -121,8 +137,8 @@ func scalar(r *rand.Rand, fd protoreflect.FieldDescriptor) protoreflect.Value {
 	panic(fmt.Sprintf("no scalar of kind %v", fd.Kind()))
 }
 
-// agree fails unless EncodeResult and protojson give the same bytes, or
-// the same failure, for resp.
+// agree fails unless EncodeResult and protojson (64-bit integers as
+// numbers) give the same bytes, or the same failure, for resp.
 func agree(t testing.TB, tl *Tool, resp proto.Message) {
 	t.Helper()
 	got, err := tl.EncodeResult(resp)
@@ -136,8 +152,9 @@ func agree(t testing.TB, tl *Tool, resp proto.Message) {
 }
 
 // TestResultPlanAgreesWithProtojson checks the result encoder against
-// protojson (UseProtoNames, EmitDefaultValues, compacted) on every tool's
-// response type: the empty response and 300 generated ones each.
+// protojson (UseProtoNames, EmitDefaultValues, compacted, 64-bit integers
+// as numbers) on every tool's response type: the empty response and 300
+// generated ones each.
 func TestResultPlanAgreesWithProtojson(t *testing.T) {
 	for _, tl := range registry(t).Tools() {
 		t.Run(tl.Name, func(t *testing.T) {
@@ -213,4 +230,93 @@ func BenchmarkEncodeResult(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestResult64BitIntegersAreNumbers pins the answer's rule for 64-bit
+// integers, on the result plan (get_ci_failures, get_job_log's job_id) and
+// on the protojson path (the test tool of every kind, whose map with
+// number keys the plan leaves to protojson): JSON numbers, up to 2^53-1 in
+// magnitude; beyond, the answer fails rather than reach a client rounded.
+func TestResult64BitIntegersAreNumbers(t *testing.T) {
+	tests := []struct {
+		name    string
+		tl      *Tool
+		resp    proto.Message
+		want    string // a part of the answer
+		wantErr bool
+	}{
+		{"plan: job and run ids", tool(t, "get_ci_failures"), &ghopsv1.GetCiFailuresResponse{Failed: []*ghopsv1.FailedCheck{{RunId: 31, JobId: 4242424242}}},
+			`"run_id":31,"job_id":4242424242,`, false},
+		{"plan: 2^53-1 exact", tool(t, "get_ci_failures"), &ghopsv1.GetCiFailuresResponse{Failed: []*ghopsv1.FailedCheck{{JobId: MaxExactInt}}},
+			`"job_id":9007199254740991,`, false},
+		{"plan: -(2^53-1) exact", tool(t, "get_ci_failures"), &ghopsv1.GetCiFailuresResponse{Failed: []*ghopsv1.FailedCheck{{JobId: -MaxExactInt}}},
+			`"job_id":-9007199254740991,`, false},
+		{"plan: 2^53 fails", tool(t, "get_ci_failures"), &ghopsv1.GetCiFailuresResponse{Failed: []*ghopsv1.FailedCheck{{JobId: MaxExactInt + 1}}}, "", true},
+		{"plan: -2^53 fails", tool(t, "get_ci_failures"), &ghopsv1.GetCiFailuresResponse{Failed: []*ghopsv1.FailedCheck{{JobId: -MaxExactInt - 1}}}, "", true},
+		{"protojson: every 64-bit kind", kindsTool(t), &kindsv1.KindsResponse{
+			Id: 5, Big: MaxExactInt, Ids: []int64{1, -2}, Counts: map[int32]int64{3: -MaxExactInt},
+			Tallies: []*kindsv1.Tally{{N: 6, Delta: -7}},
+		}, `{"id":5,"state":"STATE_UNSPECIFIED","env":{},"ratio":0,"labels":[],"big":9007199254740991,"ids":[1,-2],"counts":{"3":-9007199254740991},"tallies":[{"n":6,"delta":-7}]}`, false},
+		{"protojson: uint64 2^53 fails", kindsTool(t), &kindsv1.KindsResponse{Big: MaxExactInt + 1}, "", true},
+		{"protojson: map value 2^53 fails", kindsTool(t), &kindsv1.KindsResponse{Counts: map[int32]int64{1: MaxExactInt + 1}}, "", true},
+		{"protojson: nested fixed64 beyond fails", kindsTool(t), &kindsv1.KindsResponse{Tallies: []*kindsv1.Tally{{N: math.MaxUint64}}}, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.tl.EncodeResult(tc.resp)
+			if tc.wantErr {
+				if err == nil || !strings.Contains(err.Error(), "2^53-1") {
+					t.Fatalf("EncodeResult = %s, %v; want the 2^53-1 error", got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(got), tc.want) {
+				t.Errorf("EncodeResult\n got %s\nwant it to hold %s", got, tc.want)
+			}
+			assertMatchesOutputSchema(t, tc.tl, got)
+		})
+	}
+}
+
+// TestResultDecodesBack: every tool's answer (and the test tool's, through
+// the protojson path), generated, reads back into the same response with
+// protojson, as the Go client reads it, and every tool's satisfies its
+// output schema, which types 64-bit integers as integers.
+func TestResultDecodesBack(t *testing.T) {
+	tools := append(registry(t).Tools(), kindsTool(t))
+	for _, tl := range tools {
+		t.Run(tl.Name, func(t *testing.T) {
+			sch := outputSchema(t, tl)
+			r := rand.New(rand.NewPCG(2, uint64(len(tl.Name))))
+			ok := 0
+			for range 100 {
+				resp := tl.NewResponse()
+				fill(r, resp.ProtoReflect(), 3)
+				out, err := tl.EncodeResult(resp)
+				if err != nil {
+					continue // invalid UTF-8, a timestamp out of range, a value beyond 2^53-1
+				}
+				ok++
+				back := tl.NewResponse()
+				if err := protojson.Unmarshal(out, back); err != nil {
+					t.Fatalf("answer does not decode: %v\n%s", err, out)
+				}
+				if !proto.Equal(back, resp) {
+					t.Fatalf("answer decodes to another response\n answer %s\n    got %v\n   want %v", out, back, resp)
+				}
+				if tl.Name != "kinds" {
+					// The test tool's enum and double are generated
+					// beyond what its schema states (unknown numbers,
+					// NaN), to exercise protojson's forms.
+					assertMatches(t, sch, out)
+				}
+			}
+			if ok == 0 {
+				t.Fatal("no generated answer encoded")
+			}
+		})
+	}
 }

@@ -483,25 +483,30 @@ func (t *Tool) EncodeResult(resp proto.Message) (json.RawMessage, error) {
 		return nil, fmt.Errorf("toolschema: %s: response is %s, want %s", t.Name, got, want)
 	}
 	if t.result != nil {
-		if b, err := t.result.appendMessage(make([]byte, 0, 512), resp.ProtoReflect()); err == nil {
+		b, err := t.result.appendMessage(make([]byte, 0, 512), resp.ProtoReflect())
+		if err == nil {
 			return json.RawMessage(b), nil
+		}
+		if errors.Is(err, errInexact) {
+			return nil, fmt.Errorf("toolschema: %s: encode result: %w", t.Name, err)
 		}
 	}
 	return t.encodeProtojson(resp)
 }
 
-// encodeProtojson is EncodeResult through protojson: for a type or value
-// the result plan does not cover, and the reference the plan is tested
-// against.
+// encodeProtojson is EncodeResult through protojson (64-bit integers
+// rewritten as numbers): for a type or value the result plan does not
+// cover, and the reference the plan is tested against.
 func (t *Tool) encodeProtojson(resp proto.Message) (json.RawMessage, error) {
 	b, err := protojson.MarshalOptions{UseProtoNames: true, EmitDefaultValues: true}.Marshal(resp)
 	if err != nil {
 		return nil, fmt.Errorf("toolschema: %s: encode result: %w", t.Name, err)
 	}
-	// protojson randomises whitespace on purpose; compacting makes it stable.
-	var c bytes.Buffer
-	if err := json.Compact(&c, b); err != nil {
+	// protojson randomises whitespace on purpose; rewriting it token by
+	// token makes it stable, and writes its 64-bit integer strings as
+	// numbers (MaxExactInt).
+	if b, err = numbers64(b, resp.ProtoReflect().Descriptor()); err != nil {
 		return nil, fmt.Errorf("toolschema: %s: encode result: %w", t.Name, err)
 	}
-	return json.RawMessage(c.Bytes()), nil
+	return json.RawMessage(b), nil
 }

@@ -620,11 +620,18 @@ func escapePointer(s string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
 }
 
+// maxExactInt is 2^53-1, the bound of a 64-bit integer in an answer: the
+// gateway writes them as JSON numbers (not protojson's strings) so that an
+// id an answer gives passes back as given into an input, which takes
+// integers, and refuses a value beyond the bound, which a JavaScript or
+// float64 reader would round (docs/architecture.md, Tool schemas).
+const maxExactInt = "9007199254740991"
+
 // outputSchema builds the schema of a response message as the gateway's
 // EncodeResult renders it (protojson with proto names and default values):
-// Timestamps as date-time strings, 64-bit integers as decimal strings (what
-// protojson writes), enums as their proto names. It names no required
-// properties: every answer of the gateway has every field without presence
+// Timestamps as date-time strings, 64-bit integers as integers up to
+// maxExactInt (not protojson's strings), enums as their proto names. It
+// names no required properties: every answer of the gateway has every field without presence
 // (EmitDefaultValues), and the list cost a quarter of the output schemas'
 // bytes in tools/list (issue 20, point 6; docs/benchmarks.md). What is given
 // up is only the mark of the few fields that may be absent (optional scalars
@@ -673,13 +680,13 @@ func (bd *builder) outputValue(fd protoreflect.FieldDescriptor) (*node, error) {
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
 		protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
 		return newNode("integer"), nil
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
-		n := newNode("string")
-		n.format = "int64"
-		return n, nil
-	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		n := newNode("string")
-		n.format = "uint64"
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind,
+		protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		// Only the maximum is published: ids are not negative, and the
+		// bytes of every definition count (the gateway still refuses a
+		// value below -maxExactInt).
+		n := newNode("integer")
+		n.maximum = maxExactInt
 		return n, nil
 	case protoreflect.FloatKind, protoreflect.DoubleKind:
 		return newNode("number"), nil

@@ -201,3 +201,35 @@ func TestTogetherCEL(t *testing.T) {
 		})
 	}
 }
+
+// TestOutput64BitIntegers: an answer's 64-bit integers are published as
+// integers up to 2^53-1, the JSON numbers the gateway writes, so that
+// an id passes back as given into an input (which takes integers); other
+// kinds keep their types.
+func TestOutput64BitIntegers(t *testing.T) {
+	tests := []struct {
+		name string
+		typ  descriptorpb.FieldDescriptorProto_Type
+		want string
+	}{
+		{"int64", descriptorpb.FieldDescriptorProto_TYPE_INT64, `{"type":"integer","maximum":9007199254740991}`},
+		{"sint64", descriptorpb.FieldDescriptorProto_TYPE_SINT64, `{"type":"integer","maximum":9007199254740991}`},
+		{"sfixed64", descriptorpb.FieldDescriptorProto_TYPE_SFIXED64, `{"type":"integer","maximum":9007199254740991}`},
+		{"uint64", descriptorpb.FieldDescriptorProto_TYPE_UINT64, `{"type":"integer","maximum":9007199254740991}`},
+		{"fixed64", descriptorpb.FieldDescriptorProto_TYPE_FIXED64, `{"type":"integer","maximum":9007199254740991}`},
+		{"int32 unchanged", descriptorpb.FieldDescriptorProto_TYPE_INT32, `{"type":"integer"}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			md := testMessage(t, nil, field("n", tc.typ, nil))
+			bd := &builder{visiting: map[protoreflect.FullName]bool{}}
+			n, err := bd.outputValue(md.Fields().ByName("n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(n.marshal()); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}

@@ -333,7 +333,16 @@ type KindsResponse struct {
 	// A timestamp.
 	Since *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=since,proto3" json:"since,omitempty"`
 	// Repeated strings.
-	Labels        []string `protobuf:"bytes,6,rep,name=labels,proto3" json:"labels,omitempty"`
+	Labels []string `protobuf:"bytes,6,rep,name=labels,proto3" json:"labels,omitempty"`
+	// A uint64.
+	Big uint64 `protobuf:"varint,7,opt,name=big,proto3" json:"big,omitempty"`
+	// Repeated int64s.
+	Ids []int64 `protobuf:"varint,8,rep,packed,name=ids,proto3" json:"ids,omitempty"`
+	// A map with number keys, which the result plan leaves to protojson:
+	// the 64-bit integer rule holds on that path too.
+	Counts map[int32]int64 `protobuf:"bytes,9,rep,name=counts,proto3" json:"counts,omitempty" protobuf_key:"varint,1,opt,name=key" protobuf_val:"zigzag64,2,opt,name=value"`
+	// Repeated messages holding 64-bit integers.
+	Tallies       []*Tally `protobuf:"bytes,10,rep,name=tallies,proto3" json:"tallies,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -410,6 +419,89 @@ func (x *KindsResponse) GetLabels() []string {
 	return nil
 }
 
+func (x *KindsResponse) GetBig() uint64 {
+	if x != nil {
+		return x.Big
+	}
+	return 0
+}
+
+func (x *KindsResponse) GetIds() []int64 {
+	if x != nil {
+		return x.Ids
+	}
+	return nil
+}
+
+func (x *KindsResponse) GetCounts() map[int32]int64 {
+	if x != nil {
+		return x.Counts
+	}
+	return nil
+}
+
+func (x *KindsResponse) GetTallies() []*Tally {
+	if x != nil {
+		return x.Tallies
+	}
+	return nil
+}
+
+// Tally is a message of a response holding 64-bit integers.
+type Tally struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// A fixed64.
+	N uint64 `protobuf:"fixed64,1,opt,name=n,proto3" json:"n,omitempty"`
+	// An sfixed64.
+	Delta         int64 `protobuf:"fixed64,2,opt,name=delta,proto3" json:"delta,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tally) Reset() {
+	*x = Tally{}
+	mi := &file_kindstest_v1_kinds_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tally) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tally) ProtoMessage() {}
+
+func (x *Tally) ProtoReflect() protoreflect.Message {
+	mi := &file_kindstest_v1_kinds_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tally.ProtoReflect.Descriptor instead.
+func (*Tally) Descriptor() ([]byte, []int) {
+	return file_kindstest_v1_kinds_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *Tally) GetN() uint64 {
+	if x != nil {
+		return x.N
+	}
+	return 0
+}
+
+func (x *Tally) GetDelta() int64 {
+	if x != nil {
+		return x.Delta
+	}
+	return 0
+}
+
 var File_kindstest_v1_kinds_proto protoreflect.FileDescriptor
 
 const file_kindstest_v1_kinds_proto_rawDesc = "" +
@@ -437,17 +529,28 @@ const file_kindstest_v1_kinds_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01B\x0f\n" +
 	"\x06target\x12\x05\xbaH\x02\b\x01B\b\n" +
 	"\x06_draftB\b\n" +
-	"\x06_limit\"\x9a\x02\n" +
+	"\x06_limit\"\xe9\x03\n" +
 	"\rKindsResponse\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\x03R\x02id\x12)\n" +
 	"\x05state\x18\x02 \x01(\x0e2\x13.kindstest.v1.StateR\x05state\x126\n" +
 	"\x03env\x18\x03 \x03(\v2$.kindstest.v1.KindsResponse.EnvEntryR\x03env\x12\x14\n" +
 	"\x05ratio\x18\x04 \x01(\x01R\x05ratio\x120\n" +
 	"\x05since\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x05since\x12\x16\n" +
-	"\x06labels\x18\x06 \x03(\tR\x06labels\x1a6\n" +
+	"\x06labels\x18\x06 \x03(\tR\x06labels\x12\x10\n" +
+	"\x03big\x18\a \x01(\x04R\x03big\x12\x10\n" +
+	"\x03ids\x18\b \x03(\x03R\x03ids\x12?\n" +
+	"\x06counts\x18\t \x03(\v2'.kindstest.v1.KindsResponse.CountsEntryR\x06counts\x12-\n" +
+	"\atallies\x18\n" +
+	" \x03(\v2\x13.kindstest.v1.TallyR\atallies\x1a6\n" +
 	"\bEnvEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01*@\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a9\n" +
+	"\vCountsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\x05R\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x12R\x05value:\x028\x01\"+\n" +
+	"\x05Tally\x12\f\n" +
+	"\x01n\x18\x01 \x01(\x06R\x01n\x12\x14\n" +
+	"\x05delta\x18\x02 \x01(\x10R\x05delta*@\n" +
 	"\x05State\x12\x15\n" +
 	"\x11STATE_UNSPECIFIED\x10\x00\x12\x0e\n" +
 	"\n" +
@@ -470,31 +573,35 @@ func file_kindstest_v1_kinds_proto_rawDescGZIP() []byte {
 }
 
 var file_kindstest_v1_kinds_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_kindstest_v1_kinds_proto_msgTypes = make([]protoimpl.MessageInfo, 5)
+var file_kindstest_v1_kinds_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
 var file_kindstest_v1_kinds_proto_goTypes = []any{
 	(State)(0),                    // 0: kindstest.v1.State
 	(*Item)(nil),                  // 1: kindstest.v1.Item
 	(*KindsRequest)(nil),          // 2: kindstest.v1.KindsRequest
 	(*KindsResponse)(nil),         // 3: kindstest.v1.KindsResponse
-	nil,                           // 4: kindstest.v1.KindsRequest.EnvEntry
-	nil,                           // 5: kindstest.v1.KindsResponse.EnvEntry
-	(*timestamppb.Timestamp)(nil), // 6: google.protobuf.Timestamp
+	(*Tally)(nil),                 // 4: kindstest.v1.Tally
+	nil,                           // 5: kindstest.v1.KindsRequest.EnvEntry
+	nil,                           // 6: kindstest.v1.KindsResponse.EnvEntry
+	nil,                           // 7: kindstest.v1.KindsResponse.CountsEntry
+	(*timestamppb.Timestamp)(nil), // 8: google.protobuf.Timestamp
 }
 var file_kindstest_v1_kinds_proto_depIdxs = []int32{
-	0, // 0: kindstest.v1.KindsRequest.state:type_name -> kindstest.v1.State
-	1, // 1: kindstest.v1.KindsRequest.items:type_name -> kindstest.v1.Item
-	4, // 2: kindstest.v1.KindsRequest.env:type_name -> kindstest.v1.KindsRequest.EnvEntry
-	6, // 3: kindstest.v1.KindsRequest.since:type_name -> google.protobuf.Timestamp
-	0, // 4: kindstest.v1.KindsResponse.state:type_name -> kindstest.v1.State
-	5, // 5: kindstest.v1.KindsResponse.env:type_name -> kindstest.v1.KindsResponse.EnvEntry
-	6, // 6: kindstest.v1.KindsResponse.since:type_name -> google.protobuf.Timestamp
-	2, // 7: kindstest.v1.KindsService.Kinds:input_type -> kindstest.v1.KindsRequest
-	3, // 8: kindstest.v1.KindsService.Kinds:output_type -> kindstest.v1.KindsResponse
-	8, // [8:9] is the sub-list for method output_type
-	7, // [7:8] is the sub-list for method input_type
-	7, // [7:7] is the sub-list for extension type_name
-	7, // [7:7] is the sub-list for extension extendee
-	0, // [0:7] is the sub-list for field type_name
+	0,  // 0: kindstest.v1.KindsRequest.state:type_name -> kindstest.v1.State
+	1,  // 1: kindstest.v1.KindsRequest.items:type_name -> kindstest.v1.Item
+	5,  // 2: kindstest.v1.KindsRequest.env:type_name -> kindstest.v1.KindsRequest.EnvEntry
+	8,  // 3: kindstest.v1.KindsRequest.since:type_name -> google.protobuf.Timestamp
+	0,  // 4: kindstest.v1.KindsResponse.state:type_name -> kindstest.v1.State
+	6,  // 5: kindstest.v1.KindsResponse.env:type_name -> kindstest.v1.KindsResponse.EnvEntry
+	8,  // 6: kindstest.v1.KindsResponse.since:type_name -> google.protobuf.Timestamp
+	7,  // 7: kindstest.v1.KindsResponse.counts:type_name -> kindstest.v1.KindsResponse.CountsEntry
+	4,  // 8: kindstest.v1.KindsResponse.tallies:type_name -> kindstest.v1.Tally
+	2,  // 9: kindstest.v1.KindsService.Kinds:input_type -> kindstest.v1.KindsRequest
+	3,  // 10: kindstest.v1.KindsService.Kinds:output_type -> kindstest.v1.KindsResponse
+	10, // [10:11] is the sub-list for method output_type
+	9,  // [9:10] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_kindstest_v1_kinds_proto_init() }
@@ -513,7 +620,7 @@ func file_kindstest_v1_kinds_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_kindstest_v1_kinds_proto_rawDesc), len(file_kindstest_v1_kinds_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   5,
+			NumMessages:   7,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
