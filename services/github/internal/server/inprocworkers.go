@@ -23,6 +23,8 @@ type callWorkers struct {
 	once  sync.Once
 }
 
+// newCallWorkers returns workers of which at most n run at once; they start
+// as calls need them.
 func newCallWorkers(n int) *callWorkers {
 	return &callWorkers{jobs: make(chan func()), slots: make(chan struct{}, n), stop: make(chan struct{})}
 }
