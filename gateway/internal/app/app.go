@@ -348,11 +348,20 @@ func (a *App) CheckService(ctx context.Context) error {
 }
 
 // ServeStdio speaks MCP over in/out until in ends or ctx ends. The caller
-// is the local user, under the policy file when there is one.
+// is the local user, under the policy file when there is one. With
+// -debug-addr it serves the profiler there too, as Serve does, so that the
+// embedded stdio process can be profiled under load.
 func (a *App) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
 	c, err := a.localCaller()
 	if err != nil {
 		return err
+	}
+	if a.Config.DebugAddr != "" {
+		stop, err := serveDebug(a.Config.DebugAddr, a.Logger)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	a.Logger.Info("gateway serving MCP on stdio", "service", a.Config.ServiceAddr, "tools", len(a.Registry.Tools()),
 		"principal", c.Name(), "read_only", a.Config.ReadOnly)

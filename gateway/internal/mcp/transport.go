@@ -448,6 +448,14 @@ func inflightKey(scope string, id json.RawMessage) string {
 	if scope == "" || id == nil {
 		return ""
 	}
+	if bytes.IndexAny(id, " \t\r\n") < 0 {
+		// Without whitespace a valid id is already compact (Compact keeps
+		// a string's bytes as they are): the common case, one allocation.
+		if !json.Valid(id) {
+			return ""
+		}
+		return scope + "\x00" + string(id)
+	}
 	var b bytes.Buffer
 	if json.Compact(&b, id) != nil {
 		return ""

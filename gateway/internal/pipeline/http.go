@@ -165,10 +165,15 @@ func (p *Pipeline) writeTooLarge(ctx context.Context, t Transport, x *Body, w ht
 	writeBody(w, o.status, o.body, 0)
 }
 
+// jsonContentType is the Content-Type of every JSON answer.
+var jsonContentType = []string{"application/json"}
+
 // writeBody writes a JSON body with its status, and Retry-After when > 0.
 func writeBody(w http.ResponseWriter, status int, body []byte, retryAfter int) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
+	// Assigned rather than Set: the value's slice is shared, not allocated
+	// per response (WriteHeader copies the header before it is written).
+	h["Content-Type"] = jsonContentType
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	if retryAfter > 0 {
 		h.Set("Retry-After", strconv.Itoa(retryAfter))

@@ -122,8 +122,7 @@ func (a *Authenticator) Check(ctx context.Context, method string) error {
 	}
 	err := ErrMissing
 	if a.hasSecret {
-		md, _ := metadata.FromIncomingContext(ctx)
-		vals := md.Get(MetadataKey)
+		vals := metadata.ValueFromIncomingContext(ctx, MetadataKey)
 		if len(vals) > 0 {
 			got, ok := ParseBearer(vals)
 			switch {

@@ -97,10 +97,8 @@ func (c *Cleaner) Unary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h
 	}
 	if m, ok := resp.(proto.Message); ok && m != nil {
 		known := c.known
-		if md, ok := metadata.FromIncomingContext(ctx); ok {
-			if v := md.Get(callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
-				known = append(append([]string(nil), known...), v[0])
-			}
+		if v := metadata.ValueFromIncomingContext(ctx, callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
+			known = append(append([]string(nil), known...), v[0])
 		}
 		c.clean(m, known)
 	}

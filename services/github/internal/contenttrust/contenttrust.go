@@ -72,11 +72,7 @@ type Guard struct {
 // the value callmeta.ContentTrustCollaborators (several values: any of
 // them, since each can only narrow).
 func Collaborators(ctx context.Context) bool {
-	md, ok := metadata.FromIncomingContext(ctx)
-	if !ok {
-		return false
-	}
-	for _, v := range md.Get(callmeta.ContentTrust) {
+	for _, v := range metadata.ValueFromIncomingContext(ctx, callmeta.ContentTrust) {
 		if strings.EqualFold(strings.TrimSpace(v), callmeta.ContentTrustCollaborators) {
 			return true
 		}

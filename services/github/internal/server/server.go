@@ -79,6 +79,8 @@ type Server struct {
 	invoker *progress.Invoker
 	unary   grpc.UnaryServerInterceptor
 	stream  grpc.StreamServerInterceptor
+	// workers run the in-process channel's unary calls (ServeInProcess).
+	workers *callWorkers
 }
 
 // Option adjusts a Server.
@@ -196,10 +198,8 @@ func New(cfg config.Config, opts ...Option) (*Server, error) {
 	}
 	clientFor := func(ctx context.Context) *github.Client {
 		if cfg.AllowCallerToken {
-			if md, ok := metadata.FromIncomingContext(ctx); ok {
-				if v := md.Get(callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
-					return anon.WithAuthToken(v[0])
-				}
+			if v := metadata.ValueFromIncomingContext(ctx, callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
+				return anon.WithAuthToken(v[0])
 			}
 		}
 		return service
@@ -279,7 +279,8 @@ func (s *Server) register(reg grpc.ServiceRegistrar) {
 // HTTP/2 framing or protobuf encoding: ch hands the messages over.
 func (s *Server) ServeInProcess(ch *inprocgrpc.Channel) {
 	s.register(ch)
-	ch.WithServerUnaryInterceptor(s.unary).WithServerStreamInterceptor(s.stream)
+	s.workers = newCallWorkers(streamWorkers)
+	ch.WithServerUnaryInterceptor(s.workers.unary(s.unary)).WithServerStreamInterceptor(s.stream)
 	if h := s.tel.ServerStatsHandler(); h != nil {
 		ch.WithServerStatsHandler(h)
 	}
@@ -347,6 +348,9 @@ func (s *Server) Serve(lis net.Listener) error {
 // the in-flight ones; when ctx ends first, the remaining calls are cut.
 func (s *Server) Shutdown(ctx context.Context) {
 	s.health.Shutdown()
+	if s.workers != nil {
+		defer s.workers.close()
+	}
 	done := make(chan struct{})
 	go func() {
 		s.grpc.GracefulStop()
@@ -449,10 +453,8 @@ func CheckExposure(cfg config.Config, log *slog.Logger) error {
 }
 
 func requestID(ctx context.Context) string {
-	if md, ok := metadata.FromIncomingContext(ctx); ok {
-		if v := md.Get(callmeta.RequestID); len(v) > 0 && v[0] != "" && len(v[0]) <= 128 {
-			return v[0]
-		}
+	if v := metadata.ValueFromIncomingContext(ctx, callmeta.RequestID); len(v) > 0 && v[0] != "" && len(v[0]) <= 128 {
+		return v[0]
 	}
 	var b [8]byte
 	_, _ = rand.Read(b[:])
@@ -558,7 +560,7 @@ func (s *Server) unaryCallerToken(ctx context.Context, req any, _ *grpc.UnarySer
 	if s.cfg.AllowCallerToken {
 		return handler(ctx, req)
 	}
-	if md, ok := metadata.FromIncomingContext(ctx); ok && len(md.Get(callmeta.GitHubToken)) > 0 {
+	if len(metadata.ValueFromIncomingContext(ctx, callmeta.GitHubToken)) > 0 {
 		return nil, errCallerToken
 	}
 	return handler(ctx, req)
@@ -623,14 +625,15 @@ const maxPrincipalBytes = 256
 // charged to nobody (""): that token is its caller's alone, and GitHub's
 // own limit is its budget.
 func (s *Server) principal(ctx context.Context) string {
-	md, _ := metadata.FromIncomingContext(ctx)
-	if tok := md.Get(callmeta.GitHubToken); s.cfg.AllowCallerToken && len(tok) > 0 && tok[0] != "" {
+	// The values are read one key at a time: FromIncomingContext copies
+	// the whole metadata map, on every call, for each reader.
+	if tok := metadata.ValueFromIncomingContext(ctx, callmeta.GitHubToken); s.cfg.AllowCallerToken && len(tok) > 0 && tok[0] != "" {
 		return ""
 	}
 	if !s.cfg.CallerAuth() && !s.cfg.Loopback() {
 		return Anonymous
 	}
-	v := md.Get(callmeta.Principal)
+	v := metadata.ValueFromIncomingContext(ctx, callmeta.Principal)
 	if len(v) == 0 {
 		// A trusted caller that names nobody has no principals to share
 		// the budget among (a gateway without a policy): nothing to charge.
@@ -657,10 +660,8 @@ func environment(cfg config.Config, app bool) ops.Environment {
 	env := ops.Environment{Version: cfg.Version, CheckRepo: cfg.CheckRepo}
 	env.Credential = func(ctx context.Context) string {
 		if cfg.AllowCallerToken {
-			if md, ok := metadata.FromIncomingContext(ctx); ok {
-				if v := md.Get(callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
-					return ops.CredentialKind(v[0]) + " (the caller's own)"
-				}
+			if v := metadata.ValueFromIncomingContext(ctx, callmeta.GitHubToken); len(v) > 0 && v[0] != "" {
+				return ops.CredentialKind(v[0]) + " (the caller's own)"
 			}
 		}
 		return own
