@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/infra/callmeta"
 	"github.com/google/go-github/v66/github"
+	"google.golang.org/grpc/metadata"
 
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/projectfilter"
@@ -167,18 +170,54 @@ func (s *Service) loadProject(ctx context.Context, gh *github.Client, m *meter, 
 		return nil, ghstatus.NotFound(c, "GitHub GraphQL answered no project")
 	}
 	p := &project{ref: ref, id: out.RepositoryOwner.ProjectV2.ID, raw: &out, fields: out.RepositoryOwner.ProjectV2.Fields.Nodes}
+	allowed := allowedRepos(ctx)
 	for i, id := range ids {
 		var it *gqlItem
 		if b, ok := raw[itemAlias+strconv.Itoa(i)]; ok {
 			_ = json.Unmarshal(b, &it)
 		}
-		if it == nil || it.ID != id || it.Project == nil || it.Project.ID != p.id {
+		if it == nil || it.ID != id || it.Project == nil || it.Project.ID != p.id || !it.allowed(allowed) {
+			// An item of a repository outside the principal's repos gets
+			// the same answer as an item of another project, so that the
+			// refusal tells nothing about it.
 			c.Resource = &ghopsv1.Resource{Type: "item", Id: id}
 			return nil, ghstatus.Mismatch(c, 0, "item "+id+" is not an item of project "+ref+" (list_project_items gives its item ids); nothing was done")
 		}
 		p.items = append(p.items, it)
 	}
 	return p, nil
+}
+
+// allowedRepos are the repos globs of the call's principal, as the gateway
+// sent them (callmeta.Repos), lower-cased; none: every repository.
+func allowedRepos(ctx context.Context) []string {
+	md, _ := metadata.FromIncomingContext(ctx)
+	globs := md.Get(callmeta.Repos)
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		if g = strings.ToLower(strings.TrimSpace(g)); g != "" {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// allowed reports whether the item may be written to by a principal
+// limited to globs (lower case; none: every item): a draft belongs to no
+// repository and is the project's own; an item GitHub redacts names no
+// repository the service could check, so it is refused with globs.
+func (it *gqlItem) allowed(globs []string) bool {
+	if len(globs) == 0 || it.Type == "DRAFT_ISSUE" {
+		return true
+	}
+	if it.Content == nil || it.Content.Repository == nil {
+		return false
+	}
+	repo := strings.ToLower(it.Content.Repository.NameWithOwner)
+	return slices.ContainsFunc(globs, func(g string) bool {
+		ok, err := path.Match(g, repo)
+		return err == nil && ok
+	})
 }
 
 // field finds a field by name (case-insensitive).

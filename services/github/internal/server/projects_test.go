@@ -1,12 +1,16 @@
 package server_test
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/infra/callmeta"
 	"ghops.dev/services/fakehub"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 
 	"ghops.dev/services/github/servicetest"
 )
@@ -208,4 +212,91 @@ func TestProjectsDemoWithheld(t *testing.T) {
 		t.Errorf("current sprint: %d of %d items", len(cur.Items), len(all.Items))
 	}
 	t.Logf("octo-org/1: %d items, %d withheld, %d in the current sprint; cost %v", len(all.Items), all.Withheld, len(cur.Items), cur.Cost)
+}
+
+// TestProjectsItemOutsideRepos: a caller limited to some repositories (the gateway's
+// x-ghops-repos) that holds the id of an item from another repository cannot update, archive
+// or delete it; the answer is the one an item of another project gets (-32002 naming only the
+// item id), nothing is written, and a draft or an allowed repository's item is written as usual.
+func TestProjectsItemOutsideRepos(t *testing.T) {
+	e := start(t, fakehub.Config{}, servicetest.Options{})
+	c := e.svc.Client
+	cp, err := c.CreateProject(ctx(t), &ghopsv1.CreateProjectRequest{Owner: "octo-org", Title: "Confined"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	is, err := c.CreateIssue(ctx(t), &ghopsv1.CreateIssueRequest{Repo: repo, Title: "Outside"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := c.AddProjectItem(ctx(t), &ghopsv1.AddProjectItemRequest{Project: cp.Project, Repo: ptr(repo), Number: ptr(is.Issue.Number), Fields: map[string]string{"Status": "Todo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	draft, err := c.AddProjectItem(ctx(t), &ghopsv1.AddProjectItemRequest{Project: cp.Project, Draft: &ghopsv1.DraftIssue{Title: "A draft"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	limited := func(globs ...string) context.Context {
+		kv := []string{}
+		for _, g := range globs {
+			kv = append(kv, callmeta.Repos, g)
+		}
+		return metadata.AppendToOutgoingContext(ctx(t), kv...)
+	}
+	refused := []struct {
+		name string
+		call func(context.Context) error
+	}{
+		{"update", func(x context.Context) error {
+			_, err := c.UpdateProjectItems(x, &ghopsv1.UpdateProjectItemsRequest{Project: cp.Project, ItemIds: []string{it.Item.Id}, Fields: map[string]string{"Status": "Done"}})
+			return err
+		}},
+		{"update with an allowed draft", func(x context.Context) error {
+			_, err := c.UpdateProjectItems(x, &ghopsv1.UpdateProjectItemsRequest{Project: cp.Project, ItemIds: []string{draft.Item.Id, it.Item.Id}, Fields: map[string]string{"Status": "Done"}})
+			return err
+		}},
+		{"archive", func(x context.Context) error {
+			_, err := c.ArchiveProjectItem(x, &ghopsv1.ArchiveProjectItemRequest{Project: cp.Project, ItemId: it.Item.Id, Archived: true})
+			return err
+		}},
+		{"delete", func(x context.Context) error {
+			_, err := c.DeleteProjectItem(x, &ghopsv1.DeleteProjectItemRequest{Project: cp.Project, ItemId: it.Item.Id})
+			return err
+		}},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			e.hub.ResetStats()
+			err := tt.call(limited("octocat/*", "octo-org/other"))
+			d := detailsOf(t, err)
+			if d.st.Code() != codes.NotFound || d.gh.GetResource().GetType() != "item" || d.gh.GetResource().GetId() != it.Item.Id {
+				t.Fatalf("%v (resource %v), want NotFound naming the item", err, d.gh.GetResource())
+			}
+			if strings.Contains(d.st.Message(), repo) || strings.Contains(d.st.Message(), "Outside") {
+				t.Errorf("the refusal speaks of the item: %s", d.st.Message())
+			}
+			if got := e.hub.Stats().Total; got != 1 {
+				t.Errorf("%d GitHub requests, want only the project read", got)
+			}
+		})
+	}
+	all, err := c.ListProjectItems(ctx(t), &ghopsv1.ListProjectItemsRequest{Project: cp.Project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Items) != 2 {
+		t.Fatalf("items after the refusals: %v, want both", all.Items)
+	}
+	for _, x := range all.Items {
+		if x.Archived || x.Fields["Status"].GetValue() == "Done" {
+			t.Errorf("a refused call changed %v", x)
+		}
+	}
+	if _, err := c.UpdateProjectItems(limited("octocat/*"), &ghopsv1.UpdateProjectItemsRequest{Project: cp.Project, ItemIds: []string{draft.Item.Id}, Fields: map[string]string{"Status": "Done"}}); err != nil {
+		t.Errorf("a draft under repos globs: %v", err)
+	}
+	if _, err := c.ArchiveProjectItem(limited("OCTO-ORG/hello-*"), &ghopsv1.ArchiveProjectItemRequest{Project: cp.Project, ItemId: it.Item.Id, Archived: true}); err != nil {
+		t.Errorf("an item of an allowed repository: %v", err)
+	}
 }
