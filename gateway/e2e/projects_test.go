@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,24 +21,6 @@ type projectItem struct {
 	Repo   string         `json:"repo"`
 	Number int            `json:"number"`
 	Fields map[string]any `json:"fields"`
-}
-
-// value is the item's value of field name as text, whatever JSON type the
-// answer gives it.
-func (it projectItem) value(name string) string {
-	v := it.Fields[name]
-	if m, ok := v.(map[string]any); ok {
-		for _, x := range m {
-			v = x
-		}
-	}
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	return ""
 }
 
 // TestSprintPlanning: sprint planning as an agent does it, through the
@@ -64,6 +47,7 @@ func sprintPlanning(t *testing.T, opts gatewaytest.StackOptions) {
 		Project string `json:"project"`
 	}
 	setup.call("create_project", map[string]any{"owner": "octo-org", "title": "Greeting sprints"}, &proj)
+	setup.call("create_project_field", map[string]any{"project": proj.Project, "name": "Estimate", "type": "number"}, nil)
 	var issues []int
 	for _, title := range []string{"Greet in French", "Greet in German", "Trim the name", "Log greetings", "Greeting benchmark"} {
 		var is struct {
@@ -107,8 +91,10 @@ func sprintPlanning(t *testing.T, opts gatewaytest.StackOptions) {
 			Item projectItem `json:"item"`
 		}
 		a.call("add_project_item", map[string]any{"project": proj.Project, "repo": repo, "number": n,
-			"fields": map[string]any{"Status": "Todo", "Sprint": "@current"}}, &added)
-		if added.Item.ID == "" || added.Item.value("Sprint") != "Sprint 1" || added.Item.value("Status") != "Todo" {
+			"fields": map[string]any{"Status": "Todo", "Sprint": "@current", "Estimate": len(ids) + 1}}, &added)
+		// Each value under its field type's key, a number as a JSON number.
+		if added.Item.ID == "" || !reflect.DeepEqual(added.Item.Fields, map[string]any{"Status": map[string]any{"option": "Todo"},
+			"Sprint": map[string]any{"sprint": "Sprint 1"}, "Estimate": map[string]any{"number": float64(len(ids) + 1)}}) {
 			t.Fatalf("add_project_item: %+v", added)
 		}
 		ids = append(ids, added.Item.ID)
@@ -184,9 +170,10 @@ func sprintPlanning(t *testing.T, opts gatewaytest.StackOptions) {
 							} `json:"content"`
 							FieldValues struct {
 								Nodes []struct {
-									Name  string `json:"name"`
-									Title string `json:"title"`
-									Field struct {
+									Name   string   `json:"name"`
+									Title  string   `json:"title"`
+									Number *float64 `json:"number"`
+									Field  struct {
 										Name string `json:"name"`
 									} `json:"field"`
 								} `json:"nodes"`
@@ -207,7 +194,8 @@ func sprintPlanning(t *testing.T, opts gatewaytest.StackOptions) {
   items(first: 20) { nodes { id content { ... on Issue { number milestone { title } } }
     fieldValues(first: 20) { nodes {
       ... on ProjectV2ItemFieldSingleSelectValue { name field { ... on ProjectV2FieldCommon { name } } }
-      ... on ProjectV2ItemFieldIterationValue { title field { ... on ProjectV2FieldCommon { name } } } } } } }
+      ... on ProjectV2ItemFieldIterationValue { title field { ... on ProjectV2FieldCommon { name } } }
+      ... on ProjectV2ItemFieldNumberValue { number field { ... on ProjectV2FieldCommon { name } } } } } } }
   statusUpdates(first: 1) { nodes { status body } } } } }`, map[string]any{"owner": owner, "number": atoi(t, number)}, &state)
 	p := state.Data.Organization.ProjectV2
 	if len(p.Items.Nodes) != 5 {
@@ -217,12 +205,15 @@ func sprintPlanning(t *testing.T, opts gatewaytest.StackOptions) {
 		values := map[string]string{}
 		for _, v := range it.FieldValues.Nodes {
 			values[v.Field.Name] = v.Name + v.Title
+			if v.Number != nil {
+				values[v.Field.Name] = strconv.FormatFloat(*v.Number, 'f', -1, 64)
+			}
 		}
-		want := map[string]string{"Status": "Todo", "Sprint": "Sprint 2"}
+		want := map[string]string{"Status": "Todo", "Sprint": "Sprint 2", "Estimate": strconv.Itoa(i + 1)}
 		if i < 2 {
-			want = map[string]string{"Status": "Done", "Sprint": "Sprint 1"}
+			want = map[string]string{"Status": "Done", "Sprint": "Sprint 1", "Estimate": strconv.Itoa(i + 1)}
 		}
-		if it.ID != ids[i] || it.Content.Number != issues[i] || values["Status"] != want["Status"] || values["Sprint"] != want["Sprint"] {
+		if it.ID != ids[i] || it.Content.Number != issues[i] || values["Status"] != want["Status"] || values["Sprint"] != want["Sprint"] || values["Estimate"] != want["Estimate"] {
 			t.Errorf("item %d in fakehub: %+v %v, want #%d with %v", i, it, values, issues[i], want)
 		}
 		if hasMilestone := it.Content.Milestone != nil && it.Content.Milestone.Title == "Localisation"; hasMilestone != (i < 2) {
@@ -355,5 +346,48 @@ func TestProjectItemsOutsideRepos(t *testing.T) {
 	_, out := rpcCall(t, st.URL, "update_project_items", `{"project":"octo-org/1","item_ids":["`+draft+`"],"fields":{"Status":"Done"}}`, planner...)
 	if out["result"] == nil {
 		t.Fatalf("the draft: %s", out["error"])
+	}
+}
+
+// TestProjectErrorsNameResources: through the gateway, a sprint or view the
+// project lacks is -32602 whose data.resource names the sprint or the view
+// (docs/errors.md, "GitHub Projects and milestones"), a value of the wrong
+// type names its field, and nothing is written.
+func TestProjectErrorsNameResources(t *testing.T) {
+	st := gatewaytest.StartStack(t, gatewaytest.StackOptions{})
+	_, out := rpcCall(t, st.URL, "list_project_items", `{"project":"octo-org/1","filter":"is:issue"}`)
+	var res struct {
+		Items []projectItem `json:"items"`
+	}
+	if err := json.Unmarshal(out["result"], &res); err != nil || len(res.Items) == 0 {
+		t.Fatalf("list_project_items: %s", out["error"])
+	}
+	id := res.Items[0].ID
+	for _, tc := range []struct{ name, tool, args, resource, says string }{
+		{"unknown sprint", "update_project_items", `{"project":"octo-org/1","item_ids":["` + id + `"],"fields":{"Sprint":"Sprint 12"}}`,
+			`{"type":"sprint","id":"Sprint 12"}`, `none of its sprints \"Sprint 2\", \"Sprint 3\", \"Sprint 1\"`},
+		{"unknown view", "list_project_items", `{"project":"octo-org/1","view":"Roadmap"}`,
+			`{"type":"view","id":"Roadmap"}`, `its views: \"Backlog\", \"Current sprint\"`},
+		{"date for a number", "update_project_items", `{"project":"octo-org/1","item_ids":["` + id + `"],"fields":{"Estimate":"2026-12-01"}}`,
+			`{"type":"field","id":"Estimate"}`, `is number`},
+		{"number for a date", "update_project_items", `{"project":"octo-org/1","item_ids":["` + id + `"],"fields":{"Due":20261201}}`,
+			`{"type":"field","id":"Due"}`, `is date`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st.Hub.ResetStats()
+			_, out := rpcCall(t, st.URL, tc.tool, tc.args)
+			code, data := errOf(t, out)
+			if code != -32602 || string(data["resource"]) != tc.resource || !bytes.Contains(out["error"], []byte(tc.says)) {
+				t.Fatalf("code %d, error %s; want -32602 with resource %s saying %s", code, out["error"], tc.resource, tc.says)
+			}
+			for route := range st.Hub.Stats().ByRoute {
+				if route != "POST /graphql" {
+					t.Errorf("GitHub request %s", route)
+				}
+			}
+			if st.Hub.Stats().Total != 1 {
+				t.Errorf("%d GitHub requests, want the one project read", st.Hub.Stats().Total)
+			}
+		})
 	}
 }
