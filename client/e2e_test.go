@@ -14,6 +14,7 @@ import (
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"ghops.dev/services/fakehub"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 const demoRepo = "octo-org/hello-world"
@@ -284,8 +285,8 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		{"add_project_item", func() (bool, error) {
 			for n := int32(4); n <= 8; n++ {
 				r, err := c.AddProjectItem(ctx, &ghopsv1.AddProjectItemRequest{Project: project, Repo: proto.String(demoRepo), Number: proto.Int32(n),
-					Fields: map[string]string{"Status": "Todo", "Sprint": "@current"}})
-				if err != nil || r.GetItem().GetFields()["Sprint"].GetValue() != "Sprint 1" {
+					Fields: map[string]*structpb.Value{"Status": structpb.NewStringValue("Todo"), "Sprint": structpb.NewStringValue("@current")}})
+				if err != nil || r.GetItem().GetFields()["Sprint"].GetSprint() != "Sprint 1" {
 					return false, err
 				}
 				items = append(items, r.GetItem().GetId())
@@ -297,7 +298,7 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			return err == nil && len(r.GetItems()) == 5, err
 		}},
 		{"update_project_items", func() (bool, error) {
-			if _, err := c.UpdateProjectItems(ctx, &ghopsv1.UpdateProjectItemsRequest{Project: project, ItemIds: items[:2], Fields: map[string]string{"Status": "Done"}}); err != nil {
+			if _, err := c.UpdateProjectItems(ctx, &ghopsv1.UpdateProjectItemsRequest{Project: project, ItemIds: items[:2], Fields: map[string]*structpb.Value{"Status": structpb.NewStringValue("Done")}}); err != nil {
 				return false, err
 			}
 			open, err := c.ListProjectItems(ctx, &ghopsv1.ListProjectItemsRequest{Project: project, Filter: proto.String("sprint:@current -status:Done")})
@@ -308,7 +309,7 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			for _, it := range open.GetItems() {
 				ids = append(ids, it.GetId())
 			}
-			r, err := c.UpdateProjectItems(ctx, &ghopsv1.UpdateProjectItemsRequest{Project: project, ItemIds: ids, Fields: map[string]string{"Sprint": "@next"}})
+			r, err := c.UpdateProjectItems(ctx, &ghopsv1.UpdateProjectItemsRequest{Project: project, ItemIds: ids, Fields: map[string]*structpb.Value{"Sprint": structpb.NewStringValue("@next")}})
 			if err != nil || r.GetUpdated() != 3 || r.GetCost().GetRequests() != 2 {
 				return false, err
 			}

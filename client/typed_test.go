@@ -12,6 +12,7 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -186,10 +187,10 @@ var typedCalls = []struct {
 		return c.ListProjectItems(ctx, &ghopsv1.ListProjectItemsRequest{Project: "octo-org/1", Filter: proto.String("sprint:@current -status:Done")})
 	}},
 	{"add_project_item", func(ctx context.Context, c *Client) (proto.Message, error) {
-		return c.AddProjectItem(ctx, &ghopsv1.AddProjectItemRequest{Project: "octo-org/1", Repo: proto.String("octo-org/hello-world"), Number: proto.Int32(4), Fields: map[string]string{"Status": "Todo"}})
+		return c.AddProjectItem(ctx, &ghopsv1.AddProjectItemRequest{Project: "octo-org/1", Repo: proto.String("octo-org/hello-world"), Number: proto.Int32(4), Fields: map[string]*structpb.Value{"Status": structpb.NewStringValue("Todo")}})
 	}},
 	{"update_project_items", func(ctx context.Context, c *Client) (proto.Message, error) {
-		return c.UpdateProjectItems(ctx, &ghopsv1.UpdateProjectItemsRequest{Project: "octo-org/1", ItemIds: []string{"PVTI_1"}, Fields: map[string]string{"Sprint": "@next"}})
+		return c.UpdateProjectItems(ctx, &ghopsv1.UpdateProjectItemsRequest{Project: "octo-org/1", ItemIds: []string{"PVTI_1"}, Fields: map[string]*structpb.Value{"Sprint": structpb.NewStringValue("@next")}})
 	}},
 	{"archive_project_item", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.ArchiveProjectItem(ctx, &ghopsv1.ArchiveProjectItemRequest{Project: "octo-org/1", ItemId: "PVTI_1", Archived: true})

@@ -44,3 +44,13 @@ const (
 	// than OWNER, MEMBER or COLLABORATOR).
 	ContentTrustCollaborators = "collaborators"
 )
+
+// Repos carries the repos globs of the call's principal (one value per
+// glob), sent only when the principal has some. The gateway confines
+// answers itself, but a write to a GitHub Projects item names the item by
+// id alone, so only the service, which reads the item's repository before
+// writing, can refuse an item from a repository outside them
+// (docs/security.md, "GitHub Projects in the policy"). Like ContentTrust it
+// can only narrow what a call may do, so the service honours it from any
+// caller.
+const Repos = "x-ghops-repos"

@@ -349,6 +349,11 @@ func FromStatus(tool string, err error, requestID string) *Error {
 	if code == InvalidParamsCode {
 		e := InvalidParams(tool, badRequestViolations(bad, st.Message()))
 		e.Log, e.Cause, e.RequestID = log, err, requestID
+		if res != nil && (res.GetResourceType() != "" || res.GetResourceName() != "") {
+			// A name the named resource lacks (a project's field, sprint
+			// or view): data.resource says which (docs/errors.md).
+			e.Data.Resource = &Resource{Type: res.GetResourceType(), Id: res.GetResourceName()}
+		}
 		return e
 	}
 

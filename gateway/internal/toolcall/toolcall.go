@@ -14,9 +14,9 @@
 // The end of the chain calls the service with
 // grpc.ClientConnInterface.Invoke on the tool's full method with
 // x-request-id metadata (plus x-github-token when the caller authenticated
-// with its own GitHub token, and x-ghops-content-trust, the principal's
-// content trust) and maps any failure to the error contract (rpcerror);
-// Call renders the response as the tool's JSON result.
+// with its own GitHub token, x-ghops-content-trust, the principal's
+// content trust, and x-ghops-repos, its repos globs) and maps any failure
+// to the error contract (rpcerror); Call renders the response as the tool's JSON result.
 //
 // Every refusal happens before the service is called, so a refused call
 // costs GitHub nothing; but every call, refused or not, first spends one
@@ -237,6 +237,11 @@ func (c *Caller) invoke(ctx context.Context, r *Request) *rpcerror.Error {
 	}
 	if name := caller.Name(); name != "" {
 		md[callmeta.Principal] = []string{principalKey(caller.Via, name)}
+	}
+	if pr != nil && len(pr.Repos) > 0 {
+		// The service refuses a project item of a repository outside
+		// them, which only it can see before it writes.
+		md[callmeta.Repos] = pr.Repos
 	}
 	if tool.GatewayInfo {
 		md[callmeta.GatewayVersion] = []string{c.info.Version}

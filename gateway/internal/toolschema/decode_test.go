@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 )
@@ -258,9 +259,9 @@ func TestDecodeValid(t *testing.T) {
 		{"list_project_items", `{"project":"octo-org/1","filter":"status:Todo iteration:@current","fields":["Status"],"page":1}`,
 			&ghopsv1.ListProjectItemsRequest{Project: "octo-org/1", Filter: proto.String("status:Todo iteration:@current"), Fields: []string{"Status"}, Page: proto.Int32(1)}},
 		{"add_project_item", `{"project":"octo-org/1","repo":"o/r","number":3,"fields":{"Status":"Todo"}}`,
-			&ghopsv1.AddProjectItemRequest{Project: "octo-org/1", Repo: proto.String("o/r"), Number: proto.Int32(3), Fields: map[string]string{"Status": "Todo"}}},
-		{"update_project_items", `{"project":"octo-org/1","item_ids":["PVTI_1"],"fields":{"Sprint":"@next","Estimate":"3"},"clear":["Due"]}`,
-			&ghopsv1.UpdateProjectItemsRequest{Project: "octo-org/1", ItemIds: []string{"PVTI_1"}, Fields: map[string]string{"Sprint": "@next", "Estimate": "3"}, Clear: []string{"Due"}}},
+			&ghopsv1.AddProjectItemRequest{Project: "octo-org/1", Repo: proto.String("o/r"), Number: proto.Int32(3), Fields: map[string]*structpb.Value{"Status": structpb.NewStringValue("Todo")}}},
+		{"update_project_items", `{"project":"octo-org/1","item_ids":["PVTI_1"],"fields":{"Sprint":"@next","Estimate":3},"clear":["Due"]}`,
+			&ghopsv1.UpdateProjectItemsRequest{Project: "octo-org/1", ItemIds: []string{"PVTI_1"}, Fields: map[string]*structpb.Value{"Sprint": structpb.NewStringValue("@next"), "Estimate": structpb.NewNumberValue(3)}, Clear: []string{"Due"}}},
 		{"archive_project_item", `{"project":"octo-org/1","item_id":"PVTI_1","archived":true}`, &ghopsv1.ArchiveProjectItemRequest{Project: "octo-org/1", ItemId: "PVTI_1", Archived: true}},
 		{"delete_project_item", `{"project":"octo-org/1","item_id":"PVTI_1"}`, &ghopsv1.DeleteProjectItemRequest{Project: "octo-org/1", ItemId: "PVTI_1"}},
 		{"create_project", `{"owner":"octo-org","title":"Plan"}`, &ghopsv1.CreateProjectRequest{Owner: "octo-org", Title: "Plan"}},

@@ -3,11 +3,13 @@ package ghopsv1_test
 import (
 	"errors"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"buf.build/go/protovalidate"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 )
@@ -450,7 +452,7 @@ func TestContractRules(t *testing.T) {
 			{"page 51", &ghopsv1.ListProjectItemsRequest{Project: "o/1", Page: i(51)}, []violation{{"page", "int32.gte_lte"}}},
 		},
 		"add_project_item": {
-			{"valid issue", &ghopsv1.AddProjectItemRequest{Project: "o/1", Repo: s("a/b"), Number: i(3), Fields: map[string]string{"Status": "Todo"}}, nil},
+			{"valid issue", &ghopsv1.AddProjectItemRequest{Project: "o/1", Repo: s("a/b"), Number: i(3), Fields: map[string]*structpb.Value{"Status": structpb.NewStringValue("Todo")}}, nil},
 			{"valid draft", &ghopsv1.AddProjectItemRequest{Project: "o/1", Draft: &ghopsv1.DraftIssue{Title: "t"}}, nil},
 			{"neither", &ghopsv1.AddProjectItemRequest{Project: "o/1"}, []violation{{"", "message.oneof"}}},
 			{"both", &ghopsv1.AddProjectItemRequest{Project: "o/1", Repo: s("a/b"), Number: i(1), Draft: &ghopsv1.DraftIssue{Title: "t"}}, []violation{{"", "message.oneof"}}},
@@ -458,11 +460,11 @@ func TestContractRules(t *testing.T) {
 			{"draft without title", &ghopsv1.AddProjectItemRequest{Project: "o/1", Draft: &ghopsv1.DraftIssue{}}, []violation{{"draft.title", "required"}}},
 		},
 		"update_project_items": {
-			{"valid", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: []string{"PVTI_1", "PVTI_2"}, Fields: map[string]string{"Sprint": "@next"}, Clear: []string{"Due"}}, nil},
-			{"no items", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", Fields: map[string]string{"S": "x"}}, []violation{{"item_ids", "repeated.min_items"}}},
-			{"51 items", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: distinct(51), Fields: map[string]string{"S": "x"}}, []violation{{"item_ids", "repeated.max_items"}}},
-			{"repeated item", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: []string{"a", "a"}, Fields: map[string]string{"S": "x"}}, []violation{{"item_ids", "repeated.unique"}}},
-			{"value 1025", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: []string{"a"}, Fields: map[string]string{"S": n("v", 1025)}}, []violation{{`fields["S"]`, "string.max_len"}}},
+			{"valid", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: []string{"PVTI_1", "PVTI_2"}, Fields: map[string]*structpb.Value{"Sprint": structpb.NewStringValue("@next")}, Clear: []string{"Due"}}, nil},
+			{"no items", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", Fields: map[string]*structpb.Value{"S": structpb.NewStringValue("x")}}, []violation{{"item_ids", "repeated.min_items"}}},
+			{"51 items", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: distinct(51), Fields: map[string]*structpb.Value{"S": structpb.NewStringValue("x")}}, []violation{{"item_ids", "repeated.max_items"}}},
+			{"repeated item", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: []string{"a", "a"}, Fields: map[string]*structpb.Value{"S": structpb.NewStringValue("x")}}, []violation{{"item_ids", "repeated.unique"}}},
+			{"21 fields", &ghopsv1.UpdateProjectItemsRequest{Project: "o/1", ItemIds: []string{"a"}, Fields: fieldValues(21)}, []violation{{"fields", "map.max_pairs"}}},
 		},
 		"archive_project_item": {
 			{"valid", &ghopsv1.ArchiveProjectItemRequest{Project: "o/1", ItemId: "PVTI_1", Archived: true}, nil},
@@ -557,5 +559,14 @@ func format(vs []violation) []string {
 		out = append(out, v.field+" "+v.rule)
 	}
 	sort.Strings(out)
+	return out
+}
+
+// fieldValues are n project field values (names F0, F1, ...).
+func fieldValues(n int) map[string]*structpb.Value {
+	out := map[string]*structpb.Value{}
+	for k := range n {
+		out["F"+strconv.Itoa(k)] = structpb.NewNumberValue(float64(k))
+	}
 	return out
 }

@@ -10,6 +10,7 @@ import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
+	structpb "google.golang.org/protobuf/types/known/structpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
 	reflect "reflect"
 	sync "sync"
@@ -1172,8 +1173,10 @@ type ListProjectItemsRequest struct {
 	// E.g. `status:Todo iteration:@current -label:bug "due date":>2026-01-01`.
 	Filter *string `protobuf:"bytes,2,opt,name=filter,proto3,oneof" json:"filter,omitempty"`
 	// Field names whose values to return (default all).
-	Fields        []string `protobuf:"bytes,3,rep,name=fields,proto3" json:"fields,omitempty"`
-	Page          *int32   `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	Fields []string `protobuf:"bytes,3,rep,name=fields,proto3" json:"fields,omitempty"`
+	Page   *int32   `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	// A view's name or number: its filter, then filter, selects the items.
+	View          *string `protobuf:"bytes,5,opt,name=view,proto3,oneof" json:"view,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1234,6 +1237,13 @@ func (x *ListProjectItemsRequest) GetPage() int32 {
 		return *x.Page
 	}
 	return 0
+}
+
+func (x *ListProjectItemsRequest) GetView() string {
+	if x != nil && x.View != nil {
+		return *x.View
+	}
+	return ""
 }
 
 // ListProjectItemsResponse is one page of a project's items.
@@ -1438,12 +1448,22 @@ func (x *ProjectItem) GetFields() map[string]*ProjectFieldValue {
 	return nil
 }
 
-// ProjectFieldValue is one item's value of one field, as text: an option's
-// name, a sprint's title, a number, a date (YYYY-MM-DD) or the text.
+// ProjectFieldValue is one item's value of one field, under the key of its
+// field's type, so that a number is a JSON number: {"number": 3},
+// {"option": "Todo"}, {"sprint": "Sprint 2"}, {"date": "2026-12-01"},
+// {"text": "..."}.
 type ProjectFieldValue struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// value is the value.
-	Value         string `protobuf:"bytes,1,opt,name=value,proto3" json:"value,omitempty"`
+	// value is the one value the field holds.
+	//
+	// Types that are valid to be assigned to Value:
+	//
+	//	*ProjectFieldValue_Text
+	//	*ProjectFieldValue_Number
+	//	*ProjectFieldValue_Date
+	//	*ProjectFieldValue_Option
+	//	*ProjectFieldValue_Sprint
+	Value         isProjectFieldValue_Value `protobuf_oneof:"value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1478,12 +1498,96 @@ func (*ProjectFieldValue) Descriptor() ([]byte, []int) {
 	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{18}
 }
 
-func (x *ProjectFieldValue) GetValue() string {
+func (x *ProjectFieldValue) GetValue() isProjectFieldValue_Value {
 	if x != nil {
 		return x.Value
 	}
+	return nil
+}
+
+func (x *ProjectFieldValue) GetText() string {
+	if x != nil {
+		if x, ok := x.Value.(*ProjectFieldValue_Text); ok {
+			return x.Text
+		}
+	}
 	return ""
 }
+
+func (x *ProjectFieldValue) GetNumber() float64 {
+	if x != nil {
+		if x, ok := x.Value.(*ProjectFieldValue_Number); ok {
+			return x.Number
+		}
+	}
+	return 0
+}
+
+func (x *ProjectFieldValue) GetDate() string {
+	if x != nil {
+		if x, ok := x.Value.(*ProjectFieldValue_Date); ok {
+			return x.Date
+		}
+	}
+	return ""
+}
+
+func (x *ProjectFieldValue) GetOption() string {
+	if x != nil {
+		if x, ok := x.Value.(*ProjectFieldValue_Option); ok {
+			return x.Option
+		}
+	}
+	return ""
+}
+
+func (x *ProjectFieldValue) GetSprint() string {
+	if x != nil {
+		if x, ok := x.Value.(*ProjectFieldValue_Sprint); ok {
+			return x.Sprint
+		}
+	}
+	return ""
+}
+
+type isProjectFieldValue_Value interface {
+	isProjectFieldValue_Value()
+}
+
+type ProjectFieldValue_Text struct {
+	// text is a text field's value.
+	Text string `protobuf:"bytes,1,opt,name=text,proto3,oneof"`
+}
+
+type ProjectFieldValue_Number struct {
+	// number is a number field's value.
+	Number float64 `protobuf:"fixed64,2,opt,name=number,proto3,oneof"`
+}
+
+type ProjectFieldValue_Date struct {
+	// date is a date field's value (YYYY-MM-DD).
+	Date string `protobuf:"bytes,3,opt,name=date,proto3,oneof"`
+}
+
+type ProjectFieldValue_Option struct {
+	// option is a single-select field's option name.
+	Option string `protobuf:"bytes,4,opt,name=option,proto3,oneof"`
+}
+
+type ProjectFieldValue_Sprint struct {
+	// sprint is an iteration field's sprint title.
+	Sprint string `protobuf:"bytes,5,opt,name=sprint,proto3,oneof"`
+}
+
+func (*ProjectFieldValue_Text) isProjectFieldValue_Value() {}
+
+func (*ProjectFieldValue_Number) isProjectFieldValue_Value() {}
+
+func (*ProjectFieldValue_Date) isProjectFieldValue_Value() {}
+
+func (*ProjectFieldValue_Option) isProjectFieldValue_Value() {}
+
+func (*ProjectFieldValue_Sprint) isProjectFieldValue_Value() {}
 
 // DraftIssue is a draft item's content.
 type DraftIssue struct {
@@ -1548,7 +1652,7 @@ type AddProjectItemRequest struct {
 	// Instead of repo and number: a draft issue.
 	Draft *DraftIssue `protobuf:"bytes,4,opt,name=draft,proto3" json:"draft,omitempty"`
 	// Values by field name, as update_project_items' fields.
-	Fields        map[string]string `protobuf:"bytes,5,rep,name=fields,proto3" json:"fields,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Fields        map[string]*structpb.Value `protobuf:"bytes,5,rep,name=fields,proto3" json:"fields,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1611,7 +1715,7 @@ func (x *AddProjectItemRequest) GetDraft() *DraftIssue {
 	return nil
 }
 
-func (x *AddProjectItemRequest) GetFields() map[string]string {
+func (x *AddProjectItemRequest) GetFields() map[string]*structpb.Value {
 	if x != nil {
 		return x.Fields
 	}
@@ -1689,7 +1793,7 @@ type UpdateProjectItemsRequest struct {
 	// Item ids from list_project_items.
 	ItemIds []string `protobuf:"bytes,2,rep,name=item_ids,proto3" json:"item_ids,omitempty"`
 	// Field name to value: option name, sprint title or @current/@next, number, YYYY-MM-DD, text.
-	Fields map[string]string `protobuf:"bytes,3,rep,name=fields,proto3" json:"fields,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Fields map[string]*structpb.Value `protobuf:"bytes,3,rep,name=fields,proto3" json:"fields,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// Field names to clear.
 	Clear         []string `protobuf:"bytes,4,rep,name=clear,proto3" json:"clear,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -1740,7 +1844,7 @@ func (x *UpdateProjectItemsRequest) GetItemIds() []string {
 	return nil
 }
 
-func (x *UpdateProjectItemsRequest) GetFields() map[string]string {
+func (x *UpdateProjectItemsRequest) GetFields() map[string]*structpb.Value {
 	if x != nil {
 		return x.Fields
 	}
@@ -11896,7 +12000,7 @@ var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\n" +
-	"\x1dghops/v1/github_service.proto\x12\bghops.v1\x1a\x1bbuf/validate/validate.proto\x1a\x14ghops/v1/rules.proto\x1a\x13ghops/v1/tool.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9e\x01\n" +
+	"\x1dghops/v1/github_service.proto\x12\bghops.v1\x1a\x1bbuf/validate/validate.proto\x1a\x14ghops/v1/rules.proto\x1a\x13ghops/v1/tool.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9e\x01\n" +
 	"\rSearchRequest\x12'\n" +
 	"\x05query\x18\x01 \x01(\tB\x11\xbaH\n" +
 	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02\xb0\x82\x19\x01R\x05query\x12\"\n" +
@@ -11994,15 +12098,17 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x04body\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x129\n" +
 	"\n" +
 	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1c\n" +
-	"\x06author\x18\x06 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\"\xda\x01\n" +
+	"\x06author\x18\x06 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\"\x87\x02\n" +
 	"\x17ListProjectItemsRequest\x126\n" +
 	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x12%\n" +
 	"\x06filter\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\x80\bH\x00R\x06filter\x88\x01\x01\x12(\n" +
 	"\x06fields\x18\x03 \x03(\tB\x10\xbaH\r\x92\x01\n" +
 	"\x102\"\x06r\x04\x10\x01\x18dR\x06fields\x12\"\n" +
-	"\x04page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x182(\x01H\x01R\x04page\x88\x01\x01B\t\n" +
+	"\x04page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x182(\x01H\x01R\x04page\x88\x01\x01\x12\"\n" +
+	"\x04view\x18\x05 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dH\x02R\x04view\x88\x01\x01B\t\n" +
 	"\a_filterB\a\n" +
-	"\x05_page\"\x90\x02\n" +
+	"\x05_pageB\a\n" +
+	"\x05_view\"\x90\x02\n" +
 	"\x18ListProjectItemsResponse\x12+\n" +
 	"\x05items\x18\x01 \x03(\v2\x15.ghops.v1.ProjectItemR\x05items\x12&\n" +
 	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12\x1a\n" +
@@ -12021,24 +12127,29 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x06fields\x18\b \x03(\v2!.ghops.v1.ProjectItem.FieldsEntryR\x06fields\x1aV\n" +
 	"\vFieldsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x121\n" +
-	"\x05value\x18\x02 \x01(\v2\x1b.ghops.v1.ProjectFieldValueR\x05value:\x028\x01\"/\n" +
+	"\x05value\x18\x02 \x01(\v2\x1b.ghops.v1.ProjectFieldValueR\x05value:\x028\x01\"\xa8\x01\n" +
 	"\x11ProjectFieldValue\x12\x1a\n" +
-	"\x05value\x18\x01 \x01(\tB\x04\xa0\x82\x19\x01R\x05value\"^\n" +
+	"\x04text\x18\x01 \x01(\tB\x04\xa0\x82\x19\x01H\x00R\x04text\x12\x18\n" +
+	"\x06number\x18\x02 \x01(\x01H\x00R\x06number\x12\x14\n" +
+	"\x04date\x18\x03 \x01(\tH\x00R\x04date\x12\x1e\n" +
+	"\x06option\x18\x04 \x01(\tB\x04\xa0\x82\x19\x01H\x00R\x06option\x12\x1e\n" +
+	"\x06sprint\x18\x05 \x01(\tB\x04\xa0\x82\x19\x01H\x00R\x06sprintB\a\n" +
+	"\x05value\"^\n" +
 	"\n" +
 	"DraftIssue\x12#\n" +
 	"\x05title\x18\x01 \x01(\tB\r\xbaH\n" +
 	"\xc8\x01\x01r\x05\x10\x01\x18\x80\x02R\x05title\x12\"\n" +
 	"\x04body\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x18\x80\x80\x04H\x00R\x04body\x88\x01\x01B\a\n" +
-	"\x05_body\"\x86\x04\n" +
+	"\x05_body\"\x97\x04\n" +
 	"\x15AddProjectItemRequest\x126\n" +
 	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x12L\n" +
 	"\x04repo\x18\x02 \x01(\tB3\xbaH,r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01H\x00R\x04repo\x88\x01\x01\x12$\n" +
 	"\x06number\x18\x03 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x06number\x88\x01\x01\x12*\n" +
-	"\x05draft\x18\x04 \x01(\v2\x14.ghops.v1.DraftIssueR\x05draft\x12T\n" +
-	"\x06fields\x18\x05 \x03(\v2+.ghops.v1.AddProjectItemRequest.FieldsEntryB\x0f\xbaH\f\x9a\x01\t\x10\x14*\x05r\x03\x18\x80\bR\x06fields\x1a9\n" +
+	"\x05draft\x18\x04 \x01(\v2\x14.ghops.v1.DraftIssueR\x05draft\x12M\n" +
+	"\x06fields\x18\x05 \x03(\v2+.ghops.v1.AddProjectItemRequest.FieldsEntryB\b\xbaH\x05\x9a\x01\x02\x10\x14R\x06fields\x1aQ\n" +
 	"\vFieldsEntry\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01:p\xbaHm\x1aZ\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x05value:\x028\x01:p\xbaHm\x1aZ\n" +
 	"\x17add_project_item.number\x12\x1brepo and number go together\x1a\"has(this.repo) == has(this.number)\"\x0f\n" +
 	"\x04repo\n" +
 	"\x05draft\x10\x01B\a\n" +
@@ -12047,16 +12158,16 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x16AddProjectItemResponse\x12)\n" +
 	"\x04item\x18\x01 \x01(\v2\x15.ghops.v1.ProjectItemR\x04item\x12)\n" +
 	"\x04cost\x18\x02 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xc6\x02\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xd7\x02\n" +
 	"\x19UpdateProjectItemsRequest\x126\n" +
 	"\aproject\x18\x01 \x01(\tB\x1c\xbaH\x15\xc8\x01\x01r\x10\x1822\f^[\\w-]+/\\d+$\x98\x82\x19\vR\aproject\x124\n" +
-	"\bitem_ids\x18\x02 \x03(\tB\x18\xbaH\x11\x92\x01\x0e\b\x01\x102\x18\x01\"\x06r\x04\x10\x01\x18d\x98\x82\x19\fR\bitem_ids\x12X\n" +
-	"\x06fields\x18\x03 \x03(\v2/.ghops.v1.UpdateProjectItemsRequest.FieldsEntryB\x0f\xbaH\f\x9a\x01\t\x10\x14*\x05r\x03\x18\x80\bR\x06fields\x12&\n" +
+	"\bitem_ids\x18\x02 \x03(\tB\x18\xbaH\x11\x92\x01\x0e\b\x01\x102\x18\x01\"\x06r\x04\x10\x01\x18d\x98\x82\x19\fR\bitem_ids\x12Q\n" +
+	"\x06fields\x18\x03 \x03(\v2/.ghops.v1.UpdateProjectItemsRequest.FieldsEntryB\b\xbaH\x05\x9a\x01\x02\x10\x14R\x06fields\x12&\n" +
 	"\x05clear\x18\x04 \x03(\tB\x10\xbaH\r\x92\x01\n" +
-	"\x10\x14\"\x06r\x04\x10\x01\x18dR\x05clear\x1a9\n" +
+	"\x10\x14\"\x06r\x04\x10\x01\x18dR\x05clear\x1aQ\n" +
 	"\vFieldsEntry\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"a\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
+	"\x05value\x18\x02 \x01(\v2\x16.google.protobuf.ValueR\x05value:\x028\x01\"a\n" +
 	"\x1aUpdateProjectItemsResponse\x12\x18\n" +
 	"\aupdated\x18\x01 \x01(\x05R\aupdated\x12)\n" +
 	"\x04cost\x18\x04 \x01(\v2\x15.ghops.v1.GraphQLCostR\x04cost\"\x9b\x01\n" +
@@ -13263,6 +13374,7 @@ var file_ghops_v1_github_service_proto_goTypes = []any{
 	nil,                                       // 159: ghops.v1.AddProjectItemRequest.FieldsEntry
 	nil,                                       // 160: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
 	(*timestamppb.Timestamp)(nil),             // 161: google.protobuf.Timestamp
+	(*structpb.Value)(nil),                    // 162: google.protobuf.Value
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
@@ -13392,125 +13504,127 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	42,  // 124: ghops.v1.ListPullRequestCommitsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 125: ghops.v1.ListPullRequestCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
 	18,  // 126: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
-	0,   // 127: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	44,  // 128: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	48,  // 129: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	51,  // 130: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	53,  // 131: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	56,  // 132: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	59,  // 133: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	62,  // 134: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	65,  // 135: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	68,  // 136: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	71,  // 137: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	74,  // 138: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	76,  // 139: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	78,  // 140: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	81,  // 141: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	84,  // 142: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	87,  // 143: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	89,  // 144: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	92,  // 145: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	95,  // 146: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	97,  // 147: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	100, // 148: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	103, // 149: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	106, // 150: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	109, // 151: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	111, // 152: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	113, // 153: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	126, // 154: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	128, // 155: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	115, // 156: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	118, // 157: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	122, // 158: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	124, // 159: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	130, // 160: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
-	134, // 161: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
-	137, // 162: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
-	141, // 163: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
-	144, // 164: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
-	146, // 165: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
-	148, // 166: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
-	150, // 167: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
-	152, // 168: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
-	154, // 169: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
-	156, // 170: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
-	3,   // 171: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
-	7,   // 172: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
-	15,  // 173: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
-	20,  // 174: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
-	22,  // 175: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
-	24,  // 176: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
-	26,  // 177: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
-	28,  // 178: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
-	31,  // 179: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
-	33,  // 180: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
-	35,  // 181: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
-	38,  // 182: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
-	40,  // 183: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
-	1,   // 184: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	45,  // 185: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	49,  // 186: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	52,  // 187: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	54,  // 188: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	57,  // 189: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	60,  // 190: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	63,  // 191: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	66,  // 192: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	69,  // 193: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	72,  // 194: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	75,  // 195: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	77,  // 196: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	80,  // 197: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	83,  // 198: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	86,  // 199: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	88,  // 200: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	90,  // 201: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	93,  // 202: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	96,  // 203: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	98,  // 204: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	101, // 205: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	104, // 206: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	107, // 207: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	110, // 208: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	112, // 209: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	114, // 210: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	127, // 211: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	129, // 212: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	116, // 213: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	119, // 214: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	123, // 215: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	125, // 216: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	131, // 217: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
-	135, // 218: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
-	138, // 219: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
-	143, // 220: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
-	145, // 221: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
-	147, // 222: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
-	149, // 223: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
-	151, // 224: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
-	153, // 225: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
-	155, // 226: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
-	157, // 227: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
-	4,   // 228: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
-	8,   // 229: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
-	16,  // 230: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
-	21,  // 231: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
-	23,  // 232: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
-	25,  // 233: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
-	27,  // 234: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
-	29,  // 235: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
-	32,  // 236: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
-	34,  // 237: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
-	36,  // 238: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
-	39,  // 239: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
-	41,  // 240: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
-	184, // [184:241] is the sub-list for method output_type
-	127, // [127:184] is the sub-list for method input_type
-	127, // [127:127] is the sub-list for extension type_name
-	127, // [127:127] is the sub-list for extension extendee
-	0,   // [0:127] is the sub-list for field type_name
+	162, // 127: ghops.v1.AddProjectItemRequest.FieldsEntry.value:type_name -> google.protobuf.Value
+	162, // 128: ghops.v1.UpdateProjectItemsRequest.FieldsEntry.value:type_name -> google.protobuf.Value
+	0,   // 129: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	44,  // 130: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	48,  // 131: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	51,  // 132: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	53,  // 133: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	56,  // 134: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	59,  // 135: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	62,  // 136: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	65,  // 137: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	68,  // 138: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	71,  // 139: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	74,  // 140: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	76,  // 141: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	78,  // 142: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	81,  // 143: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	84,  // 144: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	87,  // 145: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	89,  // 146: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	92,  // 147: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	95,  // 148: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	97,  // 149: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	100, // 150: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	103, // 151: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	106, // 152: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	109, // 153: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	111, // 154: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	113, // 155: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	126, // 156: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	128, // 157: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	115, // 158: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	118, // 159: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	122, // 160: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	124, // 161: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	130, // 162: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	134, // 163: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
+	137, // 164: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
+	141, // 165: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
+	144, // 166: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
+	146, // 167: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
+	148, // 168: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
+	150, // 169: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
+	152, // 170: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
+	154, // 171: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
+	156, // 172: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
+	3,   // 173: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
+	7,   // 174: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
+	15,  // 175: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
+	20,  // 176: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
+	22,  // 177: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
+	24,  // 178: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
+	26,  // 179: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
+	28,  // 180: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
+	31,  // 181: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
+	33,  // 182: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
+	35,  // 183: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
+	38,  // 184: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
+	40,  // 185: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
+	1,   // 186: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	45,  // 187: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	49,  // 188: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	52,  // 189: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	54,  // 190: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	57,  // 191: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	60,  // 192: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	63,  // 193: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	66,  // 194: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	69,  // 195: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	72,  // 196: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	75,  // 197: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	77,  // 198: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	80,  // 199: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	83,  // 200: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	86,  // 201: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	88,  // 202: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	90,  // 203: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	93,  // 204: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	96,  // 205: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	98,  // 206: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	101, // 207: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	104, // 208: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	107, // 209: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	110, // 210: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	112, // 211: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	114, // 212: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	127, // 213: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	129, // 214: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	116, // 215: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	119, // 216: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	123, // 217: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	125, // 218: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	131, // 219: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	135, // 220: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
+	138, // 221: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
+	143, // 222: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
+	145, // 223: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
+	147, // 224: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
+	149, // 225: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
+	151, // 226: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
+	153, // 227: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
+	155, // 228: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
+	157, // 229: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
+	4,   // 230: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
+	8,   // 231: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
+	16,  // 232: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
+	21,  // 233: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
+	23,  // 234: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
+	25,  // 235: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
+	27,  // 236: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
+	29,  // 237: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
+	32,  // 238: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
+	34,  // 239: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
+	36,  // 240: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
+	39,  // 241: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
+	41,  // 242: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
+	186, // [186:243] is the sub-list for method output_type
+	129, // [129:186] is the sub-list for method input_type
+	129, // [129:129] is the sub-list for extension type_name
+	129, // [129:129] is the sub-list for extension extendee
+	0,   // [0:129] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -13523,6 +13637,13 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[0].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[3].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[15].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[18].OneofWrappers = []any{
+		(*ProjectFieldValue_Text)(nil),
+		(*ProjectFieldValue_Number)(nil),
+		(*ProjectFieldValue_Date)(nil),
+		(*ProjectFieldValue_Option)(nil),
+		(*ProjectFieldValue_Sprint)(nil),
+	}
 	file_ghops_v1_github_service_proto_msgTypes[19].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[20].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[28].OneofWrappers = []any{}

@@ -325,6 +325,16 @@ func InvalidField(c Context, msg, field, rule string) error {
 		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: field, Description: msg, Reason: rule}}})
 }
 
+// InvalidName is InvalidField for a name or value the call gave that
+// c.Resource, the thing it names (a project's field, sprint or view), does
+// not accept: the -32602 also carries that resource, which the gateway
+// answers as data.resource (docs/errors.md, "GitHub Projects").
+func InvalidName(c Context, msg, field, rule string) error {
+	ri := &errdetails.ResourceInfo{ResourceType: c.Resource.GetType(), ResourceName: c.Resource.GetId(), Description: msg}
+	return New(codes.InvalidArgument, ghopsv1.ErrorReason_ERROR_REASON_INVALID_ARGUMENT, msg, c, nil,
+		&errdetails.BadRequest{FieldViolations: []*errdetails.BadRequest_FieldViolation{{Field: field, Description: msg, Reason: rule}}}, ri)
+}
+
 // Internal is the answer for anything unexpected: no upstream text at all.
 func Internal(c Context) error {
 	return New(codes.Internal, ghopsv1.ErrorReason_ERROR_REASON_INTERNAL, "internal error", c, nil)

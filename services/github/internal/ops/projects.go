@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"ghops.dev/infra/callmeta"
 	"github.com/google/go-github/v66/github"
+	"google.golang.org/grpc/metadata"
 
 	"ghops.dev/services/github/internal/ghstatus"
 	"ghops.dev/services/github/internal/projectfilter"
@@ -167,18 +170,74 @@ func (s *Service) loadProject(ctx context.Context, gh *github.Client, m *meter, 
 		return nil, ghstatus.NotFound(c, "GitHub GraphQL answered no project")
 	}
 	p := &project{ref: ref, id: out.RepositoryOwner.ProjectV2.ID, raw: &out, fields: out.RepositoryOwner.ProjectV2.Fields.Nodes}
+	allowed := allowedRepos(ctx)
 	for i, id := range ids {
 		var it *gqlItem
 		if b, ok := raw[itemAlias+strconv.Itoa(i)]; ok {
 			_ = json.Unmarshal(b, &it)
 		}
-		if it == nil || it.ID != id || it.Project == nil || it.Project.ID != p.id {
+		if it == nil || it.ID != id || it.Project == nil || it.Project.ID != p.id || !it.allowed(allowed) {
+			// An item of a repository outside the principal's repos gets
+			// the same answer as an item of another project, so that the
+			// refusal tells nothing about it.
 			c.Resource = &ghopsv1.Resource{Type: "item", Id: id}
 			return nil, ghstatus.Mismatch(c, 0, "item "+id+" is not an item of project "+ref+" (list_project_items gives its item ids); nothing was done")
 		}
 		p.items = append(p.items, it)
 	}
 	return p, nil
+}
+
+// viewFilter is the filter of p's view named view (its name, any case, or
+// its number) followed by filter: -32602 naming the view and listing the
+// project's views when it has none of that name.
+func (p *project) viewFilter(c ghstatus.Context, view, filter string) (*projectfilter.Filter, error) {
+	var names []string
+	for _, v := range p.raw.RepositoryOwner.ProjectV2.Views.Nodes {
+		if strings.EqualFold(v.Name, view) || strconv.Itoa(v.Number) == view {
+			flt, err := projectfilter.Parse(strings.TrimSpace(v.Filter + " " + filter))
+			if err != nil {
+				c.Resource = &ghopsv1.Resource{Type: "view", Id: view}
+				return nil, ghstatus.InvalidName(c, fmt.Sprintf("view %q's filter with filter: %v", v.Name, err), "filter", "project_filter")
+			}
+			return flt, nil
+		}
+		names = append(names, strconv.Quote(v.Name))
+	}
+	c.Resource = &ghopsv1.Resource{Type: "view", Id: view}
+	return nil, ghstatus.InvalidName(c, fmt.Sprintf("project %s has no view %q; its views: %s", p.ref, view, boundedList(names)), "view", "project_view")
+}
+
+// allowedRepos are the repos globs of the call's principal, as the gateway
+// sent them (callmeta.Repos), lower-cased; none: every repository.
+func allowedRepos(ctx context.Context) []string {
+	md, _ := metadata.FromIncomingContext(ctx)
+	globs := md.Get(callmeta.Repos)
+	out := make([]string, 0, len(globs))
+	for _, g := range globs {
+		if g = strings.ToLower(strings.TrimSpace(g)); g != "" {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// allowed reports whether the item may be written to by a principal
+// limited to globs (lower case; none: every item): a draft belongs to no
+// repository and is the project's own; an item GitHub redacts names no
+// repository the service could check, so it is refused with globs.
+func (it *gqlItem) allowed(globs []string) bool {
+	if len(globs) == 0 || it.Type == "DRAFT_ISSUE" {
+		return true
+	}
+	if it.Content == nil || it.Content.Repository == nil {
+		return false
+	}
+	repo := strings.ToLower(it.Content.Repository.NameWithOwner)
+	return slices.ContainsFunc(globs, func(g string) bool {
+		ok, err := path.Match(g, repo)
+		return err == nil && ok
+	})
 }
 
 // field finds a field by name (case-insensitive).
@@ -226,6 +285,9 @@ func (p *project) filterEnv() projectfilter.Env {
 		switch f.DataType {
 		case "ITERATION":
 			env.Iterations[key] = iterations(f)
+			if f == p.iterationField() && p.field(iterationQualifier) == nil {
+				env.Iterations[iterationQualifier] = env.Iterations[key]
+			}
 		case "NUMBER":
 			env.Numeric[key] = true
 		case "DATE":
@@ -233,6 +295,34 @@ func (p *project) filterEnv() projectfilter.Env {
 		}
 	}
 	return env
+}
+
+// iterationQualifier is GitHub's filter qualifier for a project's
+// iteration field whatever its name (iteration:@current), when no field is
+// named so.
+const iterationQualifier = "iteration"
+
+// iterationField is p's first iteration field, the one iteration:
+// qualifies (nil without one).
+func (p *project) iterationField() *gqlField {
+	for _, f := range p.fields {
+		if f != nil && f.DataType == "ITERATION" {
+			return f
+		}
+	}
+	return nil
+}
+
+// filterItem is what a filter sees of it in p: its own values, and the
+// iteration field's also under iteration.
+func (p *project) filterItem(it *gqlItem) projectfilter.Item {
+	fi := it.filterItem()
+	if f := p.iterationField(); f != nil && p.field(iterationQualifier) == nil {
+		if v, ok := fi.Values[strings.ToLower(f.Name)]; ok {
+			fi.Values[iterationQualifier] = v
+		}
+	}
+	return fi
 }
 
 // iterations are f's sprints for projectfilter.
@@ -266,31 +356,40 @@ func (it *gqlItem) visible() bool {
 	return it.Type != "REDACTED" && it.Content != nil
 }
 
-// values are it's field values as text by field name.
-func (it *gqlItem) values() map[string]string {
-	out := map[string]string{}
+// values are it's field values by field name, each under its type's key.
+func (it *gqlItem) values() map[string]*ghopsv1.ProjectFieldValue {
+	out := map[string]*ghopsv1.ProjectFieldValue{}
 	for _, v := range it.FieldValues.Nodes {
 		if v.Field == nil || v.Field.Name == "" {
 			continue
 		}
-		var s string
+		var fv ghopsv1.ProjectFieldValue
 		switch {
 		case v.Text != nil:
-			s = *v.Text
+			fv.Value = &ghopsv1.ProjectFieldValue_Text{Text: *v.Text}
 		case v.Number != nil:
-			s = strconv.FormatFloat(*v.Number, 'f', -1, 64)
+			fv.Value = &ghopsv1.ProjectFieldValue_Number{Number: *v.Number}
 		case v.Date != nil:
-			s = *v.Date
+			fv.Value = &ghopsv1.ProjectFieldValue_Date{Date: *v.Date}
 		case v.Name != nil:
-			s = *v.Name
+			fv.Value = &ghopsv1.ProjectFieldValue_Option{Option: *v.Name}
 		case v.Title != nil:
-			s = *v.Title
+			fv.Value = &ghopsv1.ProjectFieldValue_Sprint{Sprint: *v.Title}
 		default:
 			continue
 		}
-		out[v.Field.Name] = s
+		out[v.Field.Name] = &fv
 	}
 	return out
+}
+
+// valueText is v as a filter compares it: the text, a number in its
+// shortest decimal form.
+func valueText(v *ghopsv1.ProjectFieldValue) string {
+	if n, ok := v.GetValue().(*ghopsv1.ProjectFieldValue_Number); ok {
+		return strconv.FormatFloat(n.Number, 'f', -1, 64)
+	}
+	return v.GetText() + v.GetDate() + v.GetOption() + v.GetSprint()
 }
 
 // filterItem is what a filter sees of it.
@@ -316,7 +415,7 @@ func (it *gqlItem) filterItem() projectfilter.Item {
 		}
 	}
 	for k, v := range it.values() {
-		fi.Values[strings.ToLower(k)] = []string{v}
+		fi.Values[strings.ToLower(k)] = []string{valueText(v)}
 	}
 	return fi
 }
@@ -333,7 +432,7 @@ func toItem(it *gqlItem, only []string) *ghopsv1.ProjectItem {
 	}
 	for k, v := range it.values() {
 		if len(only) == 0 || slices.ContainsFunc(only, func(n string) bool { return strings.EqualFold(n, k) }) {
-			out.Fields[k] = &ghopsv1.ProjectFieldValue{Value: v}
+			out.Fields[k] = v
 		}
 	}
 	return out
@@ -463,12 +562,20 @@ func (s *Service) ListProjectItems(ctx context.Context, req *ghopsv1.ListProject
 	if err != nil {
 		return nil, err
 	}
+	if req.View != nil {
+		if flt, err = p.viewFilter(c, req.GetView(), req.GetFilter()); err != nil {
+			return nil, err
+		}
+	}
 	for _, name := range req.GetFields() {
 		if p.field(name) == nil {
 			return nil, ghstatus.InvalidField(c, fmt.Sprintf("project %s has no field %q; its fields: %s", p.ref, name, p.fieldNames()), "fields", "project_field")
 		}
 	}
 	for _, key := range flt.Keys() {
+		if key == iterationQualifier && p.iterationField() != nil {
+			continue
+		}
 		if p.field(key) == nil && p.field(strings.ReplaceAll(key, "-", " ")) == nil && !slices.Contains([]string{"assignee", "assignees", "label", "labels", "milestone", "repo"}, key) {
 			return nil, ghstatus.InvalidField(c, fmt.Sprintf("filter names no field of project %s: %q; its fields: %s", p.ref, key, p.fieldNames()), "filter", "project_field")
 		}
@@ -516,7 +623,7 @@ func (s *Service) ListProjectItems(ctx context.Context, req *ghopsv1.ListProject
 				out.Withheld++
 				continue
 			}
-			if !flt.Match(it.filterItem(), env) {
+			if !flt.Match(p.filterItem(it), env) {
 				continue
 			}
 			if skip > 0 {

@@ -3,6 +3,7 @@ package ops
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
+	"google.golang.org/protobuf/types/known/structpb"
 
 	"ghops.dev/services/github/internal/ghpath"
 	"ghops.dev/services/github/internal/ghstatus"
@@ -33,70 +35,93 @@ const (
 // settable are the data types a value can be written to.
 var settable = []string{"SINGLE_SELECT", "ITERATION", "TEXT", "NUMBER", "DATE"}
 
-// resolveValue turns value, as the caller wrote it, into GitHub's
-// ProjectV2FieldValue for field f: an option's name, a sprint's title or
-// @current/@next/@previous, a number, a date, or text. A wrong value is
-// -32602 naming the field's type and, for options and sprints, the valid
-// names; the type comes from the project, never from the value.
-func resolveValue(c ghstatus.Context, f *gqlField, value string) (map[string]any, string, error) {
-	bad := func(msg string) (map[string]any, string, error) {
-		c.Resource = &ghopsv1.Resource{Type: "field", Id: f.Name}
-		return nil, "", ghstatus.InvalidField(c, msg, "fields."+f.Name, "project_field_value")
+// resolveValue turns value, as the caller wrote it (a string, or a JSON
+// number), into GitHub's ProjectV2FieldValue for field f: an option's
+// name, a sprint's title or @current/@next/@previous, a number, a date, or
+// text; and the value the answer shows. A wrong value is -32602 naming the
+// field's type and, for options and sprints, the valid names (data.resource
+// the field; an unknown sprint, the sprint); the type comes from the
+// project, never from the value.
+func resolveValue(c ghstatus.Context, f *gqlField, value *structpb.Value) (map[string]any, *ghopsv1.ProjectFieldValue, error) {
+	bad := func(msg string) (map[string]any, *ghopsv1.ProjectFieldValue, error) {
+		if c.Resource == nil || c.Resource.Type != "sprint" {
+			c.Resource = &ghopsv1.Resource{Type: "field", Id: f.Name}
+		}
+		return nil, nil, ghstatus.InvalidName(c, msg, "fields."+f.Name, "project_field_value")
+	}
+	text, isNumber := "", false
+	switch v := value.GetKind().(type) {
+	case *structpb.Value_StringValue:
+		text = v.StringValue
+	case *structpb.Value_NumberValue:
+		text, isNumber = strconv.FormatFloat(v.NumberValue, 'f', -1, 64), true
+	case nil:
+	default:
+		return bad(fmt.Sprintf("field %q: a value is a string or a number", f.Name))
+	}
+	if len(text) > maxValueLen {
+		return bad(fmt.Sprintf("field %q: a value has at most %d characters", f.Name, maxValueLen))
 	}
 	switch f.DataType {
 	case "SINGLE_SELECT":
 		var names []string
 		for _, o := range f.Options {
-			if strings.EqualFold(o.Name, value) {
-				return map[string]any{"singleSelectOptionId": o.ID}, o.Name, nil
+			if strings.EqualFold(o.Name, text) {
+				return map[string]any{"singleSelectOptionId": o.ID}, &ghopsv1.ProjectFieldValue{Value: &ghopsv1.ProjectFieldValue_Option{Option: o.Name}}, nil
 			}
 			names = append(names, strconv.Quote(o.Name))
 		}
-		return bad(fmt.Sprintf("field %q is single_select: %q is none of its options %s", f.Name, value, boundedList(names)))
+		return bad(fmt.Sprintf("field %q is single_select: %q is none of its options %s", f.Name, text, boundedList(names)))
 	case "ITERATION":
-		title := value
-		if strings.HasPrefix(value, "@") {
-			t, ok := projectfilter.Relative(iterations(f), value, today())
+		c.Resource = &ghopsv1.Resource{Type: "sprint", Id: text}
+		title := text
+		if strings.HasPrefix(text, "@") {
+			t, ok := projectfilter.Relative(iterations(f), text, today())
 			if !ok {
-				return bad(fmt.Sprintf("field %q is iteration: it has no %s sprint", f.Name, value))
+				return bad(fmt.Sprintf("field %q is iteration: it has no %s sprint", f.Name, text))
 			}
 			title = t
 		}
 		var names []string
 		for _, it := range f.sprints() {
 			if strings.EqualFold(it.Title, title) {
-				return map[string]any{"iterationId": it.ID}, it.Title, nil
+				return map[string]any{"iterationId": it.ID}, &ghopsv1.ProjectFieldValue{Value: &ghopsv1.ProjectFieldValue_Sprint{Sprint: it.Title}}, nil
 			}
 			names = append(names, strconv.Quote(it.Title))
 		}
-		return bad(fmt.Sprintf("field %q is iteration: %q is none of its sprints %s (or @current, @next, @previous)", f.Name, value, boundedList(names)))
+		return bad(fmt.Sprintf("field %q is iteration: %q is none of its sprints %s (or @current, @next, @previous)", f.Name, text, boundedList(names)))
 	case "NUMBER":
-		n, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		if err != nil {
-			return bad(fmt.Sprintf("field %q is number: %q is not a number", f.Name, value))
+		n, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+		if err != nil || math.IsInf(n, 0) || math.IsNaN(n) {
+			return bad(fmt.Sprintf("field %q is number: %q is not a number", f.Name, text))
 		}
-		return map[string]any{"number": n}, strconv.FormatFloat(n, 'f', -1, 64), nil
+		return map[string]any{"number": n}, &ghopsv1.ProjectFieldValue{Value: &ghopsv1.ProjectFieldValue_Number{Number: n}}, nil
 	case "DATE":
-		if _, err := time.Parse(time.DateOnly, value); err != nil {
-			return bad(fmt.Sprintf("field %q is date: %q is not a date (YYYY-MM-DD)", f.Name, value))
+		if _, err := time.Parse(time.DateOnly, text); err != nil || isNumber {
+			return bad(fmt.Sprintf("field %q is date: %q is not a date (YYYY-MM-DD)", f.Name, text))
 		}
-		return map[string]any{"date": value}, value, nil
+		return map[string]any{"date": text}, &ghopsv1.ProjectFieldValue{Value: &ghopsv1.ProjectFieldValue_Date{Date: text}}, nil
 	case "TEXT":
-		return map[string]any{"text": value}, value, nil
+		return map[string]any{"text": text}, &ghopsv1.ProjectFieldValue{Value: &ghopsv1.ProjectFieldValue_Text{Text: text}}, nil
 	}
 	return bad(fmt.Sprintf("field %q is %s, which GitHub fills itself; settable fields are of types single_select, iteration, text, number and date", f.Name, strings.ToLower(f.DataType)))
 }
 
+// maxValueLen bounds a field value given as text (the input schema's
+// bound, checked again here since protovalidate has no rule for a
+// google.protobuf.Value).
+const maxValueLen = 1024
+
 // plan resolves fields (name to value) and clear (names) against p for
-// every item, in a stable order: the changes and, per field name, the text
-// the answer shows (empty: cleared).
-func (p *project) plan(c ghstatus.Context, items []string, fields map[string]string, clear []string) ([]fieldChange, map[string]string, error) {
+// every item, in a stable order: the changes and, per field name, the value
+// the answer shows (nil: cleared).
+func (p *project) plan(c ghstatus.Context, items []string, fields map[string]*structpb.Value, clear []string) ([]fieldChange, map[string]*ghopsv1.ProjectFieldValue, error) {
 	type one struct {
 		f     *gqlField
 		value map[string]any
 	}
 	var resolved []one
-	shown := map[string]string{}
+	shown := map[string]*ghopsv1.ProjectFieldValue{}
 	names := make([]string, 0, len(fields))
 	for n := range fields {
 		names = append(names, n)
@@ -104,19 +129,19 @@ func (p *project) plan(c ghstatus.Context, items []string, fields map[string]str
 	slices.Sort(names)
 	unknown := func(name, where string) error {
 		c.Resource = &ghopsv1.Resource{Type: "field", Id: name}
-		return ghstatus.InvalidField(c, fmt.Sprintf("project %s has no field %q; its settable fields: %s", p.ref, name, p.fieldNames(settable...)), where, "project_field")
+		return ghstatus.InvalidName(c, fmt.Sprintf("project %s has no field %q; its settable fields: %s", p.ref, name, p.fieldNames(settable...)), where, "project_field")
 	}
 	for _, n := range names {
 		f := p.field(n)
 		if f == nil {
 			return nil, nil, unknown(n, "fields")
 		}
-		v, text, err := resolveValue(c, f, fields[n])
+		v, show, err := resolveValue(c, f, fields[n])
 		if err != nil {
 			return nil, nil, err
 		}
 		resolved = append(resolved, one{f, v})
-		shown[f.Name] = text
+		shown[f.Name] = show
 	}
 	for _, n := range clear {
 		f := p.field(n)
@@ -127,11 +152,11 @@ func (p *project) plan(c ghstatus.Context, items []string, fields map[string]str
 			return nil, nil, ghstatus.InvalidField(c, fmt.Sprintf("field %q is both set and cleared", f.Name), "clear", "project_field")
 		}
 		if !slices.Contains(settable, f.DataType) {
-			_, _, err := resolveValue(c, f, "")
+			_, _, err := resolveValue(c, f, nil)
 			return nil, nil, err
 		}
 		resolved = append(resolved, one{f: f})
-		shown[f.Name] = ""
+		shown[f.Name] = nil
 	}
 	var changes []fieldChange
 	for _, it := range items {
@@ -160,12 +185,12 @@ func (s *Service) apply(ctx context.Context, gh *github.Client, m *meter, projec
 }
 
 // withValues is it as answered after shown was applied to it.
-func withValues(it *ghopsv1.ProjectItem, shown map[string]string) *ghopsv1.ProjectItem {
+func withValues(it *ghopsv1.ProjectItem, shown map[string]*ghopsv1.ProjectFieldValue) *ghopsv1.ProjectItem {
 	for name, v := range shown {
-		if v == "" {
+		if v == nil {
 			delete(it.Fields, name)
 		} else {
-			it.Fields[name] = &ghopsv1.ProjectFieldValue{Value: v}
+			it.Fields[name] = v
 		}
 	}
 	return it

@@ -456,6 +456,16 @@ func (bd *builder) inputValue(fd protoreflect.FieldDescriptor, fr *validate.Fiel
 			n.pattern = timestampPattern
 			return n, nil
 		}
+		if fd.Message().FullName() == "google.protobuf.Value" {
+			// A value whose type the service decides (a GitHub Projects
+			// field value: a number for a number field, text otherwise);
+			// the contract takes a string or a number, no other JSON.
+			str, num := newNode("string"), newNode("number")
+			str.maxLength = valueMaxLength
+			n := newNode("")
+			n.anyOf = []*node{str, num}
+			return n, nil
+		}
 		if isWellKnown(fd.Message()) {
 			return nil, fmt.Errorf("%s: well-known type %s is not supported in tool input", fd.FullName(), fd.Message().FullName())
 		}
@@ -580,6 +590,9 @@ func enumValue(fd protoreflect.FieldDescriptor, rules protoreflect.Message) (*no
 	}
 	return n, nil
 }
+
+// valueMaxLength bounds a google.protobuf.Value input given as a string.
+const valueMaxLength = 1024
 
 // timestampPattern is the part of protojson's Timestamp syntax that the
 // date-time format does not state.
