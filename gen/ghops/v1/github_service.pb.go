@@ -13246,8 +13246,8 @@ type RateBucket struct {
 	Limit int32 `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
 	// remaining is what is left of it.
 	Remaining int32 `protobuf:"varint,3,opt,name=remaining,proto3" json:"remaining,omitempty"`
-	// reset is when it refills.
-	Reset_        *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=reset,proto3" json:"reset,omitempty"`
+	// resets_at is when it refills.
+	ResetsAt      *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=resets_at,json=resetsAt,proto3" json:"resets_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -13303,9 +13303,9 @@ func (x *RateBucket) GetRemaining() int32 {
 	return 0
 }
 
-func (x *RateBucket) GetReset_() *timestamppb.Timestamp {
+func (x *RateBucket) GetResetsAt() *timestamppb.Timestamp {
 	if x != nil {
-		return x.Reset_
+		return x.ResetsAt
 	}
 	return nil
 }
@@ -14405,10 +14405,10 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"created_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12=\n" +
 	"\fpublished_at\x18\n" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\vpublishedAt\x12\x10\n" +
-	"\x03url\x18\v \x01(\tR\x03url\"\xe4\x01\n" +
+	"\x03url\x18\v \x01(\tR\x03url\"\xe3\x01\n" +
 	"\x11GetReleaseRequest\x12J\n" +
-	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12=\n" +
-	"\x03tag\x18\x02 \x01(\tB&\xbaH\x1fr\x1d\xa0\x82\x19\x01\x10\x01\x18d2\x13^[a-zA-Z0-9._/+-]+$\x98\x82\x19\x02H\x00R\x03tag\x88\x01\x01\x12\x1b\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12<\n" +
+	"\x03tag\x18\x02 \x01(\tB%\xbaH\x1er\x1c\xa0\x82\x19\x01\x10\x01\x18d2\x12^[a-zA-Z0-9._+-]+$\x98\x82\x19\x02H\x00R\x03tag\x88\x01\x01\x12\x1b\n" +
 	"\x06latest\x18\x03 \x01(\bH\x01R\x06latest\x88\x01\x01:\x14\xbaH\x11\"\x0f\n" +
 	"\x03tag\n" +
 	"\x06latest\x10\x01B\x06\n" +
@@ -14416,10 +14416,10 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\a_latest\"\x81\x01\n" +
 	"\x12GetReleaseResponse\x12+\n" +
 	"\arelease\x18\x01 \x01(\v2\x11.ghops.v1.ReleaseR\arelease\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xdb\x03\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xda\x03\n" +
 	"\x14CreateReleaseRequest\x12J\n" +
-	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x128\n" +
-	"\x03tag\x18\x02 \x01(\tB&\xbaH\x1fr\x1d\xa0\x82\x19\x01\x10\x01\x18d2\x13^[a-zA-Z0-9._/+-]+$\x98\x82\x19\x02R\x03tag\x12@\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x127\n" +
+	"\x03tag\x18\x02 \x01(\tB%\xbaH\x1er\x1c\xa0\x82\x19\x01\x10\x01\x18d2\x12^[a-zA-Z0-9._+-]+$\x98\x82\x19\x02R\x03tag\x12@\n" +
 	"\x06target\x18\x03 \x01(\tB#\xbaH\x1cr\x1a\xa0\x82\x19\x01\x18d2\x12^[a-zA-Z0-9._/-]+$\x98\x82\x19\x02H\x00R\x06target\x88\x01\x01\x12!\n" +
 	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\x80\x02H\x01R\x04name\x88\x01\x01\x12\"\n" +
 	"\x04body\x18\x05 \x01(\tB\t\xbaH\x06r\x04\x18\xc8\xd0\aH\x02R\x04body\x88\x01\x01\x12\x19\n" +
@@ -14436,13 +14436,13 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x0f_generate_notes\"\x84\x01\n" +
 	"\x15CreateReleaseResponse\x12+\n" +
 	"\arelease\x18\x01 \x01(\v2\x11.ghops.v1.ReleaseR\arelease\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x8b\x03\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x8a\x03\n" +
 	"\x14UpdateReleaseRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12.\n" +
 	"\n" +
 	"release_id\x18\x02 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\x0fR\n" +
-	"release_id\x12=\n" +
-	"\x03tag\x18\x03 \x01(\tB&\xbaH\x1fr\x1d\xa0\x82\x19\x01\x10\x01\x18d2\x13^[a-zA-Z0-9._/+-]+$\x98\x82\x19\x02H\x00R\x03tag\x88\x01\x01\x12!\n" +
+	"release_id\x12<\n" +
+	"\x03tag\x18\x03 \x01(\tB%\xbaH\x1er\x1c\xa0\x82\x19\x01\x10\x01\x18d2\x12^[a-zA-Z0-9._+-]+$\x98\x82\x19\x02H\x00R\x03tag\x88\x01\x01\x12!\n" +
 	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\x80\x02H\x01R\x04name\x88\x01\x01\x12\"\n" +
 	"\x04body\x18\x05 \x01(\tB\t\xbaH\x06r\x04\x18\xc8\xd0\aH\x02R\x04body\x88\x01\x01\x12\x19\n" +
 	"\x05draft\x18\x06 \x01(\bH\x03R\x05draft\x88\x01\x01\x12#\n" +
@@ -14512,13 +14512,13 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"token_kind\x18\x03 \x01(\tR\ttokenKind\x12\x16\n" +
 	"\x06scopes\x18\x04 \x03(\tR\x06scopes\x125\n" +
 	"\vrate_limits\x18\x05 \x03(\v2\x14.ghops.v1.RateBucketR\n" +
-	"rateLimits\"\x8e\x01\n" +
+	"rateLimits\"\x95\x01\n" +
 	"\n" +
 	"RateBucket\x12\x1a\n" +
 	"\bresource\x18\x01 \x01(\tR\bresource\x12\x14\n" +
 	"\x05limit\x18\x02 \x01(\x05R\x05limit\x12\x1c\n" +
-	"\tremaining\x18\x03 \x01(\x05R\tremaining\x120\n" +
-	"\x05reset\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\x05reset2\xa4m\n" +
+	"\tremaining\x18\x03 \x01(\x05R\tremaining\x127\n" +
+	"\tresets_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\bresetsAt2\xa4m\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -15005,7 +15005,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 142: ghops.v1.CreateRepositoryResponse.repository:type_name -> ghops.v1.RepositorySummary
 	43,  // 143: ghops.v1.CreateRepositoryResponse.content_report:type_name -> ghops.v1.ContentReport
 	178, // 144: ghops.v1.GetMeResponse.rate_limits:type_name -> ghops.v1.RateBucket
-	182, // 145: ghops.v1.RateBucket.reset:type_name -> google.protobuf.Timestamp
+	182, // 145: ghops.v1.RateBucket.resets_at:type_name -> google.protobuf.Timestamp
 	18,  // 146: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
 	0,   // 147: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
 	44,  // 148: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
