@@ -380,8 +380,7 @@ func (c *Client) UpdateMilestone(ctx context.Context, req *ghopsv1.UpdateMilesto
 }
 
 // ListReleases calls the list_releases tool (toolset repos, read-only): List
-// a repository's releases, newest first, without their notes (get_release has
-// them).
+// releases, newest first, without notes (get_release has them).
 func (c *Client) ListReleases(ctx context.Context, req *ghopsv1.ListReleasesRequest) (*ghopsv1.ListReleasesResponse, error) {
 	return Call[ghopsv1.ListReleasesResponse](ctx, c, ghopsv1.ToolListReleases, req)
 }
@@ -393,8 +392,8 @@ func (c *Client) GetRelease(ctx context.Context, req *ghopsv1.GetReleaseRequest)
 }
 
 // CreateRelease calls the create_release tool (toolset repos, writes): Create
-// a release (and its tag, at target, if new); generate_notes writes notes
-// from merged pull requests.
+// a release and, if new, its tag; generate_notes lists the merged pull
+// requests.
 func (c *Client) CreateRelease(ctx context.Context, req *ghopsv1.CreateReleaseRequest) (*ghopsv1.CreateReleaseResponse, error) {
 	return Call[ghopsv1.CreateReleaseResponse](ctx, c, ghopsv1.ToolCreateRelease, req)
 }
@@ -413,8 +412,7 @@ func (c *Client) ListTags(ctx context.Context, req *ghopsv1.ListTagsRequest) (*g
 }
 
 // ListRepositories calls the list_repositories tool (toolset repos,
-// read-only): List a user's or organization's repositories, or without owner
-// those this identity can reach.
+// read-only): List an owner's repositories, or those this identity can reach.
 func (c *Client) ListRepositories(ctx context.Context, req *ghopsv1.ListRepositoriesRequest) (*ghopsv1.ListRepositoriesResponse, error) {
 	return Call[ghopsv1.ListRepositoriesResponse](ctx, c, ghopsv1.ToolListRepositories, req)
 }

@@ -12254,17 +12254,17 @@ func (x *GetReleaseResponse) GetContentReport() *ContentReport {
 type CreateReleaseRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
-	// Tag to release; created at target when it does not exist.
+	// Created at target if new.
 	Tag string `protobuf:"bytes,2,opt,name=tag,proto3" json:"tag,omitempty"`
-	// Branch or commit sha for a new tag. Default: the default branch.
+	// Branch or sha for a new tag; default: the default branch.
 	Target *string `protobuf:"bytes,3,opt,name=target,proto3,oneof" json:"target,omitempty"`
-	// Title. Default: the tag.
+	// Default: the tag.
 	Name *string `protobuf:"bytes,4,opt,name=name,proto3,oneof" json:"name,omitempty"`
-	// Notes (Markdown); with generate_notes, written before the generated ones.
+	// Markdown; put before generated notes.
 	Body       *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
 	Draft      *bool   `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
 	Prerelease *bool   `protobuf:"varint,7,opt,name=prerelease,proto3,oneof" json:"prerelease,omitempty"`
-	// true: GitHub writes notes from the pull requests merged since the previous release.
+	// Notes from the pull requests merged since the previous release.
 	GenerateNotes *bool `protobuf:"varint,8,opt,name=generate_notes,proto3,oneof" json:"generate_notes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -12420,7 +12420,7 @@ type UpdateReleaseRequest struct {
 	// New tag name.
 	Tag  *string `protobuf:"bytes,3,opt,name=tag,proto3,oneof" json:"tag,omitempty"`
 	Name *string `protobuf:"bytes,4,opt,name=name,proto3,oneof" json:"name,omitempty"`
-	// New notes (Markdown); replaces the old ones.
+	// Markdown; replaces the notes.
 	Body          *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
 	Draft         *bool   `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
 	Prerelease    *bool   `protobuf:"varint,7,opt,name=prerelease,proto3,oneof" json:"prerelease,omitempty"`
@@ -12728,12 +12728,12 @@ func (x *Tag) GetSha() string {
 // ListRepositoriesRequest is the input of the list_repositories tool.
 type ListRepositoriesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// User or organization. Default: the repositories this identity can reach.
+	// User or organization; default: this identity's.
 	Owner *string `protobuf:"bytes,1,opt,name=owner,proto3,oneof" json:"owner,omitempty"`
-	// Which of them; GitHub accepts for a user all, owner, member; for an
-	// organization all, public, private, forks, sources, member. Default all.
+	// User: all, owner, member; organization: all, public, private, forks,
+	// sources, member.
 	Type *string `protobuf:"bytes,2,opt,name=type,proto3,oneof" json:"type,omitempty"`
-	// Default full_name (created and updated: newest first).
+	// Default full_name.
 	Sort          *string `protobuf:"bytes,3,opt,name=sort,proto3,oneof" json:"sort,omitempty"`
 	Page          *int32  `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -14518,7 +14518,7 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\bresource\x18\x01 \x01(\tR\bresource\x12\x14\n" +
 	"\x05limit\x18\x02 \x01(\x05R\x05limit\x12\x1c\n" +
 	"\tremaining\x18\x03 \x01(\x05R\tremaining\x127\n" +
-	"\tresets_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\bresetsAt2\xa4m\n" +
+	"\tresets_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\bresetsAt2\xd8l\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -14640,20 +14640,20 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x0fCreateMilestone\x12 .ghops.v1.CreateMilestoneRequest\x1a!.ghops.v1.CreateMilestoneResponse\"d\x92\x82\x19`\n" +
 	"\x10create_milestone\x12\x10Create milestone\x1a6Create a milestone; its number is issues' `milestone`.8\x01H\x03\x12\xbc\x01\n" +
 	"\x0fUpdateMilestone\x12 .ghops.v1.UpdateMilestoneRequest\x1a!.ghops.v1.UpdateMilestoneResponse\"d\x92\x82\x19]\n" +
-	"\x10update_milestone\x12\x10Update milestone\x1a1Change a milestone; only the given fields change.0\x018\x01H\x03\x90\x02\x02\x12\xd6\x01\n" +
-	"\fListReleases\x12\x1d.ghops.v1.ListReleasesRequest\x1a\x1e.ghops.v1.ListReleasesResponse\"\x86\x01\x92\x82\x19\x7f\n" +
-	"\rlist_releases\x12\rList releases\x1aWList a repository's releases, newest first, without their notes (get_release has them). \x010\x018\x01H\x01\x90\x02\x01\x12\xb3\x01\n" +
+	"\x10update_milestone\x12\x10Update milestone\x1a1Change a milestone; only the given fields change.0\x018\x01H\x03\x90\x02\x02\x12\xc0\x01\n" +
+	"\fListReleases\x12\x1d.ghops.v1.ListReleasesRequest\x1a\x1e.ghops.v1.ListReleasesResponse\"q\x92\x82\x19j\n" +
+	"\rlist_releases\x12\rList releases\x1aBList releases, newest first, without notes (get_release has them). \x010\x018\x01H\x01\x90\x02\x01\x12\xb3\x01\n" +
 	"\n" +
 	"GetRelease\x12\x1b.ghops.v1.GetReleaseRequest\x1a\x1c.ghops.v1.GetReleaseResponse\"j\x92\x82\x19c\n" +
-	"\vget_release\x12\vGet release\x1a?One release with its notes, by tag or the latest published one. \x010\x018\x01H\x01\x90\x02\x01\x12\xe7\x01\n" +
-	"\rCreateRelease\x12\x1e.ghops.v1.CreateReleaseRequest\x1a\x1f.ghops.v1.CreateReleaseResponse\"\x94\x01\x92\x82\x19\x8f\x01\n" +
-	"\x0ecreate_release\x12\x0eCreate release\x1aiCreate a release (and its tag, at target, if new); generate_notes writes notes from merged pull requests.8\x01H\x01\x12\xca\x01\n" +
+	"\vget_release\x12\vGet release\x1a?One release with its notes, by tag or the latest published one. \x010\x018\x01H\x01\x90\x02\x01\x12\xd1\x01\n" +
+	"\rCreateRelease\x12\x1e.ghops.v1.CreateReleaseRequest\x1a\x1f.ghops.v1.CreateReleaseResponse\"\x7f\x92\x82\x19{\n" +
+	"\x0ecreate_release\x12\x0eCreate release\x1aUCreate a release and, if new, its tag; generate_notes lists the merged pull requests.8\x01H\x01\x12\xca\x01\n" +
 	"\rUpdateRelease\x12\x1e.ghops.v1.UpdateReleaseRequest\x1a\x1f.ghops.v1.UpdateReleaseResponse\"x\x92\x82\x19q\n" +
 	"\x0eupdate_release\x12\x0eUpdate release\x1aIChange a release; only the given fields change. draft false publishes it.0\x018\x01H\x01\x90\x02\x02\x12\x96\x01\n" +
 	"\bListTags\x12\x19.ghops.v1.ListTagsRequest\x1a\x1a.ghops.v1.ListTagsResponse\"S\x92\x82\x19L\n" +
-	"\tlist_tags\x12\tList tags\x1a,List a repository's tags with their commits. \x010\x018\x01H\x01\x90\x02\x01\x12\xf1\x01\n" +
-	"\x10ListRepositories\x12!.ghops.v1.ListRepositoriesRequest\x1a\".ghops.v1.ListRepositoriesResponse\"\x95\x01\x92\x82\x19\x8d\x01\n" +
-	"\x11list_repositories\x12\x11List repositories\x1a]List a user's or organization's repositories, or without owner those this identity can reach. \x010\x018\x01H\x01\x90\x02\x01\x12\xe1\x01\n" +
+	"\tlist_tags\x12\tList tags\x1a,List a repository's tags with their commits. \x010\x018\x01H\x01\x90\x02\x01\x12\xd1\x01\n" +
+	"\x10ListRepositories\x12!.ghops.v1.ListRepositoriesRequest\x1a\".ghops.v1.ListRepositoriesResponse\"v\x92\x82\x19o\n" +
+	"\x11list_repositories\x12\x11List repositories\x1a?List an owner's repositories, or those this identity can reach. \x010\x018\x01H\x01\x90\x02\x01\x12\xe1\x01\n" +
 	"\x10CreateRepository\x12!.ghops.v1.CreateRepositoryRequest\x1a\".ghops.v1.CreateRepositoryResponse\"\x85\x01\x92\x82\x19\x80\x01\n" +
 	"\x11create_repository\x12\x11Create repository\x1aTCreate a repository for an organization or, without owner, for this identity's user.8\x01H\x01\x12\xdd\x01\n" +
 	"\x0eForkRepository\x12\x1f.ghops.v1.ForkRepositoryRequest\x1a .ghops.v1.ForkRepositoryResponse\"\x87\x01\x92\x82\x19\x82\x01\n" +
