@@ -300,8 +300,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 57 {
-		t.Fatalf("got %d tools, want 57", len(tools))
+	if len(tools) != 66 {
+		t.Fatalf("got %d tools, want 66", len(tools))
 	}
 	tests := []struct {
 		name               string
@@ -318,6 +318,8 @@ func TestTools(t *testing.T) {
 		{"get_commit", true, false},
 		{"create_review", false, false},
 		{"delete_pending_review", false, true},
+		{"create_repository", false, false},
+		{"get_me", true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
