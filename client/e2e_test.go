@@ -67,6 +67,7 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 	var project string
 	var items []string
 	var milestone int32
+	var release int64
 	steps := []struct {
 		name string
 		run  func() (bool, error)
@@ -349,6 +350,43 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		{"list_milestones", func() (bool, error) {
 			r, err := c.ListMilestones(ctx, &ghopsv1.ListMilestonesRequest{Repo: demoRepo, State: proto.String("all")})
 			return err == nil && slices.ContainsFunc(r.GetMilestones(), func(m *ghopsv1.Milestone) bool { return m.GetNumber() == milestone && m.GetOpenIssues() == 2 }), err
+		}},
+		{"list_releases", func() (bool, error) {
+			r, err := c.ListReleases(ctx, &ghopsv1.ListReleasesRequest{Repo: demoRepo})
+			return err == nil && len(r.GetReleases()) == 2 && r.GetReleases()[0].GetTag() == "v0.2.0", err
+		}},
+		{"create_release", func() (bool, error) {
+			r, err := c.CreateRelease(ctx, &ghopsv1.CreateReleaseRequest{Repo: demoRepo, Tag: "v0.3.0", Draft: proto.Bool(true), GenerateNotes: proto.Bool(true)})
+			release = r.GetRelease().GetId()
+			return err == nil && r.GetRelease().GetDraft() && strings.Contains(r.GetRelease().GetBody(), "v0.2.0...v0.3.0"), err
+		}},
+		{"update_release", func() (bool, error) {
+			r, err := c.UpdateRelease(ctx, &ghopsv1.UpdateReleaseRequest{Repo: demoRepo, ReleaseId: release, Draft: proto.Bool(false)})
+			return err == nil && !r.GetRelease().GetDraft() && r.GetRelease().GetPublishedAt() != nil, err
+		}},
+		{"get_release", func() (bool, error) {
+			r, err := c.GetRelease(ctx, &ghopsv1.GetReleaseRequest{Repo: demoRepo, Latest: proto.Bool(true)})
+			return err == nil && r.GetRelease().GetId() == release, err
+		}},
+		{"list_tags", func() (bool, error) {
+			r, err := c.ListTags(ctx, &ghopsv1.ListTagsRequest{Repo: demoRepo})
+			return err == nil && len(r.GetTags()) == 3 && r.GetTags()[0].GetName() == "v0.3.0", err
+		}},
+		{"list_repositories", func() (bool, error) {
+			r, err := c.ListRepositories(ctx, &ghopsv1.ListRepositoriesRequest{Owner: proto.String("octo-org")})
+			return err == nil && slices.ContainsFunc(r.GetRepositories(), func(x *ghopsv1.RepositorySummary) bool { return x.GetFullName() == demoRepo }), err
+		}},
+		{"create_repository", func() (bool, error) {
+			r, err := c.CreateRepository(ctx, &ghopsv1.CreateRepositoryRequest{Name: "agent-notes", Private: true, AutoInit: proto.Bool(true)})
+			return err == nil && r.GetRepository().GetFullName() == "octocat/agent-notes", err
+		}},
+		{"fork_repository", func() (bool, error) {
+			r, err := c.ForkRepository(ctx, &ghopsv1.ForkRepositoryRequest{Repo: demoRepo, Owner: proto.String("octo-org"), Name: proto.String("hello-fork")})
+			return err == nil && r.GetFullName() == "octo-org/hello-fork" && r.GetNote() != "", err
+		}},
+		{"get_me", func() (bool, error) {
+			r, err := c.GetMe(ctx, &ghopsv1.GetMeRequest{})
+			return err == nil && r.GetLogin() == "octocat" && len(r.GetRateLimits()) > 0, err
 		}},
 		{"commit_files", func() (bool, error) {
 			r, err := c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "Add notes",

@@ -377,3 +377,61 @@ func (c *Client) CreateMilestone(ctx context.Context, req *ghopsv1.CreateMilesto
 func (c *Client) UpdateMilestone(ctx context.Context, req *ghopsv1.UpdateMilestoneRequest) (*ghopsv1.UpdateMilestoneResponse, error) {
 	return Call[ghopsv1.UpdateMilestoneResponse](ctx, c, ghopsv1.ToolUpdateMilestone, req)
 }
+
+// ListReleases calls the list_releases tool (toolset repos, read-only): List
+// releases, newest first, without notes (get_release has them).
+func (c *Client) ListReleases(ctx context.Context, req *ghopsv1.ListReleasesRequest) (*ghopsv1.ListReleasesResponse, error) {
+	return Call[ghopsv1.ListReleasesResponse](ctx, c, ghopsv1.ToolListReleases, req)
+}
+
+// GetRelease calls the get_release tool (toolset repos, read-only): One
+// release with its notes, by tag or the latest published one.
+func (c *Client) GetRelease(ctx context.Context, req *ghopsv1.GetReleaseRequest) (*ghopsv1.GetReleaseResponse, error) {
+	return Call[ghopsv1.GetReleaseResponse](ctx, c, ghopsv1.ToolGetRelease, req)
+}
+
+// CreateRelease calls the create_release tool (toolset repos, writes): Create
+// a release and, if new, its tag; generate_notes lists the merged pull
+// requests.
+func (c *Client) CreateRelease(ctx context.Context, req *ghopsv1.CreateReleaseRequest) (*ghopsv1.CreateReleaseResponse, error) {
+	return Call[ghopsv1.CreateReleaseResponse](ctx, c, ghopsv1.ToolCreateRelease, req)
+}
+
+// UpdateRelease calls the update_release tool (toolset repos, writes,
+// idempotent): Change a release; only the given fields change. draft false
+// publishes it.
+func (c *Client) UpdateRelease(ctx context.Context, req *ghopsv1.UpdateReleaseRequest) (*ghopsv1.UpdateReleaseResponse, error) {
+	return Call[ghopsv1.UpdateReleaseResponse](ctx, c, ghopsv1.ToolUpdateRelease, req)
+}
+
+// ListTags calls the list_tags tool (toolset repos, read-only): List a
+// repository's tags with their commits.
+func (c *Client) ListTags(ctx context.Context, req *ghopsv1.ListTagsRequest) (*ghopsv1.ListTagsResponse, error) {
+	return Call[ghopsv1.ListTagsResponse](ctx, c, ghopsv1.ToolListTags, req)
+}
+
+// ListRepositories calls the list_repositories tool (toolset repos,
+// read-only): List an owner's repositories, or those this identity can reach.
+func (c *Client) ListRepositories(ctx context.Context, req *ghopsv1.ListRepositoriesRequest) (*ghopsv1.ListRepositoriesResponse, error) {
+	return Call[ghopsv1.ListRepositoriesResponse](ctx, c, ghopsv1.ToolListRepositories, req)
+}
+
+// CreateRepository calls the create_repository tool (toolset repos, writes):
+// Create a repository for an organization or, without owner, for this
+// identity's user.
+func (c *Client) CreateRepository(ctx context.Context, req *ghopsv1.CreateRepositoryRequest) (*ghopsv1.CreateRepositoryResponse, error) {
+	return Call[ghopsv1.CreateRepositoryResponse](ctx, c, ghopsv1.ToolCreateRepository, req)
+}
+
+// ForkRepository calls the fork_repository tool (toolset repos, writes): Fork
+// a repository to an organization or this identity's user. GitHub forks
+// asynchronously.
+func (c *Client) ForkRepository(ctx context.Context, req *ghopsv1.ForkRepositoryRequest) (*ghopsv1.ForkRepositoryResponse, error) {
+	return Call[ghopsv1.ForkRepositoryResponse](ctx, c, ghopsv1.ToolForkRepository, req)
+}
+
+// GetMe calls the get_me tool (toolset meta, read-only): The GitHub identity
+// this service acts as, its token's kind and scopes, and its rate limits.
+func (c *Client) GetMe(ctx context.Context, req *ghopsv1.GetMeRequest) (*ghopsv1.GetMeResponse, error) {
+	return Call[ghopsv1.GetMeResponse](ctx, c, ghopsv1.ToolGetMe, req)
+}

@@ -216,6 +216,33 @@ var typedCalls = []struct {
 	{"update_milestone", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.UpdateMilestone(ctx, &ghopsv1.UpdateMilestoneRequest{Repo: "octo-org/hello-world", Number: 1, State: proto.String("closed")})
 	}},
+	{"list_releases", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListReleases(ctx, &ghopsv1.ListReleasesRequest{Repo: "octo-org/hello-world", Page: proto.Int32(2)})
+	}},
+	{"get_release", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetRelease(ctx, &ghopsv1.GetReleaseRequest{Repo: "octo-org/hello-world", Tag: proto.String("v0.1.0")})
+	}},
+	{"create_release", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateRelease(ctx, &ghopsv1.CreateReleaseRequest{Repo: "octo-org/hello-world", Tag: "v0.3.0", GenerateNotes: proto.Bool(true)})
+	}},
+	{"update_release", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.UpdateRelease(ctx, &ghopsv1.UpdateReleaseRequest{Repo: "octo-org/hello-world", ReleaseId: 4100001, Draft: proto.Bool(false)})
+	}},
+	{"list_tags", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListTags(ctx, &ghopsv1.ListTagsRequest{Repo: "octo-org/hello-world"})
+	}},
+	{"list_repositories", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListRepositories(ctx, &ghopsv1.ListRepositoriesRequest{Owner: proto.String("octo-org"), Sort: proto.String("pushed")})
+	}},
+	{"create_repository", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateRepository(ctx, &ghopsv1.CreateRepositoryRequest{Owner: proto.String("octo-org"), Name: "lab", Private: true})
+	}},
+	{"fork_repository", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ForkRepository(ctx, &ghopsv1.ForkRepositoryRequest{Repo: "octo-org/hello-world", Owner: proto.String("octo-org"), Name: proto.String("fork")})
+	}},
+	{"get_me", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetMe(ctx, &ghopsv1.GetMeRequest{})
+	}},
 }
 
 // TestTypedCallsWire checks that every tool has a typed call, that it sends
@@ -274,8 +301,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 57 {
-		t.Fatalf("got %d tools, want 57", len(tools))
+	if len(tools) != 66 {
+		t.Fatalf("got %d tools, want 66", len(tools))
 	}
 	tests := []struct {
 		name               string
@@ -292,6 +319,8 @@ func TestTools(t *testing.T) {
 		{"get_commit", true, false},
 		{"create_review", false, false},
 		{"delete_pending_review", false, true},
+		{"create_repository", false, false},
+		{"get_me", true, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

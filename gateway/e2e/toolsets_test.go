@@ -92,7 +92,7 @@ func TestGatewayToolsets(t *testing.T) {
 		{name: "issues", toolsets: []string{"issues"}, want: issuesTools},
 		{name: "issues and search", toolsets: []string{"issues", "search"}, want: sortedUnion(issuesTools, searchTools)},
 		{name: "issues read-only", toolsets: []string{"issues"}, readOnly: true, want: []string{"get_issue", "list_issue_comments", "list_issues", "list_milestones"}, offered: 9},
-		{name: "meta", toolsets: []string{"meta"}, want: []string{"validate_environment"}},
+		{name: "meta", toolsets: []string{"meta"}, want: []string{"get_me", "validate_environment"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

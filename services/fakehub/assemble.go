@@ -7,6 +7,8 @@ import (
 	"ghops.dev/services/fakehub/internal/hub"
 	"ghops.dev/services/fakehub/internal/issues"
 	"ghops.dev/services/fakehub/internal/pulls"
+	"ghops.dev/services/fakehub/internal/releases"
+	"ghops.dev/services/fakehub/internal/repos"
 	"ghops.dev/services/fakehub/internal/search"
 	"ghops.dev/services/fakehub/internal/seed"
 )
@@ -23,6 +25,8 @@ func New(cfg Config) (*Hub, error) {
 		pulls.Register,
 		graphqlapi.Register,
 		actions.Register,
+		releases.Register,
+		repos.Register,
 	}, seed.Demo)
 }
 

@@ -145,7 +145,7 @@ func (f *conformanceFixture) cases() []conformanceCase {
 	const cf = "repos/octo-org/conformance/"
 	const empty = "repos/octo-org/empty/"
 	missingSHA := strings.Repeat("0", 40)
-	return []conformanceCase{
+	return append(append([]conformanceCase{
 		{name: "rate limit", op: "GET /rate_limit", path: "rate_limit", token: w, status: 200, then: rateLimitResources},
 		{name: "rate limit, bad credentials", op: "GET /rate_limit", path: "rate_limit", token: "token revoked", status: 401,
 			undocumented: "GitHub answers bad credentials 401 on every operation"},
@@ -418,5 +418,5 @@ func (f *conformanceFixture) cases() []conformanceCase {
 		{name: "installation token", op: "POST /app/installations/{installation_id}/access_tokens", path: "app/installations/7/access_tokens",
 			token: "Bearer " + f.appJWT, status: 201},
 		{name: "installation token without a JWT", op: "POST /app/installations/{installation_id}/access_tokens", path: "app/installations/7/access_tokens", status: 401},
-	}
+	}, f.releaseCases()...), f.repoCases()...)
 }

@@ -177,6 +177,14 @@ func TestAuditNamesResources(t *testing.T) {
 			map[string]any{"repository": "o/r", "milestone": float64(filledNumber)}},
 		{"update_milestone", `{"repo":"o/r","number":2,"state":"closed"}`,
 			map[string]any{"repository": "o/r", "milestone": float64(2)}},
+		{"create_release", `{"repo":"o/r","tag":"v1.0.0","target":"main"}`,
+			map[string]any{"repository": "o/r", "ref": "v1.0.0", "release": float64(filledNumber)}},
+		{"update_release", `{"repo":"o/r","release_id":9,"name":"n"}`,
+			map[string]any{"repository": "o/r", "release": float64(9)}},
+		{"create_repository", `{"owner":"octo-org","name":"lab","private":true}`,
+			map[string]any{"owner": "octo-org", "repository": "x"}},
+		{"fork_repository", `{"repo":"o/r","owner":"octo-org"}`,
+			map[string]any{"repository": "o/r", "owner": "octo-org"}},
 	}
 	writes := writeTools(t)
 	covered := map[string]bool{}
@@ -220,8 +228,9 @@ func TestAuditNamesResources(t *testing.T) {
 					t.Errorf("resource.%s = %v, want %v (%v)", k, rec.Resource[k], v, rec.Resource)
 				}
 			}
-			// A tool about a project alone names no repository.
-			if _, named := tc.want["repository"]; named && rec.Repo != "o/r" || !named && rec.Repo != "" {
+			// A tool about a project alone names no repository; a new
+			// repository is named from the answer.
+			if want, named := tc.want["repository"]; named && rec.Repo != want || !named && rec.Repo != "" {
 				t.Errorf("repo %q", rec.Repo)
 			}
 		})

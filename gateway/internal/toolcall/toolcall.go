@@ -292,6 +292,10 @@ func (c *Caller) checkPolicy(_ context.Context, caller *policy.Caller, tool *too
 	if d == nil {
 		d = policy.CheckProjects(pr, req)
 	}
+	if d == nil {
+		// The owner a write creates a repository under (policy/owners.go).
+		d = policy.CheckOwners(pr, tool.Annotations.ReadOnlyHint, req)
+	}
 	if d == nil && pr != nil && len(pr.Repos) > 0 {
 		// A search query (the fields marked as one) is narrowed to the
 		// principal's repositories before GitHub matches it, so that no

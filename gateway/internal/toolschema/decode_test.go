@@ -272,6 +272,19 @@ func TestDecodeValid(t *testing.T) {
 		{"list_milestones", `{"repo":"o/r","state":"all"}`, &ghopsv1.ListMilestonesRequest{Repo: "o/r", State: proto.String("all")}},
 		{"create_milestone", `{"repo":"o/r","title":"v1","due_on":"2026-12-01"}`, &ghopsv1.CreateMilestoneRequest{Repo: "o/r", Title: "v1", DueOn: proto.String("2026-12-01")}},
 		{"update_milestone", `{"repo":"o/r","number":1,"state":"closed"}`, &ghopsv1.UpdateMilestoneRequest{Repo: "o/r", Number: 1, State: proto.String("closed")}},
+		{"list_releases", `{"repo":"o/r","page":2}`, &ghopsv1.ListReleasesRequest{Repo: "o/r", Page: proto.Int32(2)}},
+		{"get_release", `{"repo":"o/r","tag":"v1.0.0"}`, &ghopsv1.GetReleaseRequest{Repo: "o/r", Tag: proto.String("v1.0.0")}},
+		{"create_release", `{"repo":"o/r","tag":"v1.1.0","target":"main","name":"One","body":"b","draft":true,"prerelease":false,"generate_notes":true}`,
+			&ghopsv1.CreateReleaseRequest{Repo: "o/r", Tag: "v1.1.0", Target: proto.String("main"), Name: proto.String("One"), Body: proto.String("b"),
+				Draft: proto.Bool(true), Prerelease: proto.Bool(false), GenerateNotes: proto.Bool(true)}},
+		{"update_release", `{"repo":"o/r","release_id":4100001,"draft":false}`, &ghopsv1.UpdateReleaseRequest{Repo: "o/r", ReleaseId: 4100001, Draft: proto.Bool(false)}},
+		{"list_tags", `{"repo":"o/r"}`, &ghopsv1.ListTagsRequest{Repo: "o/r"}},
+		{"list_repositories", `{"owner":"octo-org","type":"sources","sort":"pushed"}`,
+			&ghopsv1.ListRepositoriesRequest{Owner: proto.String("octo-org"), Type: proto.String("sources"), Sort: proto.String("pushed")}},
+		{"create_repository", `{"owner":"octo-org","name":"lab","private":true,"auto_init":true}`,
+			&ghopsv1.CreateRepositoryRequest{Owner: proto.String("octo-org"), Name: "lab", Private: true, AutoInit: proto.Bool(true)}},
+		{"fork_repository", `{"repo":"o/r","owner":"octo-org","name":"r2"}`, &ghopsv1.ForkRepositoryRequest{Repo: "o/r", Owner: proto.String("octo-org"), Name: proto.String("r2")}},
+		{"get_me", `{}`, &ghopsv1.GetMeRequest{}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range tests {

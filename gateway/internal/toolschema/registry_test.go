@@ -99,6 +99,15 @@ func TestRegistryTools(t *testing.T) {
 		{"list_milestones", ghopsv1.GitHubService_ListMilestones_FullMethodName, &ghopsv1.ListMilestonesRequest{}, &ghopsv1.ListMilestonesResponse{}, Annotations{true, false, true, true}},
 		{"create_milestone", ghopsv1.GitHubService_CreateMilestone_FullMethodName, &ghopsv1.CreateMilestoneRequest{}, &ghopsv1.CreateMilestoneResponse{}, Annotations{false, false, false, true}},
 		{"update_milestone", ghopsv1.GitHubService_UpdateMilestone_FullMethodName, &ghopsv1.UpdateMilestoneRequest{}, &ghopsv1.UpdateMilestoneResponse{}, Annotations{false, false, true, true}},
+		{"list_releases", ghopsv1.GitHubService_ListReleases_FullMethodName, &ghopsv1.ListReleasesRequest{}, &ghopsv1.ListReleasesResponse{}, Annotations{true, false, true, true}},
+		{"get_release", ghopsv1.GitHubService_GetRelease_FullMethodName, &ghopsv1.GetReleaseRequest{}, &ghopsv1.GetReleaseResponse{}, Annotations{true, false, true, true}},
+		{"create_release", ghopsv1.GitHubService_CreateRelease_FullMethodName, &ghopsv1.CreateReleaseRequest{}, &ghopsv1.CreateReleaseResponse{}, Annotations{false, false, false, true}},
+		{"update_release", ghopsv1.GitHubService_UpdateRelease_FullMethodName, &ghopsv1.UpdateReleaseRequest{}, &ghopsv1.UpdateReleaseResponse{}, Annotations{false, false, true, true}},
+		{"list_tags", ghopsv1.GitHubService_ListTags_FullMethodName, &ghopsv1.ListTagsRequest{}, &ghopsv1.ListTagsResponse{}, Annotations{true, false, true, true}},
+		{"list_repositories", ghopsv1.GitHubService_ListRepositories_FullMethodName, &ghopsv1.ListRepositoriesRequest{}, &ghopsv1.ListRepositoriesResponse{}, Annotations{true, false, true, true}},
+		{"create_repository", ghopsv1.GitHubService_CreateRepository_FullMethodName, &ghopsv1.CreateRepositoryRequest{}, &ghopsv1.CreateRepositoryResponse{}, Annotations{false, false, false, true}},
+		{"fork_repository", ghopsv1.GitHubService_ForkRepository_FullMethodName, &ghopsv1.ForkRepositoryRequest{}, &ghopsv1.ForkRepositoryResponse{}, Annotations{false, false, false, true}},
+		{"get_me", ghopsv1.GitHubService_GetMe_FullMethodName, &ghopsv1.GetMeRequest{}, &ghopsv1.GetMeResponse{}, Annotations{true, false, true, true}},
 	}
 	tools := r.Tools()
 	if len(tools) != len(tests) {

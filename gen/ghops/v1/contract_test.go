@@ -504,6 +504,53 @@ func TestContractRules(t *testing.T) {
 			{"number missing", &ghopsv1.UpdateMilestoneRequest{Repo: "a/b"}, []violation{{"number", "required"}}},
 			{"bad state", &ghopsv1.UpdateMilestoneRequest{Repo: "a/b", Number: 1, State: s("all")}, []violation{{"state", "string.in"}}},
 		},
+		"list_releases": {
+			{"valid", &ghopsv1.ListReleasesRequest{Repo: "a/b", Page: i(100)}, nil},
+			{"page 0", &ghopsv1.ListReleasesRequest{Repo: "a/b", Page: i(0)}, []violation{{"page", "int32.gte_lte"}}},
+		},
+		"get_release": {
+			{"valid tag", &ghopsv1.GetReleaseRequest{Repo: "a/b", Tag: s("v1.2.3-rc.1+build")}, nil},
+			{"valid latest", &ghopsv1.GetReleaseRequest{Repo: "a/b", Latest: b(true)}, nil},
+			{"neither", &ghopsv1.GetReleaseRequest{Repo: "a/b"}, []violation{{"", "message.oneof"}}},
+			{"both", &ghopsv1.GetReleaseRequest{Repo: "a/b", Tag: s("v1"), Latest: b(true)}, []violation{{"", "message.oneof"}}},
+			{"tag with a slash", &ghopsv1.GetReleaseRequest{Repo: "a/b", Tag: s("a/b")}, []violation{{"tag", "string.pattern"}}},
+		},
+		"create_release": {
+			{"valid", &ghopsv1.CreateReleaseRequest{Repo: "a/b", Tag: "v1", Target: s("main"), Name: s(n("n", 256)), Body: s(n("b", 125000)), GenerateNotes: b(true)}, nil},
+			{"tag missing", &ghopsv1.CreateReleaseRequest{Repo: "a/b"}, []violation{{"tag", "required"}}},
+			{"name too long", &ghopsv1.CreateReleaseRequest{Repo: "a/b", Tag: "v1", Name: s(n("n", 257))}, []violation{{"name", "string.max_len"}}},
+			{"body too long", &ghopsv1.CreateReleaseRequest{Repo: "a/b", Tag: "v1", Body: s(n("b", 125001))}, []violation{{"body", "string.max_len"}}},
+		},
+		"update_release": {
+			{"valid", &ghopsv1.UpdateReleaseRequest{Repo: "a/b", ReleaseId: 1, Draft: b(false)}, nil},
+			{"release_id missing", &ghopsv1.UpdateReleaseRequest{Repo: "a/b"}, []violation{{"release_id", "required"}}},
+			{"release_id negative", &ghopsv1.UpdateReleaseRequest{Repo: "a/b", ReleaseId: -1}, []violation{{"release_id", "int64.gte"}}},
+		},
+		"list_tags": {
+			{"valid", &ghopsv1.ListTagsRequest{Repo: "a/b"}, nil},
+			{"repo missing", &ghopsv1.ListTagsRequest{}, []violation{{"repo", "required"}}},
+		},
+		"list_repositories": {
+			{"valid empty", &ghopsv1.ListRepositoriesRequest{}, nil},
+			{"valid", &ghopsv1.ListRepositoriesRequest{Owner: s("octo-org"), Type: s("forks"), Sort: s("pushed"), Page: i(2)}, nil},
+			{"bad owner", &ghopsv1.ListRepositoriesRequest{Owner: s("a/b")}, []violation{{"owner", "string.pattern"}}},
+			{"bad type", &ghopsv1.ListRepositoriesRequest{Type: s("mine")}, []violation{{"type", "string.in"}}},
+			{"bad sort", &ghopsv1.ListRepositoriesRequest{Sort: s("stars")}, []violation{{"sort", "string.in"}}},
+		},
+		"create_repository": {
+			{"valid", &ghopsv1.CreateRepositoryRequest{Owner: s("octo-org"), Name: "a.b_c-d", Private: true, Description: s("d"), AutoInit: b(true)}, nil},
+			{"name missing", &ghopsv1.CreateRepositoryRequest{}, []violation{{"name", "required"}}},
+			{"bad name", &ghopsv1.CreateRepositoryRequest{Name: "a b"}, []violation{{"name", "string.pattern"}}},
+			{"owner too long", &ghopsv1.CreateRepositoryRequest{Owner: s(n("o", 40)), Name: "x"}, []violation{{"owner", "string.max_len"}}},
+		},
+		"fork_repository": {
+			{"valid", &ghopsv1.ForkRepositoryRequest{Repo: "a/b", Owner: s("octo-org"), Name: s("c")}, nil},
+			{"repo missing", &ghopsv1.ForkRepositoryRequest{}, []violation{{"repo", "required"}}},
+			{"bad name", &ghopsv1.ForkRepositoryRequest{Repo: "a/b", Name: s("x/y")}, []violation{{"name", "string.pattern"}}},
+		},
+		"get_me": {
+			{"valid", &ghopsv1.GetMeRequest{}, nil},
+		},
 		"validate_environment": {
 			{"valid empty", &ghopsv1.ValidateEnvironmentRequest{}, nil},
 			{"valid repo", &ghopsv1.ValidateEnvironmentRequest{Repo: s("a/b")}, nil},

@@ -644,8 +644,9 @@ type Resource struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// type is the kind of object: "repository", "pr", "issue",
 	// "comment", "review", "thread", "file", "directory", "ref", "branch",
-	// "commit", "run", "job", "label", "milestone", or of GitHub Projects
-	// "project", "item", "field", "view" and "sprint" (an iteration).
+	// "commit", "run", "job", "label", "milestone", "release", "owner", or
+	// of GitHub Projects "project", "item", "field", "view" and "sprint" (an
+	// iteration).
 	Type string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
 	// id identifies it, e.g. "octo-org/hello-world", "octo-org/hello-world#2".
 	Id            string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`

@@ -11996,6 +11996,1437 @@ func (x *UpdatePullRequestBranchResponse) GetMessage() string {
 	return ""
 }
 
+// ListReleasesRequest is the input of the list_releases tool.
+type ListReleasesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Page          *int32                 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReleasesRequest) Reset() {
+	*x = ListReleasesRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[158]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReleasesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReleasesRequest) ProtoMessage() {}
+
+func (x *ListReleasesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[158]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReleasesRequest.ProtoReflect.Descriptor instead.
+func (*ListReleasesRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{158}
+}
+
+func (x *ListReleasesRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListReleasesRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListReleasesResponse is one page of releases.
+type ListReleasesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// releases are newest first; their bodies are left out.
+	Releases []*Release `protobuf:"bytes,1,rep,name=releases,proto3" json:"releases,omitempty"`
+	// page describes this page (30 a page).
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReleasesResponse) Reset() {
+	*x = ListReleasesResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[159]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReleasesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReleasesResponse) ProtoMessage() {}
+
+func (x *ListReleasesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[159]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReleasesResponse.ProtoReflect.Descriptor instead.
+func (*ListReleasesResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{159}
+}
+
+func (x *ListReleasesResponse) GetReleases() []*Release {
+	if x != nil {
+		return x.Releases
+	}
+	return nil
+}
+
+func (x *ListReleasesResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListReleasesResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// Release is one release of a repository.
+type Release struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the release's id, update_release's release_id.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// tag is its git tag.
+	Tag string `protobuf:"bytes,2,opt,name=tag,proto3" json:"tag,omitempty"`
+	// name is its title.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// body is its notes (Markdown); absent in lists.
+	Body string `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	// draft releases are seen only by those with push access.
+	Draft bool `protobuf:"varint,5,opt,name=draft,proto3" json:"draft,omitempty"`
+	// prerelease marks a release not ready for production.
+	Prerelease bool `protobuf:"varint,6,opt,name=prerelease,proto3" json:"prerelease,omitempty"`
+	// target is the branch or commit the tag was created from.
+	Target string `protobuf:"bytes,7,opt,name=target,proto3" json:"target,omitempty"`
+	// author is the login that created it.
+	Author string `protobuf:"bytes,8,opt,name=author,proto3" json:"author,omitempty"`
+	// created_at is when it was created.
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// published_at is when it was published; absent for a draft.
+	PublishedAt *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=published_at,json=publishedAt,proto3" json:"published_at,omitempty"`
+	// url is its page, for people.
+	Url           string `protobuf:"bytes,11,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Release) Reset() {
+	*x = Release{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[160]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Release) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Release) ProtoMessage() {}
+
+func (x *Release) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[160]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Release.ProtoReflect.Descriptor instead.
+func (*Release) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{160}
+}
+
+func (x *Release) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *Release) GetTag() string {
+	if x != nil {
+		return x.Tag
+	}
+	return ""
+}
+
+func (x *Release) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Release) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *Release) GetDraft() bool {
+	if x != nil {
+		return x.Draft
+	}
+	return false
+}
+
+func (x *Release) GetPrerelease() bool {
+	if x != nil {
+		return x.Prerelease
+	}
+	return false
+}
+
+func (x *Release) GetTarget() string {
+	if x != nil {
+		return x.Target
+	}
+	return ""
+}
+
+func (x *Release) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *Release) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *Release) GetPublishedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.PublishedAt
+	}
+	return nil
+}
+
+func (x *Release) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// GetReleaseRequest is the input of the get_release tool: tag or latest.
+type GetReleaseRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// The release's tag, e.g. "v1.2.0".
+	Tag *string `protobuf:"bytes,2,opt,name=tag,proto3,oneof" json:"tag,omitempty"`
+	// true: the latest published non-prerelease release (instead of tag).
+	Latest        *bool `protobuf:"varint,3,opt,name=latest,proto3,oneof" json:"latest,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReleaseRequest) Reset() {
+	*x = GetReleaseRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[161]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReleaseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReleaseRequest) ProtoMessage() {}
+
+func (x *GetReleaseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[161]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReleaseRequest.ProtoReflect.Descriptor instead.
+func (*GetReleaseRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{161}
+}
+
+func (x *GetReleaseRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetReleaseRequest) GetTag() string {
+	if x != nil && x.Tag != nil {
+		return *x.Tag
+	}
+	return ""
+}
+
+func (x *GetReleaseRequest) GetLatest() bool {
+	if x != nil && x.Latest != nil {
+		return *x.Latest
+	}
+	return false
+}
+
+// GetReleaseResponse is one release.
+type GetReleaseResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// release is the release with its notes.
+	Release *Release `protobuf:"bytes,1,opt,name=release,proto3" json:"release,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReleaseResponse) Reset() {
+	*x = GetReleaseResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[162]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReleaseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReleaseResponse) ProtoMessage() {}
+
+func (x *GetReleaseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[162]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReleaseResponse.ProtoReflect.Descriptor instead.
+func (*GetReleaseResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{162}
+}
+
+func (x *GetReleaseResponse) GetRelease() *Release {
+	if x != nil {
+		return x.Release
+	}
+	return nil
+}
+
+func (x *GetReleaseResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// CreateReleaseRequest is the input of the create_release tool.
+type CreateReleaseRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Created at target if new.
+	Tag string `protobuf:"bytes,2,opt,name=tag,proto3" json:"tag,omitempty"`
+	// Branch or sha for a new tag; default: the default branch.
+	Target *string `protobuf:"bytes,3,opt,name=target,proto3,oneof" json:"target,omitempty"`
+	// Default: the tag.
+	Name *string `protobuf:"bytes,4,opt,name=name,proto3,oneof" json:"name,omitempty"`
+	// Markdown; put before generated notes.
+	Body       *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	Draft      *bool   `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
+	Prerelease *bool   `protobuf:"varint,7,opt,name=prerelease,proto3,oneof" json:"prerelease,omitempty"`
+	// Notes from the pull requests merged since the previous release.
+	GenerateNotes *bool `protobuf:"varint,8,opt,name=generate_notes,proto3,oneof" json:"generate_notes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateReleaseRequest) Reset() {
+	*x = CreateReleaseRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[163]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateReleaseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateReleaseRequest) ProtoMessage() {}
+
+func (x *CreateReleaseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[163]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateReleaseRequest.ProtoReflect.Descriptor instead.
+func (*CreateReleaseRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{163}
+}
+
+func (x *CreateReleaseRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CreateReleaseRequest) GetTag() string {
+	if x != nil {
+		return x.Tag
+	}
+	return ""
+}
+
+func (x *CreateReleaseRequest) GetTarget() string {
+	if x != nil && x.Target != nil {
+		return *x.Target
+	}
+	return ""
+}
+
+func (x *CreateReleaseRequest) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
+func (x *CreateReleaseRequest) GetBody() string {
+	if x != nil && x.Body != nil {
+		return *x.Body
+	}
+	return ""
+}
+
+func (x *CreateReleaseRequest) GetDraft() bool {
+	if x != nil && x.Draft != nil {
+		return *x.Draft
+	}
+	return false
+}
+
+func (x *CreateReleaseRequest) GetPrerelease() bool {
+	if x != nil && x.Prerelease != nil {
+		return *x.Prerelease
+	}
+	return false
+}
+
+func (x *CreateReleaseRequest) GetGenerateNotes() bool {
+	if x != nil && x.GenerateNotes != nil {
+		return *x.GenerateNotes
+	}
+	return false
+}
+
+// CreateReleaseResponse is the release created.
+type CreateReleaseResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// release is the release as created, with its notes.
+	Release *Release `protobuf:"bytes,1,opt,name=release,proto3" json:"release,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateReleaseResponse) Reset() {
+	*x = CreateReleaseResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[164]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateReleaseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateReleaseResponse) ProtoMessage() {}
+
+func (x *CreateReleaseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[164]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateReleaseResponse.ProtoReflect.Descriptor instead.
+func (*CreateReleaseResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{164}
+}
+
+func (x *CreateReleaseResponse) GetRelease() *Release {
+	if x != nil {
+		return x.Release
+	}
+	return nil
+}
+
+func (x *CreateReleaseResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// UpdateReleaseRequest is the input of the update_release tool.
+type UpdateReleaseRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// From list_releases or get_release (id).
+	ReleaseId int64 `protobuf:"varint,2,opt,name=release_id,proto3" json:"release_id,omitempty"`
+	// New tag name.
+	Tag  *string `protobuf:"bytes,3,opt,name=tag,proto3,oneof" json:"tag,omitempty"`
+	Name *string `protobuf:"bytes,4,opt,name=name,proto3,oneof" json:"name,omitempty"`
+	// Markdown; replaces the notes.
+	Body          *string `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	Draft         *bool   `protobuf:"varint,6,opt,name=draft,proto3,oneof" json:"draft,omitempty"`
+	Prerelease    *bool   `protobuf:"varint,7,opt,name=prerelease,proto3,oneof" json:"prerelease,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateReleaseRequest) Reset() {
+	*x = UpdateReleaseRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[165]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateReleaseRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateReleaseRequest) ProtoMessage() {}
+
+func (x *UpdateReleaseRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[165]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateReleaseRequest.ProtoReflect.Descriptor instead.
+func (*UpdateReleaseRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{165}
+}
+
+func (x *UpdateReleaseRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *UpdateReleaseRequest) GetReleaseId() int64 {
+	if x != nil {
+		return x.ReleaseId
+	}
+	return 0
+}
+
+func (x *UpdateReleaseRequest) GetTag() string {
+	if x != nil && x.Tag != nil {
+		return *x.Tag
+	}
+	return ""
+}
+
+func (x *UpdateReleaseRequest) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
+func (x *UpdateReleaseRequest) GetBody() string {
+	if x != nil && x.Body != nil {
+		return *x.Body
+	}
+	return ""
+}
+
+func (x *UpdateReleaseRequest) GetDraft() bool {
+	if x != nil && x.Draft != nil {
+		return *x.Draft
+	}
+	return false
+}
+
+func (x *UpdateReleaseRequest) GetPrerelease() bool {
+	if x != nil && x.Prerelease != nil {
+		return *x.Prerelease
+	}
+	return false
+}
+
+// UpdateReleaseResponse is the release after the change.
+type UpdateReleaseResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// release is the release as updated.
+	Release *Release `protobuf:"bytes,1,opt,name=release,proto3" json:"release,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateReleaseResponse) Reset() {
+	*x = UpdateReleaseResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[166]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateReleaseResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateReleaseResponse) ProtoMessage() {}
+
+func (x *UpdateReleaseResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[166]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateReleaseResponse.ProtoReflect.Descriptor instead.
+func (*UpdateReleaseResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{166}
+}
+
+func (x *UpdateReleaseResponse) GetRelease() *Release {
+	if x != nil {
+		return x.Release
+	}
+	return nil
+}
+
+func (x *UpdateReleaseResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// ListTagsRequest is the input of the list_tags tool.
+type ListTagsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Page          *int32                 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTagsRequest) Reset() {
+	*x = ListTagsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[167]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTagsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTagsRequest) ProtoMessage() {}
+
+func (x *ListTagsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[167]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTagsRequest.ProtoReflect.Descriptor instead.
+func (*ListTagsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{167}
+}
+
+func (x *ListTagsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListTagsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListTagsResponse is one page of tags.
+type ListTagsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// tags are GitHub's order (newest name first).
+	Tags []*Tag `protobuf:"bytes,1,rep,name=tags,proto3" json:"tags,omitempty"`
+	// page describes this page (100 a page).
+	Page          *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTagsResponse) Reset() {
+	*x = ListTagsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[168]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTagsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTagsResponse) ProtoMessage() {}
+
+func (x *ListTagsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[168]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTagsResponse.ProtoReflect.Descriptor instead.
+func (*ListTagsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{168}
+}
+
+func (x *ListTagsResponse) GetTags() []*Tag {
+	if x != nil {
+		return x.Tags
+	}
+	return nil
+}
+
+func (x *ListTagsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+// Tag is one git tag.
+type Tag struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// name is the tag's name.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// sha is the commit it points at.
+	Sha           string `protobuf:"bytes,2,opt,name=sha,proto3" json:"sha,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tag) Reset() {
+	*x = Tag{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[169]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tag) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tag) ProtoMessage() {}
+
+func (x *Tag) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[169]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tag.ProtoReflect.Descriptor instead.
+func (*Tag) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{169}
+}
+
+func (x *Tag) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Tag) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+// ListRepositoriesRequest is the input of the list_repositories tool.
+type ListRepositoriesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// User or organization; default: this identity's.
+	Owner *string `protobuf:"bytes,1,opt,name=owner,proto3,oneof" json:"owner,omitempty"`
+	// User: all, owner, member; organization: all, public, private, forks,
+	// sources, member.
+	Type *string `protobuf:"bytes,2,opt,name=type,proto3,oneof" json:"type,omitempty"`
+	// Default full_name.
+	Sort          *string `protobuf:"bytes,3,opt,name=sort,proto3,oneof" json:"sort,omitempty"`
+	Page          *int32  `protobuf:"varint,4,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRepositoriesRequest) Reset() {
+	*x = ListRepositoriesRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[170]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRepositoriesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRepositoriesRequest) ProtoMessage() {}
+
+func (x *ListRepositoriesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[170]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRepositoriesRequest.ProtoReflect.Descriptor instead.
+func (*ListRepositoriesRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{170}
+}
+
+func (x *ListRepositoriesRequest) GetOwner() string {
+	if x != nil && x.Owner != nil {
+		return *x.Owner
+	}
+	return ""
+}
+
+func (x *ListRepositoriesRequest) GetType() string {
+	if x != nil && x.Type != nil {
+		return *x.Type
+	}
+	return ""
+}
+
+func (x *ListRepositoriesRequest) GetSort() string {
+	if x != nil && x.Sort != nil {
+		return *x.Sort
+	}
+	return ""
+}
+
+func (x *ListRepositoriesRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListRepositoriesResponse is one page of repositories.
+type ListRepositoriesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// repositories are this page's repositories; for a principal limited to
+	// some repositories, only those it may see.
+	Repositories []*RepositorySummary `protobuf:"bytes,1,rep,name=repositories,proto3" json:"repositories,omitempty"`
+	// page describes this page (30 a page).
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRepositoriesResponse) Reset() {
+	*x = ListRepositoriesResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[171]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRepositoriesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRepositoriesResponse) ProtoMessage() {}
+
+func (x *ListRepositoriesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[171]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRepositoriesResponse.ProtoReflect.Descriptor instead.
+func (*ListRepositoriesResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{171}
+}
+
+func (x *ListRepositoriesResponse) GetRepositories() []*RepositorySummary {
+	if x != nil {
+		return x.Repositories
+	}
+	return nil
+}
+
+func (x *ListRepositoriesResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListRepositoriesResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// CreateRepositoryRequest is the input of the create_repository tool.
+type CreateRepositoryRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Organization. Default: this identity's user.
+	Owner       *string `protobuf:"bytes,1,opt,name=owner,proto3,oneof" json:"owner,omitempty"`
+	Name        string  `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Private     bool    `protobuf:"varint,3,opt,name=private,proto3" json:"private,omitempty"`
+	Description *string `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	// true: start with a README commit (else the repository is empty).
+	AutoInit      *bool `protobuf:"varint,5,opt,name=auto_init,proto3,oneof" json:"auto_init,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateRepositoryRequest) Reset() {
+	*x = CreateRepositoryRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[172]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateRepositoryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateRepositoryRequest) ProtoMessage() {}
+
+func (x *CreateRepositoryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[172]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateRepositoryRequest.ProtoReflect.Descriptor instead.
+func (*CreateRepositoryRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{172}
+}
+
+func (x *CreateRepositoryRequest) GetOwner() string {
+	if x != nil && x.Owner != nil {
+		return *x.Owner
+	}
+	return ""
+}
+
+func (x *CreateRepositoryRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CreateRepositoryRequest) GetPrivate() bool {
+	if x != nil {
+		return x.Private
+	}
+	return false
+}
+
+func (x *CreateRepositoryRequest) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+func (x *CreateRepositoryRequest) GetAutoInit() bool {
+	if x != nil && x.AutoInit != nil {
+		return *x.AutoInit
+	}
+	return false
+}
+
+// CreateRepositoryResponse is the repository created.
+type CreateRepositoryResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// repository is the new repository.
+	Repository *RepositorySummary `protobuf:"bytes,1,opt,name=repository,proto3" json:"repository,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateRepositoryResponse) Reset() {
+	*x = CreateRepositoryResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[173]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateRepositoryResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateRepositoryResponse) ProtoMessage() {}
+
+func (x *CreateRepositoryResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[173]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateRepositoryResponse.ProtoReflect.Descriptor instead.
+func (*CreateRepositoryResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{173}
+}
+
+func (x *CreateRepositoryResponse) GetRepository() *RepositorySummary {
+	if x != nil {
+		return x.Repository
+	}
+	return nil
+}
+
+func (x *CreateRepositoryResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// ForkRepositoryRequest is the input of the fork_repository tool.
+type ForkRepositoryRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// Organization to fork into. Default: this identity's user.
+	Owner *string `protobuf:"bytes,2,opt,name=owner,proto3,oneof" json:"owner,omitempty"`
+	// Fork's name. Default: the repository's.
+	Name          *string `protobuf:"bytes,3,opt,name=name,proto3,oneof" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForkRepositoryRequest) Reset() {
+	*x = ForkRepositoryRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[174]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForkRepositoryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForkRepositoryRequest) ProtoMessage() {}
+
+func (x *ForkRepositoryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[174]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForkRepositoryRequest.ProtoReflect.Descriptor instead.
+func (*ForkRepositoryRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{174}
+}
+
+func (x *ForkRepositoryRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ForkRepositoryRequest) GetOwner() string {
+	if x != nil && x.Owner != nil {
+		return *x.Owner
+	}
+	return ""
+}
+
+func (x *ForkRepositoryRequest) GetName() string {
+	if x != nil && x.Name != nil {
+		return *x.Name
+	}
+	return ""
+}
+
+// ForkRepositoryResponse names the fork GitHub is creating.
+type ForkRepositoryResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// full_name is the fork's "owner/repo".
+	FullName string `protobuf:"bytes,1,opt,name=full_name,json=fullName,proto3" json:"full_name,omitempty"`
+	// note says that GitHub creates the fork in the background: its contents
+	// may take a moment to appear.
+	Note          string `protobuf:"bytes,2,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ForkRepositoryResponse) Reset() {
+	*x = ForkRepositoryResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[175]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ForkRepositoryResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ForkRepositoryResponse) ProtoMessage() {}
+
+func (x *ForkRepositoryResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[175]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ForkRepositoryResponse.ProtoReflect.Descriptor instead.
+func (*ForkRepositoryResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{175}
+}
+
+func (x *ForkRepositoryResponse) GetFullName() string {
+	if x != nil {
+		return x.FullName
+	}
+	return ""
+}
+
+func (x *ForkRepositoryResponse) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+// GetMeRequest is the input of the get_me tool (none).
+type GetMeRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetMeRequest) Reset() {
+	*x = GetMeRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[176]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetMeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetMeRequest) ProtoMessage() {}
+
+func (x *GetMeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[176]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetMeRequest.ProtoReflect.Descriptor instead.
+func (*GetMeRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{176}
+}
+
+// GetMeResponse is the identity the service acts as on GitHub.
+type GetMeResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// login is the user's login; absent for an App installation.
+	Login string `protobuf:"bytes,1,opt,name=login,proto3" json:"login,omitempty"`
+	// identity is "user", "bot" or "app installation".
+	Identity string `protobuf:"bytes,2,opt,name=identity,proto3" json:"identity,omitempty"`
+	// token_kind is the credential's kind, e.g. "classic personal access
+	// token" or "GitHub App installation 42" (never the token).
+	TokenKind string `protobuf:"bytes,3,opt,name=token_kind,json=tokenKind,proto3" json:"token_kind,omitempty"`
+	// scopes are a classic token's OAuth scopes (X-OAuth-Scopes); absent
+	// where GitHub does not report them (fine-grained and App tokens).
+	Scopes []string `protobuf:"bytes,4,rep,name=scopes,proto3" json:"scopes,omitempty"`
+	// rate_limits are the token's buckets (core, search, graphql, ...).
+	RateLimits    []*RateBucket `protobuf:"bytes,5,rep,name=rate_limits,json=rateLimits,proto3" json:"rate_limits,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetMeResponse) Reset() {
+	*x = GetMeResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[177]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetMeResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetMeResponse) ProtoMessage() {}
+
+func (x *GetMeResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[177]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetMeResponse.ProtoReflect.Descriptor instead.
+func (*GetMeResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{177}
+}
+
+func (x *GetMeResponse) GetLogin() string {
+	if x != nil {
+		return x.Login
+	}
+	return ""
+}
+
+func (x *GetMeResponse) GetIdentity() string {
+	if x != nil {
+		return x.Identity
+	}
+	return ""
+}
+
+func (x *GetMeResponse) GetTokenKind() string {
+	if x != nil {
+		return x.TokenKind
+	}
+	return ""
+}
+
+func (x *GetMeResponse) GetScopes() []string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
+func (x *GetMeResponse) GetRateLimits() []*RateBucket {
+	if x != nil {
+		return x.RateLimits
+	}
+	return nil
+}
+
+// RateBucket is one of GitHub's rate-limit buckets.
+type RateBucket struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// resource is the bucket, e.g. "core".
+	Resource string `protobuf:"bytes,1,opt,name=resource,proto3" json:"resource,omitempty"`
+	// limit is its requests per window.
+	Limit int32 `protobuf:"varint,2,opt,name=limit,proto3" json:"limit,omitempty"`
+	// remaining is what is left of it.
+	Remaining int32 `protobuf:"varint,3,opt,name=remaining,proto3" json:"remaining,omitempty"`
+	// resets_at is when it refills.
+	ResetsAt      *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=resets_at,json=resetsAt,proto3" json:"resets_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RateBucket) Reset() {
+	*x = RateBucket{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[178]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RateBucket) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RateBucket) ProtoMessage() {}
+
+func (x *RateBucket) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[178]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RateBucket.ProtoReflect.Descriptor instead.
+func (*RateBucket) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{178}
+}
+
+func (x *RateBucket) GetResource() string {
+	if x != nil {
+		return x.Resource
+	}
+	return ""
+}
+
+func (x *RateBucket) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *RateBucket) GetRemaining() int32 {
+	if x != nil {
+		return x.Remaining
+	}
+	return 0
+}
+
+func (x *RateBucket) GetResetsAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ResetsAt
+	}
+	return nil
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -13074,7 +14505,144 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12F\n" +
 	"\x11expected_head_sha\x18\x03 \x01(\tB\x18\xbaH\x15\xc8\x01\x01r\x102\x0e^[a-f0-9]{40}$R\x11expected_head_sha\";\n" +
 	"\x1fUpdatePullRequestBranchResponse\x12\x18\n" +
-	"\amessage\x18\x01 \x01(\tR\amessage2\x87^\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\"\x8e\x01\n" +
+	"\x13ListReleasesRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\"\n" +
+	"\x04page\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01B\a\n" +
+	"\x05_page\"\xad\x01\n" +
+	"\x14ListReleasesResponse\x12-\n" +
+	"\breleases\x18\x01 \x03(\v2\x11.ghops.v1.ReleaseR\breleases\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xdd\x02\n" +
+	"\aRelease\x12\x14\n" +
+	"\x02id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x0fR\x02id\x12\x10\n" +
+	"\x03tag\x18\x02 \x01(\tR\x03tag\x12\x18\n" +
+	"\x04name\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x18\n" +
+	"\x04body\x18\x04 \x01(\tB\x04\xa0\x82\x19\x01R\x04body\x12\x14\n" +
+	"\x05draft\x18\x05 \x01(\bR\x05draft\x12\x1e\n" +
+	"\n" +
+	"prerelease\x18\x06 \x01(\bR\n" +
+	"prerelease\x12\x16\n" +
+	"\x06target\x18\a \x01(\tR\x06target\x12\x1c\n" +
+	"\x06author\x18\b \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x129\n" +
+	"\n" +
+	"created_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12=\n" +
+	"\fpublished_at\x18\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\vpublishedAt\x12\x10\n" +
+	"\x03url\x18\v \x01(\tR\x03url\"\xe3\x01\n" +
+	"\x11GetReleaseRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12<\n" +
+	"\x03tag\x18\x02 \x01(\tB%\xbaH\x1er\x1c\xa0\x82\x19\x01\x10\x01\x18d2\x12^[a-zA-Z0-9._+-]+$\x98\x82\x19\x02H\x00R\x03tag\x88\x01\x01\x12\x1b\n" +
+	"\x06latest\x18\x03 \x01(\bH\x01R\x06latest\x88\x01\x01:\x14\xbaH\x11\"\x0f\n" +
+	"\x03tag\n" +
+	"\x06latest\x10\x01B\x06\n" +
+	"\x04_tagB\t\n" +
+	"\a_latest\"\x81\x01\n" +
+	"\x12GetReleaseResponse\x12+\n" +
+	"\arelease\x18\x01 \x01(\v2\x11.ghops.v1.ReleaseR\arelease\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xdd\x03\n" +
+	"\x14CreateReleaseRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12:\n" +
+	"\x03tag\x18\x02 \x01(\tB(\xbaH!\xc8\x01\x01r\x1c\xa0\x82\x19\x01\x10\x01\x18d2\x12^[a-zA-Z0-9._+-]+$\x98\x82\x19\x02R\x03tag\x12@\n" +
+	"\x06target\x18\x03 \x01(\tB#\xbaH\x1cr\x1a\xa0\x82\x19\x01\x18d2\x12^[a-zA-Z0-9._/-]+$\x98\x82\x19\x02H\x00R\x06target\x88\x01\x01\x12!\n" +
+	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\x80\x02H\x01R\x04name\x88\x01\x01\x12\"\n" +
+	"\x04body\x18\x05 \x01(\tB\t\xbaH\x06r\x04\x18\xc8\xd0\aH\x02R\x04body\x88\x01\x01\x12\x19\n" +
+	"\x05draft\x18\x06 \x01(\bH\x03R\x05draft\x88\x01\x01\x12#\n" +
+	"\n" +
+	"prerelease\x18\a \x01(\bH\x04R\n" +
+	"prerelease\x88\x01\x01\x12+\n" +
+	"\x0egenerate_notes\x18\b \x01(\bH\x05R\x0egenerate_notes\x88\x01\x01B\t\n" +
+	"\a_targetB\a\n" +
+	"\x05_nameB\a\n" +
+	"\x05_bodyB\b\n" +
+	"\x06_draftB\r\n" +
+	"\v_prereleaseB\x11\n" +
+	"\x0f_generate_notes\"\x84\x01\n" +
+	"\x15CreateReleaseResponse\x12+\n" +
+	"\arelease\x18\x01 \x01(\v2\x11.ghops.v1.ReleaseR\arelease\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x8a\x03\n" +
+	"\x14UpdateReleaseRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12.\n" +
+	"\n" +
+	"release_id\x18\x02 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\x0fR\n" +
+	"release_id\x12<\n" +
+	"\x03tag\x18\x03 \x01(\tB%\xbaH\x1er\x1c\xa0\x82\x19\x01\x10\x01\x18d2\x12^[a-zA-Z0-9._+-]+$\x98\x82\x19\x02H\x00R\x03tag\x88\x01\x01\x12!\n" +
+	"\x04name\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\x80\x02H\x01R\x04name\x88\x01\x01\x12\"\n" +
+	"\x04body\x18\x05 \x01(\tB\t\xbaH\x06r\x04\x18\xc8\xd0\aH\x02R\x04body\x88\x01\x01\x12\x19\n" +
+	"\x05draft\x18\x06 \x01(\bH\x03R\x05draft\x88\x01\x01\x12#\n" +
+	"\n" +
+	"prerelease\x18\a \x01(\bH\x04R\n" +
+	"prerelease\x88\x01\x01B\x06\n" +
+	"\x04_tagB\a\n" +
+	"\x05_nameB\a\n" +
+	"\x05_bodyB\b\n" +
+	"\x06_draftB\r\n" +
+	"\v_prerelease\"\x84\x01\n" +
+	"\x15UpdateReleaseResponse\x12+\n" +
+	"\arelease\x18\x01 \x01(\v2\x11.ghops.v1.ReleaseR\arelease\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x8a\x01\n" +
+	"\x0fListTagsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\"\n" +
+	"\x04page\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01B\a\n" +
+	"\x05_page\"]\n" +
+	"\x10ListTagsResponse\x12!\n" +
+	"\x04tags\x18\x01 \x03(\v2\r.ghops.v1.TagR\x04tags\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\"+\n" +
+	"\x03Tag\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x10\n" +
+	"\x03sha\x18\x02 \x01(\tR\x03sha\"\xb0\x02\n" +
+	"\x17ListRepositoriesRequest\x122\n" +
+	"\x05owner\x18\x01 \x01(\tB\x17\xbaH\x10r\x0e\x10\x01\x18'2\b^[\\w-]+$\x98\x82\x19\x11H\x00R\x05owner\x88\x01\x01\x12S\n" +
+	"\x04type\x18\x02 \x01(\tB:\xbaH7r5R\x03allR\x05ownerR\x06memberR\x06publicR\aprivateR\x05forksR\asourcesH\x01R\x04type\x88\x01\x01\x12C\n" +
+	"\x04sort\x18\x03 \x01(\tB*\xbaH'r%R\acreatedR\aupdatedR\x06pushedR\tfull_nameH\x02R\x04sort\x88\x01\x01\x12\"\n" +
+	"\x04page\x18\x04 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x03R\x04page\x88\x01\x01B\b\n" +
+	"\x06_ownerB\a\n" +
+	"\x05_typeB\a\n" +
+	"\x05_sortB\a\n" +
+	"\x05_page\"\xc3\x01\n" +
+	"\x18ListRepositoriesResponse\x12?\n" +
+	"\frepositories\x18\x01 \x03(\v2\x1b.ghops.v1.RepositorySummaryR\frepositories\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x96\x02\n" +
+	"\x17CreateRepositoryRequest\x122\n" +
+	"\x05owner\x18\x01 \x01(\tB\x17\xbaH\x10r\x0e\x10\x01\x18'2\b^[\\w-]+$\x98\x82\x19\x11H\x00R\x05owner\x88\x01\x01\x121\n" +
+	"\x04name\x18\x02 \x01(\tB\x1d\xbaH\x1a\xc8\x01\x01r\x15\x18d2\x11^[a-zA-Z0-9._-]+$R\x04name\x12\x18\n" +
+	"\aprivate\x18\x03 \x01(\bR\aprivate\x12/\n" +
+	"\vdescription\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\xde\x02H\x01R\vdescription\x88\x01\x01\x12!\n" +
+	"\tauto_init\x18\x05 \x01(\bH\x02R\tauto_init\x88\x01\x01B\b\n" +
+	"\x06_ownerB\x0e\n" +
+	"\f_descriptionB\f\n" +
+	"\n" +
+	"_auto_init\"\x97\x01\n" +
+	"\x18CreateRepositoryResponse\x12;\n" +
+	"\n" +
+	"repository\x18\x01 \x01(\v2\x1b.ghops.v1.RepositorySummaryR\n" +
+	"repository\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xdf\x01\n" +
+	"\x15ForkRepositoryRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x122\n" +
+	"\x05owner\x18\x02 \x01(\tB\x17\xbaH\x10r\x0e\x10\x01\x18'2\b^[\\w-]+$\x98\x82\x19\x11H\x00R\x05owner\x88\x01\x01\x123\n" +
+	"\x04name\x18\x03 \x01(\tB\x1a\xbaH\x17r\x15\x18d2\x11^[a-zA-Z0-9._-]+$H\x01R\x04name\x88\x01\x01B\b\n" +
+	"\x06_ownerB\a\n" +
+	"\x05_name\"O\n" +
+	"\x16ForkRepositoryResponse\x12!\n" +
+	"\tfull_name\x18\x01 \x01(\tB\x04\x98\x82\x19\x01R\bfullName\x12\x12\n" +
+	"\x04note\x18\x02 \x01(\tR\x04note\"\x0e\n" +
+	"\fGetMeRequest\"\xaf\x01\n" +
+	"\rGetMeResponse\x12\x14\n" +
+	"\x05login\x18\x01 \x01(\tR\x05login\x12\x1a\n" +
+	"\bidentity\x18\x02 \x01(\tR\bidentity\x12\x1d\n" +
+	"\n" +
+	"token_kind\x18\x03 \x01(\tR\ttokenKind\x12\x16\n" +
+	"\x06scopes\x18\x04 \x03(\tR\x06scopes\x125\n" +
+	"\vrate_limits\x18\x05 \x03(\v2\x14.ghops.v1.RateBucketR\n" +
+	"rateLimits\"\x95\x01\n" +
+	"\n" +
+	"RateBucket\x12\x1a\n" +
+	"\bresource\x18\x01 \x01(\tR\bresource\x12\x14\n" +
+	"\x05limit\x18\x02 \x01(\x05R\x05limit\x12\x1c\n" +
+	"\tremaining\x18\x03 \x01(\x05R\tremaining\x127\n" +
+	"\tresets_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\bresetsAt2\x8dl\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -13196,7 +14764,26 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x0fCreateMilestone\x12 .ghops.v1.CreateMilestoneRequest\x1a!.ghops.v1.CreateMilestoneResponse\"d\x92\x82\x19`\n" +
 	"\x10create_milestone\x12\x10Create milestone\x1a6Create a milestone; its number is issues' `milestone`.8\x01H\x03\x12\xbc\x01\n" +
 	"\x0fUpdateMilestone\x12 .ghops.v1.UpdateMilestoneRequest\x1a!.ghops.v1.UpdateMilestoneResponse\"d\x92\x82\x19]\n" +
-	"\x10update_milestone\x12\x10Update milestone\x1a1Change a milestone; only the given fields change.0\x018\x01H\x03\x90\x02\x02B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\x10update_milestone\x12\x10Update milestone\x1a1Change a milestone; only the given fields change.0\x018\x01H\x03\x90\x02\x02\x12\xc0\x01\n" +
+	"\fListReleases\x12\x1d.ghops.v1.ListReleasesRequest\x1a\x1e.ghops.v1.ListReleasesResponse\"q\x92\x82\x19j\n" +
+	"\rlist_releases\x12\rList releases\x1aBList releases, newest first, without notes (get_release has them). \x010\x018\x01H\x01\x90\x02\x01\x12\xb3\x01\n" +
+	"\n" +
+	"GetRelease\x12\x1b.ghops.v1.GetReleaseRequest\x1a\x1c.ghops.v1.GetReleaseResponse\"j\x92\x82\x19c\n" +
+	"\vget_release\x12\vGet release\x1a?One release with its notes, by tag or the latest published one. \x010\x018\x01H\x01\x90\x02\x01\x12\xd1\x01\n" +
+	"\rCreateRelease\x12\x1e.ghops.v1.CreateReleaseRequest\x1a\x1f.ghops.v1.CreateReleaseResponse\"\x7f\x92\x82\x19{\n" +
+	"\x0ecreate_release\x12\x0eCreate release\x1aUCreate a release and, if new, its tag; generate_notes lists the merged pull requests.8\x01H\x01\x12\xca\x01\n" +
+	"\rUpdateRelease\x12\x1e.ghops.v1.UpdateReleaseRequest\x1a\x1f.ghops.v1.UpdateReleaseResponse\"x\x92\x82\x19q\n" +
+	"\x0eupdate_release\x12\x0eUpdate release\x1aIChange a release; only the given fields change. draft false publishes it.0\x018\x01H\x01\x90\x02\x02\x12\x96\x01\n" +
+	"\bListTags\x12\x19.ghops.v1.ListTagsRequest\x1a\x1a.ghops.v1.ListTagsResponse\"S\x92\x82\x19L\n" +
+	"\tlist_tags\x12\tList tags\x1a,List a repository's tags with their commits. \x010\x018\x01H\x01\x90\x02\x01\x12\xd1\x01\n" +
+	"\x10ListRepositories\x12!.ghops.v1.ListRepositoriesRequest\x1a\".ghops.v1.ListRepositoriesResponse\"v\x92\x82\x19o\n" +
+	"\x11list_repositories\x12\x11List repositories\x1a?List an owner's repositories, or those this identity can reach. \x010\x018\x01H\x01\x90\x02\x01\x12\xe1\x01\n" +
+	"\x10CreateRepository\x12!.ghops.v1.CreateRepositoryRequest\x1a\".ghops.v1.CreateRepositoryResponse\"\x85\x01\x92\x82\x19\x80\x01\n" +
+	"\x11create_repository\x12\x11Create repository\x1aTCreate a repository for an organization or, without owner, for this identity's user.8\x01H\x01\x12\xdd\x01\n" +
+	"\x0eForkRepository\x12\x1f.ghops.v1.ForkRepositoryRequest\x1a .ghops.v1.ForkRepositoryResponse\"\x87\x01\x92\x82\x19\x82\x01\n" +
+	"\x0ffork_repository\x12\x0fFork repository\x1aZFork a repository to an organization or this identity's user. GitHub forks asynchronously.8\x01H\x01\x12\xb8\x01\n" +
+	"\x05GetMe\x12\x16.ghops.v1.GetMeRequest\x1a\x17.ghops.v1.GetMeResponse\"~\x92\x82\x19w\n" +
+	"\x06get_me\x12\bWho am I\x1a[The GitHub identity this service acts as, its token's kind and scopes, and its rate limits. \x010\x018\x01H\x06\x90\x02\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -13210,7 +14797,7 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 161)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 182)
 var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*SearchRequest)(nil),                     // 0: ghops.v1.SearchRequest
 	(*SearchResponse)(nil),                    // 1: ghops.v1.SearchResponse
@@ -13370,17 +14957,38 @@ var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*ListPullRequestCommitsResponse)(nil),    // 155: ghops.v1.ListPullRequestCommitsResponse
 	(*UpdatePullRequestBranchRequest)(nil),    // 156: ghops.v1.UpdatePullRequestBranchRequest
 	(*UpdatePullRequestBranchResponse)(nil),   // 157: ghops.v1.UpdatePullRequestBranchResponse
-	nil,                                       // 158: ghops.v1.ProjectItem.FieldsEntry
-	nil,                                       // 159: ghops.v1.AddProjectItemRequest.FieldsEntry
-	nil,                                       // 160: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
-	(*timestamppb.Timestamp)(nil),             // 161: google.protobuf.Timestamp
-	(*structpb.Value)(nil),                    // 162: google.protobuf.Value
+	(*ListReleasesRequest)(nil),               // 158: ghops.v1.ListReleasesRequest
+	(*ListReleasesResponse)(nil),              // 159: ghops.v1.ListReleasesResponse
+	(*Release)(nil),                           // 160: ghops.v1.Release
+	(*GetReleaseRequest)(nil),                 // 161: ghops.v1.GetReleaseRequest
+	(*GetReleaseResponse)(nil),                // 162: ghops.v1.GetReleaseResponse
+	(*CreateReleaseRequest)(nil),              // 163: ghops.v1.CreateReleaseRequest
+	(*CreateReleaseResponse)(nil),             // 164: ghops.v1.CreateReleaseResponse
+	(*UpdateReleaseRequest)(nil),              // 165: ghops.v1.UpdateReleaseRequest
+	(*UpdateReleaseResponse)(nil),             // 166: ghops.v1.UpdateReleaseResponse
+	(*ListTagsRequest)(nil),                   // 167: ghops.v1.ListTagsRequest
+	(*ListTagsResponse)(nil),                  // 168: ghops.v1.ListTagsResponse
+	(*Tag)(nil),                               // 169: ghops.v1.Tag
+	(*ListRepositoriesRequest)(nil),           // 170: ghops.v1.ListRepositoriesRequest
+	(*ListRepositoriesResponse)(nil),          // 171: ghops.v1.ListRepositoriesResponse
+	(*CreateRepositoryRequest)(nil),           // 172: ghops.v1.CreateRepositoryRequest
+	(*CreateRepositoryResponse)(nil),          // 173: ghops.v1.CreateRepositoryResponse
+	(*ForkRepositoryRequest)(nil),             // 174: ghops.v1.ForkRepositoryRequest
+	(*ForkRepositoryResponse)(nil),            // 175: ghops.v1.ForkRepositoryResponse
+	(*GetMeRequest)(nil),                      // 176: ghops.v1.GetMeRequest
+	(*GetMeResponse)(nil),                     // 177: ghops.v1.GetMeResponse
+	(*RateBucket)(nil),                        // 178: ghops.v1.RateBucket
+	nil,                                       // 179: ghops.v1.ProjectItem.FieldsEntry
+	nil,                                       // 180: ghops.v1.AddProjectItemRequest.FieldsEntry
+	nil,                                       // 181: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	(*timestamppb.Timestamp)(nil),             // 182: google.protobuf.Timestamp
+	(*structpb.Value)(nil),                    // 183: google.protobuf.Value
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	42,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	182, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	5,   // 4: ghops.v1.ListProjectsResponse.projects:type_name -> ghops.v1.ProjectSummary
 	42,  // 5: ghops.v1.ListProjectsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 6: ghops.v1.ListProjectsResponse.content_report:type_name -> ghops.v1.ContentReport
@@ -13391,18 +14999,18 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	14,  // 11: ghops.v1.Project.status_update:type_name -> ghops.v1.ProjectStatusUpdate
 	11,  // 12: ghops.v1.ProjectField.options:type_name -> ghops.v1.ProjectOption
 	12,  // 13: ghops.v1.ProjectField.iterations:type_name -> ghops.v1.ProjectIteration
-	161, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
+	182, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
 	17,  // 15: ghops.v1.ListProjectItemsResponse.items:type_name -> ghops.v1.ProjectItem
 	42,  // 16: ghops.v1.ListProjectItemsResponse.page:type_name -> ghops.v1.PageInfo
 	6,   // 17: ghops.v1.ListProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
 	43,  // 18: ghops.v1.ListProjectItemsResponse.content_report:type_name -> ghops.v1.ContentReport
-	158, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
+	179, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
 	19,  // 20: ghops.v1.AddProjectItemRequest.draft:type_name -> ghops.v1.DraftIssue
-	159, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
+	180, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
 	17,  // 22: ghops.v1.AddProjectItemResponse.item:type_name -> ghops.v1.ProjectItem
 	6,   // 23: ghops.v1.AddProjectItemResponse.cost:type_name -> ghops.v1.GraphQLCost
 	43,  // 24: ghops.v1.AddProjectItemResponse.content_report:type_name -> ghops.v1.ContentReport
-	160, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	181, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
 	6,   // 26: ghops.v1.UpdateProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
 	30,  // 27: ghops.v1.CreateProjectFieldRequest.iteration:type_name -> ghops.v1.IterationSetup
 	10,  // 28: ghops.v1.CreateProjectFieldResponse.field:type_name -> ghops.v1.ProjectField
@@ -13412,7 +15020,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	37,  // 32: ghops.v1.ListMilestonesResponse.milestones:type_name -> ghops.v1.Milestone
 	42,  // 33: ghops.v1.ListMilestonesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 34: ghops.v1.ListMilestonesResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
+	182, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
 	37,  // 36: ghops.v1.CreateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
 	43,  // 37: ghops.v1.CreateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
 	37,  // 38: ghops.v1.UpdateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
@@ -13420,20 +15028,20 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	46,  // 40: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	47,  // 41: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
 	43,  // 42: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	161, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	182, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	182, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	50,  // 45: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	55,  // 46: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	58,  // 47: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	42,  // 48: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 49: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	182, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	61,  // 51: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	42,  // 52: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	64,  // 53: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	42,  // 54: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 55: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	182, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	67,  // 57: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	67,  // 58: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	70,  // 59: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
@@ -13448,7 +15056,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	85,  // 68: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
 	91,  // 69: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
 	43,  // 70: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	182, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
 	94,  // 72: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
 	42,  // 73: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
 	58,  // 74: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
@@ -13458,15 +15066,15 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	99,  // 78: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
 	42,  // 79: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 80: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	182, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
 	102, // 82: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
 	43,  // 83: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	161, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	182, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	182, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
 	105, // 86: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
 	42,  // 87: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 88: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 89: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	182, // 89: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
 	108, // 90: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
 	42,  // 91: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 92: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
@@ -13489,142 +15097,180 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	94,  // 109: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
 	42,  // 110: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 111: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 112: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	182, // 112: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
 	136, // 113: ghops.v1.ListPullRequestReviewsResponse.reviews:type_name -> ghops.v1.Review
 	42,  // 114: ghops.v1.ListPullRequestReviewsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 115: ghops.v1.ListPullRequestReviewsResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 116: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
+	182, // 116: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
 	139, // 117: ghops.v1.ListReviewThreadsResponse.threads:type_name -> ghops.v1.ReviewThread
 	42,  // 118: ghops.v1.ListReviewThreadsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 119: ghops.v1.ListReviewThreadsResponse.content_report:type_name -> ghops.v1.ContentReport
 	140, // 120: ghops.v1.ReviewThread.comments:type_name -> ghops.v1.ThreadComment
-	161, // 121: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
+	182, // 121: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
 	142, // 122: ghops.v1.CreateReviewRequest.comments:type_name -> ghops.v1.ReviewLineComment
 	58,  // 123: ghops.v1.ListPullRequestCommitsResponse.commits:type_name -> ghops.v1.Commit
 	42,  // 124: ghops.v1.ListPullRequestCommitsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 125: ghops.v1.ListPullRequestCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	18,  // 126: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
-	162, // 127: ghops.v1.AddProjectItemRequest.FieldsEntry.value:type_name -> google.protobuf.Value
-	162, // 128: ghops.v1.UpdateProjectItemsRequest.FieldsEntry.value:type_name -> google.protobuf.Value
-	0,   // 129: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	44,  // 130: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	48,  // 131: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	51,  // 132: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	53,  // 133: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	56,  // 134: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	59,  // 135: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	62,  // 136: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	65,  // 137: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	68,  // 138: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	71,  // 139: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	74,  // 140: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	76,  // 141: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	78,  // 142: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	81,  // 143: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	84,  // 144: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	87,  // 145: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	89,  // 146: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	92,  // 147: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	95,  // 148: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	97,  // 149: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	100, // 150: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	103, // 151: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	106, // 152: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	109, // 153: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	111, // 154: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	113, // 155: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	126, // 156: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	128, // 157: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	115, // 158: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	118, // 159: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	122, // 160: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	124, // 161: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	130, // 162: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
-	134, // 163: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
-	137, // 164: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
-	141, // 165: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
-	144, // 166: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
-	146, // 167: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
-	148, // 168: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
-	150, // 169: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
-	152, // 170: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
-	154, // 171: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
-	156, // 172: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
-	3,   // 173: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
-	7,   // 174: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
-	15,  // 175: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
-	20,  // 176: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
-	22,  // 177: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
-	24,  // 178: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
-	26,  // 179: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
-	28,  // 180: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
-	31,  // 181: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
-	33,  // 182: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
-	35,  // 183: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
-	38,  // 184: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
-	40,  // 185: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
-	1,   // 186: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	45,  // 187: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	49,  // 188: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	52,  // 189: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	54,  // 190: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	57,  // 191: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	60,  // 192: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	63,  // 193: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	66,  // 194: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	69,  // 195: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	72,  // 196: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	75,  // 197: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	77,  // 198: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	80,  // 199: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	83,  // 200: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	86,  // 201: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	88,  // 202: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	90,  // 203: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	93,  // 204: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	96,  // 205: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	98,  // 206: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	101, // 207: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	104, // 208: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	107, // 209: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	110, // 210: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	112, // 211: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	114, // 212: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	127, // 213: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	129, // 214: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	116, // 215: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	119, // 216: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	123, // 217: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	125, // 218: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	131, // 219: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
-	135, // 220: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
-	138, // 221: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
-	143, // 222: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
-	145, // 223: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
-	147, // 224: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
-	149, // 225: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
-	151, // 226: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
-	153, // 227: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
-	155, // 228: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
-	157, // 229: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
-	4,   // 230: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
-	8,   // 231: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
-	16,  // 232: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
-	21,  // 233: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
-	23,  // 234: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
-	25,  // 235: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
-	27,  // 236: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
-	29,  // 237: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
-	32,  // 238: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
-	34,  // 239: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
-	36,  // 240: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
-	39,  // 241: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
-	41,  // 242: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
-	186, // [186:243] is the sub-list for method output_type
-	129, // [129:186] is the sub-list for method input_type
-	129, // [129:129] is the sub-list for extension type_name
-	129, // [129:129] is the sub-list for extension extendee
-	0,   // [0:129] is the sub-list for field type_name
+	160, // 126: ghops.v1.ListReleasesResponse.releases:type_name -> ghops.v1.Release
+	42,  // 127: ghops.v1.ListReleasesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 128: ghops.v1.ListReleasesResponse.content_report:type_name -> ghops.v1.ContentReport
+	182, // 129: ghops.v1.Release.created_at:type_name -> google.protobuf.Timestamp
+	182, // 130: ghops.v1.Release.published_at:type_name -> google.protobuf.Timestamp
+	160, // 131: ghops.v1.GetReleaseResponse.release:type_name -> ghops.v1.Release
+	43,  // 132: ghops.v1.GetReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
+	160, // 133: ghops.v1.CreateReleaseResponse.release:type_name -> ghops.v1.Release
+	43,  // 134: ghops.v1.CreateReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
+	160, // 135: ghops.v1.UpdateReleaseResponse.release:type_name -> ghops.v1.Release
+	43,  // 136: ghops.v1.UpdateReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
+	169, // 137: ghops.v1.ListTagsResponse.tags:type_name -> ghops.v1.Tag
+	42,  // 138: ghops.v1.ListTagsResponse.page:type_name -> ghops.v1.PageInfo
+	2,   // 139: ghops.v1.ListRepositoriesResponse.repositories:type_name -> ghops.v1.RepositorySummary
+	42,  // 140: ghops.v1.ListRepositoriesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 141: ghops.v1.ListRepositoriesResponse.content_report:type_name -> ghops.v1.ContentReport
+	2,   // 142: ghops.v1.CreateRepositoryResponse.repository:type_name -> ghops.v1.RepositorySummary
+	43,  // 143: ghops.v1.CreateRepositoryResponse.content_report:type_name -> ghops.v1.ContentReport
+	178, // 144: ghops.v1.GetMeResponse.rate_limits:type_name -> ghops.v1.RateBucket
+	182, // 145: ghops.v1.RateBucket.resets_at:type_name -> google.protobuf.Timestamp
+	18,  // 146: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
+	183, // 147: ghops.v1.AddProjectItemRequest.FieldsEntry.value:type_name -> google.protobuf.Value
+	183, // 148: ghops.v1.UpdateProjectItemsRequest.FieldsEntry.value:type_name -> google.protobuf.Value
+	0,   // 149: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	44,  // 150: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	48,  // 151: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	51,  // 152: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	53,  // 153: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	56,  // 154: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	59,  // 155: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	62,  // 156: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	65,  // 157: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	68,  // 158: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	71,  // 159: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	74,  // 160: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	76,  // 161: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	78,  // 162: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	81,  // 163: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	84,  // 164: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	87,  // 165: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	89,  // 166: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	92,  // 167: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	95,  // 168: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	97,  // 169: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	100, // 170: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	103, // 171: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	106, // 172: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	109, // 173: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	111, // 174: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	113, // 175: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	126, // 176: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	128, // 177: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	115, // 178: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	118, // 179: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	122, // 180: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	124, // 181: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	130, // 182: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	134, // 183: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
+	137, // 184: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
+	141, // 185: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
+	144, // 186: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
+	146, // 187: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
+	148, // 188: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
+	150, // 189: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
+	152, // 190: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
+	154, // 191: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
+	156, // 192: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
+	3,   // 193: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
+	7,   // 194: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
+	15,  // 195: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
+	20,  // 196: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
+	22,  // 197: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
+	24,  // 198: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
+	26,  // 199: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
+	28,  // 200: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
+	31,  // 201: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
+	33,  // 202: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
+	35,  // 203: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
+	38,  // 204: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
+	40,  // 205: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
+	158, // 206: ghops.v1.GitHubService.ListReleases:input_type -> ghops.v1.ListReleasesRequest
+	161, // 207: ghops.v1.GitHubService.GetRelease:input_type -> ghops.v1.GetReleaseRequest
+	163, // 208: ghops.v1.GitHubService.CreateRelease:input_type -> ghops.v1.CreateReleaseRequest
+	165, // 209: ghops.v1.GitHubService.UpdateRelease:input_type -> ghops.v1.UpdateReleaseRequest
+	167, // 210: ghops.v1.GitHubService.ListTags:input_type -> ghops.v1.ListTagsRequest
+	170, // 211: ghops.v1.GitHubService.ListRepositories:input_type -> ghops.v1.ListRepositoriesRequest
+	172, // 212: ghops.v1.GitHubService.CreateRepository:input_type -> ghops.v1.CreateRepositoryRequest
+	174, // 213: ghops.v1.GitHubService.ForkRepository:input_type -> ghops.v1.ForkRepositoryRequest
+	176, // 214: ghops.v1.GitHubService.GetMe:input_type -> ghops.v1.GetMeRequest
+	1,   // 215: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	45,  // 216: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	49,  // 217: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	52,  // 218: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	54,  // 219: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	57,  // 220: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	60,  // 221: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	63,  // 222: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	66,  // 223: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	69,  // 224: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	72,  // 225: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	75,  // 226: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	77,  // 227: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	80,  // 228: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	83,  // 229: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	86,  // 230: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	88,  // 231: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	90,  // 232: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	93,  // 233: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	96,  // 234: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	98,  // 235: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	101, // 236: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	104, // 237: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	107, // 238: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	110, // 239: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	112, // 240: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	114, // 241: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	127, // 242: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	129, // 243: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	116, // 244: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	119, // 245: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	123, // 246: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	125, // 247: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	131, // 248: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	135, // 249: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
+	138, // 250: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
+	143, // 251: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
+	145, // 252: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
+	147, // 253: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
+	149, // 254: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
+	151, // 255: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
+	153, // 256: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
+	155, // 257: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
+	157, // 258: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
+	4,   // 259: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
+	8,   // 260: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
+	16,  // 261: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
+	21,  // 262: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
+	23,  // 263: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
+	25,  // 264: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
+	27,  // 265: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
+	29,  // 266: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
+	32,  // 267: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
+	34,  // 268: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
+	36,  // 269: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
+	39,  // 270: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
+	41,  // 271: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
+	159, // 272: ghops.v1.GitHubService.ListReleases:output_type -> ghops.v1.ListReleasesResponse
+	162, // 273: ghops.v1.GitHubService.GetRelease:output_type -> ghops.v1.GetReleaseResponse
+	164, // 274: ghops.v1.GitHubService.CreateRelease:output_type -> ghops.v1.CreateReleaseResponse
+	166, // 275: ghops.v1.GitHubService.UpdateRelease:output_type -> ghops.v1.UpdateReleaseResponse
+	168, // 276: ghops.v1.GitHubService.ListTags:output_type -> ghops.v1.ListTagsResponse
+	171, // 277: ghops.v1.GitHubService.ListRepositories:output_type -> ghops.v1.ListRepositoriesResponse
+	173, // 278: ghops.v1.GitHubService.CreateRepository:output_type -> ghops.v1.CreateRepositoryResponse
+	175, // 279: ghops.v1.GitHubService.ForkRepository:output_type -> ghops.v1.ForkRepositoryResponse
+	177, // 280: ghops.v1.GitHubService.GetMe:output_type -> ghops.v1.GetMeResponse
+	215, // [215:281] is the sub-list for method output_type
+	149, // [149:215] is the sub-list for method input_type
+	149, // [149:149] is the sub-list for extension type_name
+	149, // [149:149] is the sub-list for extension extendee
+	0,   // [0:149] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -13686,13 +15332,21 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[150].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[152].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[154].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[158].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[161].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[163].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[165].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[167].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[170].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[172].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[174].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   161,
+			NumMessages:   182,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -76,6 +76,15 @@ const (
 	GitHubService_ListMilestones_FullMethodName            = "/ghops.v1.GitHubService/ListMilestones"
 	GitHubService_CreateMilestone_FullMethodName           = "/ghops.v1.GitHubService/CreateMilestone"
 	GitHubService_UpdateMilestone_FullMethodName           = "/ghops.v1.GitHubService/UpdateMilestone"
+	GitHubService_ListReleases_FullMethodName              = "/ghops.v1.GitHubService/ListReleases"
+	GitHubService_GetRelease_FullMethodName                = "/ghops.v1.GitHubService/GetRelease"
+	GitHubService_CreateRelease_FullMethodName             = "/ghops.v1.GitHubService/CreateRelease"
+	GitHubService_UpdateRelease_FullMethodName             = "/ghops.v1.GitHubService/UpdateRelease"
+	GitHubService_ListTags_FullMethodName                  = "/ghops.v1.GitHubService/ListTags"
+	GitHubService_ListRepositories_FullMethodName          = "/ghops.v1.GitHubService/ListRepositories"
+	GitHubService_CreateRepository_FullMethodName          = "/ghops.v1.GitHubService/CreateRepository"
+	GitHubService_ForkRepository_FullMethodName            = "/ghops.v1.GitHubService/ForkRepository"
+	GitHubService_GetMe_FullMethodName                     = "/ghops.v1.GitHubService/GetMe"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -226,6 +235,24 @@ type GitHubServiceClient interface {
 	CreateMilestone(ctx context.Context, in *CreateMilestoneRequest, opts ...grpc.CallOption) (*CreateMilestoneResponse, error)
 	// UpdateMilestone is the update_milestone tool.
 	UpdateMilestone(ctx context.Context, in *UpdateMilestoneRequest, opts ...grpc.CallOption) (*UpdateMilestoneResponse, error)
+	// ListReleases is the list_releases tool.
+	ListReleases(ctx context.Context, in *ListReleasesRequest, opts ...grpc.CallOption) (*ListReleasesResponse, error)
+	// GetRelease is the get_release tool.
+	GetRelease(ctx context.Context, in *GetReleaseRequest, opts ...grpc.CallOption) (*GetReleaseResponse, error)
+	// CreateRelease is the create_release tool.
+	CreateRelease(ctx context.Context, in *CreateReleaseRequest, opts ...grpc.CallOption) (*CreateReleaseResponse, error)
+	// UpdateRelease is the update_release tool.
+	UpdateRelease(ctx context.Context, in *UpdateReleaseRequest, opts ...grpc.CallOption) (*UpdateReleaseResponse, error)
+	// ListTags is the list_tags tool.
+	ListTags(ctx context.Context, in *ListTagsRequest, opts ...grpc.CallOption) (*ListTagsResponse, error)
+	// ListRepositories is the list_repositories tool.
+	ListRepositories(ctx context.Context, in *ListRepositoriesRequest, opts ...grpc.CallOption) (*ListRepositoriesResponse, error)
+	// CreateRepository is the create_repository tool.
+	CreateRepository(ctx context.Context, in *CreateRepositoryRequest, opts ...grpc.CallOption) (*CreateRepositoryResponse, error)
+	// ForkRepository is the fork_repository tool.
+	ForkRepository(ctx context.Context, in *ForkRepositoryRequest, opts ...grpc.CallOption) (*ForkRepositoryResponse, error)
+	// GetMe is the get_me tool.
+	GetMe(ctx context.Context, in *GetMeRequest, opts ...grpc.CallOption) (*GetMeResponse, error)
 }
 
 type gitHubServiceClient struct {
@@ -806,6 +833,96 @@ func (c *gitHubServiceClient) UpdateMilestone(ctx context.Context, in *UpdateMil
 	return out, nil
 }
 
+func (c *gitHubServiceClient) ListReleases(ctx context.Context, in *ListReleasesRequest, opts ...grpc.CallOption) (*ListReleasesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListReleasesResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListReleases_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) GetRelease(ctx context.Context, in *GetReleaseRequest, opts ...grpc.CallOption) (*GetReleaseResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetReleaseResponse)
+	err := c.cc.Invoke(ctx, GitHubService_GetRelease_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateRelease(ctx context.Context, in *CreateReleaseRequest, opts ...grpc.CallOption) (*CreateReleaseResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateReleaseResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateRelease_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) UpdateRelease(ctx context.Context, in *UpdateReleaseRequest, opts ...grpc.CallOption) (*UpdateReleaseResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateReleaseResponse)
+	err := c.cc.Invoke(ctx, GitHubService_UpdateRelease_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListTags(ctx context.Context, in *ListTagsRequest, opts ...grpc.CallOption) (*ListTagsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListTagsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListTags_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListRepositories(ctx context.Context, in *ListRepositoriesRequest, opts ...grpc.CallOption) (*ListRepositoriesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListRepositoriesResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListRepositories_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateRepository(ctx context.Context, in *CreateRepositoryRequest, opts ...grpc.CallOption) (*CreateRepositoryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateRepositoryResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateRepository_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ForkRepository(ctx context.Context, in *ForkRepositoryRequest, opts ...grpc.CallOption) (*ForkRepositoryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ForkRepositoryResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ForkRepository_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) GetMe(ctx context.Context, in *GetMeRequest, opts ...grpc.CallOption) (*GetMeResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetMeResponse)
+	err := c.cc.Invoke(ctx, GitHubService_GetMe_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GitHubServiceServer is the server API for GitHubService service.
 // All implementations must embed UnimplementedGitHubServiceServer
 // for forward compatibility.
@@ -954,6 +1071,24 @@ type GitHubServiceServer interface {
 	CreateMilestone(context.Context, *CreateMilestoneRequest) (*CreateMilestoneResponse, error)
 	// UpdateMilestone is the update_milestone tool.
 	UpdateMilestone(context.Context, *UpdateMilestoneRequest) (*UpdateMilestoneResponse, error)
+	// ListReleases is the list_releases tool.
+	ListReleases(context.Context, *ListReleasesRequest) (*ListReleasesResponse, error)
+	// GetRelease is the get_release tool.
+	GetRelease(context.Context, *GetReleaseRequest) (*GetReleaseResponse, error)
+	// CreateRelease is the create_release tool.
+	CreateRelease(context.Context, *CreateReleaseRequest) (*CreateReleaseResponse, error)
+	// UpdateRelease is the update_release tool.
+	UpdateRelease(context.Context, *UpdateReleaseRequest) (*UpdateReleaseResponse, error)
+	// ListTags is the list_tags tool.
+	ListTags(context.Context, *ListTagsRequest) (*ListTagsResponse, error)
+	// ListRepositories is the list_repositories tool.
+	ListRepositories(context.Context, *ListRepositoriesRequest) (*ListRepositoriesResponse, error)
+	// CreateRepository is the create_repository tool.
+	CreateRepository(context.Context, *CreateRepositoryRequest) (*CreateRepositoryResponse, error)
+	// ForkRepository is the fork_repository tool.
+	ForkRepository(context.Context, *ForkRepositoryRequest) (*ForkRepositoryResponse, error)
+	// GetMe is the get_me tool.
+	GetMe(context.Context, *GetMeRequest) (*GetMeResponse, error)
 	mustEmbedUnimplementedGitHubServiceServer()
 }
 
@@ -1134,6 +1269,33 @@ func (UnimplementedGitHubServiceServer) CreateMilestone(context.Context, *Create
 }
 func (UnimplementedGitHubServiceServer) UpdateMilestone(context.Context, *UpdateMilestoneRequest) (*UpdateMilestoneResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UpdateMilestone not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListReleases(context.Context, *ListReleasesRequest) (*ListReleasesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListReleases not implemented")
+}
+func (UnimplementedGitHubServiceServer) GetRelease(context.Context, *GetReleaseRequest) (*GetReleaseResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetRelease not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateRelease(context.Context, *CreateReleaseRequest) (*CreateReleaseResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateRelease not implemented")
+}
+func (UnimplementedGitHubServiceServer) UpdateRelease(context.Context, *UpdateReleaseRequest) (*UpdateReleaseResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateRelease not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListTags(context.Context, *ListTagsRequest) (*ListTagsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListTags not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListRepositories(context.Context, *ListRepositoriesRequest) (*ListRepositoriesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListRepositories not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateRepository(context.Context, *CreateRepositoryRequest) (*CreateRepositoryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateRepository not implemented")
+}
+func (UnimplementedGitHubServiceServer) ForkRepository(context.Context, *ForkRepositoryRequest) (*ForkRepositoryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ForkRepository not implemented")
+}
+func (UnimplementedGitHubServiceServer) GetMe(context.Context, *GetMeRequest) (*GetMeResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetMe not implemented")
 }
 func (UnimplementedGitHubServiceServer) mustEmbedUnimplementedGitHubServiceServer() {}
 func (UnimplementedGitHubServiceServer) testEmbeddedByValue()                       {}
@@ -2182,6 +2344,168 @@ func _GitHubService_UpdateMilestone_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_ListReleases_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListReleasesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListReleases(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListReleases_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListReleases(ctx, req.(*ListReleasesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_GetRelease_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetReleaseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).GetRelease(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_GetRelease_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).GetRelease(ctx, req.(*GetReleaseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateRelease_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateReleaseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateRelease(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateRelease_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateRelease(ctx, req.(*CreateReleaseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_UpdateRelease_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateReleaseRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).UpdateRelease(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_UpdateRelease_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).UpdateRelease(ctx, req.(*UpdateReleaseRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListTags_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListTagsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListTags(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListTags_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListTags(ctx, req.(*ListTagsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListRepositories_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListRepositoriesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListRepositories(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListRepositories_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListRepositories(ctx, req.(*ListRepositoriesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateRepository_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateRepositoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateRepository(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateRepository_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateRepository(ctx, req.(*CreateRepositoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ForkRepository_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ForkRepositoryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ForkRepository(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ForkRepository_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ForkRepository(ctx, req.(*ForkRepositoryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_GetMe_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetMeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).GetMe(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_GetMe_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).GetMe(ctx, req.(*GetMeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GitHubService_ServiceDesc is the grpc.ServiceDesc for GitHubService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2416,6 +2740,42 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "UpdateMilestone",
 			Handler:    _GitHubService_UpdateMilestone_Handler,
+		},
+		{
+			MethodName: "ListReleases",
+			Handler:    _GitHubService_ListReleases_Handler,
+		},
+		{
+			MethodName: "GetRelease",
+			Handler:    _GitHubService_GetRelease_Handler,
+		},
+		{
+			MethodName: "CreateRelease",
+			Handler:    _GitHubService_CreateRelease_Handler,
+		},
+		{
+			MethodName: "UpdateRelease",
+			Handler:    _GitHubService_UpdateRelease_Handler,
+		},
+		{
+			MethodName: "ListTags",
+			Handler:    _GitHubService_ListTags_Handler,
+		},
+		{
+			MethodName: "ListRepositories",
+			Handler:    _GitHubService_ListRepositories_Handler,
+		},
+		{
+			MethodName: "CreateRepository",
+			Handler:    _GitHubService_CreateRepository_Handler,
+		},
+		{
+			MethodName: "ForkRepository",
+			Handler:    _GitHubService_ForkRepository_Handler,
+		},
+		{
+			MethodName: "GetMe",
+			Handler:    _GitHubService_GetMe_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -145,6 +145,15 @@ const (
 	ResourceKind_RESOURCE_KIND_PROJECT_ITEM ResourceKind = 12
 	// RESOURCE_KIND_MILESTONE marks a repository milestone's number.
 	ResourceKind_RESOURCE_KIND_MILESTONE ResourceKind = 13
+	// RESOURCE_KIND_RELEASE marks a release's id.
+	ResourceKind_RESOURCE_KIND_RELEASE ResourceKind = 15
+	// RESOURCE_KIND_OWNER marks a user or organization login: for a tool
+	// that writes, the owner it creates something under (a new repository, a
+	// fork), which the gateway's policy allows only when one of the
+	// principal's repos globs covers every new repository of that owner
+	// ("owner/*"; docs/security.md); for a read, a filter whose answer is
+	// confined like any list.
+	ResourceKind_RESOURCE_KIND_OWNER ResourceKind = 17
 )
 
 // Enum value maps for ResourceKind.
@@ -164,6 +173,8 @@ var (
 		11: "RESOURCE_KIND_PROJECT",
 		12: "RESOURCE_KIND_PROJECT_ITEM",
 		13: "RESOURCE_KIND_MILESTONE",
+		15: "RESOURCE_KIND_RELEASE",
+		17: "RESOURCE_KIND_OWNER",
 	}
 	ResourceKind_value = map[string]int32{
 		"RESOURCE_KIND_UNSPECIFIED":  0,
@@ -180,6 +191,8 @@ var (
 		"RESOURCE_KIND_PROJECT":      11,
 		"RESOURCE_KIND_PROJECT_ITEM": 12,
 		"RESOURCE_KIND_MILESTONE":    13,
+		"RESOURCE_KIND_RELEASE":      15,
+		"RESOURCE_KIND_OWNER":        17,
 	}
 )
 
@@ -508,7 +521,7 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x0fTOOLSET_ACTIONS\x10\x04\x12\x12\n" +
 	"\x0eTOOLSET_SEARCH\x10\x05\x12\x10\n" +
 	"\fTOOLSET_META\x10\x06\x12\x14\n" +
-	"\x10TOOLSET_PROJECTS\x10\a*\x88\x03\n" +
+	"\x10TOOLSET_PROJECTS\x10\a*\xbc\x03\n" +
 	"\fResourceKind\x12\x1d\n" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
@@ -524,7 +537,9 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x12\x19\n" +
 	"\x15RESOURCE_KIND_PROJECT\x10\v\x12\x1e\n" +
 	"\x1aRESOURCE_KIND_PROJECT_ITEM\x10\f\x12\x1b\n" +
-	"\x17RESOURCE_KIND_MILESTONE\x10\r*~\n" +
+	"\x17RESOURCE_KIND_MILESTONE\x10\r\x12\x19\n" +
+	"\x15RESOURCE_KIND_RELEASE\x10\x0f\x12\x17\n" +
+	"\x13RESOURCE_KIND_OWNER\x10\x11*~\n" +
 	"\aContent\x12\x17\n" +
 	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +

@@ -119,4 +119,22 @@ const (
 	ToolCreateMilestone = "create_milestone"
 	// ToolUpdateMilestone is GitHubService.UpdateMilestone: Change a milestone; only the given fields change.
 	ToolUpdateMilestone = "update_milestone"
+	// ToolListReleases is GitHubService.ListReleases: List releases, newest first, without notes (get_release has them).
+	ToolListReleases = "list_releases"
+	// ToolGetRelease is GitHubService.GetRelease: One release with its notes, by tag or the latest published one.
+	ToolGetRelease = "get_release"
+	// ToolCreateRelease is GitHubService.CreateRelease: Create a release and, if new, its tag; generate_notes lists the merged pull requests.
+	ToolCreateRelease = "create_release"
+	// ToolUpdateRelease is GitHubService.UpdateRelease: Change a release; only the given fields change. draft false publishes it.
+	ToolUpdateRelease = "update_release"
+	// ToolListTags is GitHubService.ListTags: List a repository's tags with their commits.
+	ToolListTags = "list_tags"
+	// ToolListRepositories is GitHubService.ListRepositories: List an owner's repositories, or those this identity can reach.
+	ToolListRepositories = "list_repositories"
+	// ToolCreateRepository is GitHubService.CreateRepository: Create a repository for an organization or, without owner, for this identity's user.
+	ToolCreateRepository = "create_repository"
+	// ToolForkRepository is GitHubService.ForkRepository: Fork a repository to an organization or this identity's user. GitHub forks asynchronously.
+	ToolForkRepository = "fork_repository"
+	// ToolGetMe is GitHubService.GetMe: The GitHub identity this service acts as, its token's kind and scopes, and its rate limits.
+	ToolGetMe = "get_me"
 )

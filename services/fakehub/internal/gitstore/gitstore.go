@@ -447,3 +447,27 @@ func (r *Repo) MergeTrees(base, ours, theirs plumbing.Hash) (plumbing.Hash, []st
 	h, err := r.WriteTree(out)
 	return h, nil, err
 }
+
+// Clone returns a copy of r with every object and ref, sharing nothing with it: a fork's
+// repository, whose later commits and refs stay its own.
+func (r *Repo) Clone() (*Repo, error) {
+	out := New()
+	objs, err := r.st.IterEncodedObjects(plumbing.AnyObject)
+	if err != nil {
+		return nil, err
+	}
+	if err := objs.ForEach(func(o plumbing.EncodedObject) error {
+		_, err := out.st.SetEncodedObject(o)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	refs, err := r.st.IterReferences()
+	if err != nil {
+		return nil, err
+	}
+	if err := refs.ForEach(out.st.SetReference); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

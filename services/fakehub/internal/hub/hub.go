@@ -196,6 +196,8 @@ type RepoOptions struct {
 	Owner, Name, Description, DefaultBranch, Language string
 	Private, Empty                                    bool
 	Topics                                            []string
+	// ForkOf is the "owner/name" a fork was made from ("" for none).
+	ForkOf string
 }
 
 // Errors returned by the Go API.

@@ -454,6 +454,11 @@ func (h *Hub) write(w http.ResponseWriter, r *http.Request, c *ReqCtx, rep *Repl
 		hdr.Set("X-RateLimit-Resource", s.Resource)
 	}
 	hdr.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
+	if c.Tok != nil && c.Tok.Scopes != nil && !c.Tok.installation {
+		// A classic token's scopes, on every answer (GitHub's "Scopes for OAuth apps"); tokens
+		// without a scope list model fine-grained ones, which GitHub sends no scopes for.
+		hdr.Set("X-OAuth-Scopes", strings.Join(c.Tok.Scopes, ", "))
+	}
 	if rep.page > 0 {
 		if link := c.linkHeader(rep.page, rep.perPage, rep.total); link != "" {
 			hdr.Set("Link", link)

@@ -74,7 +74,7 @@ func (c *ReqCtx) MinimalRepo(r *Repo) Obj {
 	o := Obj{
 		"id": r.id, "node_id": NodeID("Repository", r.id), "name": r.Opts.Name, "full_name": r.FullName(),
 		"owner": c.user(r.Opts.Owner), "private": r.Opts.Private, "html_url": c.Web + "/" + r.FullName(),
-		"description": nullStr(r.Opts.Description), "fork": false, "url": u,
+		"description": nullStr(r.Opts.Description), "fork": r.Opts.ForkOf != "", "url": u,
 		"archive_url": u + "/{archive_format}{/ref}", "assignees_url": u + "/assignees{/user}",
 		"blobs_url": u + "/git/blobs{/sha}", "branches_url": u + "/branches{/branch}",
 		"collaborators_url": u + "/collaborators{/collaborator}", "comments_url": u + "/comments{/number}",

@@ -1,6 +1,6 @@
 // Package seed writes fakehub's demo dataset (Config.Seed "demo"): octo-org/hello-world with its
-// history, a pull request with a workflow run, issues, labels and a milestone, the private
-// octo-org/secret, and the projects octo-org/1 (a sprint board) and octocat/1.
+// history, a pull request with a workflow run, issues, labels and a milestone, two releases
+// with their tags, the private octo-org/secret, and the projects octo-org/1 (a sprint board) and octocat/1.
 package seed
 
 import (
@@ -75,7 +75,11 @@ func (h *api) seedDemo() error {
 	if err := h.seedReviews(r); err != nil {
 		return err
 	}
-	return seedProjects(h.Hub, r, secret)
+	if err := seedProjects(h.Hub, r, secret); err != nil {
+		return err
+	}
+	// Last, so that every id seeded before keeps its value.
+	return seedReleases(h.Hub, r)
 }
 
 // api seeds the shared hub.

@@ -45,11 +45,27 @@ func From(ctx context.Context) []string {
 	return repos
 }
 
-// repoFields caches, per request type, its fields marked as repositories.
-var repoFields sync.Map // protoreflect.FullName -> []protoreflect.FieldDescriptor
+type ownerKey struct{}
+
+// withOwners returns ctx whose requests may also reach the account-level
+// repository endpoints of owners (user or organization logins).
+func withOwners(ctx context.Context, owners ...string) context.Context {
+	prev, _ := ctx.Value(ownerKey{}).([]string)
+	return context.WithValue(ctx, ownerKey{}, append(append([]string(nil), prev...), owners...))
+}
+
+// repoFields caches, per request type, its fields marked as repositories;
+// ownerFields those marked as owners.
+var repoFields, ownerFields sync.Map // protoreflect.FullName -> []protoreflect.FieldDescriptor
 
 func fieldsOf(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor {
-	if v, ok := repoFields.Load(md.FullName()); ok {
+	return markedFields(&repoFields, md, ghopsv1.ResourceKind_RESOURCE_KIND_REPOSITORY)
+}
+
+// markedFields returns md's top-level singular string fields marked kind,
+// cached in cache.
+func markedFields(cache *sync.Map, md protoreflect.MessageDescriptor, kind ghopsv1.ResourceKind) []protoreflect.FieldDescriptor {
+	if v, ok := cache.Load(md.FullName()); ok {
 		fds, _ := v.([]protoreflect.FieldDescriptor)
 		return fds
 	}
@@ -60,20 +76,31 @@ func fieldsOf(md protoreflect.MessageDescriptor) []protoreflect.FieldDescriptor 
 		if fd.Kind() != protoreflect.StringKind || fd.IsList() || fd.IsMap() {
 			continue
 		}
-		if k, _ := proto.GetExtension(fd.Options(), ghopsv1.E_Resource).(ghopsv1.ResourceKind); k == ghopsv1.ResourceKind_RESOURCE_KIND_REPOSITORY {
+		if k, _ := proto.GetExtension(fd.Options(), ghopsv1.E_Resource).(ghopsv1.ResourceKind); k == kind {
 			fds = append(fds, fd)
 		}
 	}
-	repoFields.Store(md.FullName(), fds)
+	cache.Store(md.FullName(), fds)
 	return fds
 }
 
 // Repositories returns the values of msg's top-level fields marked as
 // repositories, the empty ones left out.
 func Repositories(msg proto.Message) []string {
+	return values(msg, fieldsOf(msg.ProtoReflect().Descriptor()))
+}
+
+// Owners returns the values of msg's top-level fields marked as owners
+// (RESOURCE_KIND_OWNER), the empty ones left out.
+func Owners(msg proto.Message) []string {
+	return values(msg, markedFields(&ownerFields, msg.ProtoReflect().Descriptor(), ghopsv1.ResourceKind_RESOURCE_KIND_OWNER))
+}
+
+// values returns the non-empty values of fds in msg.
+func values(msg proto.Message, fds []protoreflect.FieldDescriptor) []string {
 	m := msg.ProtoReflect()
 	var out []string
-	for _, fd := range fieldsOf(m.Descriptor()) {
+	for _, fd := range fds {
 		if v := m.Get(fd).String(); v != "" {
 			out = append(out, v)
 		}
@@ -90,12 +117,18 @@ func Unary(ctx context.Context, req any, _ *grpc.UnaryServerInfo, handler grpc.U
 		if repos := Repositories(m); len(repos) > 0 {
 			ctx = With(ctx, repos...)
 		}
+		if owners := Owners(m); len(owners) > 0 {
+			ctx = withOwners(ctx, owners...)
+		}
 	}
 	return handler(ctx, req)
 }
 
 // Endpoint is a request that belongs to no repository and is allowed
-// whatever the scope: Path is the URL's escaped path, in full.
+// whatever the scope: Path is the URL's escaped path, in full. A call whose
+// request names an owner (fields marked RESOURCE_KIND_OWNER) may also reach
+// that owner's repository list (GET users/{owner}/repos, GET and POST
+// orgs/{owner}/repos), and no other account's.
 type Endpoint struct {
 	Method, Path string
 }
@@ -104,8 +137,10 @@ type Endpoint struct {
 // repository, for the GitHub API at base (with its trailing slash) and the
 // GraphQL endpoint graphql: search (the search, search_issues and
 // search_code tools), the token's user and the rate limits
-// (validate_environment) and GraphQL (update_pull_request's draft flag,
-// which REST cannot change). Search spans repositories by design: the query
+// (validate_environment, get_me), the repositories the identity reaches and
+// creates (list_repositories and create_repository without an owner: GET
+// and POST user/repos, GET installation/repositories) and GraphQL
+// (update_pull_request's draft flag, which REST cannot change). Search spans repositories by design: the query
 // names them (repo:, org:), not a field this guard could read, so what a
 // search may reach is the gateway's to confine, by the answer items' fields
 // marked as repositories; the requests themselves only read.
@@ -117,6 +152,9 @@ func Endpoints(base, graphql *url.URL) []Endpoint {
 		{http.MethodGet, p + "search/code"},
 		{http.MethodGet, p + "user"},
 		{http.MethodGet, p + "rate_limit"},
+		{http.MethodGet, p + "user/repos"},
+		{http.MethodPost, p + "user/repos"},
+		{http.MethodGet, p + "installation/repositories"},
 		{http.MethodPost, graphql.EscapedPath()},
 	}
 }
@@ -183,6 +221,12 @@ func (t *Transport) check(req *http.Request) error {
 		return refuse("outside the GitHub API")
 	}
 	parts := strings.SplitN(rest, "/", 4)
+	if len(parts) == 3 && parts[2] == "repos" && (parts[0] == "orgs" || parts[0] == "users" && req.Method == http.MethodGet) {
+		if owner, _ := url.PathUnescape(parts[1]); ownerInScope(req.Context(), owner) {
+			return nil
+		}
+		return refuse("not the owner of the call")
+	}
 	if len(parts) < 3 || parts[0] != "repos" {
 		return refuse("not a repository's endpoint")
 	}
@@ -205,6 +249,18 @@ func inScope(ctx context.Context, owner, name string) bool {
 		// refused it) scopes nothing.
 		o, n, ok := strings.Cut(r, "/")
 		if ok && o != "" && n != "" && !strings.Contains(n, "/") && strings.EqualFold(o, owner) && strings.EqualFold(n, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerInScope reports whether owner is an owner the call in ctx names,
+// compared case-insensitively as GitHub compares logins.
+func ownerInScope(ctx context.Context, owner string) bool {
+	owners, _ := ctx.Value(ownerKey{}).([]string)
+	for _, o := range owners {
+		if owner != "" && strings.EqualFold(o, owner) {
 			return true
 		}
 	}

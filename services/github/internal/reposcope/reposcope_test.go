@@ -49,6 +49,7 @@ func TestTransport(t *testing.T) {
 	gql, _ := url.Parse(srv.URL + "/api/graphql")
 	tr := &Transport{Base: http.DefaultTransport, API: base, Allow: Endpoints(base, gql)}
 	scoped := With(context.Background(), "octo-org/hello-world")
+	owned := withOwners(context.Background(), "octo-org")
 	tests := []struct {
 		name, method, url string
 		ctx               context.Context
@@ -74,6 +75,15 @@ func TestTransport(t *testing.T) {
 		{"escaped slash", "GET", "api/v3/repos/octo-org/hello-world%2F..%2Fsecret/branches", scoped, false},
 		{"empty segment", "GET", "api/v3/repos/octo-org//hello-world/branches", scoped, false},
 		{"not a repository endpoint", "GET", "api/v3/orgs/octo-org/repos", scoped, false},
+		{"the call's organization's repositories", "GET", "api/v3/orgs/octo-org/repos", owned, true},
+		{"a repository created in the call's organization", "POST", "api/v3/orgs/Octo-Org/repos", owned, true},
+		{"the call's user's repositories", "GET", "api/v3/users/octo-org/repos", owned, true},
+		{"a user's repositories are not created there", "POST", "api/v3/users/octo-org/repos", owned, false},
+		{"another organization's repositories", "GET", "api/v3/orgs/other/repos", owned, false},
+		{"another organization's endpoint", "GET", "api/v3/orgs/octo-org/members", owned, false},
+		{"the identity's repositories", "GET", "api/v3/user/repos?type=owner", context.Background(), true},
+		{"a repository of the identity", "POST", "api/v3/user/repos", context.Background(), true},
+		{"an installation's repositories", "GET", "api/v3/installation/repositories", context.Background(), true},
 		{"search with the wrong method", "DELETE", "api/v3/search/repositories", scoped, false},
 		{"outside the API", "GET", "other/repos/octo-org/hello-world", scoped, false},
 		{"graphql of the REST path", "POST", "api/v3/graphql", scoped, false},
@@ -124,6 +134,8 @@ func TestUnaryScopesToMarkedFields(t *testing.T) {
 		{"repo of a write", &ghopsv1.ApplyPatchRequest{Repo: "o/w", Branch: "b"}, []string{"o/w"}},
 		{"optional repo absent", &ghopsv1.ValidateEnvironmentRequest{}, nil},
 		{"no repository field", &ghopsv1.SearchRequest{Query: "q"}, nil},
+		{"an owner is no repository", &ghopsv1.CreateRepositoryRequest{Owner: proto.String("o"), Name: "n"}, nil},
+		{"the repository forked", &ghopsv1.ForkRepositoryRequest{Repo: "o/r", Owner: proto.String("p")}, []string{"o/r"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -137,6 +149,36 @@ func TestUnaryScopesToMarkedFields(t *testing.T) {
 			}
 			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
 				t.Errorf("scope = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestUnaryOwners checks that the owners a request names (fields marked
+// RESOURCE_KIND_OWNER) scope the call's account-level requests.
+func TestUnaryOwners(t *testing.T) {
+	tests := []struct {
+		name string
+		req  proto.Message
+		want []string
+	}{
+		{"organization of a new repository", &ghopsv1.CreateRepositoryRequest{Owner: proto.String("octo-org"), Name: "n"}, []string{"octo-org"}},
+		{"no owner: the identity's own", &ghopsv1.CreateRepositoryRequest{Name: "n"}, nil},
+		{"owner listed", &ghopsv1.ListRepositoriesRequest{Owner: proto.String("octocat")}, []string{"octocat"}},
+		{"fork target", &ghopsv1.ForkRepositoryRequest{Repo: "o/r", Owner: proto.String("p")}, []string{"p"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []string
+			_, err := Unary(context.Background(), tc.req, &grpc.UnaryServerInfo{}, func(ctx context.Context, _ any) (any, error) {
+				got, _ = ctx.Value(ownerKey{}).([]string)
+				return nil, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("owners = %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -30,7 +30,7 @@ func TestBranchAndPullRequestTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A lightweight tag on feature/clean's head, made as a client would.
-	tag, err := http.NewRequest(http.MethodPost, e.url+"repos/"+repo+"/git/refs", strings.NewReader(`{"ref":"refs/tags/v0.1.0","sha":"`+cleanSHA+`"}`))
+	tag, err := http.NewRequest(http.MethodPost, e.url+"repos/"+repo+"/git/refs", strings.NewReader(`{"ref":"refs/tags/loop-tag","sha":"`+cleanSHA+`"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestBranchAndPullRequestTools(t *testing.T) {
 		check func(t *testing.T, m proto.Message)
 	}{
 		{name: "create_branch from a tag", call: func(x context.Context) (proto.Message, error) {
-			return c.CreateBranch(x, &ghopsv1.CreateBranchRequest{Repo: repo, Branch: "topic/tagged", From: ptr("v0.1.0")})
+			return c.CreateBranch(x, &ghopsv1.CreateBranchRequest{Repo: repo, Branch: "topic/tagged", From: ptr("loop-tag")})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/commits": 1, "POST /repos/{owner}/{repo}/git/refs": 1}, check: func(t *testing.T, m proto.Message) {
 			if r := m.(*ghopsv1.CreateBranchResponse); r.Sha != cleanSHA || r.Branch != "topic/tagged" {
 				t.Errorf("got %v, want %s", r, cleanSHA)

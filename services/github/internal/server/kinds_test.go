@@ -390,6 +390,11 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 				_, err := c.UpdateMilestone(x, &ghopsv1.UpdateMilestoneRequest{Repo: repo, Number: 42, State: ptr("closed")})
 				return err
 			}}}},
+		"update_release.release_id": {how: "a PATCH of the repository's releases endpoint: GitHub resolves the id inside the path's repository only; an unknown one (another repository's included) is its 404, nothing written",
+			cases: []idCase{{name: "an unknown release", resType: "release", msg: "release " + repo + "#42 not found", refusedWrite: true, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				_, err := c.UpdateRelease(x, &ghopsv1.UpdateReleaseRequest{Repo: repo, ReleaseId: 42, Name: ptr("x")})
+				return err
+			}}}},
 		"get_issue.issue_number": issueRow(func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
 			_, err := c.GetIssue(x, &ghopsv1.GetIssueRequest{Repo: r, IssueNumber: n})
 			return err
