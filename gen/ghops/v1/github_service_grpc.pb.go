@@ -76,6 +76,13 @@ const (
 	GitHubService_ListMilestones_FullMethodName            = "/ghops.v1.GitHubService/ListMilestones"
 	GitHubService_CreateMilestone_FullMethodName           = "/ghops.v1.GitHubService/CreateMilestone"
 	GitHubService_UpdateMilestone_FullMethodName           = "/ghops.v1.GitHubService/UpdateMilestone"
+	GitHubService_ListLabels_FullMethodName                = "/ghops.v1.GitHubService/ListLabels"
+	GitHubService_CreateLabel_FullMethodName               = "/ghops.v1.GitHubService/CreateLabel"
+	GitHubService_UpdateLabel_FullMethodName               = "/ghops.v1.GitHubService/UpdateLabel"
+	GitHubService_LabelIssue_FullMethodName                = "/ghops.v1.GitHubService/LabelIssue"
+	GitHubService_ListSubIssues_FullMethodName             = "/ghops.v1.GitHubService/ListSubIssues"
+	GitHubService_AddSubIssue_FullMethodName               = "/ghops.v1.GitHubService/AddSubIssue"
+	GitHubService_RemoveSubIssue_FullMethodName            = "/ghops.v1.GitHubService/RemoveSubIssue"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -226,6 +233,20 @@ type GitHubServiceClient interface {
 	CreateMilestone(ctx context.Context, in *CreateMilestoneRequest, opts ...grpc.CallOption) (*CreateMilestoneResponse, error)
 	// UpdateMilestone is the update_milestone tool.
 	UpdateMilestone(ctx context.Context, in *UpdateMilestoneRequest, opts ...grpc.CallOption) (*UpdateMilestoneResponse, error)
+	// ListLabels is the list_labels tool.
+	ListLabels(ctx context.Context, in *ListLabelsRequest, opts ...grpc.CallOption) (*ListLabelsResponse, error)
+	// CreateLabel is the create_label tool.
+	CreateLabel(ctx context.Context, in *CreateLabelRequest, opts ...grpc.CallOption) (*CreateLabelResponse, error)
+	// UpdateLabel is the update_label tool.
+	UpdateLabel(ctx context.Context, in *UpdateLabelRequest, opts ...grpc.CallOption) (*UpdateLabelResponse, error)
+	// LabelIssue is the label_issue tool.
+	LabelIssue(ctx context.Context, in *LabelIssueRequest, opts ...grpc.CallOption) (*LabelIssueResponse, error)
+	// ListSubIssues is the list_sub_issues tool.
+	ListSubIssues(ctx context.Context, in *ListSubIssuesRequest, opts ...grpc.CallOption) (*ListSubIssuesResponse, error)
+	// AddSubIssue is the add_sub_issue tool.
+	AddSubIssue(ctx context.Context, in *AddSubIssueRequest, opts ...grpc.CallOption) (*AddSubIssueResponse, error)
+	// RemoveSubIssue is the remove_sub_issue tool.
+	RemoveSubIssue(ctx context.Context, in *RemoveSubIssueRequest, opts ...grpc.CallOption) (*RemoveSubIssueResponse, error)
 }
 
 type gitHubServiceClient struct {
@@ -806,6 +827,76 @@ func (c *gitHubServiceClient) UpdateMilestone(ctx context.Context, in *UpdateMil
 	return out, nil
 }
 
+func (c *gitHubServiceClient) ListLabels(ctx context.Context, in *ListLabelsRequest, opts ...grpc.CallOption) (*ListLabelsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListLabelsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListLabels_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateLabel(ctx context.Context, in *CreateLabelRequest, opts ...grpc.CallOption) (*CreateLabelResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateLabelResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateLabel_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) UpdateLabel(ctx context.Context, in *UpdateLabelRequest, opts ...grpc.CallOption) (*UpdateLabelResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateLabelResponse)
+	err := c.cc.Invoke(ctx, GitHubService_UpdateLabel_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) LabelIssue(ctx context.Context, in *LabelIssueRequest, opts ...grpc.CallOption) (*LabelIssueResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(LabelIssueResponse)
+	err := c.cc.Invoke(ctx, GitHubService_LabelIssue_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListSubIssues(ctx context.Context, in *ListSubIssuesRequest, opts ...grpc.CallOption) (*ListSubIssuesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListSubIssuesResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListSubIssues_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) AddSubIssue(ctx context.Context, in *AddSubIssueRequest, opts ...grpc.CallOption) (*AddSubIssueResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AddSubIssueResponse)
+	err := c.cc.Invoke(ctx, GitHubService_AddSubIssue_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) RemoveSubIssue(ctx context.Context, in *RemoveSubIssueRequest, opts ...grpc.CallOption) (*RemoveSubIssueResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RemoveSubIssueResponse)
+	err := c.cc.Invoke(ctx, GitHubService_RemoveSubIssue_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GitHubServiceServer is the server API for GitHubService service.
 // All implementations must embed UnimplementedGitHubServiceServer
 // for forward compatibility.
@@ -954,6 +1045,20 @@ type GitHubServiceServer interface {
 	CreateMilestone(context.Context, *CreateMilestoneRequest) (*CreateMilestoneResponse, error)
 	// UpdateMilestone is the update_milestone tool.
 	UpdateMilestone(context.Context, *UpdateMilestoneRequest) (*UpdateMilestoneResponse, error)
+	// ListLabels is the list_labels tool.
+	ListLabels(context.Context, *ListLabelsRequest) (*ListLabelsResponse, error)
+	// CreateLabel is the create_label tool.
+	CreateLabel(context.Context, *CreateLabelRequest) (*CreateLabelResponse, error)
+	// UpdateLabel is the update_label tool.
+	UpdateLabel(context.Context, *UpdateLabelRequest) (*UpdateLabelResponse, error)
+	// LabelIssue is the label_issue tool.
+	LabelIssue(context.Context, *LabelIssueRequest) (*LabelIssueResponse, error)
+	// ListSubIssues is the list_sub_issues tool.
+	ListSubIssues(context.Context, *ListSubIssuesRequest) (*ListSubIssuesResponse, error)
+	// AddSubIssue is the add_sub_issue tool.
+	AddSubIssue(context.Context, *AddSubIssueRequest) (*AddSubIssueResponse, error)
+	// RemoveSubIssue is the remove_sub_issue tool.
+	RemoveSubIssue(context.Context, *RemoveSubIssueRequest) (*RemoveSubIssueResponse, error)
 	mustEmbedUnimplementedGitHubServiceServer()
 }
 
@@ -1134,6 +1239,27 @@ func (UnimplementedGitHubServiceServer) CreateMilestone(context.Context, *Create
 }
 func (UnimplementedGitHubServiceServer) UpdateMilestone(context.Context, *UpdateMilestoneRequest) (*UpdateMilestoneResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method UpdateMilestone not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListLabels(context.Context, *ListLabelsRequest) (*ListLabelsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListLabels not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateLabel(context.Context, *CreateLabelRequest) (*CreateLabelResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateLabel not implemented")
+}
+func (UnimplementedGitHubServiceServer) UpdateLabel(context.Context, *UpdateLabelRequest) (*UpdateLabelResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateLabel not implemented")
+}
+func (UnimplementedGitHubServiceServer) LabelIssue(context.Context, *LabelIssueRequest) (*LabelIssueResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method LabelIssue not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListSubIssues(context.Context, *ListSubIssuesRequest) (*ListSubIssuesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListSubIssues not implemented")
+}
+func (UnimplementedGitHubServiceServer) AddSubIssue(context.Context, *AddSubIssueRequest) (*AddSubIssueResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AddSubIssue not implemented")
+}
+func (UnimplementedGitHubServiceServer) RemoveSubIssue(context.Context, *RemoveSubIssueRequest) (*RemoveSubIssueResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RemoveSubIssue not implemented")
 }
 func (UnimplementedGitHubServiceServer) mustEmbedUnimplementedGitHubServiceServer() {}
 func (UnimplementedGitHubServiceServer) testEmbeddedByValue()                       {}
@@ -2182,6 +2308,132 @@ func _GitHubService_UpdateMilestone_Handler(srv interface{}, ctx context.Context
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_ListLabels_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListLabelsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListLabels(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListLabels_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListLabels(ctx, req.(*ListLabelsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateLabel_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateLabelRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateLabel(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateLabel_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateLabel(ctx, req.(*CreateLabelRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_UpdateLabel_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateLabelRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).UpdateLabel(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_UpdateLabel_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).UpdateLabel(ctx, req.(*UpdateLabelRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_LabelIssue_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LabelIssueRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).LabelIssue(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_LabelIssue_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).LabelIssue(ctx, req.(*LabelIssueRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListSubIssues_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListSubIssuesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListSubIssues(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListSubIssues_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListSubIssues(ctx, req.(*ListSubIssuesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_AddSubIssue_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AddSubIssueRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).AddSubIssue(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_AddSubIssue_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).AddSubIssue(ctx, req.(*AddSubIssueRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_RemoveSubIssue_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RemoveSubIssueRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).RemoveSubIssue(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_RemoveSubIssue_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).RemoveSubIssue(ctx, req.(*RemoveSubIssueRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GitHubService_ServiceDesc is the grpc.ServiceDesc for GitHubService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2416,6 +2668,34 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "UpdateMilestone",
 			Handler:    _GitHubService_UpdateMilestone_Handler,
+		},
+		{
+			MethodName: "ListLabels",
+			Handler:    _GitHubService_ListLabels_Handler,
+		},
+		{
+			MethodName: "CreateLabel",
+			Handler:    _GitHubService_CreateLabel_Handler,
+		},
+		{
+			MethodName: "UpdateLabel",
+			Handler:    _GitHubService_UpdateLabel_Handler,
+		},
+		{
+			MethodName: "LabelIssue",
+			Handler:    _GitHubService_LabelIssue_Handler,
+		},
+		{
+			MethodName: "ListSubIssues",
+			Handler:    _GitHubService_ListSubIssues_Handler,
+		},
+		{
+			MethodName: "AddSubIssue",
+			Handler:    _GitHubService_AddSubIssue_Handler,
+		},
+		{
+			MethodName: "RemoveSubIssue",
+			Handler:    _GitHubService_RemoveSubIssue_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -119,4 +119,18 @@ const (
 	ToolCreateMilestone = "create_milestone"
 	// ToolUpdateMilestone is GitHubService.UpdateMilestone: Change a milestone; only the given fields change.
 	ToolUpdateMilestone = "update_milestone"
+	// ToolListLabels is GitHubService.ListLabels: List a repository's labels, 100 a page.
+	ToolListLabels = "list_labels"
+	// ToolCreateLabel is GitHubService.CreateLabel: Create a repository label.
+	ToolCreateLabel = "create_label"
+	// ToolUpdateLabel is GitHubService.UpdateLabel: Rename, recolour or describe a label; issues keep it.
+	ToolUpdateLabel = "update_label"
+	// ToolLabelIssue is GitHubService.LabelIssue: Add and remove labels of an issue or pull request; its other labels stay. Answers the labels it now has.
+	ToolLabelIssue = "label_issue"
+	// ToolListSubIssues is GitHubService.ListSubIssues: List an issue's sub-issues in their order.
+	ToolListSubIssues = "list_sub_issues"
+	// ToolAddSubIssue is GitHubService.AddSubIssue: Make an issue a sub-issue of another.
+	ToolAddSubIssue = "add_sub_issue"
+	// ToolRemoveSubIssue is GitHubService.RemoveSubIssue: Detach a sub-issue from its parent; both issues stay.
+	ToolRemoveSubIssue = "remove_sub_issue"
 )
