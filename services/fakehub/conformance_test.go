@@ -62,7 +62,6 @@ var serviceOperations = map[string]string{
 // testdata/openapi-operations.txt, refresh the subset (testdata/README.md) and give it
 // conformance cases.
 var notYetServed = []struct{ op, method, path string }{
-	{"POST /repos/{owner}/{repo}/issues/{issue_number}/labels", "POST", "repos/octo-org/hello-world/issues/1/labels"},
 	{"GET /repos/{owner}/{repo}/check-runs/{check_run_id}", "GET", "repos/octo-org/hello-world/check-runs/1"},
 	{"GET /repos/{owner}/{repo}/actions/runs", "GET", "repos/octo-org/hello-world/actions/runs"},
 	{"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", "GET", "repos/octo-org/hello-world/actions/runs/1/jobs"},
@@ -92,7 +91,7 @@ func TestConformance(t *testing.T) {
 	if _, err := f.srv.Hub.Commit("octo-org/conformance", "feature/x", "x", map[string]string{"x.txt": "x\n"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range append(f.cases(), f.reviewCases(t)...) {
+	for _, tc := range append(append(f.cases(), f.reviewCases(t)...), f.labelCases(t)...) {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := http.NewRequest(strings.Fields(tc.op)[0], f.srv.URL+tc.path, strings.NewReader(tc.body))
 			if err != nil {
@@ -430,7 +429,7 @@ func TestConformanceCoverage(t *testing.T) {
 	})
 	t.Run("each operation has a success and an error case", func(t *testing.T) {
 		ok, bad := map[string]bool{}, map[string]bool{}
-		for _, tc := range append(f.cases(), f.reviewCases(t)...) {
+		for _, tc := range append(append(f.cases(), f.reviewCases(t)...), f.labelCases(t)...) {
 			if !listed[tc.op] {
 				t.Errorf("case %q: %s is not listed", tc.name, tc.op)
 			}

@@ -75,7 +75,11 @@ func (h *api) seedDemo() error {
 	if err := h.seedReviews(r); err != nil {
 		return err
 	}
-	return seedProjects(h.Hub, r, secret)
+	if err := seedProjects(h.Hub, r, secret); err != nil {
+		return err
+	}
+	seedSubIssues(h.Hub, r)
+	return nil
 }
 
 // api seeds the shared hub.
