@@ -349,6 +349,34 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			r, err := c.ListMilestones(ctx, &ghopsv1.ListMilestonesRequest{Repo: demoRepo, State: proto.String("all")})
 			return err == nil && slices.ContainsFunc(r.GetMilestones(), func(m *ghopsv1.Milestone) bool { return m.GetNumber() == milestone && m.GetOpenIssues() == 2 }), err
 		}},
+		{"list_labels", func() (bool, error) {
+			r, err := c.ListLabels(ctx, &ghopsv1.ListLabelsRequest{Repo: demoRepo})
+			return err == nil && slices.ContainsFunc(r.GetLabels(), func(l *ghopsv1.Label) bool { return l.GetName() == "i18n" && l.GetColor() == "fbca04" }), err
+		}},
+		{"create_label", func() (bool, error) {
+			r, err := c.CreateLabel(ctx, &ghopsv1.CreateLabelRequest{Repo: demoRepo, Name: "stale", Color: "#C0FFEE"})
+			return err == nil && r.GetLabel().GetColor() == "c0ffee", err
+		}},
+		{"update_label", func() (bool, error) {
+			r, err := c.UpdateLabel(ctx, &ghopsv1.UpdateLabelRequest{Repo: demoRepo, Name: "stale", Description: proto.String("No activity for 30 days")})
+			return err == nil && r.GetLabel().GetDescription() == "No activity for 30 days", err
+		}},
+		{"label_issue", func() (bool, error) {
+			r, err := c.LabelIssue(ctx, &ghopsv1.LabelIssueRequest{Repo: demoRepo, IssueNumber: 5, Add: []string{"stale"}, Remove: []string{"bug"}})
+			return err == nil && slices.Contains(r.GetLabels(), "stale") && !slices.Contains(r.GetLabels(), "bug"), err
+		}},
+		{"list_sub_issues", func() (bool, error) {
+			r, err := c.ListSubIssues(ctx, &ghopsv1.ListSubIssuesRequest{Repo: demoRepo, IssueNumber: 9})
+			return err == nil && len(r.GetSubIssues()) == 3 && r.GetSubIssues()[0].GetRepo() == demoRepo, err
+		}},
+		{"add_sub_issue", func() (bool, error) {
+			r, err := c.AddSubIssue(ctx, &ghopsv1.AddSubIssueRequest{Repo: demoRepo, IssueNumber: 9, SubIssue: 6})
+			return err == nil && r.GetSubIssues().GetTotal() == 4, err
+		}},
+		{"remove_sub_issue", func() (bool, error) {
+			r, err := c.RemoveSubIssue(ctx, &ghopsv1.RemoveSubIssueRequest{Repo: demoRepo, IssueNumber: 9, SubIssue: 6})
+			return err == nil && r.GetSubIssues().GetTotal() == 3 && r.GetSubIssues().GetCompleted() == 1, err
+		}},
 		{"commit_files", func() (bool, error) {
 			r, err := c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "Add notes",
 				Files: []*ghopsv1.FileChange{{Path: "NOTES.md", Content: proto.String("notes\n")}}})

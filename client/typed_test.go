@@ -215,6 +215,27 @@ var typedCalls = []struct {
 	{"update_milestone", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.UpdateMilestone(ctx, &ghopsv1.UpdateMilestoneRequest{Repo: "octo-org/hello-world", Number: 1, State: proto.String("closed")})
 	}},
+	{"list_labels", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListLabels(ctx, &ghopsv1.ListLabelsRequest{Repo: "octo-org/hello-world"})
+	}},
+	{"create_label", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateLabel(ctx, &ghopsv1.CreateLabelRequest{Repo: "octo-org/hello-world", Name: "stale", Color: "c0ffee"})
+	}},
+	{"update_label", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.UpdateLabel(ctx, &ghopsv1.UpdateLabelRequest{Repo: "octo-org/hello-world", Name: "stale", NewName: proto.String("inactive")})
+	}},
+	{"label_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.LabelIssue(ctx, &ghopsv1.LabelIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 2, Add: []string{"stale"}, Remove: []string{"bug"}})
+	}},
+	{"list_sub_issues", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListSubIssues(ctx, &ghopsv1.ListSubIssuesRequest{Repo: "octo-org/hello-world", IssueNumber: 9})
+	}},
+	{"add_sub_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.AddSubIssue(ctx, &ghopsv1.AddSubIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 9, SubIssue: 3, SubIssueRepo: proto.String("octo-org/other")})
+	}},
+	{"remove_sub_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.RemoveSubIssue(ctx, &ghopsv1.RemoveSubIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 9, SubIssue: 3})
+	}},
 }
 
 // TestTypedCallsWire checks that every tool has a typed call, that it sends
