@@ -145,7 +145,7 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		}},
 		{"list_issues", func() (bool, error) {
 			r, err := c.ListIssues(ctx, &ghopsv1.ListIssuesRequest{Repo: demoRepo, State: proto.String("all")})
-			return err == nil && len(r.GetIssues()) == 5, err
+			return err == nil && len(r.GetIssues()) == 9, err
 		}},
 		{"get_issue", func() (bool, error) {
 			r, err := c.GetIssue(ctx, &ghopsv1.GetIssueRequest{Repo: demoRepo, IssueNumber: 4})
@@ -170,18 +170,18 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		{"create_pull_request", func() (bool, error) {
 			r, err := c.CreatePullRequest(ctx, &ghopsv1.CreatePullRequestRequest{Repo: demoRepo, Title: "Casual on clean",
 				Head: "feature/conflict", Base: "feature/clean", Draft: proto.Bool(true)})
-			return err == nil && r.GetPullRequest().GetNumber() == 9 && r.GetPullRequest().GetDraft(), err
+			return err == nil && r.GetPullRequest().GetNumber() == 13 && r.GetPullRequest().GetDraft(), err
 		}},
 		{"update_pull_request", func() (bool, error) {
-			r, err := c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: demoRepo, PrNumber: 9, Title: proto.String("Renamed")})
+			r, err := c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: demoRepo, PrNumber: 13, Title: proto.String("Renamed")})
 			return err == nil && r.GetPullRequest().GetTitle() == "Renamed", err
 		}},
 		{"create_issue", func() (bool, error) {
 			r, err := c.CreateIssue(ctx, &ghopsv1.CreateIssueRequest{Repo: demoRepo, Title: "Greet in French", Labels: []string{"enhancement"}})
-			return err == nil && r.GetIssue().GetNumber() == 10 && r.GetIssue().GetState() == "open", err
+			return err == nil && r.GetIssue().GetNumber() == 14 && r.GetIssue().GetState() == "open", err
 		}},
 		{"update_issue", func() (bool, error) {
-			r, err := c.UpdateIssue(ctx, &ghopsv1.UpdateIssueRequest{Repo: demoRepo, IssueNumber: 10, State: proto.String("closed"), StateReason: proto.String("not_planned")})
+			r, err := c.UpdateIssue(ctx, &ghopsv1.UpdateIssueRequest{Repo: demoRepo, IssueNumber: 14, State: proto.String("closed"), StateReason: proto.String("not_planned")})
 			return err == nil && r.GetIssue().GetState() == "closed", err
 		}},
 		{"add_issue_comment", func() (bool, error) {
@@ -189,11 +189,11 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			return err == nil && r.GetId() != 0, err
 		}},
 		{"add_pull_request_comment", func() (bool, error) {
-			r, err := c.AddPullRequestComment(ctx, &ghopsv1.AddPullRequestCommentRequest{Repo: demoRepo, PrNumber: 9, Body: "Ready for review."})
+			r, err := c.AddPullRequestComment(ctx, &ghopsv1.AddPullRequestCommentRequest{Repo: demoRepo, PrNumber: 13, Body: "Ready for review."})
 			return err == nil && r.GetId() != 0, err
 		}},
 		{"list_pull_request_comments", func() (bool, error) {
-			r, err := c.ListPullRequestComments(ctx, &ghopsv1.ListPullRequestCommentsRequest{Repo: demoRepo, PrNumber: 9})
+			r, err := c.ListPullRequestComments(ctx, &ghopsv1.ListPullRequestCommentsRequest{Repo: demoRepo, PrNumber: 13})
 			return err == nil && len(r.GetComments()) == 1 && r.GetComments()[0].GetBody() == "Ready for review.", err
 		}},
 		{"rerun_failed_jobs", func() (bool, error) {

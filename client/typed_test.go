@@ -294,8 +294,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 57 {
-		t.Fatalf("got %d tools, want 57", len(tools))
+	if len(tools) != 64 {
+		t.Fatalf("got %d tools, want 64", len(tools))
 	}
 	tests := []struct {
 		name               string
