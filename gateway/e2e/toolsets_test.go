@@ -91,7 +91,7 @@ func TestGatewayToolsets(t *testing.T) {
 	}{
 		{name: "issues", toolsets: []string{"issues"}, want: issuesTools},
 		{name: "issues and search", toolsets: []string{"issues", "search"}, want: sortedUnion(issuesTools, searchTools)},
-		{name: "issues read-only", toolsets: []string{"issues"}, readOnly: true, want: []string{"get_issue", "list_issue_comments", "list_issues", "list_milestones"}, offered: 9},
+		{name: "issues read-only", toolsets: []string{"issues"}, readOnly: true, want: []string{"get_issue", "list_issue_comments", "list_issues", "list_labels", "list_milestones", "list_sub_issues"}, offered: 16},
 		{name: "meta", toolsets: []string{"meta"}, want: []string{"validate_environment"}},
 	}
 	for _, tc := range tests {
