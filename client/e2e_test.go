@@ -147,7 +147,7 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		}},
 		{"list_issues", func() (bool, error) {
 			r, err := c.ListIssues(ctx, &ghopsv1.ListIssuesRequest{Repo: demoRepo, State: proto.String("all")})
-			return err == nil && len(r.GetIssues()) == 5, err
+			return err == nil && len(r.GetIssues()) == 9, err
 		}},
 		{"get_issue", func() (bool, error) {
 			r, err := c.GetIssue(ctx, &ghopsv1.GetIssueRequest{Repo: demoRepo, IssueNumber: 4})
@@ -172,18 +172,18 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		{"create_pull_request", func() (bool, error) {
 			r, err := c.CreatePullRequest(ctx, &ghopsv1.CreatePullRequestRequest{Repo: demoRepo, Title: "Casual on clean",
 				Head: "feature/conflict", Base: "feature/clean", Draft: proto.Bool(true)})
-			return err == nil && r.GetPullRequest().GetNumber() == 9 && r.GetPullRequest().GetDraft(), err
+			return err == nil && r.GetPullRequest().GetNumber() == 13 && r.GetPullRequest().GetDraft(), err
 		}},
 		{"update_pull_request", func() (bool, error) {
-			r, err := c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: demoRepo, PrNumber: 9, Title: proto.String("Renamed")})
+			r, err := c.UpdatePullRequest(ctx, &ghopsv1.UpdatePullRequestRequest{Repo: demoRepo, PrNumber: 13, Title: proto.String("Renamed")})
 			return err == nil && r.GetPullRequest().GetTitle() == "Renamed", err
 		}},
 		{"create_issue", func() (bool, error) {
 			r, err := c.CreateIssue(ctx, &ghopsv1.CreateIssueRequest{Repo: demoRepo, Title: "Greet in French", Labels: []string{"enhancement"}})
-			return err == nil && r.GetIssue().GetNumber() == 10 && r.GetIssue().GetState() == "open", err
+			return err == nil && r.GetIssue().GetNumber() == 14 && r.GetIssue().GetState() == "open", err
 		}},
 		{"update_issue", func() (bool, error) {
-			r, err := c.UpdateIssue(ctx, &ghopsv1.UpdateIssueRequest{Repo: demoRepo, IssueNumber: 10, State: proto.String("closed"), StateReason: proto.String("not_planned")})
+			r, err := c.UpdateIssue(ctx, &ghopsv1.UpdateIssueRequest{Repo: demoRepo, IssueNumber: 14, State: proto.String("closed"), StateReason: proto.String("not_planned")})
 			return err == nil && r.GetIssue().GetState() == "closed", err
 		}},
 		{"add_issue_comment", func() (bool, error) {
@@ -191,11 +191,11 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 			return err == nil && r.GetId() != 0, err
 		}},
 		{"add_pull_request_comment", func() (bool, error) {
-			r, err := c.AddPullRequestComment(ctx, &ghopsv1.AddPullRequestCommentRequest{Repo: demoRepo, PrNumber: 9, Body: "Ready for review."})
+			r, err := c.AddPullRequestComment(ctx, &ghopsv1.AddPullRequestCommentRequest{Repo: demoRepo, PrNumber: 13, Body: "Ready for review."})
 			return err == nil && r.GetId() != 0, err
 		}},
 		{"list_pull_request_comments", func() (bool, error) {
-			r, err := c.ListPullRequestComments(ctx, &ghopsv1.ListPullRequestCommentsRequest{Repo: demoRepo, PrNumber: 9})
+			r, err := c.ListPullRequestComments(ctx, &ghopsv1.ListPullRequestCommentsRequest{Repo: demoRepo, PrNumber: 13})
 			return err == nil && len(r.GetComments()) == 1 && r.GetComments()[0].GetBody() == "Ready for review.", err
 		}},
 		{"rerun_failed_jobs", func() (bool, error) {
@@ -387,6 +387,34 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		{"get_me", func() (bool, error) {
 			r, err := c.GetMe(ctx, &ghopsv1.GetMeRequest{})
 			return err == nil && r.GetLogin() == "octocat" && len(r.GetRateLimits()) > 0, err
+		}},
+		{"list_labels", func() (bool, error) {
+			r, err := c.ListLabels(ctx, &ghopsv1.ListLabelsRequest{Repo: demoRepo})
+			return err == nil && slices.ContainsFunc(r.GetLabels(), func(l *ghopsv1.Label) bool { return l.GetName() == "i18n" && l.GetColor() == "fbca04" }), err
+		}},
+		{"create_label", func() (bool, error) {
+			r, err := c.CreateLabel(ctx, &ghopsv1.CreateLabelRequest{Repo: demoRepo, Name: "stale", Color: "#C0FFEE"})
+			return err == nil && r.GetLabel().GetColor() == "c0ffee", err
+		}},
+		{"update_label", func() (bool, error) {
+			r, err := c.UpdateLabel(ctx, &ghopsv1.UpdateLabelRequest{Repo: demoRepo, Name: "stale", Description: proto.String("No activity for 30 days")})
+			return err == nil && r.GetLabel().GetDescription() == "No activity for 30 days", err
+		}},
+		{"label_issue", func() (bool, error) {
+			r, err := c.LabelIssue(ctx, &ghopsv1.LabelIssueRequest{Repo: demoRepo, IssueNumber: 5, Add: []string{"stale"}, Remove: []string{"bug"}})
+			return err == nil && slices.Contains(r.GetLabels(), "stale") && !slices.Contains(r.GetLabels(), "bug"), err
+		}},
+		{"list_sub_issues", func() (bool, error) {
+			r, err := c.ListSubIssues(ctx, &ghopsv1.ListSubIssuesRequest{Repo: demoRepo, IssueNumber: 9})
+			return err == nil && len(r.GetSubIssues()) == 3 && r.GetSubIssues()[0].GetRepo() == demoRepo, err
+		}},
+		{"add_sub_issue", func() (bool, error) {
+			r, err := c.AddSubIssue(ctx, &ghopsv1.AddSubIssueRequest{Repo: demoRepo, IssueNumber: 9, SubIssue: 6})
+			return err == nil && r.GetSubIssues().GetTotal() == 4, err
+		}},
+		{"remove_sub_issue", func() (bool, error) {
+			r, err := c.RemoveSubIssue(ctx, &ghopsv1.RemoveSubIssueRequest{Repo: demoRepo, IssueNumber: 9, SubIssue: 6})
+			return err == nil && r.GetSubIssues().GetTotal() == 3 && r.GetSubIssues().GetCompleted() == 1, err
 		}},
 		{"commit_files", func() (bool, error) {
 			r, err := c.CommitFiles(ctx, &ghopsv1.CommitFilesRequest{Repo: demoRepo, Branch: "main", Message: "Add notes",

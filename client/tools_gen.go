@@ -435,3 +435,46 @@ func (c *Client) ForkRepository(ctx context.Context, req *ghopsv1.ForkRepository
 func (c *Client) GetMe(ctx context.Context, req *ghopsv1.GetMeRequest) (*ghopsv1.GetMeResponse, error) {
 	return Call[ghopsv1.GetMeResponse](ctx, c, ghopsv1.ToolGetMe, req)
 }
+
+// ListLabels calls the list_labels tool (toolset issues, read-only): List a
+// repository's labels, 100 a page.
+func (c *Client) ListLabels(ctx context.Context, req *ghopsv1.ListLabelsRequest) (*ghopsv1.ListLabelsResponse, error) {
+	return Call[ghopsv1.ListLabelsResponse](ctx, c, ghopsv1.ToolListLabels, req)
+}
+
+// CreateLabel calls the create_label tool (toolset issues, writes): Create a
+// repository label.
+func (c *Client) CreateLabel(ctx context.Context, req *ghopsv1.CreateLabelRequest) (*ghopsv1.CreateLabelResponse, error) {
+	return Call[ghopsv1.CreateLabelResponse](ctx, c, ghopsv1.ToolCreateLabel, req)
+}
+
+// UpdateLabel calls the update_label tool (toolset issues, writes,
+// idempotent): Rename, recolour or describe a label; issues keep it.
+func (c *Client) UpdateLabel(ctx context.Context, req *ghopsv1.UpdateLabelRequest) (*ghopsv1.UpdateLabelResponse, error) {
+	return Call[ghopsv1.UpdateLabelResponse](ctx, c, ghopsv1.ToolUpdateLabel, req)
+}
+
+// LabelIssue calls the label_issue tool (toolset issues, writes, idempotent):
+// Add and remove labels of an issue or pull request; its other labels stay.
+// Answers the labels it now has.
+func (c *Client) LabelIssue(ctx context.Context, req *ghopsv1.LabelIssueRequest) (*ghopsv1.LabelIssueResponse, error) {
+	return Call[ghopsv1.LabelIssueResponse](ctx, c, ghopsv1.ToolLabelIssue, req)
+}
+
+// ListSubIssues calls the list_sub_issues tool (toolset issues, read-only):
+// List an issue's sub-issues in their order.
+func (c *Client) ListSubIssues(ctx context.Context, req *ghopsv1.ListSubIssuesRequest) (*ghopsv1.ListSubIssuesResponse, error) {
+	return Call[ghopsv1.ListSubIssuesResponse](ctx, c, ghopsv1.ToolListSubIssues, req)
+}
+
+// AddSubIssue calls the add_sub_issue tool (toolset issues, writes): Make an
+// issue a sub-issue of another.
+func (c *Client) AddSubIssue(ctx context.Context, req *ghopsv1.AddSubIssueRequest) (*ghopsv1.AddSubIssueResponse, error) {
+	return Call[ghopsv1.AddSubIssueResponse](ctx, c, ghopsv1.ToolAddSubIssue, req)
+}
+
+// RemoveSubIssue calls the remove_sub_issue tool (toolset issues, writes,
+// idempotent): Detach a sub-issue from its parent; both issues stay.
+func (c *Client) RemoveSubIssue(ctx context.Context, req *ghopsv1.RemoveSubIssueRequest) (*ghopsv1.RemoveSubIssueResponse, error) {
+	return Call[ghopsv1.RemoveSubIssueResponse](ctx, c, ghopsv1.ToolRemoveSubIssue, req)
+}

@@ -243,6 +243,27 @@ var typedCalls = []struct {
 	{"get_me", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.GetMe(ctx, &ghopsv1.GetMeRequest{})
 	}},
+	{"list_labels", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListLabels(ctx, &ghopsv1.ListLabelsRequest{Repo: "octo-org/hello-world"})
+	}},
+	{"create_label", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CreateLabel(ctx, &ghopsv1.CreateLabelRequest{Repo: "octo-org/hello-world", Name: "stale", Color: "c0ffee"})
+	}},
+	{"update_label", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.UpdateLabel(ctx, &ghopsv1.UpdateLabelRequest{Repo: "octo-org/hello-world", Name: "stale", NewName: proto.String("inactive")})
+	}},
+	{"label_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.LabelIssue(ctx, &ghopsv1.LabelIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 2, Add: []string{"stale"}, Remove: []string{"bug"}})
+	}},
+	{"list_sub_issues", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListSubIssues(ctx, &ghopsv1.ListSubIssuesRequest{Repo: "octo-org/hello-world", IssueNumber: 9})
+	}},
+	{"add_sub_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.AddSubIssue(ctx, &ghopsv1.AddSubIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 9, SubIssue: 3, SubIssueRepo: proto.String("octo-org/other")})
+	}},
+	{"remove_sub_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.RemoveSubIssue(ctx, &ghopsv1.RemoveSubIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 9, SubIssue: 3})
+	}},
 }
 
 // TestTypedCallsWire checks that every tool has a typed call, that it sends
@@ -301,8 +322,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 66 {
-		t.Fatalf("got %d tools, want 66", len(tools))
+	if len(tools) != 73 {
+		t.Fatalf("got %d tools, want 73", len(tools))
 	}
 	tests := []struct {
 		name               string

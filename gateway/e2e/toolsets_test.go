@@ -21,7 +21,7 @@ import (
 // The tools of each group, sorted as listTools sorts them: proto decides
 // the groups (the toolset of the (ghops.v1.tool) option), this guards them.
 var (
-	issuesTools = []string{"add_issue_comment", "create_issue", "create_milestone", "get_issue", "list_issue_comments", "list_issues", "list_milestones", "update_issue", "update_milestone"}
+	issuesTools = []string{"add_issue_comment", "add_sub_issue", "create_issue", "create_label", "create_milestone", "get_issue", "label_issue", "list_issue_comments", "list_issues", "list_labels", "list_milestones", "list_sub_issues", "remove_sub_issue", "update_issue", "update_label", "update_milestone"}
 	searchTools = []string{"search", "search_code", "search_issues"}
 )
 
@@ -91,7 +91,7 @@ func TestGatewayToolsets(t *testing.T) {
 	}{
 		{name: "issues", toolsets: []string{"issues"}, want: issuesTools},
 		{name: "issues and search", toolsets: []string{"issues", "search"}, want: sortedUnion(issuesTools, searchTools)},
-		{name: "issues read-only", toolsets: []string{"issues"}, readOnly: true, want: []string{"get_issue", "list_issue_comments", "list_issues", "list_milestones"}, offered: 9},
+		{name: "issues read-only", toolsets: []string{"issues"}, readOnly: true, want: []string{"get_issue", "list_issue_comments", "list_issues", "list_labels", "list_milestones", "list_sub_issues"}, offered: 16},
 		{name: "meta", toolsets: []string{"meta"}, want: []string{"get_me", "validate_environment"}},
 	}
 	for _, tc := range tests {

@@ -23,38 +23,46 @@ import (
 // and appauth) calls, by the go-github call that makes them. Each must be served and listed in
 // testdata/openapi-operations.txt, so that the conformance test covers it.
 var serviceOperations = map[string]string{
-	"RateLimit.Get":                  "GET /rate_limit",
-	"Users.Get":                      "GET /user",
-	"Search.Repositories":            "GET /search/repositories",
-	"Repositories.Get":               "GET /repos/{owner}/{repo}",
-	"Repositories.GetReadme":         "GET /repos/{owner}/{repo}/readme",
-	"contents (read_file, list_dir)": "GET /repos/{owner}/{repo}/contents/{path}",
-	"Repositories.ListCommits":       "GET /repos/{owner}/{repo}/commits",
-	"commit (get_commit)":            "GET /repos/{owner}/{repo}/commits/{ref}",
-	"Repositories.GetCombinedStatus": "GET /repos/{owner}/{repo}/commits/{ref}/status",
-	"Checks.ListCheckRunsForRef":     "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
-	"branches (list_branches)":       "GET /repos/{owner}/{repo}/branches",
-	"Git.GetRef":                     "GET /repos/{owner}/{repo}/git/ref/{ref}",
-	"Git.GetCommit":                  "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
-	"Git.GetTree":                    "GET /repos/{owner}/{repo}/git/trees/{tree_sha}",
-	"Git.GetBlob and the raw blob":   "GET /repos/{owner}/{repo}/git/blobs/{file_sha}",
-	"Git.CreateBlob":                 "POST /repos/{owner}/{repo}/git/blobs",
-	"Git.CreateTree":                 "POST /repos/{owner}/{repo}/git/trees",
-	"Git.CreateCommit":               "POST /repos/{owner}/{repo}/git/commits",
-	"Git.UpdateRef":                  "PATCH /repos/{owner}/{repo}/git/refs/{ref}",
-	"Git.DeleteRef":                  "DELETE /repos/{owner}/{repo}/git/refs/{ref}",
-	"pulls (list_pull_requests)":     "GET /repos/{owner}/{repo}/pulls",
-	"PullRequests.Create":            "POST /repos/{owner}/{repo}/pulls",
-	"PullRequests.Get":               "GET /repos/{owner}/{repo}/pulls/{pull_number}",
-	"pull update (update_pr)":        "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
-	"PullRequests.Merge":             "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
-	"PullRequests.ListFiles":         "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
-	"compare (compare_refs)":         "GET /repos/{owner}/{repo}/compare/{basehead}",
-	"Actions.GetWorkflowRunByID":     "GET /repos/{owner}/{repo}/actions/runs/{run_id}",
-	"Actions.GetWorkflowJobByID":     "GET /repos/{owner}/{repo}/actions/jobs/{job_id}",
-	"Actions.GetWorkflowJobLogs":     "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
-	"Actions.RerunFailedJobsByID":    "POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs",
-	"appauth installation token":     "POST /app/installations/{installation_id}/access_tokens",
+	"RateLimit.Get":                       "GET /rate_limit",
+	"Users.Get":                           "GET /user",
+	"Search.Repositories":                 "GET /search/repositories",
+	"Repositories.Get":                    "GET /repos/{owner}/{repo}",
+	"Repositories.GetReadme":              "GET /repos/{owner}/{repo}/readme",
+	"contents (read_file, list_dir)":      "GET /repos/{owner}/{repo}/contents/{path}",
+	"Repositories.ListCommits":            "GET /repos/{owner}/{repo}/commits",
+	"commit (get_commit)":                 "GET /repos/{owner}/{repo}/commits/{ref}",
+	"Repositories.GetCombinedStatus":      "GET /repos/{owner}/{repo}/commits/{ref}/status",
+	"Checks.ListCheckRunsForRef":          "GET /repos/{owner}/{repo}/commits/{ref}/check-runs",
+	"branches (list_branches)":            "GET /repos/{owner}/{repo}/branches",
+	"Git.GetRef":                          "GET /repos/{owner}/{repo}/git/ref/{ref}",
+	"Git.GetCommit":                       "GET /repos/{owner}/{repo}/git/commits/{commit_sha}",
+	"Git.GetTree":                         "GET /repos/{owner}/{repo}/git/trees/{tree_sha}",
+	"Git.GetBlob and the raw blob":        "GET /repos/{owner}/{repo}/git/blobs/{file_sha}",
+	"Git.CreateBlob":                      "POST /repos/{owner}/{repo}/git/blobs",
+	"Git.CreateTree":                      "POST /repos/{owner}/{repo}/git/trees",
+	"Git.CreateCommit":                    "POST /repos/{owner}/{repo}/git/commits",
+	"Git.UpdateRef":                       "PATCH /repos/{owner}/{repo}/git/refs/{ref}",
+	"Git.DeleteRef":                       "DELETE /repos/{owner}/{repo}/git/refs/{ref}",
+	"pulls (list_pull_requests)":          "GET /repos/{owner}/{repo}/pulls",
+	"PullRequests.Create":                 "POST /repos/{owner}/{repo}/pulls",
+	"PullRequests.Get":                    "GET /repos/{owner}/{repo}/pulls/{pull_number}",
+	"pull update (update_pr)":             "PATCH /repos/{owner}/{repo}/pulls/{pull_number}",
+	"PullRequests.Merge":                  "PUT /repos/{owner}/{repo}/pulls/{pull_number}/merge",
+	"PullRequests.ListFiles":              "GET /repos/{owner}/{repo}/pulls/{pull_number}/files",
+	"compare (compare_refs)":              "GET /repos/{owner}/{repo}/compare/{basehead}",
+	"Actions.GetWorkflowRunByID":          "GET /repos/{owner}/{repo}/actions/runs/{run_id}",
+	"Actions.GetWorkflowJobByID":          "GET /repos/{owner}/{repo}/actions/jobs/{job_id}",
+	"Actions.GetWorkflowJobLogs":          "GET /repos/{owner}/{repo}/actions/jobs/{job_id}/logs",
+	"Actions.RerunFailedJobsByID":         "POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun-failed-jobs",
+	"appauth installation token":          "POST /app/installations/{installation_id}/access_tokens",
+	"labels (list_labels)":                "GET /repos/{owner}/{repo}/labels",
+	"label create (create_label)":         "POST /repos/{owner}/{repo}/labels",
+	"label update (update_label)":         "PATCH /repos/{owner}/{repo}/labels/{name}",
+	"issue labels add (label_issue)":      "POST /repos/{owner}/{repo}/issues/{issue_number}/labels",
+	"issue label remove (label_issue)":    "DELETE /repos/{owner}/{repo}/issues/{issue_number}/labels/{name}",
+	"sub-issues (list_sub_issues)":        "GET /repos/{owner}/{repo}/issues/{issue_number}/sub_issues",
+	"sub-issue add (add_sub_issue)":       "POST /repos/{owner}/{repo}/issues/{issue_number}/sub_issues",
+	"sub-issue remove (remove_sub_issue)": "DELETE /repos/{owner}/{repo}/issues/{issue_number}/sub_issue",
 }
 
 // notYetServed are the operations the next tools will call that fakehub does not serve yet, each
@@ -62,7 +70,6 @@ var serviceOperations = map[string]string{
 // testdata/openapi-operations.txt, refresh the subset (testdata/README.md) and give it
 // conformance cases.
 var notYetServed = []struct{ op, method, path string }{
-	{"POST /repos/{owner}/{repo}/issues/{issue_number}/labels", "POST", "repos/octo-org/hello-world/issues/1/labels"},
 	{"GET /repos/{owner}/{repo}/check-runs/{check_run_id}", "GET", "repos/octo-org/hello-world/check-runs/1"},
 	{"GET /repos/{owner}/{repo}/actions/runs", "GET", "repos/octo-org/hello-world/actions/runs"},
 	{"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", "GET", "repos/octo-org/hello-world/actions/runs/1/jobs"},
@@ -92,7 +99,7 @@ func TestConformance(t *testing.T) {
 	if _, err := f.srv.Hub.Commit("octo-org/conformance", "feature/x", "x", map[string]string{"x.txt": "x\n"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range append(f.cases(), f.reviewCases(t)...) {
+	for _, tc := range append(append(f.cases(), f.reviewCases(t)...), f.labelCases(t)...) {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := http.NewRequest(strings.Fields(tc.op)[0], f.srv.URL+tc.path, strings.NewReader(tc.body))
 			if err != nil {
@@ -430,7 +437,7 @@ func TestConformanceCoverage(t *testing.T) {
 	})
 	t.Run("each operation has a success and an error case", func(t *testing.T) {
 		ok, bad := map[string]bool{}, map[string]bool{}
-		for _, tc := range append(f.cases(), f.reviewCases(t)...) {
+		for _, tc := range append(append(f.cases(), f.reviewCases(t)...), f.labelCases(t)...) {
 			if !listed[tc.op] {
 				t.Errorf("case %q: %s is not listed", tc.name, tc.op)
 			}

@@ -178,7 +178,9 @@ func TestIssueSemantics(t *testing.T) {
 			return pulls >= 2
 		}},
 		{"closed", github.IssueListByRepoOptions{State: "closed"}, func(l []*github.Issue) bool {
-			return len(l) == 1 && l[0].GetTitle() == "Build fails on Go 1.21" && l[0].GetStateReason() == "completed"
+			// The build failure, and the demo's closed sub-issue "Translate to German".
+			return len(l) == 2 && l[1].GetTitle() == "Build fails on Go 1.21" && l[1].GetStateReason() == "completed" &&
+				l[0].GetTitle() == "Translate to German"
 		}},
 		{"all labels must match", github.IssueListByRepoOptions{State: "all", Labels: []string{"bug", "enhancement"}}, func(l []*github.Issue) bool {
 			return len(l) == 0
@@ -219,7 +221,7 @@ func TestIssueSemantics(t *testing.T) {
 	}{
 		{"greeting repo:octo-org/hello-world is:issue is:open label:bug", 3},
 		{"greeting repo:octo-org/hello-world is:issue state:closed", 0},
-		{"repo:octo-org/hello-world is:issue -label:bug", 2}, // "Add a farewell" and "one more" above
+		{"repo:octo-org/hello-world is:issue -label:bug", 6}, // "Add a farewell", "one more" above, and the sub-issue demo's four
 		{"repo:octo-org/hello-world author:hubber type:issue", 3},
 		{"repo:octo-org/hello-world assignee:octocat", 1},
 		{"Confirmed repo:octo-org/hello-world", 0},

@@ -137,3 +137,45 @@ func TestConfine(t *testing.T) {
 		})
 	}
 }
+
+// TestSubIssueOfAnotherRepository: a sub-issue's repository is its own
+// repository-marked field (sub_issue_repo), not text inside a reference,
+// so the policy checks it like repo, and an answer's sub-issues of a
+// repository outside the globs are left out.
+func TestSubIssueOfAnotherRepository(t *testing.T) {
+	read := Tool{Name: "t", ReadOnly: true}
+	tests := []struct {
+		name, subRepo, want string
+	}{
+		{"same repository", "", ""},
+		{"another allowed repository", "octo-org/x", ""},
+		{"a repository outside the globs", "evil/secret", "repos"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			req := &ghopsv1.AddSubIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 1, SubIssue: 2}
+			if tc.subRepo != "" {
+				req.SubIssueRepo = proto.String(tc.subRepo)
+			}
+			repos, ok := Repos(req)
+			if !ok {
+				t.Fatal("Repos refused the request")
+			}
+			got := ""
+			if d := Check(confined, read, repos, false); d != nil {
+				got = d.Rule
+			}
+			if got != tc.want {
+				t.Errorf("rule %q, want %q (repos %v)", got, tc.want, repos)
+			}
+		})
+	}
+	t.Run("answers keep only the allowed sub-issues", func(t *testing.T) {
+		resp := &ghopsv1.ListSubIssuesResponse{SubIssues: []*ghopsv1.SubIssue{
+			{Repo: "octo-org/hello-world", Number: 3, Title: "ours"}, {Repo: "evil/secret", Number: 4, Title: "theirs"},
+		}}
+		if denied := Confine(confined, resp); denied != "" || len(resp.SubIssues) != 1 || resp.SubIssues[0].Title != "ours" {
+			t.Errorf("denied %q, sub-issues %v", denied, resp.SubIssues)
+		}
+	})
+}

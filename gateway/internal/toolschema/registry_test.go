@@ -108,6 +108,13 @@ func TestRegistryTools(t *testing.T) {
 		{"create_repository", ghopsv1.GitHubService_CreateRepository_FullMethodName, &ghopsv1.CreateRepositoryRequest{}, &ghopsv1.CreateRepositoryResponse{}, Annotations{false, false, false, true}},
 		{"fork_repository", ghopsv1.GitHubService_ForkRepository_FullMethodName, &ghopsv1.ForkRepositoryRequest{}, &ghopsv1.ForkRepositoryResponse{}, Annotations{false, false, false, true}},
 		{"get_me", ghopsv1.GitHubService_GetMe_FullMethodName, &ghopsv1.GetMeRequest{}, &ghopsv1.GetMeResponse{}, Annotations{true, false, true, true}},
+		{"list_labels", ghopsv1.GitHubService_ListLabels_FullMethodName, &ghopsv1.ListLabelsRequest{}, &ghopsv1.ListLabelsResponse{}, Annotations{true, false, true, true}},
+		{"create_label", ghopsv1.GitHubService_CreateLabel_FullMethodName, &ghopsv1.CreateLabelRequest{}, &ghopsv1.CreateLabelResponse{}, Annotations{false, false, false, true}},
+		{"update_label", ghopsv1.GitHubService_UpdateLabel_FullMethodName, &ghopsv1.UpdateLabelRequest{}, &ghopsv1.UpdateLabelResponse{}, Annotations{false, false, true, true}},
+		{"label_issue", ghopsv1.GitHubService_LabelIssue_FullMethodName, &ghopsv1.LabelIssueRequest{}, &ghopsv1.LabelIssueResponse{}, Annotations{false, false, true, true}},
+		{"list_sub_issues", ghopsv1.GitHubService_ListSubIssues_FullMethodName, &ghopsv1.ListSubIssuesRequest{}, &ghopsv1.ListSubIssuesResponse{}, Annotations{true, false, true, true}},
+		{"add_sub_issue", ghopsv1.GitHubService_AddSubIssue_FullMethodName, &ghopsv1.AddSubIssueRequest{}, &ghopsv1.AddSubIssueResponse{}, Annotations{false, false, false, true}},
+		{"remove_sub_issue", ghopsv1.GitHubService_RemoveSubIssue_FullMethodName, &ghopsv1.RemoveSubIssueRequest{}, &ghopsv1.RemoveSubIssueResponse{}, Annotations{false, false, true, true}},
 	}
 	tools := r.Tools()
 	if len(tools) != len(tests) {

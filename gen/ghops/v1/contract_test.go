@@ -270,6 +270,11 @@ func TestContractRules(t *testing.T) {
 			{"assignee bad char", &ghopsv1.ListIssuesRequest{Repo: "a/b", Assignee: s("a b")}, []violation{{"assignee", "string.pattern"}}},
 			{"since date only", &ghopsv1.ListIssuesRequest{Repo: "a/b", Since: s("2024-05-01")}, []violation{{"since", "string.pattern"}}},
 			{"page 101", &ghopsv1.ListIssuesRequest{Repo: "a/b", Page: i(101)}, []violation{{"page", "int32.gte_lte"}}},
+			{"valid milestone number", &ghopsv1.ListIssuesRequest{Repo: "a/b", Milestone: s("12")}, nil},
+			{"valid milestone none", &ghopsv1.ListIssuesRequest{Repo: "a/b", Milestone: s("none")}, nil},
+			{"valid any milestone", &ghopsv1.ListIssuesRequest{Repo: "a/b", Milestone: s("*")}, nil},
+			{"milestone by title", &ghopsv1.ListIssuesRequest{Repo: "a/b", Milestone: s("v1.0")}, []violation{{"milestone", "string.pattern"}}},
+			{"milestone 0", &ghopsv1.ListIssuesRequest{Repo: "a/b", Milestone: s("0")}, []violation{{"milestone", "string.pattern"}}},
 		},
 		"get_issue": {
 			{"valid", &ghopsv1.GetIssueRequest{Repo: "a/b", IssueNumber: 1}, nil},
@@ -550,6 +555,44 @@ func TestContractRules(t *testing.T) {
 		},
 		"get_me": {
 			{"valid", &ghopsv1.GetMeRequest{}, nil},
+		},
+		"list_labels": {
+			{"valid", &ghopsv1.ListLabelsRequest{Repo: "a/b", Page: i(2)}, nil},
+			{"repo missing", &ghopsv1.ListLabelsRequest{}, []violation{{"repo", "required"}}},
+		},
+		"create_label": {
+			{"valid", &ghopsv1.CreateLabelRequest{Repo: "a/b", Name: "good first issue", Color: "7057ff", Description: s("Good for newcomers")}, nil},
+			{"valid color with #", &ghopsv1.CreateLabelRequest{Repo: "a/b", Name: "x", Color: "#ABCDEF"}, nil},
+			{"color missing", &ghopsv1.CreateLabelRequest{Repo: "a/b", Name: "x"}, []violation{{"color", "required"}}},
+			{"color named", &ghopsv1.CreateLabelRequest{Repo: "a/b", Name: "x", Color: "red"}, []violation{{"color", "string.pattern"}}},
+			{"name 51", &ghopsv1.CreateLabelRequest{Repo: "a/b", Name: n("l", 51), Color: "ffffff"}, []violation{{"name", "string.max_len"}}},
+			{"description 101", &ghopsv1.CreateLabelRequest{Repo: "a/b", Name: "x", Color: "ffffff", Description: s(n("d", 101))}, []violation{{"description", "string.max_len"}}},
+		},
+		"update_label": {
+			{"valid", &ghopsv1.UpdateLabelRequest{Repo: "a/b", Name: "bug", NewName: s("defect")}, nil},
+			{"name missing", &ghopsv1.UpdateLabelRequest{Repo: "a/b", Color: s("ffffff")}, []violation{{"name", "required"}}},
+			{"bad color", &ghopsv1.UpdateLabelRequest{Repo: "a/b", Name: "bug", Color: s("fff")}, []violation{{"color", "string.pattern"}}},
+			{"new_name empty", &ghopsv1.UpdateLabelRequest{Repo: "a/b", Name: "bug", NewName: s("")}, []violation{{"new_name", "string.min_len"}}},
+		},
+		"label_issue": {
+			{"valid", &ghopsv1.LabelIssueRequest{Repo: "a/b", IssueNumber: 1, Add: []string{"bug"}, Remove: []string{"question"}}, nil},
+			{"number missing", &ghopsv1.LabelIssueRequest{Repo: "a/b", Add: []string{"bug"}}, []violation{{"issue_number", "required"}}},
+			{"empty label", &ghopsv1.LabelIssueRequest{Repo: "a/b", IssueNumber: 1, Remove: []string{""}}, []violation{{"remove[0]", "string.min_len"}}},
+			{"101 labels", &ghopsv1.LabelIssueRequest{Repo: "a/b", IssueNumber: 1, Add: labels(101, 1)}, []violation{{"add", "repeated.max_items"}}},
+		},
+		"list_sub_issues": {
+			{"valid", &ghopsv1.ListSubIssuesRequest{Repo: "a/b", IssueNumber: 1}, nil},
+			{"number missing", &ghopsv1.ListSubIssuesRequest{Repo: "a/b"}, []violation{{"issue_number", "required"}}},
+		},
+		"add_sub_issue": {
+			{"valid", &ghopsv1.AddSubIssueRequest{Repo: "a/b", IssueNumber: 1, SubIssue: 2}, nil},
+			{"valid other repository", &ghopsv1.AddSubIssueRequest{Repo: "a/b", IssueNumber: 1, SubIssue: 2, SubIssueRepo: s("a/c"), ReplaceParent: b(true)}, nil},
+			{"sub_issue missing", &ghopsv1.AddSubIssueRequest{Repo: "a/b", IssueNumber: 1}, []violation{{"sub_issue", "required"}}},
+			{"bad sub_issue_repo", &ghopsv1.AddSubIssueRequest{Repo: "a/b", IssueNumber: 1, SubIssue: 2, SubIssueRepo: s("a/c#2")}, []violation{{"sub_issue_repo", "string.pattern"}}},
+		},
+		"remove_sub_issue": {
+			{"valid", &ghopsv1.RemoveSubIssueRequest{Repo: "a/b", IssueNumber: 1, SubIssue: 2}, nil},
+			{"sub_issue missing", &ghopsv1.RemoveSubIssueRequest{Repo: "a/b", IssueNumber: 1}, []violation{{"sub_issue", "required"}}},
 		},
 		"validate_environment": {
 			{"valid empty", &ghopsv1.ValidateEnvironmentRequest{}, nil},

@@ -7449,7 +7449,9 @@ type ListIssuesRequest struct {
 	Since *string `protobuf:"bytes,5,opt,name=since,proto3,oneof" json:"since,omitempty"`
 	Page  *int32  `protobuf:"varint,6,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// Default 30.
-	PerPage       *int32 `protobuf:"varint,7,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	PerPage *int32 `protobuf:"varint,7,opt,name=per_page,proto3,oneof" json:"per_page,omitempty"`
+	// A milestone number, "none" or "*" (any).
+	Milestone     *string `protobuf:"bytes,8,opt,name=milestone,proto3,oneof" json:"milestone,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -7531,6 +7533,13 @@ func (x *ListIssuesRequest) GetPerPage() int32 {
 		return *x.PerPage
 	}
 	return 0
+}
+
+func (x *ListIssuesRequest) GetMilestone() string {
+	if x != nil && x.Milestone != nil {
+		return *x.Milestone
+	}
+	return ""
 }
 
 // ListIssuesResponse is one page of issues.
@@ -7620,8 +7629,12 @@ type IssueSummary struct {
 	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
 	// that the reader can weigh the text (docs/security.md, content trust).
 	AuthorAssociation string `protobuf:"bytes,8,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// milestone is the milestone's title; empty when none.
+	Milestone string `protobuf:"bytes,9,opt,name=milestone,proto3" json:"milestone,omitempty"`
+	// milestone_number is the milestone's number; 0 when none.
+	MilestoneNumber int32 `protobuf:"varint,10,opt,name=milestone_number,json=milestoneNumber,proto3" json:"milestone_number,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *IssueSummary) Reset() {
@@ -7708,6 +7721,20 @@ func (x *IssueSummary) GetAuthorAssociation() string {
 		return x.AuthorAssociation
 	}
 	return ""
+}
+
+func (x *IssueSummary) GetMilestone() string {
+	if x != nil {
+		return x.Milestone
+	}
+	return ""
+}
+
+func (x *IssueSummary) GetMilestoneNumber() int32 {
+	if x != nil {
+		return x.MilestoneNumber
+	}
+	return 0
 }
 
 // GetIssueRequest is the input of the get_issue tool.
@@ -7856,8 +7883,12 @@ type Issue struct {
 	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
 	// that the reader can weigh the text (docs/security.md, content trust).
 	AuthorAssociation string `protobuf:"bytes,15,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// parent is the issue this one is a sub-issue of; absent when none.
+	Parent *IssueLink `protobuf:"bytes,16,opt,name=parent,proto3" json:"parent,omitempty"`
+	// sub_issues is its sub-issue progress; absent when it has none.
+	SubIssues     *SubIssuesSummary `protobuf:"bytes,17,opt,name=sub_issues,json=subIssues,proto3" json:"sub_issues,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Issue) Reset() {
@@ -7993,6 +8024,20 @@ func (x *Issue) GetAuthorAssociation() string {
 		return x.AuthorAssociation
 	}
 	return ""
+}
+
+func (x *Issue) GetParent() *IssueLink {
+	if x != nil {
+		return x.Parent
+	}
+	return nil
+}
+
+func (x *Issue) GetSubIssues() *SubIssuesSummary {
+	if x != nil {
+		return x.SubIssues
+	}
+	return nil
 }
 
 // ListIssueCommentsRequest is the input of the list_issue_comments tool.
@@ -8391,8 +8436,14 @@ type IssueSearchItem struct {
 	// FIRST_TIMER, MANNEQUIN or NONE): whether the author may write to it, so
 	// that the reader can weigh the text (docs/security.md, content trust).
 	AuthorAssociation string `protobuf:"bytes,8,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// updated_at is when it last changed.
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// milestone is the milestone's title; empty when none.
+	Milestone string `protobuf:"bytes,10,opt,name=milestone,proto3" json:"milestone,omitempty"`
+	// milestone_number is the milestone's number; 0 when none.
+	MilestoneNumber int32 `protobuf:"varint,11,opt,name=milestone_number,json=milestoneNumber,proto3" json:"milestone_number,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *IssueSearchItem) Reset() {
@@ -8479,6 +8530,27 @@ func (x *IssueSearchItem) GetAuthorAssociation() string {
 		return x.AuthorAssociation
 	}
 	return ""
+}
+
+func (x *IssueSearchItem) GetUpdatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return nil
+}
+
+func (x *IssueSearchItem) GetMilestone() string {
+	if x != nil {
+		return x.Milestone
+	}
+	return ""
+}
+
+func (x *IssueSearchItem) GetMilestoneNumber() int32 {
+	if x != nil {
+		return x.MilestoneNumber
+	}
+	return 0
 }
 
 // CreateIssueRequest is the input of the create_issue tool.
@@ -13427,6 +13499,1154 @@ func (x *RateBucket) GetResetsAt() *timestamppb.Timestamp {
 	return nil
 }
 
+// ListLabelsRequest is the input of the list_labels tool.
+type ListLabelsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Page          *int32                 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListLabelsRequest) Reset() {
+	*x = ListLabelsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[179]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListLabelsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListLabelsRequest) ProtoMessage() {}
+
+func (x *ListLabelsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[179]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListLabelsRequest.ProtoReflect.Descriptor instead.
+func (*ListLabelsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{179}
+}
+
+func (x *ListLabelsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListLabelsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListLabelsResponse is one page of labels.
+type ListLabelsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// labels are in GitHub's order.
+	Labels []*Label `protobuf:"bytes,1,rep,name=labels,proto3" json:"labels,omitempty"`
+	// page describes this page (100 a page).
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListLabelsResponse) Reset() {
+	*x = ListLabelsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[180]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListLabelsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListLabelsResponse) ProtoMessage() {}
+
+func (x *ListLabelsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[180]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListLabelsResponse.ProtoReflect.Descriptor instead.
+func (*ListLabelsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{180}
+}
+
+func (x *ListLabelsResponse) GetLabels() []*Label {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *ListLabelsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListLabelsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// Label is one repository label.
+type Label struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// name is its name, as issues carry it.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// color is its hex colour, without "#".
+	Color string `protobuf:"bytes,2,opt,name=color,proto3" json:"color,omitempty"`
+	// description is its description; empty when none.
+	Description   string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Label) Reset() {
+	*x = Label{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[181]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Label) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Label) ProtoMessage() {}
+
+func (x *Label) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[181]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Label.ProtoReflect.Descriptor instead.
+func (*Label) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{181}
+}
+
+func (x *Label) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Label) GetColor() string {
+	if x != nil {
+		return x.Color
+	}
+	return ""
+}
+
+func (x *Label) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+// CreateLabelRequest is the input of the create_label tool.
+type CreateLabelRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Name  string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// Hex colour, e.g. "d73a4a".
+	Color         string  `protobuf:"bytes,3,opt,name=color,proto3" json:"color,omitempty"`
+	Description   *string `protobuf:"bytes,4,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateLabelRequest) Reset() {
+	*x = CreateLabelRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[182]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateLabelRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateLabelRequest) ProtoMessage() {}
+
+func (x *CreateLabelRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[182]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateLabelRequest.ProtoReflect.Descriptor instead.
+func (*CreateLabelRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{182}
+}
+
+func (x *CreateLabelRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CreateLabelRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CreateLabelRequest) GetColor() string {
+	if x != nil {
+		return x.Color
+	}
+	return ""
+}
+
+func (x *CreateLabelRequest) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+// CreateLabelResponse is the label created.
+type CreateLabelResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// label is the label as created.
+	Label *Label `protobuf:"bytes,1,opt,name=label,proto3" json:"label,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateLabelResponse) Reset() {
+	*x = CreateLabelResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[183]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateLabelResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateLabelResponse) ProtoMessage() {}
+
+func (x *CreateLabelResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[183]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateLabelResponse.ProtoReflect.Descriptor instead.
+func (*CreateLabelResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{183}
+}
+
+func (x *CreateLabelResponse) GetLabel() *Label {
+	if x != nil {
+		return x.Label
+	}
+	return nil
+}
+
+func (x *CreateLabelResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// UpdateLabelRequest is the input of the update_label tool.
+type UpdateLabelRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// The label's current name.
+	Name    string  `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	NewName *string `protobuf:"bytes,3,opt,name=new_name,proto3,oneof" json:"new_name,omitempty"`
+	// Hex colour, e.g. "d73a4a".
+	Color         *string `protobuf:"bytes,4,opt,name=color,proto3,oneof" json:"color,omitempty"`
+	Description   *string `protobuf:"bytes,5,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateLabelRequest) Reset() {
+	*x = UpdateLabelRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[184]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateLabelRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateLabelRequest) ProtoMessage() {}
+
+func (x *UpdateLabelRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[184]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateLabelRequest.ProtoReflect.Descriptor instead.
+func (*UpdateLabelRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{184}
+}
+
+func (x *UpdateLabelRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *UpdateLabelRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UpdateLabelRequest) GetNewName() string {
+	if x != nil && x.NewName != nil {
+		return *x.NewName
+	}
+	return ""
+}
+
+func (x *UpdateLabelRequest) GetColor() string {
+	if x != nil && x.Color != nil {
+		return *x.Color
+	}
+	return ""
+}
+
+func (x *UpdateLabelRequest) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+// UpdateLabelResponse is the label after the change.
+type UpdateLabelResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// label is the label as updated.
+	Label *Label `protobuf:"bytes,1,opt,name=label,proto3" json:"label,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdateLabelResponse) Reset() {
+	*x = UpdateLabelResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[185]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateLabelResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateLabelResponse) ProtoMessage() {}
+
+func (x *UpdateLabelResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[185]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateLabelResponse.ProtoReflect.Descriptor instead.
+func (*UpdateLabelResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{185}
+}
+
+func (x *UpdateLabelResponse) GetLabel() *Label {
+	if x != nil {
+		return x.Label
+	}
+	return nil
+}
+
+func (x *UpdateLabelResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// LabelIssueRequest is the input of the label_issue tool.
+type LabelIssueRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// An issue's or pull request's number.
+	IssueNumber int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	// Labels to add; unknown ones are created.
+	Add []string `protobuf:"bytes,3,rep,name=add,proto3" json:"add,omitempty"`
+	// Labels to remove; each must be on the issue.
+	Remove        []string `protobuf:"bytes,4,rep,name=remove,proto3" json:"remove,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LabelIssueRequest) Reset() {
+	*x = LabelIssueRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[186]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LabelIssueRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LabelIssueRequest) ProtoMessage() {}
+
+func (x *LabelIssueRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[186]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LabelIssueRequest.ProtoReflect.Descriptor instead.
+func (*LabelIssueRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{186}
+}
+
+func (x *LabelIssueRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *LabelIssueRequest) GetIssueNumber() int32 {
+	if x != nil {
+		return x.IssueNumber
+	}
+	return 0
+}
+
+func (x *LabelIssueRequest) GetAdd() []string {
+	if x != nil {
+		return x.Add
+	}
+	return nil
+}
+
+func (x *LabelIssueRequest) GetRemove() []string {
+	if x != nil {
+		return x.Remove
+	}
+	return nil
+}
+
+// LabelIssueResponse says which labels the issue carries after the change.
+type LabelIssueResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// labels are all the label names the issue or pull request now has.
+	Labels []string `protobuf:"bytes,1,rep,name=labels,proto3" json:"labels,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LabelIssueResponse) Reset() {
+	*x = LabelIssueResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[187]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LabelIssueResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LabelIssueResponse) ProtoMessage() {}
+
+func (x *LabelIssueResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[187]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LabelIssueResponse.ProtoReflect.Descriptor instead.
+func (*LabelIssueResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{187}
+}
+
+func (x *LabelIssueResponse) GetLabels() []string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+func (x *LabelIssueResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// ListSubIssuesRequest is the input of the list_sub_issues tool.
+type ListSubIssuesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	IssueNumber   int32                  `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	Page          *int32                 `protobuf:"varint,3,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListSubIssuesRequest) Reset() {
+	*x = ListSubIssuesRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[188]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListSubIssuesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListSubIssuesRequest) ProtoMessage() {}
+
+func (x *ListSubIssuesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[188]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListSubIssuesRequest.ProtoReflect.Descriptor instead.
+func (*ListSubIssuesRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{188}
+}
+
+func (x *ListSubIssuesRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListSubIssuesRequest) GetIssueNumber() int32 {
+	if x != nil {
+		return x.IssueNumber
+	}
+	return 0
+}
+
+func (x *ListSubIssuesRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListSubIssuesResponse is one page of an issue's sub-issues.
+type ListSubIssuesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sub_issues are in the parent's order.
+	SubIssues []*SubIssue `protobuf:"bytes,1,rep,name=sub_issues,json=subIssues,proto3" json:"sub_issues,omitempty"`
+	// page describes this page (50 a page).
+	Page *PageInfo `protobuf:"bytes,2,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListSubIssuesResponse) Reset() {
+	*x = ListSubIssuesResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[189]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListSubIssuesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListSubIssuesResponse) ProtoMessage() {}
+
+func (x *ListSubIssuesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[189]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListSubIssuesResponse.ProtoReflect.Descriptor instead.
+func (*ListSubIssuesResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{189}
+}
+
+func (x *ListSubIssuesResponse) GetSubIssues() []*SubIssue {
+	if x != nil {
+		return x.SubIssues
+	}
+	return nil
+}
+
+func (x *ListSubIssuesResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListSubIssuesResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// SubIssue is one sub-issue, which may belong to another repository.
+type SubIssue struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// repo is its repository, "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// number is its number in repo.
+	Number int32 `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
+	// title is its title.
+	Title string `protobuf:"bytes,3,opt,name=title,proto3" json:"title,omitempty"`
+	// state is "open" or "closed".
+	State string `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	// author is the author's login.
+	Author string `protobuf:"bytes,5,opt,name=author,proto3" json:"author,omitempty"`
+	// author_association is GitHub's relation of the author to repo
+	// (docs/security.md, content trust).
+	AuthorAssociation string `protobuf:"bytes,6,opt,name=author_association,json=authorAssociation,proto3" json:"author_association,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *SubIssue) Reset() {
+	*x = SubIssue{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[190]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubIssue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubIssue) ProtoMessage() {}
+
+func (x *SubIssue) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[190]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubIssue.ProtoReflect.Descriptor instead.
+func (*SubIssue) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{190}
+}
+
+func (x *SubIssue) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *SubIssue) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *SubIssue) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *SubIssue) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *SubIssue) GetAuthor() string {
+	if x != nil {
+		return x.Author
+	}
+	return ""
+}
+
+func (x *SubIssue) GetAuthorAssociation() string {
+	if x != nil {
+		return x.AuthorAssociation
+	}
+	return ""
+}
+
+// AddSubIssueRequest is the input of the add_sub_issue tool.
+type AddSubIssueRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// The parent issue's number.
+	IssueNumber int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	// The sub-issue's number, in sub_issue_repo.
+	SubIssue int32 `protobuf:"varint,3,opt,name=sub_issue,proto3" json:"sub_issue,omitempty"`
+	// The sub-issue's repository when not repo.
+	SubIssueRepo *string `protobuf:"bytes,4,opt,name=sub_issue_repo,proto3,oneof" json:"sub_issue_repo,omitempty"`
+	// Move it from the parent it has.
+	ReplaceParent *bool `protobuf:"varint,5,opt,name=replace_parent,proto3,oneof" json:"replace_parent,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddSubIssueRequest) Reset() {
+	*x = AddSubIssueRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[191]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddSubIssueRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddSubIssueRequest) ProtoMessage() {}
+
+func (x *AddSubIssueRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[191]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddSubIssueRequest.ProtoReflect.Descriptor instead.
+func (*AddSubIssueRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{191}
+}
+
+func (x *AddSubIssueRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *AddSubIssueRequest) GetIssueNumber() int32 {
+	if x != nil {
+		return x.IssueNumber
+	}
+	return 0
+}
+
+func (x *AddSubIssueRequest) GetSubIssue() int32 {
+	if x != nil {
+		return x.SubIssue
+	}
+	return 0
+}
+
+func (x *AddSubIssueRequest) GetSubIssueRepo() string {
+	if x != nil && x.SubIssueRepo != nil {
+		return *x.SubIssueRepo
+	}
+	return ""
+}
+
+func (x *AddSubIssueRequest) GetReplaceParent() bool {
+	if x != nil && x.ReplaceParent != nil {
+		return *x.ReplaceParent
+	}
+	return false
+}
+
+// AddSubIssueResponse is the parent's progress after the change.
+type AddSubIssueResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sub_issues is the parent's sub-issue progress.
+	SubIssues     *SubIssuesSummary `protobuf:"bytes,1,opt,name=sub_issues,json=subIssues,proto3" json:"sub_issues,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AddSubIssueResponse) Reset() {
+	*x = AddSubIssueResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[192]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AddSubIssueResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AddSubIssueResponse) ProtoMessage() {}
+
+func (x *AddSubIssueResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[192]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AddSubIssueResponse.ProtoReflect.Descriptor instead.
+func (*AddSubIssueResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{192}
+}
+
+func (x *AddSubIssueResponse) GetSubIssues() *SubIssuesSummary {
+	if x != nil {
+		return x.SubIssues
+	}
+	return nil
+}
+
+// RemoveSubIssueRequest is the input of the remove_sub_issue tool.
+type RemoveSubIssueRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// The parent issue's number.
+	IssueNumber int32 `protobuf:"varint,2,opt,name=issue_number,json=issueNumber,proto3" json:"issue_number,omitempty"`
+	// The sub-issue's number, in sub_issue_repo.
+	SubIssue int32 `protobuf:"varint,3,opt,name=sub_issue,proto3" json:"sub_issue,omitempty"`
+	// The sub-issue's repository when not repo.
+	SubIssueRepo  *string `protobuf:"bytes,4,opt,name=sub_issue_repo,proto3,oneof" json:"sub_issue_repo,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RemoveSubIssueRequest) Reset() {
+	*x = RemoveSubIssueRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[193]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RemoveSubIssueRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RemoveSubIssueRequest) ProtoMessage() {}
+
+func (x *RemoveSubIssueRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[193]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RemoveSubIssueRequest.ProtoReflect.Descriptor instead.
+func (*RemoveSubIssueRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{193}
+}
+
+func (x *RemoveSubIssueRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *RemoveSubIssueRequest) GetIssueNumber() int32 {
+	if x != nil {
+		return x.IssueNumber
+	}
+	return 0
+}
+
+func (x *RemoveSubIssueRequest) GetSubIssue() int32 {
+	if x != nil {
+		return x.SubIssue
+	}
+	return 0
+}
+
+func (x *RemoveSubIssueRequest) GetSubIssueRepo() string {
+	if x != nil && x.SubIssueRepo != nil {
+		return *x.SubIssueRepo
+	}
+	return ""
+}
+
+// RemoveSubIssueResponse is the parent's progress after the change.
+type RemoveSubIssueResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sub_issues is the parent's sub-issue progress.
+	SubIssues     *SubIssuesSummary `protobuf:"bytes,1,opt,name=sub_issues,json=subIssues,proto3" json:"sub_issues,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RemoveSubIssueResponse) Reset() {
+	*x = RemoveSubIssueResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[194]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RemoveSubIssueResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RemoveSubIssueResponse) ProtoMessage() {}
+
+func (x *RemoveSubIssueResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[194]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RemoveSubIssueResponse.ProtoReflect.Descriptor instead.
+func (*RemoveSubIssueResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{194}
+}
+
+func (x *RemoveSubIssueResponse) GetSubIssues() *SubIssuesSummary {
+	if x != nil {
+		return x.SubIssues
+	}
+	return nil
+}
+
+// SubIssuesSummary is an issue's sub-issue progress, as GitHub counts it.
+type SubIssuesSummary struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// total counts its sub-issues.
+	Total int32 `protobuf:"varint,1,opt,name=total,proto3" json:"total,omitempty"`
+	// completed counts the closed ones.
+	Completed int32 `protobuf:"varint,2,opt,name=completed,proto3" json:"completed,omitempty"`
+	// percent_completed is completed of total, in percent.
+	PercentCompleted int32 `protobuf:"varint,3,opt,name=percent_completed,json=percentCompleted,proto3" json:"percent_completed,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *SubIssuesSummary) Reset() {
+	*x = SubIssuesSummary{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[195]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SubIssuesSummary) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SubIssuesSummary) ProtoMessage() {}
+
+func (x *SubIssuesSummary) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[195]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SubIssuesSummary.ProtoReflect.Descriptor instead.
+func (*SubIssuesSummary) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{195}
+}
+
+func (x *SubIssuesSummary) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+func (x *SubIssuesSummary) GetCompleted() int32 {
+	if x != nil {
+		return x.Completed
+	}
+	return 0
+}
+
+func (x *SubIssuesSummary) GetPercentCompleted() int32 {
+	if x != nil {
+		return x.PercentCompleted
+	}
+	return 0
+}
+
+// IssueLink names an issue that may belong to another repository.
+type IssueLink struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// repo is its repository, "owner/repo".
+	Repo string `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// number is its number in repo.
+	Number        int32 `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *IssueLink) Reset() {
+	*x = IssueLink{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[196]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *IssueLink) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*IssueLink) ProtoMessage() {}
+
+func (x *IssueLink) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[196]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use IssueLink.ProtoReflect.Descriptor instead.
+func (*IssueLink) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{196}
+}
+
+func (x *IssueLink) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *IssueLink) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -14082,7 +15302,7 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x05files\x18\x06 \x03(\v2\x15.ghops.v1.ChangedFileR\x05files\x12&\n" +
 	"\x04page\x18\a \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12'\n" +
 	"\x0ffiles_truncated\x18\b \x01(\bR\x0efilesTruncated\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x8f\x04\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xe5\x04\n" +
 	"\x11ListIssuesRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x123\n" +
 	"\x05state\x18\x02 \x01(\tB\x18\xbaH\x15r\x13R\x04openR\x06closedR\x03allH\x00R\x05state\x88\x01\x01\x12(\n" +
@@ -14091,16 +15311,19 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\bassignee\x18\x04 \x01(\tB \xbaH\x1dr\x1b\x10\x01\x18'2\x15^([a-zA-Z0-9-]+|[*])$H\x01R\bassignee\x88\x01\x01\x12\x84\x01\n" +
 	"\x05since\x18\x05 \x01(\tBi\xbaHfrd\x18#2`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}([.][0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$H\x02R\x05since\x88\x01\x01\x12\"\n" +
 	"\x04page\x18\x06 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x03R\x04page\x88\x01\x01\x12*\n" +
-	"\bper_page\x18\a \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x04R\bper_page\x88\x01\x01B\b\n" +
+	"\bper_page\x18\a \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x04R\bper_page\x88\x01\x01\x12F\n" +
+	"\tmilestone\x18\b \x01(\tB#\xbaH r\x1e2\x1c^([1-9][0-9]{0,9}|none|[*])$H\x05R\tmilestone\x88\x01\x01B\b\n" +
 	"\x06_stateB\v\n" +
 	"\t_assigneeB\b\n" +
 	"\x06_sinceB\a\n" +
 	"\x05_pageB\v\n" +
-	"\t_per_page\"\xac\x01\n" +
+	"\t_per_pageB\f\n" +
+	"\n" +
+	"_milestone\"\xac\x01\n" +
 	"\x12ListIssuesResponse\x12.\n" +
 	"\x06issues\x18\x01 \x03(\v2\x16.ghops.v1.IssueSummaryR\x06issues\x12&\n" +
 	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xa0\x02\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xef\x02\n" +
 	"\fIssueSummary\x12\x16\n" +
 	"\x06number\x18\x01 \x01(\x05R\x06number\x12\x1a\n" +
 	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
@@ -14110,13 +15333,16 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\bcomments\x18\x06 \x01(\x05R\bcomments\x129\n" +
 	"\n" +
 	"updated_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
-	"\x12author_association\x18\b \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\x90\x01\n" +
+	"\x12author_association\x18\b \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\x12\"\n" +
+	"\tmilestone\x18\t \x01(\tB\x04\xa0\x82\x19\x01R\tmilestone\x12)\n" +
+	"\x10milestone_number\x18\n" +
+	" \x01(\x05R\x0fmilestoneNumber\"\x90\x01\n" +
 	"\x0fGetIssueRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x121\n" +
 	"\fissue_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x04R\vissueNumber\"y\n" +
 	"\x10GetIssueResponse\x12%\n" +
 	"\x05issue\x18\x01 \x01(\v2\x0f.ghops.v1.IssueR\x05issue\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x9f\x04\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x87\x05\n" +
 	"\x05Issue\x12\x1c\n" +
 	"\x06number\x18\x01 \x01(\x05B\x04\x98\x82\x19\x04R\x06number\x12\x1a\n" +
 	"\x05title\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x18\n" +
@@ -14135,7 +15361,10 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"created_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
 	"\n" +
 	"updated_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
-	"\x12author_association\x18\x0f \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\xff\x01\n" +
+	"\x12author_association\x18\x0f \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\x12+\n" +
+	"\x06parent\x18\x10 \x01(\v2\x13.ghops.v1.IssueLinkR\x06parent\x129\n" +
+	"\n" +
+	"sub_issues\x18\x11 \x01(\v2\x1a.ghops.v1.SubIssuesSummaryR\tsubIssues\"\xff\x01\n" +
 	"\x18ListIssueCommentsRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x121\n" +
 	"\fissue_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x04R\vissueNumber\x12\"\n" +
@@ -14168,7 +15397,7 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x12incomplete_results\x18\x02 \x01(\bR\x11incompleteResults\x12/\n" +
 	"\x05items\x18\x03 \x03(\v2\x19.ghops.v1.IssueSearchItemR\x05items\x12&\n" +
 	"\x04page\x18\x04 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
-	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x8e\x02\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x98\x03\n" +
 	"\x0fIssueSearchItem\x12\x18\n" +
 	"\x04repo\x18\x01 \x01(\tB\x04\x98\x82\x19\x01R\x04repo\x12\x16\n" +
 	"\x06number\x18\x02 \x01(\x05R\x06number\x12\x1a\n" +
@@ -14177,7 +15406,12 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x0fis_pull_request\x18\x05 \x01(\bR\risPullRequest\x12\x1c\n" +
 	"\x06labels\x18\x06 \x03(\tB\x04\xa0\x82\x19\x01R\x06labels\x12\x1c\n" +
 	"\x06author\x18\a \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x123\n" +
-	"\x12author_association\x18\b \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\xc6\x02\n" +
+	"\x12author_association\x18\b \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\x129\n" +
+	"\n" +
+	"updated_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\"\n" +
+	"\tmilestone\x18\n" +
+	" \x01(\tB\x04\xa0\x82\x19\x01R\tmilestone\x12)\n" +
+	"\x10milestone_number\x18\v \x01(\x05R\x0fmilestoneNumber\"\xc6\x02\n" +
 	"\x12CreateIssueRequest\x12J\n" +
 	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12#\n" +
 	"\x05title\x18\x02 \x01(\tB\r\xbaH\n" +
@@ -14642,7 +15876,94 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\bresource\x18\x01 \x01(\tR\bresource\x12\x14\n" +
 	"\x05limit\x18\x02 \x01(\x05R\x05limit\x12\x1c\n" +
 	"\tremaining\x18\x03 \x01(\x05R\tremaining\x127\n" +
-	"\tresets_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\bresetsAt2\x8dl\n" +
+	"\tresets_at\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\bresetsAt\"\x8c\x01\n" +
+	"\x11ListLabelsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\"\n" +
+	"\x04page\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01B\a\n" +
+	"\x05_page\"\xa5\x01\n" +
+	"\x12ListLabelsResponse\x12'\n" +
+	"\x06labels\x18\x01 \x03(\v2\x0f.ghops.v1.LabelR\x06labels\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"c\n" +
+	"\x05Label\x12\x1c\n" +
+	"\x04name\x18\x01 \x01(\tB\b\x98\x82\x19\x0e\xa0\x82\x19\x01R\x04name\x12\x14\n" +
+	"\x05color\x18\x02 \x01(\tR\x05color\x12&\n" +
+	"\vdescription\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\vdescription\"\xfa\x01\n" +
+	"\x12CreateLabelRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12$\n" +
+	"\x04name\x18\x02 \x01(\tB\x10\xbaH\t\xc8\x01\x01r\x04\x10\x01\x182\x98\x82\x19\x0eR\x04name\x122\n" +
+	"\x05color\x18\x03 \x01(\tB\x1c\xbaH\x19\xc8\x01\x01r\x142\x12^#?[0-9a-fA-F]{6}$R\x05color\x12.\n" +
+	"\vdescription\x18\x04 \x01(\tB\a\xbaH\x04r\x02\x18dH\x00R\vdescription\x88\x01\x01B\x0e\n" +
+	"\f_description\"|\n" +
+	"\x13CreateLabelResponse\x12%\n" +
+	"\x05label\x18\x01 \x01(\v2\x0f.ghops.v1.LabelR\x05label\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xc3\x02\n" +
+	"\x12UpdateLabelRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12$\n" +
+	"\x04name\x18\x02 \x01(\tB\x10\xbaH\t\xc8\x01\x01r\x04\x10\x01\x182\x98\x82\x19\x0eR\x04name\x12.\n" +
+	"\bnew_name\x18\x03 \x01(\tB\r\xbaH\x06r\x04\x10\x01\x182\x98\x82\x19\x0eH\x00R\bnew_name\x88\x01\x01\x124\n" +
+	"\x05color\x18\x04 \x01(\tB\x19\xbaH\x16r\x142\x12^#?[0-9a-fA-F]{6}$H\x01R\x05color\x88\x01\x01\x12.\n" +
+	"\vdescription\x18\x05 \x01(\tB\a\xbaH\x04r\x02\x18dH\x02R\vdescription\x88\x01\x01B\v\n" +
+	"\t_new_nameB\b\n" +
+	"\x06_colorB\x0e\n" +
+	"\f_description\"|\n" +
+	"\x13UpdateLabelResponse\x12%\n" +
+	"\x05label\x18\x01 \x01(\v2\x0f.ghops.v1.LabelR\x05label\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xe8\x01\n" +
+	"\x11LabelIssueRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x121\n" +
+	"\fissue_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x04R\vissueNumber\x12&\n" +
+	"\x03add\x18\x03 \x03(\tB\x14\xbaH\r\x92\x01\n" +
+	"\x10d\"\x06r\x04\x10\x01\x182\x98\x82\x19\x0eR\x03add\x12,\n" +
+	"\x06remove\x18\x04 \x03(\tB\x14\xbaH\r\x92\x01\n" +
+	"\x10d\"\x06r\x04\x10\x01\x182\x98\x82\x19\x0eR\x06remove\"r\n" +
+	"\x12LabelIssueResponse\x12\x1c\n" +
+	"\x06labels\x18\x01 \x03(\tB\x04\xa0\x82\x19\x01R\x06labels\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xc2\x01\n" +
+	"\x14ListSubIssuesRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x121\n" +
+	"\fissue_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x04R\vissueNumber\x12\"\n" +
+	"\x04page\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01B\a\n" +
+	"\x05_page\"\xb2\x01\n" +
+	"\x15ListSubIssuesResponse\x121\n" +
+	"\n" +
+	"sub_issues\x18\x01 \x03(\v2\x12.ghops.v1.SubIssueR\tsubIssues\x12&\n" +
+	"\x04page\x18\x02 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\xc7\x01\n" +
+	"\bSubIssue\x12\x18\n" +
+	"\x04repo\x18\x01 \x01(\tB\x04\x98\x82\x19\x01R\x04repo\x12\x1c\n" +
+	"\x06number\x18\x02 \x01(\x05B\x04\x98\x82\x19\x04R\x06number\x12\x1a\n" +
+	"\x05title\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
+	"\x05state\x18\x04 \x01(\tR\x05state\x12\x1c\n" +
+	"\x06author\x18\x05 \x01(\tB\x04\xa0\x82\x19\x04R\x06author\x123\n" +
+	"\x12author_association\x18\x06 \x01(\tB\x04\xa0\x82\x19\x03R\x11authorAssociation\"\xf6\x02\n" +
+	"\x12AddSubIssueRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x121\n" +
+	"\fissue_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x04R\vissueNumber\x12,\n" +
+	"\tsub_issue\x18\x03 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x04R\tsub_issue\x12`\n" +
+	"\x0esub_issue_repo\x18\x04 \x01(\tB3\xbaH,r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01H\x00R\x0esub_issue_repo\x88\x01\x01\x12+\n" +
+	"\x0ereplace_parent\x18\x05 \x01(\bH\x01R\x0ereplace_parent\x88\x01\x01B\x11\n" +
+	"\x0f_sub_issue_repoB\x11\n" +
+	"\x0f_replace_parent\"P\n" +
+	"\x13AddSubIssueResponse\x129\n" +
+	"\n" +
+	"sub_issues\x18\x01 \x01(\v2\x1a.ghops.v1.SubIssuesSummaryR\tsubIssues\"\xb9\x02\n" +
+	"\x15RemoveSubIssueRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x121\n" +
+	"\fissue_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x04R\vissueNumber\x12,\n" +
+	"\tsub_issue\x18\x03 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x04R\tsub_issue\x12`\n" +
+	"\x0esub_issue_repo\x18\x04 \x01(\tB3\xbaH,r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01H\x00R\x0esub_issue_repo\x88\x01\x01B\x11\n" +
+	"\x0f_sub_issue_repo\"S\n" +
+	"\x16RemoveSubIssueResponse\x129\n" +
+	"\n" +
+	"sub_issues\x18\x01 \x01(\v2\x1a.ghops.v1.SubIssuesSummaryR\tsubIssues\"s\n" +
+	"\x10SubIssuesSummary\x12\x14\n" +
+	"\x05total\x18\x01 \x01(\x05R\x05total\x12\x1c\n" +
+	"\tcompleted\x18\x02 \x01(\x05R\tcompleted\x12+\n" +
+	"\x11percent_completed\x18\x03 \x01(\x05R\x10percentCompleted\"C\n" +
+	"\tIssueLink\x12\x18\n" +
+	"\x04repo\x18\x01 \x01(\tB\x04\x98\x82\x19\x01R\x04repo\x12\x1c\n" +
+	"\x06number\x18\x02 \x01(\x05B\x04\x98\x82\x19\x04R\x06number2\xdfu\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -14783,7 +16104,23 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x0eForkRepository\x12\x1f.ghops.v1.ForkRepositoryRequest\x1a .ghops.v1.ForkRepositoryResponse\"\x87\x01\x92\x82\x19\x82\x01\n" +
 	"\x0ffork_repository\x12\x0fFork repository\x1aZFork a repository to an organization or this identity's user. GitHub forks asynchronously.8\x01H\x01\x12\xb8\x01\n" +
 	"\x05GetMe\x12\x16.ghops.v1.GetMeRequest\x1a\x17.ghops.v1.GetMeResponse\"~\x92\x82\x19w\n" +
-	"\x06get_me\x12\bWho am I\x1a[The GitHub identity this service acts as, its token's kind and scopes, and its rate limits. \x010\x018\x01H\x06\x90\x02\x01B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\x06get_me\x12\bWho am I\x1a[The GitHub identity this service acts as, its token's kind and scopes, and its rate limits. \x010\x018\x01H\x06\x90\x02\x01\x12\x9b\x01\n" +
+	"\n" +
+	"ListLabels\x12\x1b.ghops.v1.ListLabelsRequest\x1a\x1c.ghops.v1.ListLabelsResponse\"R\x92\x82\x19K\n" +
+	"\vlist_labels\x12\vList labels\x1a'List a repository's labels, 100 a page. \x010\x018\x01H\x03\x90\x02\x01\x12\x8c\x01\n" +
+	"\vCreateLabel\x12\x1c.ghops.v1.CreateLabelRequest\x1a\x1d.ghops.v1.CreateLabelResponse\"@\x92\x82\x19<\n" +
+	"\fcreate_label\x12\fCreate label\x1a\x1aCreate a repository label.8\x01H\x03\x12\xac\x01\n" +
+	"\vUpdateLabel\x12\x1c.ghops.v1.UpdateLabelRequest\x1a\x1d.ghops.v1.UpdateLabelResponse\"`\x92\x82\x19Y\n" +
+	"\fupdate_label\x12\fUpdate label\x1a5Rename, recolour or describe a label; issues keep it.0\x018\x01H\x03\x90\x02\x02\x12\xe5\x01\n" +
+	"\n" +
+	"LabelIssue\x12\x1b.ghops.v1.LabelIssueRequest\x1a\x1c.ghops.v1.LabelIssueResponse\"\x9b\x01\x92\x82\x19\x93\x01\n" +
+	"\vlabel_issue\x12\x14Add or remove labels\x1ahAdd and remove labels of an issue or pull request; its other labels stay. Answers the labels it now has.0\x018\x01H\x03\x90\x02\x02\x12\xaf\x01\n" +
+	"\rListSubIssues\x12\x1e.ghops.v1.ListSubIssuesRequest\x1a\x1f.ghops.v1.ListSubIssuesResponse\"]\x92\x82\x19V\n" +
+	"\x0flist_sub_issues\x12\x0fList sub-issues\x1a*List an issue's sub-issues in their order. \x010\x018\x01H\x03\x90\x02\x01\x12\x99\x01\n" +
+	"\vAddSubIssue\x12\x1c.ghops.v1.AddSubIssueRequest\x1a\x1d.ghops.v1.AddSubIssueResponse\"M\x92\x82\x19I\n" +
+	"\radd_sub_issue\x12\rAdd sub-issue\x1a%Make an issue a sub-issue of another.8\x01H\x03\x12\xbd\x01\n" +
+	"\x0eRemoveSubIssue\x12\x1f.ghops.v1.RemoveSubIssueRequest\x1a .ghops.v1.RemoveSubIssueResponse\"h\x92\x82\x19a\n" +
+	"\x10remove_sub_issue\x12\x10Remove sub-issue\x1a5Detach a sub-issue from its parent; both issues stay.0\x018\x01H\x03\x90\x02\x02B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -14797,7 +16134,7 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 182)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 200)
 var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*SearchRequest)(nil),                     // 0: ghops.v1.SearchRequest
 	(*SearchResponse)(nil),                    // 1: ghops.v1.SearchResponse
@@ -14978,17 +16315,35 @@ var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*GetMeRequest)(nil),                      // 176: ghops.v1.GetMeRequest
 	(*GetMeResponse)(nil),                     // 177: ghops.v1.GetMeResponse
 	(*RateBucket)(nil),                        // 178: ghops.v1.RateBucket
-	nil,                                       // 179: ghops.v1.ProjectItem.FieldsEntry
-	nil,                                       // 180: ghops.v1.AddProjectItemRequest.FieldsEntry
-	nil,                                       // 181: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
-	(*timestamppb.Timestamp)(nil),             // 182: google.protobuf.Timestamp
-	(*structpb.Value)(nil),                    // 183: google.protobuf.Value
+	(*ListLabelsRequest)(nil),                 // 179: ghops.v1.ListLabelsRequest
+	(*ListLabelsResponse)(nil),                // 180: ghops.v1.ListLabelsResponse
+	(*Label)(nil),                             // 181: ghops.v1.Label
+	(*CreateLabelRequest)(nil),                // 182: ghops.v1.CreateLabelRequest
+	(*CreateLabelResponse)(nil),               // 183: ghops.v1.CreateLabelResponse
+	(*UpdateLabelRequest)(nil),                // 184: ghops.v1.UpdateLabelRequest
+	(*UpdateLabelResponse)(nil),               // 185: ghops.v1.UpdateLabelResponse
+	(*LabelIssueRequest)(nil),                 // 186: ghops.v1.LabelIssueRequest
+	(*LabelIssueResponse)(nil),                // 187: ghops.v1.LabelIssueResponse
+	(*ListSubIssuesRequest)(nil),              // 188: ghops.v1.ListSubIssuesRequest
+	(*ListSubIssuesResponse)(nil),             // 189: ghops.v1.ListSubIssuesResponse
+	(*SubIssue)(nil),                          // 190: ghops.v1.SubIssue
+	(*AddSubIssueRequest)(nil),                // 191: ghops.v1.AddSubIssueRequest
+	(*AddSubIssueResponse)(nil),               // 192: ghops.v1.AddSubIssueResponse
+	(*RemoveSubIssueRequest)(nil),             // 193: ghops.v1.RemoveSubIssueRequest
+	(*RemoveSubIssueResponse)(nil),            // 194: ghops.v1.RemoveSubIssueResponse
+	(*SubIssuesSummary)(nil),                  // 195: ghops.v1.SubIssuesSummary
+	(*IssueLink)(nil),                         // 196: ghops.v1.IssueLink
+	nil,                                       // 197: ghops.v1.ProjectItem.FieldsEntry
+	nil,                                       // 198: ghops.v1.AddProjectItemRequest.FieldsEntry
+	nil,                                       // 199: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	(*timestamppb.Timestamp)(nil),             // 200: google.protobuf.Timestamp
+	(*structpb.Value)(nil),                    // 201: google.protobuf.Value
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	42,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	200, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	5,   // 4: ghops.v1.ListProjectsResponse.projects:type_name -> ghops.v1.ProjectSummary
 	42,  // 5: ghops.v1.ListProjectsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 6: ghops.v1.ListProjectsResponse.content_report:type_name -> ghops.v1.ContentReport
@@ -14999,18 +16354,18 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	14,  // 11: ghops.v1.Project.status_update:type_name -> ghops.v1.ProjectStatusUpdate
 	11,  // 12: ghops.v1.ProjectField.options:type_name -> ghops.v1.ProjectOption
 	12,  // 13: ghops.v1.ProjectField.iterations:type_name -> ghops.v1.ProjectIteration
-	182, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
+	200, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
 	17,  // 15: ghops.v1.ListProjectItemsResponse.items:type_name -> ghops.v1.ProjectItem
 	42,  // 16: ghops.v1.ListProjectItemsResponse.page:type_name -> ghops.v1.PageInfo
 	6,   // 17: ghops.v1.ListProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
 	43,  // 18: ghops.v1.ListProjectItemsResponse.content_report:type_name -> ghops.v1.ContentReport
-	179, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
+	197, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
 	19,  // 20: ghops.v1.AddProjectItemRequest.draft:type_name -> ghops.v1.DraftIssue
-	180, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
+	198, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
 	17,  // 22: ghops.v1.AddProjectItemResponse.item:type_name -> ghops.v1.ProjectItem
 	6,   // 23: ghops.v1.AddProjectItemResponse.cost:type_name -> ghops.v1.GraphQLCost
 	43,  // 24: ghops.v1.AddProjectItemResponse.content_report:type_name -> ghops.v1.ContentReport
-	181, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	199, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
 	6,   // 26: ghops.v1.UpdateProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
 	30,  // 27: ghops.v1.CreateProjectFieldRequest.iteration:type_name -> ghops.v1.IterationSetup
 	10,  // 28: ghops.v1.CreateProjectFieldResponse.field:type_name -> ghops.v1.ProjectField
@@ -15020,7 +16375,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	37,  // 32: ghops.v1.ListMilestonesResponse.milestones:type_name -> ghops.v1.Milestone
 	42,  // 33: ghops.v1.ListMilestonesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 34: ghops.v1.ListMilestonesResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
+	200, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
 	37,  // 36: ghops.v1.CreateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
 	43,  // 37: ghops.v1.CreateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
 	37,  // 38: ghops.v1.UpdateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
@@ -15028,20 +16383,20 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	46,  // 40: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	47,  // 41: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
 	43,  // 42: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	182, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	200, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	200, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	50,  // 45: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	55,  // 46: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	58,  // 47: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	42,  // 48: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 49: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	200, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	61,  // 51: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	42,  // 52: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	64,  // 53: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	42,  // 54: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 55: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	200, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	67,  // 57: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	67,  // 58: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	70,  // 59: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
@@ -15056,7 +16411,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	85,  // 68: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
 	91,  // 69: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
 	43,  // 70: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	200, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
 	94,  // 72: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
 	42,  // 73: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
 	58,  // 74: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
@@ -15066,211 +16421,241 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	99,  // 78: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
 	42,  // 79: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 80: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	200, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
 	102, // 82: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
 	43,  // 83: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	182, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
-	105, // 86: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	42,  // 87: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 88: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 89: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
-	108, // 90: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
-	42,  // 91: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 92: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	102, // 93: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
-	43,  // 94: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	102, // 95: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
-	43,  // 96: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	117, // 97: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
-	42,  // 98: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
-	120, // 99: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
-	43,  // 100: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
-	121, // 101: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
-	43,  // 102: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
-	105, // 103: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
-	42,  // 104: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 105: ghops.v1.ListPullRequestCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	132, // 106: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
-	132, // 107: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
-	133, // 108: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
-	94,  // 109: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
-	42,  // 110: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 111: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 112: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
-	136, // 113: ghops.v1.ListPullRequestReviewsResponse.reviews:type_name -> ghops.v1.Review
-	42,  // 114: ghops.v1.ListPullRequestReviewsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 115: ghops.v1.ListPullRequestReviewsResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 116: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
-	139, // 117: ghops.v1.ListReviewThreadsResponse.threads:type_name -> ghops.v1.ReviewThread
-	42,  // 118: ghops.v1.ListReviewThreadsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 119: ghops.v1.ListReviewThreadsResponse.content_report:type_name -> ghops.v1.ContentReport
-	140, // 120: ghops.v1.ReviewThread.comments:type_name -> ghops.v1.ThreadComment
-	182, // 121: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
-	142, // 122: ghops.v1.CreateReviewRequest.comments:type_name -> ghops.v1.ReviewLineComment
-	58,  // 123: ghops.v1.ListPullRequestCommitsResponse.commits:type_name -> ghops.v1.Commit
-	42,  // 124: ghops.v1.ListPullRequestCommitsResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 125: ghops.v1.ListPullRequestCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	160, // 126: ghops.v1.ListReleasesResponse.releases:type_name -> ghops.v1.Release
-	42,  // 127: ghops.v1.ListReleasesResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 128: ghops.v1.ListReleasesResponse.content_report:type_name -> ghops.v1.ContentReport
-	182, // 129: ghops.v1.Release.created_at:type_name -> google.protobuf.Timestamp
-	182, // 130: ghops.v1.Release.published_at:type_name -> google.protobuf.Timestamp
-	160, // 131: ghops.v1.GetReleaseResponse.release:type_name -> ghops.v1.Release
-	43,  // 132: ghops.v1.GetReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
-	160, // 133: ghops.v1.CreateReleaseResponse.release:type_name -> ghops.v1.Release
-	43,  // 134: ghops.v1.CreateReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
-	160, // 135: ghops.v1.UpdateReleaseResponse.release:type_name -> ghops.v1.Release
-	43,  // 136: ghops.v1.UpdateReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
-	169, // 137: ghops.v1.ListTagsResponse.tags:type_name -> ghops.v1.Tag
-	42,  // 138: ghops.v1.ListTagsResponse.page:type_name -> ghops.v1.PageInfo
-	2,   // 139: ghops.v1.ListRepositoriesResponse.repositories:type_name -> ghops.v1.RepositorySummary
-	42,  // 140: ghops.v1.ListRepositoriesResponse.page:type_name -> ghops.v1.PageInfo
-	43,  // 141: ghops.v1.ListRepositoriesResponse.content_report:type_name -> ghops.v1.ContentReport
-	2,   // 142: ghops.v1.CreateRepositoryResponse.repository:type_name -> ghops.v1.RepositorySummary
-	43,  // 143: ghops.v1.CreateRepositoryResponse.content_report:type_name -> ghops.v1.ContentReport
-	178, // 144: ghops.v1.GetMeResponse.rate_limits:type_name -> ghops.v1.RateBucket
-	182, // 145: ghops.v1.RateBucket.resets_at:type_name -> google.protobuf.Timestamp
-	18,  // 146: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
-	183, // 147: ghops.v1.AddProjectItemRequest.FieldsEntry.value:type_name -> google.protobuf.Value
-	183, // 148: ghops.v1.UpdateProjectItemsRequest.FieldsEntry.value:type_name -> google.protobuf.Value
-	0,   // 149: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	44,  // 150: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	48,  // 151: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	51,  // 152: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	53,  // 153: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	56,  // 154: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	59,  // 155: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	62,  // 156: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	65,  // 157: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	68,  // 158: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	71,  // 159: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	74,  // 160: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	76,  // 161: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	78,  // 162: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	81,  // 163: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	84,  // 164: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	87,  // 165: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	89,  // 166: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	92,  // 167: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	95,  // 168: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	97,  // 169: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	100, // 170: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	103, // 171: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	106, // 172: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	109, // 173: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	111, // 174: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	113, // 175: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	126, // 176: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	128, // 177: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	115, // 178: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	118, // 179: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	122, // 180: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	124, // 181: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	130, // 182: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
-	134, // 183: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
-	137, // 184: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
-	141, // 185: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
-	144, // 186: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
-	146, // 187: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
-	148, // 188: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
-	150, // 189: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
-	152, // 190: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
-	154, // 191: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
-	156, // 192: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
-	3,   // 193: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
-	7,   // 194: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
-	15,  // 195: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
-	20,  // 196: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
-	22,  // 197: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
-	24,  // 198: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
-	26,  // 199: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
-	28,  // 200: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
-	31,  // 201: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
-	33,  // 202: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
-	35,  // 203: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
-	38,  // 204: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
-	40,  // 205: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
-	158, // 206: ghops.v1.GitHubService.ListReleases:input_type -> ghops.v1.ListReleasesRequest
-	161, // 207: ghops.v1.GitHubService.GetRelease:input_type -> ghops.v1.GetReleaseRequest
-	163, // 208: ghops.v1.GitHubService.CreateRelease:input_type -> ghops.v1.CreateReleaseRequest
-	165, // 209: ghops.v1.GitHubService.UpdateRelease:input_type -> ghops.v1.UpdateReleaseRequest
-	167, // 210: ghops.v1.GitHubService.ListTags:input_type -> ghops.v1.ListTagsRequest
-	170, // 211: ghops.v1.GitHubService.ListRepositories:input_type -> ghops.v1.ListRepositoriesRequest
-	172, // 212: ghops.v1.GitHubService.CreateRepository:input_type -> ghops.v1.CreateRepositoryRequest
-	174, // 213: ghops.v1.GitHubService.ForkRepository:input_type -> ghops.v1.ForkRepositoryRequest
-	176, // 214: ghops.v1.GitHubService.GetMe:input_type -> ghops.v1.GetMeRequest
-	1,   // 215: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	45,  // 216: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	49,  // 217: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	52,  // 218: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	54,  // 219: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	57,  // 220: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	60,  // 221: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	63,  // 222: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	66,  // 223: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	69,  // 224: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	72,  // 225: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	75,  // 226: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	77,  // 227: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	80,  // 228: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	83,  // 229: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	86,  // 230: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	88,  // 231: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	90,  // 232: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	93,  // 233: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	96,  // 234: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	98,  // 235: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	101, // 236: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	104, // 237: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	107, // 238: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	110, // 239: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	112, // 240: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	114, // 241: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	127, // 242: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	129, // 243: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	116, // 244: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	119, // 245: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	123, // 246: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	125, // 247: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	131, // 248: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
-	135, // 249: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
-	138, // 250: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
-	143, // 251: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
-	145, // 252: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
-	147, // 253: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
-	149, // 254: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
-	151, // 255: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
-	153, // 256: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
-	155, // 257: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
-	157, // 258: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
-	4,   // 259: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
-	8,   // 260: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
-	16,  // 261: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
-	21,  // 262: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
-	23,  // 263: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
-	25,  // 264: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
-	27,  // 265: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
-	29,  // 266: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
-	32,  // 267: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
-	34,  // 268: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
-	36,  // 269: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
-	39,  // 270: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
-	41,  // 271: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
-	159, // 272: ghops.v1.GitHubService.ListReleases:output_type -> ghops.v1.ListReleasesResponse
-	162, // 273: ghops.v1.GitHubService.GetRelease:output_type -> ghops.v1.GetReleaseResponse
-	164, // 274: ghops.v1.GitHubService.CreateRelease:output_type -> ghops.v1.CreateReleaseResponse
-	166, // 275: ghops.v1.GitHubService.UpdateRelease:output_type -> ghops.v1.UpdateReleaseResponse
-	168, // 276: ghops.v1.GitHubService.ListTags:output_type -> ghops.v1.ListTagsResponse
-	171, // 277: ghops.v1.GitHubService.ListRepositories:output_type -> ghops.v1.ListRepositoriesResponse
-	173, // 278: ghops.v1.GitHubService.CreateRepository:output_type -> ghops.v1.CreateRepositoryResponse
-	175, // 279: ghops.v1.GitHubService.ForkRepository:output_type -> ghops.v1.ForkRepositoryResponse
-	177, // 280: ghops.v1.GitHubService.GetMe:output_type -> ghops.v1.GetMeResponse
-	215, // [215:281] is the sub-list for method output_type
-	149, // [149:215] is the sub-list for method input_type
-	149, // [149:149] is the sub-list for extension type_name
-	149, // [149:149] is the sub-list for extension extendee
-	0,   // [0:149] is the sub-list for field type_name
+	200, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	200, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	196, // 86: ghops.v1.Issue.parent:type_name -> ghops.v1.IssueLink
+	195, // 87: ghops.v1.Issue.sub_issues:type_name -> ghops.v1.SubIssuesSummary
+	105, // 88: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	42,  // 89: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 90: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
+	200, // 91: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	108, // 92: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
+	42,  // 93: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 94: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	200, // 95: ghops.v1.IssueSearchItem.updated_at:type_name -> google.protobuf.Timestamp
+	102, // 96: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 97: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	102, // 98: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
+	43,  // 99: ghops.v1.UpdateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	117, // 100: ghops.v1.SearchCodeResponse.items:type_name -> ghops.v1.CodeSearchItem
+	42,  // 101: ghops.v1.SearchCodeResponse.page:type_name -> ghops.v1.PageInfo
+	120, // 102: ghops.v1.GetCiFailuresResponse.failed:type_name -> ghops.v1.FailedCheck
+	43,  // 103: ghops.v1.GetCiFailuresResponse.content_report:type_name -> ghops.v1.ContentReport
+	121, // 104: ghops.v1.FailedCheck.log_excerpt:type_name -> ghops.v1.LogExcerpt
+	43,  // 105: ghops.v1.GetJobLogResponse.content_report:type_name -> ghops.v1.ContentReport
+	105, // 106: ghops.v1.ListPullRequestCommentsResponse.comments:type_name -> ghops.v1.IssueComment
+	42,  // 107: ghops.v1.ListPullRequestCommentsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 108: ghops.v1.ListPullRequestCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
+	132, // 109: ghops.v1.GetCommitResponse.author:type_name -> ghops.v1.CommitPerson
+	132, // 110: ghops.v1.GetCommitResponse.committer:type_name -> ghops.v1.CommitPerson
+	133, // 111: ghops.v1.GetCommitResponse.stats:type_name -> ghops.v1.CommitStats
+	94,  // 112: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
+	42,  // 113: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 114: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
+	200, // 115: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	136, // 116: ghops.v1.ListPullRequestReviewsResponse.reviews:type_name -> ghops.v1.Review
+	42,  // 117: ghops.v1.ListPullRequestReviewsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 118: ghops.v1.ListPullRequestReviewsResponse.content_report:type_name -> ghops.v1.ContentReport
+	200, // 119: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
+	139, // 120: ghops.v1.ListReviewThreadsResponse.threads:type_name -> ghops.v1.ReviewThread
+	42,  // 121: ghops.v1.ListReviewThreadsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 122: ghops.v1.ListReviewThreadsResponse.content_report:type_name -> ghops.v1.ContentReport
+	140, // 123: ghops.v1.ReviewThread.comments:type_name -> ghops.v1.ThreadComment
+	200, // 124: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
+	142, // 125: ghops.v1.CreateReviewRequest.comments:type_name -> ghops.v1.ReviewLineComment
+	58,  // 126: ghops.v1.ListPullRequestCommitsResponse.commits:type_name -> ghops.v1.Commit
+	42,  // 127: ghops.v1.ListPullRequestCommitsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 128: ghops.v1.ListPullRequestCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
+	160, // 129: ghops.v1.ListReleasesResponse.releases:type_name -> ghops.v1.Release
+	42,  // 130: ghops.v1.ListReleasesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 131: ghops.v1.ListReleasesResponse.content_report:type_name -> ghops.v1.ContentReport
+	200, // 132: ghops.v1.Release.created_at:type_name -> google.protobuf.Timestamp
+	200, // 133: ghops.v1.Release.published_at:type_name -> google.protobuf.Timestamp
+	160, // 134: ghops.v1.GetReleaseResponse.release:type_name -> ghops.v1.Release
+	43,  // 135: ghops.v1.GetReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
+	160, // 136: ghops.v1.CreateReleaseResponse.release:type_name -> ghops.v1.Release
+	43,  // 137: ghops.v1.CreateReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
+	160, // 138: ghops.v1.UpdateReleaseResponse.release:type_name -> ghops.v1.Release
+	43,  // 139: ghops.v1.UpdateReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
+	169, // 140: ghops.v1.ListTagsResponse.tags:type_name -> ghops.v1.Tag
+	42,  // 141: ghops.v1.ListTagsResponse.page:type_name -> ghops.v1.PageInfo
+	2,   // 142: ghops.v1.ListRepositoriesResponse.repositories:type_name -> ghops.v1.RepositorySummary
+	42,  // 143: ghops.v1.ListRepositoriesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 144: ghops.v1.ListRepositoriesResponse.content_report:type_name -> ghops.v1.ContentReport
+	2,   // 145: ghops.v1.CreateRepositoryResponse.repository:type_name -> ghops.v1.RepositorySummary
+	43,  // 146: ghops.v1.CreateRepositoryResponse.content_report:type_name -> ghops.v1.ContentReport
+	178, // 147: ghops.v1.GetMeResponse.rate_limits:type_name -> ghops.v1.RateBucket
+	200, // 148: ghops.v1.RateBucket.resets_at:type_name -> google.protobuf.Timestamp
+	181, // 149: ghops.v1.ListLabelsResponse.labels:type_name -> ghops.v1.Label
+	42,  // 150: ghops.v1.ListLabelsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 151: ghops.v1.ListLabelsResponse.content_report:type_name -> ghops.v1.ContentReport
+	181, // 152: ghops.v1.CreateLabelResponse.label:type_name -> ghops.v1.Label
+	43,  // 153: ghops.v1.CreateLabelResponse.content_report:type_name -> ghops.v1.ContentReport
+	181, // 154: ghops.v1.UpdateLabelResponse.label:type_name -> ghops.v1.Label
+	43,  // 155: ghops.v1.UpdateLabelResponse.content_report:type_name -> ghops.v1.ContentReport
+	43,  // 156: ghops.v1.LabelIssueResponse.content_report:type_name -> ghops.v1.ContentReport
+	190, // 157: ghops.v1.ListSubIssuesResponse.sub_issues:type_name -> ghops.v1.SubIssue
+	42,  // 158: ghops.v1.ListSubIssuesResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 159: ghops.v1.ListSubIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
+	195, // 160: ghops.v1.AddSubIssueResponse.sub_issues:type_name -> ghops.v1.SubIssuesSummary
+	195, // 161: ghops.v1.RemoveSubIssueResponse.sub_issues:type_name -> ghops.v1.SubIssuesSummary
+	18,  // 162: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
+	201, // 163: ghops.v1.AddProjectItemRequest.FieldsEntry.value:type_name -> google.protobuf.Value
+	201, // 164: ghops.v1.UpdateProjectItemsRequest.FieldsEntry.value:type_name -> google.protobuf.Value
+	0,   // 165: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	44,  // 166: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	48,  // 167: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	51,  // 168: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	53,  // 169: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	56,  // 170: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	59,  // 171: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	62,  // 172: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	65,  // 173: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	68,  // 174: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	71,  // 175: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	74,  // 176: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	76,  // 177: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	78,  // 178: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	81,  // 179: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	84,  // 180: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	87,  // 181: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	89,  // 182: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	92,  // 183: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	95,  // 184: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	97,  // 185: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	100, // 186: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	103, // 187: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	106, // 188: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	109, // 189: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	111, // 190: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	113, // 191: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	126, // 192: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	128, // 193: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	115, // 194: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	118, // 195: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	122, // 196: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	124, // 197: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	130, // 198: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	134, // 199: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
+	137, // 200: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
+	141, // 201: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
+	144, // 202: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
+	146, // 203: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
+	148, // 204: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
+	150, // 205: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
+	152, // 206: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
+	154, // 207: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
+	156, // 208: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
+	3,   // 209: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
+	7,   // 210: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
+	15,  // 211: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
+	20,  // 212: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
+	22,  // 213: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
+	24,  // 214: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
+	26,  // 215: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
+	28,  // 216: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
+	31,  // 217: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
+	33,  // 218: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
+	35,  // 219: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
+	38,  // 220: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
+	40,  // 221: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
+	158, // 222: ghops.v1.GitHubService.ListReleases:input_type -> ghops.v1.ListReleasesRequest
+	161, // 223: ghops.v1.GitHubService.GetRelease:input_type -> ghops.v1.GetReleaseRequest
+	163, // 224: ghops.v1.GitHubService.CreateRelease:input_type -> ghops.v1.CreateReleaseRequest
+	165, // 225: ghops.v1.GitHubService.UpdateRelease:input_type -> ghops.v1.UpdateReleaseRequest
+	167, // 226: ghops.v1.GitHubService.ListTags:input_type -> ghops.v1.ListTagsRequest
+	170, // 227: ghops.v1.GitHubService.ListRepositories:input_type -> ghops.v1.ListRepositoriesRequest
+	172, // 228: ghops.v1.GitHubService.CreateRepository:input_type -> ghops.v1.CreateRepositoryRequest
+	174, // 229: ghops.v1.GitHubService.ForkRepository:input_type -> ghops.v1.ForkRepositoryRequest
+	176, // 230: ghops.v1.GitHubService.GetMe:input_type -> ghops.v1.GetMeRequest
+	179, // 231: ghops.v1.GitHubService.ListLabels:input_type -> ghops.v1.ListLabelsRequest
+	182, // 232: ghops.v1.GitHubService.CreateLabel:input_type -> ghops.v1.CreateLabelRequest
+	184, // 233: ghops.v1.GitHubService.UpdateLabel:input_type -> ghops.v1.UpdateLabelRequest
+	186, // 234: ghops.v1.GitHubService.LabelIssue:input_type -> ghops.v1.LabelIssueRequest
+	188, // 235: ghops.v1.GitHubService.ListSubIssues:input_type -> ghops.v1.ListSubIssuesRequest
+	191, // 236: ghops.v1.GitHubService.AddSubIssue:input_type -> ghops.v1.AddSubIssueRequest
+	193, // 237: ghops.v1.GitHubService.RemoveSubIssue:input_type -> ghops.v1.RemoveSubIssueRequest
+	1,   // 238: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	45,  // 239: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	49,  // 240: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	52,  // 241: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	54,  // 242: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	57,  // 243: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	60,  // 244: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	63,  // 245: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	66,  // 246: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	69,  // 247: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	72,  // 248: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	75,  // 249: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	77,  // 250: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	80,  // 251: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	83,  // 252: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	86,  // 253: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	88,  // 254: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	90,  // 255: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	93,  // 256: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	96,  // 257: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	98,  // 258: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	101, // 259: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	104, // 260: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	107, // 261: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	110, // 262: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	112, // 263: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	114, // 264: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	127, // 265: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	129, // 266: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	116, // 267: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	119, // 268: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	123, // 269: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	125, // 270: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	131, // 271: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	135, // 272: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
+	138, // 273: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
+	143, // 274: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
+	145, // 275: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
+	147, // 276: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
+	149, // 277: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
+	151, // 278: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
+	153, // 279: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
+	155, // 280: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
+	157, // 281: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
+	4,   // 282: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
+	8,   // 283: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
+	16,  // 284: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
+	21,  // 285: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
+	23,  // 286: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
+	25,  // 287: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
+	27,  // 288: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
+	29,  // 289: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
+	32,  // 290: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
+	34,  // 291: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
+	36,  // 292: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
+	39,  // 293: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
+	41,  // 294: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
+	159, // 295: ghops.v1.GitHubService.ListReleases:output_type -> ghops.v1.ListReleasesResponse
+	162, // 296: ghops.v1.GitHubService.GetRelease:output_type -> ghops.v1.GetReleaseResponse
+	164, // 297: ghops.v1.GitHubService.CreateRelease:output_type -> ghops.v1.CreateReleaseResponse
+	166, // 298: ghops.v1.GitHubService.UpdateRelease:output_type -> ghops.v1.UpdateReleaseResponse
+	168, // 299: ghops.v1.GitHubService.ListTags:output_type -> ghops.v1.ListTagsResponse
+	171, // 300: ghops.v1.GitHubService.ListRepositories:output_type -> ghops.v1.ListRepositoriesResponse
+	173, // 301: ghops.v1.GitHubService.CreateRepository:output_type -> ghops.v1.CreateRepositoryResponse
+	175, // 302: ghops.v1.GitHubService.ForkRepository:output_type -> ghops.v1.ForkRepositoryResponse
+	177, // 303: ghops.v1.GitHubService.GetMe:output_type -> ghops.v1.GetMeResponse
+	180, // 304: ghops.v1.GitHubService.ListLabels:output_type -> ghops.v1.ListLabelsResponse
+	183, // 305: ghops.v1.GitHubService.CreateLabel:output_type -> ghops.v1.CreateLabelResponse
+	185, // 306: ghops.v1.GitHubService.UpdateLabel:output_type -> ghops.v1.UpdateLabelResponse
+	187, // 307: ghops.v1.GitHubService.LabelIssue:output_type -> ghops.v1.LabelIssueResponse
+	189, // 308: ghops.v1.GitHubService.ListSubIssues:output_type -> ghops.v1.ListSubIssuesResponse
+	192, // 309: ghops.v1.GitHubService.AddSubIssue:output_type -> ghops.v1.AddSubIssueResponse
+	194, // 310: ghops.v1.GitHubService.RemoveSubIssue:output_type -> ghops.v1.RemoveSubIssueResponse
+	238, // [238:311] is the sub-list for method output_type
+	165, // [165:238] is the sub-list for method input_type
+	165, // [165:165] is the sub-list for extension type_name
+	165, // [165:165] is the sub-list for extension extendee
+	0,   // [0:165] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -15340,13 +16725,19 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[170].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[172].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[174].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[179].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[182].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[184].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[188].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[191].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[193].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   182,
+			NumMessages:   200,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

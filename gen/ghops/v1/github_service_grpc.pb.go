@@ -85,6 +85,13 @@ const (
 	GitHubService_CreateRepository_FullMethodName          = "/ghops.v1.GitHubService/CreateRepository"
 	GitHubService_ForkRepository_FullMethodName            = "/ghops.v1.GitHubService/ForkRepository"
 	GitHubService_GetMe_FullMethodName                     = "/ghops.v1.GitHubService/GetMe"
+	GitHubService_ListLabels_FullMethodName                = "/ghops.v1.GitHubService/ListLabels"
+	GitHubService_CreateLabel_FullMethodName               = "/ghops.v1.GitHubService/CreateLabel"
+	GitHubService_UpdateLabel_FullMethodName               = "/ghops.v1.GitHubService/UpdateLabel"
+	GitHubService_LabelIssue_FullMethodName                = "/ghops.v1.GitHubService/LabelIssue"
+	GitHubService_ListSubIssues_FullMethodName             = "/ghops.v1.GitHubService/ListSubIssues"
+	GitHubService_AddSubIssue_FullMethodName               = "/ghops.v1.GitHubService/AddSubIssue"
+	GitHubService_RemoveSubIssue_FullMethodName            = "/ghops.v1.GitHubService/RemoveSubIssue"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -253,6 +260,20 @@ type GitHubServiceClient interface {
 	ForkRepository(ctx context.Context, in *ForkRepositoryRequest, opts ...grpc.CallOption) (*ForkRepositoryResponse, error)
 	// GetMe is the get_me tool.
 	GetMe(ctx context.Context, in *GetMeRequest, opts ...grpc.CallOption) (*GetMeResponse, error)
+	// ListLabels is the list_labels tool.
+	ListLabels(ctx context.Context, in *ListLabelsRequest, opts ...grpc.CallOption) (*ListLabelsResponse, error)
+	// CreateLabel is the create_label tool.
+	CreateLabel(ctx context.Context, in *CreateLabelRequest, opts ...grpc.CallOption) (*CreateLabelResponse, error)
+	// UpdateLabel is the update_label tool.
+	UpdateLabel(ctx context.Context, in *UpdateLabelRequest, opts ...grpc.CallOption) (*UpdateLabelResponse, error)
+	// LabelIssue is the label_issue tool.
+	LabelIssue(ctx context.Context, in *LabelIssueRequest, opts ...grpc.CallOption) (*LabelIssueResponse, error)
+	// ListSubIssues is the list_sub_issues tool.
+	ListSubIssues(ctx context.Context, in *ListSubIssuesRequest, opts ...grpc.CallOption) (*ListSubIssuesResponse, error)
+	// AddSubIssue is the add_sub_issue tool.
+	AddSubIssue(ctx context.Context, in *AddSubIssueRequest, opts ...grpc.CallOption) (*AddSubIssueResponse, error)
+	// RemoveSubIssue is the remove_sub_issue tool.
+	RemoveSubIssue(ctx context.Context, in *RemoveSubIssueRequest, opts ...grpc.CallOption) (*RemoveSubIssueResponse, error)
 }
 
 type gitHubServiceClient struct {
@@ -923,6 +944,76 @@ func (c *gitHubServiceClient) GetMe(ctx context.Context, in *GetMeRequest, opts 
 	return out, nil
 }
 
+func (c *gitHubServiceClient) ListLabels(ctx context.Context, in *ListLabelsRequest, opts ...grpc.CallOption) (*ListLabelsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListLabelsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListLabels_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CreateLabel(ctx context.Context, in *CreateLabelRequest, opts ...grpc.CallOption) (*CreateLabelResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CreateLabelResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CreateLabel_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) UpdateLabel(ctx context.Context, in *UpdateLabelRequest, opts ...grpc.CallOption) (*UpdateLabelResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(UpdateLabelResponse)
+	err := c.cc.Invoke(ctx, GitHubService_UpdateLabel_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) LabelIssue(ctx context.Context, in *LabelIssueRequest, opts ...grpc.CallOption) (*LabelIssueResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(LabelIssueResponse)
+	err := c.cc.Invoke(ctx, GitHubService_LabelIssue_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListSubIssues(ctx context.Context, in *ListSubIssuesRequest, opts ...grpc.CallOption) (*ListSubIssuesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListSubIssuesResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListSubIssues_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) AddSubIssue(ctx context.Context, in *AddSubIssueRequest, opts ...grpc.CallOption) (*AddSubIssueResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AddSubIssueResponse)
+	err := c.cc.Invoke(ctx, GitHubService_AddSubIssue_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) RemoveSubIssue(ctx context.Context, in *RemoveSubIssueRequest, opts ...grpc.CallOption) (*RemoveSubIssueResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RemoveSubIssueResponse)
+	err := c.cc.Invoke(ctx, GitHubService_RemoveSubIssue_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GitHubServiceServer is the server API for GitHubService service.
 // All implementations must embed UnimplementedGitHubServiceServer
 // for forward compatibility.
@@ -1089,6 +1180,20 @@ type GitHubServiceServer interface {
 	ForkRepository(context.Context, *ForkRepositoryRequest) (*ForkRepositoryResponse, error)
 	// GetMe is the get_me tool.
 	GetMe(context.Context, *GetMeRequest) (*GetMeResponse, error)
+	// ListLabels is the list_labels tool.
+	ListLabels(context.Context, *ListLabelsRequest) (*ListLabelsResponse, error)
+	// CreateLabel is the create_label tool.
+	CreateLabel(context.Context, *CreateLabelRequest) (*CreateLabelResponse, error)
+	// UpdateLabel is the update_label tool.
+	UpdateLabel(context.Context, *UpdateLabelRequest) (*UpdateLabelResponse, error)
+	// LabelIssue is the label_issue tool.
+	LabelIssue(context.Context, *LabelIssueRequest) (*LabelIssueResponse, error)
+	// ListSubIssues is the list_sub_issues tool.
+	ListSubIssues(context.Context, *ListSubIssuesRequest) (*ListSubIssuesResponse, error)
+	// AddSubIssue is the add_sub_issue tool.
+	AddSubIssue(context.Context, *AddSubIssueRequest) (*AddSubIssueResponse, error)
+	// RemoveSubIssue is the remove_sub_issue tool.
+	RemoveSubIssue(context.Context, *RemoveSubIssueRequest) (*RemoveSubIssueResponse, error)
 	mustEmbedUnimplementedGitHubServiceServer()
 }
 
@@ -1296,6 +1401,27 @@ func (UnimplementedGitHubServiceServer) ForkRepository(context.Context, *ForkRep
 }
 func (UnimplementedGitHubServiceServer) GetMe(context.Context, *GetMeRequest) (*GetMeResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method GetMe not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListLabels(context.Context, *ListLabelsRequest) (*ListLabelsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListLabels not implemented")
+}
+func (UnimplementedGitHubServiceServer) CreateLabel(context.Context, *CreateLabelRequest) (*CreateLabelResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateLabel not implemented")
+}
+func (UnimplementedGitHubServiceServer) UpdateLabel(context.Context, *UpdateLabelRequest) (*UpdateLabelResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method UpdateLabel not implemented")
+}
+func (UnimplementedGitHubServiceServer) LabelIssue(context.Context, *LabelIssueRequest) (*LabelIssueResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method LabelIssue not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListSubIssues(context.Context, *ListSubIssuesRequest) (*ListSubIssuesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListSubIssues not implemented")
+}
+func (UnimplementedGitHubServiceServer) AddSubIssue(context.Context, *AddSubIssueRequest) (*AddSubIssueResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method AddSubIssue not implemented")
+}
+func (UnimplementedGitHubServiceServer) RemoveSubIssue(context.Context, *RemoveSubIssueRequest) (*RemoveSubIssueResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RemoveSubIssue not implemented")
 }
 func (UnimplementedGitHubServiceServer) mustEmbedUnimplementedGitHubServiceServer() {}
 func (UnimplementedGitHubServiceServer) testEmbeddedByValue()                       {}
@@ -2506,6 +2632,132 @@ func _GitHubService_GetMe_Handler(srv interface{}, ctx context.Context, dec func
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_ListLabels_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListLabelsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListLabels(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListLabels_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListLabels(ctx, req.(*ListLabelsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CreateLabel_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateLabelRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CreateLabel(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CreateLabel_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CreateLabel(ctx, req.(*CreateLabelRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_UpdateLabel_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(UpdateLabelRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).UpdateLabel(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_UpdateLabel_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).UpdateLabel(ctx, req.(*UpdateLabelRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_LabelIssue_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(LabelIssueRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).LabelIssue(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_LabelIssue_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).LabelIssue(ctx, req.(*LabelIssueRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListSubIssues_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListSubIssuesRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListSubIssues(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListSubIssues_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListSubIssues(ctx, req.(*ListSubIssuesRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_AddSubIssue_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AddSubIssueRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).AddSubIssue(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_AddSubIssue_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).AddSubIssue(ctx, req.(*AddSubIssueRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_RemoveSubIssue_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RemoveSubIssueRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).RemoveSubIssue(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_RemoveSubIssue_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).RemoveSubIssue(ctx, req.(*RemoveSubIssueRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GitHubService_ServiceDesc is the grpc.ServiceDesc for GitHubService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -2776,6 +3028,34 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetMe",
 			Handler:    _GitHubService_GetMe_Handler,
+		},
+		{
+			MethodName: "ListLabels",
+			Handler:    _GitHubService_ListLabels_Handler,
+		},
+		{
+			MethodName: "CreateLabel",
+			Handler:    _GitHubService_CreateLabel_Handler,
+		},
+		{
+			MethodName: "UpdateLabel",
+			Handler:    _GitHubService_UpdateLabel_Handler,
+		},
+		{
+			MethodName: "LabelIssue",
+			Handler:    _GitHubService_LabelIssue_Handler,
+		},
+		{
+			MethodName: "ListSubIssues",
+			Handler:    _GitHubService_ListSubIssues_Handler,
+		},
+		{
+			MethodName: "AddSubIssue",
+			Handler:    _GitHubService_AddSubIssue_Handler,
+		},
+		{
+			MethodName: "RemoveSubIssue",
+			Handler:    _GitHubService_RemoveSubIssue_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

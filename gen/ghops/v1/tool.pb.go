@@ -154,6 +154,8 @@ const (
 	// ("owner/*"; docs/security.md); for a read, a filter whose answer is
 	// confined like any list.
 	ResourceKind_RESOURCE_KIND_OWNER ResourceKind = 17
+	// RESOURCE_KIND_LABEL marks a repository label's name.
+	ResourceKind_RESOURCE_KIND_LABEL ResourceKind = 14
 )
 
 // Enum value maps for ResourceKind.
@@ -175,6 +177,7 @@ var (
 		13: "RESOURCE_KIND_MILESTONE",
 		15: "RESOURCE_KIND_RELEASE",
 		17: "RESOURCE_KIND_OWNER",
+		14: "RESOURCE_KIND_LABEL",
 	}
 	ResourceKind_value = map[string]int32{
 		"RESOURCE_KIND_UNSPECIFIED":  0,
@@ -193,6 +196,7 @@ var (
 		"RESOURCE_KIND_MILESTONE":    13,
 		"RESOURCE_KIND_RELEASE":      15,
 		"RESOURCE_KIND_OWNER":        17,
+		"RESOURCE_KIND_LABEL":        14,
 	}
 )
 
@@ -521,7 +525,7 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x0fTOOLSET_ACTIONS\x10\x04\x12\x12\n" +
 	"\x0eTOOLSET_SEARCH\x10\x05\x12\x10\n" +
 	"\fTOOLSET_META\x10\x06\x12\x14\n" +
-	"\x10TOOLSET_PROJECTS\x10\a*\xbc\x03\n" +
+	"\x10TOOLSET_PROJECTS\x10\a*\xd5\x03\n" +
 	"\fResourceKind\x12\x1d\n" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
@@ -539,7 +543,8 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x1aRESOURCE_KIND_PROJECT_ITEM\x10\f\x12\x1b\n" +
 	"\x17RESOURCE_KIND_MILESTONE\x10\r\x12\x19\n" +
 	"\x15RESOURCE_KIND_RELEASE\x10\x0f\x12\x17\n" +
-	"\x13RESOURCE_KIND_OWNER\x10\x11*~\n" +
+	"\x13RESOURCE_KIND_OWNER\x10\x11\x12\x17\n" +
+	"\x13RESOURCE_KIND_LABEL\x10\x0e*~\n" +
 	"\aContent\x12\x17\n" +
 	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +

@@ -137,4 +137,18 @@ const (
 	ToolForkRepository = "fork_repository"
 	// ToolGetMe is GitHubService.GetMe: The GitHub identity this service acts as, its token's kind and scopes, and its rate limits.
 	ToolGetMe = "get_me"
+	// ToolListLabels is GitHubService.ListLabels: List a repository's labels, 100 a page.
+	ToolListLabels = "list_labels"
+	// ToolCreateLabel is GitHubService.CreateLabel: Create a repository label.
+	ToolCreateLabel = "create_label"
+	// ToolUpdateLabel is GitHubService.UpdateLabel: Rename, recolour or describe a label; issues keep it.
+	ToolUpdateLabel = "update_label"
+	// ToolLabelIssue is GitHubService.LabelIssue: Add and remove labels of an issue or pull request; its other labels stay. Answers the labels it now has.
+	ToolLabelIssue = "label_issue"
+	// ToolListSubIssues is GitHubService.ListSubIssues: List an issue's sub-issues in their order.
+	ToolListSubIssues = "list_sub_issues"
+	// ToolAddSubIssue is GitHubService.AddSubIssue: Make an issue a sub-issue of another.
+	ToolAddSubIssue = "add_sub_issue"
+	// ToolRemoveSubIssue is GitHubService.RemoveSubIssue: Detach a sub-issue from its parent; both issues stay.
+	ToolRemoveSubIssue = "remove_sub_issue"
 )

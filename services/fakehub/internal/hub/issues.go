@@ -22,6 +22,10 @@ type Issue struct {
 	Milestone                  int // number; 0 for none
 	Created, Updated, ClosedAt time.Time
 	Comments                   []*IssueComment
+	// Parent is the issue this one is a sub-issue of (nil for none), in any repository;
+	// SubIssues are its own, in order.
+	Parent    *Issue
+	SubIssues []*Issue
 }
 
 // IssueComment is a comment on an issue or pull request.
@@ -129,6 +133,62 @@ func (r *Repo) AllIssues() []IssueRef {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Is.Number < out[j].Is.Number })
 	return out
+}
+
+// LabelNamed is r's label called name (compared case-insensitively, as GitHub does), nil when
+// there is none.
+func (r *Repo) LabelNamed(name string) *Label { return r.labelNamed(name) }
+
+// Color is the label's hex colour, without "#".
+func (l *Label) Color() string { return l.color }
+
+// UpdateLabel changes the given members of l; a new name is carried over to every issue and pull
+// request of r that has the label, as GitHub keeps labels by identity.
+func (r *Repo) UpdateLabel(l *Label, name, color, description *string) {
+	if name != nil && *name != l.Name {
+		for _, x := range r.AllIssues() {
+			for i, n := range x.Is.Labels {
+				if strings.EqualFold(n, l.Name) {
+					x.Is.Labels[i] = *name
+				}
+			}
+		}
+		l.Name = *name
+	}
+	if color != nil {
+		l.color = *color
+	}
+	if description != nil {
+		l.description = *description
+	}
+}
+
+// IssueSideLocked is the issue side of issue or pull request number n, kept for a write (the
+// caller holds the hub's lock exclusively).
+func (r *Repo) IssueSideLocked(n int) (IssueRef, bool) { return r.issueByNumber(n, true) }
+
+// IssueByID finds a plain issue of any repository by its id, with its repository.
+func (h *Hub) IssueByID(id int64) (*Repo, *Issue) {
+	for _, r := range h.Repos {
+		for _, is := range r.Issues {
+			if is.ID == id {
+				return r, is
+			}
+		}
+	}
+	return nil, nil
+}
+
+// RepoOfIssue is the repository holding plain issue is.
+func (h *Hub) RepoOfIssue(is *Issue) *Repo {
+	for _, r := range h.Repos {
+		for _, o := range r.Issues {
+			if o == is {
+				return r
+			}
+		}
+	}
+	return nil
 }
 
 func (r *Repo) labelNamed(name string) *Label {
@@ -265,6 +325,24 @@ func (c *ReqCtx) IssueObj(r *Repo, x IssueRef) Obj {
 		"active_lock_reason": nil, "comments": len(x.Is.Comments), "closed_at": NullTime(closedAt),
 		"created_at": Ts(f.Created), "updated_at": Ts(x.Updated()), "closed_by": closedBy,
 		"author_association": c.association(r, f.User),
+	}
+	if x.P == nil {
+		done := 0
+		for _, sub := range x.Is.SubIssues {
+			if sub.State == "closed" {
+				done++
+			}
+		}
+		pct := 0
+		if len(x.Is.SubIssues) > 0 {
+			pct = done * 100 / len(x.Is.SubIssues)
+		}
+		o["sub_issues_summary"] = Obj{"total": len(x.Is.SubIssues), "completed": done, "percent_completed": pct}
+		if p := x.Is.Parent; p != nil {
+			if pr := c.h.RepoOfIssue(p); pr != nil {
+				o["parent_issue_url"] = c.RepoURL(pr) + "/issues/" + strconv.Itoa(p.Number)
+			}
+		}
 	}
 	if x.P != nil {
 		pu := c.Web + "/" + r.FullName() + "/pull/" + n

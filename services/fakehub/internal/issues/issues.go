@@ -22,6 +22,8 @@ func (h *api) registerIssues(add hub.AddFunc) {
 	add("GET", "/repos/{owner}/{repo}/labels", h.WithRepo(hub.PermRead, h.listLabels))
 	add("GET", "/repos/{owner}/{repo}/milestones", h.WithRepo(hub.PermRead, h.listMilestones))
 	h.registerMilestones(add)
+	h.registerLabels(add)
+	h.registerSubIssues(add)
 }
 
 // listIssues answers GET /repos/{owner}/{repo}/issues. As on GitHub, pull requests are in the list

@@ -78,6 +78,7 @@ func (h *api) seedDemo() error {
 	if err := seedProjects(h.Hub, r, secret); err != nil {
 		return err
 	}
+	seedSubIssues(h.Hub, r)
 	// Last, so that every id seeded before keeps its value.
 	return seedReleases(h.Hub, r)
 }

@@ -49,3 +49,37 @@ func seedIssues(h *hub.Hub, r *hub.Repo) {
 	empty.Comments = append(empty.Comments, &hub.IssueComment{ID: h.NextID, Body: "Confirmed on main: the greeting reads \"Good day, .\"", User: "hubber", Created: t, Updated: t})
 	empty.Updated = t
 }
+
+// seedSubIssues gives the demo repository labels used across issues and pull requests and a
+// parent issue with three sub-issues, one closed, for the labels and sub-issue tools. Called with
+// the hub locked, last, so that the numbers of everything seeded before stay as they were.
+func seedSubIssues(h *hub.Hub, r *hub.Repo) {
+	h.AddLabelLocked(r, "i18n", "fbca04", "Translations and languages")
+	h.AddLabelLocked(r, "good first issue", "7057ff", "Good for newcomers")
+	for n, label := range map[int]string{1: "documentation", 2: "enhancement"} {
+		if x, ok := r.IssueSideLocked(n); ok && x.P != nil {
+			x.Is.Labels = append(x.Is.Labels, label)
+		}
+	}
+	add := func(title, body string, labels ...string) *hub.Issue {
+		h.NextID++
+		t := h.Stamp()
+		is := &hub.Issue{ID: h.NextID, Number: r.NextNumber(), Title: title, Body: body, State: "open", User: "octocat",
+			Labels: labels, Assignees: []string{}, Created: t, Updated: t}
+		r.Issues = append(r.Issues, is)
+		return is
+	}
+	parent := add("Speak more languages", "Say hello in the reader's own language; the sub-issues track each step.", "enhancement", "i18n")
+	subs := []*hub.Issue{
+		add("Translate to French", "`Bonjour, <name> !` for `fr`.", "i18n", "good first issue"),
+		add("Translate to German", "`Hallo, <name>!` for `de`.", "i18n"),
+		add("Pick the language from $LANG", "Read the language from the environment, falling back to English.", "i18n"),
+	}
+	t := h.Stamp()
+	done := subs[1]
+	done.State, done.StateReason, done.ClosedAt, done.ClosedBy, done.Updated = "closed", "completed", t, "octocat", t
+	for _, s := range subs {
+		s.Parent = parent
+	}
+	parent.SubIssues = subs
+}

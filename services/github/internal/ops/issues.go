@@ -67,7 +67,7 @@ func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest
 		return nil, s.fail(ctx, err, c)
 	}
 	q := listQuery(p, pp, "state", req.GetState(), "labels", strings.Join(req.GetLabels(), ","),
-		"assignee", req.GetAssignee(), "since", req.GetSince())
+		"assignee", req.GetAssignee(), "since", req.GetSince(), "milestone", req.GetMilestone())
 	list, resp, err := get[[]*github.Issue](ctx, s, s.client(ctx), u, q)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -80,10 +80,55 @@ func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest
 		out.Issues = append(out.Issues, &ghopsv1.IssueSummary{
 			Number: int32(is.GetNumber()), Title: is.GetTitle(), State: is.GetState(), Labels: labelNames(is.Labels),
 			Author: is.GetUser().GetLogin(), Comments: int32(is.GetComments()), UpdatedAt: ts(is.UpdatedAt),
-			AuthorAssociation: is.GetAuthorAssociation(),
+			AuthorAssociation: is.GetAuthorAssociation(), Milestone: is.GetMilestone().GetTitle(),
+			MilestoneNumber: int32(is.GetMilestone().GetNumber()),
 		})
 	}
 	return out, nil
+}
+
+// ghIssue is GitHub's issue with the sub-issue fields go-github v66 does not know:
+// parent_issue_url (absent or null when the issue has no parent) and sub_issues_summary.
+type ghIssue struct {
+	github.Issue
+	ParentIssueURL   string            `json:"parent_issue_url"`
+	SubIssuesSummary *subIssuesSummary `json:"sub_issues_summary"`
+}
+
+// subIssuesSummary is GitHub's sub_issues_summary.
+type subIssuesSummary struct {
+	Total            int `json:"total"`
+	Completed        int `json:"completed"`
+	PercentCompleted int `json:"percent_completed"`
+}
+
+// summary is the answer's progress; nil when the issue has no sub-issues.
+func (s *subIssuesSummary) summary() *ghopsv1.SubIssuesSummary {
+	if s == nil || s.Total == 0 {
+		return nil
+	}
+	return &ghopsv1.SubIssuesSummary{Total: int32(s.Total), Completed: int32(s.Completed), PercentCompleted: int32(s.PercentCompleted)}
+}
+
+// links are the issue's parent (from parent_issue_url, ".../repos/owner/name/issues/n") and
+// sub-issue progress, both read from the issue's own answer: no request more.
+func (is *ghIssue) links() (*ghopsv1.IssueLink, *ghopsv1.SubIssuesSummary) {
+	var parent *ghopsv1.IssueLink
+	if head, num, ok := cutLast(strings.TrimSuffix(is.ParentIssueURL, "/"), "/issues/"); ok {
+		if n, err := strconv.Atoi(num); err == nil && n > 0 && repoOfURL(head) != "" {
+			parent = &ghopsv1.IssueLink{Repo: repoOfURL(head), Number: int32(n)}
+		}
+	}
+	return parent, is.SubIssuesSummary.summary()
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
 }
 
 // GetIssue implements the get_issue tool in one call. A pull request's number is refused
@@ -96,7 +141,9 @@ func (s *Service) GetIssue(ctx context.Context, req *ghopsv1.GetIssueRequest) (*
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	return &ghopsv1.GetIssueResponse{Issue: toIssue(is)}, nil
+	out := toIssue(&is.Issue)
+	out.Parent, out.SubIssues = is.links()
+	return &ghopsv1.GetIssueResponse{Issue: out}, nil
 }
 
 // ListIssueComments implements the list_issue_comments tool: the issue's kind (issueOnly, the
@@ -175,7 +222,8 @@ func (s *Service) SearchIssues(ctx context.Context, req *ghopsv1.SearchIssuesReq
 		out.Items = append(out.Items, &ghopsv1.IssueSearchItem{
 			Repo: repoOfURL(is.GetRepositoryURL()), Number: int32(is.GetNumber()), Title: is.GetTitle(),
 			State: is.GetState(), IsPullRequest: is.IsPullRequest(), Labels: labelNames(is.Labels),
-			Author: is.GetUser().GetLogin(), AuthorAssociation: is.GetAuthorAssociation(),
+			Author: is.GetUser().GetLogin(), AuthorAssociation: is.GetAuthorAssociation(), UpdatedAt: ts(is.UpdatedAt),
+			Milestone: is.GetMilestone().GetTitle(), MilestoneNumber: int32(is.GetMilestone().GetNumber()),
 		})
 	}
 	return out, nil

@@ -88,12 +88,12 @@ func kindText(id string, pull bool) string {
 // issueKind reads issue n of repo (one GET, conditional and memoised like
 // get_issue's, whose cache entry it shares) and checks that GitHub answered
 // with that number of that repository; it may be a pull request.
-func (s *Service) issueKind(ctx context.Context, gh *github.Client, repo string, n int) (*github.Issue, error) {
+func (s *Service) issueKind(ctx context.Context, gh *github.Client, repo string, n int) (*ghIssue, error) {
 	u, err := ghpath.Repo("repo", repo, ghpath.Lit("issues"), ghpath.Lit(strconv.Itoa(n)))
 	if err != nil {
 		return nil, err
 	}
-	is, _, err := get[*github.Issue](ctx, s, gh, u, nil)
+	is, _, err := get[*ghIssue](ctx, s, gh, u, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (s *Service) issueKind(ctx context.Context, gh *github.Client, repo string,
 // issueOnly is issueKind refusing a pull request: the first request of
 // every issue tool given a number (a pull request's number never becomes
 // an issue's, so nothing can change between this read and the write).
-func (s *Service) issueOnly(ctx context.Context, gh *github.Client, repo string, n int) (*github.Issue, error) {
+func (s *Service) issueOnly(ctx context.Context, gh *github.Client, repo string, n int) (*ghIssue, error) {
 	is, err := s.issueKind(ctx, gh, repo, n)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -136,6 +137,7 @@ func TestUnaryScopesToMarkedFields(t *testing.T) {
 		{"no repository field", &ghopsv1.SearchRequest{Query: "q"}, nil},
 		{"an owner is no repository", &ghopsv1.CreateRepositoryRequest{Owner: proto.String("o"), Name: "n"}, nil},
 		{"the repository forked", &ghopsv1.ForkRepositoryRequest{Repo: "o/r", Owner: proto.String("p")}, []string{"o/r"}},
+		{"a sub-issue's other repository", &ghopsv1.AddSubIssueRequest{Repo: "o/r", SubIssue: 2, SubIssueRepo: proto.String("o/other")}, []string{"o/r", "o/other"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -196,7 +198,7 @@ func TestEveryToolRequestIsScoped(t *testing.T) {
 			if fd == nil {
 				return
 			}
-			if len(fieldsOf(md)) != 1 || fieldsOf(md)[0] != fd {
+			if !slices.Contains(fieldsOf(md), fd) {
 				t.Errorf("%s.repo is not marked RESOURCE_KIND_REPOSITORY", md.FullName())
 			}
 		})

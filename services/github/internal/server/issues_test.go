@@ -54,8 +54,8 @@ func TestIssueReads(t *testing.T) {
 			return c.ListIssues(x, &ghopsv1.ListIssuesRequest{Repo: repo, State: ptr("all")})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/issues": 1}, check: func(t *testing.T, m proto.Message) {
 			r := m.(*ghopsv1.ListIssuesResponse)
-			if len(r.Issues) != 5 || r.Page.HasNext {
-				t.Fatalf("want the 5 demo issues on one page, got %v", r)
+			if len(r.Issues) != 9 || r.Page.HasNext {
+				t.Fatalf("want the 9 demo issues on one page, got %v", r)
 			}
 			for _, is := range r.Issues {
 				for _, pr := range prs.PullRequests {
@@ -263,8 +263,8 @@ func TestIssueFailures(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(l.Issues) != 5 {
-			t.Errorf("%d issues, want the 5 of the demo", len(l.Issues))
+		if len(l.Issues) != 9 {
+			t.Errorf("%d issues, want the 9 of the demo", len(l.Issues))
 		}
 	})
 	t.Run("invalid input never reaches GitHub", func(t *testing.T) {

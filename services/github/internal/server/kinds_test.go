@@ -371,7 +371,49 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 			}},
 		}}
 	}
+	parent := demoIssue(t, c, "Speak more languages")
+	pathRow := func(how string, write bool, call func(x context.Context, c ghopsv1.GitHubServiceClient, n int32) error) idRow {
+		name := "a pull request's number"
+		if write {
+			name += ", refused by GitHub"
+		}
+		return idRow{how: how, cases: []idCase{
+			{name: name, resType: "issue", msg: "not found", refusedWrite: write, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error { return call(x, c, pr) }},
+			{name: "an unknown number", resType: "issue", msg: "not found", refusedWrite: write, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error { return call(x, c, 999) }},
+		}}
+	}
 	rows := map[string]idRow{
+		"label_issue.issue_number": {how: "a POST (adds) or, after a read of the issue, DELETEs (removes) of the issue's labels endpoint, which serves issues and pull requests alike by design; path-scoped (reposcope), an unknown number is GitHub's 404",
+			cases: []idCase{{name: "an unknown number, refused by GitHub", resType: "issue", msg: "not found", refusedWrite: true, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				_, err := c.LabelIssue(x, &ghopsv1.LabelIssueRequest{Repo: repo, IssueNumber: 999, Add: []string{"bug"}})
+				return err
+			}}, {name: "an unknown number, read first", resType: "issue", msg: "not found", call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+				_, err := c.LabelIssue(x, &ghopsv1.LabelIssueRequest{Repo: repo, IssueNumber: 999, Remove: []string{"bug"}})
+				return err
+			}}}},
+		"list_sub_issues.issue_number": pathRow("a read of the issue's sub_issues endpoint: GitHub resolves the number inside the path's repository (reposcope); a pull request has none (404)", false,
+			func(x context.Context, c ghopsv1.GitHubServiceClient, n int32) error {
+				_, err := c.ListSubIssues(x, &ghopsv1.ListSubIssuesRequest{Repo: repo, IssueNumber: n})
+				return err
+			}),
+		"add_sub_issue.issue_number": pathRow("the parent is the path of the POST: GitHub resolves it inside the call's repository and answers 404 for a pull request or an unknown number, nothing written", true,
+			func(x context.Context, c ghopsv1.GitHubServiceClient, n int32) error {
+				_, err := c.AddSubIssue(x, &ghopsv1.AddSubIssueRequest{Repo: repo, IssueNumber: n, SubIssue: bug})
+				return err
+			}),
+		"remove_sub_issue.issue_number": pathRow("the parent is the path of the DELETE: GitHub resolves it inside the call's repository and answers 404, nothing written", true,
+			func(x context.Context, c ghopsv1.GitHubServiceClient, n int32) error {
+				_, err := c.RemoveSubIssue(x, &ghopsv1.RemoveSubIssueRequest{Repo: repo, IssueNumber: n, SubIssue: bug})
+				return err
+			}),
+		"add_sub_issue.sub_issue": issueRow(func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+			_, err := c.AddSubIssue(x, &ghopsv1.AddSubIssueRequest{Repo: repo, IssueNumber: parent, SubIssue: n, SubIssueRepo: ptr(r)})
+			return err
+		}),
+		"remove_sub_issue.sub_issue": issueRow(func(x context.Context, c ghopsv1.GitHubServiceClient, r string, n int32) error {
+			_, err := c.RemoveSubIssue(x, &ghopsv1.RemoveSubIssueRequest{Repo: repo, IssueNumber: parent, SubIssue: n, SubIssueRepo: ptr(r)})
+			return err
+		}),
 		"add_project_item.number": {how: "read through issueKind: GitHub's answer must be that number of the call's repository before its node id is added",
 			cases: []idCase{{name: "another repository's issue", resType: "issue", msg: "issue " + alias + "#" + num(bug) + " not found: GitHub answered with an issue " + foreign, call: func(x context.Context, c ghopsv1.GitHubServiceClient) error {
 				_, err := c.AddProjectItem(x, &ghopsv1.AddProjectItemRequest{Project: "octo-org/1", Repo: ptr(alias), Number: ptr(bug)})
