@@ -1,5 +1,6 @@
 // Package seed writes fakehub's demo dataset (Config.Seed "demo"): octo-org/hello-world with its
-// history, a pull request with a workflow run, issues, labels and a milestone, the private
+// history, a pull request with a failed workflow run, two workflows with runs in every state, issues,
+// labels and a milestone, the private
 // octo-org/secret, and the projects octo-org/1 (a sprint board) and octocat/1.
 package seed
 
@@ -75,7 +76,10 @@ func (h *api) seedDemo() error {
 	if err := h.seedReviews(r); err != nil {
 		return err
 	}
-	return seedProjects(h.Hub, r, secret)
+	if err := seedProjects(h.Hub, r, secret); err != nil {
+		return err
+	}
+	return h.seedDemoWorkflows(r)
 }
 
 // api seeds the shared hub.
