@@ -11879,6 +11879,1079 @@ func (x *UpdatePullRequestBranchResponse) GetMessage() string {
 	return ""
 }
 
+// ListWorkflowsRequest is the input of the list_workflows tool.
+type ListWorkflowsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Page          *int32                 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWorkflowsRequest) Reset() {
+	*x = ListWorkflowsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[158]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWorkflowsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWorkflowsRequest) ProtoMessage() {}
+
+func (x *ListWorkflowsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[158]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWorkflowsRequest.ProtoReflect.Descriptor instead.
+func (*ListWorkflowsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{158}
+}
+
+func (x *ListWorkflowsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListWorkflowsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListWorkflowsResponse is one page of a repository's workflows.
+type ListWorkflowsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// workflows are in GitHub's order.
+	Workflows []*Workflow `protobuf:"bytes,1,rep,name=workflows,proto3" json:"workflows,omitempty"`
+	// total_count counts the repository's workflows.
+	TotalCount int32 `protobuf:"varint,2,opt,name=total_count,json=totalCount,proto3" json:"total_count,omitempty"`
+	// page describes this page (30 a page).
+	Page *PageInfo `protobuf:"bytes,3,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWorkflowsResponse) Reset() {
+	*x = ListWorkflowsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[159]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWorkflowsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWorkflowsResponse) ProtoMessage() {}
+
+func (x *ListWorkflowsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[159]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWorkflowsResponse.ProtoReflect.Descriptor instead.
+func (*ListWorkflowsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{159}
+}
+
+func (x *ListWorkflowsResponse) GetWorkflows() []*Workflow {
+	if x != nil {
+		return x.Workflows
+	}
+	return nil
+}
+
+func (x *ListWorkflowsResponse) GetTotalCount() int32 {
+	if x != nil {
+		return x.TotalCount
+	}
+	return 0
+}
+
+func (x *ListWorkflowsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListWorkflowsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// Workflow is one Actions workflow of a repository.
+type Workflow struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// file is its file name in .github/workflows, what `workflow` takes.
+	File string `protobuf:"bytes,1,opt,name=file,proto3" json:"file,omitempty"`
+	// name is its name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// state is active, disabled_manually, disabled_inactivity, disabled_fork
+	// or deleted.
+	State         string `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Workflow) Reset() {
+	*x = Workflow{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[160]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Workflow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Workflow) ProtoMessage() {}
+
+func (x *Workflow) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[160]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Workflow.ProtoReflect.Descriptor instead.
+func (*Workflow) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{160}
+}
+
+func (x *Workflow) GetFile() string {
+	if x != nil {
+		return x.File
+	}
+	return ""
+}
+
+func (x *Workflow) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Workflow) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+// ListWorkflowRunsRequest is the input of the list_workflow_runs tool.
+type ListWorkflowRunsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// File name (ci.yml) or id; all workflows when absent.
+	Workflow *string `protobuf:"bytes,2,opt,name=workflow,proto3,oneof" json:"workflow,omitempty"`
+	Branch   *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	// A status (queued, in_progress, completed) or a conclusion (success, failure, cancelled...).
+	Status *string `protobuf:"bytes,4,opt,name=status,proto3,oneof" json:"status,omitempty"`
+	// What started the runs: push, pull_request, workflow_dispatch, schedule...
+	Event         *string `protobuf:"bytes,5,opt,name=event,proto3,oneof" json:"event,omitempty"`
+	Page          *int32  `protobuf:"varint,6,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWorkflowRunsRequest) Reset() {
+	*x = ListWorkflowRunsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[161]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWorkflowRunsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWorkflowRunsRequest) ProtoMessage() {}
+
+func (x *ListWorkflowRunsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[161]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWorkflowRunsRequest.ProtoReflect.Descriptor instead.
+func (*ListWorkflowRunsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{161}
+}
+
+func (x *ListWorkflowRunsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetWorkflow() string {
+	if x != nil && x.Workflow != nil {
+		return *x.Workflow
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetBranch() string {
+	if x != nil && x.Branch != nil {
+		return *x.Branch
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetStatus() string {
+	if x != nil && x.Status != nil {
+		return *x.Status
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetEvent() string {
+	if x != nil && x.Event != nil {
+		return *x.Event
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListWorkflowRunsResponse is one page of runs.
+type ListWorkflowRunsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// runs are newest first.
+	Runs []*WorkflowRun `protobuf:"bytes,1,rep,name=runs,proto3" json:"runs,omitempty"`
+	// total_count counts the runs the filters match.
+	TotalCount int32 `protobuf:"varint,2,opt,name=total_count,json=totalCount,proto3" json:"total_count,omitempty"`
+	// page describes this page (30 a page).
+	Page *PageInfo `protobuf:"bytes,3,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWorkflowRunsResponse) Reset() {
+	*x = ListWorkflowRunsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[162]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWorkflowRunsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWorkflowRunsResponse) ProtoMessage() {}
+
+func (x *ListWorkflowRunsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[162]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWorkflowRunsResponse.ProtoReflect.Descriptor instead.
+func (*ListWorkflowRunsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{162}
+}
+
+func (x *ListWorkflowRunsResponse) GetRuns() []*WorkflowRun {
+	if x != nil {
+		return x.Runs
+	}
+	return nil
+}
+
+func (x *ListWorkflowRunsResponse) GetTotalCount() int32 {
+	if x != nil {
+		return x.TotalCount
+	}
+	return 0
+}
+
+func (x *ListWorkflowRunsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListWorkflowRunsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// WorkflowRun is one run of an Actions workflow.
+type WorkflowRun struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the run's id, `run_id` of the run tools.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// workflow is the workflow's file name.
+	Workflow string `protobuf:"bytes,2,opt,name=workflow,proto3" json:"workflow,omitempty"`
+	// name is the workflow's name.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// title is the run's title (a commit message's first line, a pull
+	// request's title).
+	Title string `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
+	// event is what started it.
+	Event string `protobuf:"bytes,5,opt,name=event,proto3" json:"event,omitempty"`
+	// status is queued, in_progress, completed...
+	Status string `protobuf:"bytes,6,opt,name=status,proto3" json:"status,omitempty"`
+	// conclusion is a completed run's: success, failure, cancelled...
+	Conclusion string `protobuf:"bytes,7,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	// branch is the branch it ran on.
+	Branch string `protobuf:"bytes,8,opt,name=branch,proto3" json:"branch,omitempty"`
+	// head_sha is the commit it ran on.
+	HeadSha string `protobuf:"bytes,9,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	// attempt counts its attempts (re-runs add one).
+	Attempt int32 `protobuf:"varint,10,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	// created_at is when it was created.
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// updated_at is when it last changed.
+	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkflowRun) Reset() {
+	*x = WorkflowRun{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[163]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkflowRun) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkflowRun) ProtoMessage() {}
+
+func (x *WorkflowRun) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[163]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkflowRun.ProtoReflect.Descriptor instead.
+func (*WorkflowRun) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{163}
+}
+
+func (x *WorkflowRun) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *WorkflowRun) GetWorkflow() string {
+	if x != nil {
+		return x.Workflow
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetEvent() string {
+	if x != nil {
+		return x.Event
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetAttempt() int32 {
+	if x != nil {
+		return x.Attempt
+	}
+	return 0
+}
+
+func (x *WorkflowRun) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *WorkflowRun) GetUpdatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return nil
+}
+
+// GetWorkflowRunRequest is the input of the get_workflow_run tool.
+type GetWorkflowRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// From list_workflow_runs.
+	RunId         int64 `protobuf:"varint,2,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetWorkflowRunRequest) Reset() {
+	*x = GetWorkflowRunRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[164]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetWorkflowRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetWorkflowRunRequest) ProtoMessage() {}
+
+func (x *GetWorkflowRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[164]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetWorkflowRunRequest.ProtoReflect.Descriptor instead.
+func (*GetWorkflowRunRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{164}
+}
+
+func (x *GetWorkflowRunRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetWorkflowRunRequest) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+// GetWorkflowRunResponse is the run with its jobs.
+type GetWorkflowRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// run is the run.
+	Run *WorkflowRun `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	// jobs are the jobs of its latest attempt (at most 100).
+	Jobs []*RunJob `protobuf:"bytes,2,rep,name=jobs,proto3" json:"jobs,omitempty"`
+	// jobs_truncated is true when it has more jobs than listed.
+	JobsTruncated bool `protobuf:"varint,3,opt,name=jobs_truncated,json=jobsTruncated,proto3" json:"jobs_truncated,omitempty"`
+	// html_url is the run's page on GitHub.
+	HtmlUrl string `protobuf:"bytes,4,opt,name=html_url,json=htmlUrl,proto3" json:"html_url,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetWorkflowRunResponse) Reset() {
+	*x = GetWorkflowRunResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[165]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetWorkflowRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetWorkflowRunResponse) ProtoMessage() {}
+
+func (x *GetWorkflowRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[165]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetWorkflowRunResponse.ProtoReflect.Descriptor instead.
+func (*GetWorkflowRunResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{165}
+}
+
+func (x *GetWorkflowRunResponse) GetRun() *WorkflowRun {
+	if x != nil {
+		return x.Run
+	}
+	return nil
+}
+
+func (x *GetWorkflowRunResponse) GetJobs() []*RunJob {
+	if x != nil {
+		return x.Jobs
+	}
+	return nil
+}
+
+func (x *GetWorkflowRunResponse) GetJobsTruncated() bool {
+	if x != nil {
+		return x.JobsTruncated
+	}
+	return false
+}
+
+func (x *GetWorkflowRunResponse) GetHtmlUrl() string {
+	if x != nil {
+		return x.HtmlUrl
+	}
+	return ""
+}
+
+func (x *GetWorkflowRunResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// RunJob is one job of a workflow run.
+type RunJob struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the job's id, `job_id` of get_job_log.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// name is the job's name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// status is queued, in_progress, completed...
+	Status string `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
+	// conclusion is a completed job's: success, failure, cancelled, skipped...
+	Conclusion string `protobuf:"bytes,4,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	// failed_steps name the steps that failed.
+	FailedSteps   []string `protobuf:"bytes,5,rep,name=failed_steps,json=failedSteps,proto3" json:"failed_steps,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunJob) Reset() {
+	*x = RunJob{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[166]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunJob) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunJob) ProtoMessage() {}
+
+func (x *RunJob) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[166]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunJob.ProtoReflect.Descriptor instead.
+func (*RunJob) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{166}
+}
+
+func (x *RunJob) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *RunJob) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *RunJob) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *RunJob) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+func (x *RunJob) GetFailedSteps() []string {
+	if x != nil {
+		return x.FailedSteps
+	}
+	return nil
+}
+
+// RunWorkflowRequest is the input of the run_workflow tool.
+type RunWorkflowRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// File name (ci.yml) or id, from list_workflows.
+	Workflow string `protobuf:"bytes,2,opt,name=workflow,proto3" json:"workflow,omitempty"`
+	// Branch or tag to run on.
+	Ref string `protobuf:"bytes,3,opt,name=ref,proto3" json:"ref,omitempty"`
+	// The workflow's inputs by name; its defaults for those left out.
+	Inputs        map[string]string `protobuf:"bytes,4,rep,name=inputs,proto3" json:"inputs,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunWorkflowRequest) Reset() {
+	*x = RunWorkflowRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[167]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunWorkflowRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunWorkflowRequest) ProtoMessage() {}
+
+func (x *RunWorkflowRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[167]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunWorkflowRequest.ProtoReflect.Descriptor instead.
+func (*RunWorkflowRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{167}
+}
+
+func (x *RunWorkflowRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *RunWorkflowRequest) GetWorkflow() string {
+	if x != nil {
+		return x.Workflow
+	}
+	return ""
+}
+
+func (x *RunWorkflowRequest) GetRef() string {
+	if x != nil {
+		return x.Ref
+	}
+	return ""
+}
+
+func (x *RunWorkflowRequest) GetInputs() map[string]string {
+	if x != nil {
+		return x.Inputs
+	}
+	return nil
+}
+
+// RunWorkflowResponse is the run the dispatch started.
+type RunWorkflowResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// run_id is the run started, when GitHub says (it does for
+	// return_run_details); 0 when it does not: see list_workflow_runs with
+	// event workflow_dispatch.
+	RunId int64 `protobuf:"varint,1,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	// html_url is the run's page on GitHub, when GitHub says.
+	HtmlUrl       string `protobuf:"bytes,2,opt,name=html_url,json=htmlUrl,proto3" json:"html_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunWorkflowResponse) Reset() {
+	*x = RunWorkflowResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[168]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunWorkflowResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunWorkflowResponse) ProtoMessage() {}
+
+func (x *RunWorkflowResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[168]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunWorkflowResponse.ProtoReflect.Descriptor instead.
+func (*RunWorkflowResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{168}
+}
+
+func (x *RunWorkflowResponse) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+func (x *RunWorkflowResponse) GetHtmlUrl() string {
+	if x != nil {
+		return x.HtmlUrl
+	}
+	return ""
+}
+
+// CancelWorkflowRunRequest is the input of the cancel_workflow_run tool.
+type CancelWorkflowRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// From list_workflow_runs.
+	RunId         int64 `protobuf:"varint,2,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelWorkflowRunRequest) Reset() {
+	*x = CancelWorkflowRunRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[169]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelWorkflowRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelWorkflowRunRequest) ProtoMessage() {}
+
+func (x *CancelWorkflowRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[169]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelWorkflowRunRequest.ProtoReflect.Descriptor instead.
+func (*CancelWorkflowRunRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{169}
+}
+
+func (x *CancelWorkflowRunRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CancelWorkflowRunRequest) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+// CancelWorkflowRunResponse says GitHub accepted the cancellation.
+type CancelWorkflowRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// run_id is the run.
+	RunId int64 `protobuf:"varint,1,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	// status is the run's status read after the request (GitHub cancels
+	// asynchronously: completed once it has).
+	Status string `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	// conclusion is cancelled once GitHub has cancelled it.
+	Conclusion    string `protobuf:"bytes,3,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelWorkflowRunResponse) Reset() {
+	*x = CancelWorkflowRunResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[170]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelWorkflowRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelWorkflowRunResponse) ProtoMessage() {}
+
+func (x *CancelWorkflowRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[170]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelWorkflowRunResponse.ProtoReflect.Descriptor instead.
+func (*CancelWorkflowRunResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{170}
+}
+
+func (x *CancelWorkflowRunResponse) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+func (x *CancelWorkflowRunResponse) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CancelWorkflowRunResponse) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+// RerunWorkflowRunRequest is the input of the rerun_workflow_run tool.
+type RerunWorkflowRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// From list_workflow_runs.
+	RunId         int64 `protobuf:"varint,2,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RerunWorkflowRunRequest) Reset() {
+	*x = RerunWorkflowRunRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[171]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RerunWorkflowRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RerunWorkflowRunRequest) ProtoMessage() {}
+
+func (x *RerunWorkflowRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[171]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RerunWorkflowRunRequest.ProtoReflect.Descriptor instead.
+func (*RerunWorkflowRunRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{171}
+}
+
+func (x *RerunWorkflowRunRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *RerunWorkflowRunRequest) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+// RerunWorkflowRunResponse says GitHub accepted the re-run.
+type RerunWorkflowRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// run_id is the run, re-run under the same id.
+	RunId int64 `protobuf:"varint,1,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	// status is the run's status after the re-run (queued at first).
+	Status        string `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RerunWorkflowRunResponse) Reset() {
+	*x = RerunWorkflowRunResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[172]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RerunWorkflowRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RerunWorkflowRunResponse) ProtoMessage() {}
+
+func (x *RerunWorkflowRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[172]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RerunWorkflowRunResponse.ProtoReflect.Descriptor instead.
+func (*RerunWorkflowRunResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{172}
+}
+
+func (x *RerunWorkflowRunResponse) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+func (x *RerunWorkflowRunResponse) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -12950,7 +14023,102 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\tpr_number\x18\x02 \x01(\x05B\x0e\xbaH\a\xc8\x01\x01\x1a\x02(\x01\x98\x82\x19\x05R\bprNumber\x12F\n" +
 	"\x11expected_head_sha\x18\x03 \x01(\tB\x18\xbaH\x15\xc8\x01\x01r\x102\x0e^[a-f0-9]{40}$R\x11expected_head_sha\";\n" +
 	"\x1fUpdatePullRequestBranchResponse\x12\x18\n" +
-	"\amessage\x18\x01 \x01(\tR\amessage2\xd2^\n" +
+	"\amessage\x18\x01 \x01(\tR\amessage\"\x8f\x01\n" +
+	"\x14ListWorkflowsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\"\n" +
+	"\x04page\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01B\a\n" +
+	"\x05_page\"\xd2\x01\n" +
+	"\x15ListWorkflowsResponse\x120\n" +
+	"\tworkflows\x18\x01 \x03(\v2\x12.ghops.v1.WorkflowR\tworkflows\x12\x1f\n" +
+	"\vtotal_count\x18\x02 \x01(\x05R\n" +
+	"totalCount\x12&\n" +
+	"\x04page\x18\x03 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"T\n" +
+	"\bWorkflow\x12\x18\n" +
+	"\x04file\x18\x01 \x01(\tB\x04\x98\x82\x19\x10R\x04file\x12\x18\n" +
+	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x14\n" +
+	"\x05state\x18\x03 \x01(\tR\x05state\"\xb5\x04\n" +
+	"\x17ListWorkflowRunsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12^\n" +
+	"\bworkflow\x18\x02 \x01(\tB=\xbaH6r422^([1-9][0-9]{0,18}|[A-Za-z0-9._-]{1,100}[.]ya?ml)$\x98\x82\x19\x10H\x00R\bworkflow\x88\x01\x01\x12+\n" +
+	"\x06branch\x18\x03 \x01(\tB\x0e\xbaH\ar\x05\x10\x01\x18\xff\x01\x98\x82\x19\x02H\x01R\x06branch\x88\x01\x01\x12\xb4\x01\n" +
+	"\x06status\x18\x04 \x01(\tB\x96\x01\xbaH\x92\x01r\x8f\x01R\tcompletedR\x0faction_requiredR\tcancelledR\afailureR\aneutralR\askippedR\x05staleR\asuccessR\ttimed_outR\vin_progressR\x06queuedR\trequestedR\awaitingR\apendingH\x02R\x06status\x88\x01\x01\x120\n" +
+	"\x05event\x18\x05 \x01(\tB\x15\xbaH\x12r\x102\x0e^[a-z_]{1,40}$H\x03R\x05event\x88\x01\x01\x12\"\n" +
+	"\x04page\x18\x06 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x04R\x04page\x88\x01\x01B\v\n" +
+	"\t_workflowB\t\n" +
+	"\a_branchB\t\n" +
+	"\a_statusB\b\n" +
+	"\x06_eventB\a\n" +
+	"\x05_page\"\xce\x01\n" +
+	"\x18ListWorkflowRunsResponse\x12)\n" +
+	"\x04runs\x18\x01 \x03(\v2\x15.ghops.v1.WorkflowRunR\x04runs\x12\x1f\n" +
+	"\vtotal_count\x18\x02 \x01(\x05R\n" +
+	"totalCount\x12&\n" +
+	"\x04page\x18\x03 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x8c\x03\n" +
+	"\vWorkflowRun\x12\x14\n" +
+	"\x02id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x06R\x02id\x12 \n" +
+	"\bworkflow\x18\x02 \x01(\tB\x04\x98\x82\x19\x10R\bworkflow\x12\x18\n" +
+	"\x04name\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x1a\n" +
+	"\x05title\x18\x04 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
+	"\x05event\x18\x05 \x01(\tR\x05event\x12\x16\n" +
+	"\x06status\x18\x06 \x01(\tR\x06status\x12\x1e\n" +
+	"\n" +
+	"conclusion\x18\a \x01(\tR\n" +
+	"conclusion\x12\x16\n" +
+	"\x06branch\x18\b \x01(\tR\x06branch\x12\x19\n" +
+	"\bhead_sha\x18\t \x01(\tR\aheadSha\x12\x18\n" +
+	"\aattempt\x18\n" +
+	" \x01(\x05R\aattempt\x129\n" +
+	"\n" +
+	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
+	"\n" +
+	"updated_at\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\x8b\x01\n" +
+	"\x15GetWorkflowRunRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12&\n" +
+	"\x06run_id\x18\x02 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\x06R\x06run_id\"\xe9\x01\n" +
+	"\x16GetWorkflowRunResponse\x12'\n" +
+	"\x03run\x18\x01 \x01(\v2\x15.ghops.v1.WorkflowRunR\x03run\x12$\n" +
+	"\x04jobs\x18\x02 \x03(\v2\x10.ghops.v1.RunJobR\x04jobs\x12%\n" +
+	"\x0ejobs_truncated\x18\x03 \x01(\bR\rjobsTruncated\x12\x19\n" +
+	"\bhtml_url\x18\x04 \x01(\tR\ahtmlUrl\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x99\x01\n" +
+	"\x06RunJob\x12\x14\n" +
+	"\x02id\x18\x01 \x01(\x03B\x04\x98\x82\x19\aR\x02id\x12\x18\n" +
+	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x16\n" +
+	"\x06status\x18\x03 \x01(\tR\x06status\x12\x1e\n" +
+	"\n" +
+	"conclusion\x18\x04 \x01(\tR\n" +
+	"conclusion\x12'\n" +
+	"\ffailed_steps\x18\x05 \x03(\tB\x04\xa0\x82\x19\x01R\vfailedSteps\"\xf2\x02\n" +
+	"\x12RunWorkflowRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\\\n" +
+	"\bworkflow\x18\x02 \x01(\tB@\xbaH9\xc8\x01\x01r422^([1-9][0-9]{0,18}|[A-Za-z0-9._-]{1,100}[.]ya?ml)$\x98\x82\x19\x10R\bworkflow\x12#\n" +
+	"\x03ref\x18\x03 \x01(\tB\x11\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\xff\x01\x98\x82\x19\x02R\x03ref\x12R\n" +
+	"\x06inputs\x18\x04 \x03(\v2(.ghops.v1.RunWorkflowRequest.InputsEntryB\x10\xbaH\r\x9a\x01\n" +
+	"\x10\x19*\x06r\x04\x18\x80\x80\x04R\x06inputs\x1a9\n" +
+	"\vInputsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"N\n" +
+	"\x13RunWorkflowResponse\x12\x1c\n" +
+	"\x06run_id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x06R\x06run_id\x12\x19\n" +
+	"\bhtml_url\x18\x02 \x01(\tR\ahtmlUrl\"\x8e\x01\n" +
+	"\x18CancelWorkflowRunRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12&\n" +
+	"\x06run_id\x18\x02 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\x06R\x06run_id\"q\n" +
+	"\x19CancelWorkflowRunResponse\x12\x1c\n" +
+	"\x06run_id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x06R\x06run_id\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\x12\x1e\n" +
+	"\n" +
+	"conclusion\x18\x03 \x01(\tR\n" +
+	"conclusion\"\x8d\x01\n" +
+	"\x17RerunWorkflowRunRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12&\n" +
+	"\x06run_id\x18\x02 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\x06R\x06run_id\"P\n" +
+	"\x18RerunWorkflowRunResponse\x12\x1c\n" +
+	"\x06run_id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x06R\x06run_id\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status2\xfdh\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -13072,7 +14240,19 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x0fCreateMilestone\x12 .ghops.v1.CreateMilestoneRequest\x1a!.ghops.v1.CreateMilestoneResponse\"d\x92\x82\x19`\n" +
 	"\x10create_milestone\x12\x10Create milestone\x1a6Create a milestone; its number is issues' `milestone`.8\x01H\x03\x12\xbc\x01\n" +
 	"\x0fUpdateMilestone\x12 .ghops.v1.UpdateMilestoneRequest\x1a!.ghops.v1.UpdateMilestoneResponse\"d\x92\x82\x19]\n" +
-	"\x10update_milestone\x12\x10Update milestone\x1a1Change a milestone; only the given fields change.0\x018\x01H\x03\x90\x02\x02B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\x10update_milestone\x12\x10Update milestone\x1a1Change a milestone; only the given fields change.0\x018\x01H\x03\x90\x02\x02\x12\xce\x01\n" +
+	"\rListWorkflows\x12\x1e.ghops.v1.ListWorkflowsRequest\x1a\x1f.ghops.v1.ListWorkflowsResponse\"|\x92\x82\x19u\n" +
+	"\x0elist_workflows\x12\x0eList workflows\x1aKList a repository's Actions workflows; `file` names one in the other tools. \x010\x018\x01H\x04\x90\x02\x01\x12\xeb\x01\n" +
+	"\x10ListWorkflowRuns\x12!.ghops.v1.ListWorkflowRunsRequest\x1a\".ghops.v1.ListWorkflowRunsResponse\"\x8f\x01\x92\x82\x19\x87\x01\n" +
+	"\x12list_workflow_runs\x12\x12List workflow runs\x1aUList Actions runs, newest first, optionally of one workflow, branch, status or event. \x010\x018\x01H\x04\x90\x02\x01\x12\xcb\x01\n" +
+	"\x0eGetWorkflowRun\x12\x1f.ghops.v1.GetWorkflowRunRequest\x1a .ghops.v1.GetWorkflowRunResponse\"v\x92\x82\x19o\n" +
+	"\x10get_workflow_run\x12\x10Get workflow run\x1aAAn Actions run with its jobs, their conclusions and failed steps. \x010\x018\x01H\x04\x90\x02\x01\x12\xd8\x01\n" +
+	"\vRunWorkflow\x12\x1c.ghops.v1.RunWorkflowRequest\x1a\x1d.ghops.v1.RunWorkflowResponse\"\x8b\x01\x92\x82\x19\x86\x01\n" +
+	"\frun_workflow\x12\fRun workflow\x1adStart a workflow that has the workflow_dispatch trigger on a branch or tag; answers the run started.8\x01H\x04\x12\xd6\x01\n" +
+	"\x11CancelWorkflowRun\x12\".ghops.v1.CancelWorkflowRunRequest\x1a#.ghops.v1.CancelWorkflowRunResponse\"x\x92\x82\x19t\n" +
+	"\x13cancel_workflow_run\x12\x13Cancel workflow run\x1aBCancel a queued or running Actions run (a finished one is -32003).(\x018\x01H\x04\x12\xe7\x01\n" +
+	"\x10RerunWorkflowRun\x12!.ghops.v1.RerunWorkflowRunRequest\x1a\".ghops.v1.RerunWorkflowRunResponse\"\x8b\x01\x92\x82\x19\x86\x01\n" +
+	"\x12rerun_workflow_run\x12\x13Re-run workflow run\x1aWRe-run every job of a finished Actions run (rerun_failed_jobs re-runs the failed ones).8\x01H\x04B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -13086,7 +14266,7 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 161)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 177)
 var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*SearchRequest)(nil),                     // 0: ghops.v1.SearchRequest
 	(*SearchResponse)(nil),                    // 1: ghops.v1.SearchResponse
@@ -13246,16 +14426,32 @@ var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*ListPullRequestCommitsResponse)(nil),    // 155: ghops.v1.ListPullRequestCommitsResponse
 	(*UpdatePullRequestBranchRequest)(nil),    // 156: ghops.v1.UpdatePullRequestBranchRequest
 	(*UpdatePullRequestBranchResponse)(nil),   // 157: ghops.v1.UpdatePullRequestBranchResponse
-	nil,                                       // 158: ghops.v1.ProjectItem.FieldsEntry
-	nil,                                       // 159: ghops.v1.AddProjectItemRequest.FieldsEntry
-	nil,                                       // 160: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
-	(*timestamppb.Timestamp)(nil),             // 161: google.protobuf.Timestamp
+	(*ListWorkflowsRequest)(nil),              // 158: ghops.v1.ListWorkflowsRequest
+	(*ListWorkflowsResponse)(nil),             // 159: ghops.v1.ListWorkflowsResponse
+	(*Workflow)(nil),                          // 160: ghops.v1.Workflow
+	(*ListWorkflowRunsRequest)(nil),           // 161: ghops.v1.ListWorkflowRunsRequest
+	(*ListWorkflowRunsResponse)(nil),          // 162: ghops.v1.ListWorkflowRunsResponse
+	(*WorkflowRun)(nil),                       // 163: ghops.v1.WorkflowRun
+	(*GetWorkflowRunRequest)(nil),             // 164: ghops.v1.GetWorkflowRunRequest
+	(*GetWorkflowRunResponse)(nil),            // 165: ghops.v1.GetWorkflowRunResponse
+	(*RunJob)(nil),                            // 166: ghops.v1.RunJob
+	(*RunWorkflowRequest)(nil),                // 167: ghops.v1.RunWorkflowRequest
+	(*RunWorkflowResponse)(nil),               // 168: ghops.v1.RunWorkflowResponse
+	(*CancelWorkflowRunRequest)(nil),          // 169: ghops.v1.CancelWorkflowRunRequest
+	(*CancelWorkflowRunResponse)(nil),         // 170: ghops.v1.CancelWorkflowRunResponse
+	(*RerunWorkflowRunRequest)(nil),           // 171: ghops.v1.RerunWorkflowRunRequest
+	(*RerunWorkflowRunResponse)(nil),          // 172: ghops.v1.RerunWorkflowRunResponse
+	nil,                                       // 173: ghops.v1.ProjectItem.FieldsEntry
+	nil,                                       // 174: ghops.v1.AddProjectItemRequest.FieldsEntry
+	nil,                                       // 175: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	nil,                                       // 176: ghops.v1.RunWorkflowRequest.InputsEntry
+	(*timestamppb.Timestamp)(nil),             // 177: google.protobuf.Timestamp
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	42,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	177, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	5,   // 4: ghops.v1.ListProjectsResponse.projects:type_name -> ghops.v1.ProjectSummary
 	42,  // 5: ghops.v1.ListProjectsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 6: ghops.v1.ListProjectsResponse.content_report:type_name -> ghops.v1.ContentReport
@@ -13266,18 +14462,18 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	14,  // 11: ghops.v1.Project.status_update:type_name -> ghops.v1.ProjectStatusUpdate
 	11,  // 12: ghops.v1.ProjectField.options:type_name -> ghops.v1.ProjectOption
 	12,  // 13: ghops.v1.ProjectField.iterations:type_name -> ghops.v1.ProjectIteration
-	161, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
+	177, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
 	17,  // 15: ghops.v1.ListProjectItemsResponse.items:type_name -> ghops.v1.ProjectItem
 	42,  // 16: ghops.v1.ListProjectItemsResponse.page:type_name -> ghops.v1.PageInfo
 	6,   // 17: ghops.v1.ListProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
 	43,  // 18: ghops.v1.ListProjectItemsResponse.content_report:type_name -> ghops.v1.ContentReport
-	158, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
+	173, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
 	19,  // 20: ghops.v1.AddProjectItemRequest.draft:type_name -> ghops.v1.DraftIssue
-	159, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
+	174, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
 	17,  // 22: ghops.v1.AddProjectItemResponse.item:type_name -> ghops.v1.ProjectItem
 	6,   // 23: ghops.v1.AddProjectItemResponse.cost:type_name -> ghops.v1.GraphQLCost
 	43,  // 24: ghops.v1.AddProjectItemResponse.content_report:type_name -> ghops.v1.ContentReport
-	160, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	175, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
 	6,   // 26: ghops.v1.UpdateProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
 	30,  // 27: ghops.v1.CreateProjectFieldRequest.iteration:type_name -> ghops.v1.IterationSetup
 	10,  // 28: ghops.v1.CreateProjectFieldResponse.field:type_name -> ghops.v1.ProjectField
@@ -13287,7 +14483,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	37,  // 32: ghops.v1.ListMilestonesResponse.milestones:type_name -> ghops.v1.Milestone
 	42,  // 33: ghops.v1.ListMilestonesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 34: ghops.v1.ListMilestonesResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
+	177, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
 	37,  // 36: ghops.v1.CreateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
 	43,  // 37: ghops.v1.CreateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
 	37,  // 38: ghops.v1.UpdateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
@@ -13295,20 +14491,20 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	46,  // 40: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	47,  // 41: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
 	43,  // 42: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	161, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	177, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	177, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	50,  // 45: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	55,  // 46: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	58,  // 47: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	42,  // 48: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 49: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	177, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	61,  // 51: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	42,  // 52: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	64,  // 53: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	42,  // 54: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 55: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	177, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	67,  // 57: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	67,  // 58: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	70,  // 59: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
@@ -13323,7 +14519,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	85,  // 68: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
 	91,  // 69: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
 	43,  // 70: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	177, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
 	94,  // 72: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
 	42,  // 73: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
 	58,  // 74: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
@@ -13333,15 +14529,15 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	99,  // 78: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
 	42,  // 79: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 80: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	177, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
 	102, // 82: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
 	43,  // 83: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	161, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	177, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	177, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
 	105, // 86: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
 	42,  // 87: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 88: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 89: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	177, // 89: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
 	108, // 90: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
 	42,  // 91: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 92: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
@@ -13364,140 +14560,164 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	94,  // 109: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
 	42,  // 110: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 111: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 112: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	177, // 112: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
 	136, // 113: ghops.v1.ListPullRequestReviewsResponse.reviews:type_name -> ghops.v1.Review
 	42,  // 114: ghops.v1.ListPullRequestReviewsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 115: ghops.v1.ListPullRequestReviewsResponse.content_report:type_name -> ghops.v1.ContentReport
-	161, // 116: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
+	177, // 116: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
 	139, // 117: ghops.v1.ListReviewThreadsResponse.threads:type_name -> ghops.v1.ReviewThread
 	42,  // 118: ghops.v1.ListReviewThreadsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 119: ghops.v1.ListReviewThreadsResponse.content_report:type_name -> ghops.v1.ContentReport
 	140, // 120: ghops.v1.ReviewThread.comments:type_name -> ghops.v1.ThreadComment
-	161, // 121: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
+	177, // 121: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
 	142, // 122: ghops.v1.CreateReviewRequest.comments:type_name -> ghops.v1.ReviewLineComment
 	58,  // 123: ghops.v1.ListPullRequestCommitsResponse.commits:type_name -> ghops.v1.Commit
 	42,  // 124: ghops.v1.ListPullRequestCommitsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 125: ghops.v1.ListPullRequestCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	18,  // 126: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
-	0,   // 127: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	44,  // 128: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	48,  // 129: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	51,  // 130: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	53,  // 131: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	56,  // 132: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	59,  // 133: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	62,  // 134: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	65,  // 135: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	68,  // 136: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	71,  // 137: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	74,  // 138: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	76,  // 139: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	78,  // 140: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	81,  // 141: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	84,  // 142: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	87,  // 143: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	89,  // 144: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	92,  // 145: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	95,  // 146: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	97,  // 147: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	100, // 148: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	103, // 149: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	106, // 150: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	109, // 151: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	111, // 152: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	113, // 153: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	126, // 154: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	128, // 155: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	115, // 156: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	118, // 157: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	122, // 158: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	124, // 159: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	130, // 160: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
-	134, // 161: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
-	137, // 162: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
-	141, // 163: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
-	144, // 164: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
-	146, // 165: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
-	148, // 166: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
-	150, // 167: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
-	152, // 168: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
-	154, // 169: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
-	156, // 170: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
-	3,   // 171: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
-	7,   // 172: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
-	15,  // 173: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
-	20,  // 174: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
-	22,  // 175: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
-	24,  // 176: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
-	26,  // 177: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
-	28,  // 178: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
-	31,  // 179: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
-	33,  // 180: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
-	35,  // 181: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
-	38,  // 182: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
-	40,  // 183: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
-	1,   // 184: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	45,  // 185: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	49,  // 186: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	52,  // 187: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	54,  // 188: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	57,  // 189: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	60,  // 190: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	63,  // 191: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	66,  // 192: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	69,  // 193: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	72,  // 194: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	75,  // 195: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	77,  // 196: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	80,  // 197: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	83,  // 198: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	86,  // 199: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	88,  // 200: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	90,  // 201: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	93,  // 202: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	96,  // 203: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	98,  // 204: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	101, // 205: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	104, // 206: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	107, // 207: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	110, // 208: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	112, // 209: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	114, // 210: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	127, // 211: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	129, // 212: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	116, // 213: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	119, // 214: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	123, // 215: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	125, // 216: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	131, // 217: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
-	135, // 218: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
-	138, // 219: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
-	143, // 220: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
-	145, // 221: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
-	147, // 222: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
-	149, // 223: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
-	151, // 224: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
-	153, // 225: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
-	155, // 226: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
-	157, // 227: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
-	4,   // 228: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
-	8,   // 229: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
-	16,  // 230: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
-	21,  // 231: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
-	23,  // 232: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
-	25,  // 233: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
-	27,  // 234: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
-	29,  // 235: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
-	32,  // 236: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
-	34,  // 237: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
-	36,  // 238: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
-	39,  // 239: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
-	41,  // 240: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
-	184, // [184:241] is the sub-list for method output_type
-	127, // [127:184] is the sub-list for method input_type
-	127, // [127:127] is the sub-list for extension type_name
-	127, // [127:127] is the sub-list for extension extendee
-	0,   // [0:127] is the sub-list for field type_name
+	160, // 126: ghops.v1.ListWorkflowsResponse.workflows:type_name -> ghops.v1.Workflow
+	42,  // 127: ghops.v1.ListWorkflowsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 128: ghops.v1.ListWorkflowsResponse.content_report:type_name -> ghops.v1.ContentReport
+	163, // 129: ghops.v1.ListWorkflowRunsResponse.runs:type_name -> ghops.v1.WorkflowRun
+	42,  // 130: ghops.v1.ListWorkflowRunsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 131: ghops.v1.ListWorkflowRunsResponse.content_report:type_name -> ghops.v1.ContentReport
+	177, // 132: ghops.v1.WorkflowRun.created_at:type_name -> google.protobuf.Timestamp
+	177, // 133: ghops.v1.WorkflowRun.updated_at:type_name -> google.protobuf.Timestamp
+	163, // 134: ghops.v1.GetWorkflowRunResponse.run:type_name -> ghops.v1.WorkflowRun
+	166, // 135: ghops.v1.GetWorkflowRunResponse.jobs:type_name -> ghops.v1.RunJob
+	43,  // 136: ghops.v1.GetWorkflowRunResponse.content_report:type_name -> ghops.v1.ContentReport
+	176, // 137: ghops.v1.RunWorkflowRequest.inputs:type_name -> ghops.v1.RunWorkflowRequest.InputsEntry
+	18,  // 138: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
+	0,   // 139: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	44,  // 140: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	48,  // 141: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	51,  // 142: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	53,  // 143: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	56,  // 144: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	59,  // 145: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	62,  // 146: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	65,  // 147: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	68,  // 148: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	71,  // 149: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	74,  // 150: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	76,  // 151: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	78,  // 152: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	81,  // 153: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	84,  // 154: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	87,  // 155: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	89,  // 156: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	92,  // 157: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	95,  // 158: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	97,  // 159: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	100, // 160: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	103, // 161: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	106, // 162: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	109, // 163: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	111, // 164: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	113, // 165: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	126, // 166: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	128, // 167: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	115, // 168: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	118, // 169: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	122, // 170: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	124, // 171: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	130, // 172: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	134, // 173: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
+	137, // 174: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
+	141, // 175: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
+	144, // 176: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
+	146, // 177: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
+	148, // 178: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
+	150, // 179: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
+	152, // 180: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
+	154, // 181: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
+	156, // 182: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
+	3,   // 183: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
+	7,   // 184: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
+	15,  // 185: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
+	20,  // 186: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
+	22,  // 187: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
+	24,  // 188: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
+	26,  // 189: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
+	28,  // 190: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
+	31,  // 191: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
+	33,  // 192: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
+	35,  // 193: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
+	38,  // 194: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
+	40,  // 195: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
+	158, // 196: ghops.v1.GitHubService.ListWorkflows:input_type -> ghops.v1.ListWorkflowsRequest
+	161, // 197: ghops.v1.GitHubService.ListWorkflowRuns:input_type -> ghops.v1.ListWorkflowRunsRequest
+	164, // 198: ghops.v1.GitHubService.GetWorkflowRun:input_type -> ghops.v1.GetWorkflowRunRequest
+	167, // 199: ghops.v1.GitHubService.RunWorkflow:input_type -> ghops.v1.RunWorkflowRequest
+	169, // 200: ghops.v1.GitHubService.CancelWorkflowRun:input_type -> ghops.v1.CancelWorkflowRunRequest
+	171, // 201: ghops.v1.GitHubService.RerunWorkflowRun:input_type -> ghops.v1.RerunWorkflowRunRequest
+	1,   // 202: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	45,  // 203: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	49,  // 204: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	52,  // 205: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	54,  // 206: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	57,  // 207: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	60,  // 208: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	63,  // 209: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	66,  // 210: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	69,  // 211: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	72,  // 212: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	75,  // 213: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	77,  // 214: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	80,  // 215: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	83,  // 216: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	86,  // 217: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	88,  // 218: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	90,  // 219: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	93,  // 220: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	96,  // 221: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	98,  // 222: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	101, // 223: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	104, // 224: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	107, // 225: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	110, // 226: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	112, // 227: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	114, // 228: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	127, // 229: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	129, // 230: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	116, // 231: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	119, // 232: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	123, // 233: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	125, // 234: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	131, // 235: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	135, // 236: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
+	138, // 237: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
+	143, // 238: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
+	145, // 239: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
+	147, // 240: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
+	149, // 241: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
+	151, // 242: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
+	153, // 243: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
+	155, // 244: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
+	157, // 245: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
+	4,   // 246: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
+	8,   // 247: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
+	16,  // 248: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
+	21,  // 249: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
+	23,  // 250: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
+	25,  // 251: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
+	27,  // 252: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
+	29,  // 253: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
+	32,  // 254: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
+	34,  // 255: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
+	36,  // 256: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
+	39,  // 257: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
+	41,  // 258: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
+	159, // 259: ghops.v1.GitHubService.ListWorkflows:output_type -> ghops.v1.ListWorkflowsResponse
+	162, // 260: ghops.v1.GitHubService.ListWorkflowRuns:output_type -> ghops.v1.ListWorkflowRunsResponse
+	165, // 261: ghops.v1.GitHubService.GetWorkflowRun:output_type -> ghops.v1.GetWorkflowRunResponse
+	168, // 262: ghops.v1.GitHubService.RunWorkflow:output_type -> ghops.v1.RunWorkflowResponse
+	170, // 263: ghops.v1.GitHubService.CancelWorkflowRun:output_type -> ghops.v1.CancelWorkflowRunResponse
+	172, // 264: ghops.v1.GitHubService.RerunWorkflowRun:output_type -> ghops.v1.RerunWorkflowRunResponse
+	202, // [202:265] is the sub-list for method output_type
+	139, // [139:202] is the sub-list for method input_type
+	139, // [139:139] is the sub-list for extension type_name
+	139, // [139:139] is the sub-list for extension extendee
+	0,   // [0:139] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -13552,13 +14772,15 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[150].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[152].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[154].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[158].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[161].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   161,
+			NumMessages:   177,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -145,6 +145,8 @@ const (
 	ResourceKind_RESOURCE_KIND_PROJECT_ITEM ResourceKind = 12
 	// RESOURCE_KIND_MILESTONE marks a repository milestone's number.
 	ResourceKind_RESOURCE_KIND_MILESTONE ResourceKind = 13
+	// RESOURCE_KIND_WORKFLOW marks a GitHub Actions workflow's file name or id.
+	ResourceKind_RESOURCE_KIND_WORKFLOW ResourceKind = 16
 )
 
 // Enum value maps for ResourceKind.
@@ -164,6 +166,7 @@ var (
 		11: "RESOURCE_KIND_PROJECT",
 		12: "RESOURCE_KIND_PROJECT_ITEM",
 		13: "RESOURCE_KIND_MILESTONE",
+		16: "RESOURCE_KIND_WORKFLOW",
 	}
 	ResourceKind_value = map[string]int32{
 		"RESOURCE_KIND_UNSPECIFIED":  0,
@@ -180,6 +183,7 @@ var (
 		"RESOURCE_KIND_PROJECT":      11,
 		"RESOURCE_KIND_PROJECT_ITEM": 12,
 		"RESOURCE_KIND_MILESTONE":    13,
+		"RESOURCE_KIND_WORKFLOW":     16,
 	}
 )
 
@@ -508,7 +512,7 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x0fTOOLSET_ACTIONS\x10\x04\x12\x12\n" +
 	"\x0eTOOLSET_SEARCH\x10\x05\x12\x10\n" +
 	"\fTOOLSET_META\x10\x06\x12\x14\n" +
-	"\x10TOOLSET_PROJECTS\x10\a*\x88\x03\n" +
+	"\x10TOOLSET_PROJECTS\x10\a*\xa4\x03\n" +
 	"\fResourceKind\x12\x1d\n" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
@@ -524,7 +528,8 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x12\x19\n" +
 	"\x15RESOURCE_KIND_PROJECT\x10\v\x12\x1e\n" +
 	"\x1aRESOURCE_KIND_PROJECT_ITEM\x10\f\x12\x1b\n" +
-	"\x17RESOURCE_KIND_MILESTONE\x10\r*~\n" +
+	"\x17RESOURCE_KIND_MILESTONE\x10\r\x12\x1a\n" +
+	"\x16RESOURCE_KIND_WORKFLOW\x10\x10*~\n" +
 	"\aContent\x12\x17\n" +
 	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +
