@@ -177,6 +177,12 @@ func TestAuditNamesResources(t *testing.T) {
 			map[string]any{"repository": "o/r", "milestone": float64(filledNumber)}},
 		{"update_milestone", `{"repo":"o/r","number":2,"state":"closed"}`,
 			map[string]any{"repository": "o/r", "milestone": float64(2)}},
+		{"run_workflow", `{"repo":"o/r","workflow":"ci.yml","ref":"main","inputs":{"level":"debug"}}`,
+			map[string]any{"repository": "o/r", "workflow": "ci.yml", "ref": "main", "run": float64(filledNumber)}},
+		{"cancel_workflow_run", `{"repo":"o/r","run_id":9}`,
+			map[string]any{"repository": "o/r", "run": float64(9)}},
+		{"rerun_workflow_run", `{"repo":"o/r","run_id":9}`,
+			map[string]any{"repository": "o/r", "run": float64(9)}},
 	}
 	writes := writeTools(t)
 	covered := map[string]bool{}
