@@ -271,6 +271,14 @@ func TestDecodeValid(t *testing.T) {
 		{"list_milestones", `{"repo":"o/r","state":"all"}`, &ghopsv1.ListMilestonesRequest{Repo: "o/r", State: proto.String("all")}},
 		{"create_milestone", `{"repo":"o/r","title":"v1","due_on":"2026-12-01"}`, &ghopsv1.CreateMilestoneRequest{Repo: "o/r", Title: "v1", DueOn: proto.String("2026-12-01")}},
 		{"update_milestone", `{"repo":"o/r","number":1,"state":"closed"}`, &ghopsv1.UpdateMilestoneRequest{Repo: "o/r", Number: 1, State: proto.String("closed")}},
+		{"list_workflows", `{"repo":"o/r","page":2}`, &ghopsv1.ListWorkflowsRequest{Repo: "o/r", Page: proto.Int32(2)}},
+		{"list_workflow_runs", `{"repo":"o/r","workflow":"ci.yml","branch":"main","status":"failure","event":"push"}`,
+			&ghopsv1.ListWorkflowRunsRequest{Repo: "o/r", Workflow: proto.String("ci.yml"), Branch: proto.String("main"), Status: proto.String("failure"), Event: proto.String("push")}},
+		{"get_workflow_run", `{"repo":"o/r","run_id":9}`, &ghopsv1.GetWorkflowRunRequest{Repo: "o/r", RunId: 9}},
+		{"run_workflow", `{"repo":"o/r","workflow":"161335","ref":"v1.0","inputs":{"level":"debug"}}`,
+			&ghopsv1.RunWorkflowRequest{Repo: "o/r", Workflow: "161335", Ref: "v1.0", Inputs: map[string]string{"level": "debug"}}},
+		{"cancel_workflow_run", `{"repo":"o/r","run_id":9}`, &ghopsv1.CancelWorkflowRunRequest{Repo: "o/r", RunId: 9}},
+		{"rerun_workflow_run", `{"repo":"o/r","run_id":9}`, &ghopsv1.RerunWorkflowRunRequest{Repo: "o/r", RunId: 9}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range tests {

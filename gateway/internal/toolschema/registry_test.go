@@ -99,6 +99,12 @@ func TestRegistryTools(t *testing.T) {
 		{"list_milestones", ghopsv1.GitHubService_ListMilestones_FullMethodName, &ghopsv1.ListMilestonesRequest{}, &ghopsv1.ListMilestonesResponse{}, Annotations{true, false, true, true}},
 		{"create_milestone", ghopsv1.GitHubService_CreateMilestone_FullMethodName, &ghopsv1.CreateMilestoneRequest{}, &ghopsv1.CreateMilestoneResponse{}, Annotations{false, false, false, true}},
 		{"update_milestone", ghopsv1.GitHubService_UpdateMilestone_FullMethodName, &ghopsv1.UpdateMilestoneRequest{}, &ghopsv1.UpdateMilestoneResponse{}, Annotations{false, false, true, true}},
+		{"list_workflows", ghopsv1.GitHubService_ListWorkflows_FullMethodName, &ghopsv1.ListWorkflowsRequest{}, &ghopsv1.ListWorkflowsResponse{}, Annotations{true, false, true, true}},
+		{"list_workflow_runs", ghopsv1.GitHubService_ListWorkflowRuns_FullMethodName, &ghopsv1.ListWorkflowRunsRequest{}, &ghopsv1.ListWorkflowRunsResponse{}, Annotations{true, false, true, true}},
+		{"get_workflow_run", ghopsv1.GitHubService_GetWorkflowRun_FullMethodName, &ghopsv1.GetWorkflowRunRequest{}, &ghopsv1.GetWorkflowRunResponse{}, Annotations{true, false, true, true}},
+		{"run_workflow", ghopsv1.GitHubService_RunWorkflow_FullMethodName, &ghopsv1.RunWorkflowRequest{}, &ghopsv1.RunWorkflowResponse{}, Annotations{false, false, false, true}},
+		{"cancel_workflow_run", ghopsv1.GitHubService_CancelWorkflowRun_FullMethodName, &ghopsv1.CancelWorkflowRunRequest{}, &ghopsv1.CancelWorkflowRunResponse{}, Annotations{false, true, false, true}},
+		{"rerun_workflow_run", ghopsv1.GitHubService_RerunWorkflowRun_FullMethodName, &ghopsv1.RerunWorkflowRunRequest{}, &ghopsv1.RerunWorkflowRunResponse{}, Annotations{false, false, false, true}},
 	}
 	tools := r.Tools()
 	if len(tools) != len(tests) {
