@@ -35,7 +35,8 @@ const (
 	CodeNotFound = -32002
 	// CodeValidation is -32003 "Validation error" (HTTP 422 on /rpc when
 	// mapped). GitHub answered 422 "Validation Failed" (for example "No commits
-	// between main and feature/x"). Our own validation is -32602.
+	// between main and feature/x"), or 409 for a change the object's state
+	// refuses (cancelling a finished run). Our own validation is -32602.
 	CodeValidation = -32003
 	// CodeRateLimited is -32004 "Rate limit exceeded" (HTTP 429 on /rpc when
 	// mapped). GitHub's primary or secondary rate limit is spent.

@@ -61,7 +61,7 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 	c := newStackClient(t, st.URL, client.WithTransport(transport))
 	ctx := context.Background()
 	var headSHA string
-	var failedJob, failedRun int64
+	var failedJob, failedRun, dispatched int64
 	var threadID, prHead string
 	var reviewID int64
 	var project string
@@ -201,6 +201,31 @@ func everyTool(t *testing.T, transport client.Transport, embedded bool) {
 		{"rerun_failed_jobs", func() (bool, error) {
 			r, err := c.RerunFailedJobs(ctx, &ghopsv1.RerunFailedJobsRequest{Repo: demoRepo, RunId: failedRun})
 			return err == nil && r.GetRunId() == failedRun && r.GetStatus() == "queued", err
+		}},
+		{"list_workflows", func() (bool, error) {
+			r, err := c.ListWorkflows(ctx, &ghopsv1.ListWorkflowsRequest{Repo: demoRepo})
+			return err == nil && len(r.GetWorkflows()) == 2 && r.GetWorkflows()[0].GetFile() == "ci.yml", err
+		}},
+		{"list_workflow_runs", func() (bool, error) {
+			r, err := c.ListWorkflowRuns(ctx, &ghopsv1.ListWorkflowRunsRequest{Repo: demoRepo, Workflow: proto.String("release.yml"), Status: proto.String("cancelled")})
+			return err == nil && len(r.GetRuns()) == 1 && r.GetRuns()[0].GetConclusion() == "cancelled", err
+		}},
+		{"run_workflow", func() (bool, error) {
+			r, err := c.RunWorkflow(ctx, &ghopsv1.RunWorkflowRequest{Repo: demoRepo, Workflow: "ci.yml", Ref: "main", Inputs: map[string]string{"level": "debug"}})
+			dispatched = r.GetRunId()
+			return err == nil && dispatched != 0, err
+		}},
+		{"get_workflow_run", func() (bool, error) {
+			r, err := c.GetWorkflowRun(ctx, &ghopsv1.GetWorkflowRunRequest{Repo: demoRepo, RunId: dispatched})
+			return err == nil && r.GetRun().GetEvent() == "workflow_dispatch" && r.GetRun().GetStatus() == "queued" && len(r.GetJobs()) == 1, err
+		}},
+		{"cancel_workflow_run", func() (bool, error) {
+			r, err := c.CancelWorkflowRun(ctx, &ghopsv1.CancelWorkflowRunRequest{Repo: demoRepo, RunId: dispatched})
+			return err == nil && r.GetConclusion() == "cancelled", err
+		}},
+		{"rerun_workflow_run", func() (bool, error) {
+			r, err := c.RerunWorkflowRun(ctx, &ghopsv1.RerunWorkflowRunRequest{Repo: demoRepo, RunId: dispatched})
+			return err == nil && r.GetRunId() == dispatched && r.GetStatus() == "queued", err
 		}},
 		{"list_pull_request_reviews", func() (bool, error) {
 			r, err := c.ListPullRequestReviews(ctx, &ghopsv1.ListPullRequestReviewsRequest{Repo: demoRepo, PrNumber: 3})

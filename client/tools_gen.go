@@ -478,3 +478,44 @@ func (c *Client) AddSubIssue(ctx context.Context, req *ghopsv1.AddSubIssueReques
 func (c *Client) RemoveSubIssue(ctx context.Context, req *ghopsv1.RemoveSubIssueRequest) (*ghopsv1.RemoveSubIssueResponse, error) {
 	return Call[ghopsv1.RemoveSubIssueResponse](ctx, c, ghopsv1.ToolRemoveSubIssue, req)
 }
+
+// ListWorkflows calls the list_workflows tool (toolset actions, read-only):
+// List a repository's Actions workflows; `file` names one in the other tools.
+func (c *Client) ListWorkflows(ctx context.Context, req *ghopsv1.ListWorkflowsRequest) (*ghopsv1.ListWorkflowsResponse, error) {
+	return Call[ghopsv1.ListWorkflowsResponse](ctx, c, ghopsv1.ToolListWorkflows, req)
+}
+
+// ListWorkflowRuns calls the list_workflow_runs tool (toolset actions,
+// read-only): List Actions runs, newest first, optionally of one workflow,
+// branch, status or event.
+func (c *Client) ListWorkflowRuns(ctx context.Context, req *ghopsv1.ListWorkflowRunsRequest) (*ghopsv1.ListWorkflowRunsResponse, error) {
+	return Call[ghopsv1.ListWorkflowRunsResponse](ctx, c, ghopsv1.ToolListWorkflowRuns, req)
+}
+
+// GetWorkflowRun calls the get_workflow_run tool (toolset actions,
+// read-only): An Actions run with its jobs, their conclusions and failed
+// steps.
+func (c *Client) GetWorkflowRun(ctx context.Context, req *ghopsv1.GetWorkflowRunRequest) (*ghopsv1.GetWorkflowRunResponse, error) {
+	return Call[ghopsv1.GetWorkflowRunResponse](ctx, c, ghopsv1.ToolGetWorkflowRun, req)
+}
+
+// RunWorkflow calls the run_workflow tool (toolset actions, writes): Start a
+// workflow that has the workflow_dispatch trigger on a branch or tag; answers
+// the run started.
+func (c *Client) RunWorkflow(ctx context.Context, req *ghopsv1.RunWorkflowRequest) (*ghopsv1.RunWorkflowResponse, error) {
+	return Call[ghopsv1.RunWorkflowResponse](ctx, c, ghopsv1.ToolRunWorkflow, req)
+}
+
+// CancelWorkflowRun calls the cancel_workflow_run tool (toolset actions,
+// writes, destructive): Cancel a queued or running Actions run (a finished
+// one is -32003).
+func (c *Client) CancelWorkflowRun(ctx context.Context, req *ghopsv1.CancelWorkflowRunRequest) (*ghopsv1.CancelWorkflowRunResponse, error) {
+	return Call[ghopsv1.CancelWorkflowRunResponse](ctx, c, ghopsv1.ToolCancelWorkflowRun, req)
+}
+
+// RerunWorkflowRun calls the rerun_workflow_run tool (toolset actions,
+// writes): Re-run every job of a finished Actions run (rerun_failed_jobs
+// re-runs the failed ones).
+func (c *Client) RerunWorkflowRun(ctx context.Context, req *ghopsv1.RerunWorkflowRunRequest) (*ghopsv1.RerunWorkflowRunResponse, error) {
+	return Call[ghopsv1.RerunWorkflowRunResponse](ctx, c, ghopsv1.ToolRerunWorkflowRun, req)
+}

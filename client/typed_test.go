@@ -264,6 +264,24 @@ var typedCalls = []struct {
 	{"remove_sub_issue", func(ctx context.Context, c *Client) (proto.Message, error) {
 		return c.RemoveSubIssue(ctx, &ghopsv1.RemoveSubIssueRequest{Repo: "octo-org/hello-world", IssueNumber: 9, SubIssue: 3})
 	}},
+	{"list_workflows", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListWorkflows(ctx, &ghopsv1.ListWorkflowsRequest{Repo: "octo-org/hello-world"})
+	}},
+	{"list_workflow_runs", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.ListWorkflowRuns(ctx, &ghopsv1.ListWorkflowRunsRequest{Repo: "octo-org/hello-world", Workflow: proto.String("ci.yml"), Status: proto.String("failure")})
+	}},
+	{"get_workflow_run", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.GetWorkflowRun(ctx, &ghopsv1.GetWorkflowRunRequest{Repo: "octo-org/hello-world", RunId: 9876543210})
+	}},
+	{"run_workflow", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.RunWorkflow(ctx, &ghopsv1.RunWorkflowRequest{Repo: "octo-org/hello-world", Workflow: "ci.yml", Ref: "main", Inputs: map[string]string{"level": "debug"}})
+	}},
+	{"cancel_workflow_run", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.CancelWorkflowRun(ctx, &ghopsv1.CancelWorkflowRunRequest{Repo: "octo-org/hello-world", RunId: 9876543210})
+	}},
+	{"rerun_workflow_run", func(ctx context.Context, c *Client) (proto.Message, error) {
+		return c.RerunWorkflowRun(ctx, &ghopsv1.RerunWorkflowRunRequest{Repo: "octo-org/hello-world", RunId: 9876543210})
+	}},
 }
 
 // TestTypedCallsWire checks that every tool has a typed call, that it sends
@@ -322,8 +340,8 @@ func TestTypedCallBadResult(t *testing.T) {
 // TestTools checks the descriptor-derived tool list.
 func TestTools(t *testing.T) {
 	tools := Tools()
-	if len(tools) != 73 {
-		t.Fatalf("got %d tools, want 73", len(tools))
+	if len(tools) != 79 {
+		t.Fatalf("got %d tools, want 79", len(tools))
 	}
 	tests := []struct {
 		name               string

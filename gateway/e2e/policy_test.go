@@ -273,7 +273,7 @@ func TestAuthorization(t *testing.T) {
 		{keyBot, gatewaytest.DeclaredTools(true)},
 		// writer's tools: read_file, commit_files and get_* (listed on
 		// purpose, so the glob's matching is what is checked).
-		{keyWriter, []string{"commit_files", "get_branches", "get_checks_for_sha", "get_ci_failures", "get_commit", "get_commits", "get_issue", "get_job_log", "get_me", "get_pr_mergeability", "get_project", "get_pull_request", "get_release", "get_tree", "read_file"}},
+		{keyWriter, []string{"commit_files", "get_branches", "get_checks_for_sha", "get_ci_failures", "get_commit", "get_commits", "get_issue", "get_job_log", "get_me", "get_pr_mergeability", "get_project", "get_pull_request", "get_release", "get_tree", "get_workflow_run", "read_file"}},
 	} {
 		for _, pin := range []string{"", "2025-06-18"} {
 			t.Run("tools/list "+tc.key[:10]+" "+pin, func(t *testing.T) {

@@ -71,9 +71,6 @@ var serviceOperations = map[string]string{
 // conformance cases.
 var notYetServed = []struct{ op, method, path string }{
 	{"GET /repos/{owner}/{repo}/check-runs/{check_run_id}", "GET", "repos/octo-org/hello-world/check-runs/1"},
-	{"GET /repos/{owner}/{repo}/actions/runs", "GET", "repos/octo-org/hello-world/actions/runs"},
-	{"GET /repos/{owner}/{repo}/actions/runs/{run_id}/jobs", "GET", "repos/octo-org/hello-world/actions/runs/1/jobs"},
-	{"POST /repos/{owner}/{repo}/actions/runs/{run_id}/rerun", "POST", "repos/octo-org/hello-world/actions/runs/1/rerun"},
 }
 
 // notAPI are routes fakehub serves that are no REST operation of GitHub's description: raw

@@ -41,7 +41,8 @@ const (
 	NotFound = -32002
 	// GitHubValidation is -32003 "Validation error" (HTTP 422 on /rpc when
 	// mapped). GitHub answered 422 "Validation Failed" (for example "No commits
-	// between main and feature/x"). Our own validation is -32602.
+	// between main and feature/x"), or 409 for a change the object's state
+	// refuses (cancelling a finished run). Our own validation is -32602.
 	GitHubValidation = -32003
 	// RateLimited is -32004 "Rate limit exceeded" (HTTP 429 on /rpc when
 	// mapped). GitHub's primary or secondary rate limit is spent.

@@ -185,6 +185,12 @@ func TestAuditNamesResources(t *testing.T) {
 			map[string]any{"owner": "octo-org", "repository": "x"}},
 		{"fork_repository", `{"repo":"o/r","owner":"octo-org"}`,
 			map[string]any{"repository": "o/r", "owner": "octo-org"}},
+		{"run_workflow", `{"repo":"o/r","workflow":"ci.yml","ref":"main","inputs":{"level":"debug"}}`,
+			map[string]any{"repository": "o/r", "workflow": "ci.yml", "ref": "main", "run": float64(filledNumber)}},
+		{"cancel_workflow_run", `{"repo":"o/r","run_id":9}`,
+			map[string]any{"repository": "o/r", "run": float64(9)}},
+		{"rerun_workflow_run", `{"repo":"o/r","run_id":9}`,
+			map[string]any{"repository": "o/r", "run": float64(9)}},
 	}
 	writes := writeTools(t)
 	covered := map[string]bool{}

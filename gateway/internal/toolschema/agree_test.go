@@ -127,7 +127,7 @@ func randomValue(rng *rand.Rand, n *node, good bool) any {
 	case "string":
 		pool := []string{"", "a", "o/r", "owner/repo", "a b", "!!", "aGk=", "abcdef", "abcdef1",
 			strings.Repeat("a", 40), strings.Repeat("a", 41), "main", "feature/x", "😀",
-			"a/../b", "../..", "o/..", "./r", "a//b", "/a", "a/", ".a", "a.", "a/.b", "a.lock", "a.lock/b", "a@{1}", "a\x01", "o/1", "2026-12-01"}
+			"a/../b", "../..", "o/..", "./r", "a//b", "/a", "a/", ".a", "a.", "a/.b", "a.lock", "a.lock/b", "a@{1}", "a\x01", "o/1", "2026-12-01", "ci.yml"}
 		pool = append(pool, n.enum...)
 		if n.enum != nil {
 			pool = append(pool, "nope", "OPEN")

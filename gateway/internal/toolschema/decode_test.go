@@ -285,6 +285,14 @@ func TestDecodeValid(t *testing.T) {
 			&ghopsv1.CreateRepositoryRequest{Owner: proto.String("octo-org"), Name: "lab", Private: true, AutoInit: proto.Bool(true)}},
 		{"fork_repository", `{"repo":"o/r","owner":"octo-org","name":"r2"}`, &ghopsv1.ForkRepositoryRequest{Repo: "o/r", Owner: proto.String("octo-org"), Name: proto.String("r2")}},
 		{"get_me", `{}`, &ghopsv1.GetMeRequest{}},
+		{"list_workflows", `{"repo":"o/r","page":2}`, &ghopsv1.ListWorkflowsRequest{Repo: "o/r", Page: proto.Int32(2)}},
+		{"list_workflow_runs", `{"repo":"o/r","workflow":"ci.yml","branch":"main","status":"failure","event":"push"}`,
+			&ghopsv1.ListWorkflowRunsRequest{Repo: "o/r", Workflow: proto.String("ci.yml"), Branch: proto.String("main"), Status: proto.String("failure"), Event: proto.String("push")}},
+		{"get_workflow_run", `{"repo":"o/r","run_id":9}`, &ghopsv1.GetWorkflowRunRequest{Repo: "o/r", RunId: 9}},
+		{"run_workflow", `{"repo":"o/r","workflow":"161335","ref":"v1.0","inputs":{"level":"debug"}}`,
+			&ghopsv1.RunWorkflowRequest{Repo: "o/r", Workflow: "161335", Ref: "v1.0", Inputs: map[string]string{"level": "debug"}}},
+		{"cancel_workflow_run", `{"repo":"o/r","run_id":9}`, &ghopsv1.CancelWorkflowRunRequest{Repo: "o/r", RunId: 9}},
+		{"rerun_workflow_run", `{"repo":"o/r","run_id":9}`, &ghopsv1.RerunWorkflowRunRequest{Repo: "o/r", RunId: 9}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range tests {

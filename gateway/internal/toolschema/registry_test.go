@@ -115,6 +115,12 @@ func TestRegistryTools(t *testing.T) {
 		{"list_sub_issues", ghopsv1.GitHubService_ListSubIssues_FullMethodName, &ghopsv1.ListSubIssuesRequest{}, &ghopsv1.ListSubIssuesResponse{}, Annotations{true, false, true, true}},
 		{"add_sub_issue", ghopsv1.GitHubService_AddSubIssue_FullMethodName, &ghopsv1.AddSubIssueRequest{}, &ghopsv1.AddSubIssueResponse{}, Annotations{false, false, false, true}},
 		{"remove_sub_issue", ghopsv1.GitHubService_RemoveSubIssue_FullMethodName, &ghopsv1.RemoveSubIssueRequest{}, &ghopsv1.RemoveSubIssueResponse{}, Annotations{false, false, true, true}},
+		{"list_workflows", ghopsv1.GitHubService_ListWorkflows_FullMethodName, &ghopsv1.ListWorkflowsRequest{}, &ghopsv1.ListWorkflowsResponse{}, Annotations{true, false, true, true}},
+		{"list_workflow_runs", ghopsv1.GitHubService_ListWorkflowRuns_FullMethodName, &ghopsv1.ListWorkflowRunsRequest{}, &ghopsv1.ListWorkflowRunsResponse{}, Annotations{true, false, true, true}},
+		{"get_workflow_run", ghopsv1.GitHubService_GetWorkflowRun_FullMethodName, &ghopsv1.GetWorkflowRunRequest{}, &ghopsv1.GetWorkflowRunResponse{}, Annotations{true, false, true, true}},
+		{"run_workflow", ghopsv1.GitHubService_RunWorkflow_FullMethodName, &ghopsv1.RunWorkflowRequest{}, &ghopsv1.RunWorkflowResponse{}, Annotations{false, false, false, true}},
+		{"cancel_workflow_run", ghopsv1.GitHubService_CancelWorkflowRun_FullMethodName, &ghopsv1.CancelWorkflowRunRequest{}, &ghopsv1.CancelWorkflowRunResponse{}, Annotations{false, true, false, true}},
+		{"rerun_workflow_run", ghopsv1.GitHubService_RerunWorkflowRun_FullMethodName, &ghopsv1.RerunWorkflowRunRequest{}, &ghopsv1.RerunWorkflowRunResponse{}, Annotations{false, false, false, true}},
 	}
 	tools := r.Tools()
 	if len(tools) != len(tests) {

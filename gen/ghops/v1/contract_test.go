@@ -594,6 +594,35 @@ func TestContractRules(t *testing.T) {
 			{"valid", &ghopsv1.RemoveSubIssueRequest{Repo: "a/b", IssueNumber: 1, SubIssue: 2}, nil},
 			{"sub_issue missing", &ghopsv1.RemoveSubIssueRequest{Repo: "a/b", IssueNumber: 1}, []violation{{"sub_issue", "required"}}},
 		},
+		"list_workflows": {
+			{"valid", &ghopsv1.ListWorkflowsRequest{Repo: "a/b", Page: i(2)}, nil},
+			{"page 0", &ghopsv1.ListWorkflowsRequest{Repo: "a/b", Page: i(0)}, []violation{{"page", "int32.gte_lte"}}},
+		},
+		"list_workflow_runs": {
+			{"valid", &ghopsv1.ListWorkflowRunsRequest{Repo: "a/b", Workflow: s("ci.yml"), Branch: s("main"), Status: s("failure"), Event: s("workflow_dispatch"), Page: i(1)}, nil},
+			{"valid id", &ghopsv1.ListWorkflowRunsRequest{Repo: "a/b", Workflow: s("161335")}, nil},
+			{"workflow a path", &ghopsv1.ListWorkflowRunsRequest{Repo: "a/b", Workflow: s("../ci.yml")}, []violation{{"workflow", "string.pattern"}}},
+			{"bad status", &ghopsv1.ListWorkflowRunsRequest{Repo: "a/b", Status: s("done")}, []violation{{"status", "string.in"}}},
+			{"bad event", &ghopsv1.ListWorkflowRunsRequest{Repo: "a/b", Event: s("Push!")}, []violation{{"event", "string.pattern"}}},
+		},
+		"get_workflow_run": {
+			{"valid", &ghopsv1.GetWorkflowRunRequest{Repo: "a/b", RunId: 1 << 40}, nil},
+			{"run_id missing", &ghopsv1.GetWorkflowRunRequest{Repo: "a/b"}, []violation{{"run_id", "required"}}},
+		},
+		"run_workflow": {
+			{"valid", &ghopsv1.RunWorkflowRequest{Repo: "a/b", Workflow: "release.yaml", Ref: "v1.0", Inputs: map[string]string{"level": "debug"}}, nil},
+			{"ref missing", &ghopsv1.RunWorkflowRequest{Repo: "a/b", Workflow: "ci.yml"}, []violation{{"ref", "required"}}},
+			{"workflow not a file", &ghopsv1.RunWorkflowRequest{Repo: "a/b", Workflow: "ci", Ref: "main"}, []violation{{"workflow", "string.pattern"}}},
+			{"26 inputs", &ghopsv1.RunWorkflowRequest{Repo: "a/b", Workflow: "ci.yml", Ref: "main", Inputs: inputs(26)}, []violation{{"inputs", "map.max_pairs"}}},
+		},
+		"cancel_workflow_run": {
+			{"valid", &ghopsv1.CancelWorkflowRunRequest{Repo: "a/b", RunId: 1}, nil},
+			{"run_id 0", &ghopsv1.CancelWorkflowRunRequest{Repo: "a/b", RunId: 0}, []violation{{"run_id", "required"}}},
+		},
+		"rerun_workflow_run": {
+			{"valid", &ghopsv1.RerunWorkflowRunRequest{Repo: "a/b", RunId: 1}, nil},
+			{"run_id -1", &ghopsv1.RerunWorkflowRunRequest{Repo: "a/b", RunId: -1}, []violation{{"run_id", "int64.gte"}}},
+		},
 		"validate_environment": {
 			{"valid empty", &ghopsv1.ValidateEnvironmentRequest{}, nil},
 			{"valid repo", &ghopsv1.ValidateEnvironmentRequest{Repo: s("a/b")}, nil},
@@ -659,4 +688,13 @@ func fieldValues(n int) map[string]*structpb.Value {
 		out["F"+strconv.Itoa(k)] = structpb.NewNumberValue(float64(k))
 	}
 	return out
+}
+
+// inputs is a workflow_dispatch inputs map of n entries.
+func inputs(n int) map[string]string {
+	m := make(map[string]string, n)
+	for k := range n {
+		m[strconv.Itoa(k)] = "v"
+	}
+	return m
 }

@@ -644,9 +644,9 @@ type Resource struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// type is the kind of object: "repository", "pr", "issue",
 	// "comment", "review", "thread", "file", "directory", "ref", "branch",
-	// "commit", "run", "job", "label", "milestone", "release", "owner", or
-	// of GitHub Projects "project", "item", "field", "view" and "sprint" (an
-	// iteration).
+	// "commit", "workflow", "run", "job", "label", "milestone", "release",
+	// "owner", or of GitHub Projects "project", "item", "field", "view" and
+	// "sprint" (an iteration).
 	Type string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
 	// id identifies it, e.g. "octo-org/hello-world", "octo-org/hello-world#2".
 	Id            string `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
@@ -1444,7 +1444,7 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\rPolicyRefusal\x12\x1c\n" +
 	"\tprincipal\x18\x01 \x01(\tR\tprincipal\x12\x18\n" +
 	"\x04rule\x18\x02 \x01(\tB\x04\xa8\x82\x19\x01R\x04rule\x12\x16\n" +
-	"\x06detail\x18\x03 \x01(\tR\x06detail*\x8e\x15\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail*\xdb\x15\n" +
 	"\tErrorCode\x12\x1a\n" +
 	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x12X\n" +
 	"\x16ERROR_CODE_PARSE_ERROR\x10\x01\x1a<\x9a\x82\x198\bĀ\xfe\xff\xff\xff\xff\xff\xff\x01\x12\vParse error\x18\x90\x03\"\x1bThe body is not valid JSON.\x12\xbc\x01\n" +
@@ -1452,8 +1452,8 @@ const file_ghops_v1_errors_proto_rawDesc = "" +
 	"\x1bERROR_CODE_METHOD_NOT_FOUND\x10\x03\x1a\xf6\x02\x9a\x82\x19\xf1\x02\b\xa7\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Method not found\x18\x94\x03\"\xce\x02The method is not an MCP method (on `/mcp` and stdio), or on `/rpc` not a tool the caller may call (an unknown tool name, or a name that cannot be one, e.g. `tools/list`), with `data.tools` listing the tools it may call. On `/mcp` and stdio, `tools/call` naming a tool the gateway does not offer is -32602 `Unknown tool`, as MCP says.\x12\xda\x02\n" +
 	"\x19ERROR_CODE_INVALID_PARAMS\x10\x04\x1a\xba\x02\x9a\x82\x19\xb5\x02\b\xa6\x81\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x0eInvalid params\x18\x90\x03\"\x94\x02The arguments break the tool's input schema (checked by the gateway, AJV style), or the service's own validation refused them; on `/mcp` and stdio also `tools/call` naming a tool the gateway does not offer (`Unknown tool`, its `name` violating the enum of the caller's tools).\x12\x9d\x01\n" +
 	"\x1cERROR_CODE_PERMISSION_DENIED\x10\x05\x1a{\x9a\x82\x19w\b\xff\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x11Permission denied\x18\x93\x03\"TGitHub answered 401 (bad or missing credentials) or 403 without a rate-limit signal.\x12\xa1\x01\n" +
-	"\x14ERROR_CODE_NOT_FOUND\x10\x06\x1a\x86\x01\x9a\x82\x19\x81\x01\b\xfe\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\tNot found\x18\x94\x03\"fGitHub answered 404 (including a private repository the token cannot see), or the repository is empty.\x12\xc6\x01\n" +
-	"\x1cERROR_CODE_GITHUB_VALIDATION\x10\a\x1a\xa3\x01\x9a\x82\x19\x9e\x01\b\xfd\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Validation error\x18\xa6\x03\"|GitHub answered 422 \"Validation Failed\" (for example \"No commits between main and feature/x\"). Our own validation is -32602.\x12x\n" +
+	"\x14ERROR_CODE_NOT_FOUND\x10\x06\x1a\x86\x01\x9a\x82\x19\x81\x01\b\xfe\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\tNot found\x18\x94\x03\"fGitHub answered 404 (including a private repository the token cannot see), or the repository is empty.\x12\x93\x02\n" +
+	"\x1cERROR_CODE_GITHUB_VALIDATION\x10\a\x1a\xf0\x01\x9a\x82\x19\xeb\x01\b\xfd\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10Validation error\x18\xa6\x03\"\xc8\x01GitHub answered 422 \"Validation Failed\" (for example \"No commits between main and feature/x\"), or 409 for a change the object's state refuses (cancelling a finished run). Our own validation is -32602.\x12x\n" +
 	"\x17ERROR_CODE_RATE_LIMITED\x10\b\x1a[\x9a\x82\x19W\b\xfc\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x13Rate limit exceeded\x18\xad\x03\"2GitHub's primary or secondary rate limit is spent.\x12\x90\x01\n" +
 	"\x18ERROR_CODE_NOT_MERGEABLE\x10\t\x1ar\x9a\x82\x19n\b\xfb\x85\xfe\xff\xff\xff\xff\xff\xff\x01\x12\x10PR not mergeable\x18\x99\x03\"L`merge_pull_request` was refused: conflicts, failing required checks, draft.\x12\xa3\x02\n" +
 	"\x1cERROR_CODE_HEAD_SHA_MISMATCH\x10\n" +

@@ -14647,6 +14647,1079 @@ func (x *IssueLink) GetNumber() int32 {
 	return 0
 }
 
+// ListWorkflowsRequest is the input of the list_workflows tool.
+type ListWorkflowsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Page          *int32                 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWorkflowsRequest) Reset() {
+	*x = ListWorkflowsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[197]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWorkflowsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWorkflowsRequest) ProtoMessage() {}
+
+func (x *ListWorkflowsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[197]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWorkflowsRequest.ProtoReflect.Descriptor instead.
+func (*ListWorkflowsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{197}
+}
+
+func (x *ListWorkflowsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListWorkflowsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListWorkflowsResponse is one page of a repository's workflows.
+type ListWorkflowsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// workflows are in GitHub's order.
+	Workflows []*Workflow `protobuf:"bytes,1,rep,name=workflows,proto3" json:"workflows,omitempty"`
+	// total_count counts the repository's workflows.
+	TotalCount int32 `protobuf:"varint,2,opt,name=total_count,json=totalCount,proto3" json:"total_count,omitempty"`
+	// page describes this page (30 a page).
+	Page *PageInfo `protobuf:"bytes,3,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWorkflowsResponse) Reset() {
+	*x = ListWorkflowsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[198]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWorkflowsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWorkflowsResponse) ProtoMessage() {}
+
+func (x *ListWorkflowsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[198]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWorkflowsResponse.ProtoReflect.Descriptor instead.
+func (*ListWorkflowsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{198}
+}
+
+func (x *ListWorkflowsResponse) GetWorkflows() []*Workflow {
+	if x != nil {
+		return x.Workflows
+	}
+	return nil
+}
+
+func (x *ListWorkflowsResponse) GetTotalCount() int32 {
+	if x != nil {
+		return x.TotalCount
+	}
+	return 0
+}
+
+func (x *ListWorkflowsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListWorkflowsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// Workflow is one Actions workflow of a repository.
+type Workflow struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// file is its file name in .github/workflows, what `workflow` takes.
+	File string `protobuf:"bytes,1,opt,name=file,proto3" json:"file,omitempty"`
+	// name is its name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// state is active, disabled_manually, disabled_inactivity, disabled_fork
+	// or deleted.
+	State         string `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Workflow) Reset() {
+	*x = Workflow{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[199]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Workflow) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Workflow) ProtoMessage() {}
+
+func (x *Workflow) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[199]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Workflow.ProtoReflect.Descriptor instead.
+func (*Workflow) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{199}
+}
+
+func (x *Workflow) GetFile() string {
+	if x != nil {
+		return x.File
+	}
+	return ""
+}
+
+func (x *Workflow) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Workflow) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+// ListWorkflowRunsRequest is the input of the list_workflow_runs tool.
+type ListWorkflowRunsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// File name (ci.yml) or id; all workflows when absent.
+	Workflow *string `protobuf:"bytes,2,opt,name=workflow,proto3,oneof" json:"workflow,omitempty"`
+	Branch   *string `protobuf:"bytes,3,opt,name=branch,proto3,oneof" json:"branch,omitempty"`
+	// A status (queued, in_progress, completed) or a conclusion (success, failure, cancelled...).
+	Status *string `protobuf:"bytes,4,opt,name=status,proto3,oneof" json:"status,omitempty"`
+	// What started the runs: push, pull_request, workflow_dispatch, schedule...
+	Event         *string `protobuf:"bytes,5,opt,name=event,proto3,oneof" json:"event,omitempty"`
+	Page          *int32  `protobuf:"varint,6,opt,name=page,proto3,oneof" json:"page,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWorkflowRunsRequest) Reset() {
+	*x = ListWorkflowRunsRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[200]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWorkflowRunsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWorkflowRunsRequest) ProtoMessage() {}
+
+func (x *ListWorkflowRunsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[200]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWorkflowRunsRequest.ProtoReflect.Descriptor instead.
+func (*ListWorkflowRunsRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{200}
+}
+
+func (x *ListWorkflowRunsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetWorkflow() string {
+	if x != nil && x.Workflow != nil {
+		return *x.Workflow
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetBranch() string {
+	if x != nil && x.Branch != nil {
+		return *x.Branch
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetStatus() string {
+	if x != nil && x.Status != nil {
+		return *x.Status
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetEvent() string {
+	if x != nil && x.Event != nil {
+		return *x.Event
+	}
+	return ""
+}
+
+func (x *ListWorkflowRunsRequest) GetPage() int32 {
+	if x != nil && x.Page != nil {
+		return *x.Page
+	}
+	return 0
+}
+
+// ListWorkflowRunsResponse is one page of runs.
+type ListWorkflowRunsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// runs are newest first.
+	Runs []*WorkflowRun `protobuf:"bytes,1,rep,name=runs,proto3" json:"runs,omitempty"`
+	// total_count counts the runs the filters match.
+	TotalCount int32 `protobuf:"varint,2,opt,name=total_count,json=totalCount,proto3" json:"total_count,omitempty"`
+	// page describes this page (30 a page).
+	Page *PageInfo `protobuf:"bytes,3,opt,name=page,proto3" json:"page,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWorkflowRunsResponse) Reset() {
+	*x = ListWorkflowRunsResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[201]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWorkflowRunsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWorkflowRunsResponse) ProtoMessage() {}
+
+func (x *ListWorkflowRunsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[201]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWorkflowRunsResponse.ProtoReflect.Descriptor instead.
+func (*ListWorkflowRunsResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{201}
+}
+
+func (x *ListWorkflowRunsResponse) GetRuns() []*WorkflowRun {
+	if x != nil {
+		return x.Runs
+	}
+	return nil
+}
+
+func (x *ListWorkflowRunsResponse) GetTotalCount() int32 {
+	if x != nil {
+		return x.TotalCount
+	}
+	return 0
+}
+
+func (x *ListWorkflowRunsResponse) GetPage() *PageInfo {
+	if x != nil {
+		return x.Page
+	}
+	return nil
+}
+
+func (x *ListWorkflowRunsResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// WorkflowRun is one run of an Actions workflow.
+type WorkflowRun struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the run's id, `run_id` of the run tools.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// workflow is the workflow's file name.
+	Workflow string `protobuf:"bytes,2,opt,name=workflow,proto3" json:"workflow,omitempty"`
+	// name is the workflow's name.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// title is the run's title (a commit message's first line, a pull
+	// request's title).
+	Title string `protobuf:"bytes,4,opt,name=title,proto3" json:"title,omitempty"`
+	// event is what started it.
+	Event string `protobuf:"bytes,5,opt,name=event,proto3" json:"event,omitempty"`
+	// status is queued, in_progress, completed...
+	Status string `protobuf:"bytes,6,opt,name=status,proto3" json:"status,omitempty"`
+	// conclusion is a completed run's: success, failure, cancelled...
+	Conclusion string `protobuf:"bytes,7,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	// branch is the branch it ran on.
+	Branch string `protobuf:"bytes,8,opt,name=branch,proto3" json:"branch,omitempty"`
+	// head_sha is the commit it ran on.
+	HeadSha string `protobuf:"bytes,9,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	// attempt counts its attempts (re-runs add one).
+	Attempt int32 `protobuf:"varint,10,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	// created_at is when it was created.
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// updated_at is when it last changed.
+	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WorkflowRun) Reset() {
+	*x = WorkflowRun{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[202]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WorkflowRun) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WorkflowRun) ProtoMessage() {}
+
+func (x *WorkflowRun) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[202]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WorkflowRun.ProtoReflect.Descriptor instead.
+func (*WorkflowRun) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{202}
+}
+
+func (x *WorkflowRun) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *WorkflowRun) GetWorkflow() string {
+	if x != nil {
+		return x.Workflow
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetEvent() string {
+	if x != nil {
+		return x.Event
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *WorkflowRun) GetAttempt() int32 {
+	if x != nil {
+		return x.Attempt
+	}
+	return 0
+}
+
+func (x *WorkflowRun) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *WorkflowRun) GetUpdatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return nil
+}
+
+// GetWorkflowRunRequest is the input of the get_workflow_run tool.
+type GetWorkflowRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// From list_workflow_runs.
+	RunId         int64 `protobuf:"varint,2,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetWorkflowRunRequest) Reset() {
+	*x = GetWorkflowRunRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[203]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetWorkflowRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetWorkflowRunRequest) ProtoMessage() {}
+
+func (x *GetWorkflowRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[203]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetWorkflowRunRequest.ProtoReflect.Descriptor instead.
+func (*GetWorkflowRunRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{203}
+}
+
+func (x *GetWorkflowRunRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetWorkflowRunRequest) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+// GetWorkflowRunResponse is the run with its jobs.
+type GetWorkflowRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// run is the run.
+	Run *WorkflowRun `protobuf:"bytes,1,opt,name=run,proto3" json:"run,omitempty"`
+	// jobs are the jobs of its latest attempt (at most 100).
+	Jobs []*RunJob `protobuf:"bytes,2,rep,name=jobs,proto3" json:"jobs,omitempty"`
+	// jobs_truncated is true when it has more jobs than listed.
+	JobsTruncated bool `protobuf:"varint,3,opt,name=jobs_truncated,json=jobsTruncated,proto3" json:"jobs_truncated,omitempty"`
+	// html_url is the run's page on GitHub.
+	HtmlUrl string `protobuf:"bytes,4,opt,name=html_url,json=htmlUrl,proto3" json:"html_url,omitempty"`
+	// content_report says what was removed from this answer's text.
+	ContentReport *ContentReport `protobuf:"bytes,100,opt,name=content_report,json=contentReport,proto3" json:"content_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetWorkflowRunResponse) Reset() {
+	*x = GetWorkflowRunResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[204]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetWorkflowRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetWorkflowRunResponse) ProtoMessage() {}
+
+func (x *GetWorkflowRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[204]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetWorkflowRunResponse.ProtoReflect.Descriptor instead.
+func (*GetWorkflowRunResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{204}
+}
+
+func (x *GetWorkflowRunResponse) GetRun() *WorkflowRun {
+	if x != nil {
+		return x.Run
+	}
+	return nil
+}
+
+func (x *GetWorkflowRunResponse) GetJobs() []*RunJob {
+	if x != nil {
+		return x.Jobs
+	}
+	return nil
+}
+
+func (x *GetWorkflowRunResponse) GetJobsTruncated() bool {
+	if x != nil {
+		return x.JobsTruncated
+	}
+	return false
+}
+
+func (x *GetWorkflowRunResponse) GetHtmlUrl() string {
+	if x != nil {
+		return x.HtmlUrl
+	}
+	return ""
+}
+
+func (x *GetWorkflowRunResponse) GetContentReport() *ContentReport {
+	if x != nil {
+		return x.ContentReport
+	}
+	return nil
+}
+
+// RunJob is one job of a workflow run.
+type RunJob struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id is the job's id, `job_id` of get_job_log.
+	Id int64 `protobuf:"varint,1,opt,name=id,proto3" json:"id,omitempty"`
+	// name is the job's name.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// status is queued, in_progress, completed...
+	Status string `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
+	// conclusion is a completed job's: success, failure, cancelled, skipped...
+	Conclusion string `protobuf:"bytes,4,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	// failed_steps name the steps that failed.
+	FailedSteps   []string `protobuf:"bytes,5,rep,name=failed_steps,json=failedSteps,proto3" json:"failed_steps,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunJob) Reset() {
+	*x = RunJob{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[205]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunJob) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunJob) ProtoMessage() {}
+
+func (x *RunJob) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[205]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunJob.ProtoReflect.Descriptor instead.
+func (*RunJob) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{205}
+}
+
+func (x *RunJob) GetId() int64 {
+	if x != nil {
+		return x.Id
+	}
+	return 0
+}
+
+func (x *RunJob) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *RunJob) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *RunJob) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+func (x *RunJob) GetFailedSteps() []string {
+	if x != nil {
+		return x.FailedSteps
+	}
+	return nil
+}
+
+// RunWorkflowRequest is the input of the run_workflow tool.
+type RunWorkflowRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// File name (ci.yml) or id, from list_workflows.
+	Workflow string `protobuf:"bytes,2,opt,name=workflow,proto3" json:"workflow,omitempty"`
+	// Branch or tag to run on.
+	Ref string `protobuf:"bytes,3,opt,name=ref,proto3" json:"ref,omitempty"`
+	// The workflow's inputs by name; its defaults for those left out.
+	Inputs        map[string]string `protobuf:"bytes,4,rep,name=inputs,proto3" json:"inputs,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunWorkflowRequest) Reset() {
+	*x = RunWorkflowRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[206]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunWorkflowRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunWorkflowRequest) ProtoMessage() {}
+
+func (x *RunWorkflowRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[206]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunWorkflowRequest.ProtoReflect.Descriptor instead.
+func (*RunWorkflowRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{206}
+}
+
+func (x *RunWorkflowRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *RunWorkflowRequest) GetWorkflow() string {
+	if x != nil {
+		return x.Workflow
+	}
+	return ""
+}
+
+func (x *RunWorkflowRequest) GetRef() string {
+	if x != nil {
+		return x.Ref
+	}
+	return ""
+}
+
+func (x *RunWorkflowRequest) GetInputs() map[string]string {
+	if x != nil {
+		return x.Inputs
+	}
+	return nil
+}
+
+// RunWorkflowResponse is the run the dispatch started.
+type RunWorkflowResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// run_id is the run started, when GitHub says (it does for
+	// return_run_details); 0 when it does not: see list_workflow_runs with
+	// event workflow_dispatch.
+	RunId int64 `protobuf:"varint,1,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	// html_url is the run's page on GitHub, when GitHub says.
+	HtmlUrl       string `protobuf:"bytes,2,opt,name=html_url,json=htmlUrl,proto3" json:"html_url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RunWorkflowResponse) Reset() {
+	*x = RunWorkflowResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[207]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RunWorkflowResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RunWorkflowResponse) ProtoMessage() {}
+
+func (x *RunWorkflowResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[207]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RunWorkflowResponse.ProtoReflect.Descriptor instead.
+func (*RunWorkflowResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{207}
+}
+
+func (x *RunWorkflowResponse) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+func (x *RunWorkflowResponse) GetHtmlUrl() string {
+	if x != nil {
+		return x.HtmlUrl
+	}
+	return ""
+}
+
+// CancelWorkflowRunRequest is the input of the cancel_workflow_run tool.
+type CancelWorkflowRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// From list_workflow_runs.
+	RunId         int64 `protobuf:"varint,2,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelWorkflowRunRequest) Reset() {
+	*x = CancelWorkflowRunRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[208]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelWorkflowRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelWorkflowRunRequest) ProtoMessage() {}
+
+func (x *CancelWorkflowRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[208]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelWorkflowRunRequest.ProtoReflect.Descriptor instead.
+func (*CancelWorkflowRunRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{208}
+}
+
+func (x *CancelWorkflowRunRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CancelWorkflowRunRequest) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+// CancelWorkflowRunResponse says GitHub accepted the cancellation.
+type CancelWorkflowRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// run_id is the run.
+	RunId int64 `protobuf:"varint,1,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	// status is the run's status read after the request (GitHub cancels
+	// asynchronously: completed once it has).
+	Status string `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	// conclusion is cancelled once GitHub has cancelled it.
+	Conclusion    string `protobuf:"bytes,3,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelWorkflowRunResponse) Reset() {
+	*x = CancelWorkflowRunResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[209]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelWorkflowRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelWorkflowRunResponse) ProtoMessage() {}
+
+func (x *CancelWorkflowRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[209]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelWorkflowRunResponse.ProtoReflect.Descriptor instead.
+func (*CancelWorkflowRunResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{209}
+}
+
+func (x *CancelWorkflowRunResponse) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+func (x *CancelWorkflowRunResponse) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CancelWorkflowRunResponse) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+// RerunWorkflowRunRequest is the input of the rerun_workflow_run tool.
+type RerunWorkflowRunRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Repo  string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	// From list_workflow_runs.
+	RunId         int64 `protobuf:"varint,2,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RerunWorkflowRunRequest) Reset() {
+	*x = RerunWorkflowRunRequest{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[210]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RerunWorkflowRunRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RerunWorkflowRunRequest) ProtoMessage() {}
+
+func (x *RerunWorkflowRunRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[210]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RerunWorkflowRunRequest.ProtoReflect.Descriptor instead.
+func (*RerunWorkflowRunRequest) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{210}
+}
+
+func (x *RerunWorkflowRunRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *RerunWorkflowRunRequest) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+// RerunWorkflowRunResponse says GitHub accepted the re-run.
+type RerunWorkflowRunResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// run_id is the run, re-run under the same id.
+	RunId int64 `protobuf:"varint,1,opt,name=run_id,proto3" json:"run_id,omitempty"`
+	// status is the run's status after the re-run (queued at first).
+	Status        string `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RerunWorkflowRunResponse) Reset() {
+	*x = RerunWorkflowRunResponse{}
+	mi := &file_ghops_v1_github_service_proto_msgTypes[211]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RerunWorkflowRunResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RerunWorkflowRunResponse) ProtoMessage() {}
+
+func (x *RerunWorkflowRunResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_ghops_v1_github_service_proto_msgTypes[211]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RerunWorkflowRunResponse.ProtoReflect.Descriptor instead.
+func (*RerunWorkflowRunResponse) Descriptor() ([]byte, []int) {
+	return file_ghops_v1_github_service_proto_rawDescGZIP(), []int{211}
+}
+
+func (x *RerunWorkflowRunResponse) GetRunId() int64 {
+	if x != nil {
+		return x.RunId
+	}
+	return 0
+}
+
+func (x *RerunWorkflowRunResponse) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
 var File_ghops_v1_github_service_proto protoreflect.FileDescriptor
 
 const file_ghops_v1_github_service_proto_rawDesc = "" +
@@ -15963,7 +17036,102 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\x11percent_completed\x18\x03 \x01(\x05R\x10percentCompleted\"C\n" +
 	"\tIssueLink\x12\x18\n" +
 	"\x04repo\x18\x01 \x01(\tB\x04\x98\x82\x19\x01R\x04repo\x12\x1c\n" +
-	"\x06number\x18\x02 \x01(\x05B\x04\x98\x82\x19\x04R\x06number2\xdfu\n" +
+	"\x06number\x18\x02 \x01(\x05B\x04\x98\x82\x19\x04R\x06number\"\x8f\x01\n" +
+	"\x14ListWorkflowsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\"\n" +
+	"\x04page\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x00R\x04page\x88\x01\x01B\a\n" +
+	"\x05_page\"\xd2\x01\n" +
+	"\x15ListWorkflowsResponse\x120\n" +
+	"\tworkflows\x18\x01 \x03(\v2\x12.ghops.v1.WorkflowR\tworkflows\x12\x1f\n" +
+	"\vtotal_count\x18\x02 \x01(\x05R\n" +
+	"totalCount\x12&\n" +
+	"\x04page\x18\x03 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"T\n" +
+	"\bWorkflow\x12\x18\n" +
+	"\x04file\x18\x01 \x01(\tB\x04\x98\x82\x19\x10R\x04file\x12\x18\n" +
+	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x14\n" +
+	"\x05state\x18\x03 \x01(\tR\x05state\"\xb5\x04\n" +
+	"\x17ListWorkflowRunsRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12^\n" +
+	"\bworkflow\x18\x02 \x01(\tB=\xbaH6r422^([1-9][0-9]{0,18}|[A-Za-z0-9._-]{1,100}[.]ya?ml)$\x98\x82\x19\x10H\x00R\bworkflow\x88\x01\x01\x12+\n" +
+	"\x06branch\x18\x03 \x01(\tB\x0e\xbaH\ar\x05\x10\x01\x18\xff\x01\x98\x82\x19\x02H\x01R\x06branch\x88\x01\x01\x12\xb4\x01\n" +
+	"\x06status\x18\x04 \x01(\tB\x96\x01\xbaH\x92\x01r\x8f\x01R\tcompletedR\x0faction_requiredR\tcancelledR\afailureR\aneutralR\askippedR\x05staleR\asuccessR\ttimed_outR\vin_progressR\x06queuedR\trequestedR\awaitingR\apendingH\x02R\x06status\x88\x01\x01\x120\n" +
+	"\x05event\x18\x05 \x01(\tB\x15\xbaH\x12r\x102\x0e^[a-z_]{1,40}$H\x03R\x05event\x88\x01\x01\x12\"\n" +
+	"\x04page\x18\x06 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x01H\x04R\x04page\x88\x01\x01B\v\n" +
+	"\t_workflowB\t\n" +
+	"\a_branchB\t\n" +
+	"\a_statusB\b\n" +
+	"\x06_eventB\a\n" +
+	"\x05_page\"\xce\x01\n" +
+	"\x18ListWorkflowRunsResponse\x12)\n" +
+	"\x04runs\x18\x01 \x03(\v2\x15.ghops.v1.WorkflowRunR\x04runs\x12\x1f\n" +
+	"\vtotal_count\x18\x02 \x01(\x05R\n" +
+	"totalCount\x12&\n" +
+	"\x04page\x18\x03 \x01(\v2\x12.ghops.v1.PageInfoR\x04page\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x8c\x03\n" +
+	"\vWorkflowRun\x12\x14\n" +
+	"\x02id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x06R\x02id\x12 \n" +
+	"\bworkflow\x18\x02 \x01(\tB\x04\x98\x82\x19\x10R\bworkflow\x12\x18\n" +
+	"\x04name\x18\x03 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x1a\n" +
+	"\x05title\x18\x04 \x01(\tB\x04\xa0\x82\x19\x01R\x05title\x12\x14\n" +
+	"\x05event\x18\x05 \x01(\tR\x05event\x12\x16\n" +
+	"\x06status\x18\x06 \x01(\tR\x06status\x12\x1e\n" +
+	"\n" +
+	"conclusion\x18\a \x01(\tR\n" +
+	"conclusion\x12\x16\n" +
+	"\x06branch\x18\b \x01(\tR\x06branch\x12\x19\n" +
+	"\bhead_sha\x18\t \x01(\tR\aheadSha\x12\x18\n" +
+	"\aattempt\x18\n" +
+	" \x01(\x05R\aattempt\x129\n" +
+	"\n" +
+	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
+	"\n" +
+	"updated_at\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\x8b\x01\n" +
+	"\x15GetWorkflowRunRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12&\n" +
+	"\x06run_id\x18\x02 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\x06R\x06run_id\"\xe9\x01\n" +
+	"\x16GetWorkflowRunResponse\x12'\n" +
+	"\x03run\x18\x01 \x01(\v2\x15.ghops.v1.WorkflowRunR\x03run\x12$\n" +
+	"\x04jobs\x18\x02 \x03(\v2\x10.ghops.v1.RunJobR\x04jobs\x12%\n" +
+	"\x0ejobs_truncated\x18\x03 \x01(\bR\rjobsTruncated\x12\x19\n" +
+	"\bhtml_url\x18\x04 \x01(\tR\ahtmlUrl\x12>\n" +
+	"\x0econtent_report\x18d \x01(\v2\x17.ghops.v1.ContentReportR\rcontentReport\"\x99\x01\n" +
+	"\x06RunJob\x12\x14\n" +
+	"\x02id\x18\x01 \x01(\x03B\x04\x98\x82\x19\aR\x02id\x12\x18\n" +
+	"\x04name\x18\x02 \x01(\tB\x04\xa0\x82\x19\x01R\x04name\x12\x16\n" +
+	"\x06status\x18\x03 \x01(\tR\x06status\x12\x1e\n" +
+	"\n" +
+	"conclusion\x18\x04 \x01(\tR\n" +
+	"conclusion\x12'\n" +
+	"\ffailed_steps\x18\x05 \x03(\tB\x04\xa0\x82\x19\x01R\vfailedSteps\"\xf2\x02\n" +
+	"\x12RunWorkflowRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12\\\n" +
+	"\bworkflow\x18\x02 \x01(\tB@\xbaH9\xc8\x01\x01r422^([1-9][0-9]{0,18}|[A-Za-z0-9._-]{1,100}[.]ya?ml)$\x98\x82\x19\x10R\bworkflow\x12#\n" +
+	"\x03ref\x18\x03 \x01(\tB\x11\xbaH\n" +
+	"\xc8\x01\x01r\x05\x10\x01\x18\xff\x01\x98\x82\x19\x02R\x03ref\x12R\n" +
+	"\x06inputs\x18\x04 \x03(\v2(.ghops.v1.RunWorkflowRequest.InputsEntryB\x10\xbaH\r\x9a\x01\n" +
+	"\x10\x19*\x06r\x04\x18\x80\x80\x04R\x06inputs\x1a9\n" +
+	"\vInputsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"N\n" +
+	"\x13RunWorkflowResponse\x12\x1c\n" +
+	"\x06run_id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x06R\x06run_id\x12\x19\n" +
+	"\bhtml_url\x18\x02 \x01(\tR\ahtmlUrl\"\x8e\x01\n" +
+	"\x18CancelWorkflowRunRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12&\n" +
+	"\x06run_id\x18\x02 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\x06R\x06run_id\"q\n" +
+	"\x19CancelWorkflowRunResponse\x12\x1c\n" +
+	"\x06run_id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x06R\x06run_id\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\x12\x1e\n" +
+	"\n" +
+	"conclusion\x18\x03 \x01(\tR\n" +
+	"conclusion\"\x8d\x01\n" +
+	"\x17RerunWorkflowRunRequest\x12J\n" +
+	"\x04repo\x18\x01 \x01(\tB6\xbaH/\xc8\x01\x01r*\xa8\x82\x19\x01\x18\x8c\x012!^[a-zA-Z0-9._-]+/[a-zA-Z0-9._-]+$\x98\x82\x19\x01R\x04repo\x12&\n" +
+	"\x06run_id\x18\x02 \x01(\x03B\x0e\xbaH\a\xc8\x01\x01\"\x02(\x01\x98\x82\x19\x06R\x06run_id\"P\n" +
+	"\x18RerunWorkflowRunResponse\x12\x1c\n" +
+	"\x06run_id\x18\x01 \x01(\x03B\x04\x98\x82\x19\x06R\x06run_id\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status2\x8a\x80\x01\n" +
 	"\rGitHubService\x12\xc9\x01\n" +
 	"\x06Search\x12\x17.ghops.v1.SearchRequest\x1a\x18.ghops.v1.SearchResponse\"\x8b\x01\x92\x82\x19\x83\x01\n" +
 	"\x06search\x12\x13Search repositories\x1a\\Search repositories (GitHub search syntax). A result's full_name is the other tools' `repo`. \x010\x018\x01H\x05\x90\x02\x01\x12\x99\x01\n" +
@@ -16120,7 +17288,19 @@ const file_ghops_v1_github_service_proto_rawDesc = "" +
 	"\vAddSubIssue\x12\x1c.ghops.v1.AddSubIssueRequest\x1a\x1d.ghops.v1.AddSubIssueResponse\"M\x92\x82\x19I\n" +
 	"\radd_sub_issue\x12\rAdd sub-issue\x1a%Make an issue a sub-issue of another.8\x01H\x03\x12\xbd\x01\n" +
 	"\x0eRemoveSubIssue\x12\x1f.ghops.v1.RemoveSubIssueRequest\x1a .ghops.v1.RemoveSubIssueResponse\"h\x92\x82\x19a\n" +
-	"\x10remove_sub_issue\x12\x10Remove sub-issue\x1a5Detach a sub-issue from its parent; both issues stay.0\x018\x01H\x03\x90\x02\x02B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
+	"\x10remove_sub_issue\x12\x10Remove sub-issue\x1a5Detach a sub-issue from its parent; both issues stay.0\x018\x01H\x03\x90\x02\x02\x12\xce\x01\n" +
+	"\rListWorkflows\x12\x1e.ghops.v1.ListWorkflowsRequest\x1a\x1f.ghops.v1.ListWorkflowsResponse\"|\x92\x82\x19u\n" +
+	"\x0elist_workflows\x12\x0eList workflows\x1aKList a repository's Actions workflows; `file` names one in the other tools. \x010\x018\x01H\x04\x90\x02\x01\x12\xeb\x01\n" +
+	"\x10ListWorkflowRuns\x12!.ghops.v1.ListWorkflowRunsRequest\x1a\".ghops.v1.ListWorkflowRunsResponse\"\x8f\x01\x92\x82\x19\x87\x01\n" +
+	"\x12list_workflow_runs\x12\x12List workflow runs\x1aUList Actions runs, newest first, optionally of one workflow, branch, status or event. \x010\x018\x01H\x04\x90\x02\x01\x12\xcb\x01\n" +
+	"\x0eGetWorkflowRun\x12\x1f.ghops.v1.GetWorkflowRunRequest\x1a .ghops.v1.GetWorkflowRunResponse\"v\x92\x82\x19o\n" +
+	"\x10get_workflow_run\x12\x10Get workflow run\x1aAAn Actions run with its jobs, their conclusions and failed steps. \x010\x018\x01H\x04\x90\x02\x01\x12\xd8\x01\n" +
+	"\vRunWorkflow\x12\x1c.ghops.v1.RunWorkflowRequest\x1a\x1d.ghops.v1.RunWorkflowResponse\"\x8b\x01\x92\x82\x19\x86\x01\n" +
+	"\frun_workflow\x12\fRun workflow\x1adStart a workflow that has the workflow_dispatch trigger on a branch or tag; answers the run started.8\x01H\x04\x12\xd6\x01\n" +
+	"\x11CancelWorkflowRun\x12\".ghops.v1.CancelWorkflowRunRequest\x1a#.ghops.v1.CancelWorkflowRunResponse\"x\x92\x82\x19t\n" +
+	"\x13cancel_workflow_run\x12\x13Cancel workflow run\x1aBCancel a queued or running Actions run (a finished one is -32003).(\x018\x01H\x04\x12\xe7\x01\n" +
+	"\x10RerunWorkflowRun\x12!.ghops.v1.RerunWorkflowRunRequest\x1a\".ghops.v1.RerunWorkflowRunResponse\"\x8b\x01\x92\x82\x19\x86\x01\n" +
+	"\x12rerun_workflow_run\x12\x13Re-run workflow run\x1aWRe-run every job of a finished Actions run (rerun_failed_jobs re-runs the failed ones).8\x01H\x04B Z\x1eghops.dev/gen/ghops/v1;ghopsv1b\x06proto3"
 
 var (
 	file_ghops_v1_github_service_proto_rawDescOnce sync.Once
@@ -16134,7 +17314,7 @@ func file_ghops_v1_github_service_proto_rawDescGZIP() []byte {
 	return file_ghops_v1_github_service_proto_rawDescData
 }
 
-var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 200)
+var file_ghops_v1_github_service_proto_msgTypes = make([]protoimpl.MessageInfo, 216)
 var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*SearchRequest)(nil),                     // 0: ghops.v1.SearchRequest
 	(*SearchResponse)(nil),                    // 1: ghops.v1.SearchResponse
@@ -16333,17 +17513,33 @@ var file_ghops_v1_github_service_proto_goTypes = []any{
 	(*RemoveSubIssueResponse)(nil),            // 194: ghops.v1.RemoveSubIssueResponse
 	(*SubIssuesSummary)(nil),                  // 195: ghops.v1.SubIssuesSummary
 	(*IssueLink)(nil),                         // 196: ghops.v1.IssueLink
-	nil,                                       // 197: ghops.v1.ProjectItem.FieldsEntry
-	nil,                                       // 198: ghops.v1.AddProjectItemRequest.FieldsEntry
-	nil,                                       // 199: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
-	(*timestamppb.Timestamp)(nil),             // 200: google.protobuf.Timestamp
-	(*structpb.Value)(nil),                    // 201: google.protobuf.Value
+	(*ListWorkflowsRequest)(nil),              // 197: ghops.v1.ListWorkflowsRequest
+	(*ListWorkflowsResponse)(nil),             // 198: ghops.v1.ListWorkflowsResponse
+	(*Workflow)(nil),                          // 199: ghops.v1.Workflow
+	(*ListWorkflowRunsRequest)(nil),           // 200: ghops.v1.ListWorkflowRunsRequest
+	(*ListWorkflowRunsResponse)(nil),          // 201: ghops.v1.ListWorkflowRunsResponse
+	(*WorkflowRun)(nil),                       // 202: ghops.v1.WorkflowRun
+	(*GetWorkflowRunRequest)(nil),             // 203: ghops.v1.GetWorkflowRunRequest
+	(*GetWorkflowRunResponse)(nil),            // 204: ghops.v1.GetWorkflowRunResponse
+	(*RunJob)(nil),                            // 205: ghops.v1.RunJob
+	(*RunWorkflowRequest)(nil),                // 206: ghops.v1.RunWorkflowRequest
+	(*RunWorkflowResponse)(nil),               // 207: ghops.v1.RunWorkflowResponse
+	(*CancelWorkflowRunRequest)(nil),          // 208: ghops.v1.CancelWorkflowRunRequest
+	(*CancelWorkflowRunResponse)(nil),         // 209: ghops.v1.CancelWorkflowRunResponse
+	(*RerunWorkflowRunRequest)(nil),           // 210: ghops.v1.RerunWorkflowRunRequest
+	(*RerunWorkflowRunResponse)(nil),          // 211: ghops.v1.RerunWorkflowRunResponse
+	nil,                                       // 212: ghops.v1.ProjectItem.FieldsEntry
+	nil,                                       // 213: ghops.v1.AddProjectItemRequest.FieldsEntry
+	nil,                                       // 214: ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	nil,                                       // 215: ghops.v1.RunWorkflowRequest.InputsEntry
+	(*timestamppb.Timestamp)(nil),             // 216: google.protobuf.Timestamp
+	(*structpb.Value)(nil),                    // 217: google.protobuf.Value
 }
 var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 0: ghops.v1.SearchResponse.repositories:type_name -> ghops.v1.RepositorySummary
 	42,  // 1: ghops.v1.SearchResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 2: ghops.v1.SearchResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
+	216, // 3: ghops.v1.RepositorySummary.updated_at:type_name -> google.protobuf.Timestamp
 	5,   // 4: ghops.v1.ListProjectsResponse.projects:type_name -> ghops.v1.ProjectSummary
 	42,  // 5: ghops.v1.ListProjectsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 6: ghops.v1.ListProjectsResponse.content_report:type_name -> ghops.v1.ContentReport
@@ -16354,18 +17550,18 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	14,  // 11: ghops.v1.Project.status_update:type_name -> ghops.v1.ProjectStatusUpdate
 	11,  // 12: ghops.v1.ProjectField.options:type_name -> ghops.v1.ProjectOption
 	12,  // 13: ghops.v1.ProjectField.iterations:type_name -> ghops.v1.ProjectIteration
-	200, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
+	216, // 14: ghops.v1.ProjectStatusUpdate.created_at:type_name -> google.protobuf.Timestamp
 	17,  // 15: ghops.v1.ListProjectItemsResponse.items:type_name -> ghops.v1.ProjectItem
 	42,  // 16: ghops.v1.ListProjectItemsResponse.page:type_name -> ghops.v1.PageInfo
 	6,   // 17: ghops.v1.ListProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
 	43,  // 18: ghops.v1.ListProjectItemsResponse.content_report:type_name -> ghops.v1.ContentReport
-	197, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
+	212, // 19: ghops.v1.ProjectItem.fields:type_name -> ghops.v1.ProjectItem.FieldsEntry
 	19,  // 20: ghops.v1.AddProjectItemRequest.draft:type_name -> ghops.v1.DraftIssue
-	198, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
+	213, // 21: ghops.v1.AddProjectItemRequest.fields:type_name -> ghops.v1.AddProjectItemRequest.FieldsEntry
 	17,  // 22: ghops.v1.AddProjectItemResponse.item:type_name -> ghops.v1.ProjectItem
 	6,   // 23: ghops.v1.AddProjectItemResponse.cost:type_name -> ghops.v1.GraphQLCost
 	43,  // 24: ghops.v1.AddProjectItemResponse.content_report:type_name -> ghops.v1.ContentReport
-	199, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
+	214, // 25: ghops.v1.UpdateProjectItemsRequest.fields:type_name -> ghops.v1.UpdateProjectItemsRequest.FieldsEntry
 	6,   // 26: ghops.v1.UpdateProjectItemsResponse.cost:type_name -> ghops.v1.GraphQLCost
 	30,  // 27: ghops.v1.CreateProjectFieldRequest.iteration:type_name -> ghops.v1.IterationSetup
 	10,  // 28: ghops.v1.CreateProjectFieldResponse.field:type_name -> ghops.v1.ProjectField
@@ -16375,7 +17571,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	37,  // 32: ghops.v1.ListMilestonesResponse.milestones:type_name -> ghops.v1.Milestone
 	42,  // 33: ghops.v1.ListMilestonesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 34: ghops.v1.ListMilestonesResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
+	216, // 35: ghops.v1.Milestone.due_on:type_name -> google.protobuf.Timestamp
 	37,  // 36: ghops.v1.CreateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
 	43,  // 37: ghops.v1.CreateMilestoneResponse.content_report:type_name -> ghops.v1.ContentReport
 	37,  // 38: ghops.v1.UpdateMilestoneResponse.milestone:type_name -> ghops.v1.Milestone
@@ -16383,20 +17579,20 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	46,  // 40: ghops.v1.FetchResponse.repository:type_name -> ghops.v1.Repository
 	47,  // 41: ghops.v1.FetchResponse.readme:type_name -> ghops.v1.Readme
 	43,  // 42: ghops.v1.FetchResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
-	200, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
+	216, // 43: ghops.v1.Repository.created_at:type_name -> google.protobuf.Timestamp
+	216, // 44: ghops.v1.Repository.pushed_at:type_name -> google.protobuf.Timestamp
 	50,  // 45: ghops.v1.ListDirectoryResponse.entries:type_name -> ghops.v1.DirectoryEntry
 	55,  // 46: ghops.v1.GetTreeResponse.entries:type_name -> ghops.v1.TreeEntry
 	58,  // 47: ghops.v1.GetCommitsResponse.commits:type_name -> ghops.v1.Commit
 	42,  // 48: ghops.v1.GetCommitsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 49: ghops.v1.GetCommitsResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
+	216, // 50: ghops.v1.Commit.date:type_name -> google.protobuf.Timestamp
 	61,  // 51: ghops.v1.GetBranchesResponse.branches:type_name -> ghops.v1.Branch
 	42,  // 52: ghops.v1.GetBranchesResponse.page:type_name -> ghops.v1.PageInfo
 	64,  // 53: ghops.v1.ListPullRequestsResponse.pull_requests:type_name -> ghops.v1.PullRequestSummary
 	42,  // 54: ghops.v1.ListPullRequestsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 55: ghops.v1.ListPullRequestsResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
+	216, // 56: ghops.v1.PullRequestSummary.updated_at:type_name -> google.protobuf.Timestamp
 	67,  // 57: ghops.v1.GetPrMergeabilityResponse.checks:type_name -> ghops.v1.ChecksSummary
 	67,  // 58: ghops.v1.GetChecksForShaResponse.summary:type_name -> ghops.v1.ChecksSummary
 	70,  // 59: ghops.v1.GetChecksForShaResponse.checks:type_name -> ghops.v1.Check
@@ -16411,7 +17607,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	85,  // 68: ghops.v1.ValidateEnvironmentResponse.checks:type_name -> ghops.v1.EnvironmentCheck
 	91,  // 69: ghops.v1.GetPullRequestResponse.pull_request:type_name -> ghops.v1.PullRequestDetails
 	43,  // 70: ghops.v1.GetPullRequestResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
+	216, // 71: ghops.v1.PullRequestDetails.updated_at:type_name -> google.protobuf.Timestamp
 	94,  // 72: ghops.v1.ListPullRequestFilesResponse.files:type_name -> ghops.v1.ChangedFile
 	42,  // 73: ghops.v1.ListPullRequestFilesResponse.page:type_name -> ghops.v1.PageInfo
 	58,  // 74: ghops.v1.CompareRefsResponse.commits:type_name -> ghops.v1.Commit
@@ -16421,21 +17617,21 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	99,  // 78: ghops.v1.ListIssuesResponse.issues:type_name -> ghops.v1.IssueSummary
 	42,  // 79: ghops.v1.ListIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 80: ghops.v1.ListIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
+	216, // 81: ghops.v1.IssueSummary.updated_at:type_name -> google.protobuf.Timestamp
 	102, // 82: ghops.v1.GetIssueResponse.issue:type_name -> ghops.v1.Issue
 	43,  // 83: ghops.v1.GetIssueResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
-	200, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
+	216, // 84: ghops.v1.Issue.created_at:type_name -> google.protobuf.Timestamp
+	216, // 85: ghops.v1.Issue.updated_at:type_name -> google.protobuf.Timestamp
 	196, // 86: ghops.v1.Issue.parent:type_name -> ghops.v1.IssueLink
 	195, // 87: ghops.v1.Issue.sub_issues:type_name -> ghops.v1.SubIssuesSummary
 	105, // 88: ghops.v1.ListIssueCommentsResponse.comments:type_name -> ghops.v1.IssueComment
 	42,  // 89: ghops.v1.ListIssueCommentsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 90: ghops.v1.ListIssueCommentsResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 91: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
+	216, // 91: ghops.v1.IssueComment.created_at:type_name -> google.protobuf.Timestamp
 	108, // 92: ghops.v1.SearchIssuesResponse.items:type_name -> ghops.v1.IssueSearchItem
 	42,  // 93: ghops.v1.SearchIssuesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 94: ghops.v1.SearchIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 95: ghops.v1.IssueSearchItem.updated_at:type_name -> google.protobuf.Timestamp
+	216, // 95: ghops.v1.IssueSearchItem.updated_at:type_name -> google.protobuf.Timestamp
 	102, // 96: ghops.v1.CreateIssueResponse.issue:type_name -> ghops.v1.Issue
 	43,  // 97: ghops.v1.CreateIssueResponse.content_report:type_name -> ghops.v1.ContentReport
 	102, // 98: ghops.v1.UpdateIssueResponse.issue:type_name -> ghops.v1.Issue
@@ -16455,16 +17651,16 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	94,  // 112: ghops.v1.GetCommitResponse.files:type_name -> ghops.v1.ChangedFile
 	42,  // 113: ghops.v1.GetCommitResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 114: ghops.v1.GetCommitResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 115: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
+	216, // 115: ghops.v1.CommitPerson.date:type_name -> google.protobuf.Timestamp
 	136, // 116: ghops.v1.ListPullRequestReviewsResponse.reviews:type_name -> ghops.v1.Review
 	42,  // 117: ghops.v1.ListPullRequestReviewsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 118: ghops.v1.ListPullRequestReviewsResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 119: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
+	216, // 119: ghops.v1.Review.submitted_at:type_name -> google.protobuf.Timestamp
 	139, // 120: ghops.v1.ListReviewThreadsResponse.threads:type_name -> ghops.v1.ReviewThread
 	42,  // 121: ghops.v1.ListReviewThreadsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 122: ghops.v1.ListReviewThreadsResponse.content_report:type_name -> ghops.v1.ContentReport
 	140, // 123: ghops.v1.ReviewThread.comments:type_name -> ghops.v1.ThreadComment
-	200, // 124: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
+	216, // 124: ghops.v1.ThreadComment.created_at:type_name -> google.protobuf.Timestamp
 	142, // 125: ghops.v1.CreateReviewRequest.comments:type_name -> ghops.v1.ReviewLineComment
 	58,  // 126: ghops.v1.ListPullRequestCommitsResponse.commits:type_name -> ghops.v1.Commit
 	42,  // 127: ghops.v1.ListPullRequestCommitsResponse.page:type_name -> ghops.v1.PageInfo
@@ -16472,8 +17668,8 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	160, // 129: ghops.v1.ListReleasesResponse.releases:type_name -> ghops.v1.Release
 	42,  // 130: ghops.v1.ListReleasesResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 131: ghops.v1.ListReleasesResponse.content_report:type_name -> ghops.v1.ContentReport
-	200, // 132: ghops.v1.Release.created_at:type_name -> google.protobuf.Timestamp
-	200, // 133: ghops.v1.Release.published_at:type_name -> google.protobuf.Timestamp
+	216, // 132: ghops.v1.Release.created_at:type_name -> google.protobuf.Timestamp
+	216, // 133: ghops.v1.Release.published_at:type_name -> google.protobuf.Timestamp
 	160, // 134: ghops.v1.GetReleaseResponse.release:type_name -> ghops.v1.Release
 	43,  // 135: ghops.v1.GetReleaseResponse.content_report:type_name -> ghops.v1.ContentReport
 	160, // 136: ghops.v1.CreateReleaseResponse.release:type_name -> ghops.v1.Release
@@ -16488,7 +17684,7 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	2,   // 145: ghops.v1.CreateRepositoryResponse.repository:type_name -> ghops.v1.RepositorySummary
 	43,  // 146: ghops.v1.CreateRepositoryResponse.content_report:type_name -> ghops.v1.ContentReport
 	178, // 147: ghops.v1.GetMeResponse.rate_limits:type_name -> ghops.v1.RateBucket
-	200, // 148: ghops.v1.RateBucket.resets_at:type_name -> google.protobuf.Timestamp
+	216, // 148: ghops.v1.RateBucket.resets_at:type_name -> google.protobuf.Timestamp
 	181, // 149: ghops.v1.ListLabelsResponse.labels:type_name -> ghops.v1.Label
 	42,  // 150: ghops.v1.ListLabelsResponse.page:type_name -> ghops.v1.PageInfo
 	43,  // 151: ghops.v1.ListLabelsResponse.content_report:type_name -> ghops.v1.ContentReport
@@ -16502,160 +17698,184 @@ var file_ghops_v1_github_service_proto_depIdxs = []int32{
 	43,  // 159: ghops.v1.ListSubIssuesResponse.content_report:type_name -> ghops.v1.ContentReport
 	195, // 160: ghops.v1.AddSubIssueResponse.sub_issues:type_name -> ghops.v1.SubIssuesSummary
 	195, // 161: ghops.v1.RemoveSubIssueResponse.sub_issues:type_name -> ghops.v1.SubIssuesSummary
-	18,  // 162: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
-	201, // 163: ghops.v1.AddProjectItemRequest.FieldsEntry.value:type_name -> google.protobuf.Value
-	201, // 164: ghops.v1.UpdateProjectItemsRequest.FieldsEntry.value:type_name -> google.protobuf.Value
-	0,   // 165: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
-	44,  // 166: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
-	48,  // 167: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
-	51,  // 168: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
-	53,  // 169: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
-	56,  // 170: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
-	59,  // 171: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
-	62,  // 172: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
-	65,  // 173: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
-	68,  // 174: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
-	71,  // 175: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
-	74,  // 176: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
-	76,  // 177: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
-	78,  // 178: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
-	81,  // 179: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
-	84,  // 180: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
-	87,  // 181: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
-	89,  // 182: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
-	92,  // 183: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
-	95,  // 184: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
-	97,  // 185: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
-	100, // 186: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
-	103, // 187: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
-	106, // 188: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
-	109, // 189: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
-	111, // 190: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
-	113, // 191: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
-	126, // 192: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
-	128, // 193: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
-	115, // 194: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
-	118, // 195: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
-	122, // 196: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
-	124, // 197: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
-	130, // 198: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
-	134, // 199: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
-	137, // 200: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
-	141, // 201: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
-	144, // 202: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
-	146, // 203: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
-	148, // 204: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
-	150, // 205: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
-	152, // 206: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
-	154, // 207: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
-	156, // 208: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
-	3,   // 209: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
-	7,   // 210: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
-	15,  // 211: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
-	20,  // 212: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
-	22,  // 213: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
-	24,  // 214: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
-	26,  // 215: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
-	28,  // 216: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
-	31,  // 217: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
-	33,  // 218: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
-	35,  // 219: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
-	38,  // 220: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
-	40,  // 221: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
-	158, // 222: ghops.v1.GitHubService.ListReleases:input_type -> ghops.v1.ListReleasesRequest
-	161, // 223: ghops.v1.GitHubService.GetRelease:input_type -> ghops.v1.GetReleaseRequest
-	163, // 224: ghops.v1.GitHubService.CreateRelease:input_type -> ghops.v1.CreateReleaseRequest
-	165, // 225: ghops.v1.GitHubService.UpdateRelease:input_type -> ghops.v1.UpdateReleaseRequest
-	167, // 226: ghops.v1.GitHubService.ListTags:input_type -> ghops.v1.ListTagsRequest
-	170, // 227: ghops.v1.GitHubService.ListRepositories:input_type -> ghops.v1.ListRepositoriesRequest
-	172, // 228: ghops.v1.GitHubService.CreateRepository:input_type -> ghops.v1.CreateRepositoryRequest
-	174, // 229: ghops.v1.GitHubService.ForkRepository:input_type -> ghops.v1.ForkRepositoryRequest
-	176, // 230: ghops.v1.GitHubService.GetMe:input_type -> ghops.v1.GetMeRequest
-	179, // 231: ghops.v1.GitHubService.ListLabels:input_type -> ghops.v1.ListLabelsRequest
-	182, // 232: ghops.v1.GitHubService.CreateLabel:input_type -> ghops.v1.CreateLabelRequest
-	184, // 233: ghops.v1.GitHubService.UpdateLabel:input_type -> ghops.v1.UpdateLabelRequest
-	186, // 234: ghops.v1.GitHubService.LabelIssue:input_type -> ghops.v1.LabelIssueRequest
-	188, // 235: ghops.v1.GitHubService.ListSubIssues:input_type -> ghops.v1.ListSubIssuesRequest
-	191, // 236: ghops.v1.GitHubService.AddSubIssue:input_type -> ghops.v1.AddSubIssueRequest
-	193, // 237: ghops.v1.GitHubService.RemoveSubIssue:input_type -> ghops.v1.RemoveSubIssueRequest
-	1,   // 238: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
-	45,  // 239: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
-	49,  // 240: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
-	52,  // 241: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
-	54,  // 242: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
-	57,  // 243: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
-	60,  // 244: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
-	63,  // 245: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
-	66,  // 246: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
-	69,  // 247: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
-	72,  // 248: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
-	75,  // 249: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
-	77,  // 250: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
-	80,  // 251: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
-	83,  // 252: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
-	86,  // 253: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
-	88,  // 254: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
-	90,  // 255: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
-	93,  // 256: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
-	96,  // 257: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
-	98,  // 258: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
-	101, // 259: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
-	104, // 260: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
-	107, // 261: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
-	110, // 262: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
-	112, // 263: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
-	114, // 264: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
-	127, // 265: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
-	129, // 266: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
-	116, // 267: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
-	119, // 268: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
-	123, // 269: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
-	125, // 270: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
-	131, // 271: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
-	135, // 272: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
-	138, // 273: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
-	143, // 274: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
-	145, // 275: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
-	147, // 276: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
-	149, // 277: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
-	151, // 278: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
-	153, // 279: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
-	155, // 280: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
-	157, // 281: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
-	4,   // 282: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
-	8,   // 283: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
-	16,  // 284: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
-	21,  // 285: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
-	23,  // 286: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
-	25,  // 287: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
-	27,  // 288: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
-	29,  // 289: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
-	32,  // 290: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
-	34,  // 291: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
-	36,  // 292: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
-	39,  // 293: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
-	41,  // 294: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
-	159, // 295: ghops.v1.GitHubService.ListReleases:output_type -> ghops.v1.ListReleasesResponse
-	162, // 296: ghops.v1.GitHubService.GetRelease:output_type -> ghops.v1.GetReleaseResponse
-	164, // 297: ghops.v1.GitHubService.CreateRelease:output_type -> ghops.v1.CreateReleaseResponse
-	166, // 298: ghops.v1.GitHubService.UpdateRelease:output_type -> ghops.v1.UpdateReleaseResponse
-	168, // 299: ghops.v1.GitHubService.ListTags:output_type -> ghops.v1.ListTagsResponse
-	171, // 300: ghops.v1.GitHubService.ListRepositories:output_type -> ghops.v1.ListRepositoriesResponse
-	173, // 301: ghops.v1.GitHubService.CreateRepository:output_type -> ghops.v1.CreateRepositoryResponse
-	175, // 302: ghops.v1.GitHubService.ForkRepository:output_type -> ghops.v1.ForkRepositoryResponse
-	177, // 303: ghops.v1.GitHubService.GetMe:output_type -> ghops.v1.GetMeResponse
-	180, // 304: ghops.v1.GitHubService.ListLabels:output_type -> ghops.v1.ListLabelsResponse
-	183, // 305: ghops.v1.GitHubService.CreateLabel:output_type -> ghops.v1.CreateLabelResponse
-	185, // 306: ghops.v1.GitHubService.UpdateLabel:output_type -> ghops.v1.UpdateLabelResponse
-	187, // 307: ghops.v1.GitHubService.LabelIssue:output_type -> ghops.v1.LabelIssueResponse
-	189, // 308: ghops.v1.GitHubService.ListSubIssues:output_type -> ghops.v1.ListSubIssuesResponse
-	192, // 309: ghops.v1.GitHubService.AddSubIssue:output_type -> ghops.v1.AddSubIssueResponse
-	194, // 310: ghops.v1.GitHubService.RemoveSubIssue:output_type -> ghops.v1.RemoveSubIssueResponse
-	238, // [238:311] is the sub-list for method output_type
-	165, // [165:238] is the sub-list for method input_type
-	165, // [165:165] is the sub-list for extension type_name
-	165, // [165:165] is the sub-list for extension extendee
-	0,   // [0:165] is the sub-list for field type_name
+	199, // 162: ghops.v1.ListWorkflowsResponse.workflows:type_name -> ghops.v1.Workflow
+	42,  // 163: ghops.v1.ListWorkflowsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 164: ghops.v1.ListWorkflowsResponse.content_report:type_name -> ghops.v1.ContentReport
+	202, // 165: ghops.v1.ListWorkflowRunsResponse.runs:type_name -> ghops.v1.WorkflowRun
+	42,  // 166: ghops.v1.ListWorkflowRunsResponse.page:type_name -> ghops.v1.PageInfo
+	43,  // 167: ghops.v1.ListWorkflowRunsResponse.content_report:type_name -> ghops.v1.ContentReport
+	216, // 168: ghops.v1.WorkflowRun.created_at:type_name -> google.protobuf.Timestamp
+	216, // 169: ghops.v1.WorkflowRun.updated_at:type_name -> google.protobuf.Timestamp
+	202, // 170: ghops.v1.GetWorkflowRunResponse.run:type_name -> ghops.v1.WorkflowRun
+	205, // 171: ghops.v1.GetWorkflowRunResponse.jobs:type_name -> ghops.v1.RunJob
+	43,  // 172: ghops.v1.GetWorkflowRunResponse.content_report:type_name -> ghops.v1.ContentReport
+	215, // 173: ghops.v1.RunWorkflowRequest.inputs:type_name -> ghops.v1.RunWorkflowRequest.InputsEntry
+	18,  // 174: ghops.v1.ProjectItem.FieldsEntry.value:type_name -> ghops.v1.ProjectFieldValue
+	217, // 175: ghops.v1.AddProjectItemRequest.FieldsEntry.value:type_name -> google.protobuf.Value
+	217, // 176: ghops.v1.UpdateProjectItemsRequest.FieldsEntry.value:type_name -> google.protobuf.Value
+	0,   // 177: ghops.v1.GitHubService.Search:input_type -> ghops.v1.SearchRequest
+	44,  // 178: ghops.v1.GitHubService.Fetch:input_type -> ghops.v1.FetchRequest
+	48,  // 179: ghops.v1.GitHubService.ListDirectory:input_type -> ghops.v1.ListDirectoryRequest
+	51,  // 180: ghops.v1.GitHubService.ReadFile:input_type -> ghops.v1.ReadFileRequest
+	53,  // 181: ghops.v1.GitHubService.GetTree:input_type -> ghops.v1.GetTreeRequest
+	56,  // 182: ghops.v1.GitHubService.GetCommits:input_type -> ghops.v1.GetCommitsRequest
+	59,  // 183: ghops.v1.GitHubService.GetBranches:input_type -> ghops.v1.GetBranchesRequest
+	62,  // 184: ghops.v1.GitHubService.ListPullRequests:input_type -> ghops.v1.ListPullRequestsRequest
+	65,  // 185: ghops.v1.GitHubService.GetPrMergeability:input_type -> ghops.v1.GetPrMergeabilityRequest
+	68,  // 186: ghops.v1.GitHubService.GetChecksForSha:input_type -> ghops.v1.GetChecksForShaRequest
+	71,  // 187: ghops.v1.GitHubService.CreatePullRequest:input_type -> ghops.v1.CreatePullRequestRequest
+	74,  // 188: ghops.v1.GitHubService.UpdatePullRequest:input_type -> ghops.v1.UpdatePullRequestRequest
+	76,  // 189: ghops.v1.GitHubService.MergePullRequest:input_type -> ghops.v1.MergePullRequestRequest
+	78,  // 190: ghops.v1.GitHubService.CommitFiles:input_type -> ghops.v1.CommitFilesRequest
+	81,  // 191: ghops.v1.GitHubService.ApplyPatch:input_type -> ghops.v1.ApplyPatchRequest
+	84,  // 192: ghops.v1.GitHubService.ValidateEnvironment:input_type -> ghops.v1.ValidateEnvironmentRequest
+	87,  // 193: ghops.v1.GitHubService.CreateBranch:input_type -> ghops.v1.CreateBranchRequest
+	89,  // 194: ghops.v1.GitHubService.GetPullRequest:input_type -> ghops.v1.GetPullRequestRequest
+	92,  // 195: ghops.v1.GitHubService.ListPullRequestFiles:input_type -> ghops.v1.ListPullRequestFilesRequest
+	95,  // 196: ghops.v1.GitHubService.CompareRefs:input_type -> ghops.v1.CompareRefsRequest
+	97,  // 197: ghops.v1.GitHubService.ListIssues:input_type -> ghops.v1.ListIssuesRequest
+	100, // 198: ghops.v1.GitHubService.GetIssue:input_type -> ghops.v1.GetIssueRequest
+	103, // 199: ghops.v1.GitHubService.ListIssueComments:input_type -> ghops.v1.ListIssueCommentsRequest
+	106, // 200: ghops.v1.GitHubService.SearchIssues:input_type -> ghops.v1.SearchIssuesRequest
+	109, // 201: ghops.v1.GitHubService.CreateIssue:input_type -> ghops.v1.CreateIssueRequest
+	111, // 202: ghops.v1.GitHubService.UpdateIssue:input_type -> ghops.v1.UpdateIssueRequest
+	113, // 203: ghops.v1.GitHubService.AddIssueComment:input_type -> ghops.v1.AddIssueCommentRequest
+	126, // 204: ghops.v1.GitHubService.ListPullRequestComments:input_type -> ghops.v1.ListPullRequestCommentsRequest
+	128, // 205: ghops.v1.GitHubService.AddPullRequestComment:input_type -> ghops.v1.AddPullRequestCommentRequest
+	115, // 206: ghops.v1.GitHubService.SearchCode:input_type -> ghops.v1.SearchCodeRequest
+	118, // 207: ghops.v1.GitHubService.GetCiFailures:input_type -> ghops.v1.GetCiFailuresRequest
+	122, // 208: ghops.v1.GitHubService.GetJobLog:input_type -> ghops.v1.GetJobLogRequest
+	124, // 209: ghops.v1.GitHubService.RerunFailedJobs:input_type -> ghops.v1.RerunFailedJobsRequest
+	130, // 210: ghops.v1.GitHubService.GetCommit:input_type -> ghops.v1.GetCommitRequest
+	134, // 211: ghops.v1.GitHubService.ListPullRequestReviews:input_type -> ghops.v1.ListPullRequestReviewsRequest
+	137, // 212: ghops.v1.GitHubService.ListReviewThreads:input_type -> ghops.v1.ListReviewThreadsRequest
+	141, // 213: ghops.v1.GitHubService.CreateReview:input_type -> ghops.v1.CreateReviewRequest
+	144, // 214: ghops.v1.GitHubService.SubmitReview:input_type -> ghops.v1.SubmitReviewRequest
+	146, // 215: ghops.v1.GitHubService.DeletePendingReview:input_type -> ghops.v1.DeletePendingReviewRequest
+	148, // 216: ghops.v1.GitHubService.ReplyToReviewThread:input_type -> ghops.v1.ReplyToReviewThreadRequest
+	150, // 217: ghops.v1.GitHubService.ResolveReviewThread:input_type -> ghops.v1.ResolveReviewThreadRequest
+	152, // 218: ghops.v1.GitHubService.RequestReviewers:input_type -> ghops.v1.RequestReviewersRequest
+	154, // 219: ghops.v1.GitHubService.ListPullRequestCommits:input_type -> ghops.v1.ListPullRequestCommitsRequest
+	156, // 220: ghops.v1.GitHubService.UpdatePullRequestBranch:input_type -> ghops.v1.UpdatePullRequestBranchRequest
+	3,   // 221: ghops.v1.GitHubService.ListProjects:input_type -> ghops.v1.ListProjectsRequest
+	7,   // 222: ghops.v1.GitHubService.GetProject:input_type -> ghops.v1.GetProjectRequest
+	15,  // 223: ghops.v1.GitHubService.ListProjectItems:input_type -> ghops.v1.ListProjectItemsRequest
+	20,  // 224: ghops.v1.GitHubService.AddProjectItem:input_type -> ghops.v1.AddProjectItemRequest
+	22,  // 225: ghops.v1.GitHubService.UpdateProjectItems:input_type -> ghops.v1.UpdateProjectItemsRequest
+	24,  // 226: ghops.v1.GitHubService.ArchiveProjectItem:input_type -> ghops.v1.ArchiveProjectItemRequest
+	26,  // 227: ghops.v1.GitHubService.DeleteProjectItem:input_type -> ghops.v1.DeleteProjectItemRequest
+	28,  // 228: ghops.v1.GitHubService.CreateProject:input_type -> ghops.v1.CreateProjectRequest
+	31,  // 229: ghops.v1.GitHubService.CreateProjectField:input_type -> ghops.v1.CreateProjectFieldRequest
+	33,  // 230: ghops.v1.GitHubService.CreateProjectStatusUpdate:input_type -> ghops.v1.CreateProjectStatusUpdateRequest
+	35,  // 231: ghops.v1.GitHubService.ListMilestones:input_type -> ghops.v1.ListMilestonesRequest
+	38,  // 232: ghops.v1.GitHubService.CreateMilestone:input_type -> ghops.v1.CreateMilestoneRequest
+	40,  // 233: ghops.v1.GitHubService.UpdateMilestone:input_type -> ghops.v1.UpdateMilestoneRequest
+	158, // 234: ghops.v1.GitHubService.ListReleases:input_type -> ghops.v1.ListReleasesRequest
+	161, // 235: ghops.v1.GitHubService.GetRelease:input_type -> ghops.v1.GetReleaseRequest
+	163, // 236: ghops.v1.GitHubService.CreateRelease:input_type -> ghops.v1.CreateReleaseRequest
+	165, // 237: ghops.v1.GitHubService.UpdateRelease:input_type -> ghops.v1.UpdateReleaseRequest
+	167, // 238: ghops.v1.GitHubService.ListTags:input_type -> ghops.v1.ListTagsRequest
+	170, // 239: ghops.v1.GitHubService.ListRepositories:input_type -> ghops.v1.ListRepositoriesRequest
+	172, // 240: ghops.v1.GitHubService.CreateRepository:input_type -> ghops.v1.CreateRepositoryRequest
+	174, // 241: ghops.v1.GitHubService.ForkRepository:input_type -> ghops.v1.ForkRepositoryRequest
+	176, // 242: ghops.v1.GitHubService.GetMe:input_type -> ghops.v1.GetMeRequest
+	179, // 243: ghops.v1.GitHubService.ListLabels:input_type -> ghops.v1.ListLabelsRequest
+	182, // 244: ghops.v1.GitHubService.CreateLabel:input_type -> ghops.v1.CreateLabelRequest
+	184, // 245: ghops.v1.GitHubService.UpdateLabel:input_type -> ghops.v1.UpdateLabelRequest
+	186, // 246: ghops.v1.GitHubService.LabelIssue:input_type -> ghops.v1.LabelIssueRequest
+	188, // 247: ghops.v1.GitHubService.ListSubIssues:input_type -> ghops.v1.ListSubIssuesRequest
+	191, // 248: ghops.v1.GitHubService.AddSubIssue:input_type -> ghops.v1.AddSubIssueRequest
+	193, // 249: ghops.v1.GitHubService.RemoveSubIssue:input_type -> ghops.v1.RemoveSubIssueRequest
+	197, // 250: ghops.v1.GitHubService.ListWorkflows:input_type -> ghops.v1.ListWorkflowsRequest
+	200, // 251: ghops.v1.GitHubService.ListWorkflowRuns:input_type -> ghops.v1.ListWorkflowRunsRequest
+	203, // 252: ghops.v1.GitHubService.GetWorkflowRun:input_type -> ghops.v1.GetWorkflowRunRequest
+	206, // 253: ghops.v1.GitHubService.RunWorkflow:input_type -> ghops.v1.RunWorkflowRequest
+	208, // 254: ghops.v1.GitHubService.CancelWorkflowRun:input_type -> ghops.v1.CancelWorkflowRunRequest
+	210, // 255: ghops.v1.GitHubService.RerunWorkflowRun:input_type -> ghops.v1.RerunWorkflowRunRequest
+	1,   // 256: ghops.v1.GitHubService.Search:output_type -> ghops.v1.SearchResponse
+	45,  // 257: ghops.v1.GitHubService.Fetch:output_type -> ghops.v1.FetchResponse
+	49,  // 258: ghops.v1.GitHubService.ListDirectory:output_type -> ghops.v1.ListDirectoryResponse
+	52,  // 259: ghops.v1.GitHubService.ReadFile:output_type -> ghops.v1.ReadFileResponse
+	54,  // 260: ghops.v1.GitHubService.GetTree:output_type -> ghops.v1.GetTreeResponse
+	57,  // 261: ghops.v1.GitHubService.GetCommits:output_type -> ghops.v1.GetCommitsResponse
+	60,  // 262: ghops.v1.GitHubService.GetBranches:output_type -> ghops.v1.GetBranchesResponse
+	63,  // 263: ghops.v1.GitHubService.ListPullRequests:output_type -> ghops.v1.ListPullRequestsResponse
+	66,  // 264: ghops.v1.GitHubService.GetPrMergeability:output_type -> ghops.v1.GetPrMergeabilityResponse
+	69,  // 265: ghops.v1.GitHubService.GetChecksForSha:output_type -> ghops.v1.GetChecksForShaResponse
+	72,  // 266: ghops.v1.GitHubService.CreatePullRequest:output_type -> ghops.v1.CreatePullRequestResponse
+	75,  // 267: ghops.v1.GitHubService.UpdatePullRequest:output_type -> ghops.v1.UpdatePullRequestResponse
+	77,  // 268: ghops.v1.GitHubService.MergePullRequest:output_type -> ghops.v1.MergePullRequestResponse
+	80,  // 269: ghops.v1.GitHubService.CommitFiles:output_type -> ghops.v1.CommitFilesResponse
+	83,  // 270: ghops.v1.GitHubService.ApplyPatch:output_type -> ghops.v1.ApplyPatchResponse
+	86,  // 271: ghops.v1.GitHubService.ValidateEnvironment:output_type -> ghops.v1.ValidateEnvironmentResponse
+	88,  // 272: ghops.v1.GitHubService.CreateBranch:output_type -> ghops.v1.CreateBranchResponse
+	90,  // 273: ghops.v1.GitHubService.GetPullRequest:output_type -> ghops.v1.GetPullRequestResponse
+	93,  // 274: ghops.v1.GitHubService.ListPullRequestFiles:output_type -> ghops.v1.ListPullRequestFilesResponse
+	96,  // 275: ghops.v1.GitHubService.CompareRefs:output_type -> ghops.v1.CompareRefsResponse
+	98,  // 276: ghops.v1.GitHubService.ListIssues:output_type -> ghops.v1.ListIssuesResponse
+	101, // 277: ghops.v1.GitHubService.GetIssue:output_type -> ghops.v1.GetIssueResponse
+	104, // 278: ghops.v1.GitHubService.ListIssueComments:output_type -> ghops.v1.ListIssueCommentsResponse
+	107, // 279: ghops.v1.GitHubService.SearchIssues:output_type -> ghops.v1.SearchIssuesResponse
+	110, // 280: ghops.v1.GitHubService.CreateIssue:output_type -> ghops.v1.CreateIssueResponse
+	112, // 281: ghops.v1.GitHubService.UpdateIssue:output_type -> ghops.v1.UpdateIssueResponse
+	114, // 282: ghops.v1.GitHubService.AddIssueComment:output_type -> ghops.v1.AddIssueCommentResponse
+	127, // 283: ghops.v1.GitHubService.ListPullRequestComments:output_type -> ghops.v1.ListPullRequestCommentsResponse
+	129, // 284: ghops.v1.GitHubService.AddPullRequestComment:output_type -> ghops.v1.AddPullRequestCommentResponse
+	116, // 285: ghops.v1.GitHubService.SearchCode:output_type -> ghops.v1.SearchCodeResponse
+	119, // 286: ghops.v1.GitHubService.GetCiFailures:output_type -> ghops.v1.GetCiFailuresResponse
+	123, // 287: ghops.v1.GitHubService.GetJobLog:output_type -> ghops.v1.GetJobLogResponse
+	125, // 288: ghops.v1.GitHubService.RerunFailedJobs:output_type -> ghops.v1.RerunFailedJobsResponse
+	131, // 289: ghops.v1.GitHubService.GetCommit:output_type -> ghops.v1.GetCommitResponse
+	135, // 290: ghops.v1.GitHubService.ListPullRequestReviews:output_type -> ghops.v1.ListPullRequestReviewsResponse
+	138, // 291: ghops.v1.GitHubService.ListReviewThreads:output_type -> ghops.v1.ListReviewThreadsResponse
+	143, // 292: ghops.v1.GitHubService.CreateReview:output_type -> ghops.v1.CreateReviewResponse
+	145, // 293: ghops.v1.GitHubService.SubmitReview:output_type -> ghops.v1.SubmitReviewResponse
+	147, // 294: ghops.v1.GitHubService.DeletePendingReview:output_type -> ghops.v1.DeletePendingReviewResponse
+	149, // 295: ghops.v1.GitHubService.ReplyToReviewThread:output_type -> ghops.v1.ReplyToReviewThreadResponse
+	151, // 296: ghops.v1.GitHubService.ResolveReviewThread:output_type -> ghops.v1.ResolveReviewThreadResponse
+	153, // 297: ghops.v1.GitHubService.RequestReviewers:output_type -> ghops.v1.RequestReviewersResponse
+	155, // 298: ghops.v1.GitHubService.ListPullRequestCommits:output_type -> ghops.v1.ListPullRequestCommitsResponse
+	157, // 299: ghops.v1.GitHubService.UpdatePullRequestBranch:output_type -> ghops.v1.UpdatePullRequestBranchResponse
+	4,   // 300: ghops.v1.GitHubService.ListProjects:output_type -> ghops.v1.ListProjectsResponse
+	8,   // 301: ghops.v1.GitHubService.GetProject:output_type -> ghops.v1.GetProjectResponse
+	16,  // 302: ghops.v1.GitHubService.ListProjectItems:output_type -> ghops.v1.ListProjectItemsResponse
+	21,  // 303: ghops.v1.GitHubService.AddProjectItem:output_type -> ghops.v1.AddProjectItemResponse
+	23,  // 304: ghops.v1.GitHubService.UpdateProjectItems:output_type -> ghops.v1.UpdateProjectItemsResponse
+	25,  // 305: ghops.v1.GitHubService.ArchiveProjectItem:output_type -> ghops.v1.ArchiveProjectItemResponse
+	27,  // 306: ghops.v1.GitHubService.DeleteProjectItem:output_type -> ghops.v1.DeleteProjectItemResponse
+	29,  // 307: ghops.v1.GitHubService.CreateProject:output_type -> ghops.v1.CreateProjectResponse
+	32,  // 308: ghops.v1.GitHubService.CreateProjectField:output_type -> ghops.v1.CreateProjectFieldResponse
+	34,  // 309: ghops.v1.GitHubService.CreateProjectStatusUpdate:output_type -> ghops.v1.CreateProjectStatusUpdateResponse
+	36,  // 310: ghops.v1.GitHubService.ListMilestones:output_type -> ghops.v1.ListMilestonesResponse
+	39,  // 311: ghops.v1.GitHubService.CreateMilestone:output_type -> ghops.v1.CreateMilestoneResponse
+	41,  // 312: ghops.v1.GitHubService.UpdateMilestone:output_type -> ghops.v1.UpdateMilestoneResponse
+	159, // 313: ghops.v1.GitHubService.ListReleases:output_type -> ghops.v1.ListReleasesResponse
+	162, // 314: ghops.v1.GitHubService.GetRelease:output_type -> ghops.v1.GetReleaseResponse
+	164, // 315: ghops.v1.GitHubService.CreateRelease:output_type -> ghops.v1.CreateReleaseResponse
+	166, // 316: ghops.v1.GitHubService.UpdateRelease:output_type -> ghops.v1.UpdateReleaseResponse
+	168, // 317: ghops.v1.GitHubService.ListTags:output_type -> ghops.v1.ListTagsResponse
+	171, // 318: ghops.v1.GitHubService.ListRepositories:output_type -> ghops.v1.ListRepositoriesResponse
+	173, // 319: ghops.v1.GitHubService.CreateRepository:output_type -> ghops.v1.CreateRepositoryResponse
+	175, // 320: ghops.v1.GitHubService.ForkRepository:output_type -> ghops.v1.ForkRepositoryResponse
+	177, // 321: ghops.v1.GitHubService.GetMe:output_type -> ghops.v1.GetMeResponse
+	180, // 322: ghops.v1.GitHubService.ListLabels:output_type -> ghops.v1.ListLabelsResponse
+	183, // 323: ghops.v1.GitHubService.CreateLabel:output_type -> ghops.v1.CreateLabelResponse
+	185, // 324: ghops.v1.GitHubService.UpdateLabel:output_type -> ghops.v1.UpdateLabelResponse
+	187, // 325: ghops.v1.GitHubService.LabelIssue:output_type -> ghops.v1.LabelIssueResponse
+	189, // 326: ghops.v1.GitHubService.ListSubIssues:output_type -> ghops.v1.ListSubIssuesResponse
+	192, // 327: ghops.v1.GitHubService.AddSubIssue:output_type -> ghops.v1.AddSubIssueResponse
+	194, // 328: ghops.v1.GitHubService.RemoveSubIssue:output_type -> ghops.v1.RemoveSubIssueResponse
+	198, // 329: ghops.v1.GitHubService.ListWorkflows:output_type -> ghops.v1.ListWorkflowsResponse
+	201, // 330: ghops.v1.GitHubService.ListWorkflowRuns:output_type -> ghops.v1.ListWorkflowRunsResponse
+	204, // 331: ghops.v1.GitHubService.GetWorkflowRun:output_type -> ghops.v1.GetWorkflowRunResponse
+	207, // 332: ghops.v1.GitHubService.RunWorkflow:output_type -> ghops.v1.RunWorkflowResponse
+	209, // 333: ghops.v1.GitHubService.CancelWorkflowRun:output_type -> ghops.v1.CancelWorkflowRunResponse
+	211, // 334: ghops.v1.GitHubService.RerunWorkflowRun:output_type -> ghops.v1.RerunWorkflowRunResponse
+	256, // [256:335] is the sub-list for method output_type
+	177, // [177:256] is the sub-list for method input_type
+	177, // [177:177] is the sub-list for extension type_name
+	177, // [177:177] is the sub-list for extension extendee
+	0,   // [0:177] is the sub-list for field type_name
 }
 
 func init() { file_ghops_v1_github_service_proto_init() }
@@ -16731,13 +17951,15 @@ func file_ghops_v1_github_service_proto_init() {
 	file_ghops_v1_github_service_proto_msgTypes[188].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[191].OneofWrappers = []any{}
 	file_ghops_v1_github_service_proto_msgTypes[193].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[197].OneofWrappers = []any{}
+	file_ghops_v1_github_service_proto_msgTypes[200].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_ghops_v1_github_service_proto_rawDesc), len(file_ghops_v1_github_service_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   200,
+			NumMessages:   216,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

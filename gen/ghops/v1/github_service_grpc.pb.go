@@ -92,6 +92,12 @@ const (
 	GitHubService_ListSubIssues_FullMethodName             = "/ghops.v1.GitHubService/ListSubIssues"
 	GitHubService_AddSubIssue_FullMethodName               = "/ghops.v1.GitHubService/AddSubIssue"
 	GitHubService_RemoveSubIssue_FullMethodName            = "/ghops.v1.GitHubService/RemoveSubIssue"
+	GitHubService_ListWorkflows_FullMethodName             = "/ghops.v1.GitHubService/ListWorkflows"
+	GitHubService_ListWorkflowRuns_FullMethodName          = "/ghops.v1.GitHubService/ListWorkflowRuns"
+	GitHubService_GetWorkflowRun_FullMethodName            = "/ghops.v1.GitHubService/GetWorkflowRun"
+	GitHubService_RunWorkflow_FullMethodName               = "/ghops.v1.GitHubService/RunWorkflow"
+	GitHubService_CancelWorkflowRun_FullMethodName         = "/ghops.v1.GitHubService/CancelWorkflowRun"
+	GitHubService_RerunWorkflowRun_FullMethodName          = "/ghops.v1.GitHubService/RerunWorkflowRun"
 )
 
 // GitHubServiceClient is the client API for GitHubService service.
@@ -274,6 +280,18 @@ type GitHubServiceClient interface {
 	AddSubIssue(ctx context.Context, in *AddSubIssueRequest, opts ...grpc.CallOption) (*AddSubIssueResponse, error)
 	// RemoveSubIssue is the remove_sub_issue tool.
 	RemoveSubIssue(ctx context.Context, in *RemoveSubIssueRequest, opts ...grpc.CallOption) (*RemoveSubIssueResponse, error)
+	// ListWorkflows is the list_workflows tool.
+	ListWorkflows(ctx context.Context, in *ListWorkflowsRequest, opts ...grpc.CallOption) (*ListWorkflowsResponse, error)
+	// ListWorkflowRuns is the list_workflow_runs tool.
+	ListWorkflowRuns(ctx context.Context, in *ListWorkflowRunsRequest, opts ...grpc.CallOption) (*ListWorkflowRunsResponse, error)
+	// GetWorkflowRun is the get_workflow_run tool.
+	GetWorkflowRun(ctx context.Context, in *GetWorkflowRunRequest, opts ...grpc.CallOption) (*GetWorkflowRunResponse, error)
+	// RunWorkflow is the run_workflow tool.
+	RunWorkflow(ctx context.Context, in *RunWorkflowRequest, opts ...grpc.CallOption) (*RunWorkflowResponse, error)
+	// CancelWorkflowRun is the cancel_workflow_run tool.
+	CancelWorkflowRun(ctx context.Context, in *CancelWorkflowRunRequest, opts ...grpc.CallOption) (*CancelWorkflowRunResponse, error)
+	// RerunWorkflowRun is the rerun_workflow_run tool.
+	RerunWorkflowRun(ctx context.Context, in *RerunWorkflowRunRequest, opts ...grpc.CallOption) (*RerunWorkflowRunResponse, error)
 }
 
 type gitHubServiceClient struct {
@@ -1014,6 +1032,66 @@ func (c *gitHubServiceClient) RemoveSubIssue(ctx context.Context, in *RemoveSubI
 	return out, nil
 }
 
+func (c *gitHubServiceClient) ListWorkflows(ctx context.Context, in *ListWorkflowsRequest, opts ...grpc.CallOption) (*ListWorkflowsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListWorkflowsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListWorkflows_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) ListWorkflowRuns(ctx context.Context, in *ListWorkflowRunsRequest, opts ...grpc.CallOption) (*ListWorkflowRunsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListWorkflowRunsResponse)
+	err := c.cc.Invoke(ctx, GitHubService_ListWorkflowRuns_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) GetWorkflowRun(ctx context.Context, in *GetWorkflowRunRequest, opts ...grpc.CallOption) (*GetWorkflowRunResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetWorkflowRunResponse)
+	err := c.cc.Invoke(ctx, GitHubService_GetWorkflowRun_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) RunWorkflow(ctx context.Context, in *RunWorkflowRequest, opts ...grpc.CallOption) (*RunWorkflowResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RunWorkflowResponse)
+	err := c.cc.Invoke(ctx, GitHubService_RunWorkflow_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) CancelWorkflowRun(ctx context.Context, in *CancelWorkflowRunRequest, opts ...grpc.CallOption) (*CancelWorkflowRunResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CancelWorkflowRunResponse)
+	err := c.cc.Invoke(ctx, GitHubService_CancelWorkflowRun_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *gitHubServiceClient) RerunWorkflowRun(ctx context.Context, in *RerunWorkflowRunRequest, opts ...grpc.CallOption) (*RerunWorkflowRunResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RerunWorkflowRunResponse)
+	err := c.cc.Invoke(ctx, GitHubService_RerunWorkflowRun_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // GitHubServiceServer is the server API for GitHubService service.
 // All implementations must embed UnimplementedGitHubServiceServer
 // for forward compatibility.
@@ -1194,6 +1272,18 @@ type GitHubServiceServer interface {
 	AddSubIssue(context.Context, *AddSubIssueRequest) (*AddSubIssueResponse, error)
 	// RemoveSubIssue is the remove_sub_issue tool.
 	RemoveSubIssue(context.Context, *RemoveSubIssueRequest) (*RemoveSubIssueResponse, error)
+	// ListWorkflows is the list_workflows tool.
+	ListWorkflows(context.Context, *ListWorkflowsRequest) (*ListWorkflowsResponse, error)
+	// ListWorkflowRuns is the list_workflow_runs tool.
+	ListWorkflowRuns(context.Context, *ListWorkflowRunsRequest) (*ListWorkflowRunsResponse, error)
+	// GetWorkflowRun is the get_workflow_run tool.
+	GetWorkflowRun(context.Context, *GetWorkflowRunRequest) (*GetWorkflowRunResponse, error)
+	// RunWorkflow is the run_workflow tool.
+	RunWorkflow(context.Context, *RunWorkflowRequest) (*RunWorkflowResponse, error)
+	// CancelWorkflowRun is the cancel_workflow_run tool.
+	CancelWorkflowRun(context.Context, *CancelWorkflowRunRequest) (*CancelWorkflowRunResponse, error)
+	// RerunWorkflowRun is the rerun_workflow_run tool.
+	RerunWorkflowRun(context.Context, *RerunWorkflowRunRequest) (*RerunWorkflowRunResponse, error)
 	mustEmbedUnimplementedGitHubServiceServer()
 }
 
@@ -1422,6 +1512,24 @@ func (UnimplementedGitHubServiceServer) AddSubIssue(context.Context, *AddSubIssu
 }
 func (UnimplementedGitHubServiceServer) RemoveSubIssue(context.Context, *RemoveSubIssueRequest) (*RemoveSubIssueResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RemoveSubIssue not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListWorkflows(context.Context, *ListWorkflowsRequest) (*ListWorkflowsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListWorkflows not implemented")
+}
+func (UnimplementedGitHubServiceServer) ListWorkflowRuns(context.Context, *ListWorkflowRunsRequest) (*ListWorkflowRunsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListWorkflowRuns not implemented")
+}
+func (UnimplementedGitHubServiceServer) GetWorkflowRun(context.Context, *GetWorkflowRunRequest) (*GetWorkflowRunResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetWorkflowRun not implemented")
+}
+func (UnimplementedGitHubServiceServer) RunWorkflow(context.Context, *RunWorkflowRequest) (*RunWorkflowResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RunWorkflow not implemented")
+}
+func (UnimplementedGitHubServiceServer) CancelWorkflowRun(context.Context, *CancelWorkflowRunRequest) (*CancelWorkflowRunResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelWorkflowRun not implemented")
+}
+func (UnimplementedGitHubServiceServer) RerunWorkflowRun(context.Context, *RerunWorkflowRunRequest) (*RerunWorkflowRunResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method RerunWorkflowRun not implemented")
 }
 func (UnimplementedGitHubServiceServer) mustEmbedUnimplementedGitHubServiceServer() {}
 func (UnimplementedGitHubServiceServer) testEmbeddedByValue()                       {}
@@ -2758,6 +2866,114 @@ func _GitHubService_RemoveSubIssue_Handler(srv interface{}, ctx context.Context,
 	return interceptor(ctx, in, info, handler)
 }
 
+func _GitHubService_ListWorkflows_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListWorkflowsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListWorkflows(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListWorkflows_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListWorkflows(ctx, req.(*ListWorkflowsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_ListWorkflowRuns_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListWorkflowRunsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).ListWorkflowRuns(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_ListWorkflowRuns_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).ListWorkflowRuns(ctx, req.(*ListWorkflowRunsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_GetWorkflowRun_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetWorkflowRunRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).GetWorkflowRun(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_GetWorkflowRun_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).GetWorkflowRun(ctx, req.(*GetWorkflowRunRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_RunWorkflow_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RunWorkflowRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).RunWorkflow(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_RunWorkflow_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).RunWorkflow(ctx, req.(*RunWorkflowRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_CancelWorkflowRun_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CancelWorkflowRunRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).CancelWorkflowRun(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_CancelWorkflowRun_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).CancelWorkflowRun(ctx, req.(*CancelWorkflowRunRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _GitHubService_RerunWorkflowRun_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RerunWorkflowRunRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(GitHubServiceServer).RerunWorkflowRun(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: GitHubService_RerunWorkflowRun_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(GitHubServiceServer).RerunWorkflowRun(ctx, req.(*RerunWorkflowRunRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // GitHubService_ServiceDesc is the grpc.ServiceDesc for GitHubService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -3056,6 +3272,30 @@ var GitHubService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RemoveSubIssue",
 			Handler:    _GitHubService_RemoveSubIssue_Handler,
+		},
+		{
+			MethodName: "ListWorkflows",
+			Handler:    _GitHubService_ListWorkflows_Handler,
+		},
+		{
+			MethodName: "ListWorkflowRuns",
+			Handler:    _GitHubService_ListWorkflowRuns_Handler,
+		},
+		{
+			MethodName: "GetWorkflowRun",
+			Handler:    _GitHubService_GetWorkflowRun_Handler,
+		},
+		{
+			MethodName: "RunWorkflow",
+			Handler:    _GitHubService_RunWorkflow_Handler,
+		},
+		{
+			MethodName: "CancelWorkflowRun",
+			Handler:    _GitHubService_CancelWorkflowRun_Handler,
+		},
+		{
+			MethodName: "RerunWorkflowRun",
+			Handler:    _GitHubService_RerunWorkflowRun_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -156,6 +156,8 @@ const (
 	ResourceKind_RESOURCE_KIND_OWNER ResourceKind = 17
 	// RESOURCE_KIND_LABEL marks a repository label's name.
 	ResourceKind_RESOURCE_KIND_LABEL ResourceKind = 14
+	// RESOURCE_KIND_WORKFLOW marks a GitHub Actions workflow's file name or id.
+	ResourceKind_RESOURCE_KIND_WORKFLOW ResourceKind = 16
 )
 
 // Enum value maps for ResourceKind.
@@ -178,6 +180,7 @@ var (
 		15: "RESOURCE_KIND_RELEASE",
 		17: "RESOURCE_KIND_OWNER",
 		14: "RESOURCE_KIND_LABEL",
+		16: "RESOURCE_KIND_WORKFLOW",
 	}
 	ResourceKind_value = map[string]int32{
 		"RESOURCE_KIND_UNSPECIFIED":  0,
@@ -197,6 +200,7 @@ var (
 		"RESOURCE_KIND_RELEASE":      15,
 		"RESOURCE_KIND_OWNER":        17,
 		"RESOURCE_KIND_LABEL":        14,
+		"RESOURCE_KIND_WORKFLOW":     16,
 	}
 )
 
@@ -525,7 +529,7 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x0fTOOLSET_ACTIONS\x10\x04\x12\x12\n" +
 	"\x0eTOOLSET_SEARCH\x10\x05\x12\x10\n" +
 	"\fTOOLSET_META\x10\x06\x12\x14\n" +
-	"\x10TOOLSET_PROJECTS\x10\a*\xd5\x03\n" +
+	"\x10TOOLSET_PROJECTS\x10\a*\xf1\x03\n" +
 	"\fResourceKind\x12\x1d\n" +
 	"\x19RESOURCE_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18RESOURCE_KIND_REPOSITORY\x10\x01\x12\x15\n" +
@@ -544,7 +548,8 @@ const file_ghops_v1_tool_proto_rawDesc = "" +
 	"\x17RESOURCE_KIND_MILESTONE\x10\r\x12\x19\n" +
 	"\x15RESOURCE_KIND_RELEASE\x10\x0f\x12\x17\n" +
 	"\x13RESOURCE_KIND_OWNER\x10\x11\x12\x17\n" +
-	"\x13RESOURCE_KIND_LABEL\x10\x0e*~\n" +
+	"\x13RESOURCE_KIND_LABEL\x10\x0e\x12\x1a\n" +
+	"\x16RESOURCE_KIND_WORKFLOW\x10\x10*~\n" +
 	"\aContent\x12\x17\n" +
 	"\x13CONTENT_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11CONTENT_USER_TEXT\x10\x01\x12\x0f\n" +

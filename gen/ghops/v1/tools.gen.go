@@ -151,4 +151,16 @@ const (
 	ToolAddSubIssue = "add_sub_issue"
 	// ToolRemoveSubIssue is GitHubService.RemoveSubIssue: Detach a sub-issue from its parent; both issues stay.
 	ToolRemoveSubIssue = "remove_sub_issue"
+	// ToolListWorkflows is GitHubService.ListWorkflows: List a repository's Actions workflows; `file` names one in the other tools.
+	ToolListWorkflows = "list_workflows"
+	// ToolListWorkflowRuns is GitHubService.ListWorkflowRuns: List Actions runs, newest first, optionally of one workflow, branch, status or event.
+	ToolListWorkflowRuns = "list_workflow_runs"
+	// ToolGetWorkflowRun is GitHubService.GetWorkflowRun: An Actions run with its jobs, their conclusions and failed steps.
+	ToolGetWorkflowRun = "get_workflow_run"
+	// ToolRunWorkflow is GitHubService.RunWorkflow: Start a workflow that has the workflow_dispatch trigger on a branch or tag; answers the run started.
+	ToolRunWorkflow = "run_workflow"
+	// ToolCancelWorkflowRun is GitHubService.CancelWorkflowRun: Cancel a queued or running Actions run (a finished one is -32003).
+	ToolCancelWorkflowRun = "cancel_workflow_run"
+	// ToolRerunWorkflowRun is GitHubService.RerunWorkflowRun: Re-run every job of a finished Actions run (rerun_failed_jobs re-runs the failed ones).
+	ToolRerunWorkflowRun = "rerun_workflow_run"
 )

@@ -3,7 +3,10 @@ package hub
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"path"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -15,8 +18,21 @@ import (
 // of the same id), job logs behind a redirect to a signed download URL, and
 // re-running a run's failed jobs.
 
-// workflowRun is one run of a workflow on a commit.
-type workflowRun struct {
+// Workflow is a workflow file of the repository (.github/workflows/...).
+type Workflow struct {
+	ID         int64
+	Name, Path string
+	// Dispatch tells whether it has the workflow_dispatch trigger, so that
+	// it can be run by hand (POST .../dispatches).
+	Dispatch bool
+	created  time.Time
+}
+
+// File is the workflow's file name, which GitHub accepts for its id.
+func (w *Workflow) File() string { return path.Base(w.Path) }
+
+// WorkflowRun is one run of a workflow on a commit.
+type WorkflowRun struct {
 	ID, workflowID               int64
 	number, Attempt              int
 	name, path, event            string
@@ -45,8 +61,9 @@ type ActionsJob struct {
 
 // actionsData is a repository's Actions state.
 type actionsData struct {
-	runs []*workflowRun
-	Jobs []*ActionsJob
+	Workflows []*Workflow
+	runs      []*WorkflowRun
+	Jobs      []*ActionsJob
 }
 
 // ActionsState is the repository's workflow runs and jobs, created on first use.
@@ -58,7 +75,7 @@ func (r *Repo) ActionsState() *actionsData {
 }
 
 // RunByID is the workflow run with the decimal id, nil when there is none.
-func (r *Repo) RunByID(id string) *workflowRun {
+func (r *Repo) RunByID(id string) *WorkflowRun {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil {
 		return nil
@@ -106,26 +123,198 @@ type JobSpec struct {
 }
 
 // AddRunLocked records a finished workflow run on sha with its jobs and their check runs.
-func (h *Hub) AddRunLocked(r *Repo, branch, sha, workflow string, jobs []JobSpec) *workflowRun {
+func (h *Hub) AddRunLocked(r *Repo, branch, sha, workflow string, jobs []JobSpec) *WorkflowRun {
+	return h.AddRunOfLocked(r, h.WorkflowLocked(r, workflow, true), RunSpec{Branch: branch, SHA: sha, Event: "pull_request", Status: "completed"}, jobs)
+}
+
+// RunSpec describes a workflow run to record (AddRunOfLocked).
+type RunSpec struct {
+	// Branch and SHA are the commit the run is of.
+	Branch, SHA string
+	// Event is what started it: push, pull_request, workflow_dispatch...
+	Event string
+	// Status is queued, in_progress or completed; a completed run's
+	// conclusion follows from its jobs (Conclusion overrides it, e.g.
+	// cancelled).
+	Status, Conclusion string
+}
+
+// AddRunOfLocked records a run of w as spec says, with its jobs (each also a check run); jobs of
+// a run that is not completed are queued, or in progress when the run is.
+func (h *Hub) AddRunOfLocked(r *Repo, w *Workflow, spec RunSpec, jobs []JobSpec) *WorkflowRun {
 	a := r.ActionsState()
 	t := h.Stamp()
 	h.NextID++
-	run := &workflowRun{ID: h.NextID, workflowID: 161335, number: len(a.runs) + 1, Attempt: 1, name: workflow,
-		path: ".github/workflows/ci.yml", event: "pull_request", headBranch: branch, headSHA: sha,
-		Status: "completed", Conclusion: "success", created: t, Updated: t, runStarted: t}
+	n := 1
+	for _, run := range a.runs {
+		if run.workflowID == w.ID {
+			n++
+		}
+	}
+	run := &WorkflowRun{ID: h.NextID, workflowID: w.ID, number: n, Attempt: 1, name: w.Name,
+		path: w.Path, event: spec.Event, headBranch: spec.Branch, headSHA: spec.SHA,
+		Status: spec.Status, created: t, Updated: t, runStarted: t}
+	if spec.Status == "completed" {
+		run.Conclusion = "success"
+	}
 	for _, js := range jobs {
-		if js.Conclusion != "success" {
+		status, conclusion := spec.Status, js.Conclusion
+		if status != "completed" {
+			conclusion = ""
+		} else if conclusion != "success" && conclusion != "skipped" {
 			run.Conclusion = "failure"
 		}
-		h.AddJobLocked(r, run, js.Name, "completed", js.Conclusion, js.Steps, js.FailedStep, js.Log)
+		h.AddJobLocked(r, run, js.Name, status, conclusion, js.Steps, js.FailedStep, js.Log)
+	}
+	if spec.Conclusion != "" {
+		run.Conclusion = spec.Conclusion
 	}
 	a.runs = append(a.runs, run)
 	return run
 }
 
+// WorkflowLocked is the repository's workflow named name, added (at
+// .github/workflows/<name in lower case>.yml) when create is set and there
+// is none; nil otherwise.
+func (h *Hub) WorkflowLocked(r *Repo, name string, create bool) *Workflow {
+	a := r.ActionsState()
+	for _, w := range a.Workflows {
+		if w.Name == name {
+			return w
+		}
+	}
+	if !create {
+		return nil
+	}
+	w := &Workflow{ID: 161335 + int64(len(a.Workflows)), Name: name, Dispatch: true, created: r.created,
+		Path: ".github/workflows/" + strings.ToLower(strings.ReplaceAll(name, " ", "-")) + ".yml"}
+	a.Workflows = append(a.Workflows, w)
+	return w
+}
+
+// WorkflowByID is the workflow with the decimal id or the file name (as
+// GitHub's workflow_id parameter takes either), nil when there is none.
+func (r *Repo) WorkflowByID(id string) *Workflow {
+	for _, w := range r.ActionsState().Workflows {
+		if strconv.FormatInt(w.ID, 10) == id || w.File() == id {
+			return w
+		}
+	}
+	return nil
+}
+
+// Runs are the repository's workflow runs, newest first (GitHub's order),
+// that keep says to.
+func (r *Repo) Runs(keep func(run *WorkflowRun) bool) []*WorkflowRun {
+	var out []*WorkflowRun
+	for _, run := range slices.Backward(r.ActionsState().runs) {
+		if keep(run) {
+			out = append(out, run)
+		}
+	}
+	return out
+}
+
+// RunFilter tells whether run matches GitHub's runs-list filters: branch,
+// event, and status (a status or a conclusion); "" matches any.
+func RunFilter(run *WorkflowRun, workflowID int64, branch, event, status string) bool {
+	return (workflowID == 0 || run.workflowID == workflowID) && (branch == "" || run.headBranch == branch) &&
+		(event == "" || run.event == event) && (status == "" || run.Status == status || run.Conclusion == status)
+}
+
+// RunJobs are the jobs of run: of its latest attempt, or of every attempt
+// when all is set.
+func (r *Repo) RunJobs(run *WorkflowRun, all bool) []*ActionsJob {
+	var out []*ActionsJob
+	for _, j := range r.ActionsState().Jobs {
+		if j.RunID == run.ID && (all || j.Attempt == run.Attempt) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// CancelLocked cancels run and its unfinished jobs; false when the run is
+// already completed (GitHub's 409).
+func (h *Hub) CancelLocked(r *Repo, run *WorkflowRun) bool {
+	if run.Status == "completed" {
+		return false
+	}
+	t := h.Stamp()
+	run.Status, run.Conclusion, run.Updated = "completed", "cancelled", t
+	for _, j := range r.RunJobs(run, false) {
+		if j.Status != "completed" {
+			j.Status, j.Conclusion, j.completed = "completed", "cancelled", t
+			for i := range j.Steps {
+				if j.Steps[i].status != "completed" {
+					j.Steps[i].status, j.Steps[i].conclusion = "completed", "cancelled"
+				}
+			}
+			for _, cr := range r.Checks[run.headSHA] {
+				if cr.ID == j.ID {
+					cr.Status, cr.Conclusion, cr.Completed = "completed", "cancelled", t
+				}
+			}
+		}
+	}
+	return true
+}
+
+// RerunLocked starts a new attempt of the finished run: every job of the
+// workflow again (with failedOnly: the last attempt's jobs that did not succeed),
+// queued, with new ids and check runs; false when the run is not finished
+// or (failedOnly) nothing failed.
+func (h *Hub) RerunLocked(r *Repo, run *WorkflowRun, failedOnly bool) bool {
+	if run.Status != "completed" {
+		return false
+	}
+	var again []*ActionsJob
+	if failedOnly {
+		for _, j := range r.RunJobs(run, false) {
+			if j.Status == "completed" && j.Conclusion != "success" && j.Conclusion != "skipped" && j.Conclusion != "neutral" {
+				again = append(again, j)
+			}
+		}
+	} else {
+		// Every job of the workflow, as its latest attempt ran it: an
+		// attempt that re-ran failed jobs holds only those.
+		at := map[string]int{}
+		for _, j := range r.RunJobs(run, true) {
+			if i, ok := at[j.Name]; ok {
+				again[i] = j
+				continue
+			}
+			at[j.Name] = len(again)
+			again = append(again, j)
+		}
+	}
+	if len(again) == 0 {
+		return false
+	}
+	run.Attempt++
+	run.Status, run.Conclusion, run.Updated = "queued", "", h.Stamp()
+	for _, j := range again {
+		names := make([]string, len(j.Steps))
+		for i, s := range j.Steps {
+			names[i] = s.Name
+		}
+		h.AddJobLocked(r, run, j.Name, "queued", "", names, 0, "")
+	}
+	return true
+}
+
+// WorkflowObj is a workflow as the REST API renders it.
+func (c *ReqCtx) WorkflowObj(r *Repo, w *Workflow) Obj {
+	id := strconv.FormatInt(w.ID, 10)
+	return Obj{"id": w.ID, "node_id": NodeID("Workflow", w.ID), "name": w.Name, "path": w.Path, "state": "active",
+		"created_at": Ts(w.created), "updated_at": Ts(w.created), "url": c.RepoURL(r) + "/actions/workflows/" + id,
+		"html_url":  c.Web + "/" + r.FullName() + "/blob/" + r.Opts.DefaultBranch + "/" + w.Path,
+		"badge_url": c.Web + "/" + r.FullName() + "/workflows/" + w.Name + "/badge.svg"}
+}
+
 // AddJobLocked adds a job to run and returns it, its log stamped with the job's start; the caller
 // holds Mu exclusively.
-func (h *Hub) AddJobLocked(r *Repo, run *workflowRun, name, status, conclusion string, steps []string, failed int, log string) *ActionsJob {
+func (h *Hub) AddJobLocked(r *Repo, run *WorkflowRun, name, status, conclusion string, steps []string, failed int, log string) *ActionsJob {
 	t := h.Stamp()
 	h.NextID++
 	j := &ActionsJob{ID: h.NextID, RunID: run.ID, Attempt: run.Attempt, Name: name, Status: status, Conclusion: conclusion,
@@ -191,7 +380,7 @@ func (h *Hub) AddWorkflowRun(repoName, branch, workflow string, jobs []JobSpec) 
 }
 
 // RunObj is a workflow run as the REST API renders it.
-func (c *ReqCtx) RunObj(r *Repo, run *workflowRun) Obj {
+func (c *ReqCtx) RunObj(r *Repo, run *WorkflowRun) Obj {
 	u := c.RepoURL(r) + "/actions/runs/" + strconv.FormatInt(run.ID, 10)
 	web := c.Web + "/" + r.FullName() + "/actions/runs/" + strconv.FormatInt(run.ID, 10)
 	var conclusion any
@@ -220,7 +409,7 @@ func (c *ReqCtx) RunObj(r *Repo, run *workflowRun) Obj {
 }
 
 // JobObj is a job of run as the REST API renders it.
-func (c *ReqCtx) JobObj(r *Repo, j *ActionsJob, run *workflowRun) Obj {
+func (c *ReqCtx) JobObj(r *Repo, j *ActionsJob, run *WorkflowRun) Obj {
 	id := strconv.FormatInt(j.ID, 10)
 	var conclusion any
 	if j.Conclusion != "" {

@@ -1,6 +1,7 @@
 // Package seed writes fakehub's demo dataset (Config.Seed "demo"): octo-org/hello-world with its
-// history, a pull request with a workflow run, issues, labels and a milestone, two releases
-// with their tags, the private octo-org/secret, and the projects octo-org/1 (a sprint board) and octocat/1.
+// history, a pull request with a failed workflow run, two workflows with runs in every state, issues,
+// labels and a milestone, two releases with their tags, the private octo-org/secret, and the projects
+// octo-org/1 (a sprint board) and octocat/1.
 package seed
 
 import (
@@ -79,6 +80,9 @@ func (h *api) seedDemo() error {
 		return err
 	}
 	seedSubIssues(h.Hub, r)
+	if err := h.seedDemoWorkflows(r); err != nil {
+		return err
+	}
 	// Last, so that every id seeded before keeps its value.
 	return seedReleases(h.Hub, r)
 }

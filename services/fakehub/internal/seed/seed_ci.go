@@ -85,3 +85,33 @@ func (h *api) seedDemoCI(r *hub.Repo) error {
 	r.Mergeability(p, true)
 	return nil
 }
+
+// seedDemoWorkflows adds the demo's second workflow and runs in every state an agent meets: CI
+// (which can be dispatched) passed and is running again on main's first commit, beside the failed
+// run of feature/greet-test; Release (no workflow_dispatch trigger, so dispatching it is GitHub's
+// 422) has a cancelled run and a queued one. The runs are of main's first commit, not its head, so
+// that main's head keeps no check runs.
+func (h *api) seedDemoWorkflows(r *hub.Repo) error {
+	head, ok := r.Resolve("main")
+	if !ok {
+		return hub.ErrRefNotFound
+	}
+	cm, err := r.Git.Commit(head)
+	if err != nil {
+		return err
+	}
+	first := cm.ParentHashes[0].String()
+	ci := h.WorkflowLocked(r, "CI", true)
+	release := h.WorkflowLocked(r, "Release", true)
+	release.Dispatch = false
+	steps := []string{"Set up job", "Run actions/checkout@v4", "Run go build ./...", "Complete job"}
+	done := []hub.JobSpec{{Name: "build", Conclusion: "success", Steps: steps, Log: demoBuildLog}}
+	on := func(status, conclusion string) hub.RunSpec {
+		return hub.RunSpec{Branch: "main", SHA: first, Event: "push", Status: status, Conclusion: conclusion}
+	}
+	h.AddRunOfLocked(r, ci, on("completed", ""), done)
+	h.AddRunOfLocked(r, ci, on("in_progress", ""), []hub.JobSpec{{Name: "build", Steps: steps}})
+	h.AddRunOfLocked(r, release, on("completed", "cancelled"), []hub.JobSpec{{Name: "publish", Conclusion: "cancelled", Steps: []string{"Set up job", "Publish"}, FailedStep: 2}})
+	h.AddRunOfLocked(r, release, on("queued", ""), []hub.JobSpec{{Name: "publish", Steps: []string{"Set up job", "Publish"}}})
+	return nil
+}

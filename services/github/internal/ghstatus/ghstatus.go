@@ -375,6 +375,12 @@ func fromErrorResponse(er *github.ErrorResponse, c Context) error {
 		return HeadMismatch(c, gh)
 	case code == http.StatusConflict && strings.Contains(msgLower, "repository is empty"):
 		return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY, "the repository is empty", c, gh)
+	case code == http.StatusConflict:
+		// A change the object's state refuses (cancel_workflow_run of a
+		// finished run): GitHub's refusal of the value, as a 422 is, of
+		// the call's resource.
+		gh.Resource = c.Resource
+		return New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_GITHUB_VALIDATION, "GitHub refused the change: "+gh.Message, c, gh)
 	case code == http.StatusUnprocessableEntity && (c.Tool == ToolCommitFiles || c.Tool == ToolApplyPatch) && strings.Contains(msgLower, "not a fast forward"):
 		return BranchMoved(c, gh)
 	case code == http.StatusUnprocessableEntity:

@@ -4,9 +4,14 @@
 //   - Reads addressed by a full commit (or tree, or blob) SHA never change,
 //     so once cached they are answered with no GitHub request at all
 //     (Immutable names them).
-//   - A read of a branch (or the default branch) first resolves its head
-//     with one cheap conditional request and then reads by SHA, so that
-//     branch and SHA reads share the cache.
+//   - A read of a branch (or the default branch) whose head was resolved
+//     before resolves it again with one conditional request (a 304 when
+//     the branch has not moved, which costs no rate limit) and then reads
+//     by SHA, so that branch and SHA reads share the cache and content
+//     known at the head costs no request. A cold branch read, its head
+//     unknown, goes to GitHub as it is: one request, not two (resolving a
+//     head no read has used saves nothing), cached under its own URL and
+//     made conditional when asked again.
 //   - Every other GET is made conditional: its ETag is sent back as
 //     If-None-Match and an unchanged answer comes back as a 304, which costs
 //     no rate limit.
@@ -130,7 +135,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // roundTrip answers the GET req whose URL is of kind k.
 func (t *Transport) roundTrip(req *http.Request, k kind) (*http.Response, error) {
-	if k.branchParam != "" {
+	if k.branchParam != "" && t.headKnown(req, k) {
 		byHead, answer := t.resolve(req, k)
 		if answer != nil {
 			answer.Request = req
@@ -301,6 +306,34 @@ type readCloser struct {
 	io.Closer
 }
 
+// headKnown tells whether the branch read req (of kind k) should resolve
+// its head: only when its head was resolved before (the resolution is
+// cached, so asking again is a 304) and the read itself is not cached
+// under its own URL (a cold read earlier went as it was: asking it again
+// conditionally is one request too, and a 304 when nothing changed).
+func (t *Transport) headKnown(req *http.Request, k kind) bool {
+	ctx := req.Context()
+	if e, _, ok := t.store.Get(ctx, Key(req)); ok && e.ETag != "" {
+		return false
+	}
+	_, _, ok := t.store.Get(ctx, Key(t.headRequest(req, k)))
+	return ok
+}
+
+// headRequest is the one-commit list that resolves the head of the branch
+// read req (of kind k): a shallow copy of req that shares its header,
+// which nothing below changes (a round tripper must not), and differs only
+// in the URL.
+func (t *Transport) headRequest(req *http.Request, k kind) *http.Request {
+	q := url.Values{"per_page": {"1"}}
+	if ref := k.query.Get(k.branchParam); ref != "" {
+		q.Set("sha", ref)
+	}
+	head := req.WithContext(req.Context())
+	head.URL = &url.URL{Scheme: req.URL.Scheme, Host: req.URL.Host, Path: k.root + "repos/" + k.owner + "/" + k.name + "/commits", RawQuery: q.Encode()}
+	return head
+}
+
 // resolve returns req (a branch read of kind k) addressed by the SHA its
 // branch points at, or nil when the head cannot be resolved (req then goes
 // as it is, and its own answer, an error included, is GitHub's). When
@@ -308,15 +341,7 @@ type readCloser struct {
 // failed (5xx), that answer is returned instead: it is GitHub's answer to
 // this token now, and asking again would spend more.
 func (t *Transport) resolve(req *http.Request, k kind) (*http.Request, *http.Response) {
-	q := url.Values{"per_page": {"1"}}
-	if ref := k.query.Get(k.branchParam); ref != "" {
-		q.Set("sha", ref)
-	}
-	// Shallow copies: they share req's header, which nothing below changes
-	// (a round tripper must not), and differ only in the URL.
-	head := req.WithContext(req.Context())
-	head.URL = &url.URL{Scheme: req.URL.Scheme, Host: req.URL.Host, Path: k.root + "repos/" + k.owner + "/" + k.name + "/commits", RawQuery: q.Encode()}
-	resp, err := t.roundTrip(head, kind{}) // a one-commit list from a branch: neither kind
+	resp, err := t.roundTrip(t.headRequest(req, k), kind{}) // a one-commit list from a branch: neither kind
 	if err != nil {
 		return nil, nil
 	}
@@ -331,6 +356,7 @@ func (t *Transport) resolve(req *http.Request, k kind) (*http.Request, *http.Res
 	if err != nil || len(list) == 0 || !IsSHA(list[0].SHA) {
 		return nil, nil
 	}
+	// A shallow copy, as headRequest's.
 	byHead := req.WithContext(req.Context())
 	u := *req.URL
 	k.query.Set(k.branchParam, list[0].SHA)

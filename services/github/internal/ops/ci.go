@@ -317,32 +317,21 @@ func (s *Service) checkJob(ctx context.Context, gh *github.Client, repo string, 
 	return ownJob(job, repo, id)
 }
 
-// RerunFailedJobs implements the rerun_failed_jobs tool: the run (ownRun:
-// GitHub's answer must name the call's repository before the id is used
-// for the write), the re-run (never retried), then the run again, for its
-// status after the re-run.
+// RerunFailedJobs implements the rerun_failed_jobs tool: the failed jobs
+// (and the jobs they need) of a finished run again, as a new attempt of the
+// same run (runWrite).
 func (s *Service) RerunFailedJobs(ctx context.Context, req *ghopsv1.RerunFailedJobsRequest) (*ghopsv1.RerunFailedJobsResponse, error) {
 	c := ghstatus.Context{Tool: ghopsv1.ToolRerunFailedJobs, Repo: req.GetRepo(), Resource: runRes(req.GetRepo(), req.GetRunId())}
-	owner, name := splitRepo(req.GetRepo())
-	gh := s.client(ctx)
-	u, err := ghpath.Repo("repo", req.GetRepo(), ghpath.Lit("actions/runs"), ghpath.One("runId", strconv.FormatInt(req.GetRunId(), 10)))
+	after, err := s.runWrite(ctx, c, req.GetRepo(), req.GetRunId(), func(gh *github.Client, owner, name string) error {
+		_, err := gh.Actions.RerunFailedJobsByID(ctx, owner, name, req.GetRunId())
+		return err
+	})
 	if err != nil {
-		return nil, s.fail(ctx, err, c)
-	}
-	run, _, err := get[*github.WorkflowRun](ctx, s, gh, u, nil)
-	if err == nil {
-		err = ownRun(run, req.GetRepo(), req.GetRunId())
-	}
-	if err != nil {
-		return nil, s.fail(ctx, err, c)
-	}
-	if _, err := gh.Actions.RerunFailedJobsByID(ctx, owner, name, req.GetRunId()); err != nil {
-		return nil, s.fail(ctx, err, c)
+		return nil, err
 	}
 	out := &ghopsv1.RerunFailedJobsResponse{RunId: req.GetRunId(), Status: "queued"}
-	// The re-run is accepted; reading the run back only refines the status.
-	if run, _, err := gh.Actions.GetWorkflowRunByID(ctx, owner, name, req.GetRunId()); err == nil && run.GetStatus() != "" {
-		out.Status = run.GetStatus()
+	if after.GetStatus() != "" {
+		out.Status = after.GetStatus()
 	}
 	return out, nil
 }

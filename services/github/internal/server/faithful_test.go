@@ -61,11 +61,11 @@ func TestLargeFileReadsRawBlob(t *testing.T) {
 		calls      map[string]int
 	}{
 		{"over 1 MB through the raw blob", "large.txt", big[:256<<10], true, map[string]int{
-			"GET /repos/{owner}/{repo}/commits": 1, "GET /repos/{owner}/{repo}/contents/{path}": 1,
+			"GET /repos/{owner}/{repo}/contents/{path}":      1,
 			"GET /repos/{owner}/{repo}/git/blobs/{file_sha}": 1,
 		}},
 		{"small inline", "small.txt", "small\n", false, map[string]int{
-			"GET /repos/{owner}/{repo}/commits": 1, "GET /repos/{owner}/{repo}/contents/{path}": 1,
+			"GET /repos/{owner}/{repo}/contents/{path}": 1,
 		}},
 	}
 	for _, tc := range tests {

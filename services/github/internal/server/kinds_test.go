@@ -353,6 +353,33 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 			return err
 		}
 	}
+	rerunAll := func(r string, id int64) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.RerunWorkflowRun(x, &ghopsv1.RerunWorkflowRunRequest{Repo: r, RunId: id})
+			return err
+		}
+	}
+	cancelRun := func(r string, id int64) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.CancelWorkflowRun(x, &ghopsv1.CancelWorkflowRunRequest{Repo: r, RunId: id})
+			return err
+		}
+	}
+	getRun := func(r string, id int64) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
+			_, err := c.GetWorkflowRun(x, &ghopsv1.GetWorkflowRunRequest{Repo: r, RunId: id})
+			return err
+		}
+	}
+	// runRow is the row of a run_id: the run is read first (ownRun), and
+	// GitHub's answer must name the call's repository before then happens.
+	runRow := func(then string, call func(r string, id int64) func(x context.Context, c ghopsv1.GitHubServiceClient) error) idRow {
+		return idRow{how: "the run is read first (ownRun): GitHub's answer must name the call's repository before " + then,
+			cases: []idCase{
+				{name: "a job's id", resType: "run", msg: "run " + repo + "/actions/runs/" + strconv.FormatInt(job, 10) + " not found", call: call(repo, job)},
+				{name: "another repository's run", resType: "run", msg: "run " + alias + "/actions/runs/" + strconv.FormatInt(run, 10) + " not found: GitHub answered with a run " + foreign, call: call(alias, run)},
+			}}
+	}
 	jobLog := func(r string, id int64) func(x context.Context, c ghopsv1.GitHubServiceClient) error {
 		return func(x context.Context, c ghopsv1.GitHubServiceClient) error {
 			_, err := c.GetJobLog(x, &ghopsv1.GetJobLogRequest{Repo: r, JobId: id, TailLines: ptr[int32](5)})
@@ -521,11 +548,10 @@ func TestIDFieldsOfEveryTool(t *testing.T) {
 				{name: "a run's id", resType: "job", msg: "job " + repo + "/actions/jobs/" + strconv.FormatInt(run, 10) + " not found", call: jobLog(repo, run)},
 				{name: "another repository's job", resType: "job", msg: "job " + alias + "/actions/jobs/" + strconv.FormatInt(job, 10) + " not found: GitHub answered with a job " + foreign, call: jobLog(alias, job)},
 			}},
-		"rerun_failed_jobs.run_id": {how: "the run is read first (ownRun): GitHub's answer must name the call's repository before the re-run is asked for",
-			cases: []idCase{
-				{name: "a job's id", resType: "run", msg: "run " + repo + "/actions/runs/" + strconv.FormatInt(job, 10) + " not found", call: rerun(repo, job)},
-				{name: "another repository's run", resType: "run", msg: "run " + alias + "/actions/runs/" + strconv.FormatInt(run, 10) + " not found: GitHub answered with a run " + foreign, call: rerun(alias, run)},
-			}},
+		"rerun_failed_jobs.run_id":   runRow("the re-run is asked for", rerun),
+		"rerun_workflow_run.run_id":  runRow("the re-run is asked for", rerunAll),
+		"cancel_workflow_run.run_id": runRow("the cancellation is asked for", cancelRun),
+		"get_workflow_run.run_id":    runRow("its jobs are read", getRun),
 	}
 	fields := idFields(t)
 	for _, f := range fields {

@@ -124,7 +124,7 @@ func TestRedisOutage(t *testing.T) {
 	rec := httptest.NewRecorder()
 	srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	body, _ := io.ReadAll(rec.Body)
-	if !bytes.Contains(body, []byte("ghops_redis_errors_total{op=")) || !bytes.Contains(body, []byte(`ghops_cache_lookups_total{outcome="hit",tier="lru"}`)) {
+	if !bytes.Contains(body, []byte("ghops_redis_errors_total{op=")) || !bytes.Contains(body, []byte(`ghops_cache_lookups_total{outcome="revalidated",tier="lru"}`)) {
 		t.Errorf("metrics lack Redis errors or cache lookups:\n%s", grepLines(string(body), "ghops_redis_errors_total", "ghops_cache_lookups_total"))
 	}
 }
