@@ -6,6 +6,7 @@ import (
 	"ghops.dev/services/fakehub/internal/graphqlapi"
 	"ghops.dev/services/fakehub/internal/hub"
 	"ghops.dev/services/fakehub/internal/issues"
+	"ghops.dev/services/fakehub/internal/projects"
 	"ghops.dev/services/fakehub/internal/pulls"
 	"ghops.dev/services/fakehub/internal/search"
 	"ghops.dev/services/fakehub/internal/seed"
@@ -23,6 +24,7 @@ func New(cfg Config) (*Hub, error) {
 		pulls.Register,
 		graphqlapi.Register,
 		actions.Register,
+		projects.Register,
 	}, seed.Demo)
 }
 
