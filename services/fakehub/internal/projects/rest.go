@@ -14,7 +14,7 @@ import (
 // change of one item's field values, for organizations and users alike. Items carry their
 // numeric id (REST) beside the node id (GraphQL), as on GitHub.
 func Register(h *hub.Hub, add hub.AddFunc) {
-	for _, owner := range []string{"/orgs/{owner}", "/users/{owner}"} {
+	for _, owner := range []string{"/orgs/{org}", "/users/{username}"} {
 		base := owner + "/projectsV2/{project_number}"
 		add("GET", base+"/fields", restHandler(h, false, (*resolver).restFields))
 		add("GET", base+"/items", restHandler(h, false, (*resolver).restItems))
@@ -36,7 +36,7 @@ func restHandler(h *hub.Hub, write bool, fn func(*resolver, *Project) *hub.Reply
 		if err != nil {
 			return hub.NotFound()
 		}
-		p := x.s.project(c.Params["owner"], n)
+		p := x.s.project(c.Params["org"]+c.Params["username"], n)
 		if p == nil || !x.canRead(p) || (c.Tok != nil && !c.Tok.HasScope(scopeRead, scopeWrite)) {
 			return hub.NotFound()
 		}
@@ -77,15 +77,17 @@ func (x *resolver) restField(p *Project, f *Field) hub.Obj {
 	if f.DataType == TypeIteration && f.Iteration != nil {
 		its := make([]hub.Obj, 0, len(f.Iteration.Iterations))
 		for _, it := range f.Iteration.Iterations {
-			its = append(its, restIteration(it))
+			its = append(its, x.restIteration(it))
 		}
 		o["configuration"] = hub.Obj{"start_day": f.Iteration.StartDay, "duration": f.Iteration.Duration, "iterations": its}
 	}
 	return o
 }
 
-func restIteration(it *Iteration) hub.Obj {
-	return hub.Obj{"id": it.ID, "title": rich(it.Title), "start_date": date(it.Start), "duration": it.Duration}
+// restIteration is an iteration as REST answers it; completed follows fakehub's clock.
+func (x *resolver) restIteration(it *Iteration) hub.Obj {
+	return hub.Obj{"id": it.ID, "title": rich(it.Title), "start_date": date(it.Start), "duration": it.Duration,
+		"completed": !it.end().After(day(x.h.Now()))}
 }
 
 // restFields answers GET .../fields.
@@ -115,7 +117,7 @@ func (x *resolver) restValue(it *Item, f *Field) any {
 		}
 	case TypeIteration:
 		if iter := iterationByID(f, v.IterationID); iter != nil {
-			return restIteration(iter)
+			return x.restIteration(iter)
 		}
 	}
 	return nil
@@ -125,10 +127,17 @@ func (x *resolver) restValue(it *Item, f *Field) any {
 // parameter: only the Title when none is asked for).
 func (x *resolver) restItemObj(p *Project, it *Item, fields []*Field) hub.Obj {
 	typ := x.itemType(it)
+	kind := typ
+	if typ == itemRedacted { // REST names the content's type and leaves the content out
+		kind = itemIssue
+		if _, ref, ok := it.Repo.IssueNumbered(it.Number); ok && ref.P != nil {
+			kind = itemPull
+		}
+	}
 	o := hub.Obj{"id": it.ID, "node_id": nodeID(prefixItem, it.ID), "project_url": x.restProjectURL(p),
 		"item_url":     x.restProjectURL(p) + "/items/" + strconv.FormatInt(it.ID, 10),
-		"content_type": map[string]string{itemIssue: "Issue", itemPull: "PullRequest", itemDraft: "DraftIssue", itemRedacted: "Redacted"}[typ],
-		"created_at":   hub.Ts(it.Created), "updated_at": hub.Ts(it.Updated), "archived_at": nil}
+		"content_type": map[string]string{itemIssue: "Issue", itemPull: "PullRequest", itemDraft: "DraftIssue"}[kind], "content": nil,
+		"created_at": hub.Ts(it.Created), "updated_at": hub.Ts(it.Updated), "archived_at": nil}
 	if it.Archived {
 		o["archived_at"] = hub.Ts(it.Updated)
 	}
