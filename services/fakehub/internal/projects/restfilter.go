@@ -22,7 +22,7 @@ type filterTerm struct {
 
 func parseItemFilter(q string) itemFilter {
 	var f itemFilter
-	for _, w := range strings.Fields(q) {
+	for _, w := range filterWords(q) {
 		t := filterTerm{}
 		if strings.HasPrefix(w, "-") && len(w) > 1 {
 			t.not, w = true, w[1:]
@@ -45,6 +45,31 @@ func parseItemFilter(q string) itemFilter {
 	return f
 }
 
+// filterWords splits q at spaces outside double quotes: status:"In Progress" is one word.
+func filterWords(q string) []string {
+	var words []string
+	var cur strings.Builder
+	quoted := false
+	for _, r := range q {
+		switch {
+		case r == '"':
+			quoted = !quoted
+			cur.WriteRune(r)
+		case r == ' ' && !quoted:
+			if cur.Len() > 0 {
+				words = append(words, cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	if cur.Len() > 0 {
+		words = append(words, cur.String())
+	}
+	return words
+}
+
 // match reports whether it passes every term.
 func (f itemFilter) match(x *resolver, p *Project, it *Item) bool {
 	if it.Archived != f.archived {
@@ -63,6 +88,13 @@ func (t filterTerm) matchOne(x *resolver, p *Project, it *Item) bool {
 		return strings.Contains(strings.ToLower(x.title(it)), strings.ToLower(t.values[0]))
 	}
 	f := p.FieldNamed(t.field)
+	if f == nil && strings.EqualFold(t.field, "iteration") { // GitHub's name for the iteration field
+		for _, fl := range p.Fields {
+			if fl.DataType == TypeIteration && f == nil {
+				f = fl
+			}
+		}
+	}
 	if f == nil || x.itemType(it) == itemRedacted {
 		return false
 	}
