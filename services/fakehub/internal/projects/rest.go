@@ -123,7 +123,7 @@ func (x *resolver) restValue(it *Item, f *Field) any {
 	return nil
 }
 
-// restItem renders it; fields are the fields whose values to include (GitHub's fields
+// restItemObj renders it; fields are the fields whose values to include (GitHub's fields
 // parameter: only the Title when none is asked for).
 func (x *resolver) restItemObj(p *Project, it *Item, fields []*Field) hub.Obj {
 	typ := x.itemType(it)
