@@ -6,6 +6,7 @@ import (
 	"ghops.dev/services/fakehub/internal/graphqlapi"
 	"ghops.dev/services/fakehub/internal/hub"
 	"ghops.dev/services/fakehub/internal/issues"
+	"ghops.dev/services/fakehub/internal/projects"
 	"ghops.dev/services/fakehub/internal/pulls"
 	"ghops.dev/services/fakehub/internal/releases"
 	"ghops.dev/services/fakehub/internal/repos"
@@ -27,6 +28,7 @@ func New(cfg Config) (*Hub, error) {
 		actions.Register,
 		releases.Register,
 		repos.Register,
+		projects.Register,
 	}, seed.Demo)
 }
 

@@ -96,7 +96,7 @@ func TestConformance(t *testing.T) {
 	if _, err := f.srv.Hub.Commit("octo-org/conformance", "feature/x", "x", map[string]string{"x.txt": "x\n"}); err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range append(append(f.cases(), f.reviewCases(t)...), f.labelCases(t)...) {
+	for _, tc := range append(append(append(f.cases(), f.reviewCases(t)...), f.labelCases(t)...), f.projectCases(t)...) {
 		t.Run(tc.name, func(t *testing.T) {
 			req, err := http.NewRequest(strings.Fields(tc.op)[0], f.srv.URL+tc.path, strings.NewReader(tc.body))
 			if err != nil {
@@ -434,7 +434,7 @@ func TestConformanceCoverage(t *testing.T) {
 	})
 	t.Run("each operation has a success and an error case", func(t *testing.T) {
 		ok, bad := map[string]bool{}, map[string]bool{}
-		for _, tc := range append(append(f.cases(), f.reviewCases(t)...), f.labelCases(t)...) {
+		for _, tc := range append(append(append(f.cases(), f.reviewCases(t)...), f.labelCases(t)...), f.projectCases(t)...) {
 			if !listed[tc.op] {
 				t.Errorf("case %q: %s is not listed", tc.name, tc.op)
 			}

@@ -43,6 +43,7 @@ func TestProjectsGraphQLConformance(t *testing.T) {
 		body    map[string]any
 		errType string // the type of the one error wanted; "-" an error without type
 		ok      bool
+		then    func(t *testing.T, a gqlAnswer) // checks what the type cannot
 	}{
 		{name: "organization project, every field", body: q(`{ organization(login: "octo-org") { __typename id login projectV2(number: 1) { ` + projectFields + ` } } }`), ok: true},
 		{name: "user project", body: q(`{ user(login: "octocat") { login url projectV2(number: 1) { ` + projectFields + ` } } }`), ok: true},
@@ -100,6 +101,22 @@ func TestProjectsGraphQLConformance(t *testing.T) {
 				b: updateProjectV2ItemFieldValue(input: {projectId: $p, itemId: $i, fieldId: $e, value: {number: 8}}) { projectV2Item { id } }
 				c: clearProjectV2ItemFieldValue(input: {projectId: $p, itemId: $i, fieldId: $e}) { projectV2Item { id } } }`,
 			"variables": map[string]any{"p": p.ID, "i": item, "s": statusID, "o": todo, "e": estimateID}}, ok: true},
+		{name: "create an iteration field without a configuration", body: mut("CreateProjectV2Field", map[string]any{"projectId": p.ID, "dataType": "ITERATION", "name": "Week"},
+			`projectV2Field { ... on ProjectV2IterationField { name configuration { duration iterations { title duration } } } }`), ok: true},
+		{name: "reconfigure the Sprint field, dates as timestamps", body: mut("UpdateProjectV2Field", map[string]any{"fieldId": sprintID,
+			"iterationConfiguration": map[string]any{"startDate": "2026-11-02T00:00:00Z", "duration": 7, "iterations": []any{
+				map[string]any{"title": "W1", "startDate": "2026-11-02T00:00:00Z", "duration": 7}}}},
+			`projectV2Field { ... on ProjectV2IterationField { id name configuration { duration iterations { id title startDate duration } } } }`), ok: true},
+		{name: "rename a field", body: mut("UpdateProjectV2Field", map[string]any{"fieldId": dueID, "name": "Deadline"}, `projectV2Field { ... on ProjectV2Field { name } }`), ok: true},
+		{name: "an iteration configuration for a single-select field", body: mut("UpdateProjectV2Field", map[string]any{"fieldId": statusID,
+			"iterationConfiguration": map[string]any{"startDate": "2026-11-02", "duration": 7, "iterations": []any{}}}, `projectV2Field { ... on ProjectV2SingleSelectField { id } }`), errType: "UNPROCESSABLE"},
+		{name: "a field rename by a reader", token: readOnly, body: mut("UpdateProjectV2Field", map[string]any{"fieldId": dueID, "name": "x"}, `projectV2Field { ... on ProjectV2Field { id } }`), errType: "FORBIDDEN"},
+		{name: "an unknown field on a project field", body: q(`{ organization(login: "octo-org") { projectV2(number: 1) { fields(first: 1) { nodes { ... on ProjectV2Field { isIssueField } } } } } }`), errType: "-",
+			then: func(t *testing.T, a gqlAnswer) {
+				if a.Errors[0].Message != "Field 'isIssueField' doesn't exist on type 'ProjectV2Field'" {
+					t.Errorf("message %q, want GitHub's", a.Errors[0].Message)
+				}
+			}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -120,6 +137,9 @@ func TestProjectsGraphQLConformance(t *testing.T) {
 			}
 			if !tc.ok && (len(a.Errors) != 1 || a.Errors[0].Type != want || a.Errors[0].Message == "") {
 				t.Fatalf("errors %+v, want one of type %q", a.Errors, want)
+			}
+			if tc.then != nil {
+				tc.then(t, a)
 			}
 		})
 	}

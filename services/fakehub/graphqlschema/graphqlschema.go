@@ -19,6 +19,12 @@ import (
 //go:embed schema.graphql
 var sdl string
 
+// unpublished are the types GitHub serves beyond its published schema that clients fakehub is
+// measured with select (unpublished.graphql says which and why).
+//
+//go:embed unpublished.graphql
+var unpublished string
+
 // duplicates lists the fields the published SDL defines twice, as Type.field. GitHub's own
 // schema dump repeats them with the same type; a spec-conforming loader refuses a repeated
 // field, so the second definition is dropped. Listed so that a schema update which adds or
@@ -29,7 +35,8 @@ var duplicates = []string{
 }
 
 var load = sync.OnceValues(func() (*ast.Schema, error) {
-	doc, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "schema.graphql", Input: sdl})
+	doc, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "schema.graphql", Input: sdl},
+		&ast.Source{Name: "unpublished.graphql", Input: unpublished})
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ package graphql
 
 import (
 	"errors"
+	"regexp"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -184,10 +185,23 @@ func (e *Engine) unsupported(detail string) Response {
 	return Response{Errors: []*Error{{Type: Unsupported, Message: e.Unsupported + " (" + detail + ")"}}}
 }
 
+// unknownField is the validator's message for a field the type does not have.
+var unknownField = regexp.MustCompile(`^Cannot query field "([^"]+)" on type "([^"]+)"\.`)
+
+// githubMessage words a validation message as GitHub does where clients match on the words:
+// an unknown field is "Field 'f' doesn't exist on type 'T'" (clients probing a preview field
+// fall back on exactly that message).
+func githubMessage(msg string) string {
+	if m := unknownField.FindStringSubmatch(msg); m != nil {
+		return "Field '" + m[1] + "' doesn't exist on type '" + m[2] + "'"
+	}
+	return msg
+}
+
 func fromList(list gqlerror.List) []*Error {
 	out := make([]*Error, 0, len(list))
 	for _, g := range list {
-		e := &Error{Message: g.Message}
+		e := &Error{Message: githubMessage(g.Message)}
 		for _, l := range g.Locations {
 			e.Locations = append(e.Locations, Location{Line: l.Line, Column: l.Column})
 		}

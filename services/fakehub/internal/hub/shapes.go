@@ -311,3 +311,7 @@ func (c *ReqCtx) PullNode(r *Repo, p *Pull) Obj {
 		"closed": p.State == "closed", "merged": p.Merged,
 	}
 }
+
+// APIRoot is the absolute REST root the request came in on (keeping /api/v3 when used), for
+// areas outside this package that build REST addresses.
+func (c *ReqCtx) APIRoot() string { return c.api }

@@ -2,7 +2,6 @@ package projects
 
 import (
 	"strings"
-	"time"
 
 	"ghops.dev/services/fakehub/internal/graphql"
 	"ghops.dev/services/fakehub/internal/hub"
@@ -113,13 +112,12 @@ func (x *resolver) createField(f graphql.Field) (hub.Obj, *graphql.Error) {
 			return nil, unprocessable("Single select fields must have at least one option")
 		}
 	case TypeIteration:
-		cfg, ok := in["iterationConfiguration"].(map[string]any)
-		if !ok {
-			return nil, unprocessable("Iteration fields need an iterationConfiguration")
-		}
-		var gerr *graphql.Error
-		if iter, gerr = iterationSpec(cfg); gerr != nil {
-			return nil, gerr
+		iter = x.defaultIterations()
+		if cfg, ok := in["iterationConfiguration"].(map[string]any); ok {
+			var gerr *graphql.Error
+			if iter, gerr = iterationSpec(cfg); gerr != nil {
+				return nil, gerr
+			}
 		}
 	}
 	field := &Field{Name: name, DataType: dataType}
@@ -131,7 +129,7 @@ func (x *resolver) createField(f graphql.Field) (hub.Obj, *graphql.Error) {
 // iterationSpec reads a ProjectV2IterationFieldConfigurationInput; with no iterations GitHub
 // creates three from startDate.
 func iterationSpec(cfg map[string]any) (*IterationConfigSpec, *graphql.Error) {
-	start, err := time.Parse(time.DateOnly, str(cfg["startDate"]))
+	start, err := parseDate(str(cfg["startDate"]))
 	duration, _ := intArg(cfg["duration"])
 	if err != nil || duration < 1 {
 		return nil, unprocessable("Iteration configuration needs a startDate and a duration of at least one day")
@@ -140,7 +138,7 @@ func iterationSpec(cfg map[string]any) (*IterationConfigSpec, *graphql.Error) {
 	list, _ := cfg["iterations"].([]any)
 	for _, item := range list {
 		m, _ := item.(map[string]any)
-		s, err := time.Parse(time.DateOnly, str(m["startDate"]))
+		s, err := parseDate(str(m["startDate"]))
 		d, _ := intArg(m["duration"])
 		if err != nil || d < 1 || strings.TrimSpace(str(m["title"])) == "" {
 			return nil, unprocessable("Each iteration needs a title, a startDate and a duration of at least one day")

@@ -43,6 +43,7 @@ func Install(h *hub.Hub, c *hub.ReqCtx, engine *graphql.Engine) {
 		"deleteProjectV2Item":           x.deleteItem,
 		"createProjectV2":               x.createProject,
 		"createProjectV2Field":          x.createField,
+		"updateProjectV2Field":          x.updateField,
 		"createProjectV2StatusUpdate":   x.createStatusUpdate,
 	} {
 		engine.Mutations[name] = run

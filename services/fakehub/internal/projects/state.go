@@ -2,7 +2,9 @@
 // GraphQL reference documents them: projects of users and organizations, their built-in Title
 // and Status fields and custom text, number, date, single-select and iteration fields, items
 // (issues and pull requests of any repository, drafts), archiving, views and status updates.
-// Projects exist only in GraphQL; graphqlapi installs this package's root fields (Install).
+// graphqlapi installs this package's GraphQL root fields (Install); Register adds the REST
+// Projects (v2) routes GitHub serves beside them (fields, items, one item's values), over the
+// same state.
 //
 // Access follows GitHub: a classic token needs the read:project scope (or project) to read a
 // project and project to change one; an item whose repository the token cannot read is
