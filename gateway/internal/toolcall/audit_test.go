@@ -191,6 +191,16 @@ func TestAuditNamesResources(t *testing.T) {
 			map[string]any{"repository": "o/r", "run": float64(9)}},
 		{"rerun_workflow_run", `{"repo":"o/r","run_id":9}`,
 			map[string]any{"repository": "o/r", "run": float64(9)}},
+		{"create_label", `{"repo":"o/r","name":"stale","color":"c0ffee"}`,
+			map[string]any{"repository": "o/r", "label": "stale"}},
+		{"update_label", `{"repo":"o/r","name":"stale","new_name":"inactive"}`,
+			map[string]any{"repository": "o/r", "label": "stale"}},
+		{"label_issue", `{"repo":"o/r","issueNumber":4,"add":["stale"],"remove":["bug"]}`,
+			map[string]any{"repository": "o/r", "issue": float64(4)}},
+		{"add_sub_issue", `{"repo":"o/r","issueNumber":4,"sub_issue":5,"sub_issue_repo":"o/s"}`,
+			map[string]any{"repository": "o/r", "issue": float64(4)}},
+		{"remove_sub_issue", `{"repo":"o/r","issueNumber":4,"sub_issue":5}`,
+			map[string]any{"repository": "o/r", "issue": float64(4)}},
 	}
 	writes := writeTools(t)
 	covered := map[string]bool{}

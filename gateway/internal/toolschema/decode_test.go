@@ -293,6 +293,17 @@ func TestDecodeValid(t *testing.T) {
 			&ghopsv1.RunWorkflowRequest{Repo: "o/r", Workflow: "161335", Ref: "v1.0", Inputs: map[string]string{"level": "debug"}}},
 		{"cancel_workflow_run", `{"repo":"o/r","run_id":9}`, &ghopsv1.CancelWorkflowRunRequest{Repo: "o/r", RunId: 9}},
 		{"rerun_workflow_run", `{"repo":"o/r","run_id":9}`, &ghopsv1.RerunWorkflowRunRequest{Repo: "o/r", RunId: 9}},
+		{"list_labels", `{"repo":"o/r","page":2}`, &ghopsv1.ListLabelsRequest{Repo: "o/r", Page: proto.Int32(2)}},
+		{"create_label", `{"repo":"o/r","name":"good first issue","color":"#7057FF","description":"Good for newcomers"}`,
+			&ghopsv1.CreateLabelRequest{Repo: "o/r", Name: "good first issue", Color: "#7057FF", Description: proto.String("Good for newcomers")}},
+		{"update_label", `{"repo":"o/r","name":"stale","new_name":"inactive","color":"c0ffee"}`,
+			&ghopsv1.UpdateLabelRequest{Repo: "o/r", Name: "stale", NewName: proto.String("inactive"), Color: proto.String("c0ffee")}},
+		{"label_issue", `{"repo":"o/r","issueNumber":4,"add":["stale"],"remove":["bug"]}`,
+			&ghopsv1.LabelIssueRequest{Repo: "o/r", IssueNumber: 4, Add: []string{"stale"}, Remove: []string{"bug"}}},
+		{"list_sub_issues", `{"repo":"o/r","issueNumber":9}`, &ghopsv1.ListSubIssuesRequest{Repo: "o/r", IssueNumber: 9}},
+		{"add_sub_issue", `{"repo":"o/r","issueNumber":9,"sub_issue":3,"sub_issue_repo":"o/s","replace_parent":true}`,
+			&ghopsv1.AddSubIssueRequest{Repo: "o/r", IssueNumber: 9, SubIssue: 3, SubIssueRepo: proto.String("o/s"), ReplaceParent: proto.Bool(true)}},
+		{"remove_sub_issue", `{"repo":"o/r","issueNumber":9,"sub_issue":3}`, &ghopsv1.RemoveSubIssueRequest{Repo: "o/r", IssueNumber: 9, SubIssue: 3}},
 	}
 	seen := map[string]bool{}
 	for _, tc := range tests {
