@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"ghops.dev/gateway/internal/rpcerror"
+	"ghops.dev/gateway/internal/toolschema"
 )
 
 // This file encodes a tools/call's CallToolResult by hand, straight into
@@ -70,7 +71,6 @@ func marshalString(s string) []byte { return appendString(nil, s) }
 // Encoder's buffer and reflection: the whole result passes through here on
 // every tools/call. FuzzAppendString holds it to the Encoder's bytes.
 func appendString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -81,22 +81,7 @@ func appendString(dst []byte, s string) []byte {
 				continue
 			}
 			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\b':
-				dst = append(dst, '\\', 'b')
-			case '\f':
-				dst = append(dst, '\\', 'f')
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
+			dst = toolschema.AppendEscapedASCII(dst, c)
 			i++
 			start = i
 			continue
@@ -108,7 +93,7 @@ func appendString(dst []byte, s string) []byte {
 			dst = append(dst, `\ufffd`...)
 		case r == '\u2028' || r == '\u2029':
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			dst = append(dst, '\\', 'u', '2', '0', '2', "0123456789abcdef"[r&0xf])
 		default:
 			i += n
 			continue

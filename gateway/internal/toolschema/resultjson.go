@@ -287,6 +287,30 @@ func (f *resultField) appendValue(b []byte, v protoreflect.Value) ([]byte, error
 	return nil, errNoPlan
 }
 
+// AppendEscapedASCII appends the JSON escape of c, an ASCII byte that a
+// JSON string may not hold as it is ('"', '\\' or a control character):
+// \b \f \n \r \t by name, the other control characters as \u00XX. Both
+// dialects the gateway writes (protojson's here, encoding/json's in the MCP
+// result text) escape these bytes alike and differ only beyond ASCII.
+func AppendEscapedASCII(b []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(b, '\\', c)
+	case '\b':
+		return append(b, '\\', 'b')
+	case '\f':
+		return append(b, '\\', 'f')
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	const hex = "0123456789abcdef"
+	return append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+}
+
 // appendProtoString writes s quoted as protojson does: only '"', '\\' and
 // the control characters are escaped (\b \f \n \r \t by name, the others
 // as \u00XX); everything else, '<' '>' '&' and U+2028 included, stays as it
@@ -309,23 +333,7 @@ func appendProtoString(b []byte, s string) ([]byte, error) {
 			continue
 		}
 		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			const hex = "0123456789abcdef"
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
+		b = AppendEscapedASCII(b, c)
 		i++
 		start = i
 	}

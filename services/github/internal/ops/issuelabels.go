@@ -70,7 +70,7 @@ func (s *Service) CreateLabel(ctx context.Context, req *ghopsv1.CreateLabelReque
 	}
 	color := req.GetColor()
 	body := &github.Label{Name: github.String(req.GetName()), Color: hexColor(&color), Description: req.Description}
-	l, err := s.sendLabel(ctx, http.MethodPost, u, body)
+	l, err := send[github.Label](ctx, s.client(ctx), http.MethodPost, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -93,25 +93,11 @@ func (s *Service) UpdateLabel(ctx context.Context, req *ghopsv1.UpdateLabelReque
 		Color       *string `json:"color,omitempty"`
 		Description *string `json:"description,omitempty"`
 	}{req.NewName, hexColor(req.Color), req.Description}
-	l, err := s.sendLabel(ctx, http.MethodPatch, u, body)
+	l, err := send[github.Label](ctx, s.client(ctx), http.MethodPatch, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	return &ghopsv1.UpdateLabelResponse{Label: toLabel(l)}, nil
-}
-
-// sendLabel sends one label write (never retried: create is no idempotent write).
-func (s *Service) sendLabel(ctx context.Context, method, u string, body any) (*github.Label, error) {
-	gh := s.client(ctx)
-	hreq, err := gh.NewRequest(method, u, body)
-	if err != nil {
-		return nil, err
-	}
-	l := new(github.Label)
-	if _, err := gh.Do(ctx, hreq, l); err != nil {
-		return nil, err
-	}
-	return l, nil
 }
 
 // LabelIssue implements the label_issue tool on an issue or a pull request (GitHub labels both
@@ -169,15 +155,17 @@ func (s *Service) LabelIssue(ctx context.Context, req *ghopsv1.LabelIssueRequest
 		}
 	}
 	if len(req.GetAdd()) > 0 {
-		if now, err = s.sendLabels(ctx, gh, http.MethodPost, base, map[string][]string{"labels": req.GetAdd()}); err != nil {
+		got, err := send[[]*github.Label](ctx, gh, http.MethodPost, base, map[string][]string{"labels": req.GetAdd()})
+		if err != nil {
 			return nil, s.fail(ctx, err, c)
 		}
+		now = *got
 	}
 	for _, name := range remove {
-		got, err := s.sendLabels(ctx, gh, http.MethodDelete, base+"/"+escapeSegment(name), nil)
+		got, err := send[[]*github.Label](ctx, gh, http.MethodDelete, base+"/"+escapeSegment(name), nil)
 		switch {
 		case err == nil:
-			now = got
+			now = *got
 		case ghstatus.HTTPStatus(err) == http.StatusNotFound:
 			now = withoutLabel(now, name) // gone already
 		default:
@@ -202,17 +190,4 @@ func withoutLabel(ls []*github.Label, name string) []*github.Label {
 		}
 	}
 	return out
-}
-
-// sendLabels sends one write of an issue's labels; GitHub answers with all its labels.
-func (s *Service) sendLabels(ctx context.Context, gh *github.Client, method, u string, body any) ([]*github.Label, error) {
-	hreq, err := gh.NewRequest(method, u, body)
-	if err != nil {
-		return nil, err
-	}
-	var ls []*github.Label
-	if _, err := gh.Do(ctx, hreq, &ls); err != nil {
-		return nil, err
-	}
-	return ls, nil
 }

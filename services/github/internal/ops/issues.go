@@ -270,7 +270,7 @@ func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueReque
 	body := &github.IssueRequest{Title: github.String(req.GetTitle()), Body: req.Body}
 	setIssueLists(body, req.Labels, req.Assignees, req.Milestone)
 	c.FieldResources = milestoneResource(req.GetRepo(), req.Milestone)
-	is, err := s.sendIssue(ctx, http.MethodPost, u, body)
+	is, err := send[github.Issue](ctx, s.client(ctx), http.MethodPost, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -293,7 +293,7 @@ func (s *Service) UpdateIssue(ctx context.Context, req *ghopsv1.UpdateIssueReque
 	body := &github.IssueRequest{Title: req.Title, Body: req.Body, State: req.State, StateReason: req.StateReason}
 	setIssueLists(body, req.Labels, req.Assignees, req.Milestone)
 	c.FieldResources = milestoneResource(req.GetRepo(), req.Milestone)
-	is, err := s.sendIssue(ctx, http.MethodPatch, u, body)
+	is, err := send[github.Issue](ctx, s.client(ctx), http.MethodPatch, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -326,19 +326,6 @@ func setIssueLists(body *github.IssueRequest, labels, assignees []string, milest
 		m := int(*milestone)
 		body.Milestone = &m
 	}
-}
-
-func (s *Service) sendIssue(ctx context.Context, method, u string, body *github.IssueRequest) (*github.Issue, error) {
-	gh := s.client(ctx)
-	hreq, err := gh.NewRequest(method, u, body)
-	if err != nil {
-		return nil, err
-	}
-	is := new(github.Issue)
-	if _, err := gh.Do(ctx, hreq, is); err != nil {
-		return nil, err
-	}
-	return is, nil
 }
 
 // AddIssueComment implements the add_issue_comment tool: the issue's kind (issueOnly: a pull

@@ -83,7 +83,7 @@ func (s *Service) AddSubIssue(ctx context.Context, req *ghopsv1.AddSubIssueReque
 		SubIssueID    int64 `json:"sub_issue_id"`
 		ReplaceParent *bool `json:"replace_parent,omitempty"`
 	}{id, req.ReplaceParent}
-	parent, err := s.sendSubIssue(ctx, http.MethodPost, u, body)
+	parent, err := send[ghIssue](ctx, s.client(ctx), http.MethodPost, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -103,7 +103,7 @@ func (s *Service) RemoveSubIssue(ctx context.Context, req *ghopsv1.RemoveSubIssu
 	if err != nil {
 		return nil, err
 	}
-	parent, err := s.sendSubIssue(ctx, http.MethodDelete, u, &struct {
+	parent, err := send[ghIssue](ctx, s.client(ctx), http.MethodDelete, u, &struct {
 		SubIssueID int64 `json:"sub_issue_id"`
 	}{id})
 	if err != nil {
@@ -118,18 +118,4 @@ func subProgress(parent *ghIssue) *ghopsv1.SubIssuesSummary {
 		return p
 	}
 	return &ghopsv1.SubIssuesSummary{}
-}
-
-// sendSubIssue sends one sub-issue write; GitHub answers with the parent issue.
-func (s *Service) sendSubIssue(ctx context.Context, method, u string, body any) (*ghIssue, error) {
-	gh := s.client(ctx)
-	hreq, err := gh.NewRequest(method, u, body)
-	if err != nil {
-		return nil, err
-	}
-	is := new(ghIssue)
-	if _, err := gh.Do(ctx, hreq, is); err != nil {
-		return nil, err
-	}
-	return is, nil
 }

@@ -66,7 +66,7 @@ func (s *Service) CreateMilestone(ctx context.Context, req *ghopsv1.CreateMilest
 		}
 		body.DueOn = &github.Timestamp{Time: due}
 	}
-	m, err := s.sendMilestone(ctx, http.MethodPost, u, body)
+	m, err := send[github.Milestone](ctx, s.client(ctx), http.MethodPost, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -89,23 +89,9 @@ func (s *Service) UpdateMilestone(ctx context.Context, req *ghopsv1.UpdateMilest
 		}
 		body.DueOn = &github.Timestamp{Time: due}
 	}
-	m, err := s.sendMilestone(ctx, http.MethodPatch, u, body)
+	m, err := send[github.Milestone](ctx, s.client(ctx), http.MethodPatch, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	return &ghopsv1.UpdateMilestoneResponse{Milestone: toMilestone(m)}, nil
-}
-
-// sendMilestone sends one milestone write.
-func (s *Service) sendMilestone(ctx context.Context, method, u string, body *github.Milestone) (*github.Milestone, error) {
-	gh := s.client(ctx)
-	hreq, err := gh.NewRequest(method, u, body)
-	if err != nil {
-		return nil, err
-	}
-	m := new(github.Milestone)
-	if _, err := gh.Do(ctx, hreq, m); err != nil {
-		return nil, err
-	}
-	return m, nil
 }

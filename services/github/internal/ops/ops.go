@@ -115,3 +115,18 @@ func refOf(branch, ref *string) string {
 	}
 	return ""
 }
+
+// send sends one write to GitHub and decodes its answer into a new T: the shape of every write
+// whose answer is what was written (an issue, a label, a milestone, a release, an issue's labels).
+// It does not retry: not every write is idempotent.
+func send[T any](ctx context.Context, gh *github.Client, method, u string, body any) (*T, error) {
+	hreq, err := gh.NewRequest(method, u, body)
+	if err != nil {
+		return nil, err
+	}
+	out := new(T)
+	if _, err := gh.Do(ctx, hreq, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

@@ -113,7 +113,7 @@ func (s *Service) CreateRelease(ctx context.Context, req *ghopsv1.CreateReleaseR
 	}
 	body := &github.RepositoryRelease{TagName: github.String(req.GetTag()), TargetCommitish: req.Target, Name: req.Name, Body: req.Body,
 		Draft: req.Draft, Prerelease: req.Prerelease, GenerateReleaseNotes: req.GenerateNotes}
-	r, err := s.sendRelease(ctx, http.MethodPost, u, body)
+	r, err := send[github.RepositoryRelease](ctx, s.client(ctx), http.MethodPost, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
@@ -130,25 +130,11 @@ func (s *Service) UpdateRelease(ctx context.Context, req *ghopsv1.UpdateReleaseR
 		return nil, s.fail(ctx, err, c)
 	}
 	body := &github.RepositoryRelease{TagName: req.Tag, Name: req.Name, Body: req.Body, Draft: req.Draft, Prerelease: req.Prerelease}
-	r, err := s.sendRelease(ctx, http.MethodPatch, u, body)
+	r, err := send[github.RepositoryRelease](ctx, s.client(ctx), http.MethodPatch, u, body)
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	return &ghopsv1.UpdateReleaseResponse{Release: toRelease(r, true)}, nil
-}
-
-// sendRelease sends one release write.
-func (s *Service) sendRelease(ctx context.Context, method, u string, body *github.RepositoryRelease) (*github.RepositoryRelease, error) {
-	gh := s.client(ctx)
-	hreq, err := gh.NewRequest(method, u, body)
-	if err != nil {
-		return nil, err
-	}
-	r := new(github.RepositoryRelease)
-	if _, err := gh.Do(ctx, hreq, r); err != nil {
-		return nil, err
-	}
-	return r, nil
 }
 
 // ListTags implements the list_tags tool: one GET of 100 tags.

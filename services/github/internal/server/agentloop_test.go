@@ -40,12 +40,7 @@ func TestBranchAndPullRequestTools(t *testing.T) {
 	} else {
 		resp.Body.Close()
 	}
-	tests := []struct {
-		name  string
-		call  func(ctx context.Context) (proto.Message, error)
-		calls map[string]int
-		check func(t *testing.T, m proto.Message)
-	}{
+	tests := []callCase{
 		{name: "create_branch from a tag", call: func(x context.Context) (proto.Message, error) {
 			return c.CreateBranch(x, &ghopsv1.CreateBranchRequest{Repo: repo, Branch: "topic/tagged", From: ptr("loop-tag")})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/commits": 1, "POST /repos/{owner}/{repo}/git/refs": 1}, check: func(t *testing.T, m proto.Message) {
@@ -127,17 +122,7 @@ func TestBranchAndPullRequestTools(t *testing.T) {
 			}
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e.hub.ResetStats()
-			m, err := tt.call(ctx(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.check(t, m)
-			assertCalls(t, e.hub, tt.calls)
-		})
-	}
+	runCallCases(t, e, tests)
 }
 
 // TestBranchAndPullRequestFailures checks the contract's codes and

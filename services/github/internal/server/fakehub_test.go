@@ -29,12 +29,7 @@ import (
 func TestRPCs(t *testing.T) {
 	e := start(t, fakehub.Config{}, servicetest.Options{})
 	c := e.svc.Client
-	tests := []struct {
-		name  string
-		call  func(ctx context.Context) (proto.Message, error)
-		calls map[string]int
-		check func(t *testing.T, m proto.Message)
-	}{
+	tests := []callCase{
 		{name: "search", call: func(x context.Context) (proto.Message, error) {
 			return c.Search(x, &ghopsv1.SearchRequest{Query: "hello", PerPage: ptr[int32](5)})
 		}, calls: map[string]int{"GET /search/repositories": 1}, check: func(t *testing.T, m proto.Message) {
@@ -120,17 +115,7 @@ func TestRPCs(t *testing.T) {
 	}
 	// A branch read is the branch's head (GET commits, one entry) and then
 	// the content at that SHA, which the next read takes from the cache.
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e.hub.ResetStats()
-			m, err := tt.call(ctx(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.check(t, m)
-			assertCalls(t, e.hub, tt.calls)
-		})
-	}
+	runCallCases(t, e, tests)
 }
 
 func assertCalls(t *testing.T, hub *fakehub.Hub, want map[string]int) {

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"ghops.dev/services/fakehub/fakehubtest"
 	"ghops.dev/services/github/servicetest"
@@ -94,3 +95,29 @@ func wantStatus(t *testing.T, err error, code codes.Code, reason ghopsv1.ErrorRe
 }
 
 func statusCode(err error) codes.Code { return status.Code(err) }
+
+// callCase is one successful call of a tool against fakehub: what it answers
+// (check) and the GitHub requests it makes (calls, by route).
+type callCase struct {
+	name  string
+	call  func(ctx context.Context) (proto.Message, error)
+	calls map[string]int
+	check func(t *testing.T, m proto.Message)
+}
+
+// runCallCases runs each case as a subtest on e, counting fakehub's requests
+// from zero for each.
+func runCallCases(t *testing.T, e *env, tests []callCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e.hub.ResetStats()
+			m, err := tt.call(ctx(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, m)
+			assertCalls(t, e.hub, tt.calls)
+		})
+	}
+}

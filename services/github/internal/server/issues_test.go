@@ -44,12 +44,7 @@ func TestIssueReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	pulls := int32(len(prs.PullRequests))
-	tests := []struct {
-		name  string
-		call  func(ctx context.Context) (proto.Message, error)
-		calls map[string]int
-		check func(t *testing.T, m proto.Message)
-	}{
+	tests := []callCase{
 		{name: "list_issues leaves pull requests out", call: func(x context.Context) (proto.Message, error) {
 			return c.ListIssues(x, &ghopsv1.ListIssuesRequest{Repo: repo, State: ptr("all")})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/issues": 1}, check: func(t *testing.T, m proto.Message) {
@@ -150,17 +145,7 @@ func TestIssueReads(t *testing.T) {
 			}
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e.hub.ResetStats()
-			m, err := tt.call(ctx(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.check(t, m)
-			assertCalls(t, e.hub, tt.calls)
-		})
-	}
+	runCallCases(t, e, tests)
 }
 
 // TestIssueFailures: a missing issue is NOT_FOUND with data.resource type issue, GitHub's 422s

@@ -25,12 +25,7 @@ func TestLabelsAndSubIssues(t *testing.T) {
 	parent := demoIssue(t, c, "Speak more languages")
 	french := demoIssue(t, c, "Translate to French")
 	german := demoIssue(t, c, "Translate to German")
-	tests := []struct {
-		name  string
-		call  func(ctx context.Context) (proto.Message, error)
-		calls map[string]int
-		check func(t *testing.T, m proto.Message)
-	}{
+	tests := []callCase{
 		{name: "list_labels", call: func(x context.Context) (proto.Message, error) {
 			return c.ListLabels(x, &ghopsv1.ListLabelsRequest{Repo: repo})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/labels": 1}, check: func(t *testing.T, m proto.Message) {
@@ -164,17 +159,7 @@ func TestLabelsAndSubIssues(t *testing.T) {
 			}
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e.hub.ResetStats()
-			m, err := tt.call(ctx(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.check(t, m)
-			assertCalls(t, e.hub, tt.calls)
-		})
-	}
+	runCallCases(t, e, tests)
 }
 
 // TestLabelAndSubIssueFailures: an unknown label is -32002 with data.resource type label, a

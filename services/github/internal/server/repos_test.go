@@ -25,12 +25,7 @@ const (
 func TestRepoTools(t *testing.T) {
 	e := start(t, fakehub.Config{}, servicetest.Options{})
 	c := e.svc.Client
-	tests := []struct {
-		name  string
-		call  func(ctx context.Context) (proto.Message, error)
-		calls map[string]int
-		check func(t *testing.T, m proto.Message)
-	}{
+	tests := []callCase{
 		{name: "list_releases without bodies", call: func(x context.Context) (proto.Message, error) {
 			return c.ListReleases(x, &ghopsv1.ListReleasesRequest{Repo: repo})
 		}, calls: map[string]int{"GET /repos/{owner}/{repo}/releases": 1}, check: func(t *testing.T, m proto.Message) {
@@ -167,17 +162,7 @@ func TestRepoTools(t *testing.T) {
 			}
 		}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e.hub.ResetStats()
-			m, err := tt.call(ctx(t))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.check(t, m)
-			assertCalls(t, e.hub, tt.calls)
-		})
-	}
+	runCallCases(t, e, tests)
 }
 
 // TestRepoToolFailures: an unknown tag or release id is NOT_FOUND with data.resource type
