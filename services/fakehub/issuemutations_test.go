@@ -97,7 +97,9 @@ func TestIssueMutations(t *testing.T) {
 			t.Errorf("a reader renaming: %+v", a.Errors)
 		}
 		a = gqlMutate(t, s.URL, fakehub.DemoToken, updateLblDoc, map[string]any{"input": map[string]any{"id": got.Label.ID, "name": "feature", "color": "00FF00"}})
-		var upd struct{ Label struct{ ID, Name, Color string } }
+		var upd struct {
+			Label struct{ ID, Name, Color string }
+		}
 		if len(a.Errors) != 0 || json.Unmarshal(a.Data["updateLabel"], &upd) != nil || upd.Label.Name != "feature" || upd.Label.ID != got.Label.ID || upd.Label.Color != "00ff00" {
 			t.Fatalf("rename: %+v %s", a.Errors, a.Data["updateLabel"])
 		}
