@@ -326,7 +326,7 @@ func labelCleanup() Task {
 		Category: "issues",
 		Summary: fmt.Sprintf("Rename the label %q to %q, and move every issue and pull request labelled with the duplicate %q to %q "+
 			"(the duplicate itself may stay or go).", oldLabel, newLabel, dupLabel, newLabel),
-		Toolsets: map[Server]string{Ghops: "issues,search", GMS: "issues,labels"},
+		Toolsets: map[Server]string{Ghops: "issues,search", GMS: "issues,labels,pull_requests"},
 		Gap: map[Server]string{GMS: "gms's label_write can also delete the duplicate (two GraphQL requests more); " +
 			"ghops has no tool that deletes a label, so neither script deletes it"},
 		Setup: func(h *fakehub.Hub) error {
@@ -377,19 +377,26 @@ func labelCleanup() Task {
 				}
 				// issue_write's labels replace the item's labels: the
 				// search answer's labels are what the new list is made of.
-				var found struct {
-					Items []struct {
-						Number int `json:"number"`
-						Labels []struct {
-							Name string `json:"name"`
-						} `json:"labels"`
-					} `json:"items"`
+				type item struct {
+					Number int `json:"number"`
+					Labels []struct {
+						Name string `json:"name"`
+					} `json:"labels"`
 				}
-				if err := call(ctx, c, "search_issues", map[string]any{"query": "repo:" + Repo + " label:" + dupLabel, "perPage": 100,
-					"fields": []any{"number", "labels"}}, &found); err != nil {
-					return err
+				// gms's search_issues finds issues only (it adds is:issue);
+				// pull requests take search_pull_requests.
+				var items []item
+				for _, tool := range []string{"search_issues", "search_pull_requests"} {
+					var found struct {
+						Items []item `json:"items"`
+					}
+					if err := call(ctx, c, tool, map[string]any{"query": "repo:" + Repo + " label:" + dupLabel, "perPage": 100,
+						"fields": []any{"number", "labels"}}, &found); err != nil {
+						return err
+					}
+					items = append(items, found.Items...)
 				}
-				for _, it := range found.Items {
+				for _, it := range items {
 					labels := []any{newLabel}
 					for _, l := range it.Labels {
 						if l.Name != dupLabel && l.Name != newLabel {
