@@ -207,7 +207,7 @@ func fixFailingPR() Task {
 					return err
 				}
 				var pr struct {
-					Number int `json:"number"`
+					Number int    `json:"number"`
 					URL    string `json:"url"`
 				}
 				if err := call(ctx, c, "create_pull_request", with("title", "Add a farewell", "head", farewellBranch, "base", "main",
