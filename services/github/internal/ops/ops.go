@@ -54,6 +54,8 @@ type Service struct {
 	// own since the download is outside the API's transports, and only to
 	// the allowed log hosts (WithLogHosts; none until set).
 	logs *joblog.Downloader
+	// trees keeps get_tree's GraphQL answers (trees.go).
+	trees treeMemo
 }
 
 // New returns the handlers.
@@ -61,7 +63,7 @@ func New(client ClientFunc, limits Limits, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{client: client, limits: limits, log: log, logs: joblog.NewDownloader(joblog.Hosts{}, logTimeout)}
+	return &Service{client: client, limits: limits, log: log, logs: joblog.NewDownloader(joblog.Hosts{}, logTimeout), trees: newTreeMemo()}
 }
 
 // fail translates err, logging the cause of an Internal answer (which the
