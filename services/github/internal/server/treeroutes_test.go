@@ -1,10 +1,12 @@
 package server_test
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
 	"github.com/google/go-github/v66/github"
@@ -83,7 +85,7 @@ func TestTreeRoutesAgree(t *testing.T) {
 			branchSvc := servicetest.Start(t, servicetest.Options{GitHubURL: e.url, Token: fakehub.DemoToken})
 			shaSvc := servicetest.Start(t, servicetest.Options{GitHubURL: e.url, Token: fakehub.DemoToken})
 			e.hub.ResetStats()
-			viaBranch, err := branchSvc.Client.GetTree(ctx(t), &ghopsv1.GetTreeRequest{Repo: repo, Branch: tc.branch}, grpc.MaxCallRecvMsgSize(maxRecvTreeMB))
+			viaBranch, err := branchSvc.Client.GetTree(treeCtx(t), &ghopsv1.GetTreeRequest{Repo: repo, Branch: tc.branch}, grpc.MaxCallRecvMsgSize(maxRecvTreeMB))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +94,7 @@ func TestTreeRoutesAgree(t *testing.T) {
 				t.Errorf("branch read took %v, want %d GraphQL and %d REST tree requests", s.ByRoute, tc.graphql, tc.restTrees)
 			}
 			e.hub.ResetStats()
-			viaSHA, err := shaSvc.Client.GetTree(ctx(t), &ghopsv1.GetTreeRequest{Repo: repo, Ref: ptr(viaBranch.GetSha())}, grpc.MaxCallRecvMsgSize(maxRecvTreeMB))
+			viaSHA, err := shaSvc.Client.GetTree(treeCtx(t), &ghopsv1.GetTreeRequest{Repo: repo, Ref: ptr(viaBranch.GetSha())}, grpc.MaxCallRecvMsgSize(maxRecvTreeMB))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -135,6 +137,14 @@ func TestTreeMissingBranch(t *testing.T) {
 	}
 	_, err = e.svc.Client.GetTree(ctx(t), &ghopsv1.GetTreeRequest{Repo: "octo-org/empty"})
 	wantStatus(t, err, codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY)
+}
+
+// treeCtx is ctx with room for trees of megabytes, read twice (GraphQL,
+// then REST) under the race detector on a busy machine.
+func treeCtx(t *testing.T) context.Context {
+	c, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return c
 }
 
 func deref(s *string, def string) string {
