@@ -116,6 +116,12 @@ const (
 	restTreeEntries = 100_000
 )
 
+// gqlDirectoryEntries is where GitHub cuts a directory's listing in the
+// contents API and on the web, without saying so. Tree.entries documents no
+// such cut, but a directory that reaches this many entries is read from
+// REST by the tree's SHA all the same: a silent cut would lose paths.
+const gqlDirectoryEntries = 1000
+
 // treeMemo bounds: answers read through GraphQL, by repository and
 // commit, and the branches read.
 const (
@@ -304,9 +310,13 @@ type treeWalk struct {
 }
 
 // walk lists entries under prefix; it reports false when the answer could
-// differ from REST's: a directory beyond the document's depth, or a tree
-// GitHub's REST answer might have cut.
+// differ from REST's: a directory beyond the document's depth or of
+// gqlDirectoryEntries entries, or a tree GitHub's REST answer might have
+// cut.
 func (w *treeWalk) walk(prefix string, entries []gqlTreeEntry) bool {
+	if len(entries) >= gqlDirectoryEntries {
+		return false
+	}
 	gitOrder(entries)
 	for _, e := range entries {
 		if w.out.Truncated {

@@ -64,7 +64,9 @@ func TestTreeWalk(t *testing.T) {
 		},
 		{name: "a directory deeper than the document", entries: []gqlTreeEntry{blob("a", 1), beyond}, max: 10},
 		{name: "a directory GitHub gave no entries", entries: []gqlTreeEntry{{Name: "d", Type: "tree", Object: &gqlTree{}}}, max: 10},
-		{name: "REST would cut it", entries: manyBlobs(long, 6000), max: 10000},
+		{name: "REST would cut it", entries: []gqlTreeEntry{dir("a", manyBlobs(long, 900)...), dir("b", manyBlobs(long, 900)...), dir("c", manyBlobs(long, 900)...),
+			dir("d", manyBlobs(long, 900)...), dir("e", manyBlobs(long, 900)...), dir("f", manyBlobs(long, 900)...), dir("g", manyBlobs(long, 900)...)}, max: 10000},
+		{name: "a directory of a thousand entries", entries: manyBlobs("f", 1000), max: 10000},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -46,17 +46,22 @@ func TestTreeRoutesAgree(t *testing.T) {
 	for i := range 4500 {
 		wide[fmt.Sprintf("t/%01700d", i)] = "x\n" // some 8.6 MB of REST tree JSON: GitHub cuts at 7 MB
 	}
-	for i := range 5001 {
-		capped[fmt.Sprintf("many/f%04d", i)] = "y"
+	for i := range 5005 {
+		capped[fmt.Sprintf("many/d%02d/f%04d", i%11, i)] = "y" // 455 a directory
+	}
+	thousand := map[string]string{}
+	for i := range 1000 {
+		thousand[fmt.Sprintf("big/f%04d", i)] = "z"
 	}
 	branches := map[string]map[string]string{
 		"ten-levels":    {deep(10): "ten\n", "top.txt": "top"},
 		"eleven-levels": {deep(11): "eleven\n"},
 		// git order compares a directory's name as if it ended in "/":
 		// a-b, a.txt, a/, a0 (not a/ first, as a plain sort of paths would).
-		"order":  {"a-b": "1", "a.txt": "22", "a/x": "333", "a0": "4444", "é/ü.md": "ü"},
-		"wide":   wide,
-		"capped": capped,
+		"order":    {"a-b": "1", "a.txt": "22", "a/x": "333", "a0": "4444", "é/ü.md": "ü"},
+		"wide":     wide,
+		"capped":   capped,
+		"thousand": thousand,
 	}
 	for b, files := range branches {
 		if _, err := e.hub.Commit(repo, b, "tree "+b, files); err != nil {
@@ -78,6 +83,7 @@ func TestTreeRoutesAgree(t *testing.T) {
 		{name: "git order", branch: ptr("order"), graphql: 1},
 		{name: "submodule", branch: ptr("submodule"), graphql: 1},
 		{name: "past the service's cap", branch: ptr("capped"), graphql: 1, truncated: true},
+		{name: "a directory of 1,000 entries: REST by the tree's SHA", branch: ptr("thousand"), graphql: 1, restTrees: 1},
 		{name: "past GitHub's 7 MB: REST by the tree's SHA", branch: ptr("wide"), graphql: 1, restTrees: 1, truncated: true},
 	}
 	for _, tc := range tests {
