@@ -27,10 +27,11 @@ import (
 // which the cache keeps for good. A GraphQL answer is never re-read
 // conditionally, so reading GraphQL again would spend a point each time.
 //
-// A tree deeper than treeDepth, or whose REST answer GitHub might have cut
-// (restTreeCut), is read from REST by the tree's SHA instead, so that the
-// answer is the REST route's to the byte: entries in git order, size of
-// blobs only, GitHub's truncation and the service's cap.
+// A tree deeper than treeDepth, with a directory of gqlDirectoryEntries
+// entries, or whose REST answer GitHub might have cut (restTreeCut), is
+// read from REST by the tree's SHA instead, so that the answer is the REST
+// route's to the byte: entries in git order, size of blobs only, GitHub's
+// truncation and the service's cap.
 
 // treeQuery reads a revision's commit and its tree to treeDepth levels of
 // directories. A whole constant, never assembled: TestGraphQLDocuments
