@@ -249,9 +249,11 @@ func emptyRepository(c ghstatus.Context) error {
 }
 
 // treeGraphQL reads branch ("" the default branch) through treeQuery. A
-// refusal about the caller (not found, no access, a rate limit: -32004 with
-// resource graphql) is the answer; any other failure (GitHub gives up on a
-// huge tree, for one) leaves the read to REST.
+// refusal about the repository or the caller (not found, no access, a rate
+// limit: -32004 with resource graphql) is the answer; any other failure
+// leaves the read to REST: GitHub giving up on a huge tree, or a 401, which
+// GraphQL answers every request without a token while REST reads public
+// repositories anonymously (a bad token gets REST's own 401).
 func (s *Service) treeGraphQL(ctx context.Context, gh *github.Client, c ghstatus.Context, repo, branch string) (*ghopsv1.GetTreeResponse, error) {
 	if err := reposcope.CheckNamed(ctx, GraphQLURL(gh.BaseURL).EscapedPath(), repo); err != nil {
 		return nil, s.fail(ctx, err, c)
@@ -272,9 +274,13 @@ func (s *Service) treeGraphQL(ctx context.Context, gh *github.Client, c ghstatus
 	}
 	if err := graphQL(ctx, gh, new(meter), treeQuery, map[string]any{"owner": owner, "name": name, "expression": expression}, &data); err != nil {
 		switch statusCode(ghstatus.FromError(err, c)) {
-		case codes.NotFound, codes.PermissionDenied, codes.Unauthenticated, codes.ResourceExhausted:
+		case codes.NotFound, codes.PermissionDenied, codes.ResourceExhausted:
 			return nil, s.fail(ctx, err, c)
 		}
+		// REST from now on for this branch: GraphQL failed once, and an
+		// anonymous service (GraphQL answers 401 without a token) would
+		// otherwise ask it in vain on every read.
+		s.trees.noteRead(ctx, repo, branch)
 		return s.treeREST(ctx, gh, c, repo, branch)
 	}
 	switch r := data.Repository; {

@@ -153,6 +153,43 @@ func treeCtx(t *testing.T) context.Context {
 	return c
 }
 
+// TestTreeAnonymous: GraphQL answers every request without a token 401,
+// while REST reads public repositories anonymously: a service without a
+// credential reads the tree through REST after GraphQL's refusal, the same
+// answer, and its next read of the branch goes to REST alone.
+func TestTreeAnonymous(t *testing.T) {
+	e := start(t, fakehub.Config{}, servicetest.Options{})
+	anon := servicetest.Start(t, servicetest.Options{GitHubURL: e.url})
+	for _, want := range []map[string]int{
+		{graphqlRoute: 1, commitsRoute: 1, treeRoute: 1},
+		{commitsRoute: 1}, // the head (a 304), and the tree by SHA from the cache
+	} {
+		e.hub.ResetStats()
+		got, err := anon.Client.GetTree(ctx(t), &ghopsv1.GetTreeRequest{Repo: repo, Branch: ptr("main")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := e.hub.Stats()
+		total := 0
+		for route, n := range want {
+			total += n
+			if s.ByRoute[route] != n {
+				t.Errorf("requests %v, want %v", s.ByRoute, want)
+			}
+		}
+		if s.Total != total {
+			t.Errorf("requests %v, want %v", s.ByRoute, want)
+		}
+		viaToken, err := e.svc.Client.GetTree(ctx(t), &ghopsv1.GetTreeRequest{Repo: repo, Branch: ptr("main")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !proto.Equal(got, viaToken) {
+			t.Errorf("anonymous read %s, with the token %s", summary(got), summary(viaToken))
+		}
+	}
+}
+
 func deref(s *string, def string) string {
 	if s == nil {
 		return def
