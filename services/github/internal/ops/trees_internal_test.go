@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	ghopsv1 "ghops.dev/gen/ghops/v1"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // TestTreeWalk lists GraphQL trees as REST's recursive tree lists them,
@@ -95,4 +97,35 @@ func manyBlobs(prefix string, n int) []gqlTreeEntry {
 		out[i] = gqlTreeEntry{Name: prefix + strconv.Itoa(i), Type: "blob", Size: 1, Object: &gqlTree{}}
 	}
 	return out
+}
+
+// TestTreeQueryDepth: treeQuery reaches treeDepth levels of entries, and
+// its fields nest no deeper than the 25 GitHub accepts.
+func TestTreeQueryDepth(t *testing.T) {
+	doc, err := parser.ParseQuery(&ast.Source{Input: treeQuery})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var levels, deepest int
+	var walk func(set ast.SelectionSet, depth, entries int)
+	walk = func(set ast.SelectionSet, depth, entries int) {
+		for _, sel := range set {
+			switch s := sel.(type) {
+			case *ast.Field:
+				e := entries
+				if s.Name == "entries" {
+					e++
+				}
+				levels, deepest = max(levels, e), max(deepest, depth+1)
+				walk(s.SelectionSet, depth+1, e)
+			case *ast.InlineFragment:
+				walk(s.SelectionSet, depth, entries)
+			}
+		}
+	}
+	walk(doc.Operations[0].SelectionSet, 0, 0)
+	t.Logf("%d levels of entries, fields %d deep", levels, deepest)
+	if levels != treeDepth || deepest > 25 {
+		t.Errorf("%d levels of entries (want %d), fields %d deep (GitHub's limit 25)", levels, treeDepth, deepest)
+	}
 }
