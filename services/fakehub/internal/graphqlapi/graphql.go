@@ -1,6 +1,8 @@
 // Package graphqlapi serves fakehub's GraphQL endpoint (/graphql and GitHub Enterprise Server's
 // /api/graphql): documents are checked by package graphql against GitHub's schema, then the
-// mutations fakehub implements run (the pull request draft mutations and createCommitOnBranch).
+// queries fakehub implements run (repository with its pull requests, review threads and git
+// objects, node, rateLimit) and its mutations (the pull request draft mutations,
+// createCommitOnBranch, the review thread mutations).
 package graphqlapi
 
 import (

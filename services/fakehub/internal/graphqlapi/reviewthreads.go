@@ -45,6 +45,7 @@ func (h *api) repoNode(c *hub.ReqCtx, r *hub.Repo) hub.Obj {
 	return hub.Obj{
 		"__typename": "Repository", "id": hub.NodeID("Repository", r.ID()), "databaseId": r.ID(), "name": r.Opts.Name,
 		"nameWithOwner": r.FullName(), "url": c.Web + "/" + r.FullName(), "isPrivate": r.Opts.Private,
+		"isEmpty": r.Empty(), "object": objectField(r), // git objects: gitobjects.go
 		"pullRequest": graphql.Lazy(func(args map[string]any) (any, *graphql.Error) {
 			n, _ := intArg(args["number"])
 			p := r.PullByNumber(int(n))

@@ -57,6 +57,8 @@ type Service struct {
 	// kinds remembers what GitHub's answers said numbers are, so that a
 	// write need not read the kind again (kindmemo.go).
 	kinds *issueKinds
+	// trees keeps get_tree's GraphQL answers (trees.go).
+	trees treeMemo
 }
 
 // New returns the handlers.
@@ -64,7 +66,7 @@ func New(client ClientFunc, limits Limits, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{client: client, limits: limits, log: log, logs: joblog.NewDownloader(joblog.Hosts{}, logTimeout), kinds: newIssueKinds()}
+	return &Service{client: client, limits: limits, log: log, logs: joblog.NewDownloader(joblog.Hosts{}, logTimeout), kinds: newIssueKinds(), trees: newTreeMemo()}
 }
 
 // fail translates err, logging the cause of an Internal answer (which the

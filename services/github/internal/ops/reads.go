@@ -337,40 +337,6 @@ func containsNUL(b []byte) bool {
 	return false
 }
 
-// GetTree implements the get_tree tool: the commit of the ref from the
-// commits list (one entry), then its recursive tree.
-func (s *Service) GetTree(ctx context.Context, req *ghopsv1.GetTreeRequest) (*ghopsv1.GetTreeResponse, error) {
-	ref := refOf(req.Branch, req.Ref)
-	c := ghstatus.Context{Tool: ghopsv1.ToolGetTree, Repo: req.GetRepo(), Resource: &ghopsv1.Resource{Type: refType(req.Branch), Id: resID(req.GetRepo(), "", ref)}}
-	owner, name := splitRepo(req.GetRepo())
-	gh := s.client(ctx)
-	commits, _, err := gh.Repositories.ListCommits(ctx, owner, name, &github.CommitsListOptions{SHA: ref, ListOptions: github.ListOptions{PerPage: 1}})
-	if err != nil {
-		return nil, s.fail(ctx, err, c)
-	}
-	if len(commits) == 0 {
-		return nil, ghstatus.New(codes.FailedPrecondition, ghopsv1.ErrorReason_ERROR_REASON_EMPTY_REPOSITORY, "the repository is empty", c, nil)
-	}
-	sha := commits[0].GetSHA()
-	treeSHA := commits[0].GetCommit().GetTree().GetSHA()
-	if treeSHA == "" {
-		treeSHA = sha
-	}
-	tree, _, err := gh.Git.GetTree(ctx, owner, name, treeSHA, true)
-	if err != nil {
-		return nil, s.fail(ctx, err, c)
-	}
-	out := &ghopsv1.GetTreeResponse{Sha: sha, Truncated: tree.GetTruncated()}
-	for _, e := range tree.Entries {
-		if len(out.Entries) >= s.limits.MaxTreeEntries {
-			out.Truncated = true
-			break
-		}
-		out.Entries = append(out.Entries, &ghopsv1.TreeEntry{Path: e.GetPath(), Type: e.GetType(), Size: int32(e.GetSize())})
-	}
-	return out, nil
-}
-
 // refType is data.resource's type for a lookup by a branch parameter or
 // else by a ref (docs/errors.md): "branch" when the branch parameter named
 // it, "ref" when the value may be a tag or a sha.

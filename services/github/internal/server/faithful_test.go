@@ -161,7 +161,7 @@ func TestTreeTruncatedAt7MB(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			// The answer holds megabytes of paths: more than gRPC's default 4 MB receive limit.
-			r, err := e.svc.Client.GetTree(ctx(t), &ghopsv1.GetTreeRequest{Repo: repo, Branch: ptr(tc.branch)}, grpc.MaxCallRecvMsgSize(64<<20))
+			r, err := e.svc.Client.GetTree(treeCtx(t), &ghopsv1.GetTreeRequest{Repo: repo, Branch: ptr(tc.branch)}, grpc.MaxCallRecvMsgSize(64<<20))
 			if err != nil {
 				t.Fatal(err)
 			}

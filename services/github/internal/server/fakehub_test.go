@@ -64,7 +64,7 @@ func TestRPCs(t *testing.T) {
 		}},
 		{name: "get_tree", call: func(x context.Context) (proto.Message, error) {
 			return c.GetTree(x, &ghopsv1.GetTreeRequest{Repo: repo})
-		}, calls: map[string]int{"GET /repos/{owner}/{repo}/commits": 1, "GET /repos/{owner}/{repo}/git/trees/{tree_sha}": 1}, check: func(t *testing.T, m proto.Message) {
+		}, calls: map[string]int{"POST /graphql": 1}, check: func(t *testing.T, m proto.Message) {
 			r := m.(*ghopsv1.GetTreeResponse)
 			if len(r.Sha) != 40 || len(r.Entries) < 3 || r.Truncated {
 				t.Errorf("got %v", r)

@@ -136,9 +136,11 @@ func TestInvokeCommitFilesReportsProgress(t *testing.T) {
 
 func TestInvokeGetTreeReportsProgress(t *testing.T) {
 	e := start(t, fakehub.Config{}, servicetest.Options{})
+	// Deeper than get_tree's GraphQL document reaches (ten levels): the
+	// commit and the top of the tree from GraphQL, then the tree from REST.
 	files := map[string]string{}
 	for i := range 3000 {
-		files[fmt.Sprintf("big/d%02d/f%04d.txt", i%50, i)] = "x\n"
+		files[fmt.Sprintf("big/a/b/c/d/e/f/g/h/i/d%02d/f%04d.txt", i%50, i)] = "x\n"
 	}
 	if _, err := e.hub.Commit(repo, "big", "a large tree", files); err != nil {
 		t.Fatal(err)
@@ -153,9 +155,9 @@ func TestInvokeGetTreeReportsProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The list of commits and the recursive tree: two requests, counted as
-	// they complete without a line of get_tree's own (the total is unknown
-	// until the call ends).
+	// Read again: the list of commits (the head) and the recursive tree by
+	// its SHA, two requests, counted as they complete without a line of
+	// get_tree's own (the total is unknown until the call ends).
 	checkProgress(t, events, 2, 0)
 	if !proto.Equal(&resp, unary) || len(resp.Entries) < 3000 {
 		t.Fatalf("Invoke answered %d entries, the unary call %d", len(resp.Entries), len(unary.Entries))
