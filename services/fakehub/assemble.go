@@ -80,6 +80,8 @@ var (
 	ErrRepoExists   = hub.ErrRepoExists
 	ErrRepoNotFound = hub.ErrRepoNotFound
 	ErrRefNotFound  = hub.ErrRefNotFound
+	// ErrWorkflowNotFound is a workflow Hub.SetDispatchJobs does not find.
+	ErrWorkflowNotFound = hub.ErrWorkflowNotFound
 )
 
 // Associations are the author associations Hub.SetAuthorAssociation accepts.
