@@ -56,6 +56,8 @@ type (
 	Installation = hub.Installation
 	// JobSpec describes a job of a workflow run added with Hub.AddWorkflowRun.
 	JobSpec = hub.JobSpec
+	// RunSpec describes the state of a workflow run added with Hub.AddWorkflowRunOf.
+	RunSpec = hub.RunSpec
 )
 
 // Permissions a token may hold on a repository.

@@ -3,6 +3,7 @@ package fakehub_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/google/go-github/v66/github"
@@ -90,5 +91,67 @@ func TestSetDispatchJobs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAddWorkflowRunOf: runs recorded in each state are listed with the
+// filters GitHub's runs list takes, a queued or running one can be
+// cancelled and a completed one cannot (GitHub's 409).
+func TestAddWorkflowRunOf(t *testing.T) {
+	s := startHub(t, fakehub.Config{})
+	const repo = "octo-org/hello-world"
+	ctx := context.Background()
+	c := client(t, s, writer, "")
+	if _, err := s.Hub.Commit(repo, "feature/slow", "Slow down", map[string]string{"slow.txt": "slow\n"}); err != nil {
+		t.Fatal(err)
+	}
+	build := []fakehub.JobSpec{{Name: "build", Conclusion: "success", Steps: []string{"Set up job", "Build"}}}
+	if _, err := s.Hub.AddWorkflowRunOf(repo, "CI", fakehub.RunSpec{Branch: "nope"}, build); !errors.Is(err, fakehub.ErrRefNotFound) {
+		t.Fatalf("unknown branch: %v, want ErrRefNotFound", err)
+	}
+	if _, err := s.Hub.AddWorkflowRunOf("octo-org/nope", "CI", fakehub.RunSpec{Branch: "main"}, build); !errors.Is(err, fakehub.ErrRepoNotFound) {
+		t.Fatalf("unknown repository: %v, want ErrRepoNotFound", err)
+	}
+	ids := map[string]int64{}
+	for _, st := range []string{"queued", "in_progress", "completed"} {
+		id, err := s.Hub.AddWorkflowRunOf(repo, "CI", fakehub.RunSpec{Branch: "feature/slow", Status: st}, build)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[st] = id
+	}
+	tests := []struct {
+		name, status string
+		want         []int64
+	}{
+		{name: "queued", status: "queued", want: []int64{ids["queued"]}},
+		{name: "in progress", status: "in_progress", want: []int64{ids["in_progress"]}},
+		{name: "by conclusion", status: "success", want: []int64{ids["completed"]}},
+		{name: "all", want: []int64{ids["completed"], ids["in_progress"], ids["queued"]}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			runs, _, err := c.Actions.ListWorkflowRunsByFileName(ctx, "octo-org", "hello-world", "ci.yml",
+				&github.ListWorkflowRunsOptions{Branch: "feature/slow", Status: tc.status})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			for _, run := range runs.WorkflowRuns {
+				if run.GetEvent() != "push" {
+					t.Fatalf("run %d: event %q, want push", run.GetID(), run.GetEvent())
+				}
+				got = append(got, run.GetID())
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("runs %v, want %v", got, tc.want)
+			}
+		})
+	}
+	for st, want := range map[string]int{"queued": 202, "in_progress": 202, "completed": 409} {
+		resp, err := c.Actions.CancelWorkflowRunByID(ctx, "octo-org", "hello-world", ids[st])
+		if resp == nil || resp.StatusCode != want {
+			t.Fatalf("cancel the %s run: %v, want %d", st, err, want)
+		}
 	}
 }
