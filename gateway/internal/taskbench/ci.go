@@ -57,8 +57,9 @@ Cleaning up orphan processes
 // ciFailedTest is the failing test the agent must name.
 const ciFailedTest = "TestFetchGreeting"
 
-// ciLogTail is how many of the log's last lines both servers' scripts ask
-// for: enough to reach the failing test's lines in ciFlakyLog.
+// ciLogTail is how many of the log's last lines github-mcp-server's script
+// asks for: enough to reach the failing test's lines in ciFlakyLog (ghops's
+// get_ci_failures picks the lines around the error itself).
 const ciLogTail = 12
 
 // ciJobSteps are the steps of a job that runs run.
