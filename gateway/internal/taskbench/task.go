@@ -83,3 +83,22 @@ type Task struct {
 	// says what is wrong, if anything.
 	Verify func(ctx context.Context, h *fakehub.Hub) error
 }
+
+// call makes one tool call and decodes its answer into out (nil: only
+// checks it is no error result): the step of a script.
+func call(ctx context.Context, c Caller, tool string, args map[string]any, out any) error {
+	res, err := c.Call(ctx, tool, args)
+	if err != nil {
+		return err
+	}
+	if out == nil {
+		if res.IsError {
+			return fmt.Errorf("%s: error result: %s", tool, res.Text)
+		}
+		return nil
+	}
+	if err := res.Decode(out); err != nil {
+		return fmt.Errorf("%s: %w", tool, err)
+	}
+	return nil
+}
