@@ -16,9 +16,8 @@ import (
 // fakehub plays the runner: Hub.SetDispatchJobs decides how a dispatched
 // run ends, Hub.AddWorkflowRunOf records runs in every state.
 
-// ciTasks are the CI/CD tasks, in the report's order.
-func ciTasks() []Task {
-	return []Task{workflowFailureTask(), ciHousekeepingTask()}
+func init() {
+	register(workflowFailureTask(), ciHousekeepingTask())
 }
 
 // The branches and workflow of the CI tasks.
@@ -76,12 +75,12 @@ func workflowFailureTask() Task {
 		Summary:  "Run CI by hand on feature/polite, find the run, read which test failed and why, and re-run the failed job.",
 		Toolsets: map[Server]string{Ghops: "actions", GMS: "actions"},
 		Setup: func(h *fakehub.Hub) error {
-			if _, err := h.Commit(demoRepo, ciPolite, "Say please", map[string]string{
+			if _, err := h.Commit(Repo, ciPolite, "Say please", map[string]string{
 				"internal/greet/greet.go": "package greet\n\n// Hello returns a greeting for name.\nfunc Hello(name string) string {\n\treturn \"Good day, \" + name + \", please.\"\n}\n",
 			}); err != nil {
 				return err
 			}
-			return h.SetDispatchJobs(demoRepo, "CI", []fakehub.JobSpec{
+			return h.SetDispatchJobs(Repo, "CI", []fakehub.JobSpec{
 				{Name: "build", Conclusion: "success", Steps: ciJobSteps("Run go build ./..."), Log: "go build ./...\n"},
 				{Name: "test", Conclusion: "failure", Steps: ciJobSteps("Run go test ./..."), FailedStep: 4, Log: ciFlakyLog},
 			})
@@ -100,7 +99,7 @@ func workflowFailureGhops(ctx context.Context, c Caller) error {
 	var started struct {
 		RunID int64 `json:"run_id"`
 	}
-	if err := callDecode(ctx, c, "run_workflow", map[string]any{"repo": demoRepo, "workflow": ciWorkflow, "ref": ciPolite}, &started); err != nil {
+	if err := call(ctx, c, "run_workflow", map[string]any{"repo": Repo, "workflow": ciWorkflow, "ref": ciPolite}, &started); err != nil {
 		return err
 	}
 	if started.RunID == 0 {
@@ -114,7 +113,7 @@ func workflowFailureGhops(ctx context.Context, c Caller) error {
 			} `json:"log_excerpt"`
 		} `json:"failed"`
 	}
-	if err := callDecode(ctx, c, "get_ci_failures", map[string]any{"repo": demoRepo, "ref": ciPolite}, &ci); err != nil {
+	if err := call(ctx, c, "get_ci_failures", map[string]any{"repo": Repo, "ref": ciPolite}, &ci); err != nil {
 		return err
 	}
 	if len(ci.Failed) == 0 {
@@ -126,7 +125,7 @@ func workflowFailureGhops(ctx context.Context, c Caller) error {
 	if err := failureIn(ci.Failed[0].LogExcerpt.Lines); err != nil {
 		return err
 	}
-	return callDecode(ctx, c, "rerun_failed_jobs", map[string]any{"repo": demoRepo, "run_id": started.RunID}, nil)
+	return call(ctx, c, "rerun_failed_jobs", map[string]any{"repo": Repo, "run_id": started.RunID}, nil)
 }
 
 // workflowFailureGMS: actions_run_trigger answers no run id, so the run is
@@ -134,10 +133,10 @@ func workflowFailureGhops(ctx context.Context, c Caller) error {
 // the failed jobs' log tails in one call.
 func workflowFailureGMS(ctx context.Context, c Caller) error {
 	gms := func(args map[string]any) map[string]any {
-		args["owner"], args["repo"] = "octo-org", "hello-world"
+		args["owner"], args["repo"] = owner, name
 		return args
 	}
-	if err := callDecode(ctx, c, "actions_run_trigger", gms(map[string]any{"method": "run_workflow", "workflow_id": ciWorkflow, "ref": ciPolite}), nil); err != nil {
+	if err := call(ctx, c, "actions_run_trigger", gms(map[string]any{"method": "run_workflow", "workflow_id": ciWorkflow, "ref": ciPolite}), nil); err != nil {
 		return err
 	}
 	var runs struct {
@@ -145,7 +144,7 @@ func workflowFailureGMS(ctx context.Context, c Caller) error {
 			ID int64 `json:"id"`
 		} `json:"workflow_runs"`
 	}
-	if err := callDecode(ctx, c, "actions_list", gms(map[string]any{"method": "list_workflow_runs", "resource_id": ciWorkflow, "per_page": 1,
+	if err := call(ctx, c, "actions_list", gms(map[string]any{"method": "list_workflow_runs", "resource_id": ciWorkflow, "per_page": 1,
 		"workflow_runs_filter": map[string]any{"branch": ciPolite, "event": "workflow_dispatch"}}), &runs); err != nil {
 		return err
 	}
@@ -158,7 +157,7 @@ func workflowFailureGMS(ctx context.Context, c Caller) error {
 			Content string `json:"logs_content"`
 		} `json:"logs"`
 	}
-	if err := callDecode(ctx, c, "get_job_logs", gms(map[string]any{"run_id": id, "failed_only": true, "return_content": true, "tail_lines": ciLogTail}), &logs); err != nil {
+	if err := call(ctx, c, "get_job_logs", gms(map[string]any{"run_id": id, "failed_only": true, "return_content": true, "tail_lines": ciLogTail}), &logs); err != nil {
 		return err
 	}
 	var lines []string
@@ -168,7 +167,7 @@ func workflowFailureGMS(ctx context.Context, c Caller) error {
 	if err := failureIn(lines); err != nil {
 		return err
 	}
-	return callDecode(ctx, c, "actions_run_trigger", gms(map[string]any{"method": "rerun_failed_jobs", "run_id": id}), nil)
+	return call(ctx, c, "actions_run_trigger", gms(map[string]any{"method": "rerun_failed_jobs", "run_id": id}), nil)
 }
 
 // failureIn checks that log lines name the failing test and its cause, as
@@ -177,25 +176,6 @@ func failureIn(lines []string) error {
 	all := strings.Join(lines, "\n")
 	if !strings.Contains(all, "--- FAIL: "+ciFailedTest) || !strings.Contains(all, "i/o timeout") {
 		return fmt.Errorf("the log's tail does not show %s and its cause: %q", ciFailedTest, all)
-	}
-	return nil
-}
-
-// callDecode calls tool and decodes its answer into out (nil: checks only
-// that it is not an error).
-func callDecode(ctx context.Context, c Caller, tool string, args map[string]any, out any) error {
-	res, err := c.Call(ctx, tool, args)
-	if err != nil {
-		return fmt.Errorf("%s: %w", tool, err)
-	}
-	if res.IsError {
-		return fmt.Errorf("%s: error result: %s", tool, res.Text)
-	}
-	if out == nil {
-		return nil
-	}
-	if err := res.Decode(out); err != nil {
-		return fmt.Errorf("%s: %w", tool, err)
 	}
 	return nil
 }
@@ -216,9 +196,9 @@ type hubRuns struct {
 
 // verifyWorkflowFailure: the branch has one dispatched run, in its second
 // attempt, which re-runs the test job only.
-func verifyWorkflowFailure(_ context.Context, h *fakehub.Hub) error {
+func verifyWorkflowFailure(ctx context.Context, h *fakehub.Hub) error {
 	var runs hubRuns
-	if err := hubREST(h, "GET", "/repos/"+demoRepo+"/actions/runs?event=workflow_dispatch&branch="+ciPolite, nil, &runs); err != nil {
+	if err := Get(ctx, h, "/repos/"+Repo+"/actions/runs?event=workflow_dispatch&branch="+ciPolite, &runs); err != nil {
 		return err
 	}
 	if len(runs.Runs) != 1 {
@@ -233,7 +213,7 @@ func verifyWorkflowFailure(_ context.Context, h *fakehub.Hub) error {
 			Name string `json:"name"`
 		} `json:"jobs"`
 	}
-	if err := hubREST(h, "GET", "/repos/"+demoRepo+"/actions/runs/"+strconv.FormatInt(run.ID, 10)+"/jobs", nil, &jobs); err != nil {
+	if err := Get(ctx, h, "/repos/"+Repo+"/actions/runs/"+strconv.FormatInt(run.ID, 10)+"/jobs", &jobs); err != nil {
 		return err
 	}
 	if len(jobs.Jobs) != 1 || jobs.Jobs[0].Name != "test" {
@@ -259,7 +239,7 @@ func ciHousekeepingTask() Task {
 		// may be cancelled. feature/slow gets a finished, a running and a
 		// queued CI run; main two failed CI runs beside the demo's passed one.
 		Setup: func(h *fakehub.Hub) error {
-			if _, err := h.Commit(demoRepo, ciSuperseded, "Cache the greeting", map[string]string{"internal/greet/cache.go": "package greet\n"}); err != nil {
+			if _, err := h.Commit(Repo, ciSuperseded, "Cache the greeting", map[string]string{"internal/greet/cache.go": "package greet\n"}); err != nil {
 				return err
 			}
 			build := func(conclusion string) []fakehub.JobSpec {
@@ -274,7 +254,7 @@ func ciHousekeepingTask() Task {
 				{"main", "completed", "failure"},
 				{ciSuperseded, "queued", ""},
 			} {
-				if _, err := h.AddWorkflowRunOf(demoRepo, "CI", fakehub.RunSpec{Branch: r.branch, Status: r.status}, build(r.conclusion)); err != nil {
+				if _, err := h.AddWorkflowRunOf(Repo, "CI", fakehub.RunSpec{Branch: r.branch, Status: r.status}, build(r.conclusion)); err != nil {
 					return err
 				}
 			}
@@ -302,18 +282,18 @@ func ciHousekeepingGhops(ctx context.Context, c Caller) error {
 		} `json:"runs"`
 	}
 	var slow runs
-	if err := callDecode(ctx, c, "list_workflow_runs", map[string]any{"repo": demoRepo, "workflow": ciWorkflow, "branch": ciSuperseded}, &slow); err != nil {
+	if err := call(ctx, c, "list_workflow_runs", map[string]any{"repo": Repo, "workflow": ciWorkflow, "branch": ciSuperseded}, &slow); err != nil {
 		return err
 	}
 	for _, r := range slow.Runs {
 		if unfinished(r.Status) {
-			if err := callDecode(ctx, c, "cancel_workflow_run", map[string]any{"repo": demoRepo, "run_id": r.ID}, nil); err != nil {
+			if err := call(ctx, c, "cancel_workflow_run", map[string]any{"repo": Repo, "run_id": r.ID}, nil); err != nil {
 				return err
 			}
 		}
 	}
 	var failed runs
-	if err := callDecode(ctx, c, "list_workflow_runs", map[string]any{"repo": demoRepo, "workflow": ciWorkflow, "branch": "main", "status": "failure"}, &failed); err != nil {
+	if err := call(ctx, c, "list_workflow_runs", map[string]any{"repo": Repo, "workflow": ciWorkflow, "branch": "main", "status": "failure"}, &failed); err != nil {
 		return err
 	}
 	var ids []int64
@@ -333,7 +313,7 @@ func ciHousekeepingGMS(ctx context.Context, c Caller) error {
 		} `json:"workflow_runs"`
 	}
 	list := func(filter map[string]any, out *runs) error {
-		return callDecode(ctx, c, "actions_list", map[string]any{"owner": "octo-org", "repo": "hello-world", "method": "list_workflow_runs",
+		return call(ctx, c, "actions_list", map[string]any{"owner": owner, "repo": name, "method": "list_workflow_runs",
 			"resource_id": ciWorkflow, "workflow_runs_filter": filter}, out)
 	}
 	var slow runs
@@ -342,7 +322,7 @@ func ciHousekeepingGMS(ctx context.Context, c Caller) error {
 	}
 	for _, r := range slow.Runs {
 		if unfinished(r.Status) {
-			if err := callDecode(ctx, c, "actions_run_trigger", map[string]any{"owner": "octo-org", "repo": "hello-world",
+			if err := call(ctx, c, "actions_run_trigger", map[string]any{"owner": owner, "repo": name,
 				"method": "cancel_workflow_run", "run_id": r.ID}, nil); err != nil {
 				return err
 			}
@@ -363,13 +343,13 @@ func ciHousekeepingGMS(ctx context.Context, c Caller) error {
 // verifyCIHousekeeping: feature/slow's unfinished runs are cancelled and
 // its finished one is not; main's running CI run and the queued Release run
 // are untouched; the answer is main's failed CI runs, as fakehub lists them.
-func verifyCIHousekeeping(_ context.Context, h *fakehub.Hub) error {
+func verifyCIHousekeeping(ctx context.Context, h *fakehub.Hub) error {
 	got, ok := ciMainFailures.take()
 	if !ok {
 		return errors.New("the script reported no failed runs")
 	}
 	var all hubRuns
-	if err := hubREST(h, "GET", "/repos/"+demoRepo+"/actions/runs?per_page=100", nil, &all); err != nil {
+	if err := Get(ctx, h, "/repos/"+Repo+"/actions/runs?per_page=100", &all); err != nil {
 		return err
 	}
 	var errs []error
@@ -390,7 +370,7 @@ func verifyCIHousekeeping(_ context.Context, h *fakehub.Hub) error {
 	}
 	for _, status := range []string{"in_progress", "queued"} {
 		var left hubRuns
-		if err := hubREST(h, "GET", "/repos/"+demoRepo+"/actions/runs?branch=main&status="+status, nil, &left); err != nil {
+		if err := Get(ctx, h, "/repos/"+Repo+"/actions/runs?branch=main&status="+status, &left); err != nil {
 			return err
 		}
 		if len(left.Runs) != 1 {
@@ -398,7 +378,7 @@ func verifyCIHousekeeping(_ context.Context, h *fakehub.Hub) error {
 		}
 	}
 	var failed hubRuns
-	if err := hubREST(h, "GET", "/repos/"+demoRepo+"/actions/workflows/"+ciWorkflow+"/runs?branch=main&status=failure", nil, &failed); err != nil {
+	if err := Get(ctx, h, "/repos/"+Repo+"/actions/workflows/"+ciWorkflow+"/runs?branch=main&status=failure", &failed); err != nil {
 		return err
 	}
 	var want []int64

@@ -17,9 +17,8 @@ import (
 // way through either task; its reading part of the audit is measured all
 // the same, and its script ends with the error an agent would meet.
 
-// releaseTasks are the release tasks, in the report's order.
-func releaseTasks() []Task {
-	return []Task{releaseNotesTask(), releaseAuditTask()}
+func init() {
+	register(releaseNotesTask(), releaseAuditTask())
 }
 
 // The releases the demo publishes (v0.1.0, v0.2.0 at main's tip) and those
@@ -46,13 +45,13 @@ func releaseNotesTask() Task {
 			var pulls []struct {
 				Number int `json:"number"`
 			}
-			if err := hubREST(h, "GET", "/repos/"+demoRepo+"/pulls?head=octo-org:feature/clean", nil, &pulls); err != nil {
+			if err := Get(context.Background(), h, "/repos/"+Repo+"/pulls?head="+owner+":feature/clean", &pulls); err != nil {
 				return err
 			}
 			if len(pulls) != 1 {
 				return fmt.Errorf("pull requests of feature/clean: %d, want 1", len(pulls))
 			}
-			return hubREST(h, "PUT", "/repos/"+demoRepo+"/pulls/"+strconv.Itoa(pulls[0].Number)+"/merge", map[string]string{"merge_method": "merge"}, nil)
+			return send(h, "PUT", "/repos/"+Repo+"/pulls/"+strconv.Itoa(pulls[0].Number)+"/merge", map[string]string{"merge_method": "merge"})
 		},
 		Scripts: map[Server]Script{Ghops: releaseNotesGhops},
 		Gap: map[Server]string{
@@ -66,7 +65,7 @@ func releaseNotesTask() Task {
 // releaseNotesGhops reads the latest release's tag, then creates the next
 // minor release of the default branch with generated notes.
 func releaseNotesGhops(ctx context.Context, c Caller) error {
-	res, err := c.Call(ctx, "get_release", map[string]any{"repo": demoRepo, "latest": true})
+	res, err := c.Call(ctx, "get_release", map[string]any{"repo": Repo, "latest": true})
 	if err != nil {
 		return err
 	}
@@ -82,7 +81,7 @@ func releaseNotesGhops(ctx context.Context, c Caller) error {
 	if err != nil {
 		return err
 	}
-	res, err = c.Call(ctx, "create_release", map[string]any{"repo": demoRepo, "tag": next, "generate_notes": true})
+	res, err = c.Call(ctx, "create_release", map[string]any{"repo": Repo, "tag": next, "generate_notes": true})
 	if err != nil {
 		return err
 	}
@@ -133,9 +132,9 @@ type hubRef struct {
 
 // verifyReleaseNotes: v0.3.0 is published, its tag is main's head and its
 // notes list the merged pull request and compare with v0.2.0.
-func verifyReleaseNotes(_ context.Context, h *fakehub.Hub) error {
+func verifyReleaseNotes(ctx context.Context, h *fakehub.Hub) error {
 	var rel hubRelease
-	if err := hubREST(h, "GET", "/repos/"+demoRepo+"/releases/tags/"+releaseNext, nil, &rel); err != nil {
+	if err := Get(ctx, h, "/repos/"+Repo+"/releases/tags/"+releaseNext, &rel); err != nil {
 		return err
 	}
 	var errs []error
@@ -148,10 +147,10 @@ func verifyReleaseNotes(_ context.Context, h *fakehub.Hub) error {
 		}
 	}
 	var tag, main hubRef
-	if err := hubREST(h, "GET", "/repos/"+demoRepo+"/git/ref/tags/"+releaseNext, nil, &tag); err != nil {
+	if err := Get(ctx, h, "/repos/"+Repo+"/git/ref/tags/"+releaseNext, &tag); err != nil {
 		return errors.Join(append(errs, err)...)
 	}
-	if err := hubREST(h, "GET", "/repos/"+demoRepo+"/git/ref/heads/main", nil, &main); err != nil {
+	if err := Get(ctx, h, "/repos/"+Repo+"/git/ref/heads/main", &main); err != nil {
 		return errors.Join(append(errs, err)...)
 	}
 	if tag.Object.SHA != main.Object.SHA {
@@ -171,10 +170,10 @@ func releaseAuditTask() Task {
 		Summary:  "Find the published releases whose tag is not in main's history and mark them prereleases, so that latest is a release of main.",
 		Toolsets: map[Server]string{Ghops: "repos", GMS: "repos"},
 		Setup: func(h *fakehub.Hub) error {
-			return hubREST(h, "POST", "/repos/"+demoRepo+"/releases", map[string]any{
+			return send(h, "POST", "/repos/"+Repo+"/releases", map[string]any{
 				"tag_name": releaseStray, "target_commitish": "feature/conflict", "name": releaseStray,
 				"body": "A casual greeting.",
-			}, nil)
+			})
 		},
 		Scripts: map[Server]Script{Ghops: releaseAuditGhops, GMS: releaseAuditGMS},
 		Gap: map[Server]string{
@@ -213,9 +212,9 @@ func releaseAuditGhops(ctx context.Context, c Caller) error {
 		args map[string]any
 		out  any
 	}{
-		{"list_releases", map[string]any{"repo": demoRepo}, &rels},
-		{"list_tags", map[string]any{"repo": demoRepo}, &tags},
-		{"get_commits", map[string]any{"repo": demoRepo, "branch": "main", "per_page": 100}, &commits},
+		{"list_releases", map[string]any{"repo": Repo}, &rels},
+		{"list_tags", map[string]any{"repo": Repo}, &tags},
+		{"get_commits", map[string]any{"repo": Repo, "branch": "main", "per_page": 100}, &commits},
 	} {
 		res, err := c.Call(ctx, step.tool, step.args)
 		if err != nil {
@@ -238,7 +237,7 @@ func releaseAuditGhops(ctx context.Context, c Caller) error {
 		if rel.Draft || rel.Prerelease || onMain[tagSHA[rel.Tag]] {
 			continue
 		}
-		res, err := c.Call(ctx, "update_release", map[string]any{"repo": demoRepo, "release_id": rel.ID, "prerelease": true})
+		res, err := c.Call(ctx, "update_release", map[string]any{"repo": Repo, "release_id": rel.ID, "prerelease": true})
 		if err != nil {
 			return err
 		}
@@ -275,9 +274,9 @@ func releaseAuditGMS(ctx context.Context, c Caller) error {
 		args map[string]any
 		out  any
 	}{
-		{"list_releases", map[string]any{"owner": "octo-org", "repo": "hello-world", "fields": []string{"id", "tag_name", "draft", "prerelease"}}, &rels},
-		{"list_tags", map[string]any{"owner": "octo-org", "repo": "hello-world"}, &tags},
-		{"list_commits", map[string]any{"owner": "octo-org", "repo": "hello-world", "sha": "main", "perPage": 100, "fields": []string{"sha"}}, &commits},
+		{"list_releases", map[string]any{"owner": owner, "repo": name, "fields": []string{"id", "tag_name", "draft", "prerelease"}}, &rels},
+		{"list_tags", map[string]any{"owner": owner, "repo": name}, &tags},
+		{"list_commits", map[string]any{"owner": owner, "repo": name, "sha": "main", "perPage": 100, "fields": []string{"sha"}}, &commits},
 	} {
 		res, err := c.Call(ctx, step.tool, step.args)
 		if err != nil {
@@ -306,9 +305,9 @@ func releaseAuditGMS(ctx context.Context, c Caller) error {
 
 // verifyReleaseAudit: the stray release is a prerelease, the demo's
 // releases are not, and latest is main's v0.2.0 again.
-func verifyReleaseAudit(_ context.Context, h *fakehub.Hub) error {
+func verifyReleaseAudit(ctx context.Context, h *fakehub.Hub) error {
 	var rels []hubRelease
-	if err := hubREST(h, "GET", "/repos/"+demoRepo+"/releases", nil, &rels); err != nil {
+	if err := Get(ctx, h, "/repos/"+Repo+"/releases", &rels); err != nil {
 		return err
 	}
 	var errs []error
@@ -318,7 +317,7 @@ func verifyReleaseAudit(_ context.Context, h *fakehub.Hub) error {
 		}
 	}
 	var latest hubRelease
-	if err := hubREST(h, "GET", "/repos/"+demoRepo+"/releases/latest", nil, &latest); err != nil {
+	if err := Get(ctx, h, "/repos/"+Repo+"/releases/latest", &latest); err != nil {
 		return errors.Join(append(errs, err)...)
 	}
 	if latest.Tag != releasePrevious {

@@ -15,9 +15,8 @@ import (
 // whose answer the agent computes from commits and the tree, checked
 // against the answer the data implies.
 
-// repoTasks are the repository-analysis tasks, in the report's order.
-func repoTasks() []Task {
-	return []Task{repoAnalysisTask()}
+func init() {
+	register(repoAnalysisTask())
 }
 
 // repoRecentCommits is how many of main's newest commits the question is
@@ -53,7 +52,7 @@ func repoAnalysisTask() Task {
 				}},
 				{"Document the version", map[string]string{"docs/guide.md": "# Guide\n\nRun the program:\n\n    go run ./cmd/hello\n\nIt prints a greeting and its version.\n"}},
 			} {
-				if _, err := h.Commit(demoRepo, "main", cm.message, cm.files); err != nil {
+				if _, err := h.Commit(Repo, "main", cm.message, cm.files); err != nil {
 					return err
 				}
 			}
@@ -98,7 +97,7 @@ func repoAnalysisGhops(ctx context.Context, c Caller) error {
 			SHA string `json:"sha"`
 		} `json:"commits"`
 	}
-	if err := callDecode(ctx, c, "get_commits", map[string]any{"repo": demoRepo, "branch": "main", "per_page": repoRecentCommits + 1}, &commits); err != nil {
+	if err := call(ctx, c, "get_commits", map[string]any{"repo": Repo, "branch": "main", "per_page": repoRecentCommits + 1}, &commits); err != nil {
 		return err
 	}
 	if len(commits.Commits) != repoRecentCommits+1 {
@@ -110,7 +109,7 @@ func repoAnalysisGhops(ctx context.Context, c Caller) error {
 		} `json:"files"`
 		FilesTruncated bool `json:"files_truncated"`
 	}
-	if err := callDecode(ctx, c, "compare_refs", map[string]any{"repo": demoRepo, "base": commits.Commits[repoRecentCommits].SHA,
+	if err := call(ctx, c, "compare_refs", map[string]any{"repo": Repo, "base": commits.Commits[repoRecentCommits].SHA,
 		"head": commits.Commits[0].SHA, "per_page": 1}, &cmp); err != nil {
 		return err
 	}
@@ -123,7 +122,7 @@ func repoAnalysisGhops(ctx context.Context, c Caller) error {
 		} `json:"entries"`
 		Truncated bool `json:"truncated"`
 	}
-	if err := callDecode(ctx, c, "get_tree", map[string]any{"repo": demoRepo, "branch": "main"}, &tree); err != nil {
+	if err := call(ctx, c, "get_tree", map[string]any{"repo": Repo, "branch": "main"}, &tree); err != nil {
 		return err
 	}
 	paths := map[string]bool{}
@@ -143,13 +142,13 @@ func repoAnalysisGhops(ctx context.Context, c Caller) error {
 // recursive tree of main.
 func repoAnalysisGMS(ctx context.Context, c Caller) error {
 	gms := func(args map[string]any) map[string]any {
-		args["owner"], args["repo"] = "octo-org", "hello-world"
+		args["owner"], args["repo"] = owner, name
 		return args
 	}
 	var commits []struct {
 		SHA string `json:"sha"`
 	}
-	if err := callDecode(ctx, c, "list_commits", gms(map[string]any{"sha": "main", "perPage": repoRecentCommits, "fields": []string{"sha"}}), &commits); err != nil {
+	if err := call(ctx, c, "list_commits", gms(map[string]any{"sha": "main", "perPage": repoRecentCommits, "fields": []string{"sha"}}), &commits); err != nil {
 		return err
 	}
 	if len(commits) != repoRecentCommits {
@@ -162,7 +161,7 @@ func repoAnalysisGMS(ctx context.Context, c Caller) error {
 				Filename string `json:"filename"`
 			} `json:"files"`
 		}
-		if err := callDecode(ctx, c, "get_commit", gms(map[string]any{"sha": cm.SHA, "detail": "stats"}), &got); err != nil {
+		if err := call(ctx, c, "get_commit", gms(map[string]any{"sha": cm.SHA, "detail": "stats"}), &got); err != nil {
 			return err
 		}
 		for _, f := range got.Files {
@@ -174,7 +173,7 @@ func repoAnalysisGMS(ctx context.Context, c Caller) error {
 			Path string `json:"path"`
 		} `json:"tree"`
 	}
-	if err := callDecode(ctx, c, "get_repository_tree", gms(map[string]any{"tree_sha": commits[0].SHA, "recursive": true}), &tree); err != nil {
+	if err := call(ctx, c, "get_repository_tree", gms(map[string]any{"tree_sha": commits[0].SHA, "recursive": true}), &tree); err != nil {
 		return err
 	}
 	paths := map[string]bool{}
