@@ -1,9 +1,12 @@
 package taskbench
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 
@@ -324,4 +327,26 @@ func verifyReleaseAudit(ctx context.Context, h *fakehub.Hub) error {
 		errs = append(errs, fmt.Errorf("latest is %s, want %s", latest.Tag, releasePrevious))
 	}
 	return errors.Join(errs...)
+}
+
+// send makes one write to fakehub's REST API as a client does, with the
+// demo token, straight to the hub's handler: a Setup arranges the state a
+// task starts from through GitHub's own routes where one exists (merging a
+// pull request, publishing a release), so that fakehub keeps every record
+// it keeps for an agent's write. Reads go through Get.
+func send(h *fakehub.Hub, method, path string, body any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req := httptest.NewRequest(method, path, bytes.NewReader(b))
+	req.Header.Set("Authorization", "token "+fakehub.DemoToken)
+	req.Header.Set("Accept", "application/vnd.github+json")
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code < 200 || rec.Code > 299 {
+		return fmt.Errorf("%s %s: %d %.300s", method, path, rec.Code, rec.Body.String())
+	}
+	return nil
 }
