@@ -1,6 +1,7 @@
 package taskbench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -28,6 +29,29 @@ func Get(ctx context.Context, h *fakehub.Hub, path string, v any) error {
 	}
 	if err := json.Unmarshal(rec.Body.Bytes(), v); err != nil {
 		return fmt.Errorf("GET %s: %w", path, err)
+	}
+	return nil
+}
+
+// Send makes a write to h's API as the demo user (a task's Setup adding
+// what the demo data lacks) and decodes the answer into v when v is not
+// nil; any status above 299 is an error.
+func Send(ctx context.Context, h *fakehub.Hub, method, path string, body, v any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req := httptest.NewRequestWithContext(ctx, method, path, bytes.NewReader(b))
+	req.Header.Set("Authorization", "token "+fakehub.DemoToken)
+	req.Header.Set("Accept", "application/vnd.github+json")
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code > 299 {
+		return fmt.Errorf("%s %s: %d %.300s", method, path, rec.Code, rec.Body.String())
+	}
+	if v != nil {
+		return json.Unmarshal(rec.Body.Bytes(), v)
 	}
 	return nil
 }

@@ -157,7 +157,9 @@ type recorder struct {
 	s   *sdk.ClientSession
 	h   *fakehub.Hub
 	rep *Report
-	mu  sync.Mutex // scripts call one at a time; the lock keeps a careless one's counts apart
+	// after is the task's AfterCall.
+	after func(context.Context, *fakehub.Hub) error
+	mu    sync.Mutex // scripts call one at a time; the lock keeps a careless one's counts apart
 }
 
 // Call makes one tool call and records it. A protocol error (an unknown
@@ -187,6 +189,11 @@ func (r *recorder) Call(ctx context.Context, tool string, args map[string]any) (
 	r.rep.Calls = append(r.rep.Calls, Call{
 		Tool: tool, ResultBytes: len(b), ContentBytes: text.Len(), IsError: res.IsError, Requests: after.minus(before),
 	})
+	if r.after != nil {
+		if err := r.after(ctx, r.h); err != nil {
+			return Result{}, fmt.Errorf("after %s: %w", tool, err)
+		}
+	}
 	return Result{Text: text.String(), IsError: res.IsError}, nil
 }
 
@@ -220,7 +227,7 @@ func Measure(ctx context.Context, task Task, server Server, toolsets string, h *
 		return nil, err
 	}
 	rep.Tools, rep.ListBytes = len(list.Tools), len(b)
-	if err := script(ctx, &recorder{s: s, h: h, rep: rep}); err != nil {
+	if err := script(ctx, &recorder{s: s, h: h, rep: rep, after: task.AfterCall}); err != nil {
 		rep.Failure = "script: " + err.Error()
 		return rep, nil
 	}

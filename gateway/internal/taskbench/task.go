@@ -82,6 +82,12 @@ type Task struct {
 	// Verify reads the outcome back from fakehub after a script ran and
 	// says what is wrong, if anything.
 	Verify func(ctx context.Context, h *fakehub.Hub) error
+	// AfterCall, when set, runs after every tool call of a script,
+	// outside the call's measurement: what GitHub does by itself in
+	// answer to a write, such as CI starting on a push (fakehub runs no
+	// workflows; the hook records the run Hub.AddWorkflowRun makes). It
+	// must keep no state of its own: one Task value serves every run.
+	AfterCall func(ctx context.Context, h *fakehub.Hub) error
 }
 
 // call makes one tool call and decodes its answer into out (nil: only

@@ -19,7 +19,7 @@ import (
 const docGraphQLAuth = "https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql"
 
 // unsupportedGraphQL is the message for every operation beyond the mutations fakehub serves.
-const unsupportedGraphQL = "fakehub implements only the queries repository, user, organization, repositoryOwner, node, rateLimit and viewer and the mutations convertPullRequestToDraft, markPullRequestReadyForReview, createCommitOnBranch, addPullRequestReview, addPullRequestReviewThread, submitPullRequestReview, deletePullRequestReview, addPullRequestReviewThreadReply, resolveReviewThread, unresolveReviewThread and those of Projects (v2)"
+const unsupportedGraphQL = "fakehub implements only the queries repository, user, organization, repositoryOwner, node, rateLimit and viewer and the mutations convertPullRequestToDraft, markPullRequestReadyForReview, createCommitOnBranch, addPullRequestReview, addPullRequestReviewThread, submitPullRequestReview, deletePullRequestReview, addPullRequestReviewThreadReply, resolveReviewThread, unresolveReviewThread, closeIssue, reopenIssue, updateLabel and those of Projects (v2)"
 
 // gqlMutations are the mutations fakehub serves, by field name: the two that change a pull
 // request's draft state (GitHub's REST API cannot) and createCommitOnBranch (a commit of any

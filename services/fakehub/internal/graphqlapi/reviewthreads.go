@@ -53,15 +53,23 @@ func (h *api) repoNode(c *hub.ReqCtx, r *hub.Repo) hub.Obj {
 			}
 			return h.reviewedPullNode(c, r, p), nil
 		}),
-		// issue(number:) answers an issue's identity (what clients read to add it to a project).
+		// issue(number:) answers an issue's identity and state (what clients read to add it to a
+		// project, or to close it).
 		"issue": graphql.Lazy(func(args map[string]any) (any, *graphql.Error) {
 			n, _ := intArg(args["number"])
 			_, ref, ok := r.IssueNumbered(int(n))
 			if !ok || ref.P != nil {
 				return nil, graphql.Refusal(graphql.NotFound, "Could not resolve to an Issue with the number of "+strconv.FormatInt(n, 10)+".")
 			}
-			return hub.Obj{"__typename": "Issue", "id": hub.NodeID("Issue", ref.Is.ID), "databaseId": ref.Is.ID, "number": ref.Is.Number,
-				"title": ref.Is.Title, "state": strings.ToUpper(ref.Is.State), "url": c.Web + "/" + r.FullName() + "/issues/" + strconv.Itoa(ref.Is.Number)}, nil
+			return h.issueNode(c, r, ref.Is), nil
+		}),
+		// label(name:) is null when the repository has no such label, as on GitHub.
+		"label": graphql.Lazy(func(args map[string]any) (any, *graphql.Error) {
+			name, _ := args["name"].(string)
+			if l := r.LabelNamed(name); l != nil {
+				return labelNode(c, r, l), nil
+			}
+			return nil, nil
 		}),
 	}
 }

@@ -62,17 +62,17 @@ type IssueRef struct {
 // issueFields are the fields a plain issue and a pull request both have.
 type issueFields struct {
 	Title, Body, State, User string
-	Created                  time.Time
+	Created, Updated         time.Time
 }
 
 // Fields returns what x names: a pull request's own fields when it is one
 // (its issue side keeps labels, assignees and comments), else the issue's.
 func (x IssueRef) Fields() issueFields {
 	if p := x.P; p != nil {
-		return issueFields{Title: p.Title, Body: p.Body, State: p.State, User: p.user, Created: p.created}
+		return issueFields{Title: p.Title, Body: p.Body, State: p.State, User: p.user, Created: p.created, Updated: p.Updated}
 	}
 	is := x.Is
-	return issueFields{Title: is.Title, Body: is.Body, State: is.State, User: is.User, Created: is.Created}
+	return issueFields{Title: is.Title, Body: is.Body, State: is.State, User: is.User, Created: is.Created, Updated: is.Updated}
 }
 
 // Updated is when the issue or pull request last changed.

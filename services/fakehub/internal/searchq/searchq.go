@@ -42,7 +42,8 @@ var known = map[string]bool{
 	"repo": true, "user": true, "org": true, "language": true, "in": true, "path": true,
 	"filename": true, "extension": true, "is": true, "topic": true, "fork": true, "archived": true,
 	// Issue search's qualifiers.
-	"state": true, "label": true, "author": true, "assignee": true, "type": true,
+	"state": true, "label": true, "author": true, "assignee": true, "type": true, "milestone": true, "no": true,
+	"created": true, "updated": true,
 }
 
 // Parse splits a query into words and qualifiers. Unknown keys stay plain words, as on GitHub.

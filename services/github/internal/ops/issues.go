@@ -74,6 +74,7 @@ func (s *Service) ListIssues(ctx context.Context, req *ghopsv1.ListIssuesRequest
 	}
 	out := &ghopsv1.ListIssuesResponse{Issues: []*ghopsv1.IssueSummary{}, Page: pageInfo(p, pp, resp)}
 	for _, is := range list {
+		s.kinds.put(req.GetRepo(), is.GetNumber(), is.GetID(), is.IsPullRequest())
 		if is.IsPullRequest() {
 			continue
 		}
@@ -219,6 +220,7 @@ func (s *Service) SearchIssues(ctx context.Context, req *ghopsv1.SearchIssuesReq
 		Items: []*ghopsv1.IssueSearchItem{}, Page: pageInfo(p, pp, resp),
 	}
 	for _, is := range res.Issues {
+		s.kinds.put(repoOfURL(is.GetRepositoryURL()), is.GetNumber(), is.GetID(), is.IsPullRequest())
 		out.Items = append(out.Items, &ghopsv1.IssueSearchItem{
 			Repo: repoOfURL(is.GetRepositoryURL()), Number: int32(is.GetNumber()), Title: is.GetTitle(),
 			State: is.GetState(), IsPullRequest: is.IsPullRequest(), Labels: labelNames(is.Labels),
@@ -274,6 +276,7 @@ func (s *Service) CreateIssue(ctx context.Context, req *ghopsv1.CreateIssueReque
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
+	s.kinds.put(req.GetRepo(), is.GetNumber(), is.GetID(), false)
 	return &ghopsv1.CreateIssueResponse{Issue: toIssue(is)}, nil
 }
 
@@ -287,7 +290,7 @@ func (s *Service) UpdateIssue(ctx context.Context, req *ghopsv1.UpdateIssueReque
 	if err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
-	if _, err := s.issueOnly(ctx, s.client(ctx), req.GetRepo(), int(req.GetIssueNumber())); err != nil {
+	if _, err := s.issueID(ctx, s.client(ctx), req.GetRepo(), int(req.GetIssueNumber())); err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	body := &github.IssueRequest{Title: req.Title, Body: req.Body, State: req.State, StateReason: req.StateReason}
@@ -337,7 +340,7 @@ func (s *Service) AddIssueComment(ctx context.Context, req *ghopsv1.AddIssueComm
 		return nil, s.fail(ctx, err, c)
 	}
 	gh := s.client(ctx)
-	if _, err := s.issueOnly(ctx, gh, req.GetRepo(), int(req.GetIssueNumber())); err != nil {
+	if _, err := s.issueID(ctx, gh, req.GetRepo(), int(req.GetIssueNumber())); err != nil {
 		return nil, s.fail(ctx, err, c)
 	}
 	cm, err := addComment(ctx, gh, u, req.GetBody())

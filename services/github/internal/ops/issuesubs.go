@@ -51,19 +51,20 @@ func (s *Service) ListSubIssues(ctx context.Context, req *ghopsv1.ListSubIssuesR
 }
 
 // subIssueID resolves the sub-issue a request names (its number in sub_issue_repo, or in repo)
-// to the id GitHub's sub-issue endpoints take: one GET (conditional, shared with get_issue). A
-// pull request's number is refused (-32002): GitHub makes only issues sub-issues.
+// to the id GitHub's sub-issue endpoints take: one GET (conditional, shared with get_issue), none
+// when an answer of GitHub's gave it lately (kindmemo.go). A pull request's number is refused
+// (-32002): GitHub makes only issues sub-issues.
 func (s *Service) subIssueID(ctx context.Context, tool, repo string, subRepo *string, n int32) (int64, error) {
 	r := repo
 	if subRepo != nil {
 		r = *subRepo
 	}
 	c := issueContext(tool, r, n)
-	is, err := s.issueOnly(ctx, s.client(ctx), r, int(n))
+	id, err := s.issueID(ctx, s.client(ctx), r, int(n))
 	if err != nil {
 		return 0, s.fail(ctx, err, c)
 	}
-	return is.GetID(), nil
+	return id, nil
 }
 
 // AddSubIssue implements the add_sub_issue tool: the sub-issue's id (one GET), then one POST.

@@ -100,7 +100,22 @@ func (s *Service) issueKind(ctx context.Context, gh *github.Client, repo string,
 	if is == nil || is.GetNumber() != n || !sameRepo(repoOfURL(is.GetRepositoryURL()), repo) {
 		return nil, &foreignError{what: "an issue", got: is.GetRepositoryURL() + "#" + strconv.Itoa(is.GetNumber())}
 	}
+	s.kinds.put(repo, n, is.GetID(), is.IsPullRequest())
 	return is, nil
+}
+
+// issueID is issueOnly for a write that needs only the number's kind and
+// the issue's id: no request when an answer of GitHub's said within
+// kindTTL that n is an issue of repo (kindmemo.go), else issueOnly's GET.
+func (s *Service) issueID(ctx context.Context, gh *github.Client, repo string, n int) (int64, error) {
+	if e, ok := s.kinds.known(repo, n); ok && !e.pull {
+		return e.id, nil
+	}
+	is, err := s.issueOnly(ctx, gh, repo, n)
+	if err != nil {
+		return 0, err
+	}
+	return is.GetID(), nil
 }
 
 // issueOnly is issueKind refusing a pull request: the first request of
@@ -119,8 +134,12 @@ func (s *Service) issueOnly(ctx context.Context, gh *github.Client, repo string,
 
 // pullOnly is issueKind refusing an issue: the first request of the pull
 // request tools that reach a pull request through GitHub's issue endpoints
-// (its conversation comments), which would serve an issue's number too.
+// (its conversation comments), which would serve an issue's number too. A
+// number known to be a pull request (kindmemo.go) needs no request.
 func (s *Service) pullOnly(ctx context.Context, gh *github.Client, repo string, n int) error {
+	if e, ok := s.kinds.known(repo, n); ok && e.pull {
+		return nil // an answer of GitHub's said so within kindTTL (kindmemo.go)
+	}
 	is, err := s.issueKind(ctx, gh, repo, n)
 	if err != nil {
 		return err

@@ -54,6 +54,9 @@ type Service struct {
 	// own since the download is outside the API's transports, and only to
 	// the allowed log hosts (WithLogHosts; none until set).
 	logs *joblog.Downloader
+	// kinds remembers what GitHub's answers said numbers are, so that a
+	// write need not read the kind again (kindmemo.go).
+	kinds *issueKinds
 }
 
 // New returns the handlers.
@@ -61,7 +64,7 @@ func New(client ClientFunc, limits Limits, log *slog.Logger) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{client: client, limits: limits, log: log, logs: joblog.NewDownloader(joblog.Hosts{}, logTimeout)}
+	return &Service{client: client, limits: limits, log: log, logs: joblog.NewDownloader(joblog.Hosts{}, logTimeout), kinds: newIssueKinds()}
 }
 
 // fail translates err, logging the cause of an Internal answer (which the

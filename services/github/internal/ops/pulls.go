@@ -199,6 +199,7 @@ func (s *Service) CreatePullRequest(ctx context.Context, req *ghopsv1.CreatePull
 	if err != nil {
 		return nil, s.fail(ctx, err, ghstatus.Context{Tool: ghopsv1.ToolCreatePullRequest, Repo: req.GetRepo()})
 	}
+	s.kinds.put(req.GetRepo(), pr.GetNumber(), 0, true)
 	return &ghopsv1.CreatePullRequestResponse{PullRequest: toPR(pr)}, nil
 }
 
