@@ -1,12 +1,9 @@
 package taskbench
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 
@@ -54,7 +51,7 @@ func releaseNotesTask() Task {
 			if len(pulls) != 1 {
 				return fmt.Errorf("pull requests of feature/clean: %d, want 1", len(pulls))
 			}
-			return send(h, "PUT", "/repos/"+Repo+"/pulls/"+strconv.Itoa(pulls[0].Number)+"/merge", map[string]string{"merge_method": "merge"})
+			return Send(context.Background(), h, "PUT", "/repos/"+Repo+"/pulls/"+strconv.Itoa(pulls[0].Number)+"/merge", map[string]string{"merge_method": "merge"}, nil)
 		},
 		Scripts: map[Server]Script{Ghops: releaseNotesGhops},
 		Gap: map[Server]string{
@@ -173,10 +170,10 @@ func releaseAuditTask() Task {
 		Summary:  "Find the published releases whose tag is not in main's history and mark them prereleases, so that latest is a release of main.",
 		Toolsets: map[Server]string{Ghops: "repos", GMS: "repos"},
 		Setup: func(h *fakehub.Hub) error {
-			return send(h, "POST", "/repos/"+Repo+"/releases", map[string]any{
+			return Send(context.Background(), h, "POST", "/repos/"+Repo+"/releases", map[string]any{
 				"tag_name": releaseStray, "target_commitish": "feature/conflict", "name": releaseStray,
 				"body": "A casual greeting.",
-			})
+			}, nil)
 		},
 		Scripts: map[Server]Script{Ghops: releaseAuditGhops, GMS: releaseAuditGMS},
 		Gap: map[Server]string{
@@ -327,26 +324,4 @@ func verifyReleaseAudit(ctx context.Context, h *fakehub.Hub) error {
 		errs = append(errs, fmt.Errorf("latest is %s, want %s", latest.Tag, releasePrevious))
 	}
 	return errors.Join(errs...)
-}
-
-// send makes one write to fakehub's REST API as a client does, with the
-// demo token, straight to the hub's handler: a Setup arranges the state a
-// task starts from through GitHub's own routes where one exists (merging a
-// pull request, publishing a release), so that fakehub keeps every record
-// it keeps for an agent's write. Reads go through Get.
-func send(h *fakehub.Hub, method, path string, body any) error {
-	b, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
-	req := httptest.NewRequest(method, path, bytes.NewReader(b))
-	req.Header.Set("Authorization", "token "+fakehub.DemoToken)
-	req.Header.Set("Accept", "application/vnd.github+json")
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	if rec.Code < 200 || rec.Code > 299 {
-		return fmt.Errorf("%s %s: %d %.300s", method, path, rec.Code, rec.Body.String())
-	}
-	return nil
 }
