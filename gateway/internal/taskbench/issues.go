@@ -327,8 +327,15 @@ func labelCleanup() Task {
 		Summary: fmt.Sprintf("Rename the label %q to %q, and move every issue and pull request labelled with the duplicate %q to %q "+
 			"(the duplicate itself may stay or go).", oldLabel, newLabel, dupLabel, newLabel),
 		Toolsets: map[Server]string{Ghops: "issues,search", GMS: "issues,labels,pull_requests"},
-		Gap: map[Server]string{GMS: "gms's label_write can also delete the duplicate (two GraphQL requests more); " +
-			"ghops has no tool that deletes a label, so neither script deletes it"},
+		Gap: map[Server]string{
+			Ghops: "GitHub has no request that adds one label and removes another without replacing the whole set: " +
+				"ghops's label_issue adds with one POST and removes with one DELETE each, and reads the issue first so that " +
+				"removing a label the issue lacks writes nothing (3 requests an item); gms's issue_write replaces the set in " +
+				"one PATCH, built from the labels the search showed, which undoes a label another agent added meanwhile. " +
+				"Half of gms's requests would need that replace",
+			GMS: "gms's label_write can also delete the duplicate (two GraphQL requests more); " +
+				"ghops has no tool that deletes a label, so neither script deletes it",
+		},
 		Setup: func(h *fakehub.Hub) error {
 			ctx := context.Background()
 			if err := Send(ctx, h, "POST", "/repos/"+Repo+"/labels", map[string]any{"name": dupLabel, "color": "a2eeef"}, nil); err != nil {
@@ -453,6 +460,8 @@ func subIssues() Task {
 		Name:     "sub-issues",
 		Category: "issues",
 		Summary:  "Break the issue \"Add a farewell\" into three new sub-issues, then read the parent's progress.",
+		Gap: map[Server]string{Ghops: "GitHub makes a sub-issue in two writes, the issue then the link, on either server " +
+			"(6 of ghops's 8 requests; gms's are the same 6 of 10): the search and the progress read are all that can differ"},
 		Toolsets: map[Server]string{Ghops: "issues,search", GMS: "issues"},
 		Scripts: map[Server]Script{
 			Ghops: func(ctx context.Context, c Caller) error {

@@ -127,6 +127,10 @@ func fixFailingPR() Task {
 			"and say on the pull request what failed and which commit fixes it.",
 		Toolsets:  map[Server]string{Ghops: "repos,pulls,actions", GMS: "repos,pull_requests,actions,issues"},
 		AfterCall: farewellCI,
+		Gap: map[Server]string{Ghops: "the branch (its start point, then the ref: 2 requests), the pull request (1) and the CI " +
+			"failure (the head's check runs, the job, the log's redirect and the log: 4) cost both servers the same 7 requests; " +
+			"ghops saves on the commits (2 each, through createCommitOnBranch, against gms's 5 through the git data API) " +
+			"and on the comment"},
 		Scripts: map[Server]Script{
 			Ghops: func(ctx context.Context, c Caller) error {
 				if err := call(ctx, c, "create_branch", map[string]any{"repo": Repo, "branch": farewellBranch}, nil); err != nil {

@@ -29,6 +29,9 @@ const (
 // Caller makes one tool call as an agent's host does and returns what the
 // model reads. The runner behind it counts calls, bytes and GitHub requests.
 type Caller interface {
+	// Call calls tool with args. The error is for a call that got no
+	// result (an unknown tool, a broken session); a tool that ran and
+	// failed is a Result with IsError.
 	Call(ctx context.Context, tool string, args map[string]any) (Result, error)
 }
 
