@@ -57,9 +57,9 @@ Cleaning up orphan processes
 const ciFailedTest = "TestFetchGreeting"
 
 // ciLogTail is how many of the log's last lines github-mcp-server's script
-// asks for: enough to reach the failing test's lines in ciFlakyLog (ghops's
-// get_ci_failures picks the lines around the error itself).
-const ciLogTail = 12
+// asks for: as many as ghops's get_ci_failures excerpt holds at most (it
+// picks the lines around the error itself), as the other CI tasks ask.
+const ciLogTail = 50
 
 // ciJobSteps are the steps of a job that runs run.
 func ciJobSteps(run string) []string {
@@ -86,7 +86,11 @@ func workflowFailureTask() Task {
 			})
 		},
 		Scripts: map[Server]Script{Ghops: workflowFailureGhops, GMS: workflowFailureGMS},
-		Verify:  verifyWorkflowFailure,
+		Gap: map[Server]string{Ghops: "get_ci_failures costs 4 requests (the head's check runs, the failed job, read to check it is " +
+			"the repository's, the log's redirect and the log) against gms's 3 for get_job_logs, and rerun_failed_jobs 3 (the run read " +
+			"for the same check, the POST, its status read back) against gms's POST alone: ids GitHub scopes by the URL alone are " +
+			"checked before they are used (docs/security.md)"},
+		Verify: verifyWorkflowFailure,
 	}
 }
 
@@ -261,7 +265,10 @@ func ciHousekeepingTask() Task {
 			return nil
 		},
 		Scripts: map[Server]Script{Ghops: ciHousekeepingGhops, GMS: ciHousekeepingGMS},
-		Verify:  verifyCIHousekeeping,
+		Gap: map[Server]string{Ghops: "each cancel_workflow_run is 3 requests (the run read to check it is the repository's before " +
+			"the write, docs/security.md; the POST; the run read back for the answer's status) where gms sends the POST alone; " +
+			"the two lists cost both servers the same"},
+		Verify: verifyCIHousekeeping,
 	}
 }
 

@@ -179,6 +179,10 @@ func releaseAuditTask() Task {
 		Gap: map[Server]string{
 			GMS: "github-mcp-server reads releases, tags and commits but has no tool that changes a release: " +
 				"its script does the reading part (measured) and stops where update_release would mark the release.",
+			Ghops: "the three reads cost both servers 3 requests; ghops's fourth is the update gms cannot make. gms's fields " +
+				"parameter cuts list_releases to id, tag, draft and prerelease and list_commits to shas (561 content bytes), where " +
+				"ghops lists each release's name, target, author, dates, URL and empty body and each commit's message, author, " +
+				"date and parents (1,780)",
 		},
 		Verify: verifyReleaseAudit,
 	}
