@@ -56,6 +56,8 @@ type (
 	Installation = hub.Installation
 	// JobSpec describes a job of a workflow run added with Hub.AddWorkflowRun.
 	JobSpec = hub.JobSpec
+	// RunSpec describes the state of a workflow run added with Hub.AddWorkflowRunOf.
+	RunSpec = hub.RunSpec
 )
 
 // Permissions a token may hold on a repository.
@@ -80,6 +82,8 @@ var (
 	ErrRepoExists   = hub.ErrRepoExists
 	ErrRepoNotFound = hub.ErrRepoNotFound
 	ErrRefNotFound  = hub.ErrRefNotFound
+	// ErrWorkflowNotFound is a workflow Hub.SetDispatchJobs does not find.
+	ErrWorkflowNotFound = hub.ErrWorkflowNotFound
 )
 
 // Associations are the author associations Hub.SetAuthorAssociation accepts.

@@ -184,7 +184,8 @@ type dispatchInput struct {
 }
 
 // dispatch runs a workflow by hand: a queued run of the ref's head, event
-// workflow_dispatch. As GitHub: 422 for a workflow without the
+// workflow_dispatch (finished at once with the workflow's DispatchJobs
+// when a test set them, Hub.SetDispatchJobs). As GitHub: 422 for a workflow without the
 // workflow_dispatch trigger, a ref that does not resolve or more than 25
 // inputs; 204, or 200 with the run's id and URLs when return_run_details
 // is set.
@@ -211,8 +212,12 @@ func (h *api) dispatch(c *hub.ReqCtx, r *hub.Repo) *hub.Reply {
 	if !ok {
 		return hub.Validation(&hub.ValidationError{Message: "No ref found for: " + *in.Ref})
 	}
-	run := h.AddRunOfLocked(r, w, hub.RunSpec{Branch: branch, SHA: sha.String(), Event: "workflow_dispatch", Status: "queued"},
-		[]hub.JobSpec{{Name: "build", Steps: []string{"Set up job", "Run " + w.Name, "Complete job"}}})
+	spec, jobs := hub.RunSpec{Branch: branch, SHA: sha.String(), Event: "workflow_dispatch", Status: "queued"},
+		[]hub.JobSpec{{Name: "build", Steps: []string{"Set up job", "Run " + w.Name, "Complete job"}}}
+	if len(w.DispatchJobs) > 0 {
+		spec.Status, jobs = "completed", w.DispatchJobs
+	}
+	run := h.AddRunOfLocked(r, w, spec, jobs)
 	if !in.ReturnRunDetails {
 		return &hub.Reply{Status: 204}
 	}

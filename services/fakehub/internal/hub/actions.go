@@ -25,7 +25,11 @@ type Workflow struct {
 	// Dispatch tells whether it has the workflow_dispatch trigger, so that
 	// it can be run by hand (POST .../dispatches).
 	Dispatch bool
-	created  time.Time
+	// DispatchJobs, when set, are the jobs a dispatched run finishes
+	// with straight away, as if a runner had picked it up at once
+	// (SetDispatchJobs); otherwise a dispatched run stays queued.
+	DispatchJobs []JobSpec
+	created      time.Time
 }
 
 // File is the workflow's file name, which GitHub accepts for its id.
@@ -377,6 +381,51 @@ func (h *Hub) AddWorkflowRun(repoName, branch, workflow string, jobs []JobSpec) 
 		return 0, ErrRefNotFound
 	}
 	return h.AddRunLocked(r, branch, sha.String(), workflow, jobs).ID, nil
+}
+
+// AddWorkflowRunOf records a run of workflow (its name; a new workflow of that name is added if
+// there is none) in repoName in the state spec says, with its jobs, and returns the run's id. An
+// empty spec.SHA is the head of spec.Branch; an empty spec.Event is push. Runs that are not
+// completed have queued (or, in progress, running) jobs, for tasks that cancel them.
+func (h *Hub) AddWorkflowRunOf(repoName, workflow string, spec RunSpec, jobs []JobSpec) (int64, error) {
+	h.Mu.Lock()
+	defer h.Mu.Unlock()
+	r, err := h.repoLocked(repoName)
+	if err != nil {
+		return 0, err
+	}
+	if spec.SHA == "" {
+		sha, ok := r.Resolve(spec.Branch)
+		if !ok {
+			return 0, ErrRefNotFound
+		}
+		spec.SHA = sha.String()
+	}
+	if spec.Event == "" {
+		spec.Event = "push"
+	}
+	return h.AddRunOfLocked(r, h.WorkflowLocked(r, workflow, true), spec, jobs).ID, nil
+}
+
+// SetDispatchJobs makes every later dispatch of workflow (its name, file name or id) in repoName
+// record a run that has already finished with jobs, the way a test plays the runner for a run an
+// agent starts; nil jobs restore the queued run of one build job.
+func (h *Hub) SetDispatchJobs(repoName, workflow string, jobs []JobSpec) error {
+	h.Mu.Lock()
+	defer h.Mu.Unlock()
+	r, err := h.repoLocked(repoName)
+	if err != nil {
+		return err
+	}
+	w := h.WorkflowLocked(r, workflow, false)
+	if w == nil {
+		w = r.WorkflowByID(workflow)
+	}
+	if w == nil {
+		return ErrWorkflowNotFound
+	}
+	w.DispatchJobs = slices.Clone(jobs)
+	return nil
 }
 
 // RunObj is a workflow run as the REST API renders it.

@@ -205,6 +205,8 @@ var (
 	ErrRepoExists   = errors.New("fakehub: repository already exists")
 	ErrRepoNotFound = errors.New("fakehub: repository not found")
 	ErrRefNotFound  = errors.New("fakehub: branch or commit not found")
+	// ErrWorkflowNotFound is a workflow name, file name or id the repository has none of.
+	ErrWorkflowNotFound = errors.New("fakehub: workflow not found")
 )
 
 // CreateRepo creates a repository; unless Empty it gets an initial commit holding README.md on its
