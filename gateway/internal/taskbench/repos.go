@@ -59,8 +59,9 @@ func repoAnalysisTask() Task {
 			return nil
 		},
 		Scripts: map[Server]Script{Ghops: repoAnalysisGhops, GMS: repoAnalysisGMS},
-		Gap: map[Server]string{Ghops: "get_tree on a branch costs 2 requests (the branch's head, then the tree), so 4 against " +
-			"gms's 7; compare_refs carries every file's patch, which the question does not need (content 0.65 of gms's)"},
+		Gap: map[Server]string{Ghops: "half of gms's requests is not reached by one: compare_refs, get_tree (one GraphQL request) " +
+			"and read_file make 3 against 7; compare_refs carries every file's patch, which the question does not need " +
+			"(content 0.65 of gms's)"},
 		Verify: func(context.Context, *fakehub.Hub) error {
 			got, ok := repoUntestedFound.take()
 			if !ok {
