@@ -16,6 +16,9 @@ func protoEnumNames(md protoreflect.MessageDescriptor, obj map[string]any, names
 	for k, v := range obj {
 		fd := md.Fields().ByJSONName(k)
 		if fd == nil {
+			fd = md.Fields().ByTextName(k) // protojson reads both names
+		}
+		if fd == nil {
 			continue
 		}
 		if fd.IsMap() {

@@ -448,13 +448,13 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 		return nil, ad.result(), stageSchema
 	}
 	msg := t.NewRequest()
-	if t.enums != nil {
-		protoEnumNames(t.reqType.Descriptor(), inst.(map[string]any), t.enums)
-		if src, err = encodeInstance(inst); err != nil {
-			return nil, []Violation{{Message: "must be valid", Path: "root", Keyword: "type", Params: map[string]any{"type": "object"}, Value: srcs.raw(nil)}}, stageProtojson
-		}
+	if fillMessage(msg.ProtoReflect(), inst.(map[string]any), t.enums) {
+		return msg, nil, stageOK
 	}
-	if err := (protojson.UnmarshalOptions{}).Unmarshal(src, msg); err != nil {
+	// What fillMessage leaves to protojson (well-known types, numbers in
+	// exponent form, ...) is parsed again, from the arguments as sent.
+	msg, err = t.protojsonRequest(inst.(map[string]any), src)
+	if err != nil {
 		// Unreachable when the schema and protojson agree (fuzzed). The
 		// decoder's error quotes the input, so it is not echoed.
 		return nil, []Violation{{
@@ -466,6 +466,25 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 		}}, stageProtojson
 	}
 	return msg, nil, stageOK
+}
+
+// protojsonRequest is the request that protojson reads from validated
+// arguments (src, whose instance is obj), enum values translated from the
+// contract's names first: the reference fillMessage is held to, and the
+// reading of what fillMessage leaves. obj is rewritten.
+func (t *Tool) protojsonRequest(obj map[string]any, src []byte) (proto.Message, error) {
+	if t.enums != nil {
+		protoEnumNames(t.reqType.Descriptor(), obj, t.enums)
+		var err error
+		if src, err = encodeInstance(obj); err != nil {
+			return nil, err
+		}
+	}
+	msg := t.NewRequest()
+	if err := (protojson.UnmarshalOptions{}).Unmarshal(src, msg); err != nil {
+		return nil, err
+	}
+	return msg, nil
 }
 
 // EncodeResult renders a response message as the JSON the tool returns
