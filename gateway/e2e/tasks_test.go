@@ -17,6 +17,7 @@ import (
 
 	"ghops.dev/gateway/gatewaytest"
 	"ghops.dev/gateway/internal/config"
+	"ghops.dev/gateway/internal/taskbench"
 )
 
 // The agent's everyday tasks of issue 22, run end to end through the
@@ -136,36 +137,6 @@ type ciFailures struct {
 	Passed int `json:"passed"`
 }
 
-// farewellLog is the log CI writes for the farewell branch's failing test,
-// as `go test` and GitHub's runner write it.
-const farewellLog = `##[group]Run actions/checkout@v4
-with:
-  repository: octo-org/hello-world
-##[endgroup]
-Syncing repository: octo-org/hello-world
-##[group]Run actions/setup-go@v5
-##[endgroup]
-go version go1.22.5 linux/amd64
-##[group]Run go test ./...
-go test ./...
-shell: /usr/bin/bash -e {0}
-##[endgroup]
-?   	example.com/hello-world/cmd/hello	[no test files]
---- FAIL: TestGoodbye (0.00s)
-    farewell_test.go:8: Goodbye("world") = "Bye world", want "Goodbye, world."
-FAIL
-FAIL	example.com/hello-world/internal/greet	0.003s
-FAIL
-##[error]Process completed with exit code 1.
-Post job cleanup.
-Cleaning up orphan processes
-`
-
-// ciSteps are the steps of the CI job that runs run.
-func ciSteps(run string) []string {
-	return []string{"Set up job", "Run actions/checkout@v4", "Run actions/setup-go@v5", run, "Complete job"}
-}
-
 // TestTaskFixFailingPullRequest: "branch, commit, open a pull request, its
 // CI fails, read the failure, fix it, comment on the pull request". CI is
 // played by the test: after each push it records a workflow run on the
@@ -223,8 +194,8 @@ func fixFailingPullRequest(t *testing.T, opts gatewaytest.StackOptions) {
 
 	// CI runs on the pushed commit and fails.
 	if _, err := st.Hub.AddWorkflowRun(repo, branch, "CI", []fakehub.JobSpec{
-		{Name: "build", Conclusion: "success", Steps: ciSteps("Run go build ./..."), Log: "##[group]Run go build ./...\ngo build ./...\n##[endgroup]\n"},
-		{Name: "test", Conclusion: "failure", Steps: ciSteps("Run go test ./..."), FailedStep: 4, Log: farewellLog},
+		{Name: "build", Conclusion: "success", Steps: taskbench.JobSteps("Run go build ./..."), Log: "##[group]Run go build ./...\ngo build ./...\n##[endgroup]\n"},
+		{Name: "test", Conclusion: "failure", Steps: taskbench.JobSteps("Run go test ./..."), FailedStep: 4, Log: taskbench.FarewellLog},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -281,8 +252,8 @@ func fixFailingPullRequest(t *testing.T, opts gatewaytest.StackOptions) {
 
 	// CI runs on the fix and passes; the outcome, read back.
 	if _, err := st.Hub.AddWorkflowRun(repo, branch, "CI", []fakehub.JobSpec{
-		{Name: "build", Conclusion: "success", Steps: ciSteps("Run go build ./...")},
-		{Name: "test", Conclusion: "success", Steps: ciSteps("Run go test ./...")},
+		{Name: "build", Conclusion: "success", Steps: taskbench.JobSteps("Run go build ./...")},
+		{Name: "test", Conclusion: "success", Steps: taskbench.JobSteps("Run go test ./...")},
 	}); err != nil {
 		t.Fatal(err)
 	}

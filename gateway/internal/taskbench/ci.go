@@ -30,28 +30,11 @@ const (
 // ciFlakyLog is the log of the test job a dispatched CI run fails in: a
 // test that reaches the network timed out, the kind of failure an engineer
 // re-runs (timestamps are added by fakehub, as GitHub's runner writes them).
-const ciFlakyLog = `##[group]Run actions/checkout@v4
-with:
-  repository: octo-org/hello-world
-##[endgroup]
-Syncing repository: octo-org/hello-world
-##[group]Run actions/setup-go@v5
-##[endgroup]
-go version go1.22.5 linux/amd64
-##[group]Run go test ./...
-go test ./...
-shell: /usr/bin/bash -e {0}
-##[endgroup]
-?   	example.com/hello-world/cmd/hello	[no test files]
---- FAIL: TestFetchGreeting (30.00s)
+var ciFlakyLog = GoTestLog(`--- FAIL: TestFetchGreeting (30.00s)
     fetch_test.go:21: Get "https://greetings.example/v1/hello": dial tcp 203.0.113.7:443: i/o timeout
 FAIL
 FAIL	example.com/hello-world/internal/greet	30.004s
-FAIL
-##[error]Process completed with exit code 1.
-Post job cleanup.
-Cleaning up orphan processes
-`
+`)
 
 // ciFailedTest is the failing test the agent must name.
 const ciFailedTest = "TestFetchGreeting"
@@ -60,11 +43,6 @@ const ciFailedTest = "TestFetchGreeting"
 // asks for: as many as ghops's get_ci_failures excerpt holds at most (it
 // picks the lines around the error itself), as the other CI tasks ask.
 const ciLogTail = 50
-
-// ciJobSteps are the steps of a job that runs run.
-func ciJobSteps(run string) []string {
-	return []string{"Set up job", "Run actions/checkout@v4", "Run actions/setup-go@v5", run, "Complete job"}
-}
 
 // workflowFailureTask: dispatch CI on a branch, find the run it started, read
 // which test failed and why, and re-run the failed job.
@@ -81,8 +59,8 @@ func workflowFailureTask() Task {
 				return err
 			}
 			return h.SetDispatchJobs(Repo, "CI", []fakehub.JobSpec{
-				{Name: "build", Conclusion: "success", Steps: ciJobSteps("Run go build ./..."), Log: "go build ./...\n"},
-				{Name: "test", Conclusion: "failure", Steps: ciJobSteps("Run go test ./..."), FailedStep: 4, Log: ciFlakyLog},
+				{Name: "build", Conclusion: "success", Steps: JobSteps("Run go build ./..."), Log: "go build ./...\n"},
+				{Name: "test", Conclusion: "failure", Steps: JobSteps("Run go test ./..."), FailedStep: 4, Log: ciFlakyLog},
 			})
 		},
 		Scripts: map[Server]Script{Ghops: workflowFailureGhops, GMS: workflowFailureGMS},
@@ -226,10 +204,6 @@ func verifyWorkflowFailure(ctx context.Context, h *fakehub.Hub) error {
 	return nil
 }
 
-// ciMainFailures is what the ci-housekeeping scripts found: the ids of
-// main's failed CI runs.
-var ciMainFailures answer[[]int64]
-
 // ciHousekeepingTask: feature/slow was superseded; cancel its queued and
 // running CI runs, leave every other run alone, and report which CI runs on
 // main failed.
@@ -247,7 +221,7 @@ func ciHousekeepingTask() Task {
 				return err
 			}
 			build := func(conclusion string) []fakehub.JobSpec {
-				return []fakehub.JobSpec{{Name: "build", Conclusion: conclusion, Steps: ciJobSteps("Run go build ./..."), FailedStep: map[bool]int{true: 4}[conclusion == "failure"]}}
+				return []fakehub.JobSpec{{Name: "build", Conclusion: conclusion, Steps: JobSteps("Run go build ./..."), FailedStep: map[bool]int{true: 4}[conclusion == "failure"]}}
 			}
 			for _, r := range []struct {
 				branch, status, conclusion string
@@ -307,7 +281,7 @@ func ciHousekeepingGhops(ctx context.Context, c Caller) error {
 	for _, r := range failed.Runs {
 		ids = append(ids, r.ID)
 	}
-	ciMainFailures.put(ids)
+	report(ctx, ids)
 	return nil
 }
 
@@ -343,7 +317,7 @@ func ciHousekeepingGMS(ctx context.Context, c Caller) error {
 	for _, r := range failed.Runs {
 		ids = append(ids, r.ID)
 	}
-	ciMainFailures.put(ids)
+	report(ctx, ids)
 	return nil
 }
 
@@ -351,7 +325,7 @@ func ciHousekeepingGMS(ctx context.Context, c Caller) error {
 // its finished one is not; main's running CI run and the queued Release run
 // are untouched; the answer is main's failed CI runs, as fakehub lists them.
 func verifyCIHousekeeping(ctx context.Context, h *fakehub.Hub) error {
-	got, ok := ciMainFailures.take()
+	got, ok := take[[]int64](ctx)
 	if !ok {
 		return errors.New("the script reported no failed runs")
 	}

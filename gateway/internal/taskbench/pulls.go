@@ -29,9 +29,19 @@ const (
 	farewellWant = `want "Goodbye, world."`
 )
 
-// farewellLog is the log CI writes for the first commit's failing test,
-// as `go test` and GitHub's runner write it.
-const farewellLog = `##[group]Run actions/checkout@v4
+// FarewellLog is the log CI writes for the first commit's failing test
+// (gateway/e2e's fix-the-pull-request test plays the same CI).
+var FarewellLog = GoTestLog(`--- FAIL: TestGoodbye (0.00s)
+    farewell_test.go:8: Goodbye("world") = "Bye world", want "Goodbye, world."
+FAIL
+FAIL	example.com/hello-world/internal/greet	0.003s
+`)
+
+// GoTestLog is the log of a CI job that checks out the demo repository,
+// sets up Go and runs `go test ./...`, as GitHub's runner writes it, with
+// failure (the failing package's lines of `go test`'s output) in place.
+func GoTestLog(failure string) string {
+	return `##[group]Run actions/checkout@v4
 with:
   repository: octo-org/hello-world
 ##[endgroup]
@@ -44,18 +54,16 @@ go test ./...
 shell: /usr/bin/bash -e {0}
 ##[endgroup]
 ?   	example.com/hello-world/cmd/hello	[no test files]
---- FAIL: TestGoodbye (0.00s)
-    farewell_test.go:8: Goodbye("world") = "Bye world", want "Goodbye, world."
-FAIL
-FAIL	example.com/hello-world/internal/greet	0.003s
-FAIL
+` + failure + `FAIL
 ##[error]Process completed with exit code 1.
 Post job cleanup.
 Cleaning up orphan processes
 `
+}
 
-// ciSteps are the steps of the CI job that runs run.
-func ciSteps(run string) []string {
+// JobSteps are the steps of a CI job whose one step of its own is run
+// (the fourth: a failure there is FailedStep 4).
+func JobSteps(run string) []string {
 	return []string{"Set up job", "Run actions/checkout@v4", "Run actions/setup-go@v5", run, "Complete job"}
 }
 
@@ -100,10 +108,10 @@ func farewellCI(ctx context.Context, h *fakehub.Hub) error {
 			return nil
 		}
 	}
-	build := fakehub.JobSpec{Name: "build", Conclusion: "success", Steps: ciSteps("Run go build ./..."), Log: "##[group]Run go build ./...\ngo build ./...\n##[endgroup]\n"}
-	test := fakehub.JobSpec{Name: "test", Conclusion: "success", Steps: ciSteps("Run go test ./..."), Log: "##[group]Run go test ./...\ngo test ./...\n##[endgroup]\nok  \texample.com/hello-world/internal/greet\t0.002s\n"}
+	build := fakehub.JobSpec{Name: "build", Conclusion: "success", Steps: JobSteps("Run go build ./..."), Log: "##[group]Run go build ./...\ngo build ./...\n##[endgroup]\n"}
+	test := fakehub.JobSpec{Name: "test", Conclusion: "success", Steps: JobSteps("Run go test ./..."), Log: "##[group]Run go test ./...\ngo test ./...\n##[endgroup]\nok  \texample.com/hello-world/internal/greet\t0.002s\n"}
 	if strings.Contains(src, `"Bye "`) {
-		test.Conclusion, test.FailedStep, test.Log = "failure", 4, farewellLog
+		test.Conclusion, test.FailedStep, test.Log = "failure", 4, FarewellLog
 	}
 	_, err = h.AddWorkflowRun(Repo, farewellBranch, "CI", []fakehub.JobSpec{build, test})
 	return err

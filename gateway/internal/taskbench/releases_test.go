@@ -1,6 +1,9 @@
 package taskbench
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // TestNextMinor: the release-notes script's next tag after the latest
 // release's, and the tags it refuses to guess from.
@@ -25,18 +28,26 @@ func TestNextMinor(t *testing.T) {
 	}
 }
 
-// TestAnswerTake: a Verify takes a script's answer once; a second take, or
-// one without a put, finds none.
-func TestAnswerTake(t *testing.T) {
-	var a answer[[]int64]
-	if _, ok := a.take(); ok {
-		t.Fatal("take before put found an answer")
+// TestFindingTake: a Verify takes its run's finding once; a second take,
+// one without a report, one of another type or one in another run finds
+// none.
+func TestFindingTake(t *testing.T) {
+	run, other := withFinding(context.Background()), withFinding(context.Background())
+	if _, ok := take[[]int64](run); ok {
+		t.Fatal("take before report found a finding")
 	}
-	a.put([]int64{1, 2})
-	if v, ok := a.take(); !ok || len(v) != 2 {
+	report(run, []int64{1, 2})
+	if v, ok := take[[]int64](other); ok {
+		t.Fatalf("another run's take = %v, want nothing", v)
+	}
+	if v, ok := take[[]int64](run); !ok || len(v) != 2 {
 		t.Fatalf("take = %v, %v; want [1 2], true", v, ok)
 	}
-	if v, ok := a.take(); ok || v != nil {
+	if v, ok := take[[]int64](run); ok || v != nil {
 		t.Fatalf("second take = %v, %v; want nothing", v, ok)
+	}
+	report(run, []string{"a"})
+	if v, ok := take[[]int64](run); ok {
+		t.Fatalf("take of the wrong type = %v, want nothing", v)
 	}
 }

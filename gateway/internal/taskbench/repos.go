@@ -28,9 +28,6 @@ const repoRecentCommits = 5
 // The Setup's commits and the demo's "Greet more formally" are those five.
 var repoUntested = []string{"cmd/hello/main.go", "internal/greet/greet.go", "internal/version/version.go"}
 
-// repoUntestedFound is what the repo-analysis scripts found.
-var repoUntestedFound answer[[]string]
-
 // repoAnalysisTask: which Go files changed in main's last five commits have
 // no test file of their own?
 func repoAnalysisTask() Task {
@@ -62,8 +59,8 @@ func repoAnalysisTask() Task {
 		Gap: map[Server]string{Ghops: "half of gms's requests is not reached by one: compare_refs, get_tree (one GraphQL request) " +
 			"and read_file make 3 against 7; compare_refs carries every file's patch, which the question does not need " +
 			"(content 0.65 of gms's)"},
-		Verify: func(context.Context, *fakehub.Hub) error {
-			got, ok := repoUntestedFound.take()
+		Verify: func(ctx context.Context, _ *fakehub.Hub) error {
+			got, ok := take[[]string](ctx)
 			if !ok {
 				return errors.New("the script found no answer")
 			}
@@ -136,7 +133,7 @@ func repoAnalysisGhops(ctx context.Context, c Caller) error {
 	for _, f := range cmp.Files {
 		changed = append(changed, f.Path)
 	}
-	repoUntestedFound.put(untestedGo(changed, paths))
+	report(ctx, untestedGo(changed, paths))
 	return nil
 }
 
@@ -183,6 +180,6 @@ func repoAnalysisGMS(ctx context.Context, c Caller) error {
 	for _, e := range tree.Tree {
 		paths[e.Path] = true
 	}
-	repoUntestedFound.put(untestedGo(changed, paths))
+	report(ctx, untestedGo(changed, paths))
 	return nil
 }

@@ -227,6 +227,7 @@ func Measure(ctx context.Context, task Task, server Server, toolsets string, h *
 		return nil, err
 	}
 	rep.Tools, rep.ListBytes = len(list.Tools), len(b)
+	ctx = withFinding(ctx)
 	if err := script(ctx, &recorder{s: s, h: h, rep: rep, after: task.AfterCall}); err != nil {
 		rep.Failure = "script: " + err.Error()
 		return rep, nil
