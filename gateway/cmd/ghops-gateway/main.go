@@ -23,7 +23,8 @@
 //
 // The garbage collector's target is GOGC=400 unless GOGC is set (see
 // ghops.dev/infra/startup's DefaultGOGC); GOMEMLIMIT, when set, still caps
-// the heap.
+// the heap. -procs sets GOMAXPROCS, 1 by default in front of a -service
+// (config.Config.Procs says why); the starting log line says how many.
 package main
 
 import (
@@ -32,6 +33,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"time"
 
 	"ghops.dev/gateway/internal/app"
@@ -57,6 +59,9 @@ func run(args []string) int {
 		return code
 	}
 	cfg.Version = buildinfo.Version()
+	if cfg.Procs > 0 {
+		runtime.GOMAXPROCS(cfg.Procs)
+	}
 	ctx, stop := startup.Signals()
 	defer stop()
 	if cfg.Command == config.CommandHealthcheck {
@@ -90,7 +95,7 @@ func run(args []string) int {
 		return 1
 	}
 	defer a.Close()
-	a.Logger.Info("ghops-gateway starting", "version", cfg.Version, "embedded", cfg.Embedded, "tracing", tel.Enabled())
+	a.Logger.Info("ghops-gateway starting", "version", cfg.Version, "embedded", cfg.Embedded, "procs", runtime.GOMAXPROCS(0), "tracing", tel.Enabled())
 
 	if cfg.Command == config.CommandStdio {
 		// A local MCP host shows stderr: fail fast with the fix rather than

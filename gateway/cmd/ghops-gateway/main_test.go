@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"os"
+	"runtime"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -34,6 +35,8 @@ type child struct {
 	cmd  *exec.Cmd
 	addr string
 	logs *bufio.Scanner
+	// procs is the GOMAXPROCS its starting log line reports.
+	procs int
 }
 
 // startChild runs the real main in a child process with args and waits until
@@ -53,9 +56,19 @@ func startChild(t *testing.T, args ...string) *child {
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	sc := bufio.NewScanner(stderr)
 	var addr string
+	procs := -1
 	for addr == "" && sc.Scan() {
-		var rec struct{ Msg, Addr string }
-		if json.Unmarshal(sc.Bytes(), &rec) == nil && rec.Msg == "gateway listening" {
+		var rec struct {
+			Msg, Addr string
+			Procs     int
+		}
+		if json.Unmarshal(sc.Bytes(), &rec) != nil {
+			continue
+		}
+		switch rec.Msg {
+		case "ghops-gateway starting":
+			procs = rec.Procs
+		case "gateway listening":
 			addr = rec.Addr
 		}
 	}
@@ -63,7 +76,7 @@ func startChild(t *testing.T, args ...string) *child {
 		t.Fatal("gateway never said it was listening")
 	}
 	// Keep draining the child's log so it never blocks on a full pipe.
-	return &child{cmd: cmd, addr: addr, logs: sc}
+	return &child{cmd: cmd, addr: addr, logs: sc, procs: procs}
 }
 
 func TestSIGTERMShutsDownGracefully(t *testing.T) {
@@ -97,6 +110,39 @@ func TestSIGTERMShutsDownGracefully(t *testing.T) {
 	}
 	if !strings.Contains(rest.String(), `"msg":"gateway stopped"`) {
 		t.Errorf("no orderly stop in the log:\n%s", rest.String())
+	}
+}
+
+// TestProcs: the process runs on the threads -procs asks for, one by
+// default in front of a service, and says so in its starting log line.
+// GOMAXPROCS is cleared in the child, since "auto" defers to it.
+func TestProcs(t *testing.T) {
+	// Go's choice for a new process: what this one runs on, since go test
+	// leaves it alone unless GOMAXPROCS or -cpu changed it.
+	goChoice := runtime.GOMAXPROCS(0)
+	if os.Getenv("GOMAXPROCS") != "" {
+		t.Skip("GOMAXPROCS is set for the tests: Go's own choice for the child is not known")
+	}
+	if goChoice < 2 {
+		t.Skip("Go's own choice here is 1 thread, so the default cannot be told from it")
+	}
+	t.Setenv("GOMAXPROCS", "")
+	tests := []struct {
+		name  string
+		args  []string
+		procs int
+	}{
+		{name: "default", procs: 1},
+		{name: "asked", args: []string{"-procs", "2"}, procs: 2},
+		{name: "go's choice", args: []string{"-procs", "0"}, procs: goChoice},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := startChild(t, append([]string{"-addr", "127.0.0.1:0", "-service", "127.0.0.1:1"}, tt.args...)...)
+			if c.procs != tt.procs {
+				t.Errorf("procs %d, want %d", c.procs, tt.procs)
+			}
+		})
 	}
 }
 

@@ -37,6 +37,7 @@
 //	-quota-fail-open      GHOPS_QUOTA_FAIL_OPEN          true (Redis down: count per replica; false: refuse calls)
 //	-debug-addr           GHOPS_DEBUG_ADDR               "" (off; net/http/pprof on this address, loopback only)
 //	-embedded             GHOPS_EMBEDDED                 false
+//	-procs                GHOPS_PROCS                    auto (1 in front of a -service; Go's choice with -embedded or when GOMAXPROCS is set; 0: Go's choice)
 //	-service-secret-file  GHOPS_SERVICE_SECRET_FILE      "" (shared secret sent to the service as "authorization: Bearer")
 //	-service-tls-ca       GHOPS_SERVICE_TLS_CA           "" (TLS to the service, verified against this CA; system roots when only a client certificate is set)
 //	-service-tls-cert     GHOPS_SERVICE_TLS_CERT         "" (client certificate for mTLS to the service)
@@ -61,6 +62,7 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -110,6 +112,16 @@ type Config struct {
 	BatchConcurrency int
 	// MaxInFlight caps the service calls in flight at once, all callers.
 	MaxInFlight int
+	// Procs is how many threads may run the gateway's Go code at once
+	// (runtime.GOMAXPROCS); 0 leaves Go's choice, every CPU the process
+	// may use. -procs auto, the default, is 1 when the gateway only
+	// relays to a -service: a call is then mostly waiting, and with a
+	// second processor idle the runtime hands each wake-up between
+	// threads, which cost the gateway about a fifth of its CPU per call
+	// for no more calls a second (docs/benchmarks.md, "Threads").
+	// -embedded runs the service's work in process and keeps Go's choice,
+	// as does a GOMAXPROCS the operator set.
+	Procs int
 	// HTTPStatusMapping maps /rpc error codes to HTTP statuses (else 200).
 	HTTPStatusMapping bool
 	// MCPToolErrors is ToolErrorsAuto, ToolErrorsJSONRPC or ToolErrorsResult.
@@ -246,6 +258,27 @@ GHOPS_GITHUB_CALL_TIMEOUT.
 Flags (each falls back to the environment variable in parentheses):
 `
 
+// ProcsAuto is -procs' default: see Config.Procs.
+const ProcsAuto = "auto"
+
+// parseProcs reads -procs: "auto" (ProcsAuto) or a count, 0 meaning Go's
+// choice. auto is 1 unless the service runs in process (embedded) or the
+// operator set GOMAXPROCS (gomaxprocs), whose choice the runtime already
+// applied.
+func parseProcs(v string, embedded bool, gomaxprocs string) (int, error) {
+	if v == ProcsAuto {
+		if embedded || gomaxprocs != "" {
+			return 0, nil
+		}
+		return 1, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, errors.New(`must be "auto" or a count of 0 or more (0: Go's choice)`)
+	}
+	return n, nil
+}
+
 // Load parses args (without the program name) with getenv as the
 // environment (package flagenv: a flag wins over its variable, an empty
 // variable counts as unset); output receives usage text. -h returns
@@ -253,7 +286,7 @@ Flags (each falls back to the environment variable in parentheses):
 func Load(args []string, getenv func(string) string, output io.Writer) (Config, error) {
 	c := Default()
 	s := flagenv.New("ghops-gateway", usage, flagenv.Getenv(getenv), output)
-	var shutdown, toolErrs, toolsets, secret, level string
+	var shutdown, toolErrs, toolsets, secret, level, procs string
 	maxBody := int(c.MaxBody)
 	s.String(&c.Addr, "addr", "GHOPS_GATEWAY_ADDR", c.Addr, "HTTP listen address")
 	s.String(&c.ServiceAddr, "service", "GHOPS_SERVICE_ADDR", c.ServiceAddr, "gRPC address of the GitHub service")
@@ -290,6 +323,7 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	s.Bool(&c.QuotaFailOpen, "quota-fail-open", "GHOPS_QUOTA_FAIL_OPEN", c.QuotaFailOpen, "with Redis down, count quotas per replica (true) or refuse calls (false)")
 	s.String(&c.DebugAddr, "debug-addr", "GHOPS_DEBUG_ADDR", "", "serve net/http/pprof on this loopback address; off when empty")
 	s.Bool(&c.Embedded, "embedded", "GHOPS_EMBEDDED", false, "run the GitHub service in process instead of dialing -service")
+	s.String(&procs, "procs", "GHOPS_PROCS", ProcsAuto, `threads running Go code at once (GOMAXPROCS): "auto" is 1 in front of a -service, Go's choice with -embedded or when GOMAXPROCS is set; 0 is Go's choice`)
 	s.String(&c.ServiceSecretFile, "service-secret-file", "GHOPS_SERVICE_SECRET_FILE", "", `file holding the shared secret sent to the service as "authorization: Bearer <secret>"`)
 	s.String(&c.ServiceTLSCA, "service-tls-ca", "GHOPS_SERVICE_TLS_CA", "", "PEM CA the service's TLS certificate is verified against; turns on TLS to the service")
 	s.String(&c.ServiceTLSCert, "service-tls-cert", "GHOPS_SERVICE_TLS_CERT", "", "PEM client certificate presented to the service (mTLS)")
@@ -321,6 +355,9 @@ func Load(args []string, getenv func(string) string, output io.Writer) (Config, 
 	}
 	if _, _, err := net.SplitHostPort(c.PublishedAddr); c.PublishedAddr != "" && err != nil {
 		s.Fail("published-addr", errors.New("must be host:port"))
+	}
+	if c.Procs, err = parseProcs(procs, c.Embedded, getenv("GOMAXPROCS")); err != nil {
+		s.Fail("procs", err)
 	}
 	switch toolErrs {
 	case ToolErrorsAuto, ToolErrorsJSONRPC, ToolErrorsResult:

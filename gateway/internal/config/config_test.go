@@ -42,6 +42,14 @@ func TestLoad(t *testing.T) {
 					t.Errorf("flags: %+v", c)
 				}
 			}},
+		{name: "procs default in front of a service", check: wantProcs(1)},
+		{name: "procs default embedded", args: []string{"-embedded"}, check: wantProcs(0)},
+		{name: "procs default under GOMAXPROCS", env: map[string]string{"GOMAXPROCS": "4"}, check: wantProcs(0)},
+		{name: "procs flag beats GOMAXPROCS", args: []string{"-procs", "3"}, env: map[string]string{"GOMAXPROCS": "4"}, check: wantProcs(3)},
+		{name: "procs from env", env: map[string]string{"GHOPS_PROCS": "0"}, check: wantProcs(0)},
+		{name: "procs auto spelled out", args: []string{"-procs", "auto", "-embedded=false"}, check: wantProcs(1)},
+		{name: "bad procs", args: []string{"-procs", "many"}, wantErr: "procs"},
+		{name: "negative procs", env: map[string]string{"GHOPS_PROCS": "-1"}, wantErr: "procs"},
 		{name: "bad mode", args: []string{"-mcp-tool-errors", "text"}, wantErr: "mcp-tool-errors"},
 		{name: "bad timeout", args: []string{"-call-timeout", "-1s"}, wantErr: "call-timeout"},
 		{name: "bad env bool", env: map[string]string{"GHOPS_READ_ONLY": "maybe"}, wantErr: "read-only"},
@@ -151,5 +159,15 @@ func TestLoad(t *testing.T) {
 			}
 			tc.check(t, c)
 		})
+	}
+}
+
+// wantProcs checks Config.Procs.
+func wantProcs(n int) func(*testing.T, Config) {
+	return func(t *testing.T, c Config) {
+		t.Helper()
+		if c.Procs != n {
+			t.Errorf("Procs = %d, want %d", c.Procs, n)
+		}
 	}
 }
