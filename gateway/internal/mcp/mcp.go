@@ -128,9 +128,47 @@ type Server struct {
 	tools        []policy.Tool     // every offered tool, in registry order
 	defs         map[string][]byte // each offered tool's encoded definition
 	sorted       []string          // the gateway-wide tools/list, by name
-	inflight     sync.Map          // cancellation key -> context.CancelFunc
+	inflight     inflightCalls     // the requests notifications/cancelled may name
 	waiting      sync.Map          // elicitation key -> chan json.RawMessage (confirm.go)
 	confirms     confirmStates     // 2026-07-28 confirmation states (confirm.go)
+}
+
+// inflightCalls maps each in-flight request's cancellation key
+// (inflightKey) to its cancel function. A mutex and a map rather than a
+// sync.Map: every request adds a key of its own and removes it, the
+// write-once-delete pattern sync.Map is not made for (a new key takes its
+// lock anyway, and allocates an entry besides); a cancellation is rare.
+type inflightCalls struct {
+	mu sync.Mutex
+	m  map[string]context.CancelFunc
+}
+
+// add records cancel under key, replacing a request of the same key (a
+// client that reuses an id in flight cancels the later one).
+func (c *inflightCalls) add(key string, cancel context.CancelFunc) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[string]context.CancelFunc{}
+	}
+	c.m[key] = cancel
+	c.mu.Unlock()
+}
+
+// remove forgets key.
+func (c *inflightCalls) remove(key string) {
+	c.mu.Lock()
+	delete(c.m, key)
+	c.mu.Unlock()
+}
+
+// cancel cancels the request recorded under key, if any.
+func (c *inflightCalls) cancel(key string) {
+	c.mu.Lock()
+	cancel := c.m[key]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 }
 
 // Option configures a Server.

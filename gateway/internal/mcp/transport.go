@@ -171,8 +171,8 @@ func (t *transport) Serve(ctx context.Context, x *pipeline.Body, c *pipeline.Cal
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if key := inflightKey(t.scope(x), c.ID); key != "" {
-		t.s.inflight.Store(key, cancel)
-		defer t.s.inflight.Delete(key)
+		t.s.inflight.add(key, cancel)
+		defer t.s.inflight.remove(key)
 	}
 	if tok := progressToken(meta); tok != nil && x.CanNotify() {
 		ctx = toolcall.WithProgress(ctx, progressReporter(x, tok))
@@ -472,8 +472,8 @@ func (s *Server) cancel(scope string, params json.RawMessage) {
 	if json.Unmarshal(params, &p) != nil {
 		return
 	}
-	if c, ok := s.inflight.Load(inflightKey(scope, p.RequestID)); ok {
-		c.(context.CancelFunc)()
+	if key := inflightKey(scope, p.RequestID); key != "" {
+		s.inflight.cancel(key)
 	}
 }
 

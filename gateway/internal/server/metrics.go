@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -71,14 +72,23 @@ func (m *Metrics) Handler() http.Handler {
 	return promreg.Handler(m.reg)
 }
 
-// instrument counts and times the requests of one endpoint.
+// instrument counts and times the requests of one endpoint. The series of
+// a 200 and the endpoint's latency are looked up once, on first use, not
+// per request: the label lookup hashes every value under a lock, on the
+// path of every call.
 func (m *Metrics) instrument(endpoint string, h http.Handler) http.Handler {
+	ok := sync.OnceValue(func() prometheus.Counter { return m.requests.WithLabelValues(endpoint, "200") })
+	latency := sync.OnceValue(func() prometheus.Observer { return m.latency.WithLabelValues(endpoint) })
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		h.ServeHTTP(sw, r)
-		m.requests.WithLabelValues(endpoint, strconv.Itoa(sw.status)).Inc()
-		m.latency.WithLabelValues(endpoint).Observe(time.Since(start).Seconds())
+		if sw.status == http.StatusOK {
+			ok().Inc()
+		} else {
+			m.requests.WithLabelValues(endpoint, strconv.Itoa(sw.status)).Inc()
+		}
+		latency().Observe(time.Since(start).Seconds())
 	})
 }
 
