@@ -29,7 +29,7 @@ import (
 // (draft 2020-12): lengths count code points, patterns are Go regexps
 // matched unanchored, keywords apply only to instances of their type.
 type fastSchema struct {
-	types uint8 // allowed instance types (typeBit); 0: any
+	types uint8 // allowed instance types (typeNull, ...); 0: any
 
 	hasEnum bool
 	enum    []string // allowed values: strings only
