@@ -12,16 +12,27 @@ func BenchmarkDecode(b *testing.B) {
 		{"search/valid", "search", `{"query":"language:go","page":2,"per_page":50}`},
 		{"get_branches/valid", "get_branches", `{"repo":"octo-org/hello-world"}`},
 		{"read_file/valid", "read_file", `{"repo":"octo-org/hello-world","path":"README.md","branch":"main"}`},
+		{"read_file/ref", "read_file", `{"repo":"octo-org/hello-world","path":"docs/guide.md","ref":"v1.2.0"}`},
 		{"search/invalid", "search", `{"page":0,"foo":1}`},
 		{"commit_files/valid", "commit_files", `{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"hello"},{"path":"b","content":"aGk=","encoding":"base64"},{"path":"c/d.txt","content":"x"}]}`},
 	}
 	for _, c := range cases {
 		tl := tool(b, c.tool)
+		// library is the tool without the fast check: Decode as it is when
+		// the fast check does not vouch for the arguments.
+		library := *tl
+		library.fast = nil
 		args := json.RawMessage(c.args)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				tl.Decode(args)
+			}
+		})
+		b.Run(c.name+"/library", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				library.Decode(args)
 			}
 		})
 	}

@@ -30,7 +30,12 @@ func quote(s string) string {
 
 func list(vs ...string) string { return "[" + strings.Join(vs, ",") + "]" }
 
-func TestDecodeViolations(t *testing.T) {
+// violationCase is a call Decode refuses, with the violations it reports.
+type violationCase struct{ name, tool, args, want string }
+
+// decodeViolationCases are the refused calls of TestDecodeViolations, also
+// the corpus of the fast check's soundness test (fastcheck_test.go).
+func decodeViolationCases() []violationCase {
 	q257 := strings.Repeat("q", 257)
 	long501 := strings.Repeat("p", 501)
 	file := `{"path":"a.txt","content":"hi"}`
@@ -45,9 +50,7 @@ func TestDecodeViolations(t *testing.T) {
 	cf := func(files string) string {
 		return `{"repo":"o/r","branch":"main","message":"m","files":` + files + `}`
 	}
-	tests := []struct {
-		name, tool, args, want string
-	}{
+	return []violationCase{
 		{"required query (contract example)", "search", `{}`,
 			list(v("must have required property 'query'", "root", "required", `{"missingProperty":"query"}`, `{}`))},
 		{"absent arguments are {}", "search", ``,
@@ -154,7 +157,10 @@ func TestDecodeViolations(t *testing.T) {
 		{"value echoed compact", "search", "{ \"query\" : \"x\" ,\n \"foo\": [1, 2] }",
 			list(v("must NOT have additional properties", "root", "additionalProperties", `{"additionalProperty":"foo"}`, `{"query":"x","foo":[1,2]}`))},
 	}
-	for _, tc := range tests {
+}
+
+func TestDecodeViolations(t *testing.T) {
+	for _, tc := range decodeViolationCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			msg, vs := tool(t, tc.tool).Decode(json.RawMessage(tc.args))
 			if msg != nil {
@@ -178,11 +184,16 @@ func joinMessages(vs []Violation) string {
 	return strings.Join(ms, ", ")
 }
 
-func TestDecodeValid(t *testing.T) {
-	tests := []struct {
-		tool, args string
-		want       proto.Message
-	}{
+// validCase is a call Decode accepts, with the request it decodes.
+type validCase struct {
+	tool, args string
+	want       proto.Message
+}
+
+// decodeValidCases are the accepted calls of TestDecodeValid, one or more
+// per tool, also the corpus of the fast check's tests (fastcheck_test.go).
+func decodeValidCases() []validCase {
+	return []validCase{
 		{"search", `{"query":"language:go stars:>10","page":2.0,"per_page":1e2}`,
 			&ghopsv1.SearchRequest{Query: "language:go stars:>10", Page: proto.Int32(2), PerPage: proto.Int32(100)}},
 		{"search", `{"query":"` + strings.Repeat("😀", 256) + `"}`, &ghopsv1.SearchRequest{Query: strings.Repeat("😀", 256)}},
@@ -305,8 +316,11 @@ func TestDecodeValid(t *testing.T) {
 			&ghopsv1.AddSubIssueRequest{Repo: "o/r", IssueNumber: 9, SubIssue: 3, SubIssueRepo: proto.String("o/s"), ReplaceParent: proto.Bool(true)}},
 		{"remove_sub_issue", `{"repo":"o/r","issueNumber":9,"sub_issue":3}`, &ghopsv1.RemoveSubIssueRequest{Repo: "o/r", IssueNumber: 9, SubIssue: 3}},
 	}
+}
+
+func TestDecodeValid(t *testing.T) {
 	seen := map[string]bool{}
-	for _, tc := range tests {
+	for _, tc := range decodeValidCases() {
 		seen[tc.tool] = true
 		t.Run(tc.tool, func(t *testing.T) {
 			msg, vs := tool(t, tc.tool).Decode(json.RawMessage(tc.args))

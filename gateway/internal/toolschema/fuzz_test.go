@@ -7,19 +7,23 @@ import (
 	"buf.build/go/protovalidate"
 )
 
+// decodeFuzzSeeds are FuzzDecode's seed arguments, also the corpus of the
+// fast check's soundness test (fastcheck_test.go).
+var decodeFuzzSeeds = []string{
+	``, `{}`, `[]`, `null`, `"x"`, `1`, `{"query":"x"}`, `{"query":"x","page":2.0,"per_page":1e2}`,
+	`{"query":"x","page":2.0000000000000001}`, `{"query":"x","page":-0}`, `{"query":"x","page":1e400}`,
+	`{"query":"x","page":0.1e1}`, `{"query":"x","page":10e-1}`, `{"query":"\u00e9\ud83d\ude00"}`,
+	`{"query":"\ud800"}`, `{"query":"a","query":"b"}`, `{"repo":"o/r","prNumber":5}`, `{"repo":"o/r","pr_number":5}`,
+	`{"repo":"o/r","path":"/","branch":"a","ref":"b"}`,
+	`{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"!!","encoding":"base64"}]}`,
+	`{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"aGk=","encoding":"base64"},{"path":"b","content":null}]}`,
+	`{"repo":"o/r","sha":"abcdef0"}`, `{"repo":"o/r","state":"all","page":100}`, `{"a":{"b":[[[[{}]]]]}}`,
+	`{"repo":"../..","branch":"a/../../../x","message":"m","patch":"p"}`, `{"repo":"o/r","ref":"a.lock/.b//c@{"}`,
+	`{"repo":"o/r","path":"a","branch":"x\u0000y"}`, "{\"query\":\"\xff\"}", `{"query":"x"} {}`, `{"query":"x",}`, `{"query":01}`,
+}
+
 func FuzzDecode(f *testing.F) {
-	seeds := []string{
-		``, `{}`, `[]`, `null`, `"x"`, `1`, `{"query":"x"}`, `{"query":"x","page":2.0,"per_page":1e2}`,
-		`{"query":"x","page":2.0000000000000001}`, `{"query":"x","page":-0}`, `{"query":"x","page":1e400}`,
-		`{"query":"x","page":0.1e1}`, `{"query":"x","page":10e-1}`, `{"query":"\u00e9\ud83d\ude00"}`,
-		`{"query":"\ud800"}`, `{"query":"a","query":"b"}`, `{"repo":"o/r","prNumber":5}`, `{"repo":"o/r","pr_number":5}`,
-		`{"repo":"o/r","path":"/","branch":"a","ref":"b"}`,
-		`{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"!!","encoding":"base64"}]}`,
-		`{"repo":"o/r","branch":"main","message":"m","files":[{"path":"a","content":"aGk=","encoding":"base64"},{"path":"b","content":null}]}`,
-		`{"repo":"o/r","sha":"abcdef0"}`, `{"repo":"o/r","state":"all","page":100}`, `{"a":{"b":[[[[{}]]]]}}`,
-		`{"repo":"../..","branch":"a/../../../x","message":"m","patch":"p"}`, `{"repo":"o/r","ref":"a.lock/.b//c@{"}`,
-		`{"repo":"o/r","path":"a","branch":"x\u0000y"}`, "{\"query\":\"\xff\"}", `{"query":"x"} {}`, `{"query":"x",}`, `{"query":01}`,
-	}
+	seeds := decodeFuzzSeeds
 	n := len(registry(f).Tools())
 	for i, s := range seeds {
 		f.Add(uint8(i%n), []byte(s))

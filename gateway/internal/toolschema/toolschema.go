@@ -75,8 +75,11 @@ type Tool struct {
 	GatewayInfo bool `json:"-"`
 
 	schema *jsonschema.Schema
-	index  schemaIndex
-	enums  map[string]map[string]string // contract name to proto name, by enum
+	// fast vouches for the arguments the library surely accepts, so that
+	// Decode can skip it (fastcheck.go); nil: the library always runs.
+	fast  *fastSchema
+	index schemaIndex
+	enums map[string]map[string]string // contract name to proto name, by enum
 	// checked are the subschemas with shared-rule checks, in schema order.
 	checked  []checkedAt
 	reqType  protoreflect.MessageType
@@ -248,6 +251,7 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 		Method:           m,
 		GatewayInfo:      to.GetGatewayInfo(),
 		schema:           sch,
+		fast:             compileFast(in),
 		index:            index,
 		enums:            g.Enums,
 		checked:          checked,
@@ -433,7 +437,7 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 		}}, stageSchema
 	}
 	ad := adapter{t: t, src: srcs, inst: inst}
-	if err := t.schema.Validate(inst); err != nil {
+	if err := t.validate(inst); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
 			return nil, []Violation{{Message: "must be valid", Path: "root", Keyword: "type", Params: map[string]any{"type": "object"}, Value: srcs.raw(nil)}}, stageSchema
