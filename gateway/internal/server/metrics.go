@@ -20,6 +20,12 @@ type Metrics struct {
 	latency  *prometheus.HistogramVec
 	calls    *prometheus.CounterVec
 	redis    *prometheus.CounterVec
+
+	// ok holds the calls series of each method's successes, looked up
+	// once: the label lookup hashes every value under a lock, on the
+	// path of every call.
+	okMu sync.RWMutex
+	ok   map[callKey]prometheus.Counter
 }
 
 // NewMetrics registers the gateway's metrics on a registry of its own
@@ -30,6 +36,7 @@ func NewMetrics() *Metrics {
 	made := promauto.With(reg)
 	return &Metrics{
 		reg: reg,
+		ok:  map[callKey]prometheus.Counter{},
 		requests: made.NewCounterVec(prometheus.CounterOpts{
 			Name: "ghops_gateway_http_requests_total",
 			Help: "HTTP requests by endpoint and HTTP status.",
@@ -57,8 +64,27 @@ func (m *Metrics) ObserveCall(endpoint, method string, code int) {
 	if m == nil {
 		return
 	}
-	m.calls.WithLabelValues(endpoint, method, strconv.Itoa(code)).Inc()
+	if code != 0 {
+		m.calls.WithLabelValues(endpoint, method, strconv.Itoa(code)).Inc()
+		return
+	}
+	k := callKey{endpoint, method}
+	m.okMu.RLock()
+	c := m.ok[k]
+	m.okMu.RUnlock()
+	if c == nil {
+		// First success of this method: its series is looked up once and
+		// kept (the methods are a bounded set, see above).
+		c = m.calls.WithLabelValues(endpoint, method, "0")
+		m.okMu.Lock()
+		m.ok[k] = c
+		m.okMu.Unlock()
+	}
+	c.Inc()
 }
+
+// callKey names the success series of one method on one endpoint.
+type callKey struct{ endpoint, method string }
 
 // ObserveRedisError counts one failed Redis operation.
 func (m *Metrics) ObserveRedisError(op string) {
