@@ -28,7 +28,9 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/tidwall/gjson"
@@ -211,9 +213,7 @@ func parseOne(b json.RawMessage) Item {
 	if len(b) == 0 || b[0] != '{' {
 		return invalid(nil)
 	}
-	// b is valid I-JSON (ParseBody checked it), so the members can be read
-	// in one pass without decoding the params, which may hold a megabyte.
-	m := gjson.GetManyBytes(b, "id", "jsonrpc", "method", "params")
+	m := members(b)
 	var id json.RawMessage
 	if m[0].Exists() {
 		raw := rawOf(b, m[0])
@@ -235,7 +235,39 @@ func parseOne(b json.RawMessage) Item {
 		}
 		params = rawOf(b, p)
 	}
-	return Item{Request: &Request{ID: id, Method: m[2].Str, Params: params}, ID: id}
+	return Item{Request: &Request{ID: id, Method: strings.Clone(m[2].Str), Params: params}, ID: id}
+}
+
+// requestMembers are the members of a request object parseOne reads.
+var requestMembers = []string{"id", "jsonrpc", "method", "params"}
+
+// members reads requestMembers of the request object b (Members).
+func members(b []byte) (m [4]gjson.Result) {
+	Members(b, requestMembers, m[:])
+	return m
+}
+
+// Members reads the members of the JSON object obj named in names into out
+// (out[i] for names[i]; a member not found stays the zero Result), in one
+// pass and without decoding their values, which may hold a megabyte. obj
+// must be valid I-JSON, as every body ParseBody accepts and every value in
+// it is: no name then appears twice, so one pass finds each. gjson's
+// GetManyBytes scans obj once per name and copies every string it returns,
+// on the path of every call; here obj is read through a string view of its
+// bytes, not a copy (nothing changes obj while the view is read), so a
+// string the caller keeps beyond obj must be copied (strings.Clone). Names
+// are compared unescaped, as GetManyBytes compares them.
+func Members(obj []byte, names []string, out []gjson.Result) {
+	view := unsafe.String(unsafe.SliceData(obj), len(obj))
+	gjson.Parse(view).ForEach(func(k, v gjson.Result) bool {
+		for i, name := range names {
+			if k.Str == name {
+				out[i] = v
+				break
+			}
+		}
+		return true
+	})
 }
 
 // rawOf returns the bytes of a value gjson found in b, as a slice of b when

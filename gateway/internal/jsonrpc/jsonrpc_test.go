@@ -1,9 +1,13 @@
 package jsonrpc
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/tidwall/gjson"
 )
 
 // answer simulates a server that answers every valid request with its id
@@ -196,6 +200,49 @@ func FuzzParseBody(f *testing.F) {
 		}
 		if strings.Contains(string(out), string(FallbackBody)) {
 			t.Fatalf("fallback used for %q", b)
+		}
+	})
+}
+
+// FuzzMembersAgree holds members, the one-pass reader of a request's
+// members, to what gjson.GetManyBytes reads for the same names (one scan
+// per name), on every body ParseBody hands to parseOne: valid I-JSON
+// objects. Where they found the member, type, string value and bytes
+// (rawOf) must agree.
+func FuzzMembersAgree(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"read_file","arguments":{"repo":"o/r","path":"a"}},"id":7}`,
+		`{"id":"x","jsonrpc":"2.0","method":"m"}`,
+		` {"method":"m","params":[1,{"id":2}],"jsonrpc":"2.0","id":null} `,
+		`{"\u0069d":1,"jsonr\u0070c":"2.0","meth\u006fd":"\u0074ools/list","par\u0061ms":null}`,
+		`{"params":{"id":1,"jsonrpc":"1.0","method":"inner"},"other":{"method":"x"}}`,
+		`{"jsonrpc":2.0,"method":["m"],"id":{"a":1},"params":"p"}`,
+		`{"id":-1.5e+300,"method":"\ud83d\ude00","jsonrpc":"2.0"}`,
+		`{}`, `{"":1}`, `{"id":"\"quoted\"","method":""}`,
+		`{"name":"read_file","arguments":{"name":"x"},"_meta":{"progressToken":1},"uri":"ghops://x"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	// The request's members (parseOne) and those the MCP layer reads from
+	// its params.
+	nameSets := [][]string{requestMembers, {"name", "uri", "arguments", "_meta"}}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !jsontext.Value(b).IsValid() {
+			return
+		}
+		o := bytes.TrimLeft(b, " \t\r\n")
+		if o[0] != '{' {
+			return
+		}
+		for _, names := range nameSets {
+			got, want := make([]gjson.Result, len(names)), gjson.GetManyBytes(o, names...)
+			Members(o, names, got)
+			for i, name := range names {
+				g, w := got[i], want[i]
+				if g.Exists() != w.Exists() || g.Type != w.Type || g.Str != w.Str || !bytes.Equal(rawOf(o, g), rawOf(o, w)) {
+					t.Fatalf("%s of %s: one pass %v %q %q, GetManyBytes %v %q %q", name, o, g.Type, g.Str, rawOf(o, g), w.Type, w.Str, rawOf(o, w))
+				}
+			}
 		}
 	})
 }

@@ -221,18 +221,23 @@ func (s *Server) asResult(named bool) bool {
 	return named
 }
 
+// paramsMembers are the members of a request's params readParams reads.
+var paramsMembers = []string{"name", "uri", "arguments", "_meta"}
+
 // readParams reads name, uri, arguments and _meta of a request's params in
-// one pass (params may hold a megabyte of file content).
+// one pass (params may hold a megabyte of file content): params are a value
+// of a body the JSON-RPC parser accepted, so valid I-JSON (wire.Members).
 func readParams(raw json.RawMessage) (name, uri string, args, meta json.RawMessage) {
 	if len(raw) == 0 || raw[0] != '{' {
 		return "", "", nil, nil
 	}
-	m := gjson.GetManyBytes(raw, "name", "uri", "arguments", "_meta")
+	var m [4]gjson.Result
+	wire.Members(raw, paramsMembers, m[:])
 	if m[0].Type == gjson.String {
-		name = m[0].Str
+		name = strings.Clone(m[0].Str)
 	}
 	if m[1].Type == gjson.String {
-		uri = m[1].Str
+		uri = strings.Clone(m[1].Str)
 	}
 	return name, uri, rawIn(raw, m[2]), rawIn(raw, m[3])
 }
