@@ -118,7 +118,7 @@ type Config struct {
 	// relays to a -service: a call is then mostly waiting, and with a
 	// second processor idle the runtime hands each wake-up between
 	// threads, which cost the gateway about a fifth of its CPU per call
-	// for no more calls a second (docs/benchmarks.md, "Threads").
+	// for no more calls a second (docs/benchmarks.md, "Fourth pass").
 	// -embedded runs the service's work in process and keeps Go's choice,
 	// as does a GOMAXPROCS the operator set.
 	Procs int
