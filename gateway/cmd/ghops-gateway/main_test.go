@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -115,29 +114,24 @@ func TestSIGTERMShutsDownGracefully(t *testing.T) {
 
 // TestProcs: the process runs on the threads -procs asks for, one by
 // default in front of a service, and says so in its starting log line.
-// GOMAXPROCS is cleared in the child, since "auto" defers to it.
+// Each row sets the child's GOMAXPROCS ("" is unset), which "auto" defers
+// to and which makes Go's own choice known whatever the machine.
 func TestProcs(t *testing.T) {
-	// Go's choice for a new process: what this one runs on, since go test
-	// leaves it alone unless GOMAXPROCS or -cpu changed it.
-	goChoice := runtime.GOMAXPROCS(0)
-	if os.Getenv("GOMAXPROCS") != "" {
-		t.Skip("GOMAXPROCS is set for the tests: Go's own choice for the child is not known")
-	}
-	if goChoice < 2 {
-		t.Skip("Go's own choice here is 1 thread, so the default cannot be told from it")
-	}
-	t.Setenv("GOMAXPROCS", "")
 	tests := []struct {
-		name  string
-		args  []string
-		procs int
+		name       string
+		gomaxprocs string
+		args       []string
+		procs      int
 	}{
 		{name: "default", procs: 1},
 		{name: "asked", args: []string{"-procs", "2"}, procs: 2},
-		{name: "go's choice", args: []string{"-procs", "0"}, procs: goChoice},
+		{name: "asked beats GOMAXPROCS", gomaxprocs: "3", args: []string{"-procs", "2"}, procs: 2},
+		{name: "auto defers to GOMAXPROCS", gomaxprocs: "3", procs: 3},
+		{name: "go's choice", gomaxprocs: "3", args: []string{"-procs", "0"}, procs: 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("GOMAXPROCS", tt.gomaxprocs)
 			c := startChild(t, append([]string{"-addr", "127.0.0.1:0", "-service", "127.0.0.1:1"}, tt.args...)...)
 			if c.procs != tt.procs {
 				t.Errorf("procs %d, want %d", c.procs, tt.procs)
