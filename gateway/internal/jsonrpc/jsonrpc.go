@@ -213,7 +213,8 @@ func parseOne(b json.RawMessage) Item {
 	if len(b) == 0 || b[0] != '{' {
 		return invalid(nil)
 	}
-	m := members(b)
+	var m [4]gjson.Result
+	Members(b, requestMembers, m[:])
 	var id json.RawMessage
 	if m[0].Exists() {
 		raw := rawOf(b, m[0])
@@ -240,12 +241,6 @@ func parseOne(b json.RawMessage) Item {
 
 // requestMembers are the members of a request object parseOne reads.
 var requestMembers = []string{"id", "jsonrpc", "method", "params"}
-
-// members reads requestMembers of the request object b (Members).
-func members(b []byte) (m [4]gjson.Result) {
-	Members(b, requestMembers, m[:])
-	return m
-}
 
 // Members reads the members of the JSON object obj named in names into out
 // (out[i] for names[i]; a member not found stays the zero Result), in one

@@ -24,19 +24,25 @@ func soundness(t *testing.T, tl *Tool, args string) bool {
 	return true
 }
 
+// decodeCorpus is every argument the decode tests and FuzzDecode's seeds
+// name: the valid ones, the refused ones and the seeds.
+func decodeCorpus() []string {
+	var corpus []string
+	for _, c := range decodeValidCases() {
+		corpus = append(corpus, c.args)
+	}
+	for _, c := range decodeViolationCases() {
+		corpus = append(corpus, c.args)
+	}
+	return append(corpus, decodeFuzzSeeds...)
+}
+
 // TestFastSoundTools holds every tool's fast check to its library on the
 // decode tests' valid and refused arguments (of every tool, given to every
 // tool), FuzzDecode's seeds and mutations of each tool's valid arguments
 // (mutations).
 func TestFastSoundTools(t *testing.T) {
-	var common []string
-	for _, c := range decodeValidCases() {
-		common = append(common, c.args)
-	}
-	for _, c := range decodeViolationCases() {
-		common = append(common, c.args)
-	}
-	common = append(common, decodeFuzzSeeds...)
+	common := decodeCorpus()
 	total, accepted := 0, 0
 	for _, tl := range registry(t).Tools() {
 		t.Run(tl.Name, func(t *testing.T) {
@@ -338,14 +344,7 @@ const minFastTools = 70
 // TestFastSameAnswers: Decode answers the same with the fast check as
 // without it (the library alone), violations byte for byte.
 func TestFastSameAnswers(t *testing.T) {
-	var corpus []string
-	for _, c := range decodeValidCases() {
-		corpus = append(corpus, c.args)
-	}
-	for _, c := range decodeViolationCases() {
-		corpus = append(corpus, c.args)
-	}
-	corpus = append(corpus, decodeFuzzSeeds...)
+	corpus := decodeCorpus()
 	for _, tl := range registry(t).Tools() {
 		t.Run(tl.Name, func(t *testing.T) {
 			slow := *tl
