@@ -18,15 +18,24 @@ func BenchmarkDecode(b *testing.B) {
 	}
 	for _, c := range cases {
 		tl := tool(b, c.tool)
-		// library is the tool without the fast check: Decode as it is when
-		// the fast check does not vouch for the arguments.
-		library := *tl
+		// general is the tool without the one pass: Decode as it is when
+		// the one pass declines (onepass.go); library is also without the
+		// fast check: Decode as it is when that does not vouch either.
+		general := *tl
+		general.pass = nil
+		library := general
 		library.fast = nil
 		args := json.RawMessage(c.args)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				tl.Decode(args)
+			}
+		})
+		b.Run(c.name+"/general", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				general.Decode(args)
 			}
 		})
 		b.Run(c.name+"/library", func(b *testing.B) {

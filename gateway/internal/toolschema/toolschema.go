@@ -77,7 +77,10 @@ type Tool struct {
 	schema *jsonschema.Schema
 	// fast vouches for the arguments the library surely accepts, so that
 	// Decode can skip it (fastcheck.go); nil: the library always runs.
-	fast  *fastSchema
+	fast *fastSchema
+	// pass reads the common arguments in one pass (onepass.go); nil: the
+	// general path always.
+	pass  *onePass
 	index schemaIndex
 	enums map[string]map[string]string // contract name to proto name, by enum
 	// checked are the subschemas with shared-rule checks, in schema order.
@@ -230,6 +233,7 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 	for _, s := range index {
 		s.words = words[s.pattern]
 	}
+	fast := compileFast(in)
 	sch, err := compileSchema(to.GetName(), in)
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
@@ -251,7 +255,8 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 		Method:           m,
 		GatewayInfo:      to.GetGatewayInfo(),
 		schema:           sch,
-		fast:             compileFast(in),
+		fast:             fast,
+		pass:             planOnePass(fast, checked, reqType.Descriptor()),
 		index:            index,
 		enums:            g.Enums,
 		checked:          checked,
@@ -415,6 +420,11 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 	src := []byte(args)
 	if len(bytes.TrimSpace(src)) == 0 {
 		src = []byte("{}")
+	}
+	if t.pass != nil {
+		if msg, ok := t.pass.read(t, src); ok {
+			return msg, nil, stageOK
+		}
 	}
 	inst, err := readInstance(src)
 	if err != nil {
