@@ -49,6 +49,9 @@ func TestGuard(t *testing.T) {
 		{"simple cross-site request", "POST", "127.0.0.1:8788", "", "text/plain", 415},
 		{"form post", "POST", "127.0.0.1:8788", "", "application/x-www-form-urlencoded", 415},
 		{"no content type", "POST", "127.0.0.1:8788", "", "", 415},
+		{"JSON with a charset", "POST", "127.0.0.1:8788", "", "application/json; charset=utf-8", 200},
+		{"JSON in upper case", "POST", "127.0.0.1:8788", "", "Application/JSON", 200},
+		{"JSON as a prefix", "POST", "127.0.0.1:8788", "", "application/jsonx", 415},
 		{"cross-site write in a browser", "POST", "evil.example.com", "https://evil.example.com", "text/plain", 403},
 	}
 	for _, tc := range tests {
@@ -76,7 +79,13 @@ func TestGuard(t *testing.T) {
 			}
 		})
 	}
-	if n := len(logs.ErrorLines()); n != 10 {
-		t.Errorf("%d jsonrpc_error lines for 10 refusals", n)
+	refusals := 0
+	for _, tc := range tests {
+		if tc.want != 200 {
+			refusals++
+		}
+	}
+	if n := len(logs.ErrorLines()); n != refusals {
+		t.Errorf("%d jsonrpc_error lines for %d refusals", n, refusals)
 	}
 }

@@ -36,6 +36,7 @@ type fastSchema struct {
 
 	minLength, maxLength int // -1: none
 	pattern              *regexp.Regexp
+	seq                  classSeq // pattern without the regexp machine; nil: not of that form
 
 	minimum, maximum       int64
 	hasMinimum, hasMaximum bool
@@ -135,6 +136,7 @@ func fastFrom(doc any) (*fastSchema, error) {
 				return nil, fmt.Errorf("pattern is %T", v)
 			}
 			s.pattern, err = regexp.Compile(p)
+			s.seq, _ = compileClassSeq(p)
 		case kw == "minimum":
 			s.hasMinimum = true
 			s.minimum, err = plainInt(v)
@@ -336,7 +338,13 @@ func (s *fastSchema) acceptsString(v string) bool {
 			return false
 		}
 	}
-	return s.pattern == nil || s.pattern.MatchString(v)
+	switch {
+	case s.pattern == nil:
+		return true
+	case s.seq != nil:
+		return s.seq.match(v)
+	}
+	return s.pattern.MatchString(v)
 }
 
 func (s *fastSchema) acceptsNumber(v json.Number) bool {
