@@ -18,9 +18,9 @@ import (
 // onePass decodes the common shape of a tool's arguments (an object of
 // scalar properties, every one of them in the schema) in one pass over the
 // text: each value is checked by the tool's fastSchema and shared-rule
-// checks as it is read and set on the request at once, with no instance
-// (map[string]any) built, walked by the fast check and walked again by
-// fillMessage. Why beside the general path: argument decoding was the
+// checks as it is read and appended to the request's wire format, which is
+// unmarshalled once at the end, with no instance (map[string]any) built,
+// walked by the fast check and walked again by fillMessage. Why beside the general path: argument decoding was the
 // largest piece of the gateway's own CPU per tools/call (docs/benchmarks.md),
 // and most of it was building and walking that instance.
 //
