@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -151,10 +153,26 @@ func sameStatus(t *testing.T, a, b *status.Status) bool {
 }
 
 // TestShutdownDrains: Shutdown waits for a call in flight, which
-// completes, and refuses calls made after it began.
+// completes, and refuses calls made after it began. Close begins once the
+// call has reached fakehub, whose fault holds it 300 ms, so a draining
+// Close returns no sooner than that; no sleep guesses when the call
+// arrives, and the call's answer is awaited, not raced.
 func TestShutdownDrains(t *testing.T) {
-	hub := fakehubtest.Start(t, fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{Latency: 300 * time.Millisecond}}})
-	svc, err := inprocess.Start(inprocess.Options{GitHubURL: hub.URL, Token: fakehub.DemoToken})
+	const latency = 300 * time.Millisecond
+	h, err := fakehub.New(fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{Latency: latency}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrived := make(chan time.Time, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case arrived <- time.Now():
+		default:
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	svc, err := inprocess.Start(inprocess.Options{GitHubURL: srv.URL + "/", Token: fakehub.DemoToken})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,17 +182,25 @@ func TestShutdownDrains(t *testing.T) {
 		_, err := client.Fetch(context.Background(), &ghopsv1.FetchRequest{Repo: "octo-org/hello-world"})
 		done <- err
 	}()
-	time.Sleep(100 * time.Millisecond) // the call is waiting on fakehub's latency
+	var at time.Time
+	select {
+	case at = <-arrived:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call never reached fakehub")
+	}
 	if err := svc.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
+	}
+	if held := time.Since(at); held < latency {
+		t.Fatalf("Close returned %v after the call reached fakehub, before its %v answer", held, latency)
 	}
 	select {
 	case err := <-done:
 		if err != nil {
 			t.Fatalf("the call in flight failed: %v", err)
 		}
-	default:
-		t.Fatal("Close returned before the call in flight ended")
+	case <-time.After(10 * time.Second):
+		t.Fatal("the call in flight never ended")
 	}
 	if _, err := client.Fetch(context.Background(), &ghopsv1.FetchRequest{Repo: "octo-org/hello-world"}); status.Code(err).String() != "Unavailable" {
 		t.Fatalf("a call after Close: %v, want Unavailable", err)
