@@ -371,29 +371,9 @@ func (s *fastSchema) acceptsObject(v map[string]any) bool {
 	if !s.allows(typeObject) || s.hasEnum {
 		return false
 	}
-	if s.maxProps >= 0 && len(v) > s.maxProps {
+	has := func(name string) bool { _, ok := v[name]; return ok }
+	if !s.holdsObjectRules(len(v), has) {
 		return false
-	}
-	for _, name := range s.required {
-		if _, ok := v[name]; !ok {
-			return false
-		}
-	}
-	for _, names := range s.notAll {
-		if hasAll(v, names) {
-			return false
-		}
-	}
-	if s.oneOf != nil {
-		n := 0
-		for _, names := range s.oneOf {
-			if hasAll(v, names) {
-				n++
-			}
-		}
-		if n != 1 {
-			return false
-		}
 	}
 	for name, val := range v {
 		sub, known := s.props[name]
@@ -404,16 +384,47 @@ func (s *fastSchema) acceptsObject(v map[string]any) bool {
 		} else if !sub.accepts(val) {
 			return false
 		}
-		if deps, ok := s.dependents[name]; ok && !hasAll(v, deps) {
-			return false
-		}
 	}
 	return true
 }
 
-func hasAll(v map[string]any, names []string) bool {
-	for _, name := range names {
-		if _, ok := v[name]; !ok {
+// holdsObjectRules reports whether an object of n properties, has saying
+// which names it has, meets s's rules on the object as a whole
+// (maxProperties, required, not and oneOf of required lists,
+// dependentRequired); accepts and the one pass (onepass.go) share it.
+func (s *fastSchema) holdsObjectRules(n int, has func(string) bool) bool {
+	if s.maxProps >= 0 && n > s.maxProps {
+		return false
+	}
+	all := func(names []string) bool {
+		for _, name := range names {
+			if !has(name) {
+				return false
+			}
+		}
+		return true
+	}
+	if !all(s.required) {
+		return false
+	}
+	for _, names := range s.notAll {
+		if all(names) {
+			return false
+		}
+	}
+	if s.oneOf != nil {
+		k := 0
+		for _, names := range s.oneOf {
+			if all(names) {
+				k++
+			}
+		}
+		if k != 1 {
+			return false
+		}
+	}
+	for name, deps := range s.dependents {
+		if has(name) && !all(deps) {
 			return false
 		}
 	}

@@ -42,25 +42,30 @@ func decodeCorpus() []string {
 // tool), FuzzDecode's seeds and mutations of each tool's valid arguments
 // (mutations).
 func TestFastSoundTools(t *testing.T) {
-	common := decodeCorpus()
-	total, accepted := 0, 0
-	for _, tl := range registry(t).Tools() {
-		t.Run(tl.Name, func(t *testing.T) {
-			corpus := append(slices.Clone(common), mutations(t, tl)...)
-			n := 0
-			for _, args := range corpus {
-				if soundness(t, tl, args) {
-					n++
-				}
-			}
-			total += len(corpus)
-			accepted += n
-		})
-	}
+	total, accepted := overToolCorpus(t, soundness)
 	t.Logf("%d arguments, %d accepted by the fast check", total, accepted)
 	if accepted < total/20 {
 		t.Errorf("the fast check accepted only %d of %d arguments", accepted, total)
 	}
+}
+
+// overToolCorpus runs judge on every tool with every argument of
+// decodeCorpus and of the tool's mutations, one subtest a tool, and returns
+// how many arguments there were and how many judge reported true for.
+func overToolCorpus(t *testing.T, judge func(*testing.T, *Tool, string) bool) (total, hits int) {
+	common := decodeCorpus()
+	for _, tl := range registry(t).Tools() {
+		t.Run(tl.Name, func(t *testing.T) {
+			corpus := append(slices.Clone(common), mutations(t, tl)...)
+			for _, args := range corpus {
+				if judge(t, tl, args) {
+					hits++
+				}
+			}
+			total += len(corpus)
+		})
+	}
+	return total, hits
 }
 
 // mutations are variations of tl's valid arguments (decodeValidCases): each
@@ -364,13 +369,19 @@ func TestFastSameAnswers(t *testing.T) {
 // tools accepts only what the library accepts.
 func FuzzFastSound(f *testing.F) {
 	tools := []string{"read_file", "search", "list_issues", "list_directory", "get_commits", "list_pull_requests", "get_pull_request"}
+	addDecodeSeeds(f)
+	f.Fuzz(func(t *testing.T, which uint8, args []byte) {
+		soundness(t, tool(t, tools[int(which)%len(tools)]), string(args))
+	})
+}
+
+// addDecodeSeeds seeds a fuzzer of (tool index, arguments) with FuzzDecode's
+// seeds and the decode tests' valid arguments.
+func addDecodeSeeds(f *testing.F) {
 	for i, s := range decodeFuzzSeeds {
 		f.Add(uint8(i), []byte(s))
 	}
 	for i, c := range decodeValidCases() {
 		f.Add(uint8(i), []byte(c.args))
 	}
-	f.Fuzz(func(t *testing.T, which uint8, args []byte) {
-		soundness(t, tool(t, tools[int(which)%len(tools)]), string(args))
-	})
 }

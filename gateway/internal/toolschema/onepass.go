@@ -32,15 +32,14 @@ import (
 // reports true, the request is the one the general path makes of the same
 // arguments (TestOnePassAgrees, FuzzOnePassAgrees).
 type onePass struct {
-	root  *fastSchema
-	props map[string]*passProp
-	// bits maps the root's required, not, oneOf and dependentRequired names
-	// to presence bits, checked once the object is read.
-	bits map[string]uint64
+	root    *fastSchema
+	props   map[string]*passProp
+	reqType protoreflect.MessageType
+	enums   map[string]map[string]string // the tool's, for scalarValue
 }
 
-// passProp is one planned property: its rules, its shared-rule checks and
-// the request field it sets.
+// passProp is one planned property: its rules, its shared-rule checks, the
+// request field it sets and its presence bit.
 type passProp struct {
 	bit    uint64
 	sub    *fastSchema
@@ -50,34 +49,36 @@ type passProp struct {
 
 // planOnePass plans the one-pass reading of a tool's arguments; nil (the
 // general path always) when the root has no fast check or uses what the
-// one pass does not implement.
-func planOnePass(fast *fastSchema, checked []checkedAt, req protoreflect.MessageDescriptor) *onePass {
-	if fast == nil || fast.props == nil || strings.HasPrefix(string(req.FullName()), "google.protobuf.") {
+// one pass does not implement. A property it does not plan (one with
+// rules beyond a scalar's, or a field that is not a scalar) sends
+// arguments naming it to the general path.
+func planOnePass(fast *fastSchema, checked []checkedAt, reqType protoreflect.MessageType, enums map[string]map[string]string) *onePass {
+	req := reqType.Descriptor()
+	if fast == nil || fast.props == nil || !fast.allows(typeObject) || fast.hasEnum ||
+		strings.HasPrefix(string(req.FullName()), "google.protobuf.") {
 		return nil
 	}
-	p := &onePass{root: fast, props: map[string]*passProp{}, bits: map[string]uint64{}}
+	p := &onePass{root: fast, props: map[string]*passProp{}, reqType: reqType, enums: enums}
 	fields := req.Fields()
 	seen := map[protoreflect.FieldNumber]bool{}
-	n := 0
 	for name, sub := range fast.props {
 		fd := fields.ByJSONName(name)
 		if fd == nil {
 			fd = fields.ByTextName(name)
 		}
-		if sub == nil || fd == nil || fd.IsList() || fd.IsMap() || fd.Message() != nil ||
+		if sub == nil || sub.notAll != nil || sub.oneOf != nil || // required-only rules on a scalar: see fastSchema.accepts
+			fd == nil || fd.IsList() || fd.IsMap() || fd.Message() != nil ||
 			(fd.ContainingOneof() != nil && !fd.ContainingOneof().IsSynthetic()) {
-			continue // present in the arguments: the general path
+			continue
 		}
 		if seen[fd.Number()] {
 			return nil // two names of one field: fillMessage refuses both given
 		}
 		seen[fd.Number()] = true
-		if n == 64 {
+		if len(p.props) == 64 {
 			return nil
 		}
-		p.props[name] = &passProp{bit: 1 << n, sub: sub, fd: fd}
-		p.bits[name] = 1 << n
-		n++
+		p.props[name] = &passProp{bit: 1 << len(p.props), sub: sub, fd: fd}
 	}
 	for _, c := range checked {
 		// A check at /properties/<name> applies to that property's string;
@@ -93,45 +94,18 @@ func planOnePass(fast *fastSchema, checked []checkedAt, req protoreflect.Message
 			}
 		}
 	}
-	// Names the object-level rules speak of but no planned property has
-	// get bits too, which are then never set: a rule needing one fails, and
-	// the general path judges.
-	names := append([]string(nil), fast.required...)
-	for _, ns := range fast.notAll {
-		names = append(names, ns...)
-	}
-	for _, ns := range fast.oneOf {
-		names = append(names, ns...)
-	}
-	for k, ns := range fast.dependents {
-		names = append(append(names, k), ns...)
-	}
-	for _, name := range names {
-		if _, ok := p.bits[name]; !ok {
-			if n == 64 {
-				return nil
-			}
-			p.bits[name] = 1 << n
-			n++
-		}
-	}
 	return p
 }
 
-// read decodes src (one JSON text) into a new request of t, reporting
-// false when it is not certain.
-func (p *onePass) read(t *Tool, src []byte) (proto.Message, bool) {
+// read decodes src (one JSON text) into a new request, reporting false
+// when it is not certain.
+func (p *onePass) read(src []byte) (proto.Message, bool) {
 	r := readers.Get().(*reader)
 	defer r.release()
 	r.src.Reset(src)
 	r.dec.Reset(&r.src)
 	dec := r.dec
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
-		return nil, false
-	}
-	root := p.root
-	ok := true
-	if !root.allows(typeObject) || root.hasEnum {
 		return nil, false
 	}
 	wb := wireBufs.Get().(*[]byte)
@@ -157,7 +131,8 @@ func (p *onePass) read(t *Tool, src []byte) (proto.Message, bool) {
 		}
 		present |= pp.bit
 		count++
-		if b, ok = pp.set(b, dec, t.enums); !ok {
+		var ok bool
+		if b, ok = pp.set(b, dec, p.enums); !ok {
 			return nil, false
 		}
 	}
@@ -167,34 +142,14 @@ func (p *onePass) read(t *Tool, src []byte) (proto.Message, bool) {
 	if _, err := dec.ReadToken(); err != io.EOF {
 		return nil, false
 	}
-	if root.maxProps >= 0 && count > root.maxProps {
+	// A name the object-level rules speak of that is no planned property
+	// is never present here: a rule needing it fails, and the general path
+	// judges.
+	has := func(name string) bool { pp := p.props[name]; return pp != nil && present&pp.bit != 0 }
+	if !p.root.holdsObjectRules(count, has) {
 		return nil, false
 	}
-	if !p.has(present, root.required) {
-		return nil, false
-	}
-	for _, names := range root.notAll {
-		if p.has(present, names) {
-			return nil, false
-		}
-	}
-	if root.oneOf != nil {
-		k := 0
-		for _, names := range root.oneOf {
-			if p.has(present, names) {
-				k++
-			}
-		}
-		if k != 1 {
-			return nil, false
-		}
-	}
-	for name, deps := range root.dependents {
-		if present&p.bits[name] != 0 && !p.has(present, deps) {
-			return nil, false
-		}
-	}
-	msg := t.NewRequest()
+	msg := p.reqType.New().Interface()
 	if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(b, msg); err != nil {
 		return nil, false
 	}
@@ -207,25 +162,12 @@ var wireBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b 
 
 const maxPooledWire = 64 << 10
 
-// has says whether every one of names is present.
-func (p *onePass) has(present uint64, names []string) bool {
-	for _, name := range names {
-		if present&p.bits[name] == 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // set reads the property's value from dec and appends its field to b in
 // the wire format, the value being the one fillMessage would set from the
 // instance, when its rules and checks surely pass. Why the wire format and
 // not protoreflect's Set: Set boxes every string it sets (two allocations
 // each); the generated unmarshaller copies it once.
 func (pp *passProp) set(b []byte, dec *jsontext.Decoder, enums map[string]map[string]string) ([]byte, bool) {
-	if pp.sub.notAll != nil || pp.sub.oneOf != nil {
-		return b, false // required-only rules on a scalar: see fastSchema.accepts
-	}
 	kind := dec.PeekKind()
 	raw, err := dec.ReadValue()
 	if err != nil {

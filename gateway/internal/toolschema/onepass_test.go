@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -22,7 +21,7 @@ func agrees(t *testing.T, tl *Tool, args string) bool {
 	if tl.pass == nil {
 		return false
 	}
-	got, ok := tl.pass.read(tl, []byte(args))
+	got, ok := tl.pass.read([]byte(args))
 	if !ok {
 		return false
 	}
@@ -44,19 +43,7 @@ func agrees(t *testing.T, tl *Tool, args string) bool {
 // every tool, the fuzz seeds, mutations of each tool's valid arguments),
 // and requires it to vouch for a share of them.
 func TestOnePassAgrees(t *testing.T) {
-	common := decodeCorpus()
-	total, vouched := 0, 0
-	for _, tl := range registry(t).Tools() {
-		t.Run(tl.Name, func(t *testing.T) {
-			corpus := append(slices.Clone(common), mutations(t, tl)...)
-			for _, args := range corpus {
-				if agrees(t, tl, args) {
-					vouched++
-				}
-			}
-			total += len(corpus)
-		})
-	}
+	total, vouched := overToolCorpus(t, agrees)
 	t.Logf("%d arguments, %d read in one pass", total, vouched)
 	if vouched < total/50 {
 		t.Errorf("the one pass read only %d of %d arguments", vouched, total)
@@ -115,7 +102,7 @@ func TestOnePassDeclines(t *testing.T) {
 			if tl.pass == nil {
 				t.Fatalf("%s has no one pass", tc.tool)
 			}
-			if _, ok := tl.pass.read(tl, []byte(tc.args)); ok {
+			if _, ok := tl.pass.read([]byte(tc.args)); ok {
 				t.Fatalf("the one pass read %s", tc.args)
 			}
 			msg, vs, st := tl.decode(json.RawMessage(tc.args))
@@ -144,7 +131,7 @@ func TestOnePassChecks(t *testing.T) {
 				continue
 			}
 			args, _ := json.Marshal(map[string]string{"repo": "o/r", "path": "a", name: probe})
-			if _, ok := tl.pass.read(tl, args); ok {
+			if _, ok := tl.pass.read(args); ok {
 				t.Errorf("%s: the one pass read %s, which check %s refuses", name, args, c.id)
 			}
 			if _, vs, _ := tl.decode(args); len(vs) == 0 {
@@ -169,12 +156,7 @@ func brokenBy(c check) string {
 // one pass makes the general path's request or declines.
 func FuzzOnePassAgrees(f *testing.F) {
 	tools := []string{"read_file", "search", "get_branches", "list_directory", "get_commits", "list_pull_requests", "get_pull_request"}
-	for i, s := range decodeFuzzSeeds {
-		f.Add(uint8(i), []byte(s))
-	}
-	for i, c := range decodeValidCases() {
-		f.Add(uint8(i), []byte(c.args))
-	}
+	addDecodeSeeds(f)
 	f.Fuzz(func(t *testing.T, which uint8, args []byte) {
 		agrees(t, tool(t, tools[int(which)%len(tools)]), string(args))
 	})

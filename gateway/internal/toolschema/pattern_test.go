@@ -9,7 +9,7 @@ import (
 
 // schemaPatterns are the distinct patterns of every tool's validation
 // schema, in a stable order.
-func schemaPatterns(tb testing.TB) []string {
+func schemaPatterns(t *testing.T) []string {
 	seen := map[string]bool{}
 	var walk func(any)
 	walk = func(v any) {
@@ -27,8 +27,8 @@ func schemaPatterns(tb testing.TB) []string {
 			}
 		}
 	}
-	for _, tl := range registry(tb).Tools() {
-		walk(schemaDoc(tb.(*testing.T), tl.ValidationSchema))
+	for _, tl := range registry(t).Tools() {
+		walk(schemaDoc(t, tl.ValidationSchema))
 	}
 	out := make([]string, 0, len(seen))
 	for p := range seen {

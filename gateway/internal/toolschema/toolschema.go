@@ -256,7 +256,7 @@ func newTool(m protoreflect.MethodDescriptor, to *ghopsv1.ToolOptions, g *genera
 		GatewayInfo:      to.GetGatewayInfo(),
 		schema:           sch,
 		fast:             fast,
-		pass:             planOnePass(fast, checked, reqType.Descriptor()),
+		pass:             planOnePass(fast, checked, reqType, g.Enums),
 		index:            index,
 		enums:            g.Enums,
 		checked:          checked,
@@ -422,7 +422,7 @@ func (t *Tool) decode(args json.RawMessage) (proto.Message, []Violation, stage) 
 		src = []byte("{}")
 	}
 	if t.pass != nil {
-		if msg, ok := t.pass.read(t, src); ok {
+		if msg, ok := t.pass.read(src); ok {
 			return msg, nil, stageOK
 		}
 	}
