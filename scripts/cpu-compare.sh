@@ -8,6 +8,17 @@
 # excluded. Prints a Markdown table of medians and the new/base ratios, and
 # the peak resident memory (VmHWM) of gateway plus service at the end.
 #
+# The warm-up (-w calls, before the measured ones) must bring the gateway's
+# heap to its steady size: until the heap has grown to its collection goal
+# (GOGC=400 lets it reach five times the live heap), every page it touches
+# for the first time is a page fault, kernel time charged to the call that
+# allocated there. With 300 warm-up calls, the first 5,000 measured calls
+# still took 0.4 to 0.8 faults a call, more on the side that allocates less
+# per call (it reaches its heap goal later), which is start-up cost, not
+# per-call cost (docs/benchmarks.md, "Warm-up"). The table's "faults/call"
+# column shows the gateway's minor page faults per measured call, so a
+# window that was still warming up is seen, not guessed.
+#
 # With -S the two sides are instead the working tree's gateway ("ours") and
 # the working tree's SDK variant ("sdk": MCP served end to end through the
 # official Go SDK, package gateway/internal/sdkvariant, built with go test -c
@@ -15,7 +26,8 @@
 # average before and after is printed too, since other work on the machine
 # falls on both sides but widens the spread. scripts/sdk-compare.sh runs it.
 #
-# Usage: scripts/cpu-compare.sh [-S | -b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]
+# Usage: scripts/cpu-compare.sh [-S | -b base-ref] [-r rounds] [-n calls] [-w warm-up calls] [endpoint:tool:concurrency ...]
+#   -w: calls made before the measured ones, on each start of a stack (default 5000)
 #   default scenarios: each of get_branches, read_file and list_pull_requests over MCP at
 #                      concurrency 8 and 32, and read_file over /rpc at 8;
 #                      with -S, read_file and get_branches over MCP at 8
@@ -25,14 +37,15 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib/stack.sh
 . scripts/lib/stack.sh
 
-base=2fbd8cb rounds=3 calls=4000 sdk=
-while getopts "Sb:r:n:" o; do
+base=2fbd8cb rounds=3 calls=4000 warm=5000 sdk=
+while getopts "Sb:r:n:w:" o; do
 	case $o in
 	S) sdk=1 ;;
 	b) base=$OPTARG ;;
 	r) rounds=$OPTARG ;;
 	n) calls=$OPTARG ;;
-	*) echo "usage: $0 [-S | -b base-ref] [-r rounds] [-n calls] [endpoint:tool:concurrency ...]" >&2; exit 2 ;;
+	w) warm=$OPTARG ;;
+	*) echo "usage: $0 [-S | -b base-ref] [-r rounds] [-n calls] [-w warm-up calls] [endpoint:tool:concurrency ...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -71,8 +84,11 @@ fi
 
 hwm() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; } # KiB
 
+# faults PID: the process's minor page faults so far (/proc/<pid>/stat).
+faults() { awk '{print $10}' "/proc/$1/stat"; }
+
 # run SIDE ENDPOINT TOOL CONC (scripts/lib/stack.sh) prints run1's "gateway_us service_us
-# calls_per_s rss_mib".
+# calls_per_s rss_mib gateway_faults_per_call".
 run1() {
 	local b=$work/$1 ep=$2 tool=$3 c=$4
 	local p=$((20000 + RANDOM % 12000)) # below the ephemeral range (32768+), where outgoing connections take ports
@@ -96,11 +112,11 @@ run1() {
 		return 1
 	fi
 	local load="$b/ghops-load -target http://127.0.0.1:$p -endpoint $ep -tools $tool -c $c -fakehub-admin http://127.0.0.1:$((p + 1))"
-	FAKEHUB_ADMIN_TOKEN=adm $load -requests 300 -warmup 30 >/dev/null 2>&1
-	local g0 s0 g1 s1 out
-	g0=$(cpu "$g") s0=$(cpu "$s")
+	FAKEHUB_ADMIN_TOKEN=adm $load -requests "$warm" -duration 120s -warmup 30 >/dev/null 2>&1
+	local g0 s0 g1 s1 f0 f1 out
+	g0=$(cpu "$g") s0=$(cpu "$s") f0=$(faults "$g")
 	out=$(FAKEHUB_ADMIN_TOKEN=adm $load -json -requests "$calls" -duration 120s -warmup 0 2>/dev/null)
-	g1=$(cpu "$g") s1=$(cpu "$s")
+	g1=$(cpu "$g") s1=$(cpu "$s") f1=$(faults "$g")
 	local rss=$(($(hwm "$g") + $(hwm "$s")))
 	kill "$g" "$s" "$f" 2>/dev/null || true
 	wait "$g" "$s" "$f" 2>/dev/null || true
@@ -111,8 +127,8 @@ run1() {
 		echo "$1 $ep $tool c=$c: only ${ok:-0} of $calls calls succeeded" >&2
 		return 1
 	fi
-	awk -v g=$((g1 - g0)) -v s=$((s1 - s0)) -v n="$calls" -v t="$tck" -v tp="$tput" -v m="$rss" \
-		'BEGIN { printf "%.0f %.0f %.0f %.0f\n", g * 1e6 / t / n, s * 1e6 / t / n, tp, m / 1024 }'
+	awk -v g=$((g1 - g0)) -v s=$((s1 - s0)) -v n="$calls" -v t="$tck" -v tp="$tput" -v m="$rss" -v f=$((f1 - f0)) \
+		'BEGIN { printf "%.0f %.0f %.0f %.0f %.2f\n", g * 1e6 / t / n, s * 1e6 / t / n, tp, m / 1024, f / n }'
 }
 
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -123,7 +139,7 @@ for r in $(seq "$rounds"); do
 		for side in "${sides[@]}"; do
 			echo "round $r/$rounds $side $sc" >&2
 			out=$(run "$side" "$ep" "$tool" "$c") || exit 1
-			echo "  gateway_us service_us calls_per_s rss_mib: $out" >&2
+			echo "  gateway_us service_us calls_per_s rss_mib gateway_faults_per_call: $out" >&2
 			res["$side $sc"]+="$out"$'\n'
 		done
 	done
@@ -131,18 +147,18 @@ done
 
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 b=${sides[0]} n=${sides[1]}
-echo "| scenario | gateway µs/call $b → $n (ratio) | service µs/call $b → $n (ratio) | gateway+service (ratio) | calls/s $b → $n | peak RSS MiB $b → $n |"
-echo "|---|---:|---:|---:|---:|---:|"
+echo "| scenario | gateway µs/call $b → $n (ratio) | service µs/call $b → $n (ratio) | gateway+service (ratio) | calls/s $b → $n | peak RSS MiB $b → $n | gateway faults/call $b → $n |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
 for sc in "${scenarios[@]}"; do
 	col() { printf '%s' "${res["$1 $sc"]}" | awk -v k="$2" 'NF {print $k}' | median; }
-	bg=$(col "$b" 1) ng=$(col "$n" 1) bs=$(col "$b" 2) ns=$(col "$n" 2) bt=$(col "$b" 3) nt=$(col "$n" 3) bm=$(col "$b" 4) nm=$(col "$n" 4)
-	awk -v sc="$sc" -v bg="$bg" -v ng="$ng" -v bs="$bs" -v ns="$ns" -v bt="$bt" -v nt="$nt" -v bm="$bm" -v nm="$nm" 'BEGIN {
-		printf "| %s | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d | %d → %d |\n",
-			sc, bg, ng, ng / bg, bs, ns, ns / bs, bg + bs, ng + ns, (ng + ns) / (bg + bs), bt, nt, bm, nm }'
+	bg=$(col "$b" 1) ng=$(col "$n" 1) bs=$(col "$b" 2) ns=$(col "$n" 2) bt=$(col "$b" 3) nt=$(col "$n" 3) bm=$(col "$b" 4) nm=$(col "$n" 4) bf=$(col "$b" 5) nf=$(col "$n" 5)
+	awk -v sc="$sc" -v bg="$bg" -v ng="$ng" -v bs="$bs" -v ns="$ns" -v bt="$bt" -v nt="$nt" -v bm="$bm" -v nm="$nm" -v bf="$bf" -v nf="$nf" 'BEGIN {
+		printf "| %s | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d | %d → %d | %.2f → %.2f |\n",
+			sc, bg, ng, ng / bg, bs, ns, ns / bs, bg + bs, ng + ns, (ng + ns) / (bg + bs), bt, nt, bm, nm, bf, nf }'
 done
 echo
 if [ -n "$sdk" ]; then
-	echo "ours: ghops-gateway, sdk: gateway/internal/sdkvariant, both at $(git describe --always --dirty); $rounds rounds of $calls calls, medians; load average $load0 before, $load1 after; $(nproc) cores, $(go version | cut -d' ' -f3), $(date -u +%F)"
+	echo "ours: ghops-gateway, sdk: gateway/internal/sdkvariant, both at $(git describe --always --dirty); $rounds rounds of $calls calls after $warm warm-up calls, medians; load average $load0 before, $load1 after; $(nproc) cores, $(go version | cut -d' ' -f3), $(date -u +%F)"
 else
-	echo "base $base ($(git log -1 --format=%h "$base")), new $(git describe --always --dirty), $rounds rounds of $calls calls, medians; $(nproc) cores, $(go version | cut -d' ' -f3)"
+	echo "base $base ($(git log -1 --format=%h "$base")), new $(git describe --always --dirty), $rounds rounds of $calls calls after $warm warm-up calls, medians; $(nproc) cores, $(go version | cut -d' ' -f3)"
 fi
