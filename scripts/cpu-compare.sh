@@ -147,14 +147,19 @@ done
 
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
 b=${sides[0]} n=${sides[1]}
-echo "| scenario | gateway µs/call $b → $n (ratio) | service µs/call $b → $n (ratio) | gateway+service (ratio) | calls/s $b → $n | peak RSS MiB $b → $n | gateway faults/call $b → $n |"
-echo "|---|---:|---:|---:|---:|---:|---:|"
+echo "| scenario | gateway µs/call $b → $n (ratio) | gateway ratio, median of rounds | service µs/call $b → $n (ratio) | gateway+service (ratio) | calls/s $b → $n | peak RSS MiB $b → $n | gateway faults/call $b → $n |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for sc in "${scenarios[@]}"; do
 	col() { printf '%s' "${res["$1 $sc"]}" | awk -v k="$2" 'NF {print $k}' | median; }
+	# The rounds are pairs run back to back, so the median of each pair's ratio
+	# follows a change in the machine's load halfway through a run, which the
+	# ratio of the two medians (taken from different rounds) can miss.
+	pr=$(paste <(printf '%s' "${res["$b $sc"]}" | awk 'NF {print $1}') <(printf '%s' "${res["$n $sc"]}" | awk 'NF {print $1}') |
+		awk '{print $2 / $1}' | median)
 	bg=$(col "$b" 1) ng=$(col "$n" 1) bs=$(col "$b" 2) ns=$(col "$n" 2) bt=$(col "$b" 3) nt=$(col "$n" 3) bm=$(col "$b" 4) nm=$(col "$n" 4) bf=$(col "$b" 5) nf=$(col "$n" 5)
-	awk -v sc="$sc" -v bg="$bg" -v ng="$ng" -v bs="$bs" -v ns="$ns" -v bt="$bt" -v nt="$nt" -v bm="$bm" -v nm="$nm" -v bf="$bf" -v nf="$nf" 'BEGIN {
-		printf "| %s | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d | %d → %d | %.2f → %.2f |\n",
-			sc, bg, ng, ng / bg, bs, ns, ns / bs, bg + bs, ng + ns, (ng + ns) / (bg + bs), bt, nt, bm, nm, bf, nf }'
+	awk -v sc="$sc" -v bg="$bg" -v ng="$ng" -v bs="$bs" -v ns="$ns" -v bt="$bt" -v nt="$nt" -v bm="$bm" -v nm="$nm" -v bf="$bf" -v nf="$nf" -v pr="$pr" 'BEGIN {
+		printf "| %s | %d → %d (%.2f) | %.2f | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d | %d → %d | %.2f → %.2f |\n",
+			sc, bg, ng, ng / bg, pr, bs, ns, ns / bs, bg + bs, ng + ns, (ng + ns) / (bg + bs), bt, nt, bm, nm, bf, nf }'
 done
 echo
 if [ -n "$sdk" ]; then
