@@ -150,12 +150,12 @@ b=${sides[0]} n=${sides[1]}
 echo "| scenario | gateway µs/call $b → $n (ratio) | gateway ratio, median of rounds | service µs/call $b → $n (ratio) | gateway+service (ratio) | calls/s $b → $n | peak RSS MiB $b → $n | gateway faults/call $b → $n |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 for sc in "${scenarios[@]}"; do
-	col() { printf '%s' "${res["$1 $sc"]}" | awk -v k="$2" 'NF {print $k}' | median; }
+	vals() { printf '%s' "${res["$1 $sc"]}" | awk -v k="$2" 'NF {print $k}'; } # SIDE's column K, a round a line
+	col() { vals "$1" "$2" | median; }
 	# The rounds are pairs run back to back, so the median of each pair's ratio
 	# follows a change in the machine's load halfway through a run, which the
 	# ratio of the two medians (taken from different rounds) can miss.
-	pr=$(paste <(printf '%s' "${res["$b $sc"]}" | awk 'NF {print $1}') <(printf '%s' "${res["$n $sc"]}" | awk 'NF {print $1}') |
-		awk '{print $2 / $1}' | median)
+	pr=$(paste <(vals "$b" 1) <(vals "$n" 1) | awk '{print $2 / $1}' | median)
 	bg=$(col "$b" 1) ng=$(col "$n" 1) bs=$(col "$b" 2) ns=$(col "$n" 2) bt=$(col "$b" 3) nt=$(col "$n" 3) bm=$(col "$b" 4) nm=$(col "$n" 4) bf=$(col "$b" 5) nf=$(col "$n" 5)
 	awk -v sc="$sc" -v bg="$bg" -v ng="$ng" -v bs="$bs" -v ns="$ns" -v bt="$bt" -v nt="$nt" -v bm="$bm" -v nm="$nm" -v bf="$bf" -v nf="$nf" -v pr="$pr" 'BEGIN {
 		printf "| %s | %d → %d (%.2f) | %.2f | %d → %d (%.2f) | %d → %d (%.2f) | %d → %d | %d → %d | %.2f → %.2f |\n",

@@ -368,20 +368,20 @@ func TestFastSameAnswers(t *testing.T) {
 // FuzzFastSound: on arbitrary arguments the fast check of the benchmarks'
 // tools accepts only what the library accepts.
 func FuzzFastSound(f *testing.F) {
-	tools := []string{"read_file", "search", "list_issues", "list_directory", "get_commits", "list_pull_requests", "get_pull_request"}
-	addDecodeSeeds(f)
-	f.Fuzz(func(t *testing.T, which uint8, args []byte) {
-		soundness(t, tool(t, tools[int(which)%len(tools)]), string(args))
-	})
+	fuzzDecodeTools(f, []string{"read_file", "search", "list_issues", "list_directory", "get_commits", "list_pull_requests", "get_pull_request"},
+		func(t *testing.T, tl *Tool, args string) { soundness(t, tl, args) })
 }
 
-// addDecodeSeeds seeds a fuzzer of (tool index, arguments) with FuzzDecode's
-// seeds and the decode tests' valid arguments.
-func addDecodeSeeds(f *testing.F) {
+// fuzzDecodeTools fuzzes prop over (one of tools, arguments), seeded with
+// FuzzDecode's seeds and the decode tests' valid arguments.
+func fuzzDecodeTools(f *testing.F, tools []string, prop func(t *testing.T, tl *Tool, args string)) {
 	for i, s := range decodeFuzzSeeds {
 		f.Add(uint8(i), []byte(s))
 	}
 	for i, c := range decodeValidCases() {
 		f.Add(uint8(i), []byte(c.args))
 	}
+	f.Fuzz(func(t *testing.T, which uint8, args []byte) {
+		prop(t, tool(t, tools[int(which)%len(tools)]), string(args))
+	})
 }

@@ -198,8 +198,8 @@ func (pp *passProp) set(b []byte, dec *jsontext.Decoder, enums map[string]map[st
 			}
 		}
 		if pp.fd.Kind() == protoreflect.StringKind {
-			b = protowire.AppendTag(b, pp.fd.Number(), protowire.BytesType)
-			return protowire.AppendString(b, s), true
+			// Not through scalarValue: s in an any would be copied to the heap.
+			return appendScalar(b, pp.fd, protoreflect.ValueOfString(s)), true
 		}
 		v = s // an enum's name, looked up and not kept
 	case '0':

@@ -155,11 +155,8 @@ func brokenBy(c check) string {
 // FuzzOnePassAgrees: on arbitrary arguments to the benchmarks' tools the
 // one pass makes the general path's request or declines.
 func FuzzOnePassAgrees(f *testing.F) {
-	tools := []string{"read_file", "search", "get_branches", "list_directory", "get_commits", "list_pull_requests", "get_pull_request"}
-	addDecodeSeeds(f)
-	f.Fuzz(func(t *testing.T, which uint8, args []byte) {
-		agrees(t, tool(t, tools[int(which)%len(tools)]), string(args))
-	})
+	fuzzDecodeTools(f, []string{"read_file", "search", "get_branches", "list_directory", "get_commits", "list_pull_requests", "get_pull_request"},
+		func(t *testing.T, tl *Tool, args string) { agrees(t, tl, args) })
 }
 
 // TestAppendScalarKinds: every scalar kind appendScalar writes reads back

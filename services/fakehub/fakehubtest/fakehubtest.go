@@ -3,6 +3,7 @@ package fakehubtest
 
 import (
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -19,6 +20,13 @@ type Server struct {
 // Start builds a hub from cfg and serves it on 127.0.0.1; t.Cleanup closes it.
 func Start(t testing.TB, cfg fakehub.Config) *Server {
 	t.Helper()
+	return StartWrapped(t, cfg, nil)
+}
+
+// StartWrapped is Start with the hub's handler wrapped by wrap (nil: none),
+// for a test that must see a request arrive before the hub answers it.
+func StartWrapped(t testing.TB, cfg fakehub.Config, wrap func(http.Handler) http.Handler) *Server {
+	t.Helper()
 	h, err := fakehub.New(cfg)
 	if err != nil {
 		t.Fatalf("fakehubtest: %v", err)
@@ -27,7 +35,11 @@ func Start(t testing.TB, cfg fakehub.Config) *Server {
 	if err != nil {
 		t.Fatalf("fakehubtest: listen: %v", err)
 	}
-	srv := httptest.NewUnstartedServer(h)
+	var handler http.Handler = h
+	if wrap != nil {
+		handler = wrap(h)
+	}
+	srv := httptest.NewUnstartedServer(handler)
 	srv.Listener = l
 	srv.Start()
 	t.Cleanup(srv.Close)

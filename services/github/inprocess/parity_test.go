@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -159,20 +158,18 @@ func sameStatus(t *testing.T, a, b *status.Status) bool {
 // arrives, and the call's answer is awaited, not raced.
 func TestShutdownDrains(t *testing.T) {
 	const latency = 300 * time.Millisecond
-	h, err := fakehub.New(fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{Latency: latency}}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	arrived := make(chan time.Time, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		select {
-		case arrived <- time.Now():
-		default:
-		}
-		h.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	svc, err := inprocess.Start(inprocess.Options{GitHubURL: srv.URL + "/", Token: fakehub.DemoToken})
+	hub := fakehubtest.StartWrapped(t, fakehub.Config{Seed: "demo", Faults: []fakehub.Fault{{Latency: latency}}},
+		func(h http.Handler) http.Handler {
+			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				select {
+				case arrived <- time.Now():
+				default:
+				}
+				h.ServeHTTP(w, r)
+			})
+		})
+	svc, err := inprocess.Start(inprocess.Options{GitHubURL: hub.URL, Token: fakehub.DemoToken})
 	if err != nil {
 		t.Fatal(err)
 	}
